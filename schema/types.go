@@ -1,0 +1,291 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is the shape of a type.
+type Kind uint8
+
+// The kinds of types.
+const (
+	Any         Kind = iota // any value: free-form, no patch metadata below it
+	Object                  // named fields
+	Map                     // string keys, values of one type (Elem)
+	List                    // items of one type (Elem)
+	String                  // JSON string
+	Integer                 // JSON integer
+	Number                  // JSON number
+	Boolean                 // JSON boolean
+	IntOrString             // an integer or a string (intstr.IntOrString, resource.Quantity)
+)
+
+var kindNames = [...]string{"any", "object", "map", "list", "string", "integer", "number", "boolean", "int-or-string"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Scalar reports whether values of the kind are scalars.
+func (k Kind) Scalar() bool { return k >= String }
+
+// Type describes the values at one place of a document. Types are built
+// once by a loader and never change; they are safe for concurrent use.
+//
+// A nil *Type means "nothing is known": every lookup below it succeeds and
+// carries no patch metadata (upstream calls this schemaless).
+type Type struct {
+	Name   string // definition name, "" for an anonymous type
+	Kind   Kind
+	Format string // finer detail of a scalar: int32, date-time, quantity, byte, ...
+	Elem   *Type  // the item type of a List, the value type of a Map; nil if unknown
+	Source string // where the type was defined: "built-in", a file name, ...
+
+	fields   []*Field
+	index    map[string]*Field
+	foldCase bool // field names also match case-insensitively, as encoding/json does
+
+	// lookupErr, when set, is the reason any patch lookup of a field of this
+	// type fails. Upstream's schema flavours differ in where they fail
+	// (struct tags: below maps and non-structs; OpenAPI v3: below schemas
+	// without properties; ...); the loader of each flavour sets it.
+	lookupErr string
+	// openMap: a Map whose values can be patched like fields (CRD schemas).
+	openMap bool
+}
+
+// Field is a named field of an object type with its patch metadata.
+type Field struct {
+	Name string
+	Type *Type // nil: anything
+	Meta Meta
+
+	// The server-side apply view of a list field, for information
+	// (x-kubernetes-list-type and x-kubernetes-list-map-keys).
+	ListType    string   // "atomic", "set", "map", or "" when unknown
+	ListMapKeys []string // for ListType "map"
+
+	// What a patch lookup of this field as a list yields. Upstream's flavours
+	// disagree for fields that are not plain arrays (a pointer to a struct,
+	// a $ref, an inline object); the loader fills these in.
+	elem     *Type
+	elemMeta *Meta // when set, the metadata a list lookup reports instead of Meta
+	elemErr  string
+}
+
+// Fields returns the fields of an object type in definition order.
+func (t *Type) Fields() []*Field {
+	if t == nil {
+		return nil
+	}
+	return t.fields
+}
+
+// Field returns the field named name, or nil. For types read from Go struct
+// tags a case-insensitive match is accepted when there is no exact one, as
+// encoding/json does.
+func (t *Type) Field(name string) *Field {
+	if t == nil {
+		return nil
+	}
+	if f := t.index[name]; f != nil {
+		return f
+	}
+	if t.foldCase {
+		for _, f := range t.fields {
+			if strings.EqualFold(f.Name, name) {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// Strategy is how a patch combines with the value of a field.
+type Strategy uint8
+
+// Patch strategies. The zero value is no strategy: objects are merged key by
+// key and lists are replaced.
+const (
+	StrategyNone    Strategy = iota
+	StrategyMerge            // lists: merge items (by merge key for objects)
+	StrategyReplace          // objects and lists: the patch value replaces the old one
+)
+
+func (s Strategy) String() string {
+	switch s {
+	case StrategyMerge:
+		return "merge"
+	case StrategyReplace:
+		return "replace"
+	}
+	return "none"
+}
+
+// Meta is the patch metadata of a field.
+type Meta struct {
+	Strategy   Strategy
+	RetainKeys bool     // patchStrategy includes retainKeys
+	MergeKey   []string // fields that identify an item of a list of objects; most lists have one
+	// RecommendedKeys, when set, starts with MergeKey and adds the fields
+	// that identify an item completely (spec/smp-patch-merge-key-directive.md).
+	RecommendedKeys []string
+	// Raw is the patchStrategy text as written, e.g. "merge,retainKeys".
+	Raw string
+	// err is set when Raw is not a strategy upstream accepts
+	// ("unexpected patch strategy").
+	err string
+}
+
+// parseStrategy reads a patchStrategy value the way upstream does: a comma
+// separated list of at most two strategies, one of which may be retainKeys.
+// Names other than merge and replace act as no strategy.
+func parseStrategy(raw string) Meta {
+	m := Meta{Raw: raw}
+	if raw == "" {
+		return m
+	}
+	parts := strings.Split(raw, ",")
+	other := ""
+	switch len(parts) {
+	case 1:
+		if parts[0] == "retainKeys" {
+			m.RetainKeys = true
+		} else {
+			other = parts[0]
+		}
+	case 2:
+		switch {
+		case parts[0] == "retainKeys":
+			m.RetainKeys, other = true, parts[1]
+		case parts[1] == "retainKeys":
+			m.RetainKeys, other = true, parts[0]
+		default:
+			m.err = fmt.Sprintf("unexpected patch strategy: %v", parts)
+		}
+	default:
+		m.err = fmt.Sprintf("unexpected patch strategy: %v", parts)
+	}
+	switch other {
+	case "merge":
+		m.Strategy = StrategyMerge
+	case "replace":
+		m.Strategy = StrategyReplace
+	}
+	return m
+}
+
+func splitKeys(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+// LookupError reports that the schema cannot say how to patch a field.
+type LookupError struct {
+	Type  string // the type that was looked into ("" if anonymous)
+	Field string
+	Msg   string
+}
+
+func (e *LookupError) Error() string { return e.Msg }
+
+// PatchField is the lookup Strategic Merge Patch makes when a key holds an
+// object (list false) or an array (list true) in both the document and the
+// patch. It returns the type of the value (of its items, for a list) and the
+// field's metadata. It fails exactly where upstream's lookup fails for the
+// schema flavour the type was loaded from: unknown fields, fields below maps
+// and scalars, invalid patch strategies, ...
+//
+// On a nil type it succeeds with a nil type and no metadata.
+func (t *Type) PatchField(key string, list bool) (*Type, Meta, error) {
+	if t == nil {
+		return nil, Meta{}, nil
+	}
+	if t.lookupErr != "" {
+		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: strings.ReplaceAll(t.lookupErr, "%KEY%", key)}
+	}
+	var f *Field
+	switch {
+	case t.Kind == Map && t.openMap:
+		f = &Field{Name: key, Type: t.Elem, elem: elemOf(t.Elem)}
+	case t.Kind == Object:
+		f = t.Field(key)
+		if f == nil {
+			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: fmt.Sprintf("unable to find api field %q in %s", key, t.describe())}
+		}
+	case t.Kind == Any:
+		return nil, Meta{}, nil
+	default:
+		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: fmt.Sprintf("unable to find api field %q: %s is a %s", key, t.describe(), t.Kind)}
+	}
+	meta := f.Meta
+	if !list {
+		if meta.err != "" {
+			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err}
+		}
+		return f.Type, meta, nil
+	}
+	if f.elemErr != "" {
+		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: f.elemErr}
+	}
+	if f.elemMeta != nil {
+		meta = *f.elemMeta
+	}
+	if meta.err != "" {
+		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err}
+	}
+	return f.elem, meta, nil
+}
+
+func elemOf(t *Type) *Type {
+	if t != nil && t.Kind == List {
+		return t.Elem
+	}
+	return t
+}
+
+func (t *Type) describe() string {
+	if t.Name != "" {
+		return t.Name
+	}
+	return "an anonymous " + t.Kind.String()
+}
+
+// ObjectFieldNames lists the field names of t, for error messages.
+func (t *Type) fieldNames() []string {
+	names := make([]string, len(t.fields))
+	for i, f := range t.fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// newObject makes an object type from fields, indexing them by name. A later
+// field with the name of an earlier one is dropped.
+func newObject(name, source string, fields []*Field) *Type {
+	t := &Type{Name: name, Kind: Object, Source: source}
+	t.setFields(fields)
+	return t
+}
+
+func (t *Type) setFields(fields []*Field) {
+	t.index = make(map[string]*Field, len(fields))
+	t.fields = t.fields[:0]
+	for _, f := range fields {
+		if _, dup := t.index[f.Name]; dup {
+			continue
+		}
+		t.index[f.Name] = f
+		t.fields = append(t.fields, f)
+	}
+}

@@ -1,0 +1,98 @@
+package tree
+
+import (
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MapGet returns the value of key in the mapping m, or nil. When a mapping
+// has the key more than once (which Parse rejects) the last one counts.
+func MapGet(m *yaml.Node, key string) *yaml.Node {
+	if i := MapIndex(m, key); i >= 0 {
+		return m.Content[i+1]
+	}
+	return nil
+}
+
+// MapIndex returns the index in m.Content of the key node named key, or -1.
+func MapIndex(m *yaml.Node, key string) int {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return -1
+	}
+	for i := len(m.Content) - 2; i >= 0; i -= 2 {
+		if m.Content[i].Value == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// MapSet sets key to value in the mapping m: in place when the key exists
+// (the key node and its comments stay), appended at the end otherwise.
+func MapSet(m *yaml.Node, key string, value *yaml.Node) {
+	if i := MapIndex(m, key); i >= 0 {
+		m.Content[i+1] = value
+		return
+	}
+	m.Content = append(m.Content, NewString(key), value)
+}
+
+// MapDelete removes key from the mapping m and reports whether it was there.
+func MapDelete(m *yaml.Node, key string) bool {
+	i := MapIndex(m, key)
+	if i < 0 {
+		return false
+	}
+	m.Content = append(m.Content[:i], m.Content[i+2:]...)
+	return true
+}
+
+// NewMap returns an empty block mapping.
+func NewMap() *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+}
+
+// NewSeq returns a block sequence holding items.
+func NewSeq(items ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
+}
+
+// NewString returns a string scalar; the writer quotes it when needed.
+func NewString(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+// NewNull returns a null scalar.
+func NewNull() *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+}
+
+// Clone returns a deep copy of n. Aliases are copied as the values they
+// point to, so the copy shares nothing with n.
+func Clone(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return Clone(n.Alias)
+	}
+	c := *n
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, child := range n.Content {
+			c.Content[i] = Clone(child)
+		}
+	}
+	return &c
+}
+
+// Root returns the value of a document node, or n itself if it is not a
+// document. It is nil for an empty document.
+func Root(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return n.Content[0]
+	}
+	return n
+}

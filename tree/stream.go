@@ -1,0 +1,234 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Format is the syntax of a stream.
+type Format uint8
+
+// The formats kmerge reads and writes.
+const (
+	YAML Format = iota
+	JSON
+)
+
+func (f Format) String() string {
+	if f == JSON {
+		return "json"
+	}
+	return "yaml"
+}
+
+// Limits bound what Read accepts, so that hostile input fails fast instead
+// of exhausting memory. Zero means no limit.
+type Limits struct {
+	MaxBytes     int // size of the input
+	MaxDocuments int // documents in one stream
+	MaxDepth     int // nesting of objects and arrays
+	MaxNodes     int // values in one document, after YAML aliases are expanded
+}
+
+// DefaultLimits are generous for real manifests (the largest CRDs in the
+// wild have a few hundred thousand values) and stop alias bombs and runaway
+// nesting long before they cost noticeable memory.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:     256 << 20,
+		MaxDocuments: 100000,
+		MaxDepth:     1000,
+		MaxNodes:     5000000,
+	}
+}
+
+// Options control Read.
+type Options struct {
+	File   string  // name used in error messages
+	Format *Format // nil: detect (JSON if the input starts with '{' or '[' and parses as JSON)
+	Limits *Limits // nil: DefaultLimits()
+}
+
+// Style is the layout of a YAML stream: read from the input, used to write
+// it back so that untouched parts keep their look.
+type Style struct {
+	Indent           int  // spaces per nesting level of mappings (2 if unknown)
+	CompactSequences bool // "- item" at the column of its parent key, as kubectl writes
+}
+
+// Stream is a parsed YAML or JSON stream.
+type Stream struct {
+	File   string
+	Format Format
+	Style  Style
+	Docs   []*yaml.Node // document nodes; an empty document has no content
+}
+
+// Read parses data as a stream of YAML or JSON documents.
+//
+// YAML aliases and merge keys (<<) are expanded, so that every node has one
+// parent and can be edited in place. Mappings with a key given twice and
+// mappings with keys that are not scalars are rejected.
+func Read(data []byte, opts Options) (*Stream, error) {
+	limits := DefaultLimits()
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
+		return nil, errorf(opts.File, 0, 0, "input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes)
+	}
+	s := &Stream{File: opts.File, Style: Style{Indent: 2}}
+	format := YAML
+	if opts.Format != nil {
+		format = *opts.Format
+	} else if looksLikeJSON(data) {
+		format = JSON
+	}
+	if format == JSON {
+		docs, err := readJSON(data, opts.File, limits)
+		if err == nil || opts.Format != nil {
+			s.Format, s.Docs = JSON, docs
+			return s, err
+		}
+		// Not JSON after all: YAML flow style also starts with '{' or '['.
+		ydocs, yerr := readYAML(data, opts.File, limits)
+		if yerr != nil {
+			return nil, err // the JSON error is the one the author needs
+		}
+		s.Docs = ydocs
+		s.Style = detectStyle(data)
+		return s, nil
+	}
+	docs, err := readYAML(data, opts.File, limits)
+	if err != nil {
+		return nil, err
+	}
+	s.Docs = docs
+	s.Style = detectStyle(data)
+	return s, nil
+}
+
+func looksLikeJSON(data []byte) bool {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return docs, nil
+			}
+			return nil, yamlError(file, err)
+		}
+		if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
+			return nil, errorf(file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
+		}
+		if err := normalizeYAML(&doc, file, limits); err != nil {
+			return nil, err
+		}
+		docs = append(docs, &doc)
+	}
+}
+
+// detectStyle finds the indentation of nested mappings and whether block
+// sequences under a key start at the key's column. Each nested line votes.
+func detectStyle(data []byte) Style {
+	st := Style{Indent: 2}
+	indentVotes := map[int]int{}
+	compact, indented := 0, 0
+	prevIndent, prevOpens := -1, false
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' || bytes.HasPrefix(trimmed, []byte("---")) {
+			continue
+		}
+		ind := len(line) - len(trimmed)
+		isItem := trimmed[0] == '-' && (len(trimmed) == 1 || trimmed[1] == ' ')
+		if prevOpens && prevIndent >= 0 {
+			switch {
+			case isItem && ind == prevIndent:
+				compact++
+			case isItem && ind > prevIndent:
+				indented++
+			case !isItem && ind > prevIndent:
+				indentVotes[ind-prevIndent]++
+			}
+		}
+		t := bytes.TrimRight(trimmed, " \r")
+		prevOpens = len(t) > 0 && t[len(t)-1] == ':' && !isItem
+		prevIndent = ind
+	}
+	best := 0
+	for _, w := range []int{2, 4, 3, 8, 1, 5, 6, 7} { // fixed order: deterministic ties
+		if indentVotes[w] > best {
+			best, st.Indent = indentVotes[w], w
+		}
+	}
+	st.CompactSequences = compact > indented
+	return st
+}
+
+// WriteYAML writes the stream as YAML in its style.
+func (s *Stream) WriteYAML(w io.Writer) error {
+	return WriteYAML(w, s.Style, s.Docs...)
+}
+
+// WriteYAML writes documents as one YAML stream in the given style.
+func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	indent := st.Indent
+	if indent < 1 {
+		indent = 2
+	}
+	enc.SetIndent(indent)
+	if st.CompactSequences {
+		enc.CompactSeqIndent()
+	}
+	for _, d := range docs {
+		if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
+			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
+				Content: []*yaml.Node{NewNull()}}
+		}
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteJSON writes each document of the stream as indented JSON, one after
+// the other.
+func (s *Stream) WriteJSON(w io.Writer) error {
+	var b []byte
+	for _, d := range s.Docs {
+		var err error
+		b, err = AppendJSON(b, d, "    ")
+		if err != nil {
+			return err
+		}
+		b = append(b, '\n')
+	}
+	_, err := w.Write(b)
+	return err
+}

@@ -1,0 +1,222 @@
+package tree
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Kind is the JSON kind of a node, with numbers split the way a Kubernetes
+// API server decodes them: integers that fit in 64 bits, and every other number.
+type Kind uint8
+
+// The kinds of a node.
+const (
+	Null Kind = iota
+	Bool
+	Int
+	Float
+	String
+	Object
+	Array
+)
+
+var kindNames = [...]string{"null", "boolean", "integer", "number", "string", "object", "array"}
+
+// String names the kind as an error message would: "object", "integer", ...
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Scalar reports whether the kind is neither an object nor an array.
+func (k Kind) Scalar() bool { return k < Object }
+
+// KindOf returns the JSON kind of n. A nil node is Null. Aliases are followed.
+// Scalars with tags other than the YAML core ones (timestamps, binary, custom
+// tags) are strings, as they are once converted to JSON.
+func KindOf(n *yaml.Node) Kind {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil {
+		return Null
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return Object
+	case yaml.SequenceNode:
+		return Array
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return Null
+		}
+		return KindOf(n.Content[0])
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return Null
+	case "!!bool":
+		return Bool
+	case "!!int":
+		if _, err := parseInt(n.Value); err == nil {
+			return Int
+		}
+		if _, ok := FloatValue(n); ok {
+			return Float // too large for int64: a float64 once decoded
+		}
+		return String
+	case "!!float":
+		if _, ok := parseFloat(n.Value); ok {
+			return Float
+		}
+		return String
+	}
+	return String
+}
+
+// Key returns a string that identifies the value of a scalar node: two
+// scalars are equal exactly when their keys are equal. It is "" for objects
+// and arrays, which have no key.
+//
+// Equality is that of Go's == on the values a Kubernetes API server decodes:
+// 1 and 1.0 differ (int64 and float64), 1.0 and 1.00 are equal, "1" and 1 differ.
+func Key(n *yaml.Node) string {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch k := KindOf(n); k {
+	case Null:
+		return "n"
+	case Bool:
+		if BoolValue(n) {
+			return "b1"
+		}
+		return "b0"
+	case Int:
+		i, _ := parseInt(n.Value)
+		return "i" + strconv.FormatInt(i, 10)
+	case Float:
+		f, _ := FloatValue(n)
+		if f == 0 {
+			f = 0 // -0 == 0
+		}
+		return "f" + strconv.FormatFloat(f, 'g', -1, 64)
+	case String:
+		return "s" + n.Value
+	}
+	return ""
+}
+
+// Equal reports whether a and b hold the same JSON value: same kind, and for
+// scalars the same decoded value; objects are compared key by key regardless
+// of order, arrays element by element.
+func Equal(a, b *yaml.Node) bool {
+	a, b = deref(a), deref(b)
+	ka, kb := KindOf(a), KindOf(b)
+	if ka != kb {
+		return false
+	}
+	switch ka {
+	case Object:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := 0; i+1 < len(a.Content); i += 2 {
+			bv := MapGet(b, a.Content[i].Value)
+			if bv == nil || !Equal(a.Content[i+1], bv) {
+				return false
+			}
+		}
+		return true
+	case Array:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !Equal(a.Content[i], b.Content[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return Key(a) == Key(b)
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return deref(n.Content[0])
+	}
+	return n
+}
+
+// BoolValue returns the value of a boolean scalar (false for anything else).
+func BoolValue(n *yaml.Node) bool {
+	switch n.Value {
+	case "true", "True", "TRUE":
+		return true
+	}
+	return false
+}
+
+// IntValue returns the value of an integer scalar.
+func IntValue(n *yaml.Node) (int64, bool) {
+	if KindOf(n) != Int {
+		return 0, false
+	}
+	i, err := parseInt(n.Value)
+	return i, err == nil
+}
+
+// FloatValue returns the value of a number as a float64.
+func FloatValue(n *yaml.Node) (float64, bool) {
+	switch n.ShortTag() {
+	case "!!int":
+		if i, err := parseInt(n.Value); err == nil {
+			return float64(i), true
+		}
+		if u, err := strconv.ParseUint(stripUnderscores(n.Value), 0, 64); err == nil {
+			return float64(u), true
+		}
+		if f, err := strconv.ParseFloat(stripUnderscores(n.Value), 64); err == nil {
+			return f, true
+		}
+	case "!!float":
+		return parseFloat(n.Value)
+	}
+	return 0, false
+}
+
+func parseInt(s string) (int64, error) {
+	return strconv.ParseInt(stripUnderscores(s), 0, 64)
+}
+
+func stripUnderscores(s string) string {
+	if strings.IndexByte(s, '_') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "_", "")
+}
+
+func parseFloat(s string) (float64, bool) {
+	switch s {
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return math.Inf(1), true
+	case "-.inf", "-.Inf", "-.INF":
+		return math.Inf(-1), true
+	case ".nan", ".NaN", ".NAN":
+		return math.NaN(), true
+	}
+	f, err := strconv.ParseFloat(stripUnderscores(s), 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
