@@ -56,6 +56,9 @@ type Type struct {
 	lookupErr string
 	// openMap: a Map whose values can be patched like fields (CRD schemas).
 	openMap bool
+	// open: an Object that also allows fields it does not name, with no
+	// metadata (x-kubernetes-preserve-unknown-fields).
+	open bool
 }
 
 // Field is a named field of an object type with its patch metadata.
@@ -75,6 +78,7 @@ type Field struct {
 	elem     *Type
 	elemMeta *Meta // when set, the metadata a list lookup reports instead of Meta
 	elemErr  string
+	typeErr  string // set when the object lookup of this field fails
 }
 
 // Fields returns the fields of an object type in definition order.
@@ -220,6 +224,9 @@ func (t *Type) PatchField(key string, list bool) (*Type, Meta, error) {
 		f = &Field{Name: key, Type: t.Elem, elem: elemOf(t.Elem)}
 	case t.Kind == Object:
 		f = t.Field(key)
+		if f == nil && t.open {
+			return nil, Meta{}, nil
+		}
 		if f == nil {
 			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: fmt.Sprintf("unable to find api field %q in %s", key, t.describe())}
 		}
@@ -230,6 +237,9 @@ func (t *Type) PatchField(key string, list bool) (*Type, Meta, error) {
 	}
 	meta := f.Meta
 	if !list {
+		if f.typeErr != "" {
+			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: f.typeErr}
+		}
 		if meta.err != "" {
 			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err}
 		}

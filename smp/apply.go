@@ -1,0 +1,518 @@
+package smp
+
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// ListOrder selects how a merged list is ordered when the patch carries
+// $setElementOrder for it.
+type ListOrder uint8
+
+const (
+	// OrderSpec follows spec/smp-set-element-order.md: live items the
+	// directive does not name come first, in their live order, then the
+	// directive's items in its order. Without the directive the order is
+	// upstream's, which is what the spec states for that case.
+	OrderSpec ListOrder = iota
+	// OrderUpstream reproduces k8s.io/apimachinery's order exactly, which
+	// interleaves unnamed live items with named ones.
+	OrderUpstream
+)
+
+// ParseListOrder reads "spec" or "upstream".
+func ParseListOrder(s string) (ListOrder, error) {
+	switch s {
+	case "spec", "":
+		return OrderSpec, nil
+	case "upstream":
+		return OrderUpstream, nil
+	}
+	return 0, fmt.Errorf("unknown list order %q: use spec or upstream", s)
+}
+
+func (o ListOrder) String() string {
+	if o == OrderUpstream {
+		return "upstream"
+	}
+	return "spec"
+}
+
+// Options control Apply.
+type Options struct {
+	ListOrder ListOrder
+}
+
+// The directives of a strategic merge patch.
+const (
+	directivePatch       = "$patch"
+	directiveRetainKeys  = "$retainKeys"
+	prefixSetOrder       = "$setElementOrder"
+	prefixDeleteFromList = "$deleteFromPrimitiveList"
+)
+
+type applier struct {
+	opts Options
+	path []pathSeg
+}
+
+// Apply applies the strategic merge patch to the document doc, whose type
+// is t (nil: no schema; objects merge key by key and lists are replaced).
+// doc and patch are document nodes or their root values; an empty document
+// or null is an empty object. Anything else that is not an object is
+// rejected.
+//
+// doc is edited in place, so its comments, key order and styles stay where
+// the patch does not change them; the returned node is the result (doc
+// itself, unless doc was not a document node and the patch replaced its
+// root). patch is never modified: values it brings are copied.
+//
+// Apply accepts and rejects exactly the patches k8s.io/apimachinery's
+// StrategicMergePatch accepts and rejects for the same schema, and gives the
+// same result, except where docs/upstream-differences.md says otherwise.
+func Apply(doc, patch *yaml.Node, t *schema.Type, opts Options) (*yaml.Node, error) {
+	a := &applier{opts: opts}
+	root, err := a.objectRoot(doc, "document")
+	if err != nil {
+		return nil, err
+	}
+	proot, err := a.objectRoot(patch, "patch")
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.mergeMap(root, proot, t)
+	if err != nil {
+		return nil, err
+	}
+	if doc != nil && doc.Kind == yaml.DocumentNode {
+		doc.Content = []*yaml.Node{res}
+		return doc, nil
+	}
+	return res, nil
+}
+
+func (a *applier) objectRoot(n *yaml.Node, what string) (*yaml.Node, error) {
+	r := tree.Root(n)
+	switch tree.KindOf(r) {
+	case tree.Null:
+		return nil, nil
+	case tree.Object:
+		return r, nil
+	}
+	return nil, a.errorf(ReasonDocument, r, "the %s is %s, not an object", what, article(tree.KindOf(r)))
+}
+
+func article(k tree.Kind) string {
+	switch k {
+	case tree.Object, tree.Array, tree.Int:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+// mergeMap merges the patch object into orig (nil: absent) and returns the
+// result, which is orig edited in place when orig exists.
+func (a *applier) mergeMap(orig, patch *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	if d := tree.MapGet(patch, directivePatch); d != nil {
+		return a.mapDirective(orig, patch, d)
+	}
+	if orig == nil {
+		orig = tree.NewMap()
+	}
+	if patch == nil {
+		return orig, nil
+	}
+	m := newMapEdit(orig)
+	if err := a.retainKeys(m, patch); err != nil {
+		return nil, err
+	}
+	consumed, err := a.setElementOrders(m, patch, t)
+	if err != nil {
+		return nil, err
+	}
+	// Upstream visits the keys in Go map order, which only shows when a
+	// patch both adds to a list and removes from it with
+	// $deleteFromPrimitiveList: the result is random. kmerge removes first,
+	// then merges the rest in patch order.
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i+1 < len(patch.Content); i += 2 {
+			kn, pv := patch.Content[i], patch.Content[i+1]
+			k := kn.Value
+			isDelete := strings.HasPrefix(k, prefixDeleteFromList)
+			if (pass == 0) != isDelete || k == directiveRetainKeys || strings.HasPrefix(k, prefixSetOrder) || consumed[k] {
+				continue
+			}
+			if err := a.mergeField(m, kn, pv, t, isDelete); err != nil {
+				return nil, err
+			}
+		}
+	}
+	m.finish()
+	return orig, nil
+}
+
+// mapDirective handles an object that carries $patch.
+func (a *applier) mapDirective(orig, patch, d *yaml.Node) (*yaml.Node, error) {
+	target := orig
+	if target == nil {
+		target = tree.NewMap()
+	}
+	switch directiveValue(d) {
+	case "replace":
+		// The patch object without $patch replaces the original. Upstream
+		// takes it verbatim; kmerge also drops directives nested in it,
+		// which upstream would leave in the result.
+		c := tree.NewMap()
+		for i := 0; i+1 < len(patch.Content); i += 2 {
+			if patch.Content[i].Value == directivePatch {
+				continue
+			}
+			c.Content = append(c.Content, patch.Content[i], patch.Content[i+1])
+		}
+		cleaned, _ := clean(c, true)
+		target.Content = cleaned.Content
+		return target, nil
+	case "delete":
+		target.Content = nil
+		return target, nil
+	}
+	return nil, a.errorf(ReasonDirective, d, "unknown patch type: %s in map; $patch of an object is replace or delete", describe(d))
+}
+
+// directiveValue returns the string value of a directive, or "" when it is
+// not a string.
+func directiveValue(d *yaml.Node) string {
+	if tree.KindOf(d) != tree.String {
+		return ""
+	}
+	return d.Value
+}
+
+func describe(n *yaml.Node) string {
+	switch k := tree.KindOf(n); k {
+	case tree.Object, tree.Array:
+		return "an " + k.String()
+	case tree.String:
+		return fmt.Sprintf("%q", n.Value)
+	case tree.Null:
+		return "null"
+	}
+	return n.Value
+}
+
+// retainKeys applies $retainKeys: every field the patch sets must be
+// listed, and fields of the original that are not listed are cleared.
+func (a *applier) retainKeys(m *mapEdit, patch *yaml.Node) error {
+	rk := tree.MapGet(patch, directiveRetainKeys)
+	if rk == nil {
+		return nil
+	}
+	if tree.KindOf(rk) != tree.Array {
+		return a.errorf(ReasonRetainKeys, rk, "invalid patch format of retainKeys: $retainKeys must be a list of field names, not %s", describe(rk))
+	}
+	keep := make(map[string]bool, len(rk.Content))
+	for _, e := range rk.Content {
+		switch tree.KindOf(e) {
+		case tree.String:
+			keep[e.Value] = true
+		case tree.Object, tree.Array:
+			return a.errorf(ReasonRetainKeys, e, "invalid patch format of retainKeys: $retainKeys lists %s; it must list field names", describe(e))
+		}
+	}
+	for i := 0; i+1 < len(patch.Content); i += 2 {
+		k, v := patch.Content[i].Value, patch.Content[i+1]
+		if k == directiveRetainKeys || tree.KindOf(v) == tree.Null ||
+			strings.HasPrefix(k, prefixDeleteFromList) || strings.HasPrefix(k, prefixSetOrder) {
+			continue
+		}
+		if !keep[k] {
+			return a.errorf(ReasonRetainKeys, patch.Content[i], "invalid patch format of retainKeys: the patch sets %q, which $retainKeys does not list", k)
+		}
+	}
+	m.retain(keep)
+	return nil
+}
+
+// directiveField returns the field a "$prefix/field" directive key names.
+func directiveField(key, prefix string) (string, bool) {
+	p, f, ok := strings.Cut(key, "/")
+	if !ok || p != prefix {
+		return "", false
+	}
+	return f, true
+}
+
+// mergeField merges one key of the patch into the object being edited.
+func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDelete bool) error {
+	k := kn.Value
+	if isDelete {
+		f, ok := directiveField(k, prefixDeleteFromList)
+		if !ok {
+			return a.errorf(ReasonDirective, kn, "invalid patch format of primitive list: %q is not $deleteFromPrimitiveList/<field>", k)
+		}
+		k = f
+	}
+	a.push(k)
+	defer a.pop()
+	pk := tree.KindOf(pv)
+	if pk == tree.Null {
+		m.del(k)
+		return nil
+	}
+	ov := m.get(k)
+	if ov == nil || tree.KindOf(ov) != pk {
+		if isDelete {
+			return nil // a deletion list for a field that is absent or not a list
+		}
+		if v, keep := clean(pv, false); keep {
+			if ov != nil {
+				v = adopt(ov, v)
+			}
+			m.set(kn, v)
+		} else {
+			m.del(k)
+		}
+		return nil
+	}
+	switch pk {
+	case tree.Object:
+		sub, meta, err := t.PatchField(k, false)
+		if err != nil {
+			return a.errorf(ReasonSchema, kn, "%v", err)
+		}
+		var res *yaml.Node
+		if meta.Strategy == schema.StrategyReplace {
+			res, _ = clean(pv, true)
+			res = adopt(ov, res)
+		} else if res, err = a.mergeMap(ov, pv, sub); err != nil {
+			return err
+		}
+		m.set(kn, res)
+	case tree.Array:
+		elem, meta, err := t.PatchField(k, true)
+		if err != nil {
+			return a.errorf(ReasonSchema, kn, "%v", err)
+		}
+		items, err := a.mergeListField(toSlice(ov.Content), pv, elem, meta, isDelete)
+		if err != nil {
+			return err
+		}
+		ov.Content = toNodes(items)
+	default:
+		setScalar(ov, pv)
+	}
+	return nil
+}
+
+// mergeListField merges a patch list into a list, by its strategy: merge
+// (or a deletion list, whatever the strategy) merges, anything else
+// replaces.
+func (a *applier) mergeListField(orig []any, pv *yaml.Node, elem *schema.Type, meta schema.Meta, isDelete bool) ([]any, error) {
+	if meta.Strategy == schema.StrategyMerge || isDelete {
+		return a.mergeList(orig, pv.Content, elem, meta.MergeKey, isDelete)
+	}
+	c, _ := clean(pv, true)
+	return toSlice(c.Content), nil
+}
+
+// adopt gives the new value n the comments of the value it replaces.
+func adopt(old, n *yaml.Node) *yaml.Node {
+	if n.HeadComment == "" {
+		n.HeadComment = old.HeadComment
+	}
+	if n.LineComment == "" {
+		n.LineComment = old.LineComment
+	}
+	if n.FootComment == "" {
+		n.FootComment = old.FootComment
+	}
+	return n
+}
+
+// setScalar gives the scalar dst the value of src, keeping dst's comments
+// and, when both are strings, its quoting style.
+func setScalar(dst, src *yaml.Node) {
+	keepStyle := tree.KindOf(dst) == tree.String && tree.KindOf(src) == tree.String
+	dst.Tag, dst.Value = src.Tag, src.Value
+	if !keepStyle {
+		dst.Style = src.Style
+	}
+	if dst.LineComment == "" {
+		dst.LineComment = src.LineComment
+	}
+}
+
+// toSlice copies nodes into a []any the way a JSON decoder builds a list,
+// one append at a time, so that its capacity is what upstream's is:
+// upstream's list order depends on whether appends write into a list's
+// spare capacity.
+func toSlice(nodes []*yaml.Node) []any {
+	s := make([]any, 0)
+	for _, n := range nodes {
+		s = append(s, n)
+	}
+	return s
+}
+
+func toNodes(s []any) []*yaml.Node {
+	out := make([]*yaml.Node, len(s))
+	for i, v := range s {
+		out[i] = v.(*yaml.Node)
+	}
+	return out
+}
+
+// clean copies a value of the patch for the result: objects that carry
+// $patch are dropped (keep is false for such a value itself), as upstream
+// does for new values; the directive keys $retainKeys, $setElementOrder/...
+// and $deleteFromPrimitiveList/..., which upstream would leave in the
+// result, are removed; null values of object fields are dropped unless
+// keepNulls (upstream keeps them in some places, drops them in others).
+func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
+	switch tree.KindOf(n) {
+	case tree.Object:
+		if tree.MapGet(n, directivePatch) != nil {
+			return nil, false
+		}
+		c := *n
+		c.Content = make([]*yaml.Node, 0, len(n.Content))
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if !keepNulls && tree.KindOf(v) == tree.Null {
+				continue
+			}
+			if isDirectiveKey(k.Value) {
+				continue
+			}
+			if cv, keep := clean(v, keepNulls); keep {
+				c.Content = append(c.Content, tree.Clone(k), cv)
+			}
+		}
+		return &c, true
+	case tree.Array:
+		c := *n
+		c.Content = make([]*yaml.Node, 0, len(n.Content))
+		for _, e := range n.Content {
+			if ce, keep := clean(e, keepNulls); keep {
+				c.Content = append(c.Content, ce)
+			}
+		}
+		return &c, true
+	}
+	return tree.Clone(n), true
+}
+
+func isDirectiveKey(k string) bool {
+	return k == directiveRetainKeys || strings.HasPrefix(k, prefixSetOrder) || strings.HasPrefix(k, prefixDeleteFromList)
+}
+
+// mapEdit edits a mapping node: lookups through an index when the mapping
+// is large, deletions marked and compacted once at the end.
+type mapEdit struct {
+	n     *yaml.Node
+	index map[string]int // key → index of the key node in n.Content; nil for small mappings
+	dead  int
+}
+
+const indexThreshold = 16 // entries; below it a scan is faster than a map
+
+func newMapEdit(n *yaml.Node) *mapEdit {
+	m := &mapEdit{n: n}
+	if len(n.Content) > 2*indexThreshold {
+		m.index = make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m.index[n.Content[i].Value] = i
+		}
+	}
+	return m
+}
+
+func (m *mapEdit) find(k string) int {
+	if m.index != nil {
+		if i, ok := m.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	c := m.n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i] != nil && c[i].Value == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *mapEdit) get(k string) *yaml.Node {
+	if i := m.find(k); i >= 0 {
+		return m.n.Content[i+1]
+	}
+	return nil
+}
+
+// set sets the value of the key named by kn (a node of the patch, copied
+// for a new key so that its comments come along).
+func (m *mapEdit) set(kn, v *yaml.Node) {
+	if i := m.find(kn.Value); i >= 0 {
+		m.n.Content[i+1] = v
+		return
+	}
+	k := tree.Clone(kn)
+	k.Tag, k.Style = "!!str", styleOfKey(kn)
+	m.n.Content = append(m.n.Content, k, v)
+	if m.index != nil {
+		m.index[k.Value] = len(m.n.Content) - 2
+	}
+}
+
+func styleOfKey(kn *yaml.Node) yaml.Style {
+	if kn.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		return kn.Style
+	}
+	return 0
+}
+
+func (m *mapEdit) del(k string) {
+	i := m.find(k)
+	if i < 0 {
+		return
+	}
+	m.n.Content[i], m.n.Content[i+1] = nil, nil
+	m.dead++
+	if m.index != nil {
+		delete(m.index, k)
+	}
+}
+
+// retain deletes every key not in keep.
+func (m *mapEdit) retain(keep map[string]bool) {
+	c := m.n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i] != nil && !keep[c[i].Value] {
+			m.del(c[i].Value)
+		}
+	}
+}
+
+func (m *mapEdit) finish() {
+	if m.dead == 0 {
+		return
+	}
+	c := m.n.Content
+	out := c[:0]
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i] != nil {
+			out = append(out, c[i], c[i+1])
+		}
+	}
+	for i := len(out); i < len(c); i++ {
+		c[i] = nil
+	}
+	m.n.Content = out
+	m.dead = 0
+}

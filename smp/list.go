@@ -1,0 +1,758 @@
+package smp
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Lists are handled as []any holding *yaml.Node, grown one append at a time
+// like a JSON decoder grows them. Upstream's order of a merged list depends
+// on slice aliasing: deleting items shifts them inside the live list's
+// backing array, and appending new items can write into its spare capacity,
+// so the "live order" upstream consults later is not always the live order.
+// Doing the same operations on slices with the same capacities reproduces
+// that exactly; lookups go through hash indexes, so everything stays
+// linear (n log n for the sorts).
+
+func node(v any) *yaml.Node { return v.(*yaml.Node) }
+
+// keyOf returns the identity of an item: the values of the merge key fields
+// of an object, the value itself for a scalar. ok is false when an object
+// lacks a key field (or is not an object while key fields are asked for).
+func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
+	if len(key) == 0 {
+		return tree.Key(e), true
+	}
+	if e.Kind != yaml.MappingNode {
+		return "", false
+	}
+	if len(key) == 1 {
+		v := tree.MapGet(e, key[0])
+		if v == nil {
+			return "", false
+		}
+		return tree.Key(v), true
+	}
+	var b strings.Builder
+	for i, f := range key {
+		v := tree.MapGet(e, f)
+		if v == nil {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		b.WriteString(tree.Key(v))
+	}
+	return b.String(), true
+}
+
+// itemLabel names a list item in an error path.
+func itemLabel(e *yaml.Node, key []string, i int) string {
+	if len(key) > 0 && e.Kind == yaml.MappingNode {
+		parts := make([]string, 0, len(key))
+		for _, f := range key {
+			if v := tree.MapGet(e, f); v != nil && tree.KindOf(v).Scalar() {
+				parts = append(parts, f+"="+v.Value)
+			}
+		}
+		if len(parts) == len(key) {
+			return strings.Join(parts, ",")
+		}
+	}
+	return strconv.Itoa(i)
+}
+
+func keyString(key []string) string { return strings.Join(key, ",") }
+
+// checkKeyValues rejects merge key values that are objects or arrays:
+// upstream compares them with Go's ==, which panics for two of them.
+func (a *applier) checkKeyValues(items []any, key []string) error {
+	for _, v := range items {
+		e := node(v)
+		if e.Kind != yaml.MappingNode {
+			continue
+		}
+		for _, f := range key {
+			if kv := tree.MapGet(e, f); kv != nil && !tree.KindOf(kv).Scalar() {
+				return a.errorf(ReasonMergeKey, kv, "merge key %s has %s value; merge key values must be scalars", f, article(tree.KindOf(kv)))
+			}
+		}
+	}
+	return nil
+}
+
+// elementKind returns the one kind of all items of the lists, as upstream
+// requires: no lists of lists, no null items, no mixed kinds.
+func (a *applier) elementKind(lists ...[]any) (tree.Kind, error) {
+	first := true
+	var kind tree.Kind
+	for _, l := range lists {
+		for _, v := range l {
+			k := tree.KindOf(node(v))
+			if first {
+				first, kind = false, k
+				switch k {
+				case tree.Array:
+					return 0, a.errorf(ReasonListItems, node(v), "lists of lists are not supported")
+				case tree.Null:
+					return 0, a.errorf(ReasonListItems, node(v), "a list to merge holds null items")
+				}
+				continue
+			}
+			if k != kind {
+				return 0, a.errorf(ReasonListItems, node(v), "list element types are not identical: %s and %s", kind, k)
+			}
+		}
+	}
+	if first {
+		return 0, a.errorf(ReasonListItems, nil, "no elements in any of the given slices")
+	}
+	return kind, nil
+}
+
+// mergeList merges the items of a patch list into orig (upstream's
+// mergeSlice). isDelete: the patch list is a $deleteFromPrimitiveList.
+func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, key []string, isDelete bool) ([]any, error) {
+	if len(orig) == 0 && len(patch) == 0 {
+		return orig, nil
+	}
+	kind, err := a.elementKind(orig, toSlice(patch))
+	if err != nil {
+		return nil, err
+	}
+	var merged, order []any
+	if kind != tree.Object {
+		if isDelete {
+			return deleteScalars(orig, patch), nil
+		}
+		order = make([]any, len(patch))
+		for i, p := range patch {
+			order[i] = tree.Clone(p)
+		}
+		aliased := len(orig)+len(order) <= cap(orig) // append writes into the live list's backing array
+		merged = dedupe(append(orig, order...), len(orig), aliased)
+	} else {
+		if len(key) == 0 {
+			return nil, a.errorf(ReasonMergeKey, nil, "cannot merge lists without merge key for %s", a.pathOrType(elem))
+		}
+		if err := a.checkKeyValues(orig, key); err != nil {
+			return nil, err
+		}
+		if err := a.checkKeyValues(toSlice(patch), key); err != nil {
+			return nil, err
+		}
+		if orig, order, err = a.specialItems(orig, patch, key); err != nil {
+			return nil, err
+		}
+		if merged, err = a.mergeItems(orig, order, key, elem); err != nil {
+			return nil, err
+		}
+	}
+	patchItems, serverOnly, err := a.partition(merged, order, key)
+	if err != nil {
+		return nil, err
+	}
+	return a.normalizeOrder(patchItems, serverOnly, order, orig, key, kind)
+}
+
+func (a *applier) pathOrType(t *schema.Type) string {
+	if t != nil && t.Name != "" {
+		return t.Name
+	}
+	if p := formatPath(a.path); p != "" {
+		return p
+	}
+	return "the list"
+}
+
+// deleteScalars removes every item equal to one of del.
+func deleteScalars(orig []any, del []*yaml.Node) []any {
+	gone := make(map[string]bool, len(del))
+	for _, d := range del {
+		gone[tree.Key(d)] = true
+	}
+	out := make([]any, 0, len(orig))
+	for _, v := range orig {
+		if !gone[tree.Key(node(v))] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// dedupe removes repeated scalars from s, whose first n items are the live
+// list. Upstream's algorithm swaps the last item into each duplicate's
+// place, in a backing array it may share with the live list (aliased); that
+// is only visible when the live list itself holds duplicates, and only then
+// is it reproduced step by step (quadratic, like upstream). Otherwise the
+// first of each value is kept, which gives the same result.
+func dedupe(s []any, n int, aliased bool) []any {
+	liveDup := false
+	seen := make(map[string]bool, len(s))
+	for _, v := range s[:n] {
+		k := tree.Key(node(v))
+		if seen[k] {
+			liveDup = true
+			break
+		}
+		seen[k] = true
+	}
+	if liveDup && aliased {
+		return dedupeExact(s)
+	}
+	clear(seen)
+	out := s[:0:0]
+	for _, v := range s {
+		k := tree.Key(node(v))
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// dedupeExact is upstream's in-place duplicate removal.
+func dedupeExact(s []any) []any {
+	keys := make([]string, len(s))
+	for i, v := range s {
+		keys[i] = tree.Key(node(v))
+	}
+	length := len(s) - 1
+	for i := 0; i < length; i++ {
+		for j := i + 1; j <= length; j++ {
+			if keys[i] == keys[j] {
+				s[j], keys[j] = s[length], keys[length]
+				s = s[:length]
+				length--
+				j--
+			}
+		}
+	}
+	return s
+}
+
+// specialItems applies the items of a patch list that carry $patch:
+// delete removes every live item with that key, replace discards the live
+// list. It returns the live list after that and the patch's plain items.
+func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]any, []any, error) {
+	plain := []any{}
+	replace := false
+	var deletes []string
+	for i, p := range patch {
+		d := tree.MapGet(p, directivePatch)
+		if d == nil {
+			plain = append(plain, p)
+			continue
+		}
+		switch directiveValue(d) {
+		case "delete":
+			id, ok := keyOf(p, key)
+			if !ok {
+				a.pushItem(strconv.Itoa(i))
+				err := a.errorf(ReasonMergeKey, p, "the item to delete does not contain declared merge key: %s", keyString(key))
+				a.pop()
+				return nil, nil, err
+			}
+			deletes = append(deletes, id)
+		case "replace":
+			replace = true
+		case "merge":
+			return nil, nil, a.errorf(ReasonDirective, d, "merging lists cannot yet be specified in the patch")
+		default:
+			return nil, nil, a.errorf(ReasonDirective, d, "unknown patch type: %s in a list item; $patch of a list item is delete or replace", describe(d))
+		}
+	}
+	if len(deletes) > 0 {
+		orig = deleteByKey(orig, deletes, key)
+	}
+	if replace {
+		out := make([]any, 0, len(plain))
+		for _, p := range plain {
+			c, _ := clean(node(p), true)
+			out = append(out, c)
+		}
+		return out, nil, nil
+	}
+	return orig, plain, nil
+}
+
+// deleteByKey removes the live items whose key is one of ids, leaving the
+// backing array as upstream's repeated in-place shifts leave it: the
+// survivors first, then, in each freed slot from the end, the item that was
+// last when that slot was freed.
+func deleteByKey(orig []any, ids []string, key []string) []any {
+	n := len(orig)
+	positions := map[string][]int{}
+	for i, v := range orig {
+		if id, ok := keyOf(node(v), key); ok {
+			positions[id] = append(positions[id], i)
+		}
+	}
+	alive := make([]bool, n)
+	for i := range alive {
+		alive[i] = true
+	}
+	initial := append([]any(nil), orig...)
+	tail := make([]any, n)
+	last, length := n-1, n
+	for _, id := range ids {
+		for _, i := range positions[id] {
+			if !alive[i] {
+				continue
+			}
+			tail[length-1] = initial[last]
+			alive[i] = false
+			length--
+			for last >= 0 && !alive[last] {
+				last--
+			}
+		}
+		positions[id] = nil
+	}
+	if length == n {
+		return orig
+	}
+	j := 0
+	for i := 0; i < n; i++ {
+		if alive[i] {
+			orig[j] = initial[i]
+			j++
+		}
+	}
+	copy(orig[length:n], tail[length:n])
+	return orig[:length]
+}
+
+// mergeItems merges each plain patch item into the first live item with
+// the same key, or appends a copy of it.
+func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema.Type) ([]any, error) {
+	first := make(map[string]int, len(orig))
+	for i, v := range orig {
+		if id, ok := keyOf(node(v), key); ok {
+			if _, seen := first[id]; !seen {
+				first[id] = i
+			}
+		}
+	}
+	for i, v := range plain {
+		p := node(v)
+		id, ok := keyOf(p, key)
+		if !ok {
+			a.pushItem(strconv.Itoa(i))
+			err := a.errorf(ReasonMergeKey, p, "the item does not contain declared merge key: %s", keyString(key))
+			a.pop()
+			return nil, err
+		}
+		if at, found := first[id]; found {
+			a.pushItem(itemLabel(p, key, i))
+			res, err := a.mergeMap(node(orig[at]), p, elem)
+			a.pop()
+			if err != nil {
+				return nil, err
+			}
+			orig[at] = res
+			continue
+		}
+		c, _ := clean(p, true)
+		orig = append(orig, c)
+		first[id] = len(orig) - 1
+	}
+	return orig, nil
+}
+
+// partition splits merged into the items the list by names and the others.
+func (a *applier) partition(merged, by []any, key []string) (named, others []any, err error) {
+	named = make([]any, 0, len(merged))
+	others = make([]any, 0, len(merged))
+	if len(key) == 0 {
+		in := make(map[string]bool, len(by))
+		for _, v := range by {
+			if !tree.KindOf(node(v)).Scalar() {
+				return nil, nil, a.errorf(ReasonType, node(v), "%s in a list ordered by value; upstream cannot hash it", describe(node(v)))
+			}
+			in[tree.Key(node(v))] = true
+		}
+		for _, v := range merged {
+			if !tree.KindOf(node(v)).Scalar() {
+				return nil, nil, a.errorf(ReasonMergeKey, node(v), "a list of objects needs a merge key to be ordered")
+			}
+			if in[tree.Key(node(v))] {
+				named = append(named, v)
+			} else {
+				others = append(others, v)
+			}
+		}
+		return named, others, nil
+	}
+	// Items of by are scanned in order; a non-object met before the match is an error.
+	firstBad := -1
+	pos := make(map[string]int, len(by))
+	for i, v := range by {
+		b := node(v)
+		if b.Kind != yaml.MappingNode {
+			if firstBad < 0 {
+				firstBad = i
+			}
+			continue
+		}
+		if id, ok := keyOf(b, key); ok {
+			if _, seen := pos[id]; !seen {
+				pos[id] = i
+			}
+		}
+	}
+	for _, v := range merged {
+		e := node(v)
+		if e.Kind != yaml.MappingNode {
+			return nil, nil, a.errorf(ReasonType, e, "expected an object in a list of objects, got %s", describe(e))
+		}
+		id, ok := keyOf(e, key)
+		if !ok {
+			return nil, nil, a.errorf(ReasonMergeKey, e, "an item does not contain declared merge key: %s", keyString(key))
+		}
+		at, found := pos[id]
+		if firstBad >= 0 && (!found || firstBad < at) {
+			return nil, nil, a.errorf(ReasonType, node(by[firstBad]), "value for key %d is not a map", firstBad)
+		}
+		if found {
+			named = append(named, v)
+		} else {
+			others = append(others, v)
+		}
+	}
+	return named, others, nil
+}
+
+// orderKeys returns how items are compared when ordering: by merge key for
+// objects, by value for scalars (the kind of the list decides, as upstream).
+func orderKeys(kind tree.Kind, key []string) []string {
+	if kind != tree.Object {
+		return nil
+	}
+	if len(key) == 0 {
+		return []string{""}
+	}
+	return key
+}
+
+// normalizeOrder orders the merged list (upstream's normalizeElementOrder):
+// the patch's items in the patch's order, the server-only items in live
+// order, interleaved the way upstream interleaves them.
+func (a *applier) normalizeOrder(named, others, patchOrder, liveOrder []any, key []string, kind tree.Kind) ([]any, error) {
+	k := orderKeys(kind, key)
+	named, err := a.sortByOrder(named, patchOrder, k, kind)
+	if err != nil {
+		return nil, err
+	}
+	others, err = a.sortByOrder(others, liveOrder, k, kind)
+	if err != nil {
+		return nil, err
+	}
+	return interleave(others, named, liveOrder, k), nil
+}
+
+// firstPositions maps each identity to its first position in l.
+func firstPositions(l []any, key []string) map[string]int {
+	pos := make(map[string]int, len(l))
+	for i, v := range l {
+		id, ok := keyOf(node(v), key)
+		if !ok {
+			continue
+		}
+		if _, seen := pos[id]; !seen {
+			pos[id] = i
+		}
+	}
+	return pos
+}
+
+// sortByOrder is upstream's normalizeSliceOrder: a stable sort by the
+// position in order, where any pair not both found counts as "less" (so
+// the result for such pairs is whatever sort.SliceStable makes of it, as
+// upstream). Objects must carry the key; items marked $patch: delete go last.
+func (a *applier) sortByOrder(items, order []any, key []string, kind tree.Kind) ([]any, error) {
+	var toDelete []any
+	if kind == tree.Object {
+		for _, l := range [][]any{items, order} {
+			for _, v := range l {
+				e := node(v)
+				if e.Kind != yaml.MappingNode {
+					return nil, a.errorf(ReasonType, e, "expected an object in a list of objects, got %s", describe(e))
+				}
+				if _, ok := keyOf(e, key); !ok {
+					return nil, a.errorf(ReasonMergeKey, e, "an item does not contain declared merge key: %s", keyString(key))
+				}
+			}
+		}
+		kept := items[:0:0]
+		for _, v := range items {
+			if directiveValue(tree.MapGet(node(v), directivePatch)) == "delete" {
+				toDelete = append(toDelete, v)
+			} else {
+				kept = append(kept, v)
+			}
+		}
+		items = kept
+	}
+	pos := firstPositions(order, key)
+	type ranked struct {
+		v   any
+		idx int
+	}
+	r := make([]ranked, len(items))
+	for i, v := range items {
+		r[i].v, r[i].idx = v, -1
+		if id, ok := keyOf(node(v), key); ok {
+			if p, found := pos[id]; found {
+				r[i].idx = p
+			}
+		}
+	}
+	sort.SliceStable(r, func(i, j int) bool {
+		if r[i].idx >= 0 && r[j].idx >= 0 {
+			return r[i].idx < r[j].idx
+		}
+		return true
+	})
+	out := make([]any, 0, len(items)+len(toDelete))
+	for _, x := range r {
+		out = append(out, x.v)
+	}
+	return append(out, toDelete...), nil
+}
+
+// interleave is upstream's mergeSortedSlice: it walks both lists and takes
+// the server-only item first only when both it and the patch item are in
+// the live order and it comes earlier there.
+func interleave(left, right, liveOrder []any, key []string) []any {
+	pos := firstPositions(liveOrder, key)
+	index := func(v any) int {
+		id, ok := keyOf(node(v), key)
+		if !ok {
+			return -1
+		}
+		if p, found := pos[id]; found {
+			return p
+		}
+		return -1
+	}
+	out := make([]any, 0, len(left)+len(right))
+	i, j := 0, 0
+	for i < len(left) || j < len(right) {
+		switch {
+		case i >= len(left):
+			out = append(out, right[j])
+			j++
+		case j >= len(right):
+			out = append(out, left[i])
+			i++
+		default:
+			li, ri := index(left[i]), index(right[j])
+			if li >= 0 && ri >= 0 && li < ri {
+				out = append(out, left[i])
+				i++
+			} else {
+				out = append(out, right[j])
+				j++
+			}
+		}
+	}
+	return out
+}
+
+// setElementOrders applies every $setElementOrder/<field> of the patch:
+// the list <field> is merged, then ordered by the directive. It returns the
+// fields whose patch list it consumed.
+func (a *applier) setElementOrders(m *mapEdit, patch *yaml.Node, t *schema.Type) (map[string]bool, error) {
+	var consumed map[string]bool
+	for i := 0; i+1 < len(patch.Content); i += 2 {
+		kn, seo := patch.Content[i], patch.Content[i+1]
+		if !strings.HasPrefix(kn.Value, prefixSetOrder) {
+			continue
+		}
+		if tree.KindOf(seo) != tree.Array {
+			return nil, a.errorf(ReasonSetElementOrder, seo, "%s must be a list, not %s", kn.Value, describe(seo))
+		}
+		f, ok := directiveField(kn.Value, prefixSetOrder)
+		if !ok {
+			return nil, a.errorf(ReasonDirective, kn, "invalid patch format of setElementOrder list: %q is not $setElementOrder/<field>", kn.Value)
+		}
+		used, err := a.setElementOrder(m, patch, f, seo, t)
+		if err != nil {
+			return nil, err
+		}
+		if used {
+			if consumed == nil {
+				consumed = map[string]bool{}
+			}
+			consumed[f] = true
+		}
+	}
+	return consumed, nil
+}
+
+func (a *applier) setElementOrder(m *mapEdit, patch *yaml.Node, f string, seo *yaml.Node, t *schema.Type) (bool, error) {
+	a.push(f)
+	defer a.pop()
+	ov := m.get(f)
+	pv := tree.MapGet(patch, f)
+	if ov != nil && tree.KindOf(ov) != tree.Array {
+		return false, a.errorf(ReasonType, ov, "$setElementOrder/%s orders a list, but the document holds %s", f, describe(ov))
+	}
+	if pv != nil && tree.KindOf(pv) != tree.Array {
+		return false, a.errorf(ReasonType, pv, "$setElementOrder/%s orders a list, but the patch gives %s", f, describe(pv))
+	}
+	elem, meta, err := t.PatchField(f, true)
+	if err != nil {
+		return false, a.errorf(ReasonSchema, seo, "%v", err)
+	}
+	key := meta.MergeKey
+	if err := a.validateOrder(pv, seo, key); err != nil {
+		return false, err
+	}
+	var live, patchItems, merged []any
+	if ov != nil {
+		live = toSlice(ov.Content)
+	}
+	if pv != nil {
+		patchItems = toSlice(pv.Content)
+	}
+	switch {
+	case ov != nil && pv == nil:
+		merged = live
+	case ov == nil && pv != nil:
+		c, _ := clean(pv, true)
+		merged = toSlice(c.Content)
+	case ov != nil && pv != nil:
+		if merged, err = a.mergeListField(live, pv, elem, meta, false); err != nil {
+			return false, err
+		}
+	default:
+		return false, nil
+	}
+	order := toSlice(seo.Content)
+	named, others, err := a.partition(merged, order, key)
+	if err != nil {
+		return false, err
+	}
+	kind, err := a.elementKind(live, patchItems)
+	if err != nil {
+		return false, err
+	}
+	result, err := a.normalizeOrder(named, others, order, live, key, kind)
+	if err != nil {
+		return false, err
+	}
+	if a.opts.ListOrder == OrderSpec {
+		result = specOrder(named, others, order, orderKeys(kind, key))
+	}
+	if ov == nil {
+		ov = tree.NewSeq()
+		m.set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
+	}
+	ov.Content = toNodes(result)
+	return pv != nil, nil
+}
+
+// specOrder is the order spec/smp-set-element-order.md states: items the
+// directive does not name first, in the order the merge left them (live
+// order for live items), then the named items in the directive's order.
+func specOrder(named, others, order []any, key []string) []any {
+	pos := firstPositions(order, key)
+	type ranked struct {
+		v   any
+		idx int
+	}
+	r := make([]ranked, len(named))
+	for i, v := range named {
+		id, _ := keyOf(node(v), key)
+		r[i] = ranked{v, pos[id]}
+	}
+	sort.SliceStable(r, func(i, j int) bool { return r[i].idx < r[j].idx })
+	out := append(make([]any, 0, len(named)+len(others)), others...)
+	for _, x := range r {
+		out = append(out, x.v)
+	}
+	return out
+}
+
+// validateOrder checks that the patch list follows the order of the
+// directive (items marked $patch: delete aside), as upstream does.
+func (a *applier) validateOrder(pv, seo *yaml.Node, key []string) error {
+	if pv == nil || len(pv.Content) == 0 || len(seo.Content) == 0 {
+		return nil
+	}
+	items := pv.Content
+	if len(key) > 0 {
+		kept := make([]*yaml.Node, 0, len(items))
+		for _, p := range items {
+			if p.Kind != yaml.MappingNode {
+				return a.errorf(ReasonType, p, "expected an object in a list of objects, got %s", describe(p))
+			}
+			if directiveValue(tree.MapGet(p, directivePatch)) != "delete" {
+				kept = append(kept, p)
+			}
+		}
+		items = kept
+	}
+	pi, si := 0, 0
+	for pi < len(items) && si < len(seo.Content) {
+		p := items[pi]
+		if p.Kind == yaml.MappingNode && tree.MapGet(p, directivePatch) != nil {
+			pi++
+			continue
+		}
+		eq, err := a.sameItem(p, seo.Content[si], key)
+		if err != nil {
+			return err
+		}
+		if eq {
+			pi++
+		}
+		si++
+	}
+	if pi < len(items) && si >= len(seo.Content) {
+		return a.errorf(ReasonSetElementOrder, items[pi], "the order in the patch list doesn't match $setElementOrder list: the patch item %d is missing from it or out of its order", pi)
+	}
+	return nil
+}
+
+// sameItem compares two items by merge key (or by value), as upstream's
+// mergeKeyValueEqual does, including its failures.
+func (a *applier) sameItem(l, r *yaml.Node, key []string) (bool, error) {
+	if len(key) == 0 {
+		lk, rk := tree.KindOf(l), tree.KindOf(r)
+		if lk == rk && !lk.Scalar() {
+			return false, a.errorf(ReasonSetElementOrder, r, "cannot compare %s items of $setElementOrder", lk)
+		}
+		return lk == rk && tree.Key(l) == tree.Key(r), nil
+	}
+	for _, e := range []*yaml.Node{l, r} {
+		if e.Kind != yaml.MappingNode {
+			return false, a.errorf(ReasonType, e, "expected an object in a list of objects, got %s", describe(e))
+		}
+	}
+	for _, e := range []*yaml.Node{l, r} {
+		if _, ok := keyOf(e, key); !ok {
+			return false, a.errorf(ReasonMergeKey, e, "an item does not contain declared merge key: %s", keyString(key))
+		}
+	}
+	for _, f := range key {
+		lv, rv := tree.MapGet(l, f), tree.MapGet(r, f)
+		lk, rk := tree.KindOf(lv), tree.KindOf(rv)
+		if lk == rk && !lk.Scalar() {
+			return false, a.errorf(ReasonMergeKey, rv, "merge key %s has %s value; merge key values must be scalars", f, article(lk))
+		}
+	}
+	lid, _ := keyOf(l, key)
+	rid, _ := keyOf(r, key)
+	return lid == rid, nil
+}

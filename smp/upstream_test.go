@@ -1,0 +1,344 @@
+package smp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// The upstream conformance data: k8s.io/apimachinery's own strategic merge
+// patch test cases, with what upstream returned for each of them in each
+// schema flavour (observed/). Every apply step upstream ran is replayed here
+// and must give upstream's result, or be rejected where upstream rejected it.
+
+// conformanceDir finds the case files: $KMERGE_CONFORMANCE_DIR, or
+// ../shared/conformance/upstream next to the repository.
+func conformanceDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("KMERGE_CONFORMANCE_DIR"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs("../../shared/conformance/upstream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d, "SEMANTICS.md")); err != nil {
+		t.Fatalf("upstream conformance cases not found at %s: set KMERGE_CONFORMANCE_DIR to the conformance/upstream folder of the shared material", d)
+	}
+	return d
+}
+
+// The Go types of upstream's tests (conformance/upstream/schema.yaml).
+type mergeItem struct {
+	Name                  string              `json:"name,omitempty"`
+	Value                 string              `json:"value,omitempty"`
+	Other                 string              `json:"other,omitempty"`
+	MergingList           []mergeItem         `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	NonMergingList        []mergeItem         `json:"nonMergingList,omitempty"`
+	MergingIntList        []int               `json:"mergingIntList,omitempty" patchStrategy:"merge"`
+	NonMergingIntList     []int               `json:"nonMergingIntList,omitempty"`
+	MergeItemPtr          *mergeItem          `json:"mergeItemPtr,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	SimpleMap             map[string]string   `json:"simpleMap,omitempty"`
+	ReplacingItem         rawExtension        `json:"replacingItem,omitempty" patchStrategy:"replace"`
+	JSONItem              struct{ Raw []byte } `json:"jsonItem,omitempty"`
+	RetainKeysMap         retainKeysMergeItem `json:"retainKeysMap,omitempty" patchStrategy:"retainKeys"`
+	RetainKeysMergingList []mergeItem         `json:"retainKeysMergingList,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
+}
+
+type retainKeysMergeItem struct {
+	Name           string            `json:"name,omitempty"`
+	Value          string            `json:"value,omitempty"`
+	Other          string            `json:"other,omitempty"`
+	SimpleMap      map[string]string `json:"simpleMap,omitempty"`
+	MergingIntList []int             `json:"mergingIntList,omitempty" patchStrategy:"merge"`
+	MergingList    []mergeItem       `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	NonMergingList []mergeItem       `json:"nonMergingList,omitempty"`
+}
+
+type precisionItem struct {
+	Name    string  `json:"name,omitempty"`
+	Int32   int32   `json:"int32,omitempty"`
+	Int64   int64   `json:"int64,omitempty"`
+	Float32 float32 `json:"float32,omitempty"`
+	Float64 float64 `json:"float64,omitempty"`
+}
+
+// rawExtension stands in for runtime.RawExtension: it marshals itself.
+type rawExtension struct {
+	Raw []byte `json:"-"`
+}
+
+func (r rawExtension) MarshalJSON() ([]byte, error) { return r.Raw, nil }
+
+var flavors = []string{"struct", "openapi-v2", "openapi-v3"}
+
+// flavorTypes returns the type of mergeItem or precisionItem per flavour.
+func flavorTypes(t *testing.T, dir, name string) map[string]*schema.Type {
+	t.Helper()
+	out := map[string]*schema.Type{}
+	file := map[string]string{"mergeItem": "swagger-merge-item", "precisionItem": "swagger-precision-item"}[name]
+	switch name {
+	case "mergeItem":
+		out["struct"] = schema.FromGoType(reflect.TypeFor[mergeItem]())
+	case "precisionItem":
+		out["struct"] = schema.FromGoType(reflect.TypeFor[precisionItem]())
+	}
+	for fl, suffix := range map[string]string{"openapi-v2": ".json", "openapi-v3": "-v3.json"} {
+		s, err := schema.LoadFile(filepath.Join(dir, "openapi", file+suffix))
+		if err != nil {
+			t.Fatalf("%s: %v", fl, err)
+		}
+		typ, err := s.Definition(name)
+		if err != nil {
+			t.Fatalf("%s: %v", fl, err)
+		}
+		out[fl] = typ
+	}
+	return out
+}
+
+type caseFile struct {
+	Schema string     `yaml:"schema"`
+	Cases  []caseData `yaml:"cases"`
+}
+
+type caseData struct {
+	Description string            `yaml:"description"`
+	Line        int               `yaml:"line"`
+	JSON        map[string]string `yaml:"json"`
+}
+
+type observedFile struct {
+	Cases []struct {
+		Description string                       `yaml:"description"`
+		Line        int                          `yaml:"line"`
+		AllFlavors  map[string]string            `yaml:"allFlavors"`
+		ByFlavor    map[string]map[string]string `yaml:"byFlavor"`
+	} `yaml:"cases"`
+}
+
+func readYAMLFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// canonical turns JSON into upstream's form: numbers decoded as int64 when
+// integral, float64 otherwise, objects with sorted keys.
+func canonical(data []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", err
+	}
+	v = convertNumbers(v)
+	out, err := json.Marshal(v)
+	return string(out), err
+}
+
+func convertNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = convertNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = convertNumbers(e)
+		}
+	}
+	return v
+}
+
+// applyJSON applies patch to doc with kmerge and returns canonical JSON.
+func applyJSON(doc, patch string, typ *schema.Type, order smp.ListOrder) (string, error) {
+	if doc == "" || doc == "null" {
+		doc = "{}"
+	}
+	if patch == "" || patch == "null" {
+		patch = "{}"
+	}
+	d, err := tree.Read([]byte(doc), tree.Options{File: "original"})
+	if err != nil {
+		return "", err
+	}
+	p, err := tree.Read([]byte(patch), tree.Options{File: "patch"})
+	if err != nil {
+		return "", err
+	}
+	res, err := smp.Apply(d.Docs[0], p.Docs[0], typ, smp.Options{ListOrder: order})
+	if err != nil {
+		return "", err
+	}
+	out, err := tree.MarshalJSON(res)
+	if err != nil {
+		return "", err
+	}
+	return canonical(out)
+}
+
+// upstreamReasons maps upstream's error messages to kmerge's reasons.
+var upstreamReasons = []struct {
+	substr string
+	reason smp.Reason
+}{
+	{"doesn't match", smp.ReasonSetElementOrder},
+	{"does not contain declared merge key", smp.ReasonMergeKey},
+	{"cannot merge lists without merge key", smp.ReasonMergeKey},
+	{"unable to find api field", smp.ReasonSchema},
+	{"expected kind", smp.ReasonSchema},
+	{"expected slice", smp.ReasonSchema},
+	{"data type is not struct", smp.ReasonSchema},
+	{"unexpected patch strategy", smp.ReasonSchema},
+	{"lists of lists", smp.ReasonListItems},
+	{"list element types are not identical", smp.ReasonListItems},
+	{"no elements in any of the given slices", smp.ReasonListItems},
+	{"invalid patch format of retainKeys", smp.ReasonRetainKeys},
+	{"unknown patch type", smp.ReasonDirective},
+	{"merging lists cannot yet be specified", smp.ReasonDirective},
+	{"invalid patch format of setElementOrder", smp.ReasonDirective},
+	{"invalid patch format of primitive list", smp.ReasonDirective},
+}
+
+func reasonFor(msg string) (smp.Reason, bool) {
+	for _, r := range upstreamReasons {
+		if strings.Contains(msg, r.substr) {
+			return r.reason, true
+		}
+	}
+	return "", false
+}
+
+// checkAgainst compares kmerge's outcome with what upstream observed.
+func checkAgainst(t *testing.T, got string, err error, observed string) {
+	t.Helper()
+	if msg, ok := strings.CutPrefix(observed, "ERROR: "); ok {
+		if err == nil {
+			t.Fatalf("upstream rejects this patch (%s); kmerge accepted it: %s", msg, got)
+		}
+		want, known := reasonFor(msg)
+		var se *smp.Error
+		if known && (!errorAs(err, &se) || se.Reason != want) {
+			t.Fatalf("upstream rejects with %q (reason %s); kmerge's error is %v", msg, want, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("upstream accepts this patch, giving %s; kmerge rejected it: %v", observed, err)
+	}
+	want, cerr := canonical([]byte(observed))
+	if cerr != nil {
+		t.Fatalf("observed output is not JSON: %v", cerr)
+	}
+	if got != want {
+		t.Fatalf("result differs from upstream's\n kmerge:   %s\n upstream: %s", got, want)
+	}
+}
+
+func errorAs(err error, se **smp.Error) bool {
+	e, ok := err.(*smp.Error)
+	if ok {
+		*se = e
+	}
+	return ok
+}
+
+// applySteps lists, per table, which observed steps are applies and which
+// documents they use: the document patched and the observed step that holds
+// the patch (or "" for the case's hand-written json.twoWay).
+var applySteps = []struct {
+	step, doc, patchStep string
+}{
+	{"apply(original,twoWay)", "original", "twoWay"},
+	{"apply(current,threeWay)", "current", "threeWay"},
+}
+
+func TestUpstreamConformance(t *testing.T) {
+	dir := conformanceDir(t)
+	tables := []struct {
+		file      string
+		handPatch bool // the patch to apply is the case's own twoWay document
+	}{
+		{"02-custom-apply.yaml", true},
+		{"03-custom-apply-raw.yaml", true},
+		{"04-create-patch.yaml", false},
+		{"05-create-patch-raw.yaml", false},
+		{"06-replace-raw-extension.yaml", false},
+		{"07-number-conversion.yaml", false},
+		{"08-unknown-field.yaml", false},
+	}
+	total := 0
+	for _, tb := range tables {
+		var cf caseFile
+		readYAMLFile(t, filepath.Join(dir, tb.file), &cf)
+		var of observedFile
+		readYAMLFile(t, filepath.Join(dir, "observed", tb.file), &of)
+		if len(of.Cases) != len(cf.Cases) {
+			t.Fatalf("%s: %d cases but %d observed", tb.file, len(cf.Cases), len(of.Cases))
+		}
+		types := flavorTypes(t, dir, cf.Schema)
+		for i, c := range cf.Cases {
+			obs := of.Cases[i]
+			if obs.Line != c.Line {
+				t.Fatalf("%s: case %d: observed line %d, case line %d", tb.file, i, obs.Line, c.Line)
+			}
+			for _, fl := range flavors {
+				steps := obs.AllFlavors
+				if steps == nil {
+					steps = obs.ByFlavor[fl]
+				}
+				for _, st := range applySteps {
+					want, ok := steps[st.step]
+					if !ok || strings.HasPrefix(want, "(not run") {
+						continue
+					}
+					var patch string
+					switch {
+					case tb.handPatch:
+						patch = c.JSON["twoWay"]
+					case st.patchStep == "threeWay" && steps["threeWay(overwrite)"] != "":
+						patch = steps["threeWay(overwrite)"]
+					default:
+						patch = steps[st.patchStep]
+					}
+					if strings.HasPrefix(patch, "ERROR") || strings.HasPrefix(patch, "CONFLICT") {
+						continue
+					}
+					name := fmt.Sprintf("%s/%d:%s/%s/%s", strings.TrimSuffix(tb.file, ".yaml"), c.Line, c.Description, fl, st.step)
+					total++
+					t.Run(name, func(t *testing.T) {
+						got, err := applyJSON(c.JSON[st.doc], patch, types[fl], smp.OrderUpstream)
+						checkAgainst(t, got, err, want)
+					})
+				}
+			}
+		}
+	}
+	if total < 400 {
+		t.Fatalf("only %d apply checks ran; the case files look incomplete", total)
+	}
+	t.Logf("%d upstream apply checks replayed", total)
+}
