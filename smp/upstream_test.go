@@ -41,19 +41,19 @@ func conformanceDir(t *testing.T) string {
 
 // The Go types of upstream's tests (conformance/upstream/schema.yaml).
 type mergeItem struct {
-	Name                  string              `json:"name,omitempty"`
-	Value                 string              `json:"value,omitempty"`
-	Other                 string              `json:"other,omitempty"`
-	MergingList           []mergeItem         `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	NonMergingList        []mergeItem         `json:"nonMergingList,omitempty"`
-	MergingIntList        []int               `json:"mergingIntList,omitempty" patchStrategy:"merge"`
-	NonMergingIntList     []int               `json:"nonMergingIntList,omitempty"`
-	MergeItemPtr          *mergeItem          `json:"mergeItemPtr,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	SimpleMap             map[string]string   `json:"simpleMap,omitempty"`
-	ReplacingItem         rawExtension        `json:"replacingItem,omitempty" patchStrategy:"replace"`
+	Name                  string               `json:"name,omitempty"`
+	Value                 string               `json:"value,omitempty"`
+	Other                 string               `json:"other,omitempty"`
+	MergingList           []mergeItem          `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	NonMergingList        []mergeItem          `json:"nonMergingList,omitempty"`
+	MergingIntList        []int                `json:"mergingIntList,omitempty" patchStrategy:"merge"`
+	NonMergingIntList     []int                `json:"nonMergingIntList,omitempty"`
+	MergeItemPtr          *mergeItem           `json:"mergeItemPtr,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	SimpleMap             map[string]string    `json:"simpleMap,omitempty"`
+	ReplacingItem         rawExtension         `json:"replacingItem,omitempty" patchStrategy:"replace"`
 	JSONItem              struct{ Raw []byte } `json:"jsonItem,omitempty"`
-	RetainKeysMap         retainKeysMergeItem `json:"retainKeysMap,omitempty" patchStrategy:"retainKeys"`
-	RetainKeysMergingList []mergeItem         `json:"retainKeysMergingList,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
+	RetainKeysMap         retainKeysMergeItem  `json:"retainKeysMap,omitempty" patchStrategy:"retainKeys"`
+	RetainKeysMergingList []mergeItem          `json:"retainKeysMergingList,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
 }
 
 type retainKeysMergeItem struct {
