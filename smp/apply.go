@@ -285,11 +285,19 @@ func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDe
 		if err != nil {
 			return a.errorf(ReasonSchema, kn, "%v", err)
 		}
-		var res *yaml.Node
 		if meta.Strategy == schema.StrategyReplace {
-			res, _ = clean(pv, true)
-			res = adopt(ov, res)
-		} else if res, err = a.mergeMap(ov, pv, sub); err != nil {
+			// The patch object replaces the old one as it is; one that
+			// carries $patch is a directive upstream leaves in the result
+			// and kmerge drops, with the field.
+			if res, keep := clean(pv, true); keep {
+				m.set(kn, adopt(ov, res))
+			} else {
+				m.del(k)
+			}
+			return nil
+		}
+		res, err := a.mergeMap(ov, pv, sub)
+		if err != nil {
 			return err
 		}
 		m.set(kn, res)

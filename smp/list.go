@@ -579,7 +579,7 @@ func (a *applier) setElementOrders(m *mapEdit, patch *yaml.Node, t *schema.Type)
 			continue
 		}
 		if tree.KindOf(seo) != tree.Array {
-			return nil, a.errorf(ReasonSetElementOrder, seo, "%s must be a list, not %s", kn.Value, describe(seo))
+			return nil, a.errorf(ReasonType, seo, "%s must be a list, not %s", kn.Value, describe(seo))
 		}
 		f, ok := directiveField(kn.Value, prefixSetOrder)
 		if !ok {

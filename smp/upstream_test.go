@@ -221,6 +221,9 @@ var upstreamReasons = []struct {
 	{"merging lists cannot yet be specified", smp.ReasonDirective},
 	{"invalid patch format of setElementOrder", smp.ReasonDirective},
 	{"invalid patch format of primitive list", smp.ReasonDirective},
+	{"expected a map", smp.ReasonType},
+	{"expected a []interface", smp.ReasonType},
+	{"is not a map", smp.ReasonType},
 }
 
 func reasonFor(msg string) (smp.Reason, bool) {
