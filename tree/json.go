@@ -22,6 +22,8 @@ type jsonReader struct {
 	limits    Limits
 	depth     int
 	nodes     int
+	slab      []yaml.Node  // nodes are carved from chunks: one allocation per chunk
+	stack     []*yaml.Node // children of the objects and arrays being read
 }
 
 // readJSON reads all JSON values of data, each as a document node.
@@ -70,7 +72,23 @@ func (r *jsonReader) skipSpace() {
 }
 
 func (r *jsonReader) node(kind yaml.Kind, tag string) *yaml.Node {
-	return &yaml.Node{Kind: kind, Tag: tag, Line: r.line, Column: r.pos - r.lineStart + 1}
+	if len(r.slab) == 0 {
+		// chunks grow with the document, so small documents stay small
+		r.slab = make([]yaml.Node, min(256, max(16, r.nodes)))
+	}
+	n := &r.slab[0]
+	r.slab = r.slab[1:]
+	n.Kind, n.Tag, n.Line, n.Column = kind, tag, r.line, r.pos-r.lineStart+1
+	return n
+}
+
+// children moves the nodes pushed since mark into an exactly sized slice.
+func (r *jsonReader) children(mark int) []*yaml.Node {
+	c := make([]*yaml.Node, len(r.stack)-mark)
+	copy(c, r.stack[mark:])
+	clear(r.stack[mark:])
+	r.stack = r.stack[:mark]
+	return c
 }
 
 func (r *jsonReader) value() (*yaml.Node, error) {
@@ -132,6 +150,7 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 	}
 	r.pos++ // {
 	var seen map[string]bool
+	mark := len(r.stack)
 	for first := true; ; first = false {
 		r.skipSpace()
 		if r.pos >= len(r.data) {
@@ -150,13 +169,9 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 			return nil, err
 		}
 		k.Value = key
-		if seen == nil {
-			seen = make(map[string]bool)
-		}
-		if seen[key] {
+		if r.duplicate(mark, key, &seen) {
 			return nil, errorf(r.file, k.Line, k.Column, "duplicate key %q", key)
 		}
-		seen[key] = true
 		r.skipSpace()
 		if r.pos >= len(r.data) || r.data[r.pos] != ':' {
 			return nil, r.errorf("expected ':' after object key %q", key)
@@ -167,7 +182,7 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Content = append(n.Content, k, v)
+		r.stack = append(r.stack, k, v)
 		r.skipSpace()
 		if r.pos >= len(r.data) {
 			return nil, r.errorf("unexpected end of JSON input in object")
@@ -180,8 +195,35 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 		}
 		r.pos++
 	}
+	n.Content = r.children(mark)
 	r.depth--
 	return n, nil
+}
+
+// duplicate reports whether key is already a key of the object whose
+// entries start at mark on the stack. Small objects are scanned; large ones
+// get a set.
+func (r *jsonReader) duplicate(mark int, key string, seen *map[string]bool) bool {
+	entries := r.stack[mark:]
+	if *seen == nil && len(entries) < 32 {
+		for i := 0; i < len(entries); i += 2 {
+			if entries[i].Value == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, len(entries))
+		for i := 0; i < len(entries); i += 2 {
+			(*seen)[entries[i].Value] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
 }
 
 func (r *jsonReader) array() (*yaml.Node, error) {
@@ -190,6 +232,7 @@ func (r *jsonReader) array() (*yaml.Node, error) {
 		return nil, err
 	}
 	r.pos++ // [
+	mark := len(r.stack)
 	for first := true; ; first = false {
 		r.skipSpace()
 		if r.pos >= len(r.data) {
@@ -203,7 +246,7 @@ func (r *jsonReader) array() (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Content = append(n.Content, v)
+		r.stack = append(r.stack, v)
 		r.skipSpace()
 		if r.pos >= len(r.data) {
 			return nil, r.errorf("unexpected end of JSON input in array")
@@ -216,6 +259,7 @@ func (r *jsonReader) array() (*yaml.Node, error) {
 		}
 		r.pos++
 	}
+	n.Content = r.children(mark)
 	r.depth--
 	return n, nil
 }
