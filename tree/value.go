@@ -93,7 +93,8 @@ func Key(n *yaml.Node) string {
 	case Null:
 		return "n"
 	case Bool:
-		if BoolValue(n) {
+		switch n.Value {
+		case "true", "True", "TRUE":
 			return "b1"
 		}
 		return "b0"
@@ -157,9 +158,13 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// BoolValue returns the value of a boolean scalar (false for anything else).
+// BoolValue returns the value of a boolean scalar (false for anything
+// else, nil included).
 func BoolValue(n *yaml.Node) bool {
-	switch n.Value {
+	if KindOf(n) != Bool {
+		return false
+	}
+	switch deref(n).Value {
 	case "true", "True", "TRUE":
 		return true
 	}
@@ -177,6 +182,10 @@ func IntValue(n *yaml.Node) (int64, bool) {
 
 // FloatValue returns the value of a number as a float64.
 func FloatValue(n *yaml.Node) (float64, bool) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
 	switch n.ShortTag() {
 	case "!!int":
 		if i, err := parseInt(n.Value); err == nil {

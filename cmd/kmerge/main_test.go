@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files (review every change before committing it)")
+
+// cliCase runs kmerge with args (from the repository root) and checks the
+// exit code, stdout against a golden file (or empty), and stderr.
+type cliCase struct {
+	name    string
+	args    []string
+	stdin   string
+	code    int
+	golden  string   // testdata/<golden>: expected stdout
+	stdout  string   // expected stdout when short
+	stderrs []string // substrings stderr must hold
+}
+
+var cliCases = []cliCase{
+	{
+		name:   "README example: a strategic patch of a Deployment",
+		args:   []string{"patch", "-f", "examples/deployment.yaml", "--patch-file", "examples/deployment-patch.yaml"},
+		golden: "deployment.out.yaml",
+	},
+	{
+		name:   "a custom resource with its CRD: parts merge by name, tags as a set",
+		args:   []string{"patch", "-f", "examples/widget.yaml", "--patch-file", "examples/widget-patch.yaml", "--schema", "examples/widget-crd.yaml"},
+		golden: "widget.out.yaml",
+	},
+	{
+		name:    "a kind without a schema is an error that says how to supply one",
+		args:    []string{"patch", "-f", "examples/widget.yaml", "--patch-file", "examples/widget-patch.yaml"},
+		code:    exitRejected,
+		stderrs: []string{"no schema for example.com/v1 Widget", "--schema", "--type merge", "while patching examples/widget.yaml, example.com/v1 Widget gizmo"},
+	},
+	{
+		name:   "--fallback merge patches it as a JSON merge patch: lists are replaced",
+		args:   []string{"patch", "-f", "examples/widget.yaml", "--patch-file", "examples/widget-patch.yaml", "--fallback", "merge"},
+		golden: "widget-merge.out.yaml",
+	},
+	{
+		name:   "stdin, a patch on the command line, JSON out",
+		args:   []string{"patch", "-f", "-", "-p", `{"data":{"a":"changed"}}`, "-o", "json"},
+		stdin:  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: one\n  b: two\n",
+		stdout: "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"ConfigMap\",\n    \"metadata\": {\n        \"name\": \"x\"\n    },\n    \"data\": {\n        \"a\": \"changed\",\n        \"b\": \"two\"\n    }\n}\n",
+	},
+	{
+		name:   "every document of a stream is patched; comments stay",
+		args:   []string{"patch", "-f", "cmd/kmerge/testdata/multi.yaml", "-p", "data: {c: '3'}"},
+		golden: "multi.out.yaml",
+	},
+	{
+		name:   "a document that is not a Kubernetes object, with an OpenAPI definition",
+		args:   []string{"patch", "-f", "cmd/kmerge/testdata/thing.json", "-p", `{"items":[{"name":"b","value":"two"},{"name":"c","value":"3"}]}`, "--schema", "cmd/kmerge/testdata/thing-openapi.yaml", "--definition", "thing"},
+		stdout: "{\n    \"name\": \"thing\",\n    \"items\": [\n        {\n            \"name\": \"a\",\n            \"value\": \"1\"\n        },\n        {\n            \"name\": \"b\",\n            \"value\": \"two\"\n        },\n        {\n            \"name\": \"c\",\n            \"value\": \"3\"\n        }\n    ]\n}\n",
+	},
+	{
+		name:   "$setElementOrder, spec order: unnamed live items first",
+		args:   []string{"patch", "-f", "cmd/kmerge/testdata/order.yaml", "-p", `{"metadata":{"$setElementOrder/finalizers":["a","b"],"finalizers":["a","b"]}}`},
+		stdout: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ordered\n  finalizers: [c, d, e, a, b]\n",
+	},
+	{
+		name:   "$setElementOrder, upstream order",
+		args:   []string{"patch", "-f", "cmd/kmerge/testdata/order.yaml", "--list-order", "upstream", "-p", `{"metadata":{"$setElementOrder/finalizers":["a","b"],"finalizers":["a","b"]}}`},
+		stdout: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ordered\n  finalizers: [c, d, a, b, e]\n",
+	},
+	{
+		name:    "a rejected patch names the patch position, the path and the document",
+		args:    []string{"patch", "-f", "cmd/kmerge/testdata/multi.yaml", "-p", "metadata:\n  $patch: merge\n"},
+		code:    exitRejected,
+		stderrs: []string{"--patch:2:11: metadata: unknown patch type", "while patching cmd/kmerge/testdata/multi.yaml (document 1 of 2), v1 ConfigMap one"},
+	},
+	{
+		name:    "bad YAML in the input names the file and line",
+		args:    []string{"patch", "-f", "-", "-p", "{}"},
+		stdin:   "a: 1\nb: [\n",
+		code:    exitRejected,
+		stderrs: []string{"<stdin>:"},
+	},
+	{name: "no -f", args: []string{"patch", "-p", "{}"}, code: exitUsage, stderrs: []string{"-f FILE"}},
+	{name: "no patch", args: []string{"patch", "-f", "examples/widget.yaml"}, code: exitUsage, stderrs: []string{"-p PATCH or --patch-file"}},
+	{name: "two patches", args: []string{"patch", "-f", "x", "-p", "{}", "--patch-file", "y"}, code: exitUsage, stderrs: []string{"not both"}},
+	{name: "bad --type", args: []string{"patch", "-f", "x", "-p", "{}", "--type", "json"}, code: exitUsage, stderrs: []string{"--type \"json\""}},
+	{name: "bad -o", args: []string{"patch", "-f", "x", "-p", "{}", "-o", "xml"}, code: exitUsage, stderrs: []string{"-o \"xml\""}},
+	{name: "bad --list-order", args: []string{"patch", "-f", "x", "-p", "{}", "--list-order", "random"}, code: exitUsage, stderrs: []string{"list order"}},
+	{name: "unknown flag", args: []string{"patch", "--frobnicate"}, code: exitUsage, stderrs: []string{"unknown flag"}},
+	{name: "unknown command", args: []string{"frobnicate"}, code: exitUsage, stderrs: []string{"unknown command"}},
+	{name: "unknown definition", args: []string{"patch", "-f", "examples/widget.yaml", "-p", "{}", "--definition", "nosuch"}, code: exitUsage, stderrs: []string{"no definition named \"nosuch\""}},
+	{name: "missing file", args: []string{"patch", "-f", "nosuch.yaml", "-p", "{}"}, code: exitRejected, stderrs: []string{"nosuch.yaml"}},
+}
+
+func TestCLI(t *testing.T) {
+	if err := os.Chdir("../.."); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir("cmd/kmerge") })
+	for _, c := range cliCases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			if code != c.code {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, c.code, stderr.String())
+			}
+			for _, s := range c.stderrs {
+				if !strings.Contains(stderr.String(), s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
+				}
+			}
+			want := c.stdout
+			if c.golden != "" {
+				path := filepath.Join("cmd/kmerge/testdata", c.golden)
+				if *update {
+					os.WriteFile(path, stdout.Bytes(), 0o644)
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = string(b)
+			}
+			if c.code != exitOK && stdout.Len() > 0 {
+				t.Fatalf("a failed command wrote to stdout:\n%s", stdout.String())
+			}
+			if stdout.String() != want {
+				t.Fatalf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
+			}
+		})
+	}
+}

@@ -1,0 +1,266 @@
+package schema
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestBuiltin(t *testing.T) {
+	s := Builtin()
+	if n := len(s.Kinds()); n < 300 {
+		t.Fatalf("the built-in table has %d kinds; k8s.io/api has over 300", n)
+	}
+	dep := s.Kind("apps/v1", "Deployment")
+	if dep == nil {
+		t.Fatal("no apps/v1 Deployment")
+	}
+	// walk to containers and check the metadata the struct tags give
+	spec, _, err := dep.PatchField("spec", false)
+	must(t, err)
+	tmpl, _, err := spec.PatchField("template", false)
+	must(t, err)
+	podSpec, _, err := tmpl.PatchField("spec", false)
+	must(t, err)
+	container, meta, err := podSpec.PatchField("containers", true)
+	must(t, err)
+	if meta.Strategy != StrategyMerge || !reflect.DeepEqual(meta.MergeKey, []string{"name"}) {
+		t.Fatalf("containers: %+v", meta)
+	}
+	_, ports, err := container.PatchField("ports", true)
+	must(t, err)
+	if !reflect.DeepEqual(ports.MergeKey, []string{"containerPort"}) || !reflect.DeepEqual(ports.RecommendedKeys, []string{"containerPort", "protocol"}) {
+		t.Fatalf("ports: %+v", ports)
+	}
+	f := podSpec.Field("volumes")
+	if f.ListType != "map" || !f.Meta.RetainKeys || f.Meta.Strategy != StrategyMerge {
+		t.Fatalf("volumes: %+v", f)
+	}
+	_, strategy, err := spec.PatchField("strategy", false)
+	must(t, err)
+	if !strategy.RetainKeys {
+		t.Fatalf("strategy: %+v", strategy)
+	}
+	// below a map of strings, and unknown fields, the lookup fails as upstream's does
+	labels, _, err := tmpl.PatchField("metadata", false)
+	must(t, err)
+	lm, _, err := labels.PatchField("labels", false)
+	must(t, err)
+	if _, _, err := lm.PatchField("app", false); err == nil {
+		t.Fatal("a lookup below a map succeeded")
+	}
+	if _, _, err := spec.PatchField("nosuch", false); err == nil || !strings.Contains(err.Error(), "unable to find api field") {
+		t.Fatalf("unknown field: %v", err)
+	}
+	// field names match case-insensitively, as in encoding/json
+	if _, _, err := spec.PatchField("Template", false); err != nil {
+		t.Fatalf("case-insensitive match: %v", err)
+	}
+	if BuiltinVersion() == "" || !strings.HasPrefix(BuiltinVersion(), "v0.") {
+		t.Fatalf("BuiltinVersion %q", BuiltinVersion())
+	}
+}
+
+func TestBuiltinIsSafeForConcurrentUse(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if Builtin().Kind("v1", "Pod") == nil {
+				t.Error("no v1 Pod")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+type inner struct {
+	Shared string `json:"shared"`
+	Deep   string
+}
+
+type tagged struct {
+	Shared string `json:"shared"`
+}
+
+type outer struct {
+	inner
+	*tagged
+	Own      []item            `json:"own" patchStrategy:"merge" patchMergeKey:"id" recommendedPatchMergeKey:"id,kind"`
+	Ptr      *item             `json:"ptr" patchStrategy:"merge" patchMergeKey:"id"`
+	Nested   [][]string        `json:"nested"`
+	Map      map[string]string `json:"map"`
+	Skip     string            `json:"-"`
+	unexport string
+}
+
+type item struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+func TestFromGoType(t *testing.T) {
+	typ := FromGoType(reflect.TypeFor[*outer]())
+	var names []string
+	for _, f := range typ.Fields() {
+		names = append(names, f.Name)
+	}
+	// "shared" appears twice at depth 1, both tagged: encoding/json drops both
+	if want := []string{"Deep", "own", "ptr", "nested", "map"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("fields %v, want %v", names, want)
+	}
+	elem, meta, err := typ.PatchField("own", true)
+	must(t, err)
+	if elem.Field("id") == nil || !reflect.DeepEqual(meta.RecommendedKeys, []string{"id", "kind"}) {
+		t.Fatalf("own: %+v", meta)
+	}
+	// a pointer to a struct is looked up as a list of that struct (upstream's mergeItemPtr)
+	if elem, _, err := typ.PatchField("ptr", true); err != nil || elem.Field("kind") == nil {
+		t.Fatalf("ptr as a list: %v", err)
+	}
+	if _, _, err := typ.PatchField("nested", true); err == nil || !strings.Contains(err.Error(), "slice of slice") {
+		t.Fatalf("slice of slices: %v", err)
+	}
+	if _, _, err := typ.PatchField("map", true); err == nil {
+		t.Fatal("a map looked up as a list")
+	}
+	if FromGoType(nil) != nil {
+		t.Fatal("FromGoType(nil)")
+	}
+}
+
+func TestParseStrategy(t *testing.T) {
+	for _, c := range []struct {
+		raw    string
+		want   Strategy
+		retain bool
+		bad    bool
+	}{
+		{"", StrategyNone, false, false},
+		{"merge", StrategyMerge, false, false},
+		{"replace", StrategyReplace, false, false},
+		{"retainKeys", StrategyNone, true, false},
+		{"merge,retainKeys", StrategyMerge, true, false},
+		{"retainKeys,replace", StrategyReplace, true, false},
+		{"merge|retainKeys", StrategyNone, false, false}, // an unknown name acts as none, as upstream
+		{"merge,replace", StrategyNone, false, true},
+		{"a,b,c", StrategyNone, false, true},
+	} {
+		m := parseStrategy(c.raw)
+		if m.Strategy != c.want || m.RetainKeys != c.retain || (m.err != "") != c.bad {
+			t.Errorf("%q: %+v", c.raw, m)
+		}
+	}
+}
+
+const crdDoc = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              parts:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name, side]
+                items: {type: object, properties: {name: {type: string}, side: {type: string}}}
+              labels: {type: object, additionalProperties: {type: object, properties: {v: {type: string}}}}
+              free: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              atomic: {type: object, x-kubernetes-map-type: atomic, properties: {a: {type: string}}}
+  - name: v0
+    served: false
+    schema: {openAPIV3Schema: {type: object}}
+`
+
+func TestLoadCRD(t *testing.T) {
+	s, err := Load([]byte(crdDoc), "crd.yaml")
+	must(t, err)
+	w := s.Kind("example.com/v1", "Widget")
+	if w == nil || s.Kind("example.com/v0", "Widget") != nil {
+		t.Fatalf("kinds: %v", s.Kinds())
+	}
+	spec, _, err := w.PatchField("spec", false)
+	must(t, err)
+	_, parts, err := spec.PatchField("parts", true)
+	must(t, err)
+	if parts.Strategy != StrategyMerge || !reflect.DeepEqual(parts.MergeKey, []string{"name", "side"}) {
+		t.Fatalf("parts: %+v", parts)
+	}
+	labels, _, err := spec.PatchField("labels", false)
+	must(t, err)
+	if v, _, err := labels.PatchField("anykey", false); err != nil || v.Field("v") == nil {
+		t.Fatalf("a CRD map merges value by value: %v", err)
+	}
+	free, _, err := spec.PatchField("free", false)
+	must(t, err)
+	if free != nil {
+		t.Fatal("preserve-unknown-fields without properties is free-form (nil)")
+	}
+	if _, m, err := spec.PatchField("atomic", false); err != nil || m.Strategy != StrategyReplace {
+		t.Fatalf("map-type atomic: %+v %v", m, err)
+	}
+	if w.Source != "crd.yaml" || w.Name != "com.example.v1.Widget" {
+		t.Fatalf("source %q name %q", w.Source, w.Name)
+	}
+}
+
+func TestExtendNeverReplaces(t *testing.T) {
+	// a CRD claiming a built-in kind does not change how it is patched
+	doc := strings.ReplaceAll(strings.ReplaceAll(crdDoc, "group: example.com", "group: apps"), "kind: Widget", "kind: Deployment")
+	doc = strings.ReplaceAll(doc, "- name: v1\n", "- name: v1\n")
+	ext, err := Load([]byte(doc), "fake.yaml")
+	must(t, err)
+	s := Builtin().Extend(ext)
+	if got := s.Kind("apps/v1", "Deployment"); got != Builtin().Kind("apps/v1", "Deployment") {
+		t.Fatalf("the built-in Deployment was replaced by %s", got.Source)
+	}
+	mine, err := Load([]byte(crdDoc), "crd.yaml")
+	must(t, err)
+	if Builtin().Extend(mine).Kind("example.com/v1", "Widget") == nil {
+		t.Fatal("Extend did not add the custom kind")
+	}
+	if got := Builtin().Extend(mine).Sources(); len(got) != 2 || got[1] != "crd.yaml" {
+		t.Fatalf("Sources %v", got)
+	}
+}
+
+func TestLoadRejectsOtherDocuments(t *testing.T) {
+	for _, in := range []string{"apiVersion: v1\nkind: ConfigMap\n", "[1, 2]", ""} {
+		if _, err := Load([]byte(in), "x.yaml"); err == nil {
+			t.Errorf("%q loaded as a schema", in)
+		}
+	}
+}
+
+func TestDefinitionBySuffix(t *testing.T) {
+	s := Builtin()
+	if d, err := s.Definition("io.k8s.api.core.v1.Container"); err != nil || d.Field("image") == nil {
+		t.Fatalf("exact name: %v", err)
+	}
+	if _, err := s.Definition("PodSpec"); err != nil {
+		t.Fatalf("unique suffix: %v", err)
+	}
+	if _, err := s.Definition("Deployment"); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Fatalf("ambiguous suffix: %v", err)
+	}
+}

@@ -1,0 +1,246 @@
+package tree
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+func read(t *testing.T, s string) *Stream {
+	t.Helper()
+	st, err := Read([]byte(s), Options{File: "in"})
+	if err != nil {
+		t.Fatalf("Read(%q): %v", s, err)
+	}
+	return st
+}
+
+func TestKindsAndKeys(t *testing.T) {
+	// Equality is Go's == on what an API server decodes: int64 for integers
+	// that fit, float64 for other numbers, and no equality across types.
+	cases := []struct {
+		a, b  string
+		equal bool
+		kind  Kind
+	}{
+		{`1`, `1`, true, Int},
+		{`1`, `1.0`, false, Int},
+		{`1.0`, `1.00`, true, Float},
+		{`1e2`, `100.0`, true, Float},
+		{`-0.0`, `0.0`, true, Float},
+		{`1`, `"1"`, false, Int},
+		{`"a"`, `a`, true, String},
+		{`true`, `True`, true, Bool},
+		{`null`, `~`, true, Null},
+		{`9223372036854775807`, `9223372036854775807`, true, Int},
+		{`9223372036854775808`, `9.223372036854775808e18`, true, Float},
+		{`0x1F`, `31`, true, Int},
+		{`2001-12-14`, `"2001-12-14"`, true, String},
+	}
+	for _, c := range cases {
+		a := read(t, c.a).Docs[0].Content[0]
+		b := read(t, c.b).Docs[0].Content[0]
+		if got := KindOf(a); got != c.kind {
+			t.Errorf("KindOf(%s) = %s, want %s", c.a, got, c.kind)
+		}
+		if got := Key(a) == Key(b); got != c.equal {
+			t.Errorf("Key(%s) == Key(%s) is %v, want %v (%q, %q)", c.a, c.b, got, c.equal, Key(a), Key(b))
+		}
+		if got := Equal(a, b); got != c.equal {
+			t.Errorf("Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.equal)
+		}
+	}
+	if !Equal(read(t, `{a: 1, b: [1, 2]}`).Docs[0], read(t, `{"b": [1, 2], "a": 1}`).Docs[0]) {
+		t.Error("objects with the same entries in another order must be equal")
+	}
+	if Equal(read(t, `[1, 2]`).Docs[0], read(t, `[2, 1]`).Docs[0]) {
+		t.Error("arrays in another order must differ")
+	}
+}
+
+func TestFormatDetection(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Format
+		docs int
+	}{
+		{`{"a": 1}`, JSON, 1},
+		{`{"a": 1} {"b": 2}` + "\n[3]", JSON, 3},
+		{"a: 1\n---\nb: 2\n", YAML, 2},
+		{`{a: 1}`, YAML, 1},           // YAML flow style, not JSON
+		{`{"a": 1, "b": 2,}`, YAML, 1}, // trailing comma: YAML-flavoured JSON
+		{"", YAML, 0},
+	} {
+		st := read(t, c.in)
+		if st.Format != c.want || len(st.Docs) != c.docs {
+			t.Errorf("%q: format %s with %d documents, want %s with %d", c.in, st.Format, len(st.Docs), c.want, c.docs)
+		}
+	}
+}
+
+func TestJSONKeepsNumberText(t *testing.T) {
+	in := `{"i":9223372036854775807,"f":1.7976931348623157e+308,"g":1.50,"e":1E3,"n":-0}`
+	out, err := MarshalJSON(read(t, in).Docs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != in {
+		t.Fatalf("got %s\nwant %s", out, in)
+	}
+}
+
+func TestJSONFromYAMLScalars(t *testing.T) {
+	// YAML spellings that are not JSON are rewritten; strings stay strings.
+	in := "hex: 0x1F\noct: 0o17\nhalf: .5\nyes: yes\non: true\nnull1: ~\nq: '1'\nts: 2001-12-14\n"
+	out, err := MarshalJSON(read(t, in).Docs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hex":31,"oct":15,"half":0.5,"yes":"yes","on":true,"null1":null,"q":"1","ts":"2001-12-14"}`
+	if string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+	if _, err := MarshalJSON(read(t, "x: .inf\n").Docs[0]); err == nil {
+		t.Fatal("an infinity must not become JSON")
+	}
+}
+
+func TestJSONStrings(t *testing.T) {
+	in := `{"s":"tab\tquote\"back\\slash\u00e9\ud83d\ude00\u2028<&>","bad":"\ud800x"}`
+	doc := read(t, in).Docs[0]
+	if got := MapGet(doc.Content[0], "s").Value; got != "tab\tquote\"back\\slashé😀\u2028<&>" {
+		t.Fatalf("decoded %q", got)
+	}
+	if got := MapGet(doc.Content[0], "bad").Value; got != "\uFFFDx" {
+		t.Fatalf("a lone surrogate decodes to %q, want U+FFFD", got)
+	}
+	out, _ := MarshalJSON(doc)
+	want := `{"s":"tab\tquote\"back\\slashé😀\u2028<&>","bad":"` + "\uFFFD" + `x"}`
+	if string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+}
+
+func TestRejectedInput(t *testing.T) {
+	// Input that starts like JSON but is not JSON is read as YAML, a
+	// superset; these are JSON errors only when the format is JSON.
+	json := JSON
+	for _, c := range []struct {
+		in, msg  string
+		jsonOnly bool
+	}{
+		{`{"a": 1, "a": 2}`, `in:1:10: duplicate key "a"`, false},
+		{"a: 1\nb: 2\na: 3\n", `in:3:1: key "a" is already defined at line 1`, false},
+		{`{"a": 1e400}`, "out of range", true},
+		{"[1, 2", "in:1:", false},
+		{`{"a": tru}`, `expected "true"`, true},
+		{"{\"a\": \"x\ny\"}", "in string literal", true},
+		{"? [a]\n: b\n", "mapping key is a sequence", false},
+		{"a: [\n", "in:", false},
+	} {
+		opts := Options{File: "in"}
+		if c.jsonOnly {
+			opts.Format = &json
+		}
+		_, err := Read([]byte(c.in), opts)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want one containing %q", c.in, err, c.msg)
+		}
+		if _, ok := err.(*SyntaxError); err != nil && !ok {
+			t.Errorf("%q: error is %T, want *SyntaxError", c.in, err)
+		}
+	}
+}
+
+func TestAliasesAndMergeKeys(t *testing.T) {
+	// merged entries take the place of "<<"; explicit keys win
+	in := "base: &b {x: 1, y: 2}\nref: *b\nmerged:\n  <<: *b\n  y: 3\n"
+	st := read(t, in)
+	out, _ := MarshalJSON(st.Docs[0])
+	if want := `{"base":{"x":1,"y":2},"ref":{"x":1,"y":2},"merged":{"x":1,"y":3}}`; string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+	// the expanded alias is a copy: editing it leaves the anchor alone
+	root := st.Docs[0].Content[0]
+	MapGet(root, "ref").Content[1].Value = "9"
+	if MapGet(root, "base").Content[1].Value != "1" {
+		t.Fatal("an expanded alias shares nodes with its anchor")
+	}
+}
+
+func TestAliasBombFailsFast(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		b.WriteString("a")
+		b.WriteString(string(rune('0' + i)))
+		b.WriteString(": &a")
+		b.WriteString(string(rune('0' + i)))
+		b.WriteString(" [")
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	start := time.Now()
+	_, err := Read([]byte(b.String()), Options{File: "bomb.yaml"})
+	if err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Fatalf("alias bomb: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("alias bomb took %v to fail", d)
+	}
+}
+
+func TestDeepNestingIsLimited(t *testing.T) {
+	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
+	if _, err := Read([]byte(deep), Options{File: "deep.json"}); err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Fatalf("JSON nested 2000 deep: %v", err)
+	}
+	lim := Limits{MaxDepth: 5000}
+	if _, err := Read([]byte(deep), Options{File: "deep.json", Limits: &lim}); err != nil {
+		t.Fatalf("with a higher limit: %v", err)
+	}
+}
+
+func TestStyleRoundTrip(t *testing.T) {
+	// What yaml.v3's writer keeps: comments, key order, quoting, flow style,
+	// literal blocks; the input's mapping indentation and sequence style.
+	for _, in := range []string{
+		"# head\na: 1 # line\nb:\n- x\n- 'y'\nc: {d: \"e\"}\nf: |\n  text\n  more\n",
+		"a:\n    b:\n        - 1\n        - 2\n    c: x\n",
+		"a:\n  - 1\n  - 2\nb:\n  c: d\n",
+	} {
+		st := read(t, in)
+		var out bytes.Buffer
+		if err := st.WriteYAML(&out); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != in {
+			t.Errorf("round trip changed the text:\n%s\nwant:\n%s", out.String(), in)
+		}
+	}
+}
+
+func TestNodeHelpers(t *testing.T) {
+	m := NewMap()
+	MapSet(m, "a", NewString("1"))
+	MapSet(m, "b", NewNull())
+	MapSet(m, "a", NewString("2"))
+	if len(m.Content) != 4 || MapGet(m, "a").Value != "2" {
+		t.Fatalf("MapSet: %v", m.Content)
+	}
+	if !MapDelete(m, "a") || MapDelete(m, "a") || MapGet(m, "a") != nil {
+		t.Fatal("MapDelete")
+	}
+	c := Clone(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{NewString("x")}})
+	if c.Content[0].Value != "x" || Root(nil) != nil || KindOf(nil) != Null || BoolValue(nil) {
+		t.Fatal("Clone, Root or nil handling")
+	}
+}
