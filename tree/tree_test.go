@@ -70,7 +70,7 @@ func TestFormatDetection(t *testing.T) {
 		{`{"a": 1}`, JSON, 1},
 		{`{"a": 1} {"b": 2}` + "\n[3]", JSON, 3},
 		{"a: 1\n---\nb: 2\n", YAML, 2},
-		{`{a: 1}`, YAML, 1},           // YAML flow style, not JSON
+		{`{a: 1}`, YAML, 1},            // YAML flow style, not JSON
 		{`{"a": 1, "b": 2,}`, YAML, 1}, // trailing comma: YAML-flavoured JSON
 		{"", YAML, 0},
 	} {
