@@ -291,6 +291,7 @@ func TestScalars(t *testing.T) {
 		{"a: x # c\n", "a: [1, 2]\n", "a: [1, 2] # c\n"},
 		{"a: [1] # c\n", "a: {b: 1}\n", "a: {b: 1} # c\n"},
 		{"\"k\": v\n", "\"k\": w\nnew: 1\n'q': 2\n", "\"k\": w\nnew: 1\n'q': 2\n"},
+		{"a: 1\n", "1: x\n", "a: 1\n\"1\": x\n"},                   // JSON keys are strings
 		{"a: 1\n", "? >-\n  b\n: !!str 2\n", "a: 1\nb: !!str 2\n"}, // a new key is a plain or quoted string; values are copied as written
 	}
 	for _, c := range cases {
@@ -400,9 +401,10 @@ func TestLargeObjects(t *testing.T) {
 	}
 }
 
-// TestReAdd checks that a patch that deletes a key and sets it again (only
+// TestReAdd checks that a patch that deletes a key and sets it twice (only
 // possible in a tree built by hand: tree.Read rejects duplicate keys) ends
-// with the key set, at the end, in small and indexed objects.
+// with the key set once, at the end, to its last value, in small and
+// indexed objects.
 func TestReAdd(t *testing.T) {
 	for _, n := range []int{2, 20} {
 		doc := tree.NewMap()
@@ -412,6 +414,7 @@ func TestReAdd(t *testing.T) {
 		patch := tree.NewMap()
 		patch.Content = append(patch.Content,
 			tree.NewString("k0"), tree.NewNull(),
+			tree.NewString("k0"), tree.NewString("set"),
 			tree.NewString("k0"), tree.NewString("again"),
 			tree.NewString("k1"), tree.NewNull())
 		got, err := mergepatch.Apply(doc, patch)

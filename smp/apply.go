@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -127,7 +128,7 @@ func (a *applier) mergeMap(orig, patch *yaml.Node, t *schema.Type) (*yaml.Node, 
 	if patch == nil {
 		return orig, nil
 	}
-	m := newMapEdit(orig)
+	m := nodeedit.NewMap(orig)
 	if err := a.retainKeys(m, patch); err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ func (a *applier) mergeMap(orig, patch *yaml.Node, t *schema.Type) (*yaml.Node, 
 			}
 		}
 	}
-	m.finish()
+	m.Finish()
 	return orig, nil
 }
 
@@ -207,7 +208,7 @@ func describe(n *yaml.Node) string {
 
 // retainKeys applies $retainKeys: every field the patch sets must be
 // listed, and fields of the original that are not listed are cleared.
-func (a *applier) retainKeys(m *mapEdit, patch *yaml.Node) error {
+func (a *applier) retainKeys(m *nodeedit.Map, patch *yaml.Node) error {
 	rk := tree.MapGet(patch, directiveRetainKeys)
 	if rk == nil {
 		return nil
@@ -234,7 +235,7 @@ func (a *applier) retainKeys(m *mapEdit, patch *yaml.Node) error {
 			return a.errorf(ReasonRetainKeys, patch.Content[i], "invalid patch format of retainKeys: the patch sets %q, which $retainKeys does not list", k)
 		}
 	}
-	m.retain(keep)
+	m.Retain(keep)
 	return nil
 }
 
@@ -248,7 +249,7 @@ func directiveField(key, prefix string) (string, bool) {
 }
 
 // mergeField merges one key of the patch into the object being edited.
-func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDelete bool) error {
+func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type, isDelete bool) error {
 	k := kn.Value
 	if isDelete {
 		f, ok := directiveField(k, prefixDeleteFromList)
@@ -261,21 +262,21 @@ func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDe
 	defer a.pop()
 	pk := tree.KindOf(pv)
 	if pk == tree.Null {
-		m.del(k)
+		m.Delete(k)
 		return nil
 	}
-	ov := m.get(k)
+	ov := m.Get(k)
 	if ov == nil || tree.KindOf(ov) != pk {
 		if isDelete {
 			return nil // a deletion list for a field that is absent or not a list
 		}
 		if v, keep := clean(pv, false); keep {
 			if ov != nil {
-				v = adopt(ov, v)
+				v = nodeedit.InheritComments(ov, v)
 			}
-			m.set(kn, v)
+			m.Set(kn, v)
 		} else {
-			m.del(k)
+			m.Delete(k)
 		}
 		return nil
 	}
@@ -290,9 +291,9 @@ func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDe
 			// carries $patch is a directive upstream leaves in the result
 			// and kmerge drops, with the field.
 			if res, keep := clean(pv, true); keep {
-				m.set(kn, adopt(ov, res))
+				m.Set(kn, nodeedit.InheritComments(ov, res))
 			} else {
-				m.del(k)
+				m.Delete(k)
 			}
 			return nil
 		}
@@ -300,7 +301,7 @@ func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDe
 		if err != nil {
 			return err
 		}
-		m.set(kn, res)
+		m.Set(kn, res)
 	case tree.Array:
 		elem, meta, err := t.PatchField(k, true)
 		if err != nil {
@@ -312,7 +313,7 @@ func (a *applier) mergeField(m *mapEdit, kn, pv *yaml.Node, t *schema.Type, isDe
 		}
 		ov.Content = toNodes(items)
 	default:
-		setScalar(ov, pv)
+		nodeedit.SetScalar(ov, pv)
 	}
 	return nil
 }
@@ -326,33 +327,6 @@ func (a *applier) mergeListField(orig []any, pv *yaml.Node, elem *schema.Type, m
 	}
 	c, _ := clean(pv, true)
 	return toSlice(c.Content), nil
-}
-
-// adopt gives the new value n the comments of the value it replaces.
-func adopt(old, n *yaml.Node) *yaml.Node {
-	if n.HeadComment == "" {
-		n.HeadComment = old.HeadComment
-	}
-	if n.LineComment == "" {
-		n.LineComment = old.LineComment
-	}
-	if n.FootComment == "" {
-		n.FootComment = old.FootComment
-	}
-	return n
-}
-
-// setScalar gives the scalar dst the value of src, keeping dst's comments
-// and, when both are strings, its quoting style.
-func setScalar(dst, src *yaml.Node) {
-	keepStyle := tree.KindOf(dst) == tree.String && tree.KindOf(src) == tree.String
-	dst.Tag, dst.Value = src.Tag, src.Value
-	if !keepStyle {
-		dst.Style = src.Style
-	}
-	if dst.LineComment == "" {
-		dst.LineComment = src.LineComment
-	}
 }
 
 // toSlice copies nodes into a []any the way a JSON decoder builds a list,
@@ -388,6 +362,7 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 			return nil, false
 		}
 		c := *n
+		c.Anchor = ""
 		c.Content = make([]*yaml.Node, 0, len(n.Content))
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -404,6 +379,7 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 		return &c, true
 	case tree.Array:
 		c := *n
+		c.Anchor = ""
 		c.Content = make([]*yaml.Node, 0, len(n.Content))
 		for _, e := range n.Content {
 			if ce, keep := clean(e, keepNulls); keep {
@@ -412,115 +388,11 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 		}
 		return &c, true
 	}
-	return tree.Clone(n), true
+	c := tree.Clone(n)
+	c.Anchor = ""
+	return c, true
 }
 
 func isDirectiveKey(k string) bool {
 	return k == directiveRetainKeys || strings.HasPrefix(k, prefixSetOrder) || strings.HasPrefix(k, prefixDeleteFromList)
-}
-
-// mapEdit edits a mapping node: lookups through an index when the mapping
-// is large, deletions marked and compacted once at the end.
-type mapEdit struct {
-	n     *yaml.Node
-	index map[string]int // key → index of the key node in n.Content; nil for small mappings
-	dead  int
-}
-
-const indexThreshold = 16 // entries; below it a scan is faster than a map
-
-func newMapEdit(n *yaml.Node) *mapEdit {
-	m := &mapEdit{n: n}
-	if len(n.Content) > 2*indexThreshold {
-		m.index = make(map[string]int, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			m.index[n.Content[i].Value] = i
-		}
-	}
-	return m
-}
-
-func (m *mapEdit) find(k string) int {
-	if m.index != nil {
-		if i, ok := m.index[k]; ok {
-			return i
-		}
-		return -1
-	}
-	c := m.n.Content
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i] != nil && c[i].Value == k {
-			return i
-		}
-	}
-	return -1
-}
-
-func (m *mapEdit) get(k string) *yaml.Node {
-	if i := m.find(k); i >= 0 {
-		return m.n.Content[i+1]
-	}
-	return nil
-}
-
-// set sets the value of the key named by kn (a node of the patch, copied
-// for a new key so that its comments come along).
-func (m *mapEdit) set(kn, v *yaml.Node) {
-	if i := m.find(kn.Value); i >= 0 {
-		m.n.Content[i+1] = v
-		return
-	}
-	k := tree.Clone(kn)
-	k.Tag, k.Style = "!!str", styleOfKey(kn)
-	m.n.Content = append(m.n.Content, k, v)
-	if m.index != nil {
-		m.index[k.Value] = len(m.n.Content) - 2
-	}
-}
-
-func styleOfKey(kn *yaml.Node) yaml.Style {
-	if kn.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-		return kn.Style
-	}
-	return 0
-}
-
-func (m *mapEdit) del(k string) {
-	i := m.find(k)
-	if i < 0 {
-		return
-	}
-	m.n.Content[i], m.n.Content[i+1] = nil, nil
-	m.dead++
-	if m.index != nil {
-		delete(m.index, k)
-	}
-}
-
-// retain deletes every key not in keep.
-func (m *mapEdit) retain(keep map[string]bool) {
-	c := m.n.Content
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i] != nil && !keep[c[i].Value] {
-			m.del(c[i].Value)
-		}
-	}
-}
-
-func (m *mapEdit) finish() {
-	if m.dead == 0 {
-		return
-	}
-	c := m.n.Content
-	out := c[:0]
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i] != nil {
-			out = append(out, c[i], c[i+1])
-		}
-	}
-	for i := len(out); i < len(c); i++ {
-		c[i] = nil
-	}
-	m.n.Content = out
-	m.dead = 0
 }

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -571,7 +572,7 @@ func interleave(left, right, liveOrder []any, key []string) []any {
 // setElementOrders applies every $setElementOrder/<field> of the patch:
 // the list <field> is merged, then ordered by the directive. It returns the
 // fields whose patch list it consumed.
-func (a *applier) setElementOrders(m *mapEdit, patch *yaml.Node, t *schema.Type) (map[string]bool, error) {
+func (a *applier) setElementOrders(m *nodeedit.Map, patch *yaml.Node, t *schema.Type) (map[string]bool, error) {
 	var consumed map[string]bool
 	for i := 0; i+1 < len(patch.Content); i += 2 {
 		kn, seo := patch.Content[i], patch.Content[i+1]
@@ -599,10 +600,10 @@ func (a *applier) setElementOrders(m *mapEdit, patch *yaml.Node, t *schema.Type)
 	return consumed, nil
 }
 
-func (a *applier) setElementOrder(m *mapEdit, patch *yaml.Node, f string, seo *yaml.Node, t *schema.Type) (bool, error) {
+func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, seo *yaml.Node, t *schema.Type) (bool, error) {
 	a.push(f)
 	defer a.pop()
-	ov := m.get(f)
+	ov := m.Get(f)
 	pv := tree.MapGet(patch, f)
 	if ov != nil && tree.KindOf(ov) != tree.Array {
 		return false, a.errorf(ReasonType, ov, "$setElementOrder/%s orders a list, but the document holds %s", f, describe(ov))
@@ -656,7 +657,7 @@ func (a *applier) setElementOrder(m *mapEdit, patch *yaml.Node, f string, seo *y
 	}
 	if ov == nil {
 		ov = tree.NewSeq()
-		m.set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
+		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
 	}
 	ov.Content = toNodes(result)
 	return pv != nil, nil

@@ -18,8 +18,8 @@ func MapIndex(m *yaml.Node, key string) int {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return -1
 	}
-	for i := len(m.Content) - 2; i >= 0; i -= 2 {
-		if m.Content[i].Value == key {
+	for i := len(m.Content)&^1 - 2; i >= 0; i -= 2 {
+		if k := Resolve(m.Content[i]); k != nil && k.Value == key {
 			return i
 		}
 	}
@@ -72,8 +72,12 @@ func Clone(n *yaml.Node) *yaml.Node {
 	if n == nil {
 		return nil
 	}
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		return Clone(n.Alias)
+	if n.Kind == yaml.AliasNode {
+		if r := Resolve(n); r != n && r != nil && r.Kind != yaml.AliasNode {
+			return Clone(r)
+		}
+		c := *n // an alias chain too long to follow: copy it as it is
+		return &c
 	}
 	c := *n
 	if n.Content != nil {

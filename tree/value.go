@@ -40,9 +40,7 @@ func (k Kind) Scalar() bool { return k < Object }
 // Scalars with tags other than the YAML core ones (timestamps, binary, custom
 // tags) are strings, as they are once converted to JSON.
 func KindOf(n *yaml.Node) Kind {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
+	n = Resolve(n)
 	if n == nil {
 		return Null
 	}
@@ -86,9 +84,7 @@ func KindOf(n *yaml.Node) Kind {
 // Equality is that of Go's == on the values a Kubernetes API server decodes:
 // 1 and 1.0 differ (int64 and float64), 1.0 and 1.00 are equal, "1" and 1 differ.
 func Key(n *yaml.Node) string {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
+	n = deref(n)
 	switch k := KindOf(n); k {
 	case Null:
 		return "n"
@@ -148,12 +144,30 @@ func Equal(a, b *yaml.Node) bool {
 	return Key(a) == Key(b)
 }
 
+// deref follows aliases and document nodes to the value they stand for.
 func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
+	for hops := 0; n != nil && hops < maxAliasHops; hops++ {
+		switch {
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		case n.Kind == yaml.DocumentNode && len(n.Content) > 0:
+			n = n.Content[0]
+		default:
+			return n
+		}
 	}
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		return deref(n.Content[0])
+	return n
+}
+
+// maxAliasHops bounds alias chains, so that a hand-built alias pointing to
+// itself cannot loop forever (Read rejects such input).
+const maxAliasHops = 64
+
+// Resolve follows aliases to the node they point to. Trees from Read have
+// none; Resolve is for trees built by hand.
+func Resolve(n *yaml.Node) *yaml.Node {
+	for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < maxAliasHops; hops++ {
+		n = n.Alias
 	}
 	return n
 }

@@ -1,0 +1,60 @@
+package gotypes
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+type node struct {
+	Name     string            `json:"name"`
+	Children []node            `json:"children" patchStrategy:"merge" patchMergeKey:"name"`
+	Parent   *node             `json:"parent,omitempty"`
+	Labels   map[string]string `json:"labels"`
+	Raw      []byte            `json:"raw"`
+	Any      any               `json:"any"`
+	Count    int32             `json:"count"`
+}
+
+// The text form is read back into the same description.
+func TestTextRoundTrip(t *testing.T) {
+	g := NewReflector(nil).Describe(reflect.TypeFor[node]())
+	kinds := map[APIKind]*Type{{"example.com/v1", "Node"}: g}
+	var first bytes.Buffer
+	if err := WriteText(&first, "header", kinds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadText(first.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second bytes.Buffer
+	if err := WriteText(&second, "header", back); err != nil {
+		t.Fatal(err)
+	}
+	if first.String() != second.String() {
+		t.Fatalf("round trip changed the text:\n%s\n%s", first.String(), second.String())
+	}
+	n := back[APIKind{"example.com/v1", "Node"}]
+	if n.Fields[1].Type.Elem != n || n.Fields[2].Type.Elem != n {
+		t.Fatal("recursive references are not shared")
+	}
+	want := "\tchildren []com.github.kmerge.kmerge.internal.gotypes.node patch=merge key=name\n"
+	if !bytes.Contains(first.Bytes(), []byte(want)) {
+		t.Fatalf("text lacks %q:\n%s", want, first.String())
+	}
+}
+
+func TestReadTextErrors(t *testing.T) {
+	for _, in := range []string{
+		"\tfield string\n",
+		"struct a\n\tf nosuchtype\n",
+		"kind v1 X missing\n",
+		"struct a\nstruct a\n",
+		"struct a\n\tf string bogus=1\n",
+	} {
+		if _, err := ReadText(in); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}

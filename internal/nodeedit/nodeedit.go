@@ -1,0 +1,162 @@
+// Package nodeedit edits YAML nodes in place for the patch engines (smp,
+// mergepatch): a mapping editor that stays linear on large mappings, and
+// value replacement that keeps the comments and quoting of what it replaces.
+package nodeedit
+
+import (
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+// indexThreshold is the number of entries above which a mapping is indexed
+// by a Go map; below it a scan is faster.
+const indexThreshold = 16
+
+// Map edits a mapping node in place. Lookups go through an index when the
+// mapping is large, so that a patch costs time linear in the sizes of the
+// mappings; deleted entries are marked nil and removed once, by Finish.
+type Map struct {
+	n     *yaml.Node
+	index map[string]int // key → index of the key node in n.Content; nil for small mappings
+	dead  int
+}
+
+// NewMap prepares the mapping n for editing. Its keys must be scalars
+// (tree.Read guarantees it).
+func NewMap(n *yaml.Node) *Map {
+	m := &Map{n: n}
+	c := n.Content
+	if len(c) > 2*indexThreshold {
+		m.index = make(map[string]int, len(c)/2)
+		for i := 0; i+1 < len(c); i += 2 {
+			if k := tree.Resolve(c[i]); k != nil {
+				m.index[k.Value] = i // the last of duplicate keys wins, as in tree.MapGet
+			}
+		}
+	}
+	return m
+}
+
+func (m *Map) find(k string) int {
+	if m.index != nil {
+		if i, ok := m.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	c := m.n.Content
+	for i := len(c)&^1 - 2; i >= 0; i -= 2 {
+		if kn := tree.Resolve(c[i]); kn != nil && kn.Value == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of k, or nil.
+func (m *Map) Get(k string) *yaml.Node {
+	if i := m.find(k); i >= 0 {
+		return m.n.Content[i+1]
+	}
+	return nil
+}
+
+// Set sets the value of the key named by kn, a key node of the patch: an
+// existing key keeps its key node and position; a new one is appended with
+// a copy of kn, so that the patch's comments on it come along.
+func (m *Map) Set(kn, v *yaml.Node) {
+	if i := m.find(kn.Value); i >= 0 {
+		m.n.Content[i+1] = v
+		return
+	}
+	k := tree.Clone(kn)
+	k.Tag, k.Anchor = "!!str", ""
+	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		k.Style = 0 // a key is a string: no tag, no block scalar
+	}
+	if len(m.n.Content)%2 != 0 {
+		m.n.Content = m.n.Content[:len(m.n.Content)-1] // a key without a value
+	}
+	m.n.Content = append(m.n.Content, k, v)
+	if m.index != nil {
+		m.index[k.Value] = len(m.n.Content) - 2
+	}
+}
+
+// Delete removes k, if it is there.
+func (m *Map) Delete(k string) {
+	i := m.find(k)
+	if i < 0 {
+		return
+	}
+	m.n.Content[i], m.n.Content[i+1] = nil, nil
+	m.dead++
+	if m.index != nil {
+		delete(m.index, k)
+	}
+}
+
+// Retain deletes every key not in keep.
+func (m *Map) Retain(keep map[string]bool) {
+	c := m.n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if k := tree.Resolve(c[i]); k != nil && !keep[k.Value] {
+			m.Delete(k.Value)
+		}
+	}
+}
+
+// Finish removes the entries Delete marked. The Map can be used again.
+func (m *Map) Finish() {
+	if m.dead == 0 {
+		return
+	}
+	c := m.n.Content
+	out := c[:0]
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i] != nil {
+			out = append(out, c[i], c[i+1])
+		}
+	}
+	clear(c[len(out):])
+	m.n.Content = out
+	m.dead = 0
+	if m.index != nil {
+		for i := 0; i+1 < len(out); i += 2 {
+			m.index[tree.Resolve(out[i]).Value] = i
+		}
+	}
+}
+
+// SetScalar gives the scalar dst the value of src, keeping dst's comments
+// (taking src's line comment when dst has none) and, when both are strings,
+// dst's quoting style.
+func SetScalar(dst, src *yaml.Node) {
+	keepStyle := tree.KindOf(dst) == tree.String && tree.KindOf(src) == tree.String
+	dst.Tag, dst.Value = src.Tag, src.Value
+	if !keepStyle {
+		dst.Style = src.Style
+	}
+	if dst.LineComment == "" {
+		dst.LineComment = src.LineComment
+	}
+}
+
+// InheritComments gives n the comments of old, the value it replaces (nil:
+// none), where n has none of its own, and returns n.
+func InheritComments(old, n *yaml.Node) *yaml.Node {
+	if old == nil {
+		return n
+	}
+	if n.HeadComment == "" {
+		n.HeadComment = old.HeadComment
+	}
+	if n.LineComment == "" {
+		n.LineComment = old.LineComment
+	}
+	if n.FootComment == "" {
+		n.FootComment = old.FootComment
+	}
+	return n
+}

@@ -1,0 +1,52 @@
+package nodeedit
+
+import (
+	"fmt"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+func TestMapLargeAndSmall(t *testing.T) {
+	for _, size := range []int{3, 40} {
+		m := tree.NewMap()
+		for i := 0; i < size; i++ {
+			tree.MapSet(m, fmt.Sprintf("k%d", i), tree.NewString("v"))
+		}
+		e := NewMap(m)
+		e.Delete("k1")
+		e.Set(tree.NewString("new"), tree.NewString("n"))
+		e.Retain(map[string]bool{"k0": true, "k2": true, "new": true})
+		if e.Get("k1") != nil || e.Get("new") == nil {
+			t.Fatalf("size %d: Get after Delete/Set", size)
+		}
+		e.Finish()
+		e.Set(tree.NewString("k2"), tree.NewString("again"))
+		e.Finish()
+		var keys []string
+		for i := 0; i < len(m.Content); i += 2 {
+			keys = append(keys, m.Content[i].Value)
+		}
+		if fmt.Sprint(keys) != "[k0 k2 new]" || tree.MapGet(m, "k2").Value != "again" {
+			t.Fatalf("size %d: keys %v", size, keys)
+		}
+	}
+}
+
+func TestSetScalarKeepsStyleAndComments(t *testing.T) {
+	dst := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "a", Style: yaml.SingleQuotedStyle, LineComment: "# keep"}
+	SetScalar(dst, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "b"})
+	if dst.Value != "b" || dst.Style != yaml.SingleQuotedStyle || dst.LineComment != "# keep" {
+		t.Fatalf("%+v", dst)
+	}
+	SetScalar(dst, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "3"})
+	if dst.Style != 0 || dst.Tag != "!!int" {
+		t.Fatalf("a string replaced by a number must drop the quotes: %+v", dst)
+	}
+	n := InheritComments(&yaml.Node{HeadComment: "# head"}, &yaml.Node{LineComment: "# own"})
+	if n.HeadComment != "# head" || n.LineComment != "# own" || InheritComments(nil, n) != n {
+		t.Fatalf("%+v", n)
+	}
+}
