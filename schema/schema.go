@@ -31,6 +31,7 @@ func (g GroupVersionKind) APIVersion() string {
 	return g.Group + "/" + g.Version
 }
 
+// String formats g as "group/version, Kind=kind", as Kubernetes does.
 func (g GroupVersionKind) String() string { return g.APIVersion() + ", Kind=" + g.Kind }
 
 func sortGVKs(s []GroupVersionKind) {

@@ -23,6 +23,7 @@ const (
 
 var kindNames = [...]string{"any", "object", "map", "list", "string", "integer", "number", "boolean", "int-or-string"}
 
+// String names the kind: "object", "list", "integer", ...
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -120,6 +121,7 @@ const (
 	StrategyReplace          // objects and lists: the patch value replaces the old one
 )
 
+// String names the strategy as patchStrategy spells it ("none" for none).
 func (s Strategy) String() string {
 	switch s {
 	case StrategyMerge:
@@ -201,6 +203,7 @@ type LookupError struct {
 	Msg   string
 }
 
+// Error returns the reason the lookup failed.
 func (e *LookupError) Error() string { return e.Msg }
 
 // PatchField is the lookup Strategic Merge Patch makes when a key holds an

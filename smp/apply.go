@@ -37,6 +37,7 @@ func ParseListOrder(s string) (ListOrder, error) {
 	return 0, fmt.Errorf("unknown list order %q: use spec or upstream", s)
 }
 
+// String returns "spec" or "upstream".
 func (o ListOrder) String() string {
 	if o == OrderUpstream {
 		return "upstream"

@@ -46,6 +46,7 @@ type Error struct {
 	Msg    string
 }
 
+// Error formats the error as "path: message".
 func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg

@@ -620,6 +620,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 		return false, err
 	}
 	var live, patchItems, merged []any
+	var created *yaml.Node // the list, when only the patch has it
 	if ov != nil {
 		live = toSlice(ov.Content)
 	}
@@ -630,8 +631,8 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 	case ov != nil && pv == nil:
 		merged = live
 	case ov == nil && pv != nil:
-		c, _ := clean(pv, true)
-		merged = toSlice(c.Content)
+		created, _ = clean(pv, true)
+		merged = toSlice(created.Content)
 	case ov != nil && pv != nil:
 		if merged, err = a.mergeListField(live, pv, elem, meta, false); err != nil {
 			return false, err
@@ -656,7 +657,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 		result = specOrder(named, others, order, orderKeys(kind, key))
 	}
 	if ov == nil {
-		ov = tree.NewSeq()
+		ov = created
 		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
 	}
 	ov.Content = toNodes(result)

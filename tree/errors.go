@@ -16,6 +16,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error formats the error as "file:line:col: message".
 func (e *SyntaxError) Error() string {
 	return Position{File: e.File, Line: e.Line, Column: e.Column}.String() + e.Msg
 }

@@ -17,6 +17,7 @@ const (
 	JSON
 )
 
+// String returns "yaml" or "json".
 func (f Format) String() string {
 	if f == JSON {
 		return "json"
