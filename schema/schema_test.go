@@ -100,8 +100,10 @@ type outer struct {
 	Nested   [][]string        `json:"nested"`
 	Map      map[string]string `json:"map"`
 	Skip     string            `json:"-"`
-	unexport string
+	unexport string // unexported fields are not JSON fields
 }
+
+var _ = outer{unexport: ""}
 
 type item struct {
 	ID   string `json:"id"`

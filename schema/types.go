@@ -274,23 +274,6 @@ func (t *Type) describe() string {
 	return "an anonymous " + t.Kind.String()
 }
 
-// ObjectFieldNames lists the field names of t, for error messages.
-func (t *Type) fieldNames() []string {
-	names := make([]string, len(t.fields))
-	for i, f := range t.fields {
-		names[i] = f.Name
-	}
-	return names
-}
-
-// newObject makes an object type from fields, indexing them by name. A later
-// field with the name of an earlier one is dropped.
-func newObject(name, source string, fields []*Field) *Type {
-	t := &Type{Name: name, Kind: Object, Source: source}
-	t.setFields(fields)
-	return t
-}
-
 func (t *Type) setFields(fields []*Field) {
 	t.index = make(map[string]*Field, len(fields))
 	t.fields = t.fields[:0]
