@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -166,8 +167,8 @@ func TestBenchmarkInputsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _ := Canonical(up, false)
-		k, _ := Canonical(km, false)
+		a, _ := upstreamcases.Canonical(up, false)
+		k, _ := upstreamcases.Canonical(km, false)
 		if a != k {
 			t.Fatalf("pair %d: kmerge and upstream disagree:\n%s\n%s", i, k, a)
 		}

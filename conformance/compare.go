@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/smp"
 )
 
@@ -47,43 +48,6 @@ type Verdict struct {
 // Unexplained reports a difference no documented rule accounts for.
 func (v Verdict) Unexplained() bool { return strings.HasPrefix(v.Category, "UNEXPLAINED") }
 
-// upstreamReasons maps upstream's error messages to kmerge's reasons.
-var upstreamReasons = []struct {
-	substr string
-	reason smp.Reason
-}{
-	{"doesn't match", smp.ReasonSetElementOrder},
-	{"does not contain declared merge key", smp.ReasonMergeKey},
-	{"cannot merge lists without merge key", smp.ReasonMergeKey},
-	{"unable to find api field", smp.ReasonSchema},
-	{"expected kind", smp.ReasonSchema},
-	{"expected slice", smp.ReasonSchema},
-	{"data type is not struct", smp.ReasonSchema},
-	{"unexpected patch strategy", smp.ReasonSchema},
-	{"unable to resolve", smp.ReasonSchema},
-	{"lists of lists", smp.ReasonListItems},
-	{"list element types are not identical", smp.ReasonListItems},
-	{"no elements in any of the given slices", smp.ReasonListItems},
-	{"invalid patch format of retainKeys", smp.ReasonRetainKeys},
-	{"unknown patch type", smp.ReasonDirective},
-	{"merging lists cannot yet be specified", smp.ReasonDirective},
-	{"invalid patch format of setElementOrder", smp.ReasonDirective},
-	{"invalid patch format of primitive list", smp.ReasonDirective},
-	{"expected a map", smp.ReasonType},
-	{"expected a []interface", smp.ReasonType},
-	{"is not a map", smp.ReasonType},
-}
-
-// ReasonFor maps an upstream error message to a kmerge reason.
-func ReasonFor(msg string) (smp.Reason, bool) {
-	for _, r := range upstreamReasons {
-		if strings.Contains(msg, r.substr) {
-			return r.reason, true
-		}
-	}
-	return "", false
-}
-
 // Compare runs a case through upstream and through kmerge in both list
 // orders and classifies the differences.
 func Compare(s Subject, c Case) Verdict {
@@ -109,7 +73,7 @@ func Compare(s Subject, c Case) Verdict {
 	}
 	if up.Rejected() {
 		v := Verdict{Category: "both-rejected"}
-		if want, ok := ReasonFor(up.Err); ok && (ku.Kerr == nil || ku.Kerr.Reason != want) {
+		if want, ok := upstreamcases.ReasonFor(up.Err); ok && (ku.Kerr == nil || ku.Kerr.Reason != want) {
 			// With several faults in one patch, which one upstream reports
 			// depends on Go map order: sample it before calling it a mismatch.
 			if !upstreamMayReport(s, c, ku.Kerr) {
@@ -144,7 +108,7 @@ func upstreamMayReport(s Subject, c Case, kerr *smp.Error) bool {
 	}
 	for i := 0; i < 50; i++ {
 		o := Upstream(s, c.Doc, c.Patch)
-		if r, ok := ReasonFor(o.Err); ok && r == kerr.Reason {
+		if r, ok := upstreamcases.ReasonFor(o.Err); ok && r == kerr.Reason {
 			return true
 		}
 		if o.Panic != "" && kerr.Reason != "" {

@@ -1,10 +1,12 @@
+// Package conformance compares kmerge with k8s.io/apimachinery's strategic
+// merge patch, the implementation every Kubernetes API server runs. It is a
+// separate module so that k8s.io/apimachinery never becomes a dependency of
+// kmerge itself.
 package conformance
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -15,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	sptest "k8s.io/apimachinery/pkg/util/strategicpatch/testing"
 
+	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -33,32 +36,16 @@ type Subject struct {
 	Root map[string]any
 }
 
-// SharedDir finds the shared upstream material: $KMERGE_CONFORMANCE_DIR or
-// ../../shared/conformance/upstream from this module.
-func SharedDir() (string, error) {
-	if d := os.Getenv("KMERGE_CONFORMANCE_DIR"); d != "" {
-		return d, nil
-	}
-	d, err := filepath.Abs("../../shared/conformance/upstream")
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(filepath.Join(d, "openapi", "swagger-merge-item.json")); err != nil {
-		return "", fmt.Errorf("upstream conformance material not found at %s: set KMERGE_CONFORMANCE_DIR", d)
-	}
-	return d, nil
-}
-
 // Subjects returns the schemas the differential tests use: upstream's test
 // type mergeItem in its three flavours, and the built-in Deployment,
 // Service and Pod against upstream's struct-tag lookup of k8s.io/api.
 func Subjects() ([]Subject, error) {
-	dir, err := SharedDir()
+	dir, err := upstreamcases.Dir()
 	if err != nil {
 		return nil, err
 	}
-	shape := schema.FromGoType(reflect.TypeFor[MergeItem]())
-	structMeta, err := strategicpatch.NewPatchMetaFromStruct(MergeItem{})
+	shape := schema.FromGoType(reflect.TypeFor[upstreamcases.MergeItem]())
+	structMeta, err := strategicpatch.NewPatchMetaFromStruct(upstreamcases.MergeItem{})
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +120,7 @@ func Upstream(s Subject, doc, patch []byte) (out Outcome) {
 	if err != nil {
 		return Outcome{Err: err.Error()}
 	}
-	c, err := Canonical(res, true)
+	c, err := upstreamcases.Canonical(res, true)
 	if err != nil {
 		return Outcome{Err: "canonical: " + err.Error()}
 	}
@@ -160,65 +147,11 @@ func Kmerge(s Subject, doc, patch []byte, order smp.ListOrder) Outcome {
 	if err != nil {
 		return Outcome{Err: "marshal: " + err.Error()}
 	}
-	c, err := Canonical(b, false)
+	c, err := upstreamcases.Canonical(b, false)
 	if err != nil {
 		return Outcome{Err: "canonical: " + err.Error()}
 	}
 	return Outcome{JSON: c}
-}
-
-// Canonical decodes JSON as an API server does (int64 or float64 numbers)
-// and encodes it with sorted keys. With stripLeaks it also removes what
-// upstream leaves of directives in a result and kmerge does not: the keys
-// $retainKeys, $setElementOrder/... and $deleteFromPrimitiveList/..., and
-// objects carrying $patch (docs/upstream-differences.md).
-func Canonical(data []byte, stripLeaks bool) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", err
-	}
-	v = convert(v, stripLeaks)
-	b, err := json.Marshal(v)
-	return string(b), err
-}
-
-func convert(v any, strip bool) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			if strip && (k == "$retainKeys" || strings.HasPrefix(k, "$setElementOrder") || strings.HasPrefix(k, "$deleteFromPrimitiveList")) {
-				delete(x, k)
-				continue
-			}
-			if m, ok := e.(map[string]any); ok && strip {
-				if _, has := m["$patch"]; has {
-					delete(x, k)
-					continue
-				}
-			}
-			x[k] = convert(e, strip)
-		}
-	case []any:
-		out := x[:0]
-		for _, e := range x {
-			if m, ok := e.(map[string]any); ok && strip {
-				if _, has := m["$patch"]; has {
-					continue
-				}
-			}
-			out = append(out, convert(e, strip))
-		}
-		return out
-	}
-	return v
 }
 
 // SortedLists returns canonical JSON with every list sorted, to compare

@@ -100,7 +100,7 @@ type outer struct {
 	Nested   [][]string        `json:"nested"`
 	Map      map[string]string `json:"map"`
 	Skip     string            `json:"-"`
-	unexport string // unexported fields are not JSON fields
+	unexport string            // unexported fields are not JSON fields
 }
 
 var _ = outer{unexport: ""}

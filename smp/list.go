@@ -475,6 +475,26 @@ func firstPositions(l []any, key []string) map[string]int {
 	return pos
 }
 
+// ranked is an item with its first position in an order (-1: absent).
+type ranked struct {
+	v   any
+	idx int
+}
+
+func rank(items, order []any, key []string) []ranked {
+	pos := firstPositions(order, key)
+	r := make([]ranked, len(items))
+	for i, v := range items {
+		r[i].v, r[i].idx = v, -1
+		if id, ok := keyOf(node(v), key); ok {
+			if p, found := pos[id]; found {
+				r[i].idx = p
+			}
+		}
+	}
+	return r
+}
+
 // sortByOrder is upstream's normalizeSliceOrder: a stable sort by the
 // position in order, where any pair not both found counts as "less" (so
 // the result for such pairs is whatever sort.SliceStable makes of it, as
@@ -503,20 +523,7 @@ func (a *applier) sortByOrder(items, order []any, key []string, kind tree.Kind) 
 		}
 		items = kept
 	}
-	pos := firstPositions(order, key)
-	type ranked struct {
-		v   any
-		idx int
-	}
-	r := make([]ranked, len(items))
-	for i, v := range items {
-		r[i].v, r[i].idx = v, -1
-		if id, ok := keyOf(node(v), key); ok {
-			if p, found := pos[id]; found {
-				r[i].idx = p
-			}
-		}
-	}
+	r := rank(items, order, key)
 	sort.SliceStable(r, func(i, j int) bool {
 		if r[i].idx >= 0 && r[j].idx >= 0 {
 			return r[i].idx < r[j].idx
@@ -668,16 +675,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 // directive does not name first, in the order the merge left them (live
 // order for live items), then the named items in the directive's order.
 func specOrder(named, others, order []any, key []string) []any {
-	pos := firstPositions(order, key)
-	type ranked struct {
-		v   any
-		idx int
-	}
-	r := make([]ranked, len(named))
-	for i, v := range named {
-		id, _ := keyOf(node(v), key)
-		r[i] = ranked{v, pos[id]}
-	}
+	r := rank(named, order, key)
 	sort.SliceStable(r, func(i, j int) bool { return r[i].idx < r[j].idx })
 	out := append(make([]any, 0, len(named)+len(others)), others...)
 	for _, x := range r {

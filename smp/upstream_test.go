@@ -1,8 +1,7 @@
 package smp_test
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -22,65 +22,6 @@ import (
 // schema flavour (observed/). Every apply step upstream ran is replayed here
 // and must give upstream's result, or be rejected where upstream rejected it.
 
-// conformanceDir finds the case files: $KMERGE_CONFORMANCE_DIR, or
-// ../shared/conformance/upstream next to the repository.
-func conformanceDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("KMERGE_CONFORMANCE_DIR"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs("../../shared/conformance/upstream")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(d, "SEMANTICS.md")); err != nil {
-		t.Fatalf("upstream conformance cases not found at %s: set KMERGE_CONFORMANCE_DIR to the conformance/upstream folder of the shared material", d)
-	}
-	return d
-}
-
-// The Go types of upstream's tests (conformance/upstream/schema.yaml).
-type mergeItem struct {
-	Name                  string               `json:"name,omitempty"`
-	Value                 string               `json:"value,omitempty"`
-	Other                 string               `json:"other,omitempty"`
-	MergingList           []mergeItem          `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	NonMergingList        []mergeItem          `json:"nonMergingList,omitempty"`
-	MergingIntList        []int                `json:"mergingIntList,omitempty" patchStrategy:"merge"`
-	NonMergingIntList     []int                `json:"nonMergingIntList,omitempty"`
-	MergeItemPtr          *mergeItem           `json:"mergeItemPtr,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	SimpleMap             map[string]string    `json:"simpleMap,omitempty"`
-	ReplacingItem         rawExtension         `json:"replacingItem,omitempty" patchStrategy:"replace"`
-	JSONItem              struct{ Raw []byte } `json:"jsonItem,omitempty"`
-	RetainKeysMap         retainKeysMergeItem  `json:"retainKeysMap,omitempty" patchStrategy:"retainKeys"`
-	RetainKeysMergingList []mergeItem          `json:"retainKeysMergingList,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name"`
-}
-
-type retainKeysMergeItem struct {
-	Name           string            `json:"name,omitempty"`
-	Value          string            `json:"value,omitempty"`
-	Other          string            `json:"other,omitempty"`
-	SimpleMap      map[string]string `json:"simpleMap,omitempty"`
-	MergingIntList []int             `json:"mergingIntList,omitempty" patchStrategy:"merge"`
-	MergingList    []mergeItem       `json:"mergingList,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	NonMergingList []mergeItem       `json:"nonMergingList,omitempty"`
-}
-
-type precisionItem struct {
-	Name    string  `json:"name,omitempty"`
-	Int32   int32   `json:"int32,omitempty"`
-	Int64   int64   `json:"int64,omitempty"`
-	Float32 float32 `json:"float32,omitempty"`
-	Float64 float64 `json:"float64,omitempty"`
-}
-
-// rawExtension stands in for runtime.RawExtension: it marshals itself.
-type rawExtension struct {
-	Raw []byte `json:"-"`
-}
-
-func (r rawExtension) MarshalJSON() ([]byte, error) { return r.Raw, nil }
-
 var flavors = []string{"struct", "openapi-v2", "openapi-v3"}
 
 // flavorTypes returns the type of mergeItem or precisionItem per flavour.
@@ -90,9 +31,9 @@ func flavorTypes(t *testing.T, dir, name string) map[string]*schema.Type {
 	file := map[string]string{"mergeItem": "swagger-merge-item", "precisionItem": "swagger-precision-item"}[name]
 	switch name {
 	case "mergeItem":
-		out["struct"] = schema.FromGoType(reflect.TypeFor[mergeItem]())
+		out["struct"] = schema.FromGoType(reflect.TypeFor[upstreamcases.MergeItem]())
 	case "precisionItem":
-		out["struct"] = schema.FromGoType(reflect.TypeFor[precisionItem]())
+		out["struct"] = schema.FromGoType(reflect.TypeFor[upstreamcases.PrecisionItem]())
 	}
 	for fl, suffix := range map[string]string{"openapi-v2": ".json", "openapi-v3": "-v3.json"} {
 		s, err := schema.LoadFile(filepath.Join(dir, "openapi", file+suffix))
@@ -139,40 +80,6 @@ func readYAMLFile(t *testing.T, path string, v any) {
 	}
 }
 
-// canonical turns JSON into upstream's form: numbers decoded as int64 when
-// integral, float64 otherwise, objects with sorted keys.
-func canonical(data []byte) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", err
-	}
-	v = convertNumbers(v)
-	out, err := json.Marshal(v)
-	return string(out), err
-}
-
-func convertNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = convertNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = convertNumbers(e)
-		}
-	}
-	return v
-}
-
 // applyJSON applies patch to doc with kmerge and returns canonical JSON.
 func applyJSON(doc, patch string, typ *schema.Type, order smp.ListOrder) (string, error) {
 	if doc == "" || doc == "null" {
@@ -197,42 +104,7 @@ func applyJSON(doc, patch string, typ *schema.Type, order smp.ListOrder) (string
 	if err != nil {
 		return "", err
 	}
-	return canonical(out)
-}
-
-// upstreamReasons maps upstream's error messages to kmerge's reasons.
-var upstreamReasons = []struct {
-	substr string
-	reason smp.Reason
-}{
-	{"doesn't match", smp.ReasonSetElementOrder},
-	{"does not contain declared merge key", smp.ReasonMergeKey},
-	{"cannot merge lists without merge key", smp.ReasonMergeKey},
-	{"unable to find api field", smp.ReasonSchema},
-	{"expected kind", smp.ReasonSchema},
-	{"expected slice", smp.ReasonSchema},
-	{"data type is not struct", smp.ReasonSchema},
-	{"unexpected patch strategy", smp.ReasonSchema},
-	{"lists of lists", smp.ReasonListItems},
-	{"list element types are not identical", smp.ReasonListItems},
-	{"no elements in any of the given slices", smp.ReasonListItems},
-	{"invalid patch format of retainKeys", smp.ReasonRetainKeys},
-	{"unknown patch type", smp.ReasonDirective},
-	{"merging lists cannot yet be specified", smp.ReasonDirective},
-	{"invalid patch format of setElementOrder", smp.ReasonDirective},
-	{"invalid patch format of primitive list", smp.ReasonDirective},
-	{"expected a map", smp.ReasonType},
-	{"expected a []interface", smp.ReasonType},
-	{"is not a map", smp.ReasonType},
-}
-
-func reasonFor(msg string) (smp.Reason, bool) {
-	for _, r := range upstreamReasons {
-		if strings.Contains(msg, r.substr) {
-			return r.reason, true
-		}
-	}
-	return "", false
+	return upstreamcases.Canonical(out, false)
 }
 
 // checkAgainst compares kmerge's outcome with what upstream observed.
@@ -242,9 +114,9 @@ func checkAgainst(t *testing.T, got string, err error, observed string) {
 		if err == nil {
 			t.Fatalf("upstream rejects this patch (%s); kmerge accepted it: %s", msg, got)
 		}
-		want, known := reasonFor(msg)
+		want, known := upstreamcases.ReasonFor(msg)
 		var se *smp.Error
-		if known && (!errorAs(err, &se) || se.Reason != want) {
+		if known && (!errors.As(err, &se) || se.Reason != want) {
 			t.Fatalf("upstream rejects with %q (reason %s); kmerge's error is %v", msg, want, err)
 		}
 		return
@@ -252,21 +124,13 @@ func checkAgainst(t *testing.T, got string, err error, observed string) {
 	if err != nil {
 		t.Fatalf("upstream accepts this patch, giving %s; kmerge rejected it: %v", observed, err)
 	}
-	want, cerr := canonical([]byte(observed))
+	want, cerr := upstreamcases.Canonical([]byte(observed), false)
 	if cerr != nil {
 		t.Fatalf("observed output is not JSON: %v", cerr)
 	}
 	if got != want {
 		t.Fatalf("result differs from upstream's\n kmerge:   %s\n upstream: %s", got, want)
 	}
-}
-
-func errorAs(err error, se **smp.Error) bool {
-	e, ok := err.(*smp.Error)
-	if ok {
-		*se = e
-	}
-	return ok
 }
 
 // applySteps lists, per table, which observed steps are applies and which
@@ -280,7 +144,10 @@ var applySteps = []struct {
 }
 
 func TestUpstreamConformance(t *testing.T) {
-	dir := conformanceDir(t)
+	dir, err := upstreamcases.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tables := []struct {
 		file      string
 		handPatch bool // the patch to apply is the case's own twoWay document
