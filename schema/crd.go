@@ -133,17 +133,8 @@ func (l *crd) field(name string, p *yaml.Node) *Field {
 	meta, listType, mapKeys := extMeta(p)
 	f := &Field{Name: name, Type: l.typeOf(p), Meta: meta, ListType: listType, ListMapKeys: mapKeys}
 	hasPatchExt := tree.MapGet(p, "x-kubernetes-patch-strategy") != nil || tree.MapGet(p, "x-kubernetes-patch-merge-key") != nil
-	if !hasPatchExt {
-		switch listType {
-		case "map":
-			f.Meta.Strategy = StrategyMerge
-			f.Meta.MergeKey = mapKeys
-		case "set":
-			f.Meta.Strategy = StrategyMerge
-		}
-		if scalar(tree.MapGet(p, "x-kubernetes-map-type")) == "atomic" {
-			f.Meta.Strategy = StrategyReplace
-		}
+	if !hasPatchExt && scalar(tree.MapGet(p, "x-kubernetes-map-type")) == "atomic" {
+		f.Meta.Strategy = StrategyReplace
 	}
 	switch {
 	case f.Type == nil:

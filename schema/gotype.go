@@ -82,7 +82,7 @@ func (b *goBuilder) field(gf gotypes.Field) *Field {
 		ListMapKeys: splitKeys(gf.MapKeys),
 	}
 	f.Meta.MergeKey = splitKeys(gf.MergeKey)
-	f.Meta.RecommendedKeys = splitKeys(gf.Recommended)
+	f.Meta.RecommendedKeys = recommended(f.Meta.MergeKey, splitKeys(gf.Recommended))
 	g := gf.Type
 	switch g.Kind {
 	case gotypes.Slice:

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -133,7 +134,39 @@ func extMeta(p *yaml.Node) (Meta, string, []string) {
 	for _, k := range seqItems(tree.MapGet(p, "x-kubernetes-list-map-keys")) {
 		mapKeys = append(mapKeys, k.Value)
 	}
-	return m, scalar(tree.MapGet(p, "x-kubernetes-list-type")), mapKeys
+	listType := scalar(tree.MapGet(p, "x-kubernetes-list-type"))
+	// Without patch extensions, a list server-side apply merges (a list-map
+	// or a set) merges here too: this is how custom resources described by
+	// a cluster's OpenAPI document, which carry no patch extensions, get
+	// their lists merged by key. Upstream has no strategic merge patch for
+	// them; built-in kinds come from the built-in table, which wins.
+	if tree.MapGet(p, "x-kubernetes-patch-strategy") == nil && tree.MapGet(p, "x-kubernetes-patch-merge-key") == nil {
+		switch listType {
+		case "map":
+			m.Strategy, m.MergeKey = StrategyMerge, mapKeys
+		case "set":
+			m.Strategy = StrategyMerge
+		}
+	}
+	m.RecommendedKeys = recommended(m.MergeKey, m.RecommendedKeys)
+	return m, listType, mapKeys
+}
+
+// recommended returns the recommended keys with the merge key first, as
+// spec/smp-patch-merge-key-directive.md requires ("the default merge key must
+// be the first one"): a list that lacks it or has it elsewhere is fixed
+// rather than refused, so that third-party schemas still load.
+func recommended(mergeKey, rec []string) []string {
+	if len(rec) == 0 || len(mergeKey) == 0 {
+		return rec
+	}
+	out := append([]string(nil), mergeKey...)
+	for _, k := range rec {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func addGVKs(s *Schema, def *yaml.Node, t *Type) {

@@ -2619,14 +2619,14 @@ struct io.k8s.api.core.v1.NodeSelectorRequirement
 	operator string
 	values []string list=atomic
 struct io.k8s.api.core.v1.NodeSelectorTerm
-	matchExpressions []io.k8s.api.core.v1.NodeSelectorRequirement list=atomic
-	matchFields []io.k8s.api.core.v1.NodeSelectorRequirement list=atomic
+	matchExpressions []io.k8s.api.core.v1.NodeSelectorRequirement rkey=key list=atomic
+	matchFields []io.k8s.api.core.v1.NodeSelectorRequirement rkey=key list=atomic
 struct io.k8s.api.core.v1.NodeSpec
 	podCIDR string
 	podCIDRs []string patch=merge list=set
 	providerID string
 	unschedulable boolean
-	taints []io.k8s.api.core.v1.Taint list=atomic
+	taints []io.k8s.api.core.v1.Taint rkey=key list=atomic
 	configSource *io.k8s.api.core.v1.NodeConfigSource
 	externalID string
 	podPreemptionPolicy *io.k8s.api.core.v1.NodePodPreemptionPolicy
@@ -2910,7 +2910,7 @@ struct io.k8s.api.core.v1.PodSpec
 	subdomain string
 	affinity *io.k8s.api.core.v1.Affinity
 	schedulerName string
-	tolerations []io.k8s.api.core.v1.Toleration list=atomic
+	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 	hostAliases []io.k8s.api.core.v1.HostAlias patch=merge key=ip list=map mapkeys=ip
 	priorityClassName string
 	priority *integer:int32
@@ -4385,7 +4385,7 @@ struct io.k8s.api.node.v1.RuntimeClassList
 	items []io.k8s.api.node.v1.RuntimeClass
 struct io.k8s.api.node.v1.Scheduling
 	nodeSelector map[string]string
-	tolerations []io.k8s.api.core.v1.Toleration list=atomic
+	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.node.v1alpha1.Overhead
 	podFixed map[string]int-or-string:quantity
 struct io.k8s.api.node.v1alpha1.RuntimeClass
@@ -4404,7 +4404,7 @@ struct io.k8s.api.node.v1alpha1.RuntimeClassSpec
 	scheduling *io.k8s.api.node.v1alpha1.Scheduling
 struct io.k8s.api.node.v1alpha1.Scheduling
 	nodeSelector map[string]string
-	tolerations []io.k8s.api.core.v1.Toleration list=atomic
+	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.node.v1beta1.Overhead
 	podFixed map[string]int-or-string:quantity
 struct io.k8s.api.node.v1beta1.RuntimeClass
@@ -4421,7 +4421,7 @@ struct io.k8s.api.node.v1beta1.RuntimeClassList
 	items []io.k8s.api.node.v1beta1.RuntimeClass
 struct io.k8s.api.node.v1beta1.Scheduling
 	nodeSelector map[string]string
-	tolerations []io.k8s.api.core.v1.Toleration list=atomic
+	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.policy.v1.Eviction
 	kind string
 	apiVersion string

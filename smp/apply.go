@@ -252,6 +252,9 @@ func directiveField(key, prefix string) (string, bool) {
 // mergeField merges one key of the patch into the object being edited.
 func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type, isDelete bool) error {
 	k := kn.Value
+	if k == directivePatchMergeKey {
+		return a.errorf(ReasonDirective, kn, "$patchMergeKey belongs in an item of a list, to name the fields that identify it")
+	}
 	if isDelete {
 		f, ok := directiveField(k, prefixDeleteFromList)
 		if !ok {
@@ -323,6 +326,10 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 // (or a deletion list, whatever the strategy) merges, anything else
 // replaces.
 func (a *applier) mergeListField(orig []any, pv *yaml.Node, elem *schema.Type, meta schema.Meta, isDelete bool) ([]any, error) {
+	if !isDelete && usesPatchMergeKey(pv.Content) {
+		// the directive makes any list a merged one (kmerge extension)
+		return a.mergeByPatchMergeKey(orig, pv.Content, elem, meta.MergeKey)
+	}
 	if meta.Strategy == schema.StrategyMerge || isDelete {
 		return a.mergeList(orig, pv.Content, elem, meta.MergeKey, isDelete)
 	}
@@ -395,5 +402,6 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 }
 
 func isDirectiveKey(k string) bool {
-	return k == directiveRetainKeys || strings.HasPrefix(k, prefixSetOrder) || strings.HasPrefix(k, prefixDeleteFromList)
+	return k == directiveRetainKeys || k == directivePatchMergeKey ||
+		strings.HasPrefix(k, prefixSetOrder) || strings.HasPrefix(k, prefixDeleteFromList)
 }

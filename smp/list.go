@@ -40,18 +40,23 @@ func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 		}
 		return tree.Key(v), true
 	}
+	// A key of several fields (kmerge's extension) identifies an item by
+	// all of them; a field the item lacks is part of its identity ("no
+	// protocol" is not "any protocol"). An item with none of them has no key.
 	var b strings.Builder
+	present := false
 	for i, f := range key {
-		v := tree.MapGet(e, f)
-		if v == nil {
-			return "", false
-		}
 		if i > 0 {
 			b.WriteByte(0)
 		}
-		b.WriteString(tree.Key(v))
+		if v := tree.MapGet(e, f); v != nil {
+			b.WriteString(tree.Key(v))
+			present = true
+		} else {
+			b.WriteString(absentField)
+		}
 	}
-	return b.String(), true
+	return b.String(), present
 }
 
 // itemLabel names a list item in an error path.
@@ -622,6 +627,9 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 	if err != nil {
 		return false, a.errorf(ReasonSchema, seo, "%v", err)
 	}
+	if pv != nil && usesPatchMergeKey(pv.Content) {
+		return a.setElementOrderByDirective(m, f, ov, pv, seo, elem, meta)
+	}
 	key := meta.MergeKey
 	if err := a.validateOrder(pv, seo, key); err != nil {
 		return false, err
@@ -755,4 +763,30 @@ func (a *applier) sameItem(l, r *yaml.Node, key []string) (bool, error) {
 	lid, _ := keyOf(l, key)
 	rid, _ := keyOf(r, key)
 	return lid == rid, nil
+}
+
+// setElementOrderByDirective is setElementOrder for a list whose patch items
+// carry $patchMergeKey.
+func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
+	if err := a.validateOrderByDirective(pv, seo); err != nil {
+		return false, err
+	}
+	var live []any
+	if ov != nil {
+		live = toSlice(ov.Content)
+	}
+	merged, err := a.mergeByPatchMergeKey(live, pv.Content, elem, meta.MergeKey)
+	if err != nil {
+		return false, err
+	}
+	result, err := a.orderByDirective(merged, seo)
+	if err != nil {
+		return false, err
+	}
+	if ov == nil {
+		ov = tree.NewSeq()
+		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
+	}
+	ov.Content = toNodes(result)
+	return true, nil
 }

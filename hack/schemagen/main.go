@@ -135,6 +135,9 @@ func addListTypes(kinds map[gotypes.APIKind]*gotypes.Type) error {
 			default:
 				f.ListType = "atomic"
 			}
+			if rk, ok := keyAtWrongLevel[elemName(f.Type)]; ok && f.Recommended == "" {
+				f.Recommended = rk
+			}
 			if f.MergeKey != "" && len(l.Keys) > 1 && contains(l.Keys, f.MergeKey) {
 				rec := []string{f.MergeKey}
 				for _, k := range l.Keys {
@@ -147,6 +150,32 @@ func addListTypes(kinds map[gotypes.APIKind]*gotypes.Type) error {
 		}
 	}
 	return nil
+}
+
+// keyAtWrongLevel: element types whose patch merge key Kubernetes once
+// tagged on a field of the item instead of on the list, and which therefore
+// are replaced by patches. spec/smp-patch-merge-key-directive.md ("Move
+// Merge Key to the Correct Level") gives their lists the recommended key
+// "key"; their strategy stays replace unless a patch sends $patchMergeKey.
+var keyAtWrongLevel = map[string]string{
+	"io.k8s.api.core.v1.NodeSelectorRequirement": "key", // matchExpressions, matchFields
+	"io.k8s.api.core.v1.Taint":                   "key", // node taints
+	"io.k8s.api.core.v1.Toleration":              "key", // pod tolerations
+}
+
+// elemName returns the struct name of a list's items.
+func elemName(g *gotypes.Type) string {
+	for g.Kind == gotypes.Ptr {
+		g = g.Elem
+	}
+	if g.Kind != gotypes.Slice {
+		return ""
+	}
+	e := g.Elem
+	for e.Kind == gotypes.Ptr {
+		e = e.Elem
+	}
+	return e.Name
 }
 
 func contains(s []string, v string) bool {
