@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kmerge/kmerge/schema"
+)
+
+type explainOptions struct {
+	schemas    []string
+	apiVersion string
+	definition string
+}
+
+func newExplainCmd(stdout io.Writer) *cobra.Command {
+	o := &explainOptions{}
+	cmd := &cobra.Command{
+		Use:   "explain KIND[.path] | explain --definition NAME [path]",
+		Short: "Show how a patch treats a field: strategy, merge key, list type, and where that comes from",
+		Long: `Show, for a kind or one of its fields, how a strategic merge patch treats it:
+whether objects merge or are replaced, whether lists merge and by which key,
+the recommended merge keys a patch can send with $patchMergeKey, server-side
+apply's list type, and which schema said so (built-in table, CRD or OpenAPI file).
+
+KIND is a kind name in any letter case (deployment), optionally with its
+group (deployment.apps) or followed by --api-version. The path walks through
+lists to their items: spec.template.spec.containers.ports.`,
+		Example: `  # why was my list replaced?
+  kmerge explain deployment spec.template.spec.containers.ports
+  kmerge explain deployment.apps.spec.template.spec.tolerations
+
+  # a custom resource
+  kmerge explain widget.spec.parts --schema examples/widget-crd.yaml
+
+  # a definition of an OpenAPI document
+  kmerge explain --schema swagger.json --definition mergeItem mergingList`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if o.definition == "" && (len(args) < 1 || len(args) > 2) {
+				return usagef("explain needs KIND[.path] (and optionally a path as a second argument)")
+			}
+			if o.definition != "" && len(args) > 1 {
+				return usagef("with --definition, explain takes at most a path")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runExplain(o, args, stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds and definitions (repeatable)")
+	f.StringVar(&o.apiVersion, "api-version", "", "the group/version of KIND when it has several (apps/v1)")
+	f.StringVar(&o.definition, "definition", "", "explain a schema definition instead of a kind")
+	return cmd
+}
+
+func loadSchemas(files []string) (*schema.Schema, error) {
+	s := schema.Builtin()
+	for _, file := range files {
+		more, err := schema.LoadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--schema %w", err)
+		}
+		s = s.Extend(more)
+	}
+	return s, nil
+}
+
+func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
+	s, err := loadSchemas(o.schemas)
+	if err != nil {
+		return err
+	}
+	var root *schema.Type
+	var head []string // header lines
+	var path []string
+	if o.definition != "" {
+		if root, err = s.Definition(o.definition); err != nil {
+			return usagef("--definition: %v", err)
+		}
+		head = append(head, "DEFINITION:\t"+root.Name)
+		if len(args) == 1 {
+			path = splitPath(args[0])
+		}
+	} else {
+		words := splitPath(args[0])
+		if len(args) == 2 {
+			words = append(words, splitPath(args[1])...)
+		}
+		gvk, t, rest, err := findKind(s, words, o.apiVersion)
+		if err != nil {
+			return err
+		}
+		root, path = t, rest
+		head = append(head, "KIND:\t"+gvk.Kind, "VERSION:\t"+gvk.APIVersion())
+	}
+	head = append(head, "SOURCE:\t"+source(root))
+
+	var field *schema.Field
+	t := root
+	for i, name := range path {
+		t = itemsOf(t)
+		if t != nil && t.Kind == schema.Map && t.Fields() == nil {
+			t = t.Elem // a key of a map
+			field = nil
+			continue
+		}
+		f := t.Field(name)
+		if f == nil {
+			return fmt.Errorf("%s has no field %q%s", pathName(path[:i]), name, suggest(t, name))
+		}
+		field, t = f, f.Type
+	}
+	var b bytes.Buffer
+	w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, h := range head {
+		fmt.Fprintln(w, h)
+	}
+	if len(path) > 0 {
+		fmt.Fprintf(w, "PATH:\t%s\n", strings.Join(path, "."))
+	}
+	if field != nil {
+		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, typeName(field.Type))
+		for _, line := range fieldDetails(field) {
+			fmt.Fprintln(w, line)
+		}
+	}
+	if fs := itemsOf(t).Fields(); len(fs) > 0 {
+		fmt.Fprintf(w, "\nFIELDS:\n")
+		for _, f := range fs {
+			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, typeName(f.Type), summary(f))
+		}
+	}
+	w.Flush()
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	_, err = io.WriteString(stdout, strings.Join(lines, "\n"))
+	return err
+}
+
+func splitPath(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ".")
+}
+
+func pathName(p []string) string {
+	if len(p) == 0 {
+		return "the kind"
+	}
+	return strings.Join(p, ".")
+}
+
+// itemsOf looks through lists to their items.
+func itemsOf(t *schema.Type) *schema.Type {
+	for t != nil && t.Kind == schema.List {
+		t = t.Elem
+	}
+	return t
+}
+
+func source(t *schema.Type) string {
+	if t == nil || t.Source == "" {
+		return "unknown"
+	}
+	return t.Source
+}
+
+func typeName(t *schema.Type) string {
+	switch {
+	case t == nil:
+		return "any"
+	case t.Kind == schema.List:
+		return "[]" + typeName(t.Elem)
+	case t.Kind == schema.Map:
+		return "map[string]" + typeName(t.Elem)
+	case t.Kind == schema.Object && t.Name != "":
+		return "object " + t.Name
+	case t.Format != "" && t.Kind.Scalar():
+		return t.Kind.String() + ", " + t.Format
+	}
+	return t.Kind.String()
+}
+
+// fieldDetails says how a patch treats the field.
+func fieldDetails(f *schema.Field) []string {
+	m := f.Meta
+	var out []string
+	strategy := m.Strategy.String()
+	if m.Raw != "" {
+		strategy += "\t(patchStrategy " + strconv.Quote(m.Raw) + ")"
+	}
+	out = append(out, "STRATEGY:\t"+strategy)
+	if len(m.MergeKey) > 0 {
+		out = append(out, "MERGE KEY:\t"+strings.Join(m.MergeKey, ", "))
+	}
+	if len(m.RecommendedKeys) > 0 {
+		out = append(out, "RECOMMENDED KEYS:\t"+strings.Join(m.RecommendedKeys, ", "))
+	}
+	if f.ListType != "" {
+		lt := f.ListType
+		if len(f.ListMapKeys) > 0 {
+			lt += ", keyed by " + strings.Join(f.ListMapKeys, ", ")
+		}
+		out = append(out, "LIST TYPE:\t"+lt+" (server-side apply)")
+	}
+	if m.RetainKeys {
+		out = append(out, "RETAIN KEYS:\tyes: a patch with $retainKeys clears the fields it does not list")
+	}
+	out = append(out, "A PATCH:\t"+summary(f))
+	return out
+}
+
+// summary says in a few words what a patch does with the field.
+func summary(f *schema.Field) string {
+	t := f.Type
+	m := f.Meta
+	var s string
+	switch {
+	case t != nil && t.Kind == schema.List:
+		switch {
+		case m.Strategy == schema.StrategyMerge && len(m.MergeKey) > 0:
+			s = "items merge by " + strings.Join(m.MergeKey, ", ")
+		case m.Strategy == schema.StrategyMerge:
+			s = "items merge as a set"
+		default:
+			s = "replaces the whole list"
+		}
+		switch rec := strings.Join(m.RecommendedKeys, ", "); {
+		case rec == "" || equalKeys(m.RecommendedKeys, m.MergeKey):
+		case len(m.MergeKey) == 0:
+			s += "; items with $patchMergeKey: [" + rec + "] merge by it instead"
+		default:
+			s += "; $patchMergeKey: [" + rec + "] identifies items fully"
+		}
+	case t != nil && (t.Kind == schema.Object || t.Kind == schema.Map):
+		if m.Strategy == schema.StrategyReplace {
+			s = "replaces the whole object"
+		} else {
+			s = "merges field by field"
+		}
+	default:
+		return ""
+	}
+	if m.RetainKeys {
+		s += "; honours $retainKeys"
+	}
+	return s
+}
+
+func equalKeys(a, b []string) bool {
+	return strings.Join(a, ",") == strings.Join(b, ",")
+}
+
+func suggest(t *schema.Type, name string) string {
+	var names []string
+	for _, f := range t.Fields() {
+		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(names, ", ") + "?"
+}
+
+var versionRE = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
+
+// versionRank orders versions as Kubernetes prefers them: GA, then beta,
+// then alpha, higher numbers first. Smaller is preferred.
+func versionRank(v string) [3]int {
+	m := versionRE.FindStringSubmatch(v)
+	if m == nil {
+		return [3]int{3, 0, 0}
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[3])
+	stage := map[string]int{"": 0, "beta": 1, "alpha": 2}[m[2]]
+	return [3]int{stage, -major, -minor}
+}
+
+// findKind finds the kind the first words name: "deployment" or
+// "deployment.apps" (kind.group, the group's words following). It returns
+// the remaining words as the path.
+func findKind(s *schema.Schema, words []string, apiVersion string) (schema.GroupVersionKind, *schema.Type, []string, error) {
+	kinds := s.Kinds()
+	var matches []schema.GroupVersionKind
+	used := 1
+	for _, gvk := range kinds {
+		if !strings.EqualFold(gvk.Kind, words[0]) {
+			continue
+		}
+		if apiVersion != "" && gvk.APIVersion() != apiVersion {
+			continue
+		}
+		matches = append(matches, gvk)
+	}
+	if len(matches) == 0 {
+		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q%s: pass its CRD or OpenAPI document with --schema", words[0], versionNote(apiVersion))
+	}
+	// kind.group: the longest prefix of the following words that is a group
+	for n := len(words) - 1; n >= 2; n-- {
+		group := strings.Join(words[1:n], ".")
+		var inGroup []schema.GroupVersionKind
+		for _, gvk := range matches {
+			if gvk.Group == group || group == "core" && gvk.Group == "" {
+				inGroup = append(inGroup, gvk)
+			}
+		}
+		if len(inGroup) > 0 {
+			matches, used = inGroup, n
+			break
+		}
+	}
+	// Prefer the best version (GA over beta over alpha), then the core
+	// group, as kubectl does (deployment is apps/v1, not
+	// extensions/v1beta1; event is v1, not events.k8s.io/v1).
+	less := func(x, y schema.GroupVersionKind) bool {
+		a, b := versionRank(x.Version), versionRank(y.Version)
+		if a != b {
+			return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
+		}
+		return x.Group == "" && y.Group != ""
+	}
+	sort.SliceStable(matches, func(i, j int) bool { return less(matches[i], matches[j]) })
+	gvk := matches[0]
+	if len(matches) > 1 && matches[1].Group != gvk.Group && !less(gvk, matches[1]) {
+		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("kind %q is in groups %s and %s: name one (%s.%s)", words[0], gvk.Group, matches[1].Group, words[0], gvk.Group)
+	}
+	return gvk, s.Kind(gvk.APIVersion(), gvk.Kind), words[used:], nil
+}
+
+func versionNote(apiVersion string) string {
+	if apiVersion == "" {
+		return ""
+	}
+	return " in " + apiVersion
+}
