@@ -266,3 +266,51 @@ func TestDefinitionBySuffix(t *testing.T) {
 		t.Fatalf("ambiguous suffix: %v", err)
 	}
 }
+
+type multi struct {
+	Ports []port `json:"ports" patchStrategy:"merge" patchMergeKey:"port,protocol" recommendedPatchMergeKey:"protocol,name"`
+}
+
+type port struct {
+	Port     int    `json:"port"`
+	Protocol string `json:"protocol"`
+	Name     string `json:"name"`
+}
+
+const v3Doc = `{"openapi": "3.0.0", "components": {"schemas": {
+  "listener": {"type": "object", "properties": {
+    "ports": {"type": "array", "items": {"type": "object", "properties": {"port": {"type": "integer"}}},
+              "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port", "protocol"]},
+    "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"},
+    "patched": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set",
+                "x-kubernetes-patch-strategy": "replace"},
+    "rec": {"type": "array", "items": {"type": "object"}, "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name", "x-kubernetes-recommended-patch-merge-key": "kind,name"}}}}}}`
+
+func TestMultiFieldKeysFromEverySource(t *testing.T) {
+	// struct tag; the recommended key is given without the default key
+	// first, and is put right: the merge key, then the others
+	_, m, err := FromGoType(reflect.TypeFor[multi]()).PatchField("ports", true)
+	must(t, err)
+	if !reflect.DeepEqual(m.MergeKey, []string{"port", "protocol"}) || !reflect.DeepEqual(m.RecommendedKeys, []string{"port", "protocol", "name"}) {
+		t.Fatalf("struct tag: %+v", m)
+	}
+	s, err := Load([]byte(v3Doc), "v3.json")
+	must(t, err)
+	l, err := s.Definition("listener")
+	must(t, err)
+	_, m, err = l.PatchField("ports", true)
+	must(t, err)
+	if m.Strategy != StrategyMerge || !reflect.DeepEqual(m.MergeKey, []string{"port", "protocol"}) {
+		t.Fatalf("list-map-keys: %+v", m)
+	}
+	if _, m, _ = l.PatchField("tags", true); m.Strategy != StrategyMerge {
+		t.Fatalf("list-type set: %+v", m)
+	}
+	if _, m, _ = l.PatchField("patched", true); m.Strategy != StrategyReplace {
+		t.Fatalf("a patch extension wins over the list type: %+v", m)
+	}
+	if _, m, _ = l.PatchField("rec", true); !reflect.DeepEqual(m.RecommendedKeys, []string{"name", "kind"}) {
+		t.Fatalf("OpenAPI recommended key: %+v", m)
+	}
+}
