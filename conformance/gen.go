@@ -3,6 +3,7 @@ package conformance
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kmerge/kmerge/schema"
@@ -17,6 +18,17 @@ type Gen struct {
 	r *rand.Rand
 	// MaxDepth bounds nesting of generated documents.
 	MaxDepth int
+	// Unique makes documents in which a patch can express everything: the
+	// items of merged lists have distinct keys, and lists of scalars
+	// distinct values (round-trip tests need it).
+	Unique bool
+	fresh  int
+}
+
+// freshName returns a name no other call returned.
+func (g *Gen) freshName() string {
+	g.fresh++
+	return "u" + strconv.Itoa(g.fresh)
 }
 
 // NewGen returns a generator seeded with seed: the same seed gives the same cases.
@@ -84,6 +96,10 @@ func (g *Gen) scalar(k schema.Kind) any {
 	}
 	switch k {
 	case schema.Integer:
+		if g.Unique {
+			g.fresh++
+			return int64(1000 + g.fresh)
+		}
 		return int64(1 + g.intn(4))
 	case schema.Number:
 		if g.chance(0.5) {
@@ -171,7 +187,16 @@ func (g *Gen) Value(t *schema.Type, depth int) any {
 func (g *Gen) plainList(elem *schema.Type, depth int) []any {
 	l := []any{}
 	for i := g.intn(4); i > 0; i-- {
-		l = append(l, g.Value(elem, depth+1))
+		v := g.Value(elem, depth+1)
+		if g.Unique {
+			if _, scalar := v.(string); scalar {
+				v = g.freshName()
+			}
+			if isScalar(v) && slices.ContainsFunc(l, func(x any) bool { return isScalar(x) && x == v }) {
+				continue
+			}
+		}
+		l = append(l, v)
 	}
 	return l
 }
@@ -188,7 +213,7 @@ func (g *Gen) fieldValue(f *schema.Field, depth int) any {
 			return g.keyedList(t, f.Meta.MergeKey, depth)
 		}
 	}
-	if t != nil && t.Kind == schema.List && g.chance(0.15) {
+	if t != nil && t.Kind == schema.List && !g.Unique && g.chance(0.15) {
 		// duplicates in lists of scalars
 		l := g.plainList(t.Elem, depth)
 		if len(l) > 0 {
@@ -222,8 +247,11 @@ func (g *Gen) keyedList(elem *schema.Type, key []string, depth int) []any {
 		}
 		for _, k := range key {
 			item[k] = g.keyValue(elem, k)
+			if g.Unique {
+				item[k] = g.freshName()
+			}
 		}
-		if g.chance(0.03) {
+		if !g.Unique && g.chance(0.03) {
 			delete(item, key[0]) // an item without its merge key
 		}
 		l = append(l, item)
@@ -507,4 +535,145 @@ func (g *Gen) patchScalarList(p map[string]any, k string, ov []any, elem *schema
 	if g.chance(0.01) {
 		p["$setElementOrderX/"+k] = []any{}
 	}
+}
+
+// Mutate returns a changed deep copy of doc, a value of type t: fields
+// changed, added and removed, list items changed, added, removed and
+// reordered. It makes the "modified" and "current" documents of diff cases.
+func (g *Gen) Mutate(doc any, t *schema.Type, depth int) any {
+	switch v := doc.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			var f *schema.Field
+			if t != nil && t.Kind == schema.Object {
+				f = t.Field(k)
+			}
+			switch {
+			case g.chance(0.1):
+				continue // removed
+			case g.chance(0.3):
+				var ft *schema.Type
+				if f != nil {
+					ft = f.Type
+				} else if t != nil && t.Kind == schema.Map {
+					ft = t.Elem
+				}
+				out[k] = g.Mutate(v[k], ft, depth+1)
+			default:
+				out[k] = deepCopy(v[k])
+			}
+		}
+		if t != nil && t.Kind == schema.Object && g.chance(0.2) {
+			for _, f := range g.fieldsOf(t, 2) {
+				if _, has := out[f.Name]; !has {
+					if nv := g.fieldValue(f, depth+1); nv != nil {
+						out[f.Name] = nv
+					}
+				}
+			}
+		}
+		return out
+	case []any:
+		var elem *schema.Type
+		if t != nil {
+			elem = elemOf(t)
+		}
+		out := make([]any, 0, len(v)+2)
+		for _, e := range v {
+			switch {
+			case g.chance(0.15):
+			case g.chance(0.3):
+				out = append(out, g.Mutate(e, elem, depth+1))
+			default:
+				out = append(out, deepCopy(e))
+			}
+		}
+		if g.chance(0.3) && len(v) > 0 {
+			// a new item like the others (same merge key field, new value)
+			if m, ok := v[0].(map[string]any); ok {
+				n := deepCopy(m).(map[string]any)
+				for k, x := range n {
+					if _, isStr := x.(string); isStr {
+						n[k] = names[g.intn(len(names))]
+						if g.Unique {
+							n[k] = g.freshName()
+						}
+					}
+				}
+				out = append(out, n)
+			} else if g.Unique {
+				if _, isStr := v[0].(string); isStr {
+					out = append(out, g.freshName())
+				}
+			} else {
+				out = append(out, g.scalarLike(v[0]))
+			}
+		}
+		if g.chance(0.2) {
+			g.r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+		}
+		return out
+	case nil:
+		return nil
+	}
+	if g.chance(0.5) {
+		if _, isStr := doc.(string); isStr && g.Unique {
+			return g.freshName()
+		}
+		return g.scalarLike(doc)
+	}
+	if _, isInt := doc.(int64); isInt && g.Unique {
+		return doc
+	}
+	return doc
+}
+
+func (g *Gen) scalarLike(v any) any {
+	switch v.(type) {
+	case int64:
+		if g.Unique {
+			g.fresh++
+			return int64(1000 + g.fresh)
+		}
+		return int64(g.intn(5))
+	case float64:
+		return float64(g.intn(3)) + 0.5
+	case bool:
+		return g.chance(0.5)
+	case string:
+		return names[g.intn(len(names))]
+	}
+	return g.anyScalar()
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return true
 }

@@ -201,6 +201,10 @@ type LookupError struct {
 	Type  string // the type that was looked into ("" if anonymous)
 	Field string
 	Msg   string
+	// BadStrategy: the field was found but its patch strategy is not one
+	// upstream accepts. Creating a patch, upstream ignores other lookup
+	// failures where nothing changed, but not this one.
+	BadStrategy bool
 }
 
 // Error returns the reason the lookup failed.
@@ -244,7 +248,7 @@ func (t *Type) PatchField(key string, list bool) (*Type, Meta, error) {
 			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: f.typeErr}
 		}
 		if meta.err != "" {
-			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err}
+			return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err, BadStrategy: true}
 		}
 		return f.Type, meta, nil
 	}
@@ -255,7 +259,7 @@ func (t *Type) PatchField(key string, list bool) (*Type, Meta, error) {
 		meta = *f.elemMeta
 	}
 	if meta.err != "" {
-		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err}
+		return nil, Meta{}, &LookupError{Type: t.Name, Field: key, Msg: meta.err, BadStrategy: true}
 	}
 	return f.elem, meta, nil
 }

@@ -61,6 +61,11 @@ const (
 type applier struct {
 	opts Options
 	path []pathSeg
+	// compose is upstream's merge of one patch into another (its mergeMap
+	// with MergeParallelList and IgnoreUnmatchedNulls off), which
+	// CreateThreeWayMergePatch uses: directives and nulls are carried into
+	// the result instead of being applied.
+	compose bool
 }
 
 // Apply applies the strategic merge patch to the document doc, whose type
@@ -176,7 +181,7 @@ func (a *applier) mapDirective(orig, patch, d *yaml.Node) (*yaml.Node, error) {
 			}
 			c.Content = append(c.Content, patch.Content[i], patch.Content[i+1])
 		}
-		cleaned, _ := clean(c, true)
+		cleaned, _ := a.verbatim(c)
 		target.Content = cleaned.Content
 		return target, nil
 	case "delete":
@@ -212,6 +217,15 @@ func describe(n *yaml.Node) string {
 func (a *applier) retainKeys(m *nodeedit.Map, patch *yaml.Node) error {
 	rk := tree.MapGet(patch, directiveRetainKeys)
 	if rk == nil {
+		return nil
+	}
+	if a.compose {
+		// both patches must agree; the directive is carried, not applied
+		if cur := m.Get(directiveRetainKeys); cur == nil {
+			m.Set(tree.NewString(directiveRetainKeys), tree.Clone(rk))
+		} else if !tree.Equal(cur, rk) {
+			return a.errorf(ReasonRetainKeys, rk, "the two patches give different $retainKeys lists")
+		}
 		return nil
 	}
 	if tree.KindOf(rk) != tree.Array {
@@ -262,11 +276,19 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 		}
 		k = f
 	}
+	if a.compose && isDelete {
+		m.Set(kn, tree.Clone(pv)) // carried as it is
+		return nil
+	}
 	a.push(k)
 	defer a.pop()
 	pk := tree.KindOf(pv)
 	if pk == tree.Null {
-		m.Delete(k)
+		if a.compose {
+			m.Set(kn, tree.Clone(pv)) // a deletion the patch carries
+		} else {
+			m.Delete(k)
+		}
 		return nil
 	}
 	ov := m.Get(k)
@@ -274,7 +296,7 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 		if isDelete {
 			return nil // a deletion list for a field that is absent or not a list
 		}
-		if v, keep := clean(pv, false); keep {
+		if v, keep := a.newValue(pv); keep {
 			if ov != nil {
 				v = nodeedit.InheritComments(ov, v)
 			}
@@ -294,7 +316,7 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 			// The patch object replaces the old one as it is; one that
 			// carries $patch is a directive upstream leaves in the result
 			// and kmerge drops, with the field.
-			if res, keep := clean(pv, true); keep {
+			if res, keep := a.verbatim(pv); keep {
 				m.Set(kn, nodeedit.InheritComments(ov, res))
 			} else {
 				m.Delete(k)
@@ -333,7 +355,7 @@ func (a *applier) mergeListField(orig []any, pv *yaml.Node, elem *schema.Type, m
 	if meta.Strategy == schema.StrategyMerge || isDelete {
 		return a.mergeList(orig, pv.Content, elem, meta.MergeKey, isDelete)
 	}
-	c, _ := clean(pv, true)
+	c, _ := a.verbatim(pv)
 	return toSlice(c.Content), nil
 }
 
@@ -357,13 +379,42 @@ func toNodes(s []any) []*yaml.Node {
 	return out
 }
 
+// verbatim copies a value upstream puts into the result as it is (the
+// patch object of a replace strategy, the patch list of a list that is not
+// merged, a new list item). Applying, kmerge drops the directives in it
+// (docs/upstream-differences.md); composing patches, it keeps them.
+func (a *applier) verbatim(n *yaml.Node) (*yaml.Node, bool) {
+	if a.compose {
+		return tree.Clone(n), true
+	}
+	return clean(n, true, true)
+}
+
+// newValue copies the value of a field the original lacks (or holds with
+// another type): upstream drops null fields of objects in it when applying,
+// and objects carrying $patch in both modes.
+func (a *applier) newValue(n *yaml.Node) (*yaml.Node, bool) {
+	if a.compose {
+		return clean(n, true, false)
+	}
+	return clean(n, false, true)
+}
+
+// addedList copies a list that only the patch has, ordered by a
+// $setElementOrder directive.
+func (a *applier) addedList(n *yaml.Node) *yaml.Node {
+	c, _ := clean(n, true, !a.compose)
+	return c
+}
+
 // clean copies a value of the patch for the result: objects that carry
 // $patch are dropped (keep is false for such a value itself), as upstream
-// does for new values; the directive keys $retainKeys, $setElementOrder/...
-// and $deleteFromPrimitiveList/..., which upstream would leave in the
-// result, are removed; null values of object fields are dropped unless
-// keepNulls (upstream keeps them in some places, drops them in others).
-func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
+// does for new values; with stripKeys the directive keys $retainKeys,
+// $setElementOrder/..., $deleteFromPrimitiveList/... and $patchMergeKey,
+// which upstream would leave in the result, are removed; null values of
+// object fields are dropped unless keepNulls (upstream keeps them in some
+// places, drops them in others).
+func clean(n *yaml.Node, keepNulls, stripKeys bool) (*yaml.Node, bool) {
 	switch tree.KindOf(n) {
 	case tree.Object:
 		if tree.MapGet(n, directivePatch) != nil {
@@ -377,10 +428,10 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 			if !keepNulls && tree.KindOf(v) == tree.Null {
 				continue
 			}
-			if isDirectiveKey(k.Value) {
+			if stripKeys && isDirectiveKey(k.Value) {
 				continue
 			}
-			if cv, keep := clean(v, keepNulls); keep {
+			if cv, keep := clean(v, keepNulls, stripKeys); keep {
 				c.Content = append(c.Content, tree.Clone(k), cv)
 			}
 		}
@@ -390,7 +441,7 @@ func clean(n *yaml.Node, keepNulls bool) (*yaml.Node, bool) {
 		c.Anchor = ""
 		c.Content = make([]*yaml.Node, 0, len(n.Content))
 		for _, e := range n.Content {
-			if ce, keep := clean(e, keepNulls); keep {
+			if ce, keep := clean(e, keepNulls, stripKeys); keep {
 				c.Content = append(c.Content, ce)
 			}
 		}

@@ -178,7 +178,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 			livePos[res] = e.target
 			named = append(named, res)
 		default:
-			c, _ := clean(e.p, true)
+			c, _ := a.verbatim(e.p)
 			named = append(named, c)
 		}
 	}
@@ -324,12 +324,41 @@ func interleaveNodes(left, right []*yaml.Node, pos func(*yaml.Node) int) []any {
 	return out
 }
 
+// directiveKeys returns the fields the items of a patch list use as their
+// key: all their $patchMergeKey lists (the list's merge key for items
+// without one), in order of appearance.
+func directiveKeys(items []*yaml.Node, def []string) []string {
+	var keys []string
+	add := func(k string) {
+		for _, x := range keys {
+			if x == k {
+				return
+			}
+		}
+		keys = append(keys, k)
+	}
+	for _, p := range items {
+		d := tree.MapGet(p, directivePatchMergeKey)
+		if d == nil || d.Kind != yaml.SequenceNode {
+			for _, k := range def {
+				add(k)
+			}
+			continue
+		}
+		for _, k := range d.Content {
+			add(k.Value)
+		}
+	}
+	return keys
+}
+
 // orderByDirective applies a $setElementOrder directive to a list merged by
-// $patchMergeKey: each entry of the directive names the item whose fields
-// equal all of the entry's fields. Items it does not name come first, in
+// $patchMergeKey: each entry of the directive names the item whose key
+// fields (those the patch items use) equal the entry's, a field the entry
+// lacks being absent from the item. Items it does not name come first, in
 // the order the merge left them, then the named ones in its order (there is
 // no upstream order for such lists; both orders give this one).
-func (a *applier) orderByDirective(merged []any, seo *yaml.Node) ([]any, error) {
+func (a *applier) orderByDirective(merged []any, seo *yaml.Node, key []string) ([]any, error) {
 	nodes := toNodes(merged)
 	ix := newLiveIndex(nodes)
 	rank := make(map[*yaml.Node]int, len(merged))
@@ -337,7 +366,7 @@ func (a *applier) orderByDirective(merged []any, seo *yaml.Node) ([]any, error) 
 		if s.Kind != yaml.MappingNode {
 			return nil, a.errorf(ReasonType, s, "$setElementOrder of a list of objects lists objects, not %s", describe(s))
 		}
-		hits := ix.candidates(s, entryFields(s))
+		hits := ix.candidates(s, key)
 		if len(hits) > 1 {
 			return nil, a.errorf(ReasonSetElementOrder, s, "$setElementOrder entry %d (%s) names more than one item", si, describeItem(s))
 		}
@@ -366,21 +395,10 @@ func (a *applier) orderByDirective(merged []any, seo *yaml.Node) ([]any, error) 
 	return out, nil
 }
 
-// entryFields lists the fields of a $setElementOrder entry, directives aside.
-func entryFields(s *yaml.Node) []string {
-	var fields []string
-	for i := 0; i+1 < len(s.Content); i += 2 {
-		if k := s.Content[i].Value; !strings.HasPrefix(k, "$") {
-			fields = append(fields, k)
-		}
-	}
-	return fields
-}
-
 // validateOrderByDirective checks, for a list merged by $patchMergeKey,
 // that every item the patch adds or changes is named by the directive, in
 // the patch's order.
-func (a *applier) validateOrderByDirective(pv, seo *yaml.Node) error {
+func (a *applier) validateOrderByDirective(pv, seo *yaml.Node, key []string) error {
 	if pv == nil || len(seo.Content) == 0 {
 		return nil
 	}
@@ -399,7 +417,7 @@ func (a *applier) validateOrderByDirective(pv, seo *yaml.Node) error {
 		if s.Kind != yaml.MappingNode {
 			continue
 		}
-		for _, j := range ix.candidates(s, entryFields(s)) {
+		for _, j := range ix.candidates(s, key) {
 			if pos[j] < 0 {
 				pos[j] = si
 			}

@@ -282,7 +282,7 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 	if replace {
 		out := make([]any, 0, len(plain))
 		for _, p := range plain {
-			c, _ := clean(node(p), true)
+			c, _ := a.verbatim(node(p))
 			out = append(out, c)
 		}
 		return out, nil, nil
@@ -367,7 +367,7 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 			orig[at] = res
 			continue
 		}
-		c, _ := clean(p, true)
+		c, _ := a.verbatim(p)
 		orig = append(orig, c)
 		first[id] = len(orig) - 1
 	}
@@ -591,6 +591,14 @@ func (a *applier) setElementOrders(m *nodeedit.Map, patch *yaml.Node, t *schema.
 		if !strings.HasPrefix(kn.Value, prefixSetOrder) {
 			continue
 		}
+		if a.compose {
+			// both patches must agree; the directive is carried, and also applied
+			if cur := m.Get(kn.Value); cur == nil {
+				m.Set(kn, tree.Clone(seo))
+			} else if !tree.Equal(cur, seo) {
+				return nil, a.errorf(ReasonDirective, seo, "invalid patch format of setElementOrder list: the two patches give different %s lists", kn.Value)
+			}
+		}
 		if tree.KindOf(seo) != tree.Array {
 			return nil, a.errorf(ReasonType, seo, "%s must be a list, not %s", kn.Value, describe(seo))
 		}
@@ -646,7 +654,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 	case ov != nil && pv == nil:
 		merged = live
 	case ov == nil && pv != nil:
-		created, _ = clean(pv, true)
+		created = a.addedList(pv)
 		merged = toSlice(created.Content)
 	case ov != nil && pv != nil:
 		if merged, err = a.mergeListField(live, pv, elem, meta, false); err != nil {
@@ -668,7 +676,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 	if err != nil {
 		return false, err
 	}
-	if a.opts.ListOrder == OrderSpec {
+	if a.opts.ListOrder == OrderSpec && !a.compose {
 		result = specOrder(named, others, order, orderKeys(kind, key))
 	}
 	if ov == nil {
@@ -768,7 +776,8 @@ func (a *applier) sameItem(l, r *yaml.Node, key []string) (bool, error) {
 // setElementOrderByDirective is setElementOrder for a list whose patch items
 // carry $patchMergeKey.
 func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
-	if err := a.validateOrderByDirective(pv, seo); err != nil {
+	key := directiveKeys(pv.Content, meta.MergeKey)
+	if err := a.validateOrderByDirective(pv, seo, key); err != nil {
 		return false, err
 	}
 	var live []any
@@ -779,7 +788,7 @@ func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, 
 	if err != nil {
 		return false, err
 	}
-	result, err := a.orderByDirective(merged, seo)
+	result, err := a.orderByDirective(merged, seo, key)
 	if err != nil {
 		return false, err
 	}

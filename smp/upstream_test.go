@@ -212,3 +212,93 @@ func TestUpstreamConformance(t *testing.T) {
 	}
 	t.Logf("%d upstream apply checks replayed", total)
 }
+
+// TestUpstreamDiffConformance replays every patch creation upstream ran on
+// its own cases: two-way patches, three-way patches, and three-way conflicts
+// (then the three-way patch with overwrite), per schema flavour.
+func TestUpstreamDiffConformance(t *testing.T) {
+	dir, err := upstreamcases.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, file := range []string{"04-create-patch.yaml", "05-create-patch-raw.yaml", "06-replace-raw-extension.yaml", "07-number-conversion.yaml", "08-unknown-field.yaml"} {
+		var cf caseFile
+		readYAMLFile(t, filepath.Join(dir, file), &cf)
+		var of observedFile
+		readYAMLFile(t, filepath.Join(dir, "observed", file), &of)
+		types := flavorTypes(t, dir, cf.Schema)
+		for i, c := range cf.Cases {
+			obs := of.Cases[i]
+			for _, fl := range flavors {
+				steps := obs.AllFlavors
+				if steps == nil {
+					steps = obs.ByFlavor[fl]
+				}
+				typ := types[fl]
+				name := fmt.Sprintf("%s/%d:%s/%s", strings.TrimSuffix(file, ".yaml"), c.Line, c.Description, fl)
+				if want, ok := steps["twoWay"]; ok && !strings.HasPrefix(want, "(not run") {
+					total++
+					t.Run(name+"/twoWay", func(t *testing.T) {
+						got, err := diffJSON(typ, false, c.JSON["original"], c.JSON["modified"])
+						checkAgainst(t, got, err, want)
+					})
+				}
+				want, ok := steps["threeWay"]
+				if !ok || strings.HasPrefix(want, "(not run") {
+					continue
+				}
+				total++
+				t.Run(name+"/threeWay", func(t *testing.T) {
+					got, err := diffJSON(typ, false, c.JSON["original"], c.JSON["modified"], c.JSON["current"])
+					if strings.HasPrefix(want, "CONFLICT:") {
+						var ce *smp.ConflictError
+						if !errors.As(err, &ce) {
+							t.Fatalf("upstream reports a conflict; kmerge gives %s %v", got, err)
+						}
+						overwritten := steps["threeWay(overwrite)"]
+						got, err = diffJSON(typ, true, c.JSON["original"], c.JSON["modified"], c.JSON["current"])
+						checkAgainst(t, got, err, overwritten)
+						return
+					}
+					checkAgainst(t, got, err, want)
+				})
+			}
+		}
+	}
+	if total < 600 {
+		t.Fatalf("only %d patch creations ran; the case files look incomplete", total)
+	}
+	t.Logf("%d upstream patch creations replayed", total)
+}
+
+// diffJSON creates a two-way (two documents) or three-way patch and returns
+// it as canonical JSON.
+func diffJSON(typ *schema.Type, overwrite bool, docs ...string) (string, error) {
+	var nodes []*yaml.Node
+	for _, d := range docs {
+		if d == "" {
+			d = "null"
+		}
+		st, err := tree.Read([]byte(d), tree.Options{})
+		if err != nil {
+			return "", err
+		}
+		nodes = append(nodes, st.Docs[0])
+	}
+	var p *yaml.Node
+	var err error
+	if len(nodes) == 2 {
+		p, err = smp.CreateTwoWayPatch(nodes[0], nodes[1], typ, smp.DiffOptions{})
+	} else {
+		p, err = smp.CreateThreeWayPatch(nodes[0], nodes[1], nodes[2], typ, overwrite, smp.DiffOptions{})
+	}
+	if err != nil {
+		return "", err
+	}
+	out, err := tree.MarshalJSON(p)
+	if err != nil {
+		return "", err
+	}
+	return upstreamcases.Canonical(out, false)
+}
