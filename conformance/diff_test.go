@@ -60,3 +60,25 @@ func TestDiffRoundTrip(t *testing.T) {
 	}
 	t.Logf("%d round trips; %d failed", total, failures)
 }
+
+// FuzzDiff explores seeds for both diff properties: the same patches as
+// upstream, and round trips (plain and extended).
+func FuzzDiff(f *testing.F) {
+	subjects, err := Subjects()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for i := range subjects {
+		f.Add(uint64(i*104729), uint8(i), false)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, which uint8, extended bool) {
+		s := subjects[int(which)%len(subjects)]
+		if v := CompareDiff(s, NewDiffCase(s, seed)); v.Unexplained() {
+			t.Fatalf("%s\n%s", v.Category, v.Detail)
+		}
+		c := NewDiffCase(s, seed, true)
+		if msg := RoundTrip(s, c, extended); msg != "" {
+			t.Fatalf("round trip (extended %v): %s\n original: %s\n modified: %s", extended, msg, c.Original, c.Modified)
+		}
+	})
+}

@@ -273,9 +273,17 @@ func keyEntry(item *yaml.Node, key []string) *yaml.Node {
 		if v == nil {
 			v = tree.NewNull()
 		}
-		setKey(e, k, tree.Clone(v))
+		setKey(e, k, bare(v))
 	}
 	return e
+}
+
+// bare copies a scalar without its comments: a patch quotes a key value,
+// not the remarks next to it in the document.
+func bare(v *yaml.Node) *yaml.Node {
+	c := tree.Clone(v)
+	c.HeadComment, c.LineComment, c.FootComment = "", "", ""
+	return c
 }
 
 func (a *applier) orderSame(original, modified []*yaml.Node, key []string) (bool, error) {
@@ -382,8 +390,8 @@ func (d *differ) diffListsOfMaps(original, modified []*yaml.Node, elem *schema.T
 				return nil, nil, err
 			}
 			if len(p.Content) > 0 {
-				for _, k := range key {
-					setKey(p, k, tree.Clone(tree.MapGet(m[j], k)))
+				for i := len(key) - 1; i >= 0; i-- { // the key first, for readers
+					setFirst(p, key[i], bare(tree.MapGet(m[j], key[i])))
 				}
 				patch = append(patch, p)
 			}

@@ -107,6 +107,47 @@ var cliCases = []cliCase{
 	{name: "explain: unknown kind", args: []string{"explain", "nosuchkind"}, code: exitRejected, stderrs: []string{"no kind named \"nosuchkind\"", "--schema"}},
 	{name: "explain: unknown field", args: []string{"explain", "pod.spec.nosuch"}, code: exitRejected, stderrs: []string{"spec has no field \"nosuch\""}},
 	{name: "explain: no argument", args: []string{"explain"}, code: exitUsage, stderrs: []string{"KIND[.path]"}},
+	{
+		name:   "diff: the two-way patch of the README example",
+		args:   []string{"diff", "examples/deployment.yaml", "cmd/kmerge/testdata/deployment.out.yaml"},
+		golden: "diff-twoway.yaml",
+	},
+	{
+		name:    "diff: a three-way patch that would undo a change on the live object is refused, naming the path",
+		args:    []string{"diff", "examples/deployment.yaml", "cmd/kmerge/testdata/deployment.out.yaml", "--current", "cmd/kmerge/testdata/deployment-live.yaml"},
+		code:    exitRejected,
+		stderrs: []string{"apps/v1 Deployment web: the patch would undo changes", "spec.replicas\n    patch:   3\n    changed: 5", "--overwrite"},
+	},
+	{
+		name:   "diff: with --overwrite the three-way patch is printed",
+		args:   []string{"diff", "examples/deployment.yaml", "cmd/kmerge/testdata/deployment.out.yaml", "--current", "cmd/kmerge/testdata/deployment-live.yaml", "--overwrite", "-o", "json"},
+		golden: "diff-threeway.json",
+	},
+	{
+		// conformance/upstream/examples/README.md records upstream's patch:
+		// {"$setElementOrder/ports":[{"port":53},{"port":53}],"ports":[{"port":53,"protocol":"UDP"},{"port":53,"protocol":"TCP"}]}
+		name:   "diff: upstream's patch for a second port on the same number",
+		args:   []string{"diff", "cmd/kmerge/testdata/svc-old.yaml", "cmd/kmerge/testdata/svc-new.yaml"},
+		stdout: "spec:\n  $setElementOrder/ports:\n  - port: 53\n  - port: 53\n  ports:\n  - port: 53\n    protocol: UDP\n  - port: 53\n    protocol: TCP\n",
+	},
+	{
+		name:   "diff --extended identifies ports by port and protocol",
+		args:   []string{"diff", "cmd/kmerge/testdata/svc-old.yaml", "cmd/kmerge/testdata/svc-new.yaml", "--extended"},
+		stdout: "spec:\n  $setElementOrder/ports:\n  - port: 53\n    protocol: TCP\n  - port: 53\n    protocol: UDP\n  ports:\n  - $patchMergeKey: [port, protocol]\n    port: 53\n    protocol: UDP\n",
+	},
+	{
+		name:   "diff --type merge: a JSON merge patch",
+		args:   []string{"diff", "examples/widget.yaml", "cmd/kmerge/testdata/widget.out.yaml", "--type", "merge"},
+		stdout: "spec:\n  parts:\n  - name: wheel\n    color: black\n    count: 4\n  - name: seat\n    color: blue\n  - name: bell\n    count: 1\n  tags: [kids, outdoor]\n",
+	},
+	{
+		name:   "diff pairs the documents of two streams by object",
+		args:   []string{"diff", "cmd/kmerge/testdata/pair-a.yaml", "cmd/kmerge/testdata/pair-b.yaml"},
+		stdout: "# patch for v1 ConfigMap two\ndata:\n  b: \"changed\"\n---\n# patch for v1 ConfigMap one\ndata:\n  c: \"3\"\n",
+	},
+	{name: "diff: one argument", args: []string{"diff", "a.yaml"}, code: exitUsage, stderrs: []string{"ORIGINAL and MODIFIED"}},
+	{name: "diff: --overwrite without --current", args: []string{"diff", "a", "b", "--overwrite"}, code: exitUsage, stderrs: []string{"--overwrite needs --current"}},
+	{name: "diff: three-way merge patch", args: []string{"diff", "a", "b", "--current", "c", "--type", "merge"}, code: exitUsage, stderrs: []string{"three-way"}},
 	{name: "no -f", args: []string{"patch", "-p", "{}"}, code: exitUsage, stderrs: []string{"-f FILE"}},
 	{name: "no patch", args: []string{"patch", "-f", "examples/widget.yaml"}, code: exitUsage, stderrs: []string{"-p PATCH or --patch-file"}},
 	{name: "two patches", args: []string{"patch", "-f", "x", "-p", "{}", "--patch-file", "y"}, code: exitUsage, stderrs: []string{"not both"}},

@@ -212,28 +212,38 @@ func (j *patchJob) patchDoc(doc *yaml.Node) (*yaml.Node, error) {
 	if !j.strategic {
 		return mergepatch.Apply(doc, j.patch)
 	}
-	typ := j.def
-	if typ == nil {
-		root := tree.Root(doc)
-		apiVersion := scalarField(root, "apiVersion")
-		kind := scalarField(root, "kind")
-		if kind == "" {
-			if tree.Root(doc) == nil {
-				return doc, nil // an empty document stays empty
-			}
-			if j.fallback {
-				return mergepatch.Apply(doc, j.patch)
-			}
-			return nil, errors.New("the document has no kind; to patch a document that is not a Kubernetes object, name its schema with --definition, or use --type merge")
-		}
-		if typ = j.schema.Kind(apiVersion, kind); typ == nil {
-			if j.fallback {
-				return mergepatch.Apply(doc, j.patch)
-			}
-			return nil, fmt.Errorf("no schema for %s %s: pass its CustomResourceDefinition or an OpenAPI document with --schema, or patch it with --type merge (or --fallback merge)", apiVersion, kind)
-		}
+	if tree.Root(doc) == nil {
+		return doc, nil // an empty document stays empty
+	}
+	typ, err := typeOf(j.schema, j.def, doc, "patch")
+	if errors.Is(err, errNoSchema) && j.fallback {
+		return mergepatch.Apply(doc, j.patch)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return smp.Apply(doc, j.patch, typ, smp.Options{ListOrder: j.order})
+}
+
+// errNoSchema marks a document kmerge has no schema for.
+var errNoSchema = errors.New("no schema")
+
+// typeOf returns the schema type of a document: def when a definition was
+// named, else the type of its apiVersion and kind. verb says what the
+// command does, for the message.
+func typeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*schema.Type, error) {
+	if def != nil {
+		return def, nil
+	}
+	root := tree.Root(doc)
+	apiVersion, kind := scalarField(root, "apiVersion"), scalarField(root, "kind")
+	if kind == "" {
+		return nil, fmt.Errorf("%w: the document has no kind; to %s a document that is not a Kubernetes object, name its schema with --definition, or use --type merge", errNoSchema, verb)
+	}
+	if t := s.Kind(apiVersion, kind); t != nil {
+		return t, nil
+	}
+	return nil, fmt.Errorf("%w for %s %s: pass its CustomResourceDefinition or an OpenAPI document with --schema, or use --type merge (or --fallback merge)", errNoSchema, apiVersion, kind)
 }
 
 func scalarField(m *yaml.Node, key string) string {
