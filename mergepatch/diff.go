@@ -47,4 +47,3 @@ func diffObjects(o, m *yaml.Node) *yaml.Node {
 	}
 	return patch
 }
-
