@@ -29,9 +29,23 @@ type crd struct {
 func loadCRD(s *Schema, root *yaml.Node, file string) error {
 	spec := tree.MapGet(root, "spec")
 	group := scalar(tree.MapGet(spec, "group"))
-	kind := scalar(tree.MapGet(tree.MapGet(spec, "names"), "kind"))
+	namesNode := tree.MapGet(spec, "names")
+	kind := scalar(tree.MapGet(namesNode, "kind"))
 	if group == "" || kind == "" {
 		return schemaErr(file, root, "CustomResourceDefinition without spec.group or spec.names.kind")
+	}
+	names := KindNames{
+		Plural:   strings.ToLower(scalar(tree.MapGet(namesNode, "plural"))),
+		Singular: strings.ToLower(scalar(tree.MapGet(namesNode, "singular"))),
+	}
+	if names.Plural == "" {
+		names.Plural = GuessPlural(strings.ToLower(kind))
+	}
+	if names.Singular == "" {
+		names.Singular = strings.ToLower(kind)
+	}
+	for _, sn := range seqItems(tree.MapGet(namesNode, "shortNames")) {
+		names.ShortNames = append(names.ShortNames, strings.ToLower(sn.Value))
 	}
 	l := &crd{file: file}
 	shared := tree.MapGet(tree.MapGet(spec, "validation"), "openAPIV3Schema") // v1beta1
@@ -43,6 +57,7 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 			t.Name = name
 			s.defs[name] = t
 			s.kinds[GroupVersionKind{group, v, kind}] = t
+			s.names[GroupVersionKind{group, v, kind}] = names
 			return nil
 		}
 		return schemaErr(file, spec, "CustomResourceDefinition without versions")
@@ -66,6 +81,7 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 		gvk := GroupVersionKind{Group: group, Version: ver, Kind: kind}
 		if _, ok := s.kinds[gvk]; !ok {
 			s.kinds[gvk] = t
+			s.names[gvk] = names
 		}
 	}
 	return nil

@@ -54,12 +54,13 @@ type Schema struct {
 	source string
 	defs   map[string]*Type
 	kinds  map[GroupVersionKind]*Type
+	names  map[GroupVersionKind]KindNames
 	// order of the sources that were combined, for Sources
 	sources []string
 }
 
 func newSchema(source string) *Schema {
-	return &Schema{source: source, defs: map[string]*Type{}, kinds: map[GroupVersionKind]*Type{}, sources: []string{source}}
+	return &Schema{source: source, defs: map[string]*Type{}, kinds: map[GroupVersionKind]*Type{}, names: map[GroupVersionKind]KindNames{}, sources: []string{source}}
 }
 
 // Kind returns the type of objects of the given apiVersion and kind, or nil.
@@ -137,7 +138,7 @@ func (s *Schema) Sources() []string {
 // table add the kinds it lacks (custom resources) without changing how the
 // built-in kinds are patched.
 func (s *Schema) Extend(more ...*Schema) *Schema {
-	out := &Schema{source: s.source, defs: map[string]*Type{}, kinds: map[GroupVersionKind]*Type{}}
+	out := &Schema{source: s.source, defs: map[string]*Type{}, kinds: map[GroupVersionKind]*Type{}, names: map[GroupVersionKind]KindNames{}}
 	for _, src := range append([]*Schema{s}, more...) {
 		if src == nil {
 			continue
@@ -151,6 +152,9 @@ func (s *Schema) Extend(more ...*Schema) *Schema {
 		for k, t := range src.kinds {
 			if _, ok := out.kinds[k]; !ok {
 				out.kinds[k] = t
+				if n, ok := src.names[k]; ok {
+					out.names[k] = n
+				}
 			}
 		}
 	}
@@ -179,14 +183,18 @@ func Builtin() *Schema {
 func BuiltinVersion() string { return builtinVersion }
 
 func parseBuiltin(text, source string) (*Schema, error) {
-	kinds, err := gotypes.ReadText(text)
+	kinds, names, err := gotypes.ReadText(text)
 	if err != nil {
 		return nil, err
 	}
 	s := newSchema(source)
 	b := newGoBuilder(source)
 	for k, g := range kinds {
-		s.kinds[ParseGVK(k.APIVersion, k.Kind)] = b.build(g)
+		gvk := ParseGVK(k.APIVersion, k.Kind)
+		s.kinds[gvk] = b.build(g)
+		if n, ok := names[k]; ok {
+			s.names[gvk] = KindNames{Plural: n.Plural, Singular: strings.ToLower(k.Kind), ShortNames: n.ShortNames}
+		}
 	}
 	for g, t := range b.done {
 		if g.Name != "" && g.Kind == gotypes.Struct {

@@ -314,3 +314,42 @@ func TestMultiFieldKeysFromEverySource(t *testing.T) {
 		t.Fatalf("OpenAPI recommended key: %+v", m)
 	}
 }
+
+func TestKindNames(t *testing.T) {
+	s := Builtin()
+	dep := GroupVersionKind{"apps", "v1", "Deployment"}
+	for _, name := range []string{"Deployment", "deployment", "deployments", "deploy", "DEPLOY", "deployments.apps", "deploy.v1.apps"} {
+		if !s.NameMatches(name, dep) {
+			t.Errorf("%q does not name apps/v1 Deployment", name)
+		}
+	}
+	for _, name := range []string{"deployments.extensions", "deploy.v1beta1.apps", "dep", "deployment.core"} {
+		if s.NameMatches(name, dep) {
+			t.Errorf("%q names apps/v1 Deployment", name)
+		}
+	}
+	if got := s.Names(GroupVersionKind{"", "v1", "Endpoints"}).Plural; got != "endpoints" {
+		t.Errorf("Endpoints plural %q", got)
+	}
+	if !s.NameMatches("ep", GroupVersionKind{"", "v1", "Endpoints"}) || !s.NameMatches("svc.core", GroupVersionKind{"", "v1", "Service"}) {
+		t.Error("short names")
+	}
+	// an unknown kind still matches its kind and guessed plural
+	widget := GroupVersionKind{"example.com", "v1", "Gizmo"}
+	if !s.NameMatches("gizmos", widget) || !s.NameMatches("Gizmo.example.com", widget) {
+		t.Error("unknown kinds")
+	}
+	got := s.FindKinds("deployment")
+	if len(got) < 2 || got[0] != dep {
+		t.Fatalf("FindKinds(deployment) = %v, want apps/v1 first", got)
+	}
+	if ev := s.FindKinds("ev"); len(ev) < 2 || ev[0].Group != "" || ev[0].Version != "v1" {
+		t.Fatalf("FindKinds(ev) = %v, want the core v1 Event first", ev)
+	}
+	crd, err := Load([]byte(crdDoc), "crd.yaml")
+	must(t, err)
+	crd = Builtin().Extend(crd)
+	if w := crd.FindKinds("widgets"); len(w) != 1 || w[0].Kind != "Widget" {
+		t.Fatalf("CRD plural: %v", w)
+	}
+}

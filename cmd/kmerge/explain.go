@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -277,68 +275,40 @@ func suggest(t *schema.Type, name string) string {
 	return "; did you mean " + strings.Join(names, ", ") + "?"
 }
 
-var versionRE = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
-
-// versionRank orders versions as Kubernetes prefers them: GA, then beta,
-// then alpha, higher numbers first. Smaller is preferred.
-func versionRank(v string) [3]int {
-	m := versionRE.FindStringSubmatch(v)
-	if m == nil {
-		return [3]int{3, 0, 0}
-	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[3])
-	stage := map[string]int{"": 0, "beta": 1, "alpha": 2}[m[2]]
-	return [3]int{stage, -major, -minor}
-}
-
 // findKind finds the kind the first words name: "deployment" or
-// "deployment.apps" (kind.group, the group's words following). It returns
-// the remaining words as the path.
+// "deployment.apps" (kind.group, the group's words following), preferring
+// like kubectl (schema.SortPreferred). It returns the remaining words as
+// the path.
 func findKind(s *schema.Schema, words []string, apiVersion string) (schema.GroupVersionKind, *schema.Type, []string, error) {
-	kinds := s.Kinds()
 	var matches []schema.GroupVersionKind
 	used := 1
-	for _, gvk := range kinds {
-		if !strings.EqualFold(gvk.Kind, words[0]) {
-			continue
+	for _, gvk := range s.FindKinds(words[0]) {
+		if apiVersion == "" || gvk.APIVersion() == apiVersion {
+			matches = append(matches, gvk)
 		}
-		if apiVersion != "" && gvk.APIVersion() != apiVersion {
-			continue
-		}
-		matches = append(matches, gvk)
 	}
 	if len(matches) == 0 {
 		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q%s: pass its CRD or OpenAPI document with --schema", words[0], versionNote(apiVersion))
 	}
-	// kind.group: the longest prefix of the following words that is a group
-	for n := len(words) - 1; n >= 2; n-- {
-		group := strings.Join(words[1:n], ".")
-		var inGroup []schema.GroupVersionKind
+	// kind.group: the longest run of following words that qualifies it
+	for n := len(words); n >= 2; n-- {
+		qualified := strings.Join(words[:n], ".")
+		var in []schema.GroupVersionKind
 		for _, gvk := range matches {
-			if gvk.Group == group || group == "core" && gvk.Group == "" {
-				inGroup = append(inGroup, gvk)
+			if s.NameMatches(qualified, gvk) {
+				in = append(in, gvk)
 			}
 		}
-		if len(inGroup) > 0 {
-			matches, used = inGroup, n
+		if len(in) > 0 {
+			matches, used = in, n
 			break
 		}
 	}
-	// Prefer the best version (GA over beta over alpha), then the core
-	// group, as kubectl does (deployment is apps/v1, not
-	// extensions/v1beta1; event is v1, not events.k8s.io/v1).
-	less := func(x, y schema.GroupVersionKind) bool {
-		a, b := versionRank(x.Version), versionRank(y.Version)
-		if a != b {
-			return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
-		}
-		return x.Group == "" && y.Group != ""
-	}
-	sort.SliceStable(matches, func(i, j int) bool { return less(matches[i], matches[j]) })
 	gvk := matches[0]
-	if len(matches) > 1 && matches[1].Group != gvk.Group && !less(gvk, matches[1]) {
-		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("kind %q is in groups %s and %s: name one (%s.%s)", words[0], gvk.Group, matches[1].Group, words[0], gvk.Group)
+	for _, other := range matches[1:] {
+		if other.Group != gvk.Group && other.Version == gvk.Version && (gvk.Group == "") == (other.Group == "") {
+			return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("kind %q is in groups %s and %s: name one (%s.%s)", words[0], gvk.Group, other.Group, words[0], gvk.Group)
+		}
 	}
 	return gvk, s.Kind(gvk.APIVersion(), gvk.Kind), words[used:], nil
 }

@@ -21,15 +21,15 @@ func TestTextRoundTrip(t *testing.T) {
 	g := NewReflector(nil).Describe(reflect.TypeFor[node]())
 	kinds := map[APIKind]*Type{{"example.com/v1", "Node"}: g}
 	var first bytes.Buffer
-	if err := WriteText(&first, "header", kinds); err != nil {
+	if err := WriteText(&first, "header", kinds, map[APIKind]Names{{"example.com/v1", "Node"}: {Plural: "nodes", ShortNames: []string{"nd"}}}); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadText(first.String())
+	back, names, err := ReadText(first.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var second bytes.Buffer
-	if err := WriteText(&second, "header", back); err != nil {
+	if err := WriteText(&second, "header", back, names); err != nil {
 		t.Fatal(err)
 	}
 	if first.String() != second.String() {
@@ -53,7 +53,7 @@ func TestReadTextErrors(t *testing.T) {
 		"struct a\nstruct a\n",
 		"struct a\n\tf string bogus=1\n",
 	} {
-		if _, err := ReadText(in); err == nil {
+		if _, _, err := ReadText(in); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}

@@ -31,9 +31,18 @@ type APIKind struct {
 	Kind       string
 }
 
-// WriteText writes the kinds and every struct reachable from them, sorted,
-// after header (each line of it as a comment).
-func WriteText(w io.Writer, header string, kinds map[APIKind]*Type) error {
+// Names are the other names of a kind: its resource (plural) name and its
+// short names, as kubectl accepts them. In the text form they follow the
+// struct name on the kind line: "kind apps/v1 Deployment NAME deployments deploy".
+type Names struct {
+	Plural     string
+	ShortNames []string
+}
+
+// WriteText writes the kinds (with their names, when names has them) and
+// every struct reachable from them, sorted, after header (each line of it as
+// a comment).
+func WriteText(w io.Writer, header string, kinds map[APIKind]*Type, names map[APIKind]Names) error {
 	bw := bufio.NewWriter(w)
 	for _, line := range strings.Split(strings.TrimSpace(header), "\n") {
 		fmt.Fprintf(bw, "# %s\n", line)
@@ -84,14 +93,21 @@ func WriteText(w io.Writer, header string, kinds map[APIKind]*Type) error {
 		if err := visit(g); err != nil {
 			return err
 		}
-		fmt.Fprintf(bw, "kind %s %s %s\n", k.APIVersion, k.Kind, g.Name)
+		fmt.Fprintf(bw, "kind %s %s %s", k.APIVersion, k.Kind, g.Name)
+		if n, ok := names[k]; ok && n.Plural != "" {
+			fmt.Fprintf(bw, " %s", n.Plural)
+			for _, sn := range n.ShortNames {
+				fmt.Fprintf(bw, " %s", sn)
+			}
+		}
+		bw.WriteByte('\n')
 	}
-	names := make([]string, 0, len(structs))
+	structNames := make([]string, 0, len(structs))
 	for n := range structs {
-		names = append(names, n)
+		structNames = append(structNames, n)
 	}
-	sort.Strings(names)
-	for _, n := range names {
+	sort.Strings(structNames)
+	for _, n := range structNames {
 		fmt.Fprintf(bw, "struct %s\n", n)
 		for _, f := range structs[n].Fields {
 			fmt.Fprintf(bw, "\t%s %s", f.Name, Expr(f.Type))
@@ -132,7 +148,7 @@ var scalarWords = []string{"string", "integer", "number", "boolean", "int-or-str
 
 // ReadText parses the text form. Struct types come back shared by name, so
 // recursive definitions give recursive descriptions.
-func ReadText(text string) (map[APIKind]*Type, error) {
+func ReadText(text string) (map[APIKind]*Type, map[APIKind]Names, error) {
 	structs := map[string]*Type{}
 	type pendingField struct {
 		owner *Type
@@ -141,9 +157,10 @@ func ReadText(text string) (map[APIKind]*Type, error) {
 	}
 	var fields []pendingField
 	type pendingKind struct {
-		kind APIKind
-		name string
-		line int
+		kind  APIKind
+		name  string
+		names Names
+		line  int
 	}
 	var kindLines []pendingKind
 	var current *Type
@@ -155,11 +172,11 @@ func ReadText(text string) (map[APIKind]*Type, error) {
 		}
 		if line[0] == '\t' {
 			if current == nil {
-				return nil, fmt.Errorf("line %d: field outside a struct", ln)
+				return nil, nil, fmt.Errorf("line %d: field outside a struct", ln)
 			}
 			parts := strings.Fields(line)
 			if len(parts) < 2 {
-				return nil, fmt.Errorf("line %d: a field needs a name and a type", ln)
+				return nil, nil, fmt.Errorf("line %d: a field needs a name and a type", ln)
 			}
 			fields = append(fields, pendingField{owner: current, line: ln, parts: parts})
 			continue
@@ -168,27 +185,31 @@ func ReadText(text string) (map[APIKind]*Type, error) {
 		switch {
 		case parts[0] == "struct" && len(parts) == 2:
 			if _, dup := structs[parts[1]]; dup {
-				return nil, fmt.Errorf("line %d: struct %s is defined twice", ln, parts[1])
+				return nil, nil, fmt.Errorf("line %d: struct %s is defined twice", ln, parts[1])
 			}
 			current = &Type{Kind: Struct, Name: parts[1]}
 			structs[parts[1]] = current
-		case parts[0] == "kind" && len(parts) == 4:
-			kindLines = append(kindLines, pendingKind{kind: APIKind{parts[1], parts[2]}, name: parts[3], line: ln})
+		case parts[0] == "kind" && len(parts) >= 4:
+			pk := pendingKind{kind: APIKind{parts[1], parts[2]}, name: parts[3], line: ln}
+			if len(parts) > 4 {
+				pk.names = Names{Plural: parts[4], ShortNames: parts[5:]}
+			}
+			kindLines = append(kindLines, pk)
 			current = nil
 		default:
-			return nil, fmt.Errorf("line %d: expected \"struct NAME\", \"kind APIVERSION KIND NAME\" or a tab-indented field", ln)
+			return nil, nil, fmt.Errorf("line %d: expected \"struct NAME\", \"kind APIVERSION KIND NAME\" or a tab-indented field", ln)
 		}
 	}
 	for _, p := range fields {
 		typ, err := parseExpr(p.parts[1], structs)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", p.line, err)
+			return nil, nil, fmt.Errorf("line %d: %w", p.line, err)
 		}
 		f := Field{Name: p.parts[0], Type: typ}
 		for _, attr := range p.parts[2:] {
 			k, v, ok := strings.Cut(attr, "=")
 			if !ok {
-				return nil, fmt.Errorf("line %d: attribute %q is not key=value", p.line, attr)
+				return nil, nil, fmt.Errorf("line %d: attribute %q is not key=value", p.line, attr)
 			}
 			switch k {
 			case "patch":
@@ -202,20 +223,24 @@ func ReadText(text string) (map[APIKind]*Type, error) {
 			case "mapkeys":
 				f.MapKeys = v
 			default:
-				return nil, fmt.Errorf("line %d: unknown attribute %q", p.line, k)
+				return nil, nil, fmt.Errorf("line %d: unknown attribute %q", p.line, k)
 			}
 		}
 		p.owner.Fields = append(p.owner.Fields, f)
 	}
 	kinds := make(map[APIKind]*Type, len(kindLines))
+	names := make(map[APIKind]Names, len(kindLines))
 	for _, k := range kindLines {
 		g, ok := structs[k.name]
 		if !ok {
-			return nil, fmt.Errorf("line %d: kind %s names the unknown struct %s", k.line, k.kind.Kind, k.name)
+			return nil, nil, fmt.Errorf("line %d: kind %s names the unknown struct %s", k.line, k.kind.Kind, k.name)
 		}
 		kinds[k.kind] = g
+		if k.names.Plural != "" {
+			names[k.kind] = k.names
+		}
 	}
-	return kinds, nil
+	return kinds, names, nil
 }
 
 func parseExpr(s string, structs map[string]*Type) (*Type, error) {
