@@ -45,7 +45,7 @@ func usagef(format string, args ...any) error {
 // run executes the command line args and returns the exit code. Output
 // reaches stdout only when the command succeeds.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdin, stdout)
+	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -71,7 +71,7 @@ func isCobraUsage(err error) bool {
 
 type flagError struct{ error }
 
-func newRootCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kmerge",
 		Short: "Patch Kubernetes manifests, keeping every byte a patch does not change",
@@ -82,7 +82,7 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newPatchCmd(stdin, stdout), newDiffCmd(stdin, stdout), newExplainCmd(stdout))
+	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout), newDiffCmd(stdin, stdout), newExplainCmd(stdout))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

@@ -1,0 +1,321 @@
+// Package conflict finds patches that overlap: two patches that set one
+// path to different values, a patch that deletes what another sets, a
+// strategic or merge patch and a field patch touching the same path.
+//
+// Every patch is reduced to effects: a path of an object (list items named
+// by their merge key values, as server-side apply names them, or by index)
+// and what happens there. Two effects conflict where their paths meet (one
+// is the other or lies below it) and their outcomes differ. One mechanism
+// serves field, strategic and merge patches alike.
+package conflict
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Op is what an effect does at its path.
+type Op uint8
+
+// The operations.
+const (
+	Set    Op = iota // sets a value (Value holds it)
+	Delete           // deletes the field or item
+	Insert           // adds an item to a list
+	Merge            // changes what is there without replacing it (list merges, $retainKeys, ...)
+)
+
+func (o Op) String() string {
+	return [...]string{"sets", "deletes", "inserts into", "merges into"}[o]
+}
+
+// Effect is what one patch does at one path of one object.
+type Effect struct {
+	Resource string // the object's identity
+	Path     string // e.g. spec.template.spec.containers[name=main].image
+	Op       Op
+	Value    string // Set: the value (tree.Key form); compared for equality
+	Shown    string // Set: the value as written, for messages
+	Patch    string // "field", "strategic" or "merge"
+	Pos      tree.Position
+}
+
+// Conflict is a pair of effects that do not agree.
+type Conflict struct {
+	A, B Effect
+}
+
+func (c Conflict) String() string {
+	what := func(e Effect) string {
+		s := fmt.Sprintf("%s (%s patch) %s %s", strings.TrimSuffix(e.Pos.String(), ": "), e.Patch, e.Op, e.Path)
+		if e.Op == Set {
+			s += " to " + e.Shown
+		}
+		return s
+	}
+	return fmt.Sprintf("%s: %s, and %s", c.A.Resource, what(c.A), what(c.B))
+}
+
+// Recorder collects effects while patches are applied. It is not safe for
+// concurrent use.
+type Recorder struct {
+	effects []Effect
+}
+
+// Add records an effect.
+func (r *Recorder) Add(e Effect) {
+	if r != nil {
+		r.effects = append(r.effects, e)
+	}
+}
+
+// Effects returns what was recorded.
+func (r *Recorder) Effects() []Effect {
+	if r == nil {
+		return nil
+	}
+	return r.effects
+}
+
+// Find returns the conflicts among effects, each pair once, ordered by
+// the position of the later patch. Effects of one patch (same position)
+// never conflict with each other.
+func Find(effects []Effect) []Conflict {
+	type key struct{ res, path string }
+	byPath := map[key][]int{}
+	for i, e := range effects {
+		k := key{e.Resource, e.Path}
+		byPath[k] = append(byPath[k], i)
+	}
+	seen := map[[2]int]bool{}
+	var out []Conflict
+	report := func(i, j int) {
+		if i > j {
+			i, j = j, i
+		}
+		if seen[[2]int{i, j}] || sameSource(effects[i], effects[j]) {
+			return
+		}
+		seen[[2]int{i, j}] = true
+		out = append(out, Conflict{A: effects[i], B: effects[j]})
+	}
+	for i, e := range effects {
+		// the same path
+		for _, j := range byPath[key{e.Resource, e.Path}] {
+			if j != i && disagree(e, effects[j], true) {
+				report(i, j)
+			}
+		}
+		// an ancestor path that replaces or deletes the whole value
+		for _, anc := range ancestors(e.Path) {
+			for _, j := range byPath[key{e.Resource, anc}] {
+				if disagree(effects[j], e, false) {
+					report(j, i)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		pa, pb := out[a].B.Pos, out[b].B.Pos
+		if pa.File != pb.File {
+			return pa.File < pb.File
+		}
+		if pa.Line != pb.Line {
+			return pa.Line < pb.Line
+		}
+		return out[a].A.Path < out[b].A.Path
+	})
+	return out
+}
+
+func sameSource(a, b Effect) bool { return a.Pos == b.Pos && a.Patch == b.Patch }
+
+// disagree reports whether two effects conflict: a at a path, b at the
+// same path (same) or below it.
+func disagree(a, b Effect, same bool) bool {
+	if (a.Patch == "field") != (b.Patch == "field") {
+		// a strategic or merge patch and a field patch touching one path
+		return same || a.Op == Set || a.Op == Delete
+	}
+	if !same {
+		// below a value a patch replaces or deletes
+		return a.Op == Set || a.Op == Delete
+	}
+	switch {
+	case a.Op == Set && b.Op == Set:
+		return a.Value != b.Value
+	case a.Op == Delete && b.Op == Delete:
+		return false
+	case a.Op == Insert && b.Op == Insert, a.Op == Merge && b.Op == Merge:
+		return false
+	}
+	return true
+}
+
+// ancestors lists the paths above p: a.b[x].c has a.b[x], a.b and a.
+func ancestors(p string) []string {
+	var out []string
+	depth := 0
+	for i := len(p) - 1; i > 0; i-- {
+		switch p[i] {
+		case ']':
+			depth++
+		case '[':
+			depth--
+			if depth == 0 {
+				out = append(out, p[:i])
+			}
+		case '.':
+			if depth == 0 {
+				out = append(out, p[:i])
+			}
+		}
+	}
+	return out
+}
+
+// ItemName names a list item in a path: by its merge key values when the
+// list has a merge key and the item has them, else by index.
+func ItemName(item *yaml.Node, key []string, index int) string {
+	if len(key) > 0 && item.Kind == yaml.MappingNode {
+		parts := make([]string, 0, len(key))
+		for _, k := range key {
+			v := tree.MapGet(item, k)
+			if v == nil || !tree.KindOf(v).Scalar() {
+				return "[" + strconv.Itoa(index) + "]"
+			}
+			parts = append(parts, k+"="+v.Value)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return "[" + strconv.Itoa(index) + "]"
+}
+
+// JoinField appends a field to a path.
+func JoinField(path, field string) string {
+	if strings.ContainsAny(field, ".[]") {
+		field = strconv.Quote(field)
+	}
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+// PatchEffects reduces a strategic (strategic true) or JSON merge patch for
+// one object to effects.
+func PatchEffects(body *yaml.Node, t *schema.Type, strategic bool, resource string, pos tree.Position) []Effect {
+	w := &walker{resource: resource, pos: pos, patch: "merge"}
+	if strategic {
+		w.patch = "strategic"
+	}
+	w.object(body, t, "", strategic)
+	return w.out
+}
+
+type walker struct {
+	resource string
+	pos      tree.Position
+	patch    string
+	out      []Effect
+}
+
+func (w *walker) add(path string, op Op, v *yaml.Node) {
+	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos}
+	if op == Set && v != nil {
+		e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
+		if !tree.KindOf(v).Scalar() {
+			b, _ := tree.MarshalJSON(v)
+			e.Value, e.Shown = string(b), string(b)
+		} else {
+			e.Shown = v.Value
+		}
+	}
+	w.out = append(w.out, e)
+}
+
+func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic bool) {
+	if tree.KindOf(n) != tree.Object {
+		w.add(path, Set, n)
+		return
+	}
+	if strategic {
+		if d := tree.MapGet(n, "$patch"); d != nil {
+			if d.Value == "delete" {
+				w.add(path, Delete, nil)
+			} else {
+				w.add(path, Set, n)
+			}
+			return
+		}
+		if tree.MapGet(n, "$retainKeys") != nil && path != "" {
+			w.add(path, Merge, nil)
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		if strategic && strings.HasPrefix(k, "$") {
+			if f, ok := strings.CutPrefix(k, "$deleteFromPrimitiveList/"); ok {
+				w.add(JoinField(path, f), Merge, nil)
+			}
+			continue // other directives order or restrict what the fields below do
+		}
+		p := JoinField(path, k)
+		switch tree.KindOf(v) {
+		case tree.Null:
+			w.add(p, Delete, nil)
+		case tree.Object:
+			var sub *schema.Type
+			var meta schema.Meta
+			if t != nil {
+				sub, meta, _ = t.PatchField(k, false)
+			}
+			if strategic && meta.Strategy == schema.StrategyReplace {
+				w.add(p, Set, v)
+				continue
+			}
+			w.object(v, sub, p, strategic)
+		case tree.Array:
+			var elem *schema.Type
+			var meta schema.Meta
+			if t != nil {
+				elem, meta, _ = t.PatchField(k, true)
+			}
+			w.list(v, elem, meta, p, strategic)
+		default:
+			w.add(p, Set, v)
+		}
+	}
+}
+
+func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
+	if !strategic || meta.Strategy != schema.StrategyMerge {
+		w.add(path, Set, n)
+		return
+	}
+	if len(meta.MergeKey) == 0 {
+		w.add(path, Merge, nil) // a merged list of scalars
+		return
+	}
+	for i, item := range n.Content {
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		if d := tree.MapGet(item, "$patch"); d != nil {
+			if d.Value == "delete" {
+				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil)
+			} else {
+				w.add(path, Set, n)
+			}
+			continue
+		}
+		w.object(item, elem, path+ItemName(item, meta.MergeKey, i), true)
+	}
+}

@@ -1,0 +1,300 @@
+// Package linediff compares sequences of lines.
+//
+// Diff finds a shortest edit script with Myers' O((N+M)D) algorithm ("An
+// O(ND) Difference Algorithm and Its Variations", 1986) in its linear-space
+// form: the middle snake of the two sequences splits the problem in two,
+// recursively. Time is O((N+M)·D) for D differing lines, memory O(N+M).
+// The result is a list of hunks, each replacing a range of the first
+// sequence by a range of the second. DiffBounded gives up beyond a number of
+// edits, for callers that prefer a cheap fallback to an expensive diff.
+// Unified formats the difference as a unified diff (diff -u).
+package linediff
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Hunk is one change: lines A[A0:A1] of the first sequence are replaced by
+// lines B[B0:B1] of the second. Ranges are half-open and 0-based. A pure
+// insertion has A0 == A1 (the lines go before A[A0]); a pure deletion has
+// B0 == B1.
+type Hunk struct {
+	A0, A1 int
+	B0, B1 int
+}
+
+// Diff returns the hunks of a shortest edit script that turns a into b, in
+// order. Lines outside the hunks are equal and correspond one to one: the
+// i-th line of a not in any hunk equals the i-th line of b not in any hunk.
+// Adjacent changes are merged into one hunk, so two hunks are always
+// separated by at least one equal line. Equal inputs give no hunks.
+func Diff(a, b []string) []Hunk {
+	h, _ := DiffBounded(a, b, -1)
+	return h
+}
+
+// DiffBounded is Diff, except that it stops and returns false when turning
+// a into b takes more than maxD deleted and inserted lines (maxD < 0: no
+// bound). The work done is then O((N+M)·maxD).
+func DiffBounded(a, b []string, maxD int) ([]Hunk, bool) {
+	ia, ib := intern(a, b)
+	d := &differ{a: ia, b: ib, delA: make([]bool, len(a)), insB: make([]bool, len(b))}
+	if !d.compare(0, len(a), 0, len(b), maxD) {
+		return nil, false
+	}
+	return d.hunks(), true
+}
+
+// intern replaces every line by a number, equal lines by equal numbers, so
+// that comparisons in the inner loop are cheap.
+func intern(a, b []string) ([]int32, []int32) {
+	ids := make(map[string]int32, len(a)+len(b))
+	conv := func(lines []string) []int32 {
+		out := make([]int32, len(lines))
+		for i, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = int32(len(ids))
+				ids[l] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	return conv(a), conv(b)
+}
+
+type differ struct {
+	a, b   []int32
+	delA   []bool // delA[i]: a[i] is deleted
+	insB   []bool // insB[j]: b[j] is inserted
+	vf, vr []int  // furthest reaching paths, forward and reverse, reused
+}
+
+// compare marks the deleted lines of a[a0:a1] and the inserted lines of
+// b[b0:b1]. With maxD >= 0 it reports false, marking nothing useful, when
+// more than maxD edits are needed.
+func (d *differ) compare(a0, a1, b0, b1, maxD int) bool {
+	for a0 < a1 && b0 < b1 && d.a[a0] == d.b[b0] {
+		a0, b0 = a0+1, b0+1
+	}
+	for a0 < a1 && b0 < b1 && d.a[a1-1] == d.b[b1-1] {
+		a1, b1 = a1-1, b1-1
+	}
+	switch {
+	case a0 == a1:
+		if maxD >= 0 && b1-b0 > maxD {
+			return false
+		}
+		for j := b0; j < b1; j++ {
+			d.insB[j] = true
+		}
+		return true
+	case b0 == b1:
+		if maxD >= 0 && a1-a0 > maxD {
+			return false
+		}
+		for i := a0; i < a1; i++ {
+			d.delA[i] = true
+		}
+		return true
+	}
+	x, y, u, v, ok := d.middleSnake(a0, a1, b0, b1, maxD)
+	if !ok {
+		return false
+	}
+	// Both halves are strictly smaller (the total D is at least 2 once
+	// common prefix and suffix are gone), and their edits add up to at
+	// most D, already checked against the bound.
+	d.compare(a0, x, b0, y, -1)
+	d.compare(u, a1, v, b1, -1)
+	return true
+}
+
+// middleSnake finds the middle snake of a shortest edit script of
+// a[a0:a1] and b[b0:b1], both non-empty: the diagonal run from (x, y) to
+// (u, v) (absolute indexes) that a shortest path crosses half way.
+func (d *differ) middleSnake(a0, a1, b0, b1, maxD int) (x, y, u, v int, ok bool) {
+	n, m := a1-a0, b1-b0
+	delta := n - m
+	odd := delta&1 != 0
+	half := (n + m + 1) / 2
+	off := half + 1
+	size := 2*half + 3
+	if cap(d.vf) < size {
+		d.vf = make([]int, size)
+		d.vr = make([]int, size)
+	}
+	vf, vr := d.vf[:size], d.vr[:size]
+	vf[off+1], vr[off+1] = 0, 0
+	a, b := d.a, d.b
+	for D := 0; D <= half; D++ {
+		// A path found at step D of both searches has 2D-1 or 2D edits.
+		if maxD >= 0 && 2*D-1 > maxD {
+			return 0, 0, 0, 0, false
+		}
+		for k := -D; k <= D; k += 2 {
+			var px int
+			if k == -D || (k != D && vf[off+k-1] < vf[off+k+1]) {
+				px = vf[off+k+1] // down: insert b[y]
+			} else {
+				px = vf[off+k-1] + 1 // right: delete a[x]
+			}
+			py := px - k
+			sx, sy := px, py
+			for px < n && py < m && a[a0+px] == b[b0+py] {
+				px, py = px+1, py+1
+			}
+			vf[off+k] = px
+			if odd {
+				// the reverse search covers diagonals delta-(D-1)..delta+(D-1)
+				if kr := delta - k; kr >= -(D-1) && kr <= D-1 && px+vr[off+kr] >= n {
+					return a0 + sx, b0 + sy, a0 + px, b0 + py, true
+				}
+			}
+		}
+		for k := -D; k <= D; k += 2 {
+			// the same search on the reversed sequences
+			var px int
+			if k == -D || (k != D && vr[off+k-1] < vr[off+k+1]) {
+				px = vr[off+k+1]
+			} else {
+				px = vr[off+k-1] + 1
+			}
+			py := px - k
+			sx, sy := px, py
+			for px < n && py < m && a[a1-1-px] == b[b1-1-py] {
+				px, py = px+1, py+1
+			}
+			vr[off+k] = px
+			if !odd {
+				if kf := delta - k; kf >= -D && kf <= D && vf[off+kf]+px >= n {
+					if maxD >= 0 && 2*D > maxD {
+						return 0, 0, 0, 0, false
+					}
+					return a1 - px, b1 - py, a1 - sx, b1 - sy, true
+				}
+			}
+		}
+	}
+	panic("linediff: no middle snake") // unreachable: the paths always meet
+}
+
+// hunks turns the marks into hunks. Unmarked lines of a and b correspond
+// in order.
+func (d *differ) hunks() []Hunk {
+	var out []Hunk
+	i, j := 0, 0
+	n, m := len(d.delA), len(d.insB)
+	for i < n || j < m {
+		if i < n && j < m && !d.delA[i] && !d.insB[j] {
+			i, j = i+1, j+1
+			continue
+		}
+		h := Hunk{A0: i, B0: j}
+		for i < n && d.delA[i] {
+			i++
+		}
+		for j < m && d.insB[j] {
+			j++
+		}
+		h.A1, h.B1 = i, j
+		out = append(out, h)
+	}
+	return out
+}
+
+// Apply returns a with the hunks applied, taking the new lines from b: for
+// hunks from Diff(a, b) the result equals b. The hunks must be in order and
+// must not overlap.
+func Apply(a, b []string, hunks []Hunk) []string {
+	out := make([]string, 0, len(b))
+	pos := 0
+	for _, h := range hunks {
+		out = append(out, a[pos:h.A0]...)
+		out = append(out, b[h.B0:h.B1]...)
+		pos = h.A1
+	}
+	return append(out, a[pos:]...)
+}
+
+// SplitLines splits text into lines without their line terminators ("\n";
+// a "\r" before it stays part of the line). A final line without a
+// terminator is a line; a final terminator does not start another one, so
+// "a\nb\n" and "a\nb" both give ["a", "b"], and "" gives none.
+func SplitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// Unified returns the difference between a and b as a unified diff, the
+// format of diff -u and patch: a "--- aName" and a "+++ bName" header, then
+// for each group of changes a "@@ -l,n +l,n @@" header followed by the lines,
+// each prefixed with ' ' (context), '-' (only in a) or '+' (only in b). Each
+// group shows up to context equal lines around its changes; changes closer
+// than 2*context lines share a group. As in GNU diff, a count of 1 is left
+// out ("@@ -3 +3 @@") and an empty range is numbered by the line before it.
+// Lines are given without terminators and each is written followed by "\n";
+// a missing newline at the end of a file is not marked. Equal inputs give "".
+func Unified(aName, bName string, a, b []string, context int) string {
+	hunks := Diff(a, b)
+	if len(hunks) == 0 {
+		return ""
+	}
+	if context < 0 {
+		context = 0
+	}
+	var sb strings.Builder
+	sb.WriteString("--- " + aName + "\n")
+	sb.WriteString("+++ " + bName + "\n")
+	for g := 0; g < len(hunks); {
+		// group the hunks whose context overlaps or touches
+		e := g
+		for e+1 < len(hunks) && hunks[e+1].A0-hunks[e].A1 <= 2*context {
+			e++
+		}
+		first, last := hunks[g], hunks[e]
+		aStart := max(first.A0-context, 0)
+		aEnd := min(last.A1+context, len(a))
+		bStart := first.B0 - (first.A0 - aStart)
+		bEnd := last.B1 + (aEnd - last.A1)
+		sb.WriteString("@@ -" + rangeText(aStart, aEnd-aStart) + " +" + rangeText(bStart, bEnd-bStart) + " @@\n")
+		pos := aStart
+		for _, h := range hunks[g : e+1] {
+			for ; pos < h.A0; pos++ {
+				sb.WriteString(" " + a[pos] + "\n")
+			}
+			for _, l := range a[h.A0:h.A1] {
+				sb.WriteString("-" + l + "\n")
+			}
+			for _, l := range b[h.B0:h.B1] {
+				sb.WriteString("+" + l + "\n")
+			}
+			pos = h.A1
+		}
+		for ; pos < aEnd; pos++ {
+			sb.WriteString(" " + a[pos] + "\n")
+		}
+		g = e + 1
+	}
+	return sb.String()
+}
+
+// rangeText formats a range of a hunk header: 1-based first line and count,
+// the count left out when it is 1, the line before the range when it is empty.
+func rangeText(start, count int) string {
+	switch count {
+	case 0:
+		return strconv.Itoa(start) + ",0"
+	case 1:
+		return strconv.Itoa(start + 1)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(count)
+}

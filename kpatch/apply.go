@@ -1,0 +1,724 @@
+package kpatch
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/mergepatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Options control Apply.
+type Options struct {
+	Schema    *schema.Schema // nil: schema.Builtin()
+	Vars      *Vars          // nil: no variables defined
+	Strict    bool           // a patch that matches nothing is an error, not a warning
+	ListOrder smp.ListOrder  // for strategic merge patches
+	Trace     io.Writer      // when set, every change is written to it
+	Record    *conflict.Recorder
+}
+
+// Warning is a patch, or part of one, that changed nothing.
+type Warning struct {
+	Pos tree.Position
+	Msg string
+}
+
+func (w Warning) String() string { return w.Pos.String() + "warning: " + w.Msg }
+
+// Result tells what Apply did.
+type Result struct {
+	Warnings []Warning
+	// Touched lists the objects some patch applied to, in set order.
+	Touched []*resource.Resource
+}
+
+// Apply applies patches to the objects of set: first the strategic and
+// merge patches, then the field patches, each group in the order given
+// (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
+// a document, field patches make precise changes on top). Objects are
+// edited in place. A patch whose target or selector matches nothing is a
+// warning (an error with Strict).
+func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+	if opts.Schema == nil {
+		opts.Schema = schema.Builtin()
+	}
+	if opts.Vars == nil {
+		opts.Vars = NewVars()
+	}
+	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: map[shortcutKey]shortcutResult{}}
+	for _, phase := range []func(*Patch) bool{
+		func(p *Patch) bool { return p.Type != Field },
+		func(p *Patch) bool { return p.Type == Field },
+	} {
+		for _, p := range patches {
+			if !phase(p) {
+				continue
+			}
+			if err := ap.patch(set, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, r := range set.Resources {
+		if ap.touched[r] {
+			ap.res.Touched = append(ap.res.Touched, r)
+		}
+	}
+	return ap.res, nil
+}
+
+type applier struct {
+	opts      Options
+	res       *Result
+	touched   map[*resource.Resource]bool
+	shortcuts map[shortcutKey]shortcutResult
+}
+
+func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if ap.opts.Strict {
+		return &Error{Pos: pos, Msg: msg + " (--strict)"}
+	}
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	return nil
+}
+
+func (ap *applier) trace(pos tree.Position, r *resource.Resource, path string, old, new string) {
+	if ap.opts.Trace != nil {
+		fmt.Fprintf(ap.opts.Trace, "%s%s %s: %s -> %s\n", pos, r.ID(), path, old, new)
+	}
+}
+
+func (ap *applier) patch(set *resource.Set, p *Patch) error {
+	targets, err := set.Select(p.Target, ap.opts.Schema)
+	if err != nil {
+		return &Error{Pos: p.Pos, Msg: err.Error()}
+	}
+	if len(targets) == 0 {
+		return ap.warn(p.Pos, "no object matches %s; the patch is skipped", p.Target)
+	}
+	for _, r := range targets {
+		if err := ap.patchObject(r, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
+	switch p.Type {
+	case Strategic, Merge:
+		body, err := ap.substitute(p.Body, p.Pos.File)
+		if err != nil {
+			return err
+		}
+		strategic := p.Type == Strategic
+		if strategic && typ == nil {
+			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced); pass its CRD with --schema", r.APIVersion, r.Kind)})
+			strategic = false
+		}
+		for _, e := range conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos) {
+			ap.opts.Record.Add(e)
+		}
+		var res *yaml.Node
+		if strategic {
+			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder})
+		} else {
+			res, err = mergepatch.Apply(r.Root, body)
+		}
+		if err != nil {
+			return patchError(p.Pos, r, err)
+		}
+		if res != r.Root {
+			*r.Root = *res // the patch replaced the whole object
+		}
+		ap.touched[r] = true
+		ap.trace(p.Pos, r, "(the object)", "", p.Type.String()+" patch applied")
+		return nil
+	}
+	root := place{node: r.Root, typ: typ, r: r}
+	places, err := ap.walk([]place{root}, p.Path, p.Pos, true)
+	if err != nil {
+		return err
+	}
+	if len(places) == 0 {
+		return ap.warn(p.Pos, "%s in %s matches nothing; the section is skipped", p.Path, r.ID())
+	}
+	if p.DeleteTarget {
+		for i := len(places) - 1; i >= 0; i-- {
+			ap.delete(places[i], p.Pos)
+		}
+		return nil
+	}
+	for _, pl := range places {
+		if pl.insert != nil {
+			pl = ap.materialize(pl)
+		}
+		for _, a := range p.Sets {
+			if err := ap.assign(pl, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func patchError(pos tree.Position, r *resource.Resource, err error) error {
+	if se, ok := err.(*smp.Error); ok {
+		p := pos
+		if se.Line > 0 {
+			p.Line, p.Column = se.Line, se.Column
+		}
+		return &Error{Pos: p, Msg: fmt.Sprintf("%s: %s", r.ID(), se.Error())}
+	}
+	return &Error{Pos: pos, Msg: fmt.Sprintf("%s: %v", r.ID(), err)}
+}
+
+// substitute copies a patch document with its variables substituted in
+// every scalar: a scalar that is exactly one unquoted variable takes the
+// variable's type, anything else becomes a string.
+func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
+	c := tree.Clone(n)
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
+			parts, err := splitVariables(n.Value, pos)
+			if err != nil {
+				return err
+			}
+			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+			v := Value{Pos: pos, Raw: n.Value, Quoted: quoted, parts: parts}
+			text, node, err := v.resolve(ap.opts.Vars)
+			if err != nil {
+				return err
+			}
+			if node != nil {
+				n.Tag, n.Value, n.Style = node.Tag, node.Value, 0
+			} else {
+				n.Tag, n.Value = "!!str", text
+			}
+			return nil
+		}
+		for _, ch := range n.Content {
+			if err := walk(ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c, walk(c)
+}
+
+// place is where a path leads in an object: a value that exists, a field
+// that does not exist yet, or a place in a list for a new item.
+type place struct {
+	r      *resource.Resource
+	node   *yaml.Node    // the value; nil when absent
+	typ    *schema.Type  // its type; nil when unknown
+	field  *schema.Field // the schema field it is the value of, if known
+	parent *yaml.Node   // the mapping or sequence that holds (or will hold) it
+	key    string       // in a parent mapping
+	index  int          // in a parent sequence
+	path   string       // canonical path, for messages and conflicts
+	// insert is set for the place of a new list item: the index it goes to.
+	insert *int
+}
+
+func (pl place) where() string {
+	if pl.path == "" {
+		return pl.r.ID()
+	}
+	return pl.r.ID() + " " + pl.path
+}
+
+// walk follows a path from some places. create: fields that do not exist
+// are places to create (needed by assignments); selectors that match
+// nothing give no place.
+func (ap *applier) walk(from []place, path Path, pos tree.Position, create bool) ([]place, error) {
+	if len(path) == 0 {
+		return from, nil
+	}
+	st, rest := path[0], path[1:]
+	var out []place
+	for _, pl := range from {
+		res, full, err := ap.step(pl, st, rest, create)
+		if err != nil {
+			return nil, err
+		}
+		if full != nil {
+			// a shortcut: continue with the full path
+			res, err = ap.walk([]place{pl}, append(append(Path(nil), full...), rest...), pos, create)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, res...)
+			continue
+		}
+		more, err := ap.walk(res, rest, pos, create)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// step takes one step. It returns the places reached, or, when a field is
+// not a field of the type where it stands, the full path it stands for.
+func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Path, error) {
+	if pl.insert != nil {
+		pl = ap.materialize(pl)
+	}
+	if st.Sel != nil {
+		return ap.selectItems(pl, st)
+	}
+	node := pl.node
+	// a list without a selector: the step applies to every item (a number
+	// is an index)
+	if tree.KindOf(node) == tree.Array {
+		if n, err := strconv.Atoi(st.Field); err == nil && !st.Quoted {
+			return ap.selectItems(pl, Step{Pos: st.Pos, Sel: &Selector{Op: SelIndex, Index: n}})
+		}
+		var out []place
+		for i, item := range node.Content {
+			ip := ap.itemPlace(pl, item, i)
+			res, full, err := ap.step(ip, st, rest, create)
+			if err != nil {
+				return nil, nil, err
+			}
+			if full != nil {
+				more, err := ap.walk([]place{ip}, full, st.Pos, create)
+				if err != nil {
+					return nil, nil, err
+				}
+				out = append(out, more...)
+				continue
+			}
+			out = append(out, res...)
+		}
+		return out, nil, nil
+	}
+	t := pl.typ
+	var field *schema.Field
+	switch {
+	case t != nil && t.Kind == schema.Object:
+		field = t.Field(st.Field)
+		if field == nil && !st.Quoted {
+			full, err := ap.shortcut(t, st)
+			if err != nil {
+				return nil, nil, err
+			}
+			if full != nil {
+				return nil, full, nil
+			}
+		}
+		if field == nil {
+			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, suggestField(t, st.Field))}
+		}
+	case t != nil && t.Kind.Scalar():
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.path, t.Kind, typeWord(t), st.Field)}
+	case t != nil && t.Kind == schema.List:
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.path, st.Field)}
+	}
+	if node != nil && node.Kind != yaml.MappingNode {
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.path, describeNode(node), st.Field)}
+	}
+	var childType *schema.Type
+	if field != nil {
+		childType = field.Type
+	} else if t != nil && t.Kind == schema.Map {
+		childType = t.Elem
+	}
+	child := place{r: pl.r, typ: childType, field: field, key: st.Field, path: conflict.JoinField(pl.path, st.Field)}
+	if node == nil {
+		if !create {
+			return nil, nil, nil
+		}
+		// create the object that holds the field
+		node = ap.createHere(&pl, yaml.MappingNode)
+	}
+	child.parent = node
+	child.node = tree.MapGet(node, st.Field)
+	if child.node == nil && len(rest) > 0 && !create {
+		return nil, nil, nil
+	}
+	return []place{child}, nil, nil
+}
+
+// createHere creates an empty value of the given kind at an absent place
+// and returns it.
+func (ap *applier) createHere(pl *place, kind yaml.Kind) *yaml.Node {
+	n := &yaml.Node{Kind: kind, Tag: map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[kind]}
+	if pl.parent.Kind == yaml.MappingNode {
+		tree.MapSet(pl.parent, pl.key, n)
+	} else {
+		pl.parent.Content[pl.index] = n
+	}
+	pl.node = n
+	return n
+}
+
+// itemPlace is the place of an existing item of the list at pl.
+func (ap *applier) itemPlace(pl place, item *yaml.Node, i int) place {
+	var elem *schema.Type
+	var key []string
+	if pl.typ != nil && pl.typ.Kind == schema.List {
+		elem = pl.typ.Elem
+	}
+	if pl.field != nil {
+		key = pl.field.Meta.MergeKey
+	}
+	return place{r: pl.r, node: item, typ: elem, parent: pl.node, index: i, path: pl.path + conflict.ItemName(item, key, i)}
+}
+
+// selectItems applies a list selector at pl.
+func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
+	sel := st.Sel
+	node := pl.node
+	if node != nil && node.Kind != yaml.SequenceNode {
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.path, describeNode(node), sel)}
+	}
+	if pl.typ != nil && pl.typ.Kind != schema.List && pl.typ.Kind != schema.Any {
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.path, pl.typ.Kind, typeWord(pl.typ))}
+	}
+	var items []*yaml.Node
+	if node != nil {
+		items = node.Content
+	}
+	switch sel.Op {
+	case SelIndex:
+		if sel.Index >= len(items) {
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s", pl.path, sel.Index, len(items), pl.r.ID())
+		}
+		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index)}, nil, nil
+	case SelMatch:
+		var out []place
+		for i, it := range items {
+			if matchItem(it, sel.Conds) {
+				out = append(out, ap.itemPlace(pl, it, i))
+			}
+		}
+		if len(out) == 0 {
+			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s", pl.path, pl.r.ID(), sel)
+		}
+		return out, nil, nil
+	}
+	// a place for a new item
+	at := len(items)
+	switch {
+	case sel.Op == SelAppend:
+	case sel.Conds == nil:
+		if sel.Index >= len(items) {
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s to insert next to", pl.path, sel.Index, len(items), pl.r.ID())
+		}
+		at = sel.Index
+		if sel.Op == SelInsertAfter {
+			at++
+		}
+	default:
+		at = -1
+		for i, it := range items {
+			if matchItem(it, sel.Conds) {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s to insert next to", pl.path, pl.r.ID(), sel)
+		}
+		if sel.Op == SelInsertAfter {
+			at++
+		}
+	}
+	if node == nil {
+		node = ap.createHere(&pl, yaml.SequenceNode)
+	}
+	var elem *schema.Type
+	if pl.typ != nil && pl.typ.Kind == schema.List {
+		elem = pl.typ.Elem
+	}
+	return []place{{r: pl.r, typ: elem, parent: node, index: at, insert: &at, path: pl.path + "[" + strconv.Itoa(at) + "]"}}, nil, nil
+}
+
+// matchItem reports whether an item has all the conditions' values.
+func matchItem(item *yaml.Node, conds []Cond) bool {
+	for _, c := range conds {
+		v := item
+		for _, k := range c.Key {
+			v = tree.MapGet(v, k)
+		}
+		if v == nil || v.Kind != yaml.ScalarNode || v.Value != c.Value {
+			return false
+		}
+		if c.Quoted && tree.KindOf(v) != tree.String {
+			return false
+		}
+	}
+	return true
+}
+
+// materialize creates the object of a new item at an insertion place.
+func (ap *applier) materialize(pl place) place {
+	n := tree.NewMap()
+	if pl.typ != nil && pl.typ.Kind.Scalar() {
+		n = nil // a scalar item is created by its assignment
+	}
+	if n == nil {
+		return pl
+	}
+	pl.parent.Content = append(pl.parent.Content, nil)
+	copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
+	pl.parent.Content[*pl.insert] = n
+	pl.node, pl.index, pl.insert = n, *pl.insert, nil
+	ap.touched[pl.r] = true
+	return pl
+}
+
+// assign performs one assignment relative to a place.
+func (ap *applier) assign(base place, a Assignment) error {
+	places, err := ap.walk([]place{base}, a.Key, a.Pos, true)
+	if err != nil {
+		return err
+	}
+	if len(places) == 0 {
+		return nil // a selector matched nothing: warned already
+	}
+	for _, pl := range places {
+		if a.Value.Delete {
+			ap.delete(pl, a.Pos)
+			continue
+		}
+		if err := ap.set(pl, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// set puts a scalar at a place.
+func (ap *applier) set(pl place, a Assignment) error {
+	if pl.node != nil && !tree.KindOf(pl.node).Scalar() {
+		return &Error{Pos: a.Value.Pos, Msg: fmt.Sprintf("%s is %s: a field patch sets scalars (use a strategic or merge patch to change a whole %s)", pl.where(), describeNode(pl.node), tree.KindOf(pl.node))}
+	}
+	v, err := ap.typed(a.Value, pl)
+	if err != nil {
+		return err
+	}
+	old := "(absent)"
+	switch {
+	case pl.insert != nil:
+		pl.parent.Content = append(pl.parent.Content, nil)
+		copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
+		pl.parent.Content[*pl.insert] = v
+		ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: parentPath(pl.path), Op: conflict.Insert, Patch: "field", Pos: a.Pos})
+	case pl.node != nil:
+		old = pl.node.Value
+		setScalarKeepingStyle(pl.node, v)
+		ap.record(pl, v, a.Pos)
+	case pl.parent.Kind == yaml.MappingNode:
+		tree.MapSet(pl.parent, pl.key, v)
+		ap.record(pl, v, a.Pos)
+	default:
+		pl.parent.Content[pl.index] = v
+		ap.record(pl, v, a.Pos)
+	}
+	ap.touched[pl.r] = true
+	ap.trace(a.Pos, pl.r, pl.path, old, v.Value)
+	return nil
+}
+
+func (ap *applier) record(pl place, v *yaml.Node, pos tree.Position) {
+	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Set,
+		Value: tree.KindOf(v).String() + ":" + tree.Key(v), Shown: v.Value, Patch: "field", Pos: pos})
+}
+
+func parentPath(p string) string {
+	if i := strings.LastIndexByte(p, '['); i > 0 {
+		return p[:i]
+	}
+	return p
+}
+
+// setScalarKeepingStyle gives an existing scalar a new value, keeping its
+// comments and, for strings, its quotes.
+func setScalarKeepingStyle(dst, src *yaml.Node) {
+	keep := tree.KindOf(dst) == tree.String && tree.KindOf(src) == tree.String
+	dst.Tag, dst.Value = src.Tag, src.Value
+	if !keep {
+		dst.Style = src.Style
+	}
+}
+
+// delete removes the value at a place.
+func (ap *applier) delete(pl place, pos tree.Position) {
+	if pl.node == nil || pl.insert != nil {
+		ap.warn(pos, "%s does not exist; nothing to delete", pl.where()) //nolint:errcheck // a warning
+		return
+	}
+	if pl.parent.Kind == yaml.MappingNode {
+		tree.MapDelete(pl.parent, pl.key)
+	} else {
+		for i, it := range pl.parent.Content {
+			if it == pl.node {
+				pl.parent.Content = append(pl.parent.Content[:i], pl.parent.Content[i+1:]...)
+				break
+			}
+		}
+	}
+	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Delete, Patch: "field", Pos: pos})
+	ap.touched[pl.r] = true
+	ap.trace(pos, pl.r, pl.path, "(exists)", "(deleted)")
+}
+
+// typed makes the node for a value, typed by the schema type of its place:
+// quoted values are strings; unquoted ones take the field's type
+// (replicas an integer, label values strings, targetPort an integer or a
+// string); a value that is exactly one variable takes the variable's type;
+// without a schema, YAML 1.2's core rules decide.
+func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
+	text, varNode, err := v.resolve(ap.opts.Vars)
+	if err != nil {
+		return nil, err
+	}
+	t := pl.typ
+	kind := schema.Any
+	if t != nil {
+		kind = t.Kind
+	}
+	if !kind.Scalar() && kind != schema.Any {
+		return nil, &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s): a field patch sets scalars (use a strategic or merge patch)", pl.where(), kind, typeWord(t))}
+	}
+	fail := func(what string) error {
+		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
+	}
+	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	if varNode != nil {
+		vk := tree.KindOf(varNode)
+		switch kind {
+		case schema.String:
+			return str(varNode.Value), nil // any scalar fits a string
+		case schema.Any:
+			return tree.Clone(varNode), nil
+		case schema.Integer:
+			if vk != tree.Int {
+				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
+			}
+		case schema.Number:
+			if vk != tree.Int && vk != tree.Float {
+				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
+			}
+		case schema.Boolean:
+			if vk != tree.Bool {
+				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
+			}
+		case schema.IntOrString:
+			if vk != tree.Int && vk != tree.String {
+				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
+			}
+		}
+		c := tree.Clone(varNode)
+		c.Style = 0
+		return c, nil
+	}
+	if v.Quoted || len(v.parts) > 1 {
+		switch kind {
+		case schema.Integer, schema.Number, schema.Boolean:
+			return nil, fail(fmt.Sprintf("the value %q is a string (quoted or built from variables)", text))
+		}
+		return str(text), nil
+	}
+	switch kind {
+	case schema.String:
+		return str(text), nil
+	case schema.Integer:
+		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
+			return nil, fail(fmt.Sprintf("%q is not an integer", text))
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
+	case schema.Number:
+		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
+		}
+		if f, err := strconv.ParseFloat(text, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fail(fmt.Sprintf("%q is not a number", text))
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: text}, nil
+	case schema.Boolean:
+		if text != "true" && text != "false" {
+			return nil, fail(fmt.Sprintf("%q is not true or false", text))
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: text}, nil
+	case schema.IntOrString:
+		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
+		}
+		return str(text), nil
+	}
+	n, _ := typedScalar(text)
+	n.Style = 0
+	return n, nil
+}
+
+func article(k schema.Kind) string {
+	switch k {
+	case schema.Integer, schema.IntOrString, schema.Object, schema.Any:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+func typeWord(t *schema.Type) string {
+	if t == nil {
+		return "unknown"
+	}
+	if t.Format != "" {
+		return t.Kind.String() + "/" + t.Format
+	}
+	return t.Kind.String()
+}
+
+func describeType(t *schema.Type, pl place) string {
+	if pl.path == "" {
+		return pl.r.APIVersion + " " + pl.r.Kind
+	}
+	if t.Name != "" {
+		return pl.path + " (" + t.Name + ")"
+	}
+	return pl.path
+}
+
+func describeNode(n *yaml.Node) string {
+	switch k := tree.KindOf(n); k {
+	case tree.Object, tree.Array:
+		return "an " + k.String()
+	case tree.String:
+		return fmt.Sprintf("the string %q", n.Value)
+	default:
+		return "the " + k.String() + " " + n.Value
+	}
+}
+
+func suggestField(t *schema.Type, name string) string {
+	var close []string
+	for _, f := range t.Fields() {
+		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
+			close = append(close, f.Name)
+		}
+	}
+	if len(close) == 0 || len(close) > 5 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(close, ", ") + "?"
+}

@@ -1,0 +1,13 @@
+package kpatch
+
+import "github.com/kmerge/kmerge/tree"
+
+// Error is a problem in a patch file or in applying it, at a position of
+// the patch file.
+type Error struct {
+	Pos tree.Position
+	Msg string
+}
+
+// Error formats the error as "file:line:col: message".
+func (e *Error) Error() string { return e.Pos.String() + e.Msg }

@@ -1,0 +1,260 @@
+package kpatch
+
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Type is the kind of a patch.
+type Type uint8
+
+// The kinds of patches.
+const (
+	Field     Type = iota // assignments to paths (.kpatch sections, `type: field`)
+	Strategic             // a strategic merge patch
+	Merge                 // a JSON merge patch (RFC 7396)
+)
+
+func (t Type) String() string {
+	return [...]string{"field", "strategic", "merge"}[t]
+}
+
+// Patch is one patch: the objects it targets and what it does to them.
+type Patch struct {
+	Pos    tree.Position // the header, or the item of a YAML patch list
+	Target resource.Selector
+	Type   Type
+
+	// Field patches: Path leads from the object to what the assignments
+	// are relative to; DeleteTarget deletes that instead.
+	Path         Path
+	Sets         []Assignment
+	DeleteTarget bool
+
+	// Strategic and merge patches: the patch document.
+	Body *yaml.Node
+}
+
+// Assignment sets (or deletes) what Key names.
+type Assignment struct {
+	Pos   tree.Position
+	Key   Path
+	Value Value
+}
+
+// ParseKpatch parses a .kpatch file: sections introduced by headers
+// [kind.name.path], each followed by assignments "key: value" or
+// "key = value". # starts a comment outside quotes. file names the file in
+// positions.
+func ParseKpatch(data []byte, file string) ([]*Patch, error) {
+	var patches []*Patch
+	var cur *Patch
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, line := range lines {
+		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		body := stripComment(line)
+		trimmed := strings.TrimSpace(body)
+		if trimmed == "" {
+			continue
+		}
+		indent := len(body) - len(strings.TrimLeft(body, " \t"))
+		pos.Column += indent
+		switch {
+		case trimmed[0] == '[':
+			p, err := parseHeader(trimmed, pos)
+			if err != nil {
+				return nil, err
+			}
+			patches = append(patches, p)
+			cur = p
+		case cur == nil:
+			return nil, &Error{Pos: pos, Msg: "an assignment needs a section: start with a header such as [deployment.app]"}
+		case trimmed == "!delete":
+			cur.DeleteTarget = true
+		default:
+			a, err := parseAssignment(trimmed, pos)
+			if err != nil {
+				return nil, err
+			}
+			cur.Sets = append(cur.Sets, a)
+		}
+	}
+	for _, p := range patches {
+		if p.DeleteTarget && len(p.Sets) > 0 {
+			return nil, &Error{Pos: p.Pos, Msg: "a section with !delete deletes what its header names; it cannot also set fields"}
+		}
+	}
+	return patches, nil
+}
+
+// stripComment removes a # comment: # at the start of the line or after a
+// space, outside quotes and brackets.
+func stripComment(line string) string {
+	inQuote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inQuote != 0:
+			if c == '\\' && inQuote == '"' {
+				i++
+			} else if c == inQuote {
+				inQuote = 0
+			}
+		case c == '"' || c == '\'':
+			inQuote = c
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return strings.TrimRight(line[:i], " \t")
+		}
+	}
+	return line
+}
+
+// parseHeader reads [ns/kind.name.path].
+func parseHeader(s string, pos tree.Position) (*Patch, error) {
+	if !strings.HasSuffix(s, "]") {
+		return nil, &Error{Pos: pos, Msg: "a header ends with ]"}
+	}
+	inner := s[1 : len(s)-1]
+	at := pos
+	at.Column++
+	sel, rest, restPos, err := parseTarget(inner, at)
+	if err != nil {
+		return nil, err
+	}
+	p := &Patch{Pos: pos, Target: sel, Type: Field}
+	if rest != "" {
+		l := &pathLexer{src: rest, base: restPos, bareSelectors: true}
+		if p.Path, err = l.parsePath(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// parseTarget reads "[ns/]kind.name" and returns what follows it (after a
+// dot). kind and name may be quoted; name may be *.
+func parseTarget(s string, pos tree.Position) (resource.Selector, string, tree.Position, error) {
+	var sel resource.Selector
+	i := 0
+	seg := func() (string, error) {
+		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+			v, n, err := unquote(s[i:])
+			if err != nil {
+				return "", err
+			}
+			i += n
+			return v, nil
+		}
+		j := i
+		for j < len(s) && s[j] != '.' && s[j] != '[' {
+			j++
+		}
+		v := s[i:j]
+		i = j
+		return v, nil
+	}
+	errAt := func(col int, format string, args ...any) error {
+		p := pos
+		p.Column += col
+		return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
+	}
+	// a namespace: a bare prefix up to a slash, before any dot or quote
+	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'") {
+		sel.Namespace = s[:slash]
+		i = slash + 1
+	}
+	kind, err := seg()
+	if err != nil {
+		return sel, "", pos, errAt(i, "%v", err)
+	}
+	if kind == "" {
+		return sel, "", pos, errAt(i, "a target starts with a kind: [deployment.app]")
+	}
+	sel.Kind = kind
+	if i >= len(s) || s[i] != '.' {
+		return sel, "", pos, errAt(i, "a target is kind.name: add the object's name (or * for all objects of the kind)")
+	}
+	i++
+	name, err := seg()
+	if err != nil {
+		return sel, "", pos, errAt(i, "%v", err)
+	}
+	if name == "" {
+		return sel, "", pos, errAt(i, "a target is kind.name: the name is missing")
+	}
+	sel.Name = name
+	restPos := pos
+	if i < len(s) {
+		if s[i] != '.' {
+			return sel, "", pos, errAt(i, "expected . after the object's name, got %q", s[i])
+		}
+		i++
+		restPos.Column += i
+		return sel, s[i:], restPos, nil
+	}
+	return sel, "", restPos, nil
+}
+
+// ParseTarget parses a target as the YAML patch list writes it:
+// "kind.name" or "namespace/kind.name", kind and name quoted when they hold
+// dots. pos is where it is written.
+func ParseTarget(s string, pos tree.Position) (resource.Selector, error) {
+	sel, rest, _, err := parseTarget(s, pos)
+	if err == nil && rest != "" {
+		err = &Error{Pos: pos, Msg: fmt.Sprintf("target %q: a target is kind.name; quote a name that holds dots", s)}
+	}
+	return sel, err
+}
+
+// parseAssignment reads "key: value" or "key = value".
+func parseAssignment(s string, pos tree.Position) (Assignment, error) {
+	sep := separator(s)
+	if sep < 0 {
+		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("expected key: value or key = value, got %q", s)}
+	}
+	keyText := strings.TrimSpace(s[:sep])
+	valText := strings.TrimSpace(s[sep+1:])
+	if s[sep] == '=' && strings.Contains(valText, ": ") {
+		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("%q: a selector in a key needs brackets, e.g. containers[name=main].image: ...", s)}
+	}
+	key, err := ParsePath(keyText, pos)
+	if err != nil {
+		return Assignment{}, err
+	}
+	vpos := pos
+	vpos.Column += sep + 1 + len(s[sep+1:]) - len(strings.TrimLeft(s[sep+1:], " \t"))
+	val, err := parseValue(valText, vpos)
+	if err != nil {
+		return Assignment{}, err
+	}
+	return Assignment{Pos: pos, Key: key, Value: val}, nil
+}
+
+// separator finds the first : or = outside quotes and brackets.
+func separator(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			_, n, err := unquote(s[i:])
+			if err != nil {
+				return -1
+			}
+			i += n - 1
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ':', '=':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,100 @@
+package kpatch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kmerge/kmerge/schema"
+)
+
+// Shortcuts: a path whose field is not a field of the type where it
+// stands is completed by the shallowest path to a field of that name
+// below it, through objects only (not through lists or maps, where it would
+// not be clear which item is meant): replicas is spec.replicas in a
+// Deployment, containers is spec.template.spec.containers in any workload
+// (spec.jobTemplate.spec.template.spec.containers in a CronJob), labels is
+// metadata.labels, not the pod template's. Two paths of the same depth are
+// an error that lists them. A full path is never rewritten. The status of
+// an object is not searched: patches set desired state, and status.replicas
+// would otherwise make every replicas ambiguous.
+
+type shortcutKey struct {
+	t    *schema.Type
+	name string
+}
+
+type shortcutResult struct {
+	path []string
+	err  string
+}
+
+// maxShortcutDepth bounds the search.
+const maxShortcutDepth = 8
+
+// shortcut returns the full path the field of st stands for below t, nil
+// when there is none.
+func (ap *applier) shortcut(t *schema.Type, st Step) (Path, error) {
+	k := shortcutKey{t, st.Field}
+	res, ok := ap.shortcuts[k]
+	if !ok {
+		res = findShortcut(t, st.Field)
+		ap.shortcuts[k] = res
+	}
+	if res.err != "" {
+		return nil, &Error{Pos: st.Pos, Msg: res.err}
+	}
+	if res.path == nil {
+		return nil, nil
+	}
+	full := make(Path, len(res.path))
+	for i, f := range res.path {
+		full[i] = Step{Pos: st.Pos, Field: f, Quoted: true}
+	}
+	return full, nil
+}
+
+func findShortcut(t *schema.Type, name string) shortcutResult {
+	type entry struct {
+		t    *schema.Type
+		path []string
+	}
+	level := []entry{{t: t}}
+	// the depth each type was first reached at: a type is explored again
+	// only from another path of the same depth, so that two equally deep
+	// paths are found (and reported as ambiguous) and recursion ends
+	firstDepth := map[*schema.Type]int{t: 0}
+	for depth := 1; depth <= maxShortcutDepth && len(level) > 0; depth++ {
+		var found [][]string
+		var next []entry
+		for _, e := range level {
+			for _, f := range e.t.Fields() {
+				if f.Type == nil || f.Type.Kind != schema.Object || depth == 1 && f.Name == "status" {
+					continue
+				}
+				p := append(append([]string(nil), e.path...), f.Name)
+				if f.Type.Field(name) != nil {
+					found = append(found, append(append([]string(nil), p...), name))
+				}
+				if d, seen := firstDepth[f.Type]; !seen || d == depth {
+					firstDepth[f.Type] = depth
+					next = append(next, entry{t: f.Type, path: p})
+				}
+			}
+		}
+		switch len(found) {
+		case 0:
+			level = next
+			continue
+		case 1:
+			return shortcutResult{path: found[0]}
+		}
+		var names []string
+		for _, p := range found {
+			names = append(names, strings.Join(p, "."))
+		}
+		sort.Strings(names)
+		return shortcutResult{err: fmt.Sprintf("%q is not a field here and could be %s: write the full path", name, strings.Join(names, " or "))}
+	}
+	return shortcutResult{}
+}

@@ -1,0 +1,186 @@
+package kpatch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Vars are the values of ${values.NAME} and ${features.NAME}. Build them
+// before applying patches; applying only reads them, so one Vars can serve
+// concurrent applies.
+type Vars struct {
+	values   *yaml.Node // a mapping
+	features map[string]bool
+}
+
+// NewVars returns empty variables.
+func NewVars() *Vars {
+	return &Vars{values: tree.NewMap(), features: map[string]bool{}}
+}
+
+// LoadValues merges a YAML mapping into the values: nested mappings merge,
+// anything else replaces. file names the source in messages.
+func (v *Vars) LoadValues(data []byte, file string) error {
+	st, err := tree.Read(data, tree.Options{File: file})
+	if err != nil {
+		return err
+	}
+	for _, d := range st.Docs {
+		root := tree.Root(d)
+		if root == nil {
+			continue
+		}
+		if root.Kind != yaml.MappingNode {
+			return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+		}
+		mergeValues(v.values, root)
+	}
+	return nil
+}
+
+func mergeValues(dst, src *yaml.Node) {
+	for i := 0; i+1 < len(src.Content); i += 2 {
+		k, sv := src.Content[i].Value, src.Content[i+1]
+		if dv := tree.MapGet(dst, k); dv != nil && dv.Kind == yaml.MappingNode && sv.Kind == yaml.MappingNode {
+			mergeValues(dv, sv)
+			continue
+		}
+		tree.MapSet(dst, k, tree.Clone(sv))
+	}
+}
+
+// Set sets one value from text like --set takes it: "values.a.b=text" or
+// "a.b=text". The text is typed by YAML 1.2's core rules (3 is a number,
+// true a boolean, "3" in quotes a string).
+func (v *Vars) Set(assignment string) error {
+	path, text, ok := strings.Cut(assignment, "=")
+	if !ok || path == "" {
+		return fmt.Errorf("--set %q: expected NAME=VALUE", assignment)
+	}
+	path = strings.TrimPrefix(path, "values.")
+	val, err := typedScalar(text)
+	if err != nil {
+		return fmt.Errorf("--set %q: %v", assignment, err)
+	}
+	m := v.values
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next := tree.MapGet(m, k)
+		if next == nil || next.Kind != yaml.MappingNode {
+			next = tree.NewMap()
+			tree.MapSet(m, k, next)
+		}
+		m = next
+	}
+	tree.MapSet(m, keys[len(keys)-1], val)
+	return nil
+}
+
+// typedScalar reads a scalar by YAML 1.2's core rules.
+func typedScalar(text string) (*yaml.Node, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil || len(n.Content) == 0 {
+		return tree.NewString(text), nil //nolint:nilerr // not YAML: the text itself
+	}
+	r := n.Content[0]
+	if r.Kind != yaml.ScalarNode {
+		return tree.NewString(text), nil
+	}
+	return r, nil
+}
+
+// SetFeature sets ${features.name}.
+func (v *Vars) SetFeature(name string, on bool) { v.features[name] = on }
+
+// SetFeatureText sets a feature from text like --feature takes it:
+// "name=true", "name=false", or "name" (true).
+func (v *Vars) SetFeatureText(s string) error {
+	name, val, has := strings.Cut(s, "=")
+	name = strings.TrimPrefix(name, "features.")
+	switch {
+	case name == "":
+		return fmt.Errorf("--feature %q: expected NAME=true|false", s)
+	case !has || val == "true":
+		v.features[name] = true
+	case val == "false":
+		v.features[name] = false
+	default:
+		return fmt.Errorf("--feature %q: a feature is true or false", s)
+	}
+	return nil
+}
+
+// lookup returns the scalar a reference names.
+func (v *Vars) lookup(ref string) (*yaml.Node, error) {
+	if name, ok := strings.CutPrefix(ref, "features."); ok {
+		on, found := v.features[name]
+		if !found {
+			return nil, fmt.Errorf("undefined variable ${%s}: set it with --feature %s=true|false", ref, name)
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(on)}, nil
+	}
+	path := strings.TrimPrefix(ref, "values.")
+	n := v.values
+	for _, k := range strings.Split(path, ".") {
+		n = tree.MapGet(n, k)
+		if n == nil {
+			return nil, fmt.Errorf("undefined variable ${%s}: give it in a --values file or with --set %s=...", ref, path)
+		}
+	}
+	if !tree.KindOf(n).Scalar() || tree.KindOf(n) == tree.Null {
+		return nil, fmt.Errorf("${%s} is %s; variables must be scalars", ref, tree.KindOf(n))
+	}
+	return n, nil
+}
+
+// Names lists the defined variables, for messages and debugging.
+func (v *Vars) Names() []string {
+	var out []string
+	var walk func(prefix string, m *yaml.Node)
+	walk = func(prefix string, m *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			name := prefix + m.Content[i].Value
+			if m.Content[i+1].Kind == yaml.MappingNode {
+				walk(name+".", m.Content[i+1])
+			} else {
+				out = append(out, name)
+			}
+		}
+	}
+	walk("values.", v.values)
+	for f := range v.features {
+		out = append(out, "features."+f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolve gives the text of a value with its variables substituted, and,
+// for a value that is exactly one variable, the variable's own node.
+func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
+	if val.SingleVariable() {
+		n, err := v.lookup(val.parts[0].ref)
+		if err != nil {
+			return "", nil, &Error{Pos: val.parts[0].pos, Msg: err.Error()}
+		}
+		return n.Value, n, nil
+	}
+	var b strings.Builder
+	for _, p := range val.parts {
+		if p.ref == "" {
+			b.WriteString(p.text)
+			continue
+		}
+		n, err := v.lookup(p.ref)
+		if err != nil {
+			return "", nil, &Error{Pos: p.pos, Msg: err.Error()}
+		}
+		b.WriteString(n.Value)
+	}
+	return b.String(), nil, nil
+}

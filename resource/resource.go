@@ -1,0 +1,324 @@
+// Package resource reads sets of Kubernetes objects from files, folders and
+// standard input, and selects objects by kind, name, namespace and labels.
+//
+// An object is identified by its group, kind, namespace and name. Kinds are
+// matched in any letter case by Kind, resource name or short name
+// (deployment, deployments, deploy), or qualified by group
+// ("deployment.apps") when a name is ambiguous among the objects of a set.
+package resource
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Resource is one object of a set. Its Root is the object's mapping node
+// inside its source's stream: editing it edits the source.
+type Resource struct {
+	Root   *yaml.Node
+	Source *Source
+	Doc    int // index of the document in the source
+	Item   int // index in the items of a List document, -1 for a whole document
+
+	APIVersion, Kind, Namespace, Name string
+}
+
+// GVK returns the group, version and kind of the object.
+func (r *Resource) GVK() schema.GroupVersionKind { return schema.ParseGVK(r.APIVersion, r.Kind) }
+
+// Position returns where the object starts.
+func (r *Resource) Position() tree.Position {
+	return tree.Position{File: r.Source.Path, Line: r.Root.Line, Column: r.Root.Column}
+}
+
+// ID names the object: "apps/v1 Deployment prod/web".
+func (r *Resource) ID() string {
+	name := r.Name
+	if r.Namespace != "" {
+		name = r.Namespace + "/" + name
+	}
+	return r.APIVersion + " " + r.Kind + " " + name
+}
+
+// Labels returns the object's metadata.labels.
+func (r *Resource) Labels() map[string]string {
+	out := map[string]string{}
+	labels := tree.MapGet(tree.MapGet(r.Root, "metadata"), "labels")
+	if labels == nil || labels.Kind != yaml.MappingNode {
+		return out
+	}
+	for i := 0; i+1 < len(labels.Content); i += 2 {
+		out[labels.Content[i].Value] = labels.Content[i+1].Value
+	}
+	return out
+}
+
+// Source is a file (or standard input) of a set.
+type Source struct {
+	Path   string // as found: the file's path, or "<stdin>"
+	Rel    string // path relative to the folder it was found in (the file name for a file argument)
+	Stream *tree.Stream
+	// Input is the bytes read, to compare outputs with.
+	Input []byte
+}
+
+// Set is the objects of some files.
+type Set struct {
+	Sources   []*Source
+	Resources []*Resource
+}
+
+// LoadOptions control Load.
+type LoadOptions struct {
+	Limits *tree.Limits
+}
+
+// Load reads the objects of files, folders (recursively: files ending in
+// .yaml, .yml and .json, in lexical order, folders starting with a dot
+// skipped) and standard input ("-"). Every document must be a Kubernetes
+// object (apiVersion, kind, metadata.name) or a List of them; empty
+// documents are kept as they are. Two objects with the same identity are an
+// error naming both.
+func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
+	set := &Set{}
+	for _, p := range paths {
+		if p == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, err
+			}
+			if err := set.add("<stdin>", "stdin.yaml", data, opts); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			if err := set.add(p, filepath.Base(p), data, opts); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		files, err := manifestFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			rel, _ := filepath.Rel(p, f)
+			if err := set.add(f, rel, data, opts); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return set, set.checkUnique()
+}
+
+// manifestFiles lists the manifest files below dir, in lexical order.
+func manifestFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}
+
+func (set *Set) add(path, rel string, data []byte, opts LoadOptions) error {
+	st, err := tree.Read(data, tree.Options{File: path, Limits: opts.Limits})
+	if err != nil {
+		return err
+	}
+	src := &Source{Path: path, Rel: rel, Stream: st, Input: data}
+	set.Sources = append(set.Sources, src)
+	for i, doc := range st.Docs {
+		root := tree.Root(doc)
+		if root == nil || tree.KindOf(root) == tree.Null {
+			continue // an empty document
+		}
+		if isKustomizeFile(root) {
+			continue // a kustomization.yaml found in a folder of manifests: not an object
+		}
+		r, err := object(src, i, -1, root)
+		if err != nil {
+			return err
+		}
+		if items := tree.MapGet(root, "items"); isList(r.Kind) && items != nil {
+			if items.Kind != yaml.SequenceNode {
+				return errAt(path, items, "the items of a %s must be a list", r.Kind)
+			}
+			for j, it := range items.Content {
+				ir, err := object(src, i, j, it)
+				if err != nil {
+					return err
+				}
+				set.Resources = append(set.Resources, ir)
+			}
+			continue
+		}
+		set.Resources = append(set.Resources, r)
+	}
+	return nil
+}
+
+func isKustomizeFile(n *yaml.Node) bool {
+	v := tree.MapGet(n, "apiVersion")
+	return v != nil && strings.HasPrefix(v.Value, "kustomize.config.k8s.io/")
+}
+
+func isList(kind string) bool { return kind == "List" || strings.HasSuffix(kind, "List") }
+
+func errAt(file string, n *yaml.Node, format string, args ...any) error {
+	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// object checks that n is a Kubernetes object and describes it.
+func object(src *Source, doc, item int, n *yaml.Node) (*Resource, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, errAt(src.Path, n, "not a Kubernetes object: the document is %s, not a mapping", tree.KindOf(n))
+	}
+	str := func(m *yaml.Node, key string) string {
+		v := tree.MapGet(m, key)
+		if v == nil || v.Kind != yaml.ScalarNode {
+			return ""
+		}
+		return v.Value
+	}
+	r := &Resource{Root: n, Source: src, Doc: doc, Item: item,
+		APIVersion: str(n, "apiVersion"), Kind: str(n, "kind")}
+	switch {
+	case r.APIVersion == "" && r.Kind == "":
+		return nil, errAt(src.Path, n, "not a Kubernetes object: no apiVersion and no kind")
+	case r.APIVersion == "":
+		return nil, errAt(src.Path, n, "not a Kubernetes object: %s without apiVersion", r.Kind)
+	case r.Kind == "":
+		return nil, errAt(src.Path, n, "not a Kubernetes object: no kind")
+	}
+	meta := tree.MapGet(n, "metadata")
+	r.Name, r.Namespace = str(meta, "name"), str(meta, "namespace")
+	if r.Name == "" && !(isList(r.Kind) && item < 0) {
+		return nil, errAt(src.Path, n, "%s %s has no metadata.name", r.APIVersion, r.Kind)
+	}
+	return r, nil
+}
+
+func (set *Set) checkUnique() error {
+	seen := map[string]*Resource{}
+	for _, r := range set.Resources {
+		if isList(r.Kind) && r.Item < 0 {
+			continue
+		}
+		gvk := r.GVK()
+		id := gvk.Group + "/" + gvk.Kind + "/" + r.Namespace + "/" + r.Name
+		if prev, dup := seen[id]; dup {
+			return errAt(r.Source.Path, r.Root, "%s is defined twice: here and at %s", r.ID(), strings.TrimSuffix(prev.Position().String(), ": "))
+		}
+		seen[id] = r
+	}
+	return nil
+}
+
+// Selector picks objects. Empty fields match anything.
+type Selector struct {
+	Kind       string // a kind name schema.NameMatches accepts
+	Name       string // exact name, or "*"
+	Namespace  string // "default" also matches objects without a namespace
+	APIVersion string // group/version
+	Labels     string // a label selector: "app=web,tier!=db,env in (a,b),!legacy"
+}
+
+// String formats the selector as a target would be written.
+func (sel Selector) String() string {
+	var b strings.Builder
+	if sel.Namespace != "" {
+		b.WriteString(sel.Namespace + "/")
+	}
+	b.WriteString(sel.Kind)
+	if sel.Name != "" {
+		b.WriteString("." + sel.Name)
+	}
+	if sel.Labels != "" {
+		b.WriteString(" with labels " + sel.Labels)
+	}
+	return b.String()
+}
+
+// Select returns the objects sel picks, in set order. A kind name that
+// names kinds of several groups among the objects of the set is an error
+// asking for the group.
+func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
+	lbl, err := ParseLabelSelector(sel.Labels)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Resource
+	groups := map[string]bool{}
+	for _, r := range set.Resources {
+		if isList(r.Kind) && r.Item < 0 {
+			continue
+		}
+		gvk := r.GVK()
+		if sel.Kind != "" && !s.NameMatches(sel.Kind, gvk) {
+			continue
+		}
+		if sel.APIVersion != "" && sel.APIVersion != r.APIVersion {
+			continue
+		}
+		if sel.Name != "" && sel.Name != "*" && sel.Name != r.Name {
+			continue
+		}
+		if sel.Namespace != "" && sel.Namespace != r.Namespace && !(sel.Namespace == "default" && r.Namespace == "") {
+			continue
+		}
+		if !lbl.Matches(r.Labels()) {
+			continue
+		}
+		groups[gvk.Group+"/"+gvk.Kind] = true
+		out = append(out, r)
+	}
+	if len(groups) > 1 {
+		var gs []string
+		for g := range groups {
+			grp, kind, _ := strings.Cut(g, "/")
+			if grp == "" {
+				grp = "core"
+			}
+			gs = append(gs, fmt.Sprintf("%s.%s", strings.ToLower(kind), grp))
+		}
+		sort.Strings(gs)
+		return nil, fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
+	}
+	return out, nil
+}
