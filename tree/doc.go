@@ -11,4 +11,11 @@
 // an integer that fits in 64 bits is an int64, every other number a float64,
 // and values of different types are never equal (1 is not "1", 1 is not 1.0).
 // Numbers keep their exact text; nothing is rounded on the way through.
+//
+// Writing YAML normally goes through yaml.v3's encoder, which keeps
+// comments, key order, quoting and flow style but not blank lines or
+// unusual spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
+// keeps the source text instead: documents no edit touched are copied byte
+// for byte, and edited ones differ from the input only in the lines the
+// edit changed (see Snapshot).
 package tree

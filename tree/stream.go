@@ -66,6 +66,11 @@ type Stream struct {
 	Format Format
 	Style  Style
 	Docs   []*yaml.Node // document nodes; an empty document has no content
+
+	src        []byte       // the YAML text Read parsed (not a copy); nil for JSON
+	limits     Limits       // the limits Read applied, reused to re-read output
+	snapshot   []*yaml.Node // deep copies of Docs made by Snapshot
+	resnapshot bool         // Snapshot was called more than once
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -73,6 +78,10 @@ type Stream struct {
 // YAML aliases and merge keys (<<) are expanded, so that every node has one
 // parent and can be edited in place. Mappings with a key given twice and
 // mappings with keys that are not scalars are rejected.
+//
+// For YAML input the stream keeps a reference to data (it does not copy
+// it), so that WriteYAML can copy untouched text after Snapshot: data must
+// not be modified while the stream is in use.
 func Read(data []byte, opts Options) (*Stream, error) {
 	limits := DefaultLimits()
 	if opts.Limits != nil {
@@ -81,7 +90,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
 		return nil, errorf(opts.File, 0, 0, "input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes)
 	}
-	s := &Stream{File: opts.File, Style: Style{Indent: 2}}
+	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits}
 	format := YAML
 	if opts.Format != nil {
 		format = *opts.Format
@@ -99,7 +108,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 		if yerr != nil {
 			return nil, err // the JSON error is the one the author needs
 		}
-		s.Docs = ydocs
+		s.Docs, s.src = ydocs, data
 		s.Style = detectStyle(data)
 		return s, nil
 	}
@@ -107,7 +116,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Docs = docs
+	s.Docs, s.src = docs, data
 	s.Style = detectStyle(data)
 	return s, nil
 }
@@ -186,7 +195,17 @@ func detectStyle(data []byte) Style {
 }
 
 // WriteYAML writes the stream as YAML in its style.
+//
+// Without Snapshot, or for a stream read from JSON, every document is
+// written by yaml.v3's encoder (see the function WriteYAML). After
+// Snapshot, documents of a stream read from YAML keep their text: a
+// document that renders as its snapshot is copied byte for byte, and an
+// edited one is the source text with only the changed lines replaced; see
+// Snapshot for how, and for when it falls back to the encoder's output.
 func (s *Stream) WriteYAML(w io.Writer) error {
+	if s.snapshot != nil && s.src != nil {
+		return s.writePreserving(w)
+	}
 	return WriteYAML(w, s.Style, s.Docs...)
 }
 

@@ -123,8 +123,20 @@ func Equal(a, b *yaml.Node) bool {
 		if len(a.Content) != len(b.Content) {
 			return false
 		}
+		get := func(key string) *yaml.Node { return MapGet(b, key) }
+		if len(b.Content) > 64 {
+			// large mappings: index b once instead of scanning it per key
+			// (the index keeps the last of repeated keys, as MapGet does)
+			index := make(map[string]*yaml.Node, len(b.Content)/2)
+			for i := 0; i+1 < len(b.Content); i += 2 {
+				if k := Resolve(b.Content[i]); k != nil {
+					index[k.Value] = b.Content[i+1]
+				}
+			}
+			get = func(key string) *yaml.Node { return index[key] }
+		}
 		for i := 0; i+1 < len(a.Content); i += 2 {
-			bv := MapGet(b, a.Content[i].Value)
+			bv := get(a.Content[i].Value)
 			if bv == nil || !Equal(a.Content[i+1], bv) {
 				return false
 			}

@@ -3,7 +3,9 @@
 // Diff finds a shortest edit script with Myers' O((N+M)D) algorithm ("An
 // O(ND) Difference Algorithm and Its Variations", 1986) in its linear-space
 // form: the middle snake of the two sequences splits the problem in two,
-// recursively. Time is O((N+M)·D) for D differing lines, memory O(N+M).
+// recursively. Time is O((N+M)·D) for D differing lines, memory O(N+M);
+// lines found in only one of the sequences are set aside first, so that
+// unrelated inputs cost linear time.
 // The result is a list of hunks, each replacing a range of the first
 // sequence by a range of the second. DiffBounded gives up beyond a number of
 // edits, for callers that prefer a cheap fallback to an expensive diff.
@@ -39,11 +41,59 @@ func Diff(a, b []string) []Hunk {
 // bound). The work done is then O((N+M)·maxD).
 func DiffBounded(a, b []string, maxD int) ([]Hunk, bool) {
 	ia, ib := intern(a, b)
-	d := &differ{a: ia, b: ib, delA: make([]bool, len(a)), insB: make([]bool, len(b))}
-	if !d.compare(0, len(a), 0, len(b), maxD) {
+	// A line that the other side lacks is deleted or inserted whatever
+	// the rest: leave such lines out of the search, which then only sees
+	// lines that may match (for unrelated inputs, none).
+	inA, inB := presence(ia), presence(ib)
+	fa, mapA := keep(ia, inB)
+	fb, mapB := keep(ib, inA)
+	if maxD >= 0 {
+		maxD -= len(a) - len(fa) + len(b) - len(fb)
+		if maxD < 0 {
+			return nil, false
+		}
+	}
+	d := &differ{a: fa, b: fb, delA: make([]bool, len(fa)), insB: make([]bool, len(fb))}
+	if !d.compare(0, len(fa), 0, len(fb), maxD) {
 		return nil, false
 	}
-	return d.hunks(), true
+	// back to the full sequences: left-out lines are changes
+	delA, insB := make([]bool, len(a)), make([]bool, len(b))
+	for i := range delA {
+		delA[i] = true
+	}
+	for j := range insB {
+		insB[j] = true
+	}
+	for i, del := range d.delA {
+		delA[mapA[i]] = del
+	}
+	for j, ins := range d.insB {
+		insB[mapB[j]] = ins
+	}
+	return hunks(delA, insB), true
+}
+
+// presence returns the set of line numbers in lines.
+func presence(lines []int32) map[int32]bool {
+	set := make(map[int32]bool, len(lines))
+	for _, l := range lines {
+		set[l] = true
+	}
+	return set
+}
+
+// keep returns the lines that are in set, and for each its index in lines.
+func keep(lines []int32, set map[int32]bool) ([]int32, []int) {
+	out := make([]int32, 0, len(lines))
+	index := make([]int, 0, len(lines))
+	for i, l := range lines {
+		if set[l] {
+			out = append(out, l)
+			index = append(index, i)
+		}
+	}
+	return out, index
 }
 
 // intern replaces every line by a number, equal lines by equal numbers, so
@@ -181,22 +231,22 @@ func (d *differ) middleSnake(a0, a1, b0, b1, maxD int) (x, y, u, v int, ok bool)
 	panic("linediff: no middle snake") // unreachable: the paths always meet
 }
 
-// hunks turns the marks into hunks. Unmarked lines of a and b correspond
-// in order.
-func (d *differ) hunks() []Hunk {
+// hunks turns marks of deleted and inserted lines into hunks. Unmarked
+// lines of a and b correspond in order.
+func hunks(delA, insB []bool) []Hunk {
 	var out []Hunk
 	i, j := 0, 0
-	n, m := len(d.delA), len(d.insB)
+	n, m := len(delA), len(insB)
 	for i < n || j < m {
-		if i < n && j < m && !d.delA[i] && !d.insB[j] {
+		if i < n && j < m && !delA[i] && !insB[j] {
 			i, j = i+1, j+1
 			continue
 		}
 		h := Hunk{A0: i, B0: j}
-		for i < n && d.delA[i] {
+		for i < n && delA[i] {
 			i++
 		}
-		for j < m && d.insB[j] {
+		for j < m && insB[j] {
 			j++
 		}
 		h.A1, h.B1 = i, j
