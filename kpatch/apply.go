@@ -148,12 +148,19 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		return nil
 	}
 	root := place{node: r.Root, typ: typ, r: r}
-	places, err := ap.walk([]place{root}, p.Path, p.Pos, true)
+	warned := len(ap.res.Warnings)
+	places, err := ap.walk([]place{root}, p.Path, p.Pos, !p.DeleteTarget)
 	if err != nil {
 		return err
 	}
 	if len(places) == 0 {
-		return ap.warn(p.Pos, "%s in %s matches nothing; the section is skipped", p.Path, r.ID())
+		if len(ap.res.Warnings) == warned && p.DeleteTarget {
+			return ap.warn(p.Pos, "%s does not exist; nothing to delete", root.below(p.Path))
+		}
+		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
+			return ap.warn(p.Pos, "%s: %s reaches no item (its lists are empty or absent); the section is skipped", r.ID(), p.Path)
+		}
+		return nil
 	}
 	if p.DeleteTarget {
 		for i := len(places) - 1; i >= 0; i-- {
@@ -228,19 +235,32 @@ type place struct {
 	node   *yaml.Node    // the value; nil when absent
 	typ    *schema.Type  // its type; nil when unknown
 	field  *schema.Field // the schema field it is the value of, if known
-	parent *yaml.Node   // the mapping or sequence that holds (or will hold) it
-	key    string       // in a parent mapping
-	index  int          // in a parent sequence
-	path   string       // canonical path, for messages and conflicts
+	parent *yaml.Node    // the mapping or sequence that holds (or will hold) it
+	key    string        // in a parent mapping
+	index  int           // in a parent sequence
+	path   string        // canonical path, for messages and conflicts
 	// insert is set for the place of a new list item: the index it goes to.
 	insert *int
+}
+
+// below names what a path leads to from pl, for messages about places
+// that do not exist.
+func (pl place) below(p Path) string {
+	rest := p.String()
+	if pl.path != "" && len(p) > 0 && p[0].Sel == nil {
+		rest = "." + rest
+	}
+	if pl.path == "" {
+		return pl.r.ID() + ": " + rest
+	}
+	return pl.r.ID() + ": " + pl.path + rest
 }
 
 func (pl place) where() string {
 	if pl.path == "" {
 		return pl.r.ID()
 	}
-	return pl.r.ID() + " " + pl.path
+	return pl.r.ID() + ": " + pl.path
 }
 
 // walk follows a path from some places. create: fields that do not exist
@@ -286,13 +306,18 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	}
 	node := pl.node
 	// a list without a selector: the step applies to every item (a number
-	// is an index)
-	if tree.KindOf(node) == tree.Array {
+	// is an index); an absent list has none
+	absentList := node == nil && pl.typ != nil && pl.typ.Kind == schema.List
+	if tree.KindOf(node) == tree.Array || absentList {
 		if n, err := strconv.Atoi(st.Field); err == nil && !st.Quoted {
 			return ap.selectItems(pl, Step{Pos: st.Pos, Sel: &Selector{Op: SelIndex, Index: n}})
 		}
 		var out []place
-		for i, item := range node.Content {
+		var items []*yaml.Node
+		if node != nil {
+			items = node.Content
+		}
+		for i, item := range items {
 			ip := ap.itemPlace(pl, item, i)
 			res, full, err := ap.step(ip, st, rest, create)
 			if err != nil {
@@ -325,15 +350,19 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			}
 		}
 		if field == nil {
-			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, suggestField(t, st.Field))}
+			hint := suggestField(t, st.Field)
+			if hint == "" && !st.Quoted {
+				hint = itemHint(t, st.Field)
+			}
+			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
 		}
 	case t != nil && t.Kind.Scalar():
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.path, t.Kind, typeWord(t), st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.where(), t.Kind, typeWord(t), st.Field)}
 	case t != nil && t.Kind == schema.List:
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.path, st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}
 	if node != nil && node.Kind != yaml.MappingNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.path, describeNode(node), st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), describeNode(node), st.Field)}
 	}
 	var childType *schema.Type
 	if field != nil {
@@ -388,10 +417,10 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	sel := st.Sel
 	node := pl.node
 	if node != nil && node.Kind != yaml.SequenceNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.path, describeNode(node), sel)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), describeNode(node), sel)}
 	}
 	if pl.typ != nil && pl.typ.Kind != schema.List && pl.typ.Kind != schema.Any {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.path, pl.typ.Kind, typeWord(pl.typ))}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.where(), pl.typ.Kind, typeWord(pl.typ))}
 	}
 	var items []*yaml.Node
 	if node != nil {
@@ -400,7 +429,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	switch sel.Op {
 	case SelIndex:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s", pl.path, sel.Index, len(items), pl.r.ID())
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d); skipped", pl.where(), sel.Index, len(items))
 		}
 		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index)}, nil, nil
 	case SelMatch:
@@ -411,7 +440,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s", pl.path, pl.r.ID(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s; skipped", pl.where(), sel)
 		}
 		return out, nil, nil
 	}
@@ -421,7 +450,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	case sel.Op == SelAppend:
 	case sel.Conds == nil:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s to insert next to", pl.path, sel.Index, len(items), pl.r.ID())
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) to insert next to; skipped", pl.where(), sel.Index, len(items))
 		}
 		at = sel.Index
 		if sel.Op == SelInsertAfter {
@@ -436,7 +465,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s to insert next to", pl.path, pl.r.ID(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to; skipped", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
 		}
 		if sel.Op == SelInsertAfter {
 			at++
@@ -488,12 +517,19 @@ func (ap *applier) materialize(pl place) place {
 
 // assign performs one assignment relative to a place.
 func (ap *applier) assign(base place, a Assignment) error {
-	places, err := ap.walk([]place{base}, a.Key, a.Pos, true)
+	warned := len(ap.res.Warnings)
+	places, err := ap.walk([]place{base}, a.Key, a.Pos, !a.Value.Delete)
 	if err != nil {
 		return err
 	}
 	if len(places) == 0 {
-		return nil // a selector matched nothing: warned already
+		if len(ap.res.Warnings) == warned && a.Value.Delete {
+			return ap.warn(a.Pos, "%s does not exist; nothing to delete", base.below(a.Key))
+		}
+		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
+			return ap.warn(a.Pos, "%s: %s reaches no item (its lists are empty or absent); skipped", base.where(), a.Key)
+		}
+		return nil
 	}
 	for _, pl := range places {
 		if a.Value.Delete {
@@ -603,13 +639,16 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	fail := func(what string) error {
 		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
-	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	str := newString
 	if varNode != nil {
 		vk := tree.KindOf(varNode)
 		switch kind {
 		case schema.String:
 			return str(varNode.Value), nil // any scalar fits a string
 		case schema.Any:
+			if vk == tree.String {
+				return newString(varNode.Value), nil
+			}
 			return tree.Clone(varNode), nil
 		case schema.Integer:
 			if vk != tree.Int {
@@ -667,6 +706,9 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 		return str(text), nil
 	}
 	n, _ := typedScalar(text)
+	if tree.KindOf(n) == tree.String {
+		return newString(n.Value), nil
+	}
 	n.Style = 0
 	return n, nil
 }
@@ -690,13 +732,10 @@ func typeWord(t *schema.Type) string {
 }
 
 func describeType(t *schema.Type, pl place) string {
-	if pl.path == "" {
-		return pl.r.APIVersion + " " + pl.r.Kind
+	if pl.path != "" && t.Name != "" {
+		return pl.where() + " (" + t.Name + ")"
 	}
-	if t.Name != "" {
-		return pl.path + " (" + t.Name + ")"
-	}
-	return pl.path
+	return pl.where()
 }
 
 func describeNode(n *yaml.Node) string {

@@ -200,7 +200,7 @@ func (l *pathLexer) segment() ([]Step, error) {
 }
 
 // quoted reads a quoted string: double quotes with Go/JSON escapes, or
-// single quotes where '' is a quote.
+// single quotes, in which a doubled single quote stands for one.
 func (l *pathLexer) quoted() (string, error) {
 	s, n, err := unquote(l.src[l.pos:])
 	if err != nil {

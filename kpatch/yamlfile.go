@@ -12,10 +12,10 @@ import (
 
 // ParseYAML parses a targeted patch list:
 //
-//	- target: deployment.my-app        # or a map: apiVersion, kind, namespace, name, labelSelector
-//	  type: field                      # field (default), strategic or merge
-//	  patch:
-//	    spec.replicas: 3
+//   - target: deployment.my-app        # or a map: apiVersion, kind, namespace, name, labelSelector
+//     type: field                      # field (default), strategic or merge
+//     patch:
+//     spec.replicas: 3
 //
 // A field patch maps paths to scalars (a nested mapping continues the path;
 // !delete deletes); a strategic or merge patch is the patch document.
