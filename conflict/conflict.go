@@ -227,8 +227,13 @@ type walker struct {
 	out      []Effect
 }
 
-func (w *walker) add(path string, op Op, v *yaml.Node) {
+// add records an effect; at is the patch node it comes from, whose line
+// and column are the effect's position.
+func (w *walker) add(path string, op Op, v, at *yaml.Node) {
 	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos}
+	if at != nil && at.Line > 0 {
+		e.Pos.Line, e.Pos.Column = at.Line, at.Column
+	}
 	if op == Set && v != nil {
 		e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
 		if !tree.KindOf(v).Scalar() {
@@ -243,34 +248,35 @@ func (w *walker) add(path string, op Op, v *yaml.Node) {
 
 func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic bool) {
 	if tree.KindOf(n) != tree.Object {
-		w.add(path, Set, n)
+		w.add(path, Set, n, n)
 		return
 	}
 	if strategic {
 		if d := tree.MapGet(n, "$patch"); d != nil {
 			if d.Value == "delete" {
-				w.add(path, Delete, nil)
+				w.add(path, Delete, nil, d)
 			} else {
-				w.add(path, Set, n)
+				w.add(path, Set, n, n)
 			}
 			return
 		}
 		if tree.MapGet(n, "$retainKeys") != nil && path != "" {
-			w.add(path, Merge, nil)
+			w.add(path, Merge, nil, n)
 		}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, n.Content[i+1]
+		kn, v := n.Content[i], n.Content[i+1]
+		k := kn.Value
 		if strategic && strings.HasPrefix(k, "$") {
 			if f, ok := strings.CutPrefix(k, "$deleteFromPrimitiveList/"); ok {
-				w.add(JoinField(path, f), Merge, nil)
+				w.add(JoinField(path, f), Merge, nil, kn)
 			}
 			continue // other directives order or restrict what the fields below do
 		}
 		p := JoinField(path, k)
 		switch tree.KindOf(v) {
 		case tree.Null:
-			w.add(p, Delete, nil)
+			w.add(p, Delete, nil, kn)
 		case tree.Object:
 			var sub *schema.Type
 			var meta schema.Meta
@@ -278,7 +284,7 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic boo
 				sub, meta, _ = t.PatchField(k, false)
 			}
 			if strategic && meta.Strategy == schema.StrategyReplace {
-				w.add(p, Set, v)
+				w.add(p, Set, v, kn)
 				continue
 			}
 			w.object(v, sub, p, strategic)
@@ -290,18 +296,18 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic boo
 			}
 			w.list(v, elem, meta, p, strategic)
 		default:
-			w.add(p, Set, v)
+			w.add(p, Set, v, kn)
 		}
 	}
 }
 
 func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
 	if !strategic || meta.Strategy != schema.StrategyMerge {
-		w.add(path, Set, n)
+		w.add(path, Set, n, n)
 		return
 	}
 	if len(meta.MergeKey) == 0 {
-		w.add(path, Merge, nil) // a merged list of scalars
+		w.add(path, Merge, nil, n) // a merged list of scalars
 		return
 	}
 	for i, item := range n.Content {
@@ -310,9 +316,9 @@ func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path st
 		}
 		if d := tree.MapGet(item, "$patch"); d != nil {
 			if d.Value == "delete" {
-				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil)
+				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil, d)
 			} else {
-				w.add(path, Set, n)
+				w.add(path, Set, n, n)
 			}
 			continue
 		}

@@ -87,9 +87,9 @@ type applier struct {
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if ap.opts.Strict {
-		return &Error{Pos: pos, Msg: msg + " (--strict)"}
+		return &Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 	}
-	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg + "; skipped"})
 	return nil
 }
 
@@ -105,7 +105,7 @@ func (ap *applier) patch(set *resource.Set, p *Patch) error {
 		return &Error{Pos: p.Pos, Msg: err.Error()}
 	}
 	if len(targets) == 0 {
-		return ap.warn(p.Pos, "no object matches %s; the patch is skipped", p.Target)
+		return ap.warn(p.Pos, "no object matches %s", p.Target)
 	}
 	for _, r := range targets {
 		if err := ap.patchObject(r, p); err != nil {
@@ -155,16 +155,18 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	}
 	if len(places) == 0 {
 		if len(ap.res.Warnings) == warned && p.DeleteTarget {
-			return ap.warn(p.Pos, "%s does not exist; nothing to delete", root.below(p.Path))
+			return ap.warn(p.Pos, "%s does not exist, nothing to delete", root.below(p.Path))
 		}
 		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
-			return ap.warn(p.Pos, "%s: %s reaches no item (its lists are empty or absent); the section is skipped", r.ID(), p.Path)
+			return ap.warn(p.Pos, "%s: %s reaches no item (its lists are empty or absent)", r.ID(), p.Path)
 		}
 		return nil
 	}
 	if p.DeleteTarget {
 		for i := len(places) - 1; i >= 0; i-- {
-			ap.delete(places[i], p.Pos)
+			if err := ap.delete(places[i], p.Pos); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -341,7 +343,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	case t != nil && t.Kind == schema.Object:
 		field = t.Field(st.Field)
 		if field == nil && !st.Quoted {
-			full, err := ap.shortcut(t, st)
+			full, err := ap.shortcut(t, st, describeType(t, pl))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -429,7 +431,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	switch sel.Op {
 	case SelIndex:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d); skipped", pl.where(), sel.Index, len(items))
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d)", pl.where(), sel.Index, len(items))
 		}
 		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index)}, nil, nil
 	case SelMatch:
@@ -440,7 +442,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s; skipped", pl.where(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s", pl.where(), sel)
 		}
 		return out, nil, nil
 	}
@@ -450,7 +452,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	case sel.Op == SelAppend:
 	case sel.Conds == nil:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) to insert next to; skipped", pl.where(), sel.Index, len(items))
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) to insert next to", pl.where(), sel.Index, len(items))
 		}
 		at = sel.Index
 		if sel.Op == SelInsertAfter {
@@ -465,7 +467,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to; skipped", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
 		}
 		if sel.Op == SelInsertAfter {
 			at++
@@ -524,16 +526,18 @@ func (ap *applier) assign(base place, a Assignment) error {
 	}
 	if len(places) == 0 {
 		if len(ap.res.Warnings) == warned && a.Value.Delete {
-			return ap.warn(a.Pos, "%s does not exist; nothing to delete", base.below(a.Key))
+			return ap.warn(a.Pos, "%s does not exist, nothing to delete", base.below(a.Key))
 		}
 		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
-			return ap.warn(a.Pos, "%s: %s reaches no item (its lists are empty or absent); skipped", base.where(), a.Key)
+			return ap.warn(a.Pos, "%s: %s reaches no item (its lists are empty or absent)", base.where(), a.Key)
 		}
 		return nil
 	}
 	for _, pl := range places {
 		if a.Value.Delete {
-			ap.delete(pl, a.Pos)
+			if err := ap.delete(pl, a.Pos); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := ap.set(pl, a); err != nil {
@@ -598,10 +602,9 @@ func setScalarKeepingStyle(dst, src *yaml.Node) {
 }
 
 // delete removes the value at a place.
-func (ap *applier) delete(pl place, pos tree.Position) {
+func (ap *applier) delete(pl place, pos tree.Position) error {
 	if pl.node == nil || pl.insert != nil {
-		ap.warn(pos, "%s does not exist; nothing to delete", pl.where()) //nolint:errcheck // a warning
-		return
+		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
 	if pl.parent.Kind == yaml.MappingNode {
 		tree.MapDelete(pl.parent, pl.key)
@@ -616,6 +619,7 @@ func (ap *applier) delete(pl place, pos tree.Position) {
 	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Delete, Patch: "field", Pos: pos})
 	ap.touched[pl.r] = true
 	ap.trace(pos, pl.r, pl.path, "(exists)", "(deleted)")
+	return nil
 }
 
 // typed makes the node for a value, typed by the schema type of its place:

@@ -25,24 +25,25 @@ type shortcutKey struct {
 }
 
 type shortcutResult struct {
-	path []string
-	err  string
+	path      []string
+	ambiguous []string // the paths of the same depth, when there are several
 }
 
 // maxShortcutDepth bounds the search.
 const maxShortcutDepth = 8
 
 // shortcut returns the full path the field of st stands for below t, nil
-// when there is none.
-func (ap *applier) shortcut(t *schema.Type, st Step) (Path, error) {
+// when there is none. where names the place, for messages.
+func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error) {
 	k := shortcutKey{t, st.Field}
 	res, ok := ap.shortcuts[k]
 	if !ok {
 		res = findShortcut(t, st.Field)
 		ap.shortcuts[k] = res
 	}
-	if res.err != "" {
-		return nil, &Error{Pos: st.Pos, Msg: res.err}
+	if res.ambiguous != nil {
+		return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
+			st.Field, where, strings.Join(res.ambiguous, " or "))}
 	}
 	if res.path == nil {
 		return nil, nil
@@ -94,7 +95,7 @@ func findShortcut(t *schema.Type, name string) shortcutResult {
 			names = append(names, strings.Join(p, "."))
 		}
 		sort.Strings(names)
-		return shortcutResult{err: fmt.Sprintf("%q is not a field here and could be %s: write the full path", name, strings.Join(names, " or "))}
+		return shortcutResult{ambiguous: names}
 	}
 	return shortcutResult{}
 }

@@ -308,7 +308,7 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 		groups[gvk.Group+"/"+gvk.Kind] = true
 		out = append(out, r)
 	}
-	if len(groups) > 1 {
+	if sel.Kind != "" && len(groups) > 1 {
 		var gs []string
 		for g := range groups {
 			grp, kind, _ := strings.Cut(g, "/")

@@ -194,15 +194,19 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		fmt.Fprintf(stderr, "kmerge: %s\n", w)
 	}
 	conflicts := conflict.Find(rec.Effects())
-	for _, c := range conflicts {
-		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
-	}
 	if check {
+		// the report is the command's output
+		for _, c := range conflicts {
+			fmt.Fprintf(stdout, "conflict: %s\n", c)
+		}
 		if len(conflicts) > 0 {
 			return errConflicts(len(conflicts))
 		}
-		fmt.Fprintf(stdout, "no conflicts: %d patches, %d objects\n", len(patches), len(set.Resources))
+		fmt.Fprintf(stdout, "no conflicts: %s, %s\n", plural(len(patches), "patch", "patches"), plural(len(set.Resources), "object", "objects"))
 		return nil
+	}
+	for _, c := range conflicts {
+		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
 	}
 	if o.failOnConflict && len(conflicts) > 0 {
 		return errConflicts(len(conflicts))
@@ -299,4 +303,11 @@ func writeAtomic(name string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
