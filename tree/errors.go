@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // SyntaxError reports input that is not well-formed YAML or JSON, or that
@@ -56,6 +57,11 @@ func yamlError(file string, err error) error {
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = m[2]
+		if e.Line > 0 && parserProblem(e.Msg) {
+			// go.yaml.in/yaml/v3 numbers the lines of parser errors from
+			// 0 (those of scanner errors from 1)
+			e.Line++
+		}
 	}
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"
@@ -65,4 +71,20 @@ func yamlError(file string, err error) error {
 
 func errorf(file string, line, col int, format string, args ...any) error {
 	return &SyntaxError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// parserProblem reports whether a message of the YAML library comes from its
+// parser rather than its scanner: the parser's "did not find expected"
+// problems name a token, the scanner's a kind of character.
+func parserProblem(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "did not find expected ")
+	if !ok {
+		return false
+	}
+	for _, scanner := range []string{"alphabetic", "comment", "whitespace", "tag URI", "hexdecimal"} {
+		if strings.HasPrefix(rest, scanner) {
+			return false
+		}
+	}
+	return true
 }
