@@ -191,7 +191,11 @@ func ItemName(item *yaml.Node, key []string, index int) string {
 			if v == nil || !tree.KindOf(v).Scalar() {
 				return "[" + strconv.Itoa(index) + "]"
 			}
-			parts = append(parts, k+"="+v.Value)
+			val := v.Value
+			if val == "" || strings.ContainsAny(val, ".,[]=\"' ") {
+				val = strconv.Quote(val)
+			}
+			parts = append(parts, k+"="+val)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
@@ -200,7 +204,7 @@ func ItemName(item *yaml.Node, key []string, index int) string {
 
 // JoinField appends a field to a path.
 func JoinField(path, field string) string {
-	if strings.ContainsAny(field, ".[]") {
+	if field == "" || strings.ContainsAny(field, ".[]=\"' ") {
 		field = strconv.Quote(field)
 	}
 	if path == "" {

@@ -95,8 +95,68 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 
 func (ap *applier) trace(pos tree.Position, r *resource.Resource, path string, old, new string) {
 	if ap.opts.Trace != nil {
-		fmt.Fprintf(ap.opts.Trace, "%s%s %s: %s -> %s\n", pos, r.ID(), path, old, new)
+		fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, old, new)
 	}
+}
+
+// lookup finds the value at a canonical path (as conflict effects name
+// them) in an object; nil when there is none.
+func lookup(root *yaml.Node, path string) *yaml.Node {
+	if path == "" {
+		return root
+	}
+	p, err := ParsePath(path, tree.Position{})
+	if err != nil {
+		return nil
+	}
+	n := root
+	for _, st := range p {
+		switch {
+		case n == nil:
+			return nil
+		case st.Sel == nil:
+			if n.Kind != yaml.MappingNode {
+				return nil
+			}
+			n = tree.MapGet(n, st.Field)
+		case n.Kind != yaml.SequenceNode:
+			return nil
+		case st.Sel.Op == SelIndex:
+			if st.Sel.Index >= len(n.Content) {
+				return nil
+			}
+			n = n.Content[st.Sel.Index]
+		default:
+			var found *yaml.Node
+			for _, it := range n.Content {
+				if matchItem(it, st.Sel.Conds) {
+					found = it
+					break
+				}
+			}
+			n = found
+		}
+	}
+	return n
+}
+
+// shown formats a value for the trace: scalars as they are, objects and
+// lists as JSON cut at 80 bytes.
+func shown(n *yaml.Node) string {
+	switch {
+	case n == nil:
+		return "(absent)"
+	case tree.KindOf(n).Scalar():
+		return n.Value
+	}
+	b, err := tree.MarshalJSON(n)
+	if err != nil {
+		return "(" + tree.KindOf(n).String() + ")"
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
 }
 
 func (ap *applier) patch(set *resource.Set, p *Patch) error {
@@ -128,8 +188,13 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced); pass its CRD with --schema", r.APIVersion, r.Kind)})
 			strategic = false
 		}
-		for _, e := range conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos) {
+		effects := conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos)
+		for _, e := range effects {
 			ap.opts.Record.Add(e)
+		}
+		var before *yaml.Node
+		if ap.opts.Trace != nil {
+			before = tree.Clone(r.Root)
 		}
 		var res *yaml.Node
 		if strategic {
@@ -144,7 +209,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			*r.Root = *res // the patch replaced the whole object
 		}
 		ap.touched[r] = true
-		ap.trace(p.Pos, r, "(the object)", "", p.Type.String()+" patch applied")
+		if ap.opts.Trace != nil {
+			for _, e := range effects {
+				ap.trace(e.Pos, r, e.Path, shown(lookup(before, e.Path)), shown(lookup(r.Root, e.Path)))
+			}
+		}
 		return nil
 	}
 	root := place{node: r.Root, typ: typ, r: r}
@@ -618,7 +687,7 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 	}
 	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Delete, Patch: "field", Pos: pos})
 	ap.touched[pl.r] = true
-	ap.trace(pos, pl.r, pl.path, "(exists)", "(deleted)")
+	ap.trace(pos, pl.r, pl.path, shown(pl.node), "(absent)")
 	return nil
 }
 
