@@ -3,6 +3,7 @@ package kpatch
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -57,6 +58,18 @@ func ParseKpatch(data []byte, file string) ([]*Patch, error) {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		if !utf8.ValidString(line) {
+			bad := 0
+			for bad < len(line) {
+				r, size := utf8.DecodeRuneInString(line[bad:])
+				if r == utf8.RuneError && size <= 1 {
+					break
+				}
+				bad += size
+			}
+			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])}
+		}
 		body := stripComment(line)
 		trimmed := strings.TrimSpace(body)
 		if trimmed == "" {

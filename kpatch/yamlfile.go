@@ -27,8 +27,8 @@ func ParseYAML(data []byte, file string) ([]*Patch, error) {
 	var patches []*Patch
 	for _, d := range st.Docs {
 		root := tree.Root(d)
-		if root == nil {
-			continue
+		if root == nil || tree.KindOf(root) == tree.Null {
+			continue // an empty document
 		}
 		if root.Kind != yaml.SequenceNode {
 			return nil, nodeErr(file, root, "a patch list is a YAML list of {target, type, patch}")

@@ -17,6 +17,8 @@ func TestYAMLErrorLines(t *testing.T) {
 		{"a: 1\nb:\n\t- x\n", 3},         // a tab
 		{"a: 1\nb: \"x\n", 2},            // the unclosed quote starts on line 2
 		{"x: 1\na:\n  - b\n  c: 2\n", 3}, // the sequence that c: breaks starts on line 3
+		{"0: {", 1},                      // the input ends inside the flow mapping
+		{"a:\n- [", 2},
 	} {
 		_, err := Read([]byte(c.in), Options{File: "f.yaml"})
 		se, ok := err.(*SyntaxError)
@@ -27,5 +29,12 @@ func TestYAMLErrorLines(t *testing.T) {
 		if se.Line != c.line {
 			t.Errorf("%q: %v: line %d, want %d", c.in, err, se.Line, c.line)
 		}
+	}
+}
+
+func TestNotUTF8(t *testing.T) {
+	_, err := Read([]byte("a: 1\nb: x\xffy\n"), Options{File: "f.yaml"})
+	if err == nil || err.Error() != "f.yaml:2:5: not UTF-8 text: byte 0xff (save the file as UTF-8)" {
+		t.Errorf("got %v", err)
 	}
 }
