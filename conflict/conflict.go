@@ -44,7 +44,10 @@ type Effect struct {
 	Value    string // Set: the value (tree.Key form); compared for equality
 	Shown    string // Set: the value as written, for messages
 	Patch    string // "field", "strategic" or "merge"
-	Pos      tree.Position
+	Pos      tree.Position // where the patch says it (the line of the field, for a strategic patch)
+	// From identifies the patch (its header or list item): effects of one
+	// patch never conflict with each other.
+	From tree.Position
 }
 
 // Conflict is a pair of effects that do not agree.
@@ -135,7 +138,12 @@ func Find(effects []Effect) []Conflict {
 	return out
 }
 
-func sameSource(a, b Effect) bool { return a.Pos == b.Pos && a.Patch == b.Patch }
+func sameSource(a, b Effect) bool {
+	if a.From != (tree.Position{}) || b.From != (tree.Position{}) {
+		return a.From == b.From && a.Patch == b.Patch
+	}
+	return a.Pos == b.Pos && a.Patch == b.Patch
+}
 
 // disagree reports whether two effects conflict: a at a path, b at the
 // same path (same) or below it.
@@ -159,24 +167,33 @@ func disagree(a, b Effect, same bool) bool {
 	return true
 }
 
-// ancestors lists the paths above p: a.b[x].c has a.b[x], a.b and a.
+// ancestors lists the paths above p, nearest first: a.b[x].c has a.b[x],
+// a.b and a. Dots and brackets inside quotes do not count.
 func ancestors(p string) []string {
-	var out []string
+	var cuts []int
 	depth := 0
-	for i := len(p) - 1; i > 0; i-- {
-		switch p[i] {
-		case ']':
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '"':
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case c == '[':
+			if depth == 0 && i > 0 {
+				cuts = append(cuts, i)
+			}
 			depth++
-		case '[':
+		case c == ']':
 			depth--
-			if depth == 0 {
-				out = append(out, p[:i])
-			}
-		case '.':
-			if depth == 0 {
-				out = append(out, p[:i])
-			}
+		case c == '.' && depth == 0:
+			cuts = append(cuts, i)
 		}
+	}
+	out := make([]string, len(cuts))
+	for i, c := range cuts {
+		out[len(cuts)-1-i] = p[:c]
 	}
 	return out
 }
@@ -234,7 +251,7 @@ type walker struct {
 // add records an effect; at is the patch node it comes from, whose line
 // and column are the effect's position.
 func (w *walker) add(path string, op Op, v, at *yaml.Node) {
-	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos}
+	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos, From: w.pos}
 	if at != nil && at.Line > 0 {
 		e.Pos.Line, e.Pos.Column = at.Line, at.Column
 	}
@@ -298,20 +315,21 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic boo
 			if t != nil {
 				elem, meta, _ = t.PatchField(k, true)
 			}
-			w.list(v, elem, meta, p, strategic)
+			w.list(kn, v, elem, meta, p, strategic)
 		default:
 			w.add(p, Set, v, kn)
 		}
 	}
 }
 
-func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
+// list records the effects of a list value; key is its key in the patch.
+func (w *walker) list(key, n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
 	if !strategic || meta.Strategy != schema.StrategyMerge {
-		w.add(path, Set, n, n)
+		w.add(path, Set, n, key)
 		return
 	}
 	if len(meta.MergeKey) == 0 {
-		w.add(path, Merge, nil, n) // a merged list of scalars
+		w.add(path, Merge, nil, key) // a merged list of scalars
 		return
 	}
 	for i, item := range n.Content {
@@ -322,7 +340,7 @@ func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path st
 			if d.Value == "delete" {
 				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil, d)
 			} else {
-				w.add(path, Set, n, n)
+				w.add(path, Set, n, key)
 			}
 			continue
 		}
