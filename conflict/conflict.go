@@ -41,9 +41,9 @@ type Effect struct {
 	Resource string // the object's identity
 	Path     string // e.g. spec.template.spec.containers[name=main].image
 	Op       Op
-	Value    string // Set: the value (tree.Key form); compared for equality
-	Shown    string // Set: the value as written, for messages
-	Patch    string // "field", "strategic" or "merge"
+	Value    string        // Set: the value (tree.Key form); compared for equality
+	Shown    string        // Set: the value as written, for messages
+	Patch    string        // "field", "strategic" or "merge"
 	Pos      tree.Position // where the patch says it (the line of the field, for a strategic patch)
 	// From identifies the patch (its header or list item): effects of one
 	// patch never conflict with each other.
