@@ -263,3 +263,33 @@ func TestApplyStdin(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
 	}
 }
+
+// TestApplyOutputDirClash: two inputs with one name cannot both be written
+// under -o; nothing is written.
+func TestApplyOutputDirClash(t *testing.T) {
+	base, err := filepath.Abs("testdata/apply/spec-9-example-kubernetes/base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "service.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: other}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	patch := filepath.Join(dir, "p.kpatch")
+	if err := os.WriteFile(patch, []byte("[svc.other]\nspec.type: NodePort\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"apply", "-f", base, "-f", filepath.Join(other, "service.yaml"), "-p", patch, "-o", out}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitRejected || !strings.Contains(stderr.String(), "would both be written to "+filepath.Join(out, "service.yaml")) {
+		t.Errorf("exit %d, stderr %s", code, stderr.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("something was written: %v", err)
+	}
+}
