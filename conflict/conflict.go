@@ -41,10 +41,13 @@ type Effect struct {
 	Resource string // the object's identity
 	Path     string // e.g. spec.template.spec.containers[name=main].image
 	Op       Op
-	Value    string // Set: the value (tree.Key form); compared for equality
-	Shown    string // Set: the value as written, for messages
-	Patch    string // "field", "strategic" or "merge"
-	Pos      tree.Position
+	Value    string        // Set: the value (tree.Key form); compared for equality
+	Shown    string        // Set: the value as written, for messages
+	Patch    string        // "field", "strategic" or "merge"
+	Pos      tree.Position // where the patch says it (the line of the field, for a strategic patch)
+	// From identifies the patch (its header or list item): effects of one
+	// patch never conflict with each other.
+	From tree.Position
 }
 
 // Conflict is a pair of effects that do not agree.
@@ -135,7 +138,12 @@ func Find(effects []Effect) []Conflict {
 	return out
 }
 
-func sameSource(a, b Effect) bool { return a.Pos == b.Pos && a.Patch == b.Patch }
+func sameSource(a, b Effect) bool {
+	if a.From != (tree.Position{}) || b.From != (tree.Position{}) {
+		return a.From == b.From && a.Patch == b.Patch
+	}
+	return a.Pos == b.Pos && a.Patch == b.Patch
+}
 
 // disagree reports whether two effects conflict: a at a path, b at the
 // same path (same) or below it.
@@ -159,24 +167,33 @@ func disagree(a, b Effect, same bool) bool {
 	return true
 }
 
-// ancestors lists the paths above p: a.b[x].c has a.b[x], a.b and a.
+// ancestors lists the paths above p, nearest first: a.b[x].c has a.b[x],
+// a.b and a. Dots and brackets inside quotes do not count.
 func ancestors(p string) []string {
-	var out []string
+	var cuts []int
 	depth := 0
-	for i := len(p) - 1; i > 0; i-- {
-		switch p[i] {
-		case ']':
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '"':
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case c == '[':
+			if depth == 0 && i > 0 {
+				cuts = append(cuts, i)
+			}
 			depth++
-		case '[':
+		case c == ']':
 			depth--
-			if depth == 0 {
-				out = append(out, p[:i])
-			}
-		case '.':
-			if depth == 0 {
-				out = append(out, p[:i])
-			}
+		case c == '.' && depth == 0:
+			cuts = append(cuts, i)
 		}
+	}
+	out := make([]string, len(cuts))
+	for i, c := range cuts {
+		out[len(cuts)-1-i] = p[:c]
 	}
 	return out
 }
@@ -191,7 +208,11 @@ func ItemName(item *yaml.Node, key []string, index int) string {
 			if v == nil || !tree.KindOf(v).Scalar() {
 				return "[" + strconv.Itoa(index) + "]"
 			}
-			parts = append(parts, k+"="+v.Value)
+			val := v.Value
+			if val == "" || strings.ContainsAny(val, ".,[]=\"' ") {
+				val = strconv.Quote(val)
+			}
+			parts = append(parts, k+"="+val)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
@@ -200,7 +221,7 @@ func ItemName(item *yaml.Node, key []string, index int) string {
 
 // JoinField appends a field to a path.
 func JoinField(path, field string) string {
-	if strings.ContainsAny(field, ".[]") {
+	if field == "" || strings.ContainsAny(field, ".[]=\"' ") {
 		field = strconv.Quote(field)
 	}
 	if path == "" {
@@ -227,8 +248,13 @@ type walker struct {
 	out      []Effect
 }
 
-func (w *walker) add(path string, op Op, v *yaml.Node) {
-	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos}
+// add records an effect; at is the patch node it comes from, whose line
+// and column are the effect's position.
+func (w *walker) add(path string, op Op, v, at *yaml.Node) {
+	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos, From: w.pos}
+	if at != nil && at.Line > 0 {
+		e.Pos.Line, e.Pos.Column = at.Line, at.Column
+	}
 	if op == Set && v != nil {
 		e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
 		if !tree.KindOf(v).Scalar() {
@@ -243,34 +269,35 @@ func (w *walker) add(path string, op Op, v *yaml.Node) {
 
 func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic bool) {
 	if tree.KindOf(n) != tree.Object {
-		w.add(path, Set, n)
+		w.add(path, Set, n, n)
 		return
 	}
 	if strategic {
 		if d := tree.MapGet(n, "$patch"); d != nil {
 			if d.Value == "delete" {
-				w.add(path, Delete, nil)
+				w.add(path, Delete, nil, d)
 			} else {
-				w.add(path, Set, n)
+				w.add(path, Set, n, n)
 			}
 			return
 		}
 		if tree.MapGet(n, "$retainKeys") != nil && path != "" {
-			w.add(path, Merge, nil)
+			w.add(path, Merge, nil, n)
 		}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, n.Content[i+1]
+		kn, v := n.Content[i], n.Content[i+1]
+		k := kn.Value
 		if strategic && strings.HasPrefix(k, "$") {
 			if f, ok := strings.CutPrefix(k, "$deleteFromPrimitiveList/"); ok {
-				w.add(JoinField(path, f), Merge, nil)
+				w.add(JoinField(path, f), Merge, nil, kn)
 			}
 			continue // other directives order or restrict what the fields below do
 		}
 		p := JoinField(path, k)
 		switch tree.KindOf(v) {
 		case tree.Null:
-			w.add(p, Delete, nil)
+			w.add(p, Delete, nil, kn)
 		case tree.Object:
 			var sub *schema.Type
 			var meta schema.Meta
@@ -278,7 +305,7 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic boo
 				sub, meta, _ = t.PatchField(k, false)
 			}
 			if strategic && meta.Strategy == schema.StrategyReplace {
-				w.add(p, Set, v)
+				w.add(p, Set, v, kn)
 				continue
 			}
 			w.object(v, sub, p, strategic)
@@ -288,20 +315,21 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic boo
 			if t != nil {
 				elem, meta, _ = t.PatchField(k, true)
 			}
-			w.list(v, elem, meta, p, strategic)
+			w.list(kn, v, elem, meta, p, strategic)
 		default:
-			w.add(p, Set, v)
+			w.add(p, Set, v, kn)
 		}
 	}
 }
 
-func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
+// list records the effects of a list value; key is its key in the patch.
+func (w *walker) list(key, n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
 	if !strategic || meta.Strategy != schema.StrategyMerge {
-		w.add(path, Set, n)
+		w.add(path, Set, n, key)
 		return
 	}
 	if len(meta.MergeKey) == 0 {
-		w.add(path, Merge, nil) // a merged list of scalars
+		w.add(path, Merge, nil, key) // a merged list of scalars
 		return
 	}
 	for i, item := range n.Content {
@@ -310,9 +338,9 @@ func (w *walker) list(n *yaml.Node, elem *schema.Type, meta schema.Meta, path st
 		}
 		if d := tree.MapGet(item, "$patch"); d != nil {
 			if d.Value == "delete" {
-				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil)
+				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil, d)
 			} else {
-				w.add(path, Set, n)
+				w.add(path, Set, n, key)
 			}
 			continue
 		}

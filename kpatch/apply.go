@@ -87,16 +87,76 @@ type applier struct {
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if ap.opts.Strict {
-		return &Error{Pos: pos, Msg: msg + " (--strict)"}
+		return &Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 	}
-	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg + "; skipped"})
 	return nil
 }
 
 func (ap *applier) trace(pos tree.Position, r *resource.Resource, path string, old, new string) {
 	if ap.opts.Trace != nil {
-		fmt.Fprintf(ap.opts.Trace, "%s%s %s: %s -> %s\n", pos, r.ID(), path, old, new)
+		fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, old, new)
 	}
+}
+
+// lookup finds the value at a canonical path (as conflict effects name
+// them) in an object; nil when there is none.
+func lookup(root *yaml.Node, path string) *yaml.Node {
+	if path == "" {
+		return root
+	}
+	p, err := ParsePath(path, tree.Position{})
+	if err != nil {
+		return nil
+	}
+	n := root
+	for _, st := range p {
+		switch {
+		case n == nil:
+			return nil
+		case st.Sel == nil:
+			if n.Kind != yaml.MappingNode {
+				return nil
+			}
+			n = tree.MapGet(n, st.Field)
+		case n.Kind != yaml.SequenceNode:
+			return nil
+		case st.Sel.Op == SelIndex:
+			if st.Sel.Index >= len(n.Content) {
+				return nil
+			}
+			n = n.Content[st.Sel.Index]
+		default:
+			var found *yaml.Node
+			for _, it := range n.Content {
+				if matchItem(it, st.Sel.Conds) {
+					found = it
+					break
+				}
+			}
+			n = found
+		}
+	}
+	return n
+}
+
+// shown formats a value for the trace: scalars as they are, objects and
+// lists as JSON cut at 80 bytes.
+func shown(n *yaml.Node) string {
+	switch {
+	case n == nil:
+		return "(absent)"
+	case tree.KindOf(n).Scalar():
+		return n.Value
+	}
+	b, err := tree.MarshalJSON(n)
+	if err != nil {
+		return "(" + tree.KindOf(n).String() + ")"
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
 }
 
 func (ap *applier) patch(set *resource.Set, p *Patch) error {
@@ -105,7 +165,7 @@ func (ap *applier) patch(set *resource.Set, p *Patch) error {
 		return &Error{Pos: p.Pos, Msg: err.Error()}
 	}
 	if len(targets) == 0 {
-		return ap.warn(p.Pos, "no object matches %s; the patch is skipped", p.Target)
+		return ap.warn(p.Pos, "no object matches %s", p.Target)
 	}
 	for _, r := range targets {
 		if err := ap.patchObject(r, p); err != nil {
@@ -128,8 +188,13 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced); pass its CRD with --schema", r.APIVersion, r.Kind)})
 			strategic = false
 		}
-		for _, e := range conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos) {
+		effects := conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos)
+		for _, e := range effects {
 			ap.opts.Record.Add(e)
+		}
+		var before *yaml.Node
+		if ap.opts.Trace != nil {
+			before = tree.Clone(r.Root)
 		}
 		var res *yaml.Node
 		if strategic {
@@ -144,20 +209,33 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			*r.Root = *res // the patch replaced the whole object
 		}
 		ap.touched[r] = true
-		ap.trace(p.Pos, r, "(the object)", "", p.Type.String()+" patch applied")
+		if ap.opts.Trace != nil {
+			for _, e := range effects {
+				ap.trace(e.Pos, r, e.Path, shown(lookup(before, e.Path)), shown(lookup(r.Root, e.Path)))
+			}
+		}
 		return nil
 	}
 	root := place{node: r.Root, typ: typ, r: r}
-	places, err := ap.walk([]place{root}, p.Path, p.Pos, true)
+	warned := len(ap.res.Warnings)
+	places, err := ap.walk([]place{root}, p.Path, p.Pos, !p.DeleteTarget)
 	if err != nil {
 		return err
 	}
 	if len(places) == 0 {
-		return ap.warn(p.Pos, "%s in %s matches nothing; the section is skipped", p.Path, r.ID())
+		if len(ap.res.Warnings) == warned && p.DeleteTarget {
+			return ap.warn(p.Pos, "%s does not exist, nothing to delete", root.below(p.Path))
+		}
+		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
+			return ap.warn(p.Pos, "%s: %s reaches no item (its lists are empty or absent)", r.ID(), p.Path)
+		}
+		return nil
 	}
 	if p.DeleteTarget {
 		for i := len(places) - 1; i >= 0; i-- {
-			ap.delete(places[i], p.Pos)
+			if err := ap.delete(places[i], p.Pos); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -228,19 +306,32 @@ type place struct {
 	node   *yaml.Node    // the value; nil when absent
 	typ    *schema.Type  // its type; nil when unknown
 	field  *schema.Field // the schema field it is the value of, if known
-	parent *yaml.Node   // the mapping or sequence that holds (or will hold) it
-	key    string       // in a parent mapping
-	index  int          // in a parent sequence
-	path   string       // canonical path, for messages and conflicts
+	parent *yaml.Node    // the mapping or sequence that holds (or will hold) it
+	key    string        // in a parent mapping
+	index  int           // in a parent sequence
+	path   string        // canonical path, for messages and conflicts
 	// insert is set for the place of a new list item: the index it goes to.
 	insert *int
+}
+
+// below names what a path leads to from pl, for messages about places
+// that do not exist.
+func (pl place) below(p Path) string {
+	rest := p.String()
+	if pl.path != "" && len(p) > 0 && p[0].Sel == nil {
+		rest = "." + rest
+	}
+	if pl.path == "" {
+		return pl.r.ID() + ": " + rest
+	}
+	return pl.r.ID() + ": " + pl.path + rest
 }
 
 func (pl place) where() string {
 	if pl.path == "" {
 		return pl.r.ID()
 	}
-	return pl.r.ID() + " " + pl.path
+	return pl.r.ID() + ": " + pl.path
 }
 
 // walk follows a path from some places. create: fields that do not exist
@@ -286,13 +377,18 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	}
 	node := pl.node
 	// a list without a selector: the step applies to every item (a number
-	// is an index)
-	if tree.KindOf(node) == tree.Array {
+	// is an index); an absent list has none
+	absentList := node == nil && pl.typ != nil && pl.typ.Kind == schema.List
+	if tree.KindOf(node) == tree.Array || absentList {
 		if n, err := strconv.Atoi(st.Field); err == nil && !st.Quoted {
 			return ap.selectItems(pl, Step{Pos: st.Pos, Sel: &Selector{Op: SelIndex, Index: n}})
 		}
 		var out []place
-		for i, item := range node.Content {
+		var items []*yaml.Node
+		if node != nil {
+			items = node.Content
+		}
+		for i, item := range items {
 			ip := ap.itemPlace(pl, item, i)
 			res, full, err := ap.step(ip, st, rest, create)
 			if err != nil {
@@ -316,7 +412,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	case t != nil && t.Kind == schema.Object:
 		field = t.Field(st.Field)
 		if field == nil && !st.Quoted {
-			full, err := ap.shortcut(t, st)
+			full, err := ap.shortcut(t, st, describeType(t, pl))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -325,15 +421,19 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			}
 		}
 		if field == nil {
-			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, suggestField(t, st.Field))}
+			hint := suggestField(t, st.Field)
+			if hint == "" && !st.Quoted {
+				hint = itemHint(t, st.Field)
+			}
+			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
 		}
 	case t != nil && t.Kind.Scalar():
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.path, t.Kind, typeWord(t), st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.where(), t.Kind, typeWord(t), st.Field)}
 	case t != nil && t.Kind == schema.List:
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.path, st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}
 	if node != nil && node.Kind != yaml.MappingNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.path, describeNode(node), st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), describeNode(node), st.Field)}
 	}
 	var childType *schema.Type
 	if field != nil {
@@ -388,10 +488,10 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	sel := st.Sel
 	node := pl.node
 	if node != nil && node.Kind != yaml.SequenceNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.path, describeNode(node), sel)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), describeNode(node), sel)}
 	}
 	if pl.typ != nil && pl.typ.Kind != schema.List && pl.typ.Kind != schema.Any {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.path, pl.typ.Kind, typeWord(pl.typ))}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.where(), pl.typ.Kind, typeWord(pl.typ))}
 	}
 	var items []*yaml.Node
 	if node != nil {
@@ -400,7 +500,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	switch sel.Op {
 	case SelIndex:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s", pl.path, sel.Index, len(items), pl.r.ID())
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d)", pl.where(), sel.Index, len(items))
 		}
 		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index)}, nil, nil
 	case SelMatch:
@@ -411,7 +511,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s", pl.path, pl.r.ID(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s", pl.where(), sel)
 		}
 		return out, nil, nil
 	}
@@ -421,7 +521,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	case sel.Op == SelAppend:
 	case sel.Conds == nil:
 		if sel.Index >= len(items) {
-			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) in %s to insert next to", pl.path, sel.Index, len(items), pl.r.ID())
+			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) to insert next to", pl.where(), sel.Index, len(items))
 		}
 		at = sel.Index
 		if sel.Op == SelInsertAfter {
@@ -436,7 +536,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "no item of %s in %s matches %s to insert next to", pl.path, pl.r.ID(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
 		}
 		if sel.Op == SelInsertAfter {
 			at++
@@ -488,16 +588,25 @@ func (ap *applier) materialize(pl place) place {
 
 // assign performs one assignment relative to a place.
 func (ap *applier) assign(base place, a Assignment) error {
-	places, err := ap.walk([]place{base}, a.Key, a.Pos, true)
+	warned := len(ap.res.Warnings)
+	places, err := ap.walk([]place{base}, a.Key, a.Pos, !a.Value.Delete)
 	if err != nil {
 		return err
 	}
 	if len(places) == 0 {
-		return nil // a selector matched nothing: warned already
+		if len(ap.res.Warnings) == warned && a.Value.Delete {
+			return ap.warn(a.Pos, "%s does not exist, nothing to delete", base.below(a.Key))
+		}
+		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
+			return ap.warn(a.Pos, "%s: %s reaches no item (its lists are empty or absent)", base.where(), a.Key)
+		}
+		return nil
 	}
 	for _, pl := range places {
 		if a.Value.Delete {
-			ap.delete(pl, a.Pos)
+			if err := ap.delete(pl, a.Pos); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := ap.set(pl, a); err != nil {
@@ -562,10 +671,9 @@ func setScalarKeepingStyle(dst, src *yaml.Node) {
 }
 
 // delete removes the value at a place.
-func (ap *applier) delete(pl place, pos tree.Position) {
+func (ap *applier) delete(pl place, pos tree.Position) error {
 	if pl.node == nil || pl.insert != nil {
-		ap.warn(pos, "%s does not exist; nothing to delete", pl.where()) //nolint:errcheck // a warning
-		return
+		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
 	if pl.parent.Kind == yaml.MappingNode {
 		tree.MapDelete(pl.parent, pl.key)
@@ -579,7 +687,8 @@ func (ap *applier) delete(pl place, pos tree.Position) {
 	}
 	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Delete, Patch: "field", Pos: pos})
 	ap.touched[pl.r] = true
-	ap.trace(pos, pl.r, pl.path, "(exists)", "(deleted)")
+	ap.trace(pos, pl.r, pl.path, shown(pl.node), "(absent)")
+	return nil
 }
 
 // typed makes the node for a value, typed by the schema type of its place:
@@ -603,13 +712,16 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	fail := func(what string) error {
 		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
-	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	str := newString
 	if varNode != nil {
 		vk := tree.KindOf(varNode)
 		switch kind {
 		case schema.String:
 			return str(varNode.Value), nil // any scalar fits a string
 		case schema.Any:
+			if vk == tree.String {
+				return newString(varNode.Value), nil
+			}
 			return tree.Clone(varNode), nil
 		case schema.Integer:
 			if vk != tree.Int {
@@ -667,6 +779,9 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 		return str(text), nil
 	}
 	n, _ := typedScalar(text)
+	if tree.KindOf(n) == tree.String {
+		return newString(n.Value), nil
+	}
 	n.Style = 0
 	return n, nil
 }
@@ -690,13 +805,10 @@ func typeWord(t *schema.Type) string {
 }
 
 func describeType(t *schema.Type, pl place) string {
-	if pl.path == "" {
-		return pl.r.APIVersion + " " + pl.r.Kind
+	if pl.path != "" && t.Name != "" {
+		return pl.where() + " (" + t.Name + ")"
 	}
-	if t.Name != "" {
-		return pl.path + " (" + t.Name + ")"
-	}
-	return pl.path
+	return pl.where()
 }
 
 func describeNode(n *yaml.Node) string {

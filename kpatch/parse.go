@@ -3,6 +3,7 @@ package kpatch
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -57,6 +58,18 @@ func ParseKpatch(data []byte, file string) ([]*Patch, error) {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		if !utf8.ValidString(line) {
+			bad := 0
+			for bad < len(line) {
+				r, size := utf8.DecodeRuneInString(line[bad:])
+				if r == utf8.RuneError && size <= 1 {
+					break
+				}
+				bad += size
+			}
+			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])}
+		}
 		body := stripComment(line)
 		trimmed := strings.TrimSpace(body)
 		if trimmed == "" {
@@ -86,7 +99,7 @@ func ParseKpatch(data []byte, file string) ([]*Patch, error) {
 	}
 	for _, p := range patches {
 		if p.DeleteTarget && len(p.Sets) > 0 {
-			return nil, &Error{Pos: p.Pos, Msg: "a section with !delete deletes what its header names; it cannot also set fields"}
+			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
 		}
 	}
 	return patches, nil
@@ -213,7 +226,12 @@ func ParseTarget(s string, pos tree.Position) (resource.Selector, error) {
 
 // parseAssignment reads "key: value" or "key = value".
 func parseAssignment(s string, pos tree.Position) (Assignment, error) {
-	sep := separator(s)
+	sep, quoteAt, qerr := separator(s)
+	if qerr != nil {
+		p := pos
+		p.Column += quoteAt
+		return Assignment{}, &Error{Pos: p, Msg: qerr.Error()}
+	}
 	if sep < 0 {
 		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("expected key: value or key = value, got %q", s)}
 	}
@@ -235,15 +253,16 @@ func parseAssignment(s string, pos tree.Position) (Assignment, error) {
 	return Assignment{Pos: pos, Key: key, Value: val}, nil
 }
 
-// separator finds the first : or = outside quotes and brackets.
-func separator(s string) int {
+// separator finds the first : or = outside quotes and brackets. A quote
+// that does not end is an error, with its offset.
+func separator(s string) (sep, quoteAt int, err error) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '"', '\'':
 			_, n, err := unquote(s[i:])
 			if err != nil {
-				return -1
+				return -1, i, err
 			}
 			i += n - 1
 		case '[':
@@ -252,9 +271,21 @@ func separator(s string) int {
 			depth--
 		case ':', '=':
 			if depth == 0 {
-				return i
+				return i, 0, nil
 			}
 		}
 	}
-	return -1
+	return -1, 0, nil
+}
+
+// headerText formats the header of a section, for messages.
+func headerText(p *Patch) string {
+	s := p.Target.String()
+	if len(p.Path) > 0 {
+		if p.Path[0].Sel == nil {
+			s += "."
+		}
+		s += p.Path.String()
+	}
+	return s
 }

@@ -58,7 +58,11 @@ func (s *Selector) String() string {
 			if c.Quoted || strings.ContainsAny(v, ".=,[]\"' ") {
 				v = strconv.Quote(v)
 			}
-			parts[i] = strings.Join(c.Key, ".") + "=" + v
+			keys := make([]string, len(c.Key))
+			for j, k := range c.Key {
+				keys[j] = fieldText(k, false)
+			}
+			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
 		return strings.Join(parts, ",")
 	}
@@ -91,13 +95,18 @@ func (p Path) String() string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		if st.Quoted || strings.ContainsAny(st.Field, ".[]=\"' ") || st.Field == "" {
-			b.WriteString(strconv.Quote(st.Field))
-		} else {
-			b.WriteString(st.Field)
-		}
+		b.WriteString(fieldText(st.Field, st.Quoted))
 	}
 	return b.String()
+}
+
+// fieldText writes a field name as a path holds it: quoted when it was, or
+// when it holds characters that would read as something else.
+func fieldText(f string, quoted bool) string {
+	if quoted || f == "" || strings.ContainsAny(f, ".[]=,\"' \t") {
+		return strconv.Quote(f)
+	}
+	return f
 }
 
 // pathLexer reads a path. It knows where the text sits in its file, so
@@ -176,6 +185,10 @@ func (l *pathLexer) segment() ([]Step, error) {
 			if k == "" {
 				return nil, l.errorf(start, "selector %q has no key", word)
 			}
+			if strings.ContainsAny(k, " \t") {
+				return nil, l.errorf(start, "selector %q: a key cannot hold spaces", word)
+			}
+			v = strings.TrimSpace(v)
 			if strings.Contains(v, "=") {
 				return nil, l.errorf(start, "selector %q: quote the value or use brackets", word)
 			}
@@ -200,7 +213,7 @@ func (l *pathLexer) segment() ([]Step, error) {
 }
 
 // quoted reads a quoted string: double quotes with Go/JSON escapes, or
-// single quotes where '' is a quote.
+// single quotes, in which a doubled single quote stands for one.
 func (l *pathLexer) quoted() (string, error) {
 	s, n, err := unquote(l.src[l.pos:])
 	if err != nil {

@@ -25,24 +25,25 @@ type shortcutKey struct {
 }
 
 type shortcutResult struct {
-	path []string
-	err  string
+	path      []string
+	ambiguous []string // the paths of the same depth, when there are several
 }
 
 // maxShortcutDepth bounds the search.
 const maxShortcutDepth = 8
 
 // shortcut returns the full path the field of st stands for below t, nil
-// when there is none.
-func (ap *applier) shortcut(t *schema.Type, st Step) (Path, error) {
+// when there is none. where names the place, for messages.
+func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error) {
 	k := shortcutKey{t, st.Field}
 	res, ok := ap.shortcuts[k]
 	if !ok {
 		res = findShortcut(t, st.Field)
 		ap.shortcuts[k] = res
 	}
-	if res.err != "" {
-		return nil, &Error{Pos: st.Pos, Msg: res.err}
+	if res.ambiguous != nil {
+		return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
+			st.Field, where, strings.Join(res.ambiguous, " or "))}
 	}
 	if res.path == nil {
 		return nil, nil
@@ -94,7 +95,70 @@ func findShortcut(t *schema.Type, name string) shortcutResult {
 			names = append(names, strings.Join(p, "."))
 		}
 		sort.Strings(names)
-		return shortcutResult{err: fmt.Sprintf("%q is not a field here and could be %s: write the full path", name, strings.Join(names, " or "))}
+		return shortcutResult{ambiguous: names}
 	}
 	return shortcutResult{}
+}
+
+// itemHint explains a field that is no shortcut because it belongs to the
+// items of lists below t (ports in a Deployment is a field of each
+// container): it names the shallowest such lists and shows how to select an
+// item. It returns "" when name is nowhere below t.
+func itemHint(t *schema.Type, name string) string {
+	type entry struct {
+		t    *schema.Type
+		path []string
+		key  []string // merge key of the last list on the path
+	}
+	level := []entry{{t: t}}
+	seen := map[*schema.Type]bool{t: true}
+	for depth := 1; depth <= maxShortcutDepth && len(level) > 0; depth++ {
+		var found []entry
+		var next []entry
+		for _, e := range level {
+			for _, f := range e.t.Fields() {
+				if f.Type == nil || depth == 1 && f.Name == "status" {
+					continue
+				}
+				p := append(append([]string(nil), e.path...), f.Name)
+				switch {
+				case f.Type.Kind == schema.Object:
+					if !seen[f.Type] {
+						seen[f.Type] = true
+						next = append(next, entry{t: f.Type, path: p, key: e.key})
+					}
+				case f.Type.Kind == schema.List && f.Type.Elem != nil && f.Type.Elem.Kind == schema.Object:
+					if f.Type.Elem.Field(name) != nil {
+						found = append(found, entry{path: p, key: f.Meta.MergeKey})
+					} else if !seen[f.Type.Elem] {
+						seen[f.Type.Elem] = true
+						next = append(next, entry{t: f.Type.Elem, path: p})
+					}
+				}
+			}
+		}
+		if len(found) == 0 {
+			level = next
+			continue
+		}
+		sort.Slice(found, func(i, j int) bool {
+			return strings.Join(found[i].path, ".") < strings.Join(found[j].path, ".")
+		})
+		names := make([]string, len(found))
+		for i, e := range found {
+			names[i] = strings.Join(e.path, ".")
+		}
+		first := found[0]
+		sel := "[0]"
+		if len(first.key) > 0 {
+			conds := make([]string, len(first.key))
+			for i, k := range first.key {
+				conds[i] = k + "=" + strings.ToUpper(k)
+			}
+			sel = "[" + strings.Join(conds, ",") + "]"
+		}
+		return fmt.Sprintf("; it is a field of the items of %s: select an item first, e.g. %s%s.%s",
+			strings.Join(names, ", "), first.path[len(first.path)-1], sel, name)
+	}
+	return ""
 }

@@ -129,11 +129,20 @@ func (v *Vars) lookup(ref string) (*yaml.Node, error) {
 	for _, k := range strings.Split(path, ".") {
 		n = tree.MapGet(n, k)
 		if n == nil {
-			return nil, fmt.Errorf("undefined variable ${%s}: give it in a --values file or with --set %s=...", ref, path)
+			msg := fmt.Sprintf("undefined variable ${%s}: give it in a --values file or with --set %s=...", ref, path)
+			if names := v.Names(); len(names) > 0 && len(names) <= 20 {
+				msg += " (defined: " + strings.Join(names, ", ") + ")"
+			}
+			return nil, fmt.Errorf("%s", msg)
 		}
 	}
-	if !tree.KindOf(n).Scalar() || tree.KindOf(n) == tree.Null {
-		return nil, fmt.Errorf("${%s} is %s; variables must be scalars", ref, tree.KindOf(n))
+	switch k := tree.KindOf(n); {
+	case k == tree.Object:
+		return nil, fmt.Errorf("${%s} is a mapping; variables must be scalars: name a value inside it, e.g. ${%s.%s}", ref, ref, n.Content[0].Value)
+	case k == tree.Array:
+		return nil, fmt.Errorf("${%s} is a list; variables must be scalars", ref)
+	case k == tree.Null:
+		return nil, fmt.Errorf("${%s} is null; variables must be scalars", ref)
 	}
 	return n, nil
 }

@@ -12,10 +12,10 @@ import (
 
 // ParseYAML parses a targeted patch list:
 //
-//	- target: deployment.my-app        # or a map: apiVersion, kind, namespace, name, labelSelector
-//	  type: field                      # field (default), strategic or merge
-//	  patch:
-//	    spec.replicas: 3
+//   - target: deployment.my-app        # or a map: apiVersion, kind, namespace, name, labelSelector
+//     type: field                      # field (default), strategic or merge
+//     patch:
+//     spec.replicas: 3
 //
 // A field patch maps paths to scalars (a nested mapping continues the path;
 // !delete deletes); a strategic or merge patch is the patch document.
@@ -27,8 +27,8 @@ func ParseYAML(data []byte, file string) ([]*Patch, error) {
 	var patches []*Patch
 	for _, d := range st.Docs {
 		root := tree.Root(d)
-		if root == nil {
-			continue
+		if root == nil || tree.KindOf(root) == tree.Null {
+			continue // an empty document
 		}
 		if root.Kind != yaml.SequenceNode {
 			return nil, nodeErr(file, root, "a patch list is a YAML list of {target, type, patch}")
@@ -149,13 +149,16 @@ func parseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 func flatten(m *yaml.Node, prefix Path, file string, out *[]Assignment) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		l := &pathLexer{src: k.Value, base: nodePos(file, k), bareSelectors: true}
+		var key Path
 		if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-			l.base.Column++ // the quote
-		}
-		key, err := l.parsePath()
-		if err != nil {
-			return err
+			// a key quoted in YAML is one field, dots and all
+			key = Path{{Pos: nodePos(file, k), Field: k.Value, Quoted: true}}
+		} else {
+			l := &pathLexer{src: k.Value, base: nodePos(file, k), bareSelectors: true}
+			var err error
+			if key, err = l.parsePath(); err != nil {
+				return err
+			}
 		}
 		full := append(append(Path(nil), prefix...), key...)
 		switch v.Kind {

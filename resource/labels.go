@@ -57,12 +57,18 @@ func splitRequirements(s string) []string {
 
 func parseRequirement(p string) (requirement, error) {
 	if strings.HasPrefix(p, "!") {
+		if strings.TrimSpace(p[1:]) == "" {
+			return requirement{}, fmt.Errorf("%q has no key", p)
+		}
 		return requirement{key: strings.TrimSpace(p[1:]), op: "!"}, nil
 	}
 	for _, op := range []string{"!=", "==", "="} {
 		if k, v, ok := strings.Cut(p, op); ok {
 			if op == "==" {
 				op = "="
+			}
+			if strings.TrimSpace(k) == "" {
+				return requirement{}, fmt.Errorf("%q has no key", p)
 			}
 			return requirement{key: strings.TrimSpace(k), op: op, values: []string{strings.TrimSpace(v)}}, nil
 		}

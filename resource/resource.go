@@ -171,16 +171,18 @@ func (set *Set) add(path, rel string, data []byte, opts LoadOptions) error {
 		if isKustomizeFile(root) {
 			continue // a kustomization.yaml found in a folder of manifests: not an object
 		}
-		r, err := object(src, i, -1, root)
+		items := tree.MapGet(root, "items")
+		list := items != nil && isList(str(root, "kind"))
+		r, err := object(src, i, -1, root, list)
 		if err != nil {
 			return err
 		}
-		if items := tree.MapGet(root, "items"); isList(r.Kind) && items != nil {
+		if list {
 			if items.Kind != yaml.SequenceNode {
 				return errAt(path, items, "the items of a %s must be a list", r.Kind)
 			}
 			for j, it := range items.Content {
-				ir, err := object(src, i, j, it)
+				ir, err := object(src, i, j, it, false)
 				if err != nil {
 					return err
 				}
@@ -204,17 +206,28 @@ func errAt(file string, n *yaml.Node, format string, args ...any) error {
 	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
 }
 
-// object checks that n is a Kubernetes object and describes it.
-func object(src *Source, doc, item int, n *yaml.Node) (*Resource, error) {
-	if n.Kind != yaml.MappingNode {
-		return nil, errAt(src.Path, n, "not a Kubernetes object: the document is %s, not a mapping", tree.KindOf(n))
+// str returns the scalar text of a field, "" when it is absent or not a
+// scalar.
+func str(m *yaml.Node, key string) string {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return ""
 	}
-	str := func(m *yaml.Node, key string) string {
-		v := tree.MapGet(m, key)
-		if v == nil || v.Kind != yaml.ScalarNode {
-			return ""
+	v := tree.MapGet(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return v.Value
+}
+
+// object checks that n is a Kubernetes object (or, when list is set, a List
+// of them, which needs no name) and describes it.
+func object(src *Source, doc, item int, n *yaml.Node, list bool) (*Resource, error) {
+	if n.Kind != yaml.MappingNode {
+		what := "the document"
+		if item >= 0 {
+			what = fmt.Sprintf("item %d of the list", item)
 		}
-		return v.Value
+		return nil, errAt(src.Path, n, "not a Kubernetes object: %s is %s, not a mapping", what, article(tree.KindOf(n).String()))
 	}
 	r := &Resource{Root: n, Source: src, Doc: doc, Item: item,
 		APIVersion: str(n, "apiVersion"), Kind: str(n, "kind")}
@@ -228,7 +241,7 @@ func object(src *Source, doc, item int, n *yaml.Node) (*Resource, error) {
 	}
 	meta := tree.MapGet(n, "metadata")
 	r.Name, r.Namespace = str(meta, "name"), str(meta, "namespace")
-	if r.Name == "" && !(isList(r.Kind) && item < 0) {
+	if r.Name == "" && !list {
 		return nil, errAt(src.Path, n, "%s %s has no metadata.name", r.APIVersion, r.Kind)
 	}
 	return r, nil
@@ -237,9 +250,6 @@ func object(src *Source, doc, item int, n *yaml.Node) (*Resource, error) {
 func (set *Set) checkUnique() error {
 	seen := map[string]*Resource{}
 	for _, r := range set.Resources {
-		if isList(r.Kind) && r.Item < 0 {
-			continue
-		}
 		gvk := r.GVK()
 		id := gvk.Group + "/" + gvk.Kind + "/" + r.Namespace + "/" + r.Name
 		if prev, dup := seen[id]; dup {
@@ -286,9 +296,6 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 	var out []*Resource
 	groups := map[string]bool{}
 	for _, r := range set.Resources {
-		if isList(r.Kind) && r.Item < 0 {
-			continue
-		}
 		gvk := r.GVK()
 		if sel.Kind != "" && !s.NameMatches(sel.Kind, gvk) {
 			continue
@@ -308,7 +315,7 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 		groups[gvk.Group+"/"+gvk.Kind] = true
 		out = append(out, r)
 	}
-	if len(groups) > 1 {
+	if sel.Kind != "" && len(groups) > 1 {
 		var gs []string
 		for g := range groups {
 			grp, kind, _ := strings.Cut(g, "/")
@@ -321,4 +328,11 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 		return nil, fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
 	}
 	return out, nil
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // SyntaxError reports input that is not well-formed YAML or JSON, or that
@@ -50,12 +52,22 @@ func (p Position) String() string {
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // yamlError turns an error of the YAML parser into a SyntaxError.
-func yamlError(file string, err error) error {
+// data is the input, to keep the line inside it.
+func yamlError(file string, err error, data []byte) error {
 	msg := err.Error()
 	e := &SyntaxError{File: file, Msg: msg}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = m[2]
+		if e.Line > 0 {
+			// go.yaml.in/yaml/v3 numbers the lines of parser errors from
+			// 0 (those of scanner errors from 1), and puts the end of the
+			// input on a line of its own
+			if parserProblem(e.Msg) {
+				e.Line++
+			}
+			e.Line = min(e.Line, max(lineCount(data), 1))
+		}
 	}
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"
@@ -65,4 +77,53 @@ func yamlError(file string, err error) error {
 
 func errorf(file string, line, col int, format string, args ...any) error {
 	return &SyntaxError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// parserProblem reports whether a message of the YAML library comes from its
+// parser rather than its scanner: the parser's "did not find expected"
+// problems name a token, the scanner's a kind of character.
+func parserProblem(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "did not find expected ")
+	if !ok {
+		return false
+	}
+	for _, scanner := range []string{"alphabetic", "comment", "whitespace", "tag URI", "hexdecimal"} {
+		if strings.HasPrefix(rest, scanner) {
+			return false
+		}
+	}
+	return true
+}
+
+// lineCount counts lines as YAML does: \n, \r\n, a lone \r, NEL, LS
+// and PS end one, and text after the last break is a line too.
+func lineCount(data []byte) int {
+	s := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(data))
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// checkUTF8 rejects input that is not UTF-8, the encoding of Kubernetes
+// manifests (and of JSON), naming the line and column of the first bad byte.
+func checkUTF8(data []byte, file string) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return errorf(file, line, col, "not UTF-8 text: byte 0x%02x (save the file as UTF-8)", data[i])
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
 }

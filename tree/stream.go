@@ -90,6 +90,9 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
 		return nil, errorf(opts.File, 0, 0, "input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes)
 	}
+	if err := checkUTF8(data, opts.File); err != nil {
+		return nil, err
+	}
 	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits}
 	format := YAML
 	if opts.Format != nil {
@@ -144,7 +147,7 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 			if errors.Is(err, io.EOF) {
 				return docs, nil
 			}
-			return nil, yamlError(file, err)
+			return nil, yamlError(file, err, data)
 		}
 		if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
 			return nil, errorf(file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)

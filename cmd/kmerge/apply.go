@@ -194,15 +194,19 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		fmt.Fprintf(stderr, "kmerge: %s\n", w)
 	}
 	conflicts := conflict.Find(rec.Effects())
-	for _, c := range conflicts {
-		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
-	}
 	if check {
+		// the report is the command's output
+		for _, c := range conflicts {
+			fmt.Fprintf(stdout, "conflict: %s\n", c)
+		}
 		if len(conflicts) > 0 {
 			return errConflicts(len(conflicts))
 		}
-		fmt.Fprintf(stdout, "no conflicts: %d patches, %d objects\n", len(patches), len(set.Resources))
+		fmt.Fprintf(stdout, "no conflicts: %s, %s\n", plural(len(patches), "patch", "patches"), plural(len(set.Resources), "object", "objects"))
 		return nil
+	}
+	for _, c := range conflicts {
+		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
 	}
 	if o.failOnConflict && len(conflicts) > 0 {
 		return errConflicts(len(conflicts))
@@ -237,9 +241,10 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	return err
 }
 
-// render writes each source: YAML (JSON sources too when everything goes
-// to one stream), keeping untouched documents as they were. A source no
-// patch touched is its input.
+// render writes each source, keeping untouched documents as they were. A
+// source no patch touched is its input (a JSON file of several documents
+// becomes YAML on one stream, where JSON texts could not follow each other).
+// A touched JSON source is JSON with -o (keepFormat), YAML on a stream.
 func render(set *resource.Set, touched []*resource.Resource, keepFormat bool) ([][]byte, error) {
 	changed := map[*resource.Source]bool{}
 	for _, r := range touched {
@@ -247,7 +252,8 @@ func render(set *resource.Set, touched []*resource.Resource, keepFormat bool) ([
 	}
 	out := make([][]byte, len(set.Sources))
 	for i, src := range set.Sources {
-		if !changed[src] && (keepFormat || src.Stream.Format == tree.YAML) {
+		copyInput := src.Stream.Format == tree.YAML || keepFormat || len(src.Stream.Docs) == 1
+		if !changed[src] && copyInput {
 			out[i] = src.Input
 			continue
 		}
@@ -266,37 +272,68 @@ func render(set *resource.Set, touched []*resource.Resource, keepFormat bool) ([
 	return out, nil
 }
 
-// writeOutputs writes every output under dir by its input's relative name,
-// each through a temporary file renamed into place, so that no file is ever
-// half-written.
+// writeOutputs writes every output under dir by its input's relative name.
+// All outputs are first written to temporary files next to their targets,
+// then renamed into place, so that no file is ever half-written and a
+// failure while writing leaves the folder as it was.
 func writeOutputs(dir string, set *resource.Set, outputs [][]byte) error {
+	from := map[string]string{}
+	for _, src := range set.Sources {
+		name := filepath.Join(dir, src.Rel)
+		if prev, dup := from[name]; dup {
+			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, src.Path, name)
+		}
+		from[name] = src.Path
+	}
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t) // after a failure; renamed ones are gone already
+		}
+	}()
 	for i, src := range set.Sources {
 		name := filepath.Join(dir, src.Rel)
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return err
 		}
-		if err := writeAtomic(name, outputs[i]); err != nil {
+		tmp, err := writeTemp(name, outputs[i])
+		if err != nil {
+			return err
+		}
+		temps = append(temps, tmp)
+	}
+	for i, src := range set.Sources {
+		if err := os.Rename(temps[i], filepath.Join(dir, src.Rel)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeAtomic(name string, data []byte) error {
+// writeTemp writes data to a new temporary file next to name and returns
+// its path.
+func writeTemp(name string, data []byte) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer os.Remove(tmp.Name()) // gone after the rename; removes it after a failure
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
 	}
-	return os.Rename(tmp.Name(), name)
+	return tmp.Name(), nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,0 +1,222 @@
+package kpatch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+// TestParsePath: each path as written and the steps it is made of, written
+// back in canonical form (bare selectors bracketed, quoted fields quoted).
+func TestParsePath(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"spec.replicas", "spec.replicas"},
+		{"spec.containers[0].image", "spec.containers[0].image"},
+		{"spec.containers.0.image", "spec.containers.0.image"}, // .0 is a field here; applying makes it an index on a list
+		{"containers[name=main].image", "containers[name=main].image"},
+		{"ports[port=53,protocol=UDP].name", "ports[port=53,protocol=UDP].name"},
+		{"containers[-]", "containers[-]"},
+		{"containers[-3]", "containers[-3]"},
+		{"containers[+2]", "containers[+2]"},
+		{"containers[-name=sidecar]", "containers[-name=sidecar]"},
+		{"containers[+name=main]", "containers[+name=main]"},
+		{`metadata.annotations."example.com/team"`, `metadata.annotations."example.com/team"`},
+		{`metadata.annotations.'it''s'`, `metadata.annotations."it's"`},
+		{`parts[image.name=main].count`, `parts[image.name=main].count`},
+		{`items[name="a.b"].x`, `items[name="a.b"].x`},
+		{`items[name='x,y',n=1]`, `items[name="x,y",n=1]`},
+		{`env[name=A][0]`, `env[name=A][0]`},
+	} {
+		p, err := ParsePath(c.in, tree.Position{File: "f", Line: 1, Column: 1})
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if got := p.String(); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestParsePathErrors: the message and the column (1-based, in a text
+// starting at column 1) of each mistake.
+func TestParsePathErrors(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		col int
+		msg string
+	}{
+		{"", 1, "empty path"},
+		{"spec.", 6, "a path cannot end with a dot"},
+		{"spec..x", 6, "empty path segment"},
+		{"containers.name=main", 12, "a selector in a key needs brackets: [name=main]"},
+		{"containers[name=main", 11, "unclosed ["},
+		{`a."b`, 3, "unterminated double-quoted string"},
+		{"a[x]", 3, `expected key=value in a selector, got "x"`},
+		{"a[-1x]", 4, `expected key=value in a selector, got "1x"`},
+		{"a b", 1, `a path segment cannot hold spaces: quote "a b"`},
+		{`a"b"`, 2, `unexpected '"' in a path; quote a key that contains it`},
+	} {
+		_, err := ParsePath(c.in, tree.Position{File: "f", Line: 7, Column: 1})
+		var pe *Error
+		if !errors.As(err, &pe) {
+			t.Errorf("%q: %v, want an *Error", c.in, err)
+			continue
+		}
+		if pe.Pos.Line != 7 || pe.Pos.Column != c.col || pe.Msg != c.msg {
+			t.Errorf("%q: %d:%d %s\nwant  %d:%d %s", c.in, pe.Pos.Line, pe.Pos.Column, pe.Msg, 7, c.col, c.msg)
+		}
+	}
+}
+
+// TestParseKpatch: a file with every kind of line, and what each section
+// holds, printed one line per patch and assignment.
+func TestParseKpatch(t *testing.T) {
+	src := `# a comment
+[deployment.app]                  # top-level fields
+replicas = 3
+metadata.annotations."example.com/team": "shop # not a comment"
+image: 'it''s'
+
+[staging/deployment.app.containers.name=main.ports.name=http]
+containerPort: 9090   # a comment after a value
+
+["deployment.apps"."app.v2".containers[+name=main]]
+name: proxy
+
+[cm.*]
+data.x: !delete
+data.y: a#b
+
+[svc.app.ports[port=53,protocol=UDP]]
+!delete
+`
+	patches, err := ParseKpatch([]byte(src), "f.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range patches {
+		fmt.Fprintf(&b, "%d:%d ns=%q kind=%q name=%q path=%s delete=%v\n", p.Pos.Line, p.Pos.Column, p.Target.Namespace, p.Target.Kind, p.Target.Name, p.Path, p.DeleteTarget)
+		for _, a := range p.Sets {
+			fmt.Fprintf(&b, "  %d:%d %s = %q quoted=%v delete=%v at %d\n", a.Pos.Line, a.Pos.Column, a.Key, a.Value.Raw, a.Value.Quoted, a.Value.Delete, a.Value.Pos.Column)
+		}
+	}
+	want := `2:1 ns="" kind="deployment" name="app" path= delete=false
+  3:1 replicas = "3" quoted=false delete=false at 12
+  4:1 metadata.annotations."example.com/team" = "\"shop # not a comment\"" quoted=true delete=false at 42
+  5:1 image = "'it''s'" quoted=true delete=false at 8
+7:1 ns="staging" kind="deployment" name="app" path=containers[name=main].ports[name=http] delete=false
+  8:1 containerPort = "9090" quoted=false delete=false at 16
+10:1 ns="" kind="deployment.apps" name="app.v2" path=containers[+name=main] delete=false
+  11:1 name = "proxy" quoted=false delete=false at 7
+13:1 ns="" kind="cm" name="*" path= delete=false
+  14:1 data.x = "!delete" quoted=false delete=true at 9
+  15:1 data.y = "a#b" quoted=false delete=false at 9
+17:1 ns="" kind="svc" name="app" path=ports[port=53,protocol=UDP] delete=true
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestParseValue: quoting, variables and the $${ escape.
+func TestParseValue(t *testing.T) {
+	vars := NewVars()
+	if err := vars.LoadValues([]byte("a: x\nn: 3\nnested: {b: y}\n"), "v.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	vars.SetFeature("on", true)
+	for _, c := range []struct {
+		raw, text string
+		single    bool
+	}{
+		{"plain", "plain", false},
+		{`"quoted ${values.a}"`, "quoted x", false},
+		{`'single $${values.a}'`, "single ${values.a}", false},
+		{"${values.n}", "3", true},
+		{`"${values.n}"`, "3", false}, // quoted: a string, not the number
+		{"${values.nested.b}-${features.on}", "y-true", false},
+		{"$${HOME}", "${HOME}", false},
+		{"$$", "$$", false},
+	} {
+		v, err := parseValue(c.raw, tree.Position{Line: 1, Column: 1})
+		if err != nil {
+			t.Errorf("%s: %v", c.raw, err)
+			continue
+		}
+		text, _, err := v.resolve(vars)
+		if err != nil {
+			t.Errorf("%s: %v", c.raw, err)
+			continue
+		}
+		if text != c.text || v.SingleVariable() != c.single {
+			t.Errorf("%s: %q single=%v, want %q single=%v", c.raw, text, v.SingleVariable(), c.text, c.single)
+		}
+	}
+}
+
+// TestYAML11Special: strings a YAML 1.1 reader would misread.
+func TestYAML11Special(t *testing.T) {
+	for s, want := range map[string]bool{
+		"yes": true, "No": true, "ON": true, "off": true, "y": true, "N": true,
+		"1:20": true, "-1:20:30": true, "190:20:30.15": true, "1_000:30": true,
+		"true": false, // YAML 1.2 reads it as a boolean too: the writer quotes it anyway
+		"yess": false, "1:60": false, "1:2:": false, ":20": false, "a:20": false, "12": false, "": false, "1:20x": false,
+	} {
+		if got := yaml11Special(s); got != want {
+			t.Errorf("yaml11Special(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestVars: --set and --feature text, and their errors.
+func TestVars(t *testing.T) {
+	v := NewVars()
+	for _, s := range []string{"values.a.b=1", "a.c=text", "d=\"2\"", "e=true"} {
+		if err := v.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []string{"x=true", "y=false", "features.z"} {
+		if err := v.SetFeatureText(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(v.Names(), " "); got != "features.x features.y features.z values.a.b values.a.c values.d values.e" {
+		t.Errorf("names: %s", got)
+	}
+	for ref, want := range map[string]string{"values.a.b": "!!int 1", "values.a.c": "!!str text", "values.d": "!!str 2", "values.e": "!!bool true", "features.y": "!!bool false"} {
+		n, err := v.lookup(ref)
+		if err != nil {
+			t.Errorf("%s: %v", ref, err)
+			continue
+		}
+		if got := n.Tag + " " + n.Value; got != want {
+			t.Errorf("%s: %s, want %s", ref, got, want)
+		}
+	}
+	for _, bad := range []string{"=x", "novalue"} {
+		if err := v.Set(bad); err == nil {
+			t.Errorf("--set %q: no error", bad)
+		}
+	}
+	for _, bad := range []string{"x=maybe", "=true"} {
+		if err := v.SetFeatureText(bad); err == nil {
+			t.Errorf("--feature %q: no error", bad)
+		}
+	}
+	if err := v.LoadValues([]byte("- a\n"), "v.yaml"); err == nil || !strings.Contains(err.Error(), "v.yaml:1:1: values must be a mapping") {
+		t.Errorf("a list of values: %v", err)
+	}
+}
+
+func TestParseKpatchNotUTF8(t *testing.T) {
+	_, err := ParseKpatch([]byte("[cm.a]\ndata.x: caf\xe9\n"), "f.kpatch")
+	if err == nil || err.Error() != "f.kpatch:2:12: not UTF-8 text: byte 0xe9 (save the file as UTF-8)" {
+		t.Errorf("got %v", err)
+	}
+}

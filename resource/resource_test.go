@@ -1,0 +1,188 @@
+package resource
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/schema"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const (
+	deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\n  labels: {app: web, tier: front}\n"
+	svc    = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  labels: {app: web}\n"
+	list   = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, labels: {legacy: \"true\"}}\n"
+	kust   = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [deploy.yaml]\n"
+	widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n"
+)
+
+// TestLoad: a folder is read recursively in lexical order, dot folders and
+// other files skipped; List items are objects of their own; a
+// kustomization file is no object; an empty document is kept.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"b/deploy.yaml":           deploy,
+		"a.yml":                   svc + "---\n",
+		"c/list.json":             `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}]}`,
+		"c/kustomization.yaml":    kust,
+		".git/x.yaml":             "not: an object\n",
+		"README.md":               "# not a manifest\n",
+		"d/lists/configmaps.yaml": list,
+	})
+	set, err := Load([]string{dir, "-"}, strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcs []string
+	for _, s := range set.Sources {
+		srcs = append(srcs, s.Rel)
+	}
+	if got := strings.Join(srcs, " "); got != "a.yml b/deploy.yaml c/kustomization.yaml c/list.json d/lists/configmaps.yaml stdin.yaml" {
+		t.Errorf("sources: %s", got)
+	}
+	var ids []string
+	for _, r := range set.Resources {
+		ids = append(ids, r.ID()+"@"+r.Position().String())
+	}
+	want := []string{
+		"v1 Service web@" + filepath.Join(dir, "a.yml") + ":1:1: ",
+		"apps/v1 Deployment prod/web@" + filepath.Join(dir, "b/deploy.yaml") + ":1:1: ",
+		"v1 Secret s@" + filepath.Join(dir, "c/list.json") + ":1:43: ",
+		"v1 ConfigMap a@" + filepath.Join(dir, "d/lists/configmaps.yaml") + ":4:3: ",
+		"v1 ConfigMap b@" + filepath.Join(dir, "d/lists/configmaps.yaml") + ":7:3: ",
+		"v1 Namespace prod@<stdin>:1:1: ",
+	}
+	if strings.Join(ids, "\n") != strings.Join(want, "\n") {
+		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(ids, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLoadErrors: each document that is not an object, with its position.
+func TestLoadErrors(t *testing.T) {
+	for _, c := range []struct{ in, msg string }{
+		{"- a\n- b\n", "f.yaml:1:1: not a Kubernetes object: the document is an array, not a mapping"},
+		{"image: {tag: x}\n", "f.yaml:1:1: not a Kubernetes object: no apiVersion and no kind"},
+		{"a: 1\n---\nkind: Pod\nmetadata: {name: p}\n", "f.yaml:1:1: not a Kubernetes object: no apiVersion and no kind"},
+		{"kind: Pod\nmetadata: {name: p}\n", "f.yaml:1:1: not a Kubernetes object: Pod without apiVersion"},
+		{"apiVersion: v1\nmetadata: {name: p}\n", "f.yaml:1:1: not a Kubernetes object: no kind"},
+		{"apiVersion: v1\nkind: Pod\n", "f.yaml:1:1: v1 Pod has no metadata.name"},
+		{"apiVersion: v1\nkind: List\nitems:\n- 3\n", "f.yaml:4:3: not a Kubernetes object: item 0 of the list is an integer, not a mapping"},
+		{"apiVersion: v1\nkind: List\nitems: {}\n", "f.yaml:3:8: the items of a List must be a list"},
+		{"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n", ""},
+		{"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", "f.yaml:5:1: v1 Pod p is defined twice: here and at f.yaml:1:1"},
+		{"apiVersion: v1\nkind: WatchList\nmetadata: {name: w}\n", ""}, // a kind ending in List with no items is an object
+	} {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"f.yaml": c.in})
+		t.Chdir(dir)
+		_, err := Load([]string{"f.yaml"}, nil, LoadOptions{})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.msg {
+			t.Errorf("%q:\n got %s\nwant %s", c.in, got, c.msg)
+		}
+	}
+}
+
+// TestSelect: kinds by name, plural, short name and group; names; the
+// namespace default; labels; the group ambiguity error.
+func TestSelect(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"all.yaml": deploy + "---\n" + svc + "---\n" + list + "---\n" + widget})
+	set, err := Load([]string{filepath.Join(dir, "all.yaml")}, nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := schema.Builtin()
+	for _, c := range []struct {
+		sel  Selector
+		want string
+	}{
+		{Selector{Kind: "deployment", Name: "web"}, "apps/v1 Deployment prod/web"},
+		{Selector{Kind: "Deployments", Name: "web"}, "apps/v1 Deployment prod/web"},
+		{Selector{Kind: "deploy", Name: "web", Namespace: "prod"}, "apps/v1 Deployment prod/web"},
+		{Selector{Kind: "deploy", Name: "web", Namespace: "default"}, ""},
+		{Selector{Kind: "deployment.apps", Name: "web"}, "apps/v1 Deployment prod/web"},
+		{Selector{Kind: "deployment.extensions", Name: "web"}, ""},
+		{Selector{Kind: "svc", Name: "web", Namespace: "default"}, "v1 Service web"},
+		{Selector{Kind: "SERVICE", Name: "*"}, "v1 Service web"},
+		{Selector{Kind: "cm", Name: "*"}, "v1 ConfigMap a, v1 ConfigMap b"},
+		{Selector{Kind: "configmap", Labels: "!legacy"}, "v1 ConfigMap a"},
+		{Selector{Labels: "app=web"}, "apps/v1 Deployment prod/web, v1 Service web"},
+		{Selector{Labels: "app=web,tier in (front, back)"}, "apps/v1 Deployment prod/web"},
+		{Selector{Labels: "tier notin (front)"}, "v1 Service web, v1 ConfigMap a, v1 ConfigMap b, example.com/v1 Widget w, other.org/v1 Widget w"},
+		{Selector{Kind: "widget.example.com", Name: "w"}, "example.com/v1 Widget w"},
+		{Selector{Kind: "widget", APIVersion: "other.org/v1"}, "other.org/v1 Widget w"},
+	} {
+		rs, err := set.Select(c.sel, s)
+		if err != nil {
+			t.Errorf("%+v: %v", c.sel, err)
+			continue
+		}
+		var ids []string
+		for _, r := range rs {
+			ids = append(ids, r.ID())
+		}
+		if got := strings.Join(ids, ", "); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.sel, got, c.want)
+		}
+	}
+	_, err = set.Select(Selector{Kind: "widget", Name: "w"}, s)
+	if err == nil || err.Error() != `kind "widget" names objects of several groups here: qualify it as one of widget.example.com, widget.other.org` {
+		t.Errorf("ambiguous kind: %v", err)
+	}
+}
+
+func TestLabelSelector(t *testing.T) {
+	labels := map[string]string{"app": "web", "tier": "front", "empty": ""}
+	for sel, want := range map[string]bool{
+		"":                           true,
+		"app=web":                    true,
+		"app==web":                   true,
+		"app!=web":                   false,
+		"app=db":                     false,
+		"missing!=x":                 true,
+		"app,tier":                   true,
+		"missing":                    false,
+		"!missing":                   true,
+		"!app":                       false,
+		"tier in (front,back)":       true,
+		"tier in (back)":             false,
+		"tier notin (back)":          true,
+		"missing notin (x)":          true,
+		"missing in (x)":             false,
+		"app=web, tier in (a,front)": true,
+		"empty=":                     true,
+	} {
+		ls, err := ParseLabelSelector(sel)
+		if err != nil {
+			t.Errorf("%q: %v", sel, err)
+			continue
+		}
+		if got := ls.Matches(labels); got != want {
+			t.Errorf("%q matches: %v, want %v", sel, got, want)
+		}
+	}
+	for _, bad := range []string{"=x", "!", "tier in front", "a b c"} {
+		if _, err := ParseLabelSelector(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

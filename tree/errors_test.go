@@ -1,0 +1,40 @@
+package tree
+
+import "testing"
+
+// The line of a YAML syntax error is the line a person would look at: the
+// expected values were read off the inputs by hand.
+func TestYAMLErrorLines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		line int
+	}{
+		{"a: 1\nb: [3\n", 2},             // the unclosed [ is on line 2
+		{"a: 1\nb: {3\nc: 4\n", 2},       // the unclosed { is on line 2
+		{"a:\n  b: 1\n c: 2\n", 3},       // c is indented less than b
+		{"x: 1\ny: 2\n z: 3\n", 3},       // z: on a plain scalar's continuation
+		{"a: 1\nb: @x\n", 2},             // @ cannot start a token
+		{"a: 1\nb:\n\t- x\n", 3},         // a tab
+		{"a: 1\nb: \"x\n", 2},            // the unclosed quote starts on line 2
+		{"x: 1\na:\n  - b\n  c: 2\n", 3}, // the sequence that c: breaks starts on line 3
+		{"0: {", 1},                      // the input ends inside the flow mapping
+		{"a:\n- [", 2},
+	} {
+		_, err := Read([]byte(c.in), Options{File: "f.yaml"})
+		se, ok := err.(*SyntaxError)
+		if !ok {
+			t.Errorf("%q: %v, want a *SyntaxError", c.in, err)
+			continue
+		}
+		if se.Line != c.line {
+			t.Errorf("%q: %v: line %d, want %d", c.in, err, se.Line, c.line)
+		}
+	}
+}
+
+func TestNotUTF8(t *testing.T) {
+	_, err := Read([]byte("a: 1\nb: x\xffy\n"), Options{File: "f.yaml"})
+	if err == nil || err.Error() != "f.yaml:2:5: not UTF-8 text: byte 0xff (save the file as UTF-8)" {
+		t.Errorf("got %v", err)
+	}
+}
