@@ -822,9 +822,71 @@ func (w *splicer) insert(r region) {
 		}
 		out[i] = reindent(l, d)
 	}
+	w.keepCommentGaps(out, r)
 	for _, o := range out {
 		w.line(o)
 	}
+}
+
+// keepCommentGaps gives the line comments of new lines the white space
+// before them that the source line they replace had before the same
+// comment, as a person changing the value would leave it. yaml.v3 writes
+// one space before every line comment.
+func (w *splicer) keepCommentGaps(out []string, r region) {
+	type gapOf struct{ comment, gap string }
+	var gaps []gapOf
+	for j := r.s0; j < r.s1; j++ {
+		if _, gap, comment, ok := splitLineComment(w.src[j].text); ok {
+			gaps = append(gaps, gapOf{comment, gap})
+		}
+	}
+	for i, o := range out {
+		code, _, comment, ok := splitLineComment(o)
+		if !ok {
+			continue
+		}
+		for k, g := range gaps {
+			if g.comment == comment {
+				out[i] = code + g.gap + comment
+				gaps = append(gaps[:k], gaps[k+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// splitLineComment splits a line into its code (without trailing white
+// space), the white space before the comment, and the comment from its #.
+// A # starts a comment after white space, outside quotes. ok is false when
+// the line has no code or no comment.
+func splitLineComment(l string) (code, gap, comment string, ok bool) {
+	quote := byte(0)
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				if quote == '\'' && i+1 < len(l) && l[i+1] == '\'' {
+					i++
+				} else {
+					quote = 0
+				}
+			}
+		case c == '"' || c == '\'':
+			if i == 0 || strings.IndexByte(" \t:[{,-", l[i-1]) >= 0 {
+				quote = c
+			}
+		case c == '#' && i > 0 && (l[i-1] == ' ' || l[i-1] == '\t'):
+			code = strings.TrimRight(l[:i], " \t")
+			if strings.TrimSpace(code) == "" {
+				return "", "", "", false
+			}
+			return code, l[len(code):i], l[i:], true
+		}
+	}
+	return "", "", "", false
 }
 
 // reindent shifts line l right by d columns (left when d < 0).

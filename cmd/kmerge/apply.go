@@ -177,9 +177,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		return err
 	}
 	for _, src := range set.Sources {
-		if sn, ok := any(src.Stream).(interface{ Snapshot() }); ok {
-			sn.Snapshot()
-		}
+		src.Stream.Snapshot() // output splices changes into the input text
 	}
 	rec := &conflict.Recorder{}
 	opts := kpatch.Options{Schema: s, Vars: vars, Strict: o.strict, ListOrder: order, Record: rec}
