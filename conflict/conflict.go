@@ -32,6 +32,7 @@ const (
 	Merge            // changes what is there without replacing it (list merges, $retainKeys, ...)
 )
 
+// String returns the verb messages use for the operation.
 func (o Op) String() string {
 	return [...]string{"sets", "deletes", "inserts into", "merges into"}[o]
 }
@@ -55,6 +56,8 @@ type Conflict struct {
 	A, B Effect
 }
 
+// String describes the conflict: the object, then both sides with their
+// positions.
 func (c Conflict) String() string {
 	what := func(e Effect) string {
 		s := fmt.Sprintf("%s (%s patch) %s %s", strings.TrimSuffix(e.Pos.String(), ": "), e.Patch, e.Op, e.Path)

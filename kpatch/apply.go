@@ -33,6 +33,7 @@ type Warning struct {
 	Msg string
 }
 
+// String formats the warning as "file:line:col: warning: message".
 func (w Warning) String() string { return w.Pos.String() + "warning: " + w.Msg }
 
 // Result tells what Apply did.

@@ -21,6 +21,7 @@ const (
 	Merge                 // a JSON merge patch (RFC 7396)
 )
 
+// String returns the name a YAML patch list gives the type.
 func (t Type) String() string {
 	return [...]string{"field", "strategic", "merge"}[t]
 }

@@ -50,6 +50,7 @@ type Cond struct {
 // Inserts reports whether the selector creates an item.
 func (s *Selector) Inserts() bool { return s.Op >= SelAppend }
 
+// String formats the selector as a path writes it, bracketed.
 func (s *Selector) String() string {
 	conds := func() string {
 		parts := make([]string, len(s.Conds))

@@ -1,0 +1,112 @@
+package kpatch_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+)
+
+const manifest = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web   # the storefront
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - name: web
+        image: shop/web:1.0
+`
+
+const patchText = `[deployment.web]
+replicas: ${values.replicas}
+
+[deployment.web.containers.name=web]
+image: shop/web:${values.version}
+`
+
+// Apply a .kpatch file to manifests read from a reader, and write them
+// back: only the changed lines differ.
+func ExampleApply() {
+	set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	if err != nil {
+		panic(err)
+	}
+	vars := kpatch.NewVars()
+	if err := vars.LoadValues([]byte("replicas: 3\nversion: \"1.1\"\n"), "values.yaml"); err != nil {
+		panic(err)
+	}
+	for _, src := range set.Sources {
+		src.Stream.Snapshot() // keep the text of what the patches do not change
+	}
+	if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+		panic(err)
+	}
+	set.Sources[0].Stream.WriteYAML(os.Stdout)
+	// Output:
+	// apiVersion: apps/v1
+	// kind: Deployment
+	// metadata:
+	//   name: web   # the storefront
+	// spec:
+	//   replicas: 3
+	//   template:
+	//     spec:
+	//       containers:
+	//       - name: web
+	//         image: shop/web:1.1
+}
+
+// TestConcurrentApply: one parsed patch list and one Vars serve many
+// applies at once, each to its own set (run with -race).
+func TestConcurrentApply(t *testing.T) {
+	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := kpatch.NewVars()
+	if err := vars.LoadValues([]byte("replicas: 3\nversion: \"1.1\"\n"), "values.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+				errs[i] = err
+				return
+			}
+			var b strings.Builder
+			if err := set.Sources[0].Stream.WriteYAML(&b); err != nil {
+				errs[i] = err
+				return
+			}
+			if !strings.Contains(b.String(), "replicas: 3") || !strings.Contains(b.String(), "shop/web:1.1") {
+				errs[i] = fmt.Errorf("apply %d: %s", i, b.String())
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
