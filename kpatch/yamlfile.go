@@ -10,14 +10,16 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// ParseYAML parses a targeted patch list:
+// ParseYAML parses a targeted patch list, a YAML list of items with the
+// keys target (kind.name, or a mapping of apiVersion, kind, namespace, name
+// and labelSelector), type (field, the default, strategic or merge) and
+// patch. For example, the item
 //
-//   - target: deployment.my-app        # or a map: apiVersion, kind, namespace, name, labelSelector
-//     type: field                      # field (default), strategic or merge
-//     patch:
-//     spec.replicas: 3
+//	target: deployment.my-app
+//	patch:
+//	  spec.replicas: 3
 //
-// A field patch maps paths to scalars (a nested mapping continues the path;
+// sets the replicas of the Deployment my-app. A field patch maps paths to scalars (a nested mapping continues the path;
 // !delete deletes); a strategic or merge patch is the patch document.
 func ParseYAML(data []byte, file string) ([]*Patch, error) {
 	st, err := tree.Read(data, tree.Options{File: file})
