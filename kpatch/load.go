@@ -2,10 +2,11 @@ package kpatch
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kmerge/kmerge/internal/walk"
 )
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
@@ -21,23 +22,7 @@ func Load(paths []string) ([]*Patch, error) {
 		}
 		files := []string{p}
 		if info.IsDir() {
-			files = nil
-			err := filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if d.IsDir() {
-					if f != p && strings.HasPrefix(d.Name(), ".") {
-						return filepath.SkipDir
-					}
-					return nil
-				}
-				if isPatchFile(f) {
-					files = append(files, f)
-				}
-				return nil
-			})
-			if err != nil {
+			if files, err = walk.Files(p, isPatchFile); err != nil {
 				return nil, err
 			}
 		} else if !isPatchFile(p) {

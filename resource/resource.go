@@ -10,7 +10,6 @@ package resource
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +17,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -136,24 +136,13 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 
 // manifestFiles lists the manifest files below dir, in lexical order.
 func manifestFiles(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(p)) {
+	return walk.Files(dir, func(name string) bool {
+		switch strings.ToLower(filepath.Ext(name)) {
 		case ".yaml", ".yml", ".json":
-			files = append(files, p)
+			return true
 		}
-		return nil
+		return false
 	})
-	return files, err
 }
 
 func (set *Set) add(path, rel string, data []byte, opts LoadOptions) error {
