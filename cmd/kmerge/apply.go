@@ -1,21 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kmerge/kmerge/conflict"
-	"github.com/kmerge/kmerge/internal/linediff"
+	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
 )
 
 type applyOptions struct {
@@ -168,165 +162,44 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 			return usageError{err}
 		}
 	}
-	patches, err := kpatch.Load(o.patches)
-	if err != nil {
-		return err
-	}
-	set, err := resource.Load(o.files, stdin, resource.LoadOptions{})
-	if err != nil {
-		return err
-	}
-	for _, src := range set.Sources {
-		src.Stream.Snapshot() // output splices changes into the input text
-	}
-	rec := &conflict.Recorder{}
-	opts := kpatch.Options{Schema: s, Vars: vars, Strict: o.strict, ListOrder: order, Record: rec}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
+		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != ""}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}
-	res, err := kpatch.Apply(set, patches, opts)
+	res, err := kmerge.Apply(opts)
 	if err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "kmerge: %s\n", w)
 	}
-	conflicts := conflict.Find(rec.Effects())
 	if check {
 		// the report is the command's output
-		for _, c := range conflicts {
+		for _, c := range res.Conflicts {
 			fmt.Fprintf(stdout, "conflict: %s\n", c)
 		}
-		if len(conflicts) > 0 {
-			return errConflicts(len(conflicts))
+		if len(res.Conflicts) > 0 {
+			return errConflicts(len(res.Conflicts))
 		}
-		fmt.Fprintf(stdout, "no conflicts: %s, %s\n", plural(len(patches), "patch", "patches"), plural(len(set.Resources), "object", "objects"))
+		fmt.Fprintf(stdout, "no conflicts: %s, %s\n", plural(res.Patches, "patch", "patches"), plural(res.Objects, "object", "objects"))
 		return nil
 	}
-	for _, c := range conflicts {
+	for _, c := range res.Conflicts {
 		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
 	}
-	if o.failOnConflict && len(conflicts) > 0 {
-		return errConflicts(len(conflicts))
-	}
-	outputs, err := render(set, res.Touched, o.outDir != "")
-	if err != nil {
-		return err
+	if o.failOnConflict && len(res.Conflicts) > 0 {
+		return errConflicts(len(res.Conflicts))
 	}
 	switch {
 	case o.diff:
-		var b strings.Builder
-		for i, src := range set.Sources {
-			b.WriteString(linediff.Unified("a/"+src.Path, "b/"+src.Path,
-				linediff.SplitLines(string(src.Input)), linediff.SplitLines(string(outputs[i])), 3))
-		}
-		_, err = io.WriteString(stdout, b.String())
+		_, err = io.WriteString(stdout, res.Diff())
 		return err
 	case o.outDir != "":
-		return writeOutputs(o.outDir, set, outputs)
+		return res.WriteDir(o.outDir)
 	}
-	var b bytes.Buffer
-	for i, out := range outputs {
-		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
-			if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
-				b.WriteByte('\n')
-			}
-			b.WriteString("---\n")
-		}
-		b.Write(out)
-	}
-	_, err = stdout.Write(b.Bytes())
+	_, err = stdout.Write(res.Stream())
 	return err
-}
-
-// render writes each source, keeping untouched documents as they were. A
-// source no patch touched is its input (a JSON file of several documents
-// becomes YAML on one stream, where JSON texts could not follow each other).
-// A touched JSON source is JSON with -o (keepFormat), YAML on a stream.
-func render(set *resource.Set, touched []*resource.Resource, keepFormat bool) ([][]byte, error) {
-	changed := map[*resource.Source]bool{}
-	for _, r := range touched {
-		changed[r.Source] = true
-	}
-	out := make([][]byte, len(set.Sources))
-	for i, src := range set.Sources {
-		copyInput := src.Stream.Format == tree.YAML || keepFormat || len(src.Stream.Docs) == 1
-		if !changed[src] && copyInput {
-			out[i] = src.Input
-			continue
-		}
-		var b bytes.Buffer
-		var err error
-		if keepFormat && src.Stream.Format == tree.JSON {
-			err = src.Stream.WriteJSON(&b)
-		} else {
-			err = src.Stream.WriteYAML(&b)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", src.Path, err)
-		}
-		out[i] = b.Bytes()
-	}
-	return out, nil
-}
-
-// writeOutputs writes every output under dir by its input's relative name.
-// All outputs are first written to temporary files next to their targets,
-// then renamed into place, so that no file is ever half-written and a
-// failure while writing leaves the folder as it was.
-func writeOutputs(dir string, set *resource.Set, outputs [][]byte) error {
-	from := map[string]string{}
-	for _, src := range set.Sources {
-		name := filepath.Join(dir, src.Rel)
-		if prev, dup := from[name]; dup {
-			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, src.Path, name)
-		}
-		from[name] = src.Path
-	}
-	var temps []string
-	defer func() {
-		for _, t := range temps {
-			os.Remove(t) // after a failure; renamed ones are gone already
-		}
-	}()
-	for i, src := range set.Sources {
-		name := filepath.Join(dir, src.Rel)
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		tmp, err := writeTemp(name, outputs[i])
-		if err != nil {
-			return err
-		}
-		temps = append(temps, tmp)
-	}
-	for i, src := range set.Sources {
-		if err := os.Rename(temps[i], filepath.Join(dir, src.Rel)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeTemp writes data to a new temporary file next to name and returns
-// its path.
-func writeTemp(name string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
 }
 
 func plural(n int, one, many string) string {

@@ -1,20 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/mergepatch"
-	"github.com/kmerge/kmerge/schema"
-	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge"
 )
 
 type diffOptions struct {
@@ -78,7 +69,7 @@ patch is printed after a comment naming its object.`,
 }
 
 func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout io.Writer) error {
-	strategic := o.patchType == "strategic"
+	opts := kmerge.DiffOptions{Overwrite: o.overwrite, Extended: o.extended, Fallback: o.fallback == "merge", JSON: o.output == "json"}
 	switch {
 	case o.patchType != "strategic" && o.patchType != "merge":
 		return usagef("--type %q: use strategic or merge", o.patchType)
@@ -88,219 +79,50 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 		return usagef("--fallback %q: the only fallback is merge", o.fallback)
 	case o.overwrite && o.current == "":
 		return usagef("--overwrite needs --current")
-	case !strategic && o.current != "":
+	case o.patchType == "merge" && o.current != "":
 		return usagef("a three-way diff (--current) is strategic; JSON merge patches are two-way here")
-	case !strategic && o.extended:
+	case o.patchType == "merge" && o.extended:
 		return usagef("--extended is for strategic patches")
 	}
-	s, err := loadSchemas(o.schemas)
-	if err != nil {
+	if o.patchType == "merge" {
+		opts.Type = kmerge.Merge
+	}
+	var err error
+	if opts.Schema, err = loadSchemas(o.schemas); err != nil {
 		return err
 	}
-	var def *schema.Type
 	if o.definition != "" {
-		if def, err = s.Definition(o.definition); err != nil {
+		if opts.Definition, err = opts.Schema.Definition(o.definition); err != nil {
 			return usagef("--definition: %v", err)
 		}
-	}
-	stdinUsed := false
-	read := func(name string) (*tree.Stream, error) {
-		var data []byte
-		var err error
-		if name == "-" {
-			if stdinUsed {
-				return nil, usagef("only one of the files can be standard input")
-			}
-			stdinUsed = true
-			data, err = io.ReadAll(stdin)
-			name = "<stdin>"
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return tree.Read(data, tree.Options{File: name})
 	}
 	names := []string{origName, modName}
 	if o.current != "" {
 		names = append(names, o.current)
 	}
-	var streams []*tree.Stream
-	for _, n := range names {
-		st, err := read(n)
+	stdinUsed := false
+	var inputs [][]byte
+	for i, n := range names {
+		if n == "-" {
+			if stdinUsed {
+				return usagef("only one of the files can be standard input")
+			}
+			stdinUsed = true
+		}
+		data, name, err := readInput(n, stdin)
 		if err != nil {
 			return err
 		}
-		streams = append(streams, st)
+		inputs = append(inputs, data)
+		opts.Names[i] = name
 	}
-	pairs, err := pairDocuments(streams, names)
+	if len(inputs) == 3 {
+		opts.Current = inputs[2]
+	}
+	out, err := kmerge.Diff(inputs[0], inputs[1], opts)
 	if err != nil {
 		return err
 	}
-	var patches []*yaml.Node
-	var labels []string
-	for _, p := range pairs {
-		var patch *yaml.Node
-		typ, terr := typeOf(s, def, p.docs[1], "diff")
-		switch {
-		case !strategic || errors.Is(terr, errNoSchema) && o.fallback == "merge":
-			patch = mergepatch.Diff(p.docs[0], p.docs[1])
-		case terr != nil:
-			return fmt.Errorf("%s: %w", p.label, terr)
-		case len(p.docs) == 3:
-			patch, err = smp.CreateThreeWayPatch(p.docs[0], p.docs[1], p.docs[2], typ, o.overwrite, smp.DiffOptions{Extended: o.extended})
-		default:
-			patch, err = smp.CreateTwoWayPatch(p.docs[0], p.docs[1], typ, smp.DiffOptions{Extended: o.extended})
-		}
-		if err != nil {
-			var ce *smp.ConflictError
-			if errors.As(err, &ce) {
-				return conflictReport(ce, p.label)
-			}
-			return fmt.Errorf("%s: %w", p.label, err)
-		}
-		patches = append(patches, patch)
-		labels = append(labels, p.label)
-	}
-	var out bytes.Buffer
-	if o.output == "json" {
-		for _, p := range patches {
-			b, err := tree.AppendJSON(nil, p, "    ")
-			if err != nil {
-				return err
-			}
-			out.Write(b)
-			out.WriteByte('\n')
-		}
-	} else {
-		docs := make([]*yaml.Node, len(patches))
-		for i, p := range patches {
-			docs[i] = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{p}}
-			if len(patches) > 1 {
-				p.HeadComment = "patch for " + labels[i]
-			}
-		}
-		if err := tree.WriteYAML(&out, streams[1].Style, docs...); err != nil {
-			return err
-		}
-	}
-	_, err = stdout.Write(out.Bytes())
+	_, err = stdout.Write(out)
 	return err
-}
-
-// docPair holds the matching documents of the files (original, modified
-// and, for a three-way diff, current).
-type docPair struct {
-	docs  []*yaml.Node
-	label string
-}
-
-// identity names a Kubernetes object, or is "" for other documents.
-func identity(doc *yaml.Node) string {
-	root := tree.Root(doc)
-	kind := scalarField(root, "kind")
-	if kind == "" {
-		return ""
-	}
-	meta := tree.MapGet(root, "metadata")
-	name := scalarField(meta, "name")
-	if ns := scalarField(meta, "namespace"); ns != "" {
-		name = ns + "/" + name
-	}
-	return strings.TrimSpace(scalarField(root, "apiVersion") + " " + kind + " " + name)
-}
-
-// pairDocuments pairs the documents of the files: by identity when every
-// document is a named Kubernetes object, else by position.
-func pairDocuments(streams []*tree.Stream, names []string) ([]docPair, error) {
-	byIdentity := true
-	for _, st := range streams {
-		seen := map[string]bool{}
-		for _, d := range st.Docs {
-			id := identity(d)
-			if id == "" || seen[id] {
-				byIdentity = false
-			}
-			seen[id] = true
-		}
-	}
-	if !byIdentity {
-		n := len(streams[0].Docs)
-		for i, st := range streams {
-			if len(st.Docs) != n {
-				return nil, fmt.Errorf("%s has %d documents and %s %d; documents that are not distinct Kubernetes objects are paired by position", names[0], n, names[i], len(st.Docs))
-			}
-		}
-		pairs := make([]docPair, n)
-		for i := range pairs {
-			for _, st := range streams {
-				pairs[i].docs = append(pairs[i].docs, st.Docs[i])
-			}
-			pairs[i].label = fmt.Sprintf("document %d", i+1)
-			if id := identity(streams[1].Docs[i]); id != "" {
-				pairs[i].label = id
-			}
-		}
-		return pairs, nil
-	}
-	index := make([]map[string]*yaml.Node, len(streams))
-	for i, st := range streams {
-		index[i] = map[string]*yaml.Node{}
-		for _, d := range st.Docs {
-			index[i][identity(d)] = d
-		}
-	}
-	var pairs []docPair
-	for _, d := range streams[1].Docs {
-		id := identity(d)
-		p := docPair{label: id}
-		for i := range streams {
-			doc, ok := index[i][id]
-			if !ok {
-				doc = &yaml.Node{Kind: yaml.DocumentNode} // absent: an empty object
-			}
-			p.docs = append(p.docs, doc)
-		}
-		pairs = append(pairs, p)
-	}
-	for i, st := range streams {
-		if i == 1 {
-			continue
-		}
-		for _, d := range st.Docs {
-			if _, ok := index[1][identity(d)]; !ok {
-				return nil, fmt.Errorf("%s has %s, which %s lacks: a patch cannot delete an object", names[i], identity(d), names[1])
-			}
-		}
-	}
-	return pairs, nil
-}
-
-// conflictReport lists the conflicting paths with both sides.
-func conflictReport(ce *smp.ConflictError, label string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied (use --overwrite to apply it anyway):", label)
-	for _, c := range ce.Conflicts {
-		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", c.Path, short(c.Patch), short(c.Changed))
-	}
-	if ce.Err != nil {
-		fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", ce.Err)
-	}
-	return errors.New(b.String())
-}
-
-// short renders a value on one line, cut when long.
-func short(n *yaml.Node) string {
-	if n == nil {
-		return "(nothing)"
-	}
-	b, err := tree.MarshalJSON(n)
-	if err != nil {
-		return "?"
-	}
-	if len(b) > 120 {
-		return string(b[:117]) + "..."
-	}
-	return string(b)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -62,13 +63,9 @@ lists to their items: spec.template.spec.containers.ports.`,
 }
 
 func loadSchemas(files []string) (*schema.Schema, error) {
-	s := schema.Builtin()
-	for _, file := range files {
-		more, err := schema.LoadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("--schema %w", err)
-		}
-		s = s.Extend(more)
+	s, err := kmerge.LoadSchemas(files)
+	if err != nil {
+		return nil, fmt.Errorf("--schema %w", err)
 	}
 	return s, nil
 }

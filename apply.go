@@ -1,0 +1,212 @@
+package kmerge
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/internal/linediff"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// ApplyOptions control Apply and ApplyPatches.
+type ApplyOptions struct {
+	// Manifests are files, folders (read recursively) and "-" for Stdin.
+	Manifests []string
+	Stdin     io.Reader
+	// Patches are .kpatch files, YAML patch lists, and folders of them.
+	Patches []string
+
+	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
+	Schema    *schema.Schema // nil: schema.Builtin()
+	Strict    bool           // a patch that matches nothing is an error
+	ListOrder smp.ListOrder  // for strategic patches
+	Trace     io.Writer      // every change, as it is made
+	// KeepFormat writes JSON files as JSON (for writing files back); else
+	// a touched JSON file becomes YAML, to join a stream of YAML.
+	KeepFormat bool
+	Limits     *tree.Limits // nil: tree.DefaultLimits()
+}
+
+// ApplyResult is what Apply did.
+type ApplyResult struct {
+	Files     []*File // one per input file, in input order
+	Patches   int     // the patches applied
+	Objects   int     // the objects of the set
+	Warnings  []kpatch.Warning
+	Conflicts []conflict.Conflict
+}
+
+// File is one input file and its output.
+type File struct {
+	Path   string // as given, or "<stdin>"
+	Rel    string // relative to the folder it was found in; the base name for a file argument
+	Input  []byte
+	Output []byte
+}
+
+// Changed reports whether the output differs from the input.
+func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
+
+// Apply loads the manifests and the patches of opts and applies them (see
+// ApplyPatches).
+func Apply(opts ApplyOptions) (*ApplyResult, error) {
+	patches, err := kpatch.Load(opts.Patches)
+	if err != nil {
+		return nil, err
+	}
+	set, err := resource.Load(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits})
+	if err != nil {
+		return nil, err
+	}
+	return ApplyPatches(set, patches, opts)
+}
+
+// ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
+// the conflicts between them, and renders every source of the set: files no
+// patch touched are their input, touched ones keep the text of everything
+// not changed. The set is edited in place.
+func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+	for _, src := range set.Sources {
+		src.Stream.Snapshot()
+	}
+	rec := &conflict.Recorder{}
+	res, err := kpatch.Apply(set, patches, kpatch.Options{
+		Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &ApplyResult{Patches: len(patches), Objects: len(set.Resources), Warnings: res.Warnings,
+		Conflicts: conflict.Find(rec.Effects())}
+	changed := map[*resource.Source]bool{}
+	for _, r := range res.Touched {
+		changed[r.Source] = true
+	}
+	for _, src := range set.Sources {
+		b, err := render(src, changed[src], opts.KeepFormat)
+		if err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b})
+	}
+	return out, nil
+}
+
+// render writes a source. A source no patch touched is its input (but a
+// JSON file of several documents becomes YAML unless keepFormat: JSON texts
+// cannot follow each other in a YAML stream). A touched JSON source is JSON
+// with keepFormat, YAML without.
+func render(src *resource.Source, changed, keepFormat bool) ([]byte, error) {
+	copyInput := src.Stream.Format == tree.YAML || keepFormat || len(src.Stream.Docs) == 1
+	if !changed && copyInput {
+		return src.Input, nil
+	}
+	var b bytes.Buffer
+	var err error
+	if keepFormat && src.Stream.Format == tree.JSON {
+		err = src.Stream.WriteJSON(&b)
+	} else {
+		err = src.Stream.WriteYAML(&b)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Path, err)
+	}
+	return b.Bytes(), nil
+}
+
+// Stream joins the outputs into one YAML stream, separated by ---.
+func (r *ApplyResult) Stream() []byte {
+	var b bytes.Buffer
+	for i, f := range r.Files {
+		out := f.Output
+		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
+			if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+				b.WriteByte('\n')
+			}
+			b.WriteString("---\n")
+		}
+		b.Write(out)
+	}
+	return b.Bytes()
+}
+
+// Diff returns a unified diff (diff -u, three lines of context) of each
+// changed file, named a/PATH and b/PATH.
+func (r *ApplyResult) Diff() string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		b.WriteString(linediff.Unified("a/"+f.Path, "b/"+f.Path,
+			linediff.SplitLines(string(f.Input)), linediff.SplitLines(string(f.Output)), 3))
+	}
+	return b.String()
+}
+
+// WriteDir writes every output under dir by its Rel name. All outputs are
+// first written to temporary files next to their targets, then renamed into
+// place: no file is ever half-written, and a failure while writing leaves
+// dir as it was. Two files with one Rel name are an error.
+func (r *ApplyResult) WriteDir(dir string) error {
+	from := map[string]string{}
+	for _, f := range r.Files {
+		name := filepath.Join(dir, f.Rel)
+		if prev, dup := from[name]; dup {
+			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
+		}
+		from[name] = f.Path
+	}
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t) // after a failure; renamed ones are gone already
+		}
+	}()
+	for _, f := range r.Files {
+		name := filepath.Join(dir, f.Rel)
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		tmp, err := writeTemp(name, f.Output)
+		if err != nil {
+			return err
+		}
+		temps = append(temps, tmp)
+	}
+	for i, f := range r.Files {
+		if err := os.Rename(temps[i], filepath.Join(dir, f.Rel)); err != nil {
+			return err
+		}
+	}
+	temps = nil
+	return nil
+}
+
+// writeTemp writes data to a new temporary file next to name and returns
+// its path.
+func writeTemp(name string, data []byte) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}

@@ -1,0 +1,136 @@
+package kmerge_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+)
+
+// Patch one YAML document with a strategic merge patch: containers merge by
+// name, and everything the patch does not change keeps its text.
+func ExamplePatch() {
+	doc := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+
+spec:
+  template:
+    spec:
+      containers:
+      - name: web         # the server
+        image: nginx:1.25
+      - name: log
+        image: fluentbit:3
+`
+	patch := `{"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}}`
+	out, err := kmerge.Patch([]byte(doc), []byte(patch), kmerge.PatchOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+	// Output:
+	// apiVersion: apps/v1
+	// kind: Deployment
+	// metadata:
+	//   name: web
+	//
+	// spec:
+	//   template:
+	//     spec:
+	//       containers:
+	//       - name: web         # the server
+	//         image: nginx:1.27
+	//       - name: log
+	//         image: fluentbit:3
+}
+
+// Patch one object node, as a program holding parsed YAML (or a kyaml
+// RNode's YNode()) would.
+func ExamplePatchObject() {
+	var obj, patch yaml.Node
+	if err := yaml.Unmarshal([]byte("apiVersion: v1\nkind: Service\nmetadata: {name: dns}\nspec:\n  ports:\n  - {port: 53, protocol: TCP}\n"), &obj); err != nil {
+		panic(err)
+	}
+	if err := yaml.Unmarshal([]byte("spec:\n  ports:\n  - {port: 53, protocol: UDP, $patchMergeKey: [port, protocol]}\n"), &patch); err != nil {
+		panic(err)
+	}
+	res, err := kmerge.PatchObject(&obj, &patch, kmerge.PatchOptions{})
+	if err != nil {
+		panic(err)
+	}
+	out, _ := yaml.Marshal(res)
+	fmt.Print(string(out))
+	// Output:
+	// apiVersion: v1
+	// kind: Service
+	// metadata: {name: dns}
+	// spec:
+	//     ports:
+	//         - {port: 53, protocol: UDP}
+	//         - {port: 53, protocol: TCP}
+}
+
+// Diff two versions of a Deployment: the patch Kubernetes would compute
+// (with the keys in the document's order; Kubernetes sorts them).
+func ExampleDiff() {
+	before := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - {name: web, image: nginx:1.25}\n"
+	after := strings.Replace(strings.Replace(before, "replicas: 1", "replicas: 3", 1), "1.25", "1.27", 1)
+	patch, err := kmerge.Diff([]byte(before), []byte(after), kmerge.DiffOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(patch))
+	// Output:
+	// spec:
+	//   replicas: 3
+	//   template:
+	//     spec:
+	//       $setElementOrder/containers:
+	//       - name: web
+	//       containers:
+	//       - name: web
+	//         image: nginx:1.27
+}
+
+// Apply the example overrides to the example manifests, as kmerge apply
+// does, and list what changed.
+func ExampleApply() {
+	vars := kpatch.NewVars()
+	values, err := os.ReadFile("examples/values.yaml")
+	if err != nil {
+		panic(err)
+	}
+	if err := vars.LoadValues(values, "examples/values.yaml"); err != nil {
+		panic(err)
+	}
+	schemaOpts, err := kmerge.LoadSchemas([]string{"examples/crds/widget-crd.yaml"})
+	if err != nil {
+		panic(err)
+	}
+	res, err := kmerge.Apply(kmerge.ApplyOptions{
+		Manifests: []string{"examples/base"},
+		Patches:   []string{"examples/overrides"},
+		Vars:      vars,
+		Schema:    schemaOpts,
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range res.Files {
+		fmt.Println(f.Rel, f.Changed())
+	}
+	fmt.Println(len(res.Warnings), "warnings,", len(res.Conflicts), "conflicts")
+	// Output:
+	// config.yaml true
+	// deployment.yaml true
+	// ingress.yaml true
+	// service.yaml true
+	// 0 warnings, 0 conflicts
+}

@@ -1,0 +1,221 @@
+package kmerge
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/mergepatch"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// PatchType is the kind of a patch.
+type PatchType uint8
+
+// The patch types.
+const (
+	Strategic PatchType = iota // a strategic merge patch
+	Merge                      // a JSON merge patch (RFC 7396)
+)
+
+// PatchOptions control Patch and PatchObject. The zero value applies a
+// strategic merge patch with the built-in schema.
+type PatchOptions struct {
+	Type PatchType
+	// Schema gives the types of kinds; nil means schema.Builtin().
+	Schema *schema.Schema
+	// Definition is the type of documents that are not Kubernetes objects
+	// (for example from Schema.Definition); nil: each document's type comes
+	// from its apiVersion and kind.
+	Definition *schema.Type
+	// Fallback applies a strategic patch to a kind without a schema as a
+	// JSON merge patch, instead of failing.
+	Fallback bool
+	// ListOrder orders lists that a patch orders with $setElementOrder.
+	ListOrder smp.ListOrder
+	// Output is the format of Patch's result; nil keeps the input's.
+	Output *tree.Format
+	// DocName and PatchName name the inputs in messages ("<stdin>",
+	// "deploy.yaml"); empty: "document" and "patch".
+	DocName, PatchName string
+}
+
+// ErrNoSchema is wrapped by the error of a strategic patch on a document
+// whose kind has no schema.
+var ErrNoSchema = errors.New("no schema")
+
+// Patch applies one patch (YAML or JSON, one document) to every document of
+// doc (YAML or JSON, one or more documents) and returns the result. YAML
+// output keeps the text of everything the patch did not change: comments,
+// blank lines, quoting, indentation. An error applying the patch to one
+// document is a *DocumentError.
+func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
+	docName, patchName := opts.DocName, opts.PatchName
+	if docName == "" {
+		docName = "document"
+	}
+	if patchName == "" {
+		patchName = "patch"
+	}
+	ps, err := tree.Read(patch, tree.Options{File: patchName})
+	if err != nil {
+		return nil, err
+	}
+	if len(ps.Docs) != 1 {
+		return nil, fmt.Errorf("%s: a patch is one document, this has %d", patchName, len(ps.Docs))
+	}
+	st, err := tree.Read(doc, tree.Options{File: docName})
+	if err != nil {
+		return nil, err
+	}
+	st.Snapshot()
+	for i, d := range st.Docs {
+		res, err := patchDoc(d, ps.Docs[0], opts)
+		if err != nil {
+			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
+		}
+		st.Docs[i] = res
+	}
+	format := st.Format
+	if opts.Output != nil {
+		format = *opts.Output
+	}
+	var out bytes.Buffer
+	if format == tree.JSON {
+		err = st.WriteJSON(&out)
+	} else {
+		err = st.WriteYAML(&out)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", docName, err)
+	}
+	return out.Bytes(), nil
+}
+
+// PatchObject applies a patch to one object, a mapping node or a document
+// node holding one (a kyaml RNode's YNode()). The object is edited in place
+// where possible; use the node returned, which differs when the patch
+// replaces the whole object. The patch is not modified.
+func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
+	return patchDoc(obj, patch, opts)
+}
+
+func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
+	if opts.Type == Merge {
+		return mergepatch.Apply(doc, patch)
+	}
+	if tree.Root(doc) == nil {
+		return doc, nil // an empty document stays empty
+	}
+	typ, err := TypeOf(opts.Schema, opts.Definition, doc, "patch")
+	if errors.Is(err, ErrNoSchema) && opts.Fallback {
+		return mergepatch.Apply(doc, patch)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder})
+}
+
+// TypeOf returns the schema type of a document: def when given, else the
+// type s (nil: the built-in schema) has for its apiVersion and kind. A
+// document without one is an error wrapping ErrNoSchema that says how to
+// supply it; verb ("patch", "diff") says what the caller does with it.
+func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*schema.Type, error) {
+	if def != nil {
+		return def, nil
+	}
+	if s == nil {
+		s = schema.Builtin()
+	}
+	root := tree.Root(doc)
+	apiVersion, kind := scalarField(root, "apiVersion"), scalarField(root, "kind")
+	if kind == "" {
+		return nil, fmt.Errorf("%w: the document has no kind; to %s a document that is not a Kubernetes object, name its schema with --definition, or use --type merge", ErrNoSchema, verb)
+	}
+	if t := s.Kind(apiVersion, kind); t != nil {
+		return t, nil
+	}
+	return nil, fmt.Errorf("%w for %s %s: pass its CustomResourceDefinition or an OpenAPI document with --schema, or use --type merge (or --fallback merge)", ErrNoSchema, apiVersion, kind)
+}
+
+func scalarField(m *yaml.Node, key string) string {
+	v := tree.MapGet(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return v.Value
+}
+
+// DocumentError is an error applying a patch to one document of a stream.
+// Its message names the patch position (for errors of the patch), the
+// document and the object.
+type DocumentError struct {
+	Err   error
+	Patch string // the patch's name
+	File  string // the stream's name
+	Index int    // the document, from 0
+	Count int    // the documents in the stream
+	// Object names the Kubernetes object ("apps/v1 Deployment web"), or "".
+	Object string
+}
+
+func newDocumentError(err error, patchName, file string, i, n int, doc *yaml.Node) *DocumentError {
+	return &DocumentError{Err: err, Patch: patchName, File: file, Index: i, Count: n, Object: objectName(doc)}
+}
+
+// objectName names the object of a document: "apps/v1 Deployment web", or
+// "" when it has no kind.
+func objectName(doc *yaml.Node) string {
+	root := tree.Root(doc)
+	k := scalarField(root, "kind")
+	if k == "" {
+		return ""
+	}
+	what := scalarField(root, "apiVersion") + " " + k
+	if name := scalarField(tree.MapGet(root, "metadata"), "name"); name != "" {
+		what += " " + name
+	}
+	return strings.TrimSpace(what)
+}
+
+// Error formats the error, then "while patching FILE (document i of n),
+// OBJECT" on a line of its own.
+func (e *DocumentError) Error() string {
+	where := e.File
+	if e.Count > 1 {
+		where = fmt.Sprintf("%s (document %d of %d)", e.File, e.Index+1, e.Count)
+	}
+	if e.Object != "" {
+		where += ", " + e.Object
+	}
+	var se *smp.Error
+	if errors.As(e.Err, &se) {
+		pos := tree.Position{File: e.Patch, Line: se.Line, Column: se.Column}
+		return fmt.Sprintf("%s%s\n  while patching %s", pos, se.Error(), where)
+	}
+	return fmt.Sprintf("%s\n  while patching %s", e.Err, where)
+}
+
+// Unwrap returns the error of the patch.
+func (e *DocumentError) Unwrap() error { return e.Err }
+
+// LoadSchemas returns the built-in schema extended by the
+// CustomResourceDefinitions and OpenAPI v2/v3 documents in files (earlier
+// files win, as schema.Extend says).
+func LoadSchemas(files []string) (*schema.Schema, error) {
+	s := schema.Builtin()
+	for _, file := range files {
+		more, err := schema.LoadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		s = s.Extend(more)
+	}
+	return s, nil
+}
