@@ -82,7 +82,7 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout), newDiffCmd(stdin, stdout), newExplainCmd(stdout))
+	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kmerge/kmerge/krm"
+)
+
+func newFnCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fn",
+		Short: "Run as a KRM function: a ResourceList on standard input, patched, on standard output",
+		Long: `Run kmerge as a KRM function, for kustomize (transformers with exec
+functions), kpt and other orchestrators: read a ResourceList on standard input,
+apply the patches its functionConfig gives (a kmerge.dev/v1alpha1 Patches
+object or a ConfigMap: .kpatch text, a YAML patch list, values, features), and
+write the ResourceList to standard output with results for warnings and
+conflicts. Items keep their comments and annotations; items no patch touches
+come out as they went in. CustomResourceDefinitions among the items are used
+as schemas.
+
+When the patches cannot be applied, the output holds the input with a result
+of severity error, the error goes to standard error, and the exit code is 1.
+See docs/krm.md.`,
+		Example: `  # as a kustomize transformer (kustomize build --enable-alpha-plugins --enable-exec):
+  #   transformers: [kmerge-fn.yaml], where kmerge-fn.yaml is
+  #     apiVersion: kmerge.dev/v1alpha1
+  #     kind: Patches
+  #     metadata:
+  #       name: overrides
+  #       annotations:
+  #         config.kubernetes.io/function: |
+  #           exec:
+  #             path: ./kmerge-fn.sh       # a script running: kmerge fn
+  #     spec:
+  #       kpatch: |
+  #         [deployment.web]
+  #         replicas: 3
+
+  # by hand
+  kmerge fn < examples/krm/resourcelist.yaml`,
+		Args: noArgs("fn"),
+		RunE: func(_ *cobra.Command, _ []string) error {
+			in, err := io.ReadAll(stdin)
+			if err != nil {
+				return err
+			}
+			out, err := krm.Process(in)
+			var fnErr *krm.Error
+			if err != nil && !errors.As(err, &fnErr) {
+				return err
+			}
+			// the ResourceList goes out even when the function failed:
+			// its results say why
+			if _, werr := stdout.Write(out); werr != nil {
+				return werr
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,127 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// kustomizeVersion is the kustomize release the exec-function test runs:
+// the newest that builds with Go 1.26 (v5.8.3 needs Go 1.27).
+const kustomizeVersion = "v5.8.2"
+
+// kustomizeBinary returns the path of the kustomize binary: $KMERGE_KUSTOMIZE
+// when set (.ci/run installs it), else one installed with go install into
+// the user's cache folder, once.
+func kustomizeBinary(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("KMERGE_KUSTOMIZE"); p != "" {
+		return p
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(cache, "kmerge-test", "kustomize-"+kustomizeVersion)
+	path := filepath.Join(bin, "kustomize")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	cmd := exec.Command("go", "install", "sigs.k8s.io/kustomize/kustomize/v5@"+kustomizeVersion)
+	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOWORK=off")
+	cmd.Dir = t.TempDir() // outside any module: go install pkg@version
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("installing kustomize %s (set KMERGE_KUSTOMIZE to use another binary): %v\n%s", kustomizeVersion, err, out)
+	}
+	return path
+}
+
+// buildKmerge builds the kmerge command into dir.
+func buildKmerge(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "kmerge")
+	cmd := exec.Command("go", "build", "-o", path, "github.com/kmerge/kmerge/cmd/kmerge")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return path
+}
+
+// TestKustomizeExecFunction runs the real kustomize binary with kmerge fn
+// as an exec KRM function (a transformer), on testdata/kustomize: a
+// Deployment and a Service, a .kpatch text and a YAML field patch. The
+// expected output was written by hand: replicas 3, the new image and the
+// new port; kustomize itself orders Service before Deployment, sorts keys
+// and drops comments.
+func TestKustomizeExecFunction(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := t.TempDir()
+	kmerge := buildKmerge(t, dir)
+	work := filepath.Join(dir, "work")
+	copyDir(t, "testdata/kustomize", work)
+	script := "#!/bin/sh\nexec " + kmerge + " fn\n"
+	if err := os.WriteFile(filepath.Join(work, "kmerge-fn.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := func() (string, string, error) {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", work)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return stdout.String(), stderr.String(), err
+	}
+	out, errOut, err := build()
+	if err != nil {
+		t.Fatalf("kustomize build: %v\n%s", err, errOut)
+	}
+	want, err := os.ReadFile(filepath.Join(work, "want.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("kustomize build:\n%s\nwant:\n%s", out, want)
+	}
+
+	// a patch that cannot apply fails the build with kmerge's message
+	cfg := filepath.Join(work, "kmerge-fn.yaml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, bytes.Replace(data, []byte("replicas: 3"), []byte("replicas: many"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err = build()
+	if err == nil {
+		t.Fatal("kustomize build succeeded with a bad patch")
+	}
+	msg := `functionConfig.spec.kpatch:2:11: apps/v1 Deployment web: spec.replicas is an integer (schema type integer/int32); "many" is not an integer`
+	if !strings.Contains(errOut, msg) {
+		t.Errorf("stderr lacks %q:\n%s", msg, errOut)
+	}
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,66 @@
+package krm
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestProcess runs each testdata folder: in.yaml through Process must give
+// want.yaml, and the error of want.err when there is one. about.txt says
+// why the expected output is right.
+func TestProcess(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/*/in.yaml")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, in := range dirs {
+		dir := filepath.Dir(in)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			read := func(name string) string {
+				b, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				return string(b)
+			}
+			if read("about.txt") == "" {
+				t.Fatal("say in about.txt why the expected output is right")
+			}
+			out, err := Process([]byte(read("in.yaml")))
+			wantErr := strings.TrimSuffix(read("want.err"), "\n")
+			switch {
+			case wantErr == "" && err != nil:
+				t.Fatalf("error: %v", err)
+			case wantErr != "":
+				var fe *Error
+				if !errors.As(err, &fe) || err.Error() != wantErr {
+					t.Errorf("error %v (%T), want %s", err, err, wantErr)
+				}
+			}
+			if want := read("want.yaml"); string(out) != want {
+				t.Errorf("output:\n%s\nwant:\n%s", out, want)
+			}
+		})
+	}
+}
+
+// TestProcessRejects: what is not a function's input is an error, with no
+// output.
+func TestProcessRejects(t *testing.T) {
+	for in, msg := range map[string]string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n":                                                                             "the input is not a ResourceList",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n":                                                               "no functionConfig",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Foo}\n":                                  "functionConfig is a Foo",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: x, extra: 1}}\n": "functionConfig.spec.kpatch:1:1: an assignment needs a section",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {extra: 1}}\n":            "functionConfig.spec.extra: unknown field",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `functionConfig.spec.strict: "maybe" is not true or false`,
+	} {
+		_, err := Process([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: %v, want %q", in, err, msg)
+		}
+	}
+}
