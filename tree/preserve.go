@@ -117,6 +117,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		if identical(s.snapshot[i], d) {
 			continue
 		}
+		unflowFilled(s.snapshot[i], d)
 		a, err := renderDoc(s.Style, s.snapshot[i])
 		if err != nil {
 			return nil, nil, err
@@ -974,3 +975,37 @@ func isBlockHeader(l string) bool {
 }
 
 func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
+
+// unflowFilled writes in block style the collections that were empty flow
+// collections in the snapshot ({} or [], as templates render an empty
+// value) and have content now: a person filling resources: {} writes a
+// block. Nodes are matched by their position in the source.
+func unflowFilled(snapshot, doc *yaml.Node) {
+	type pos struct{ line, col int }
+	empty := map[pos]bool{}
+	var find func(n *yaml.Node)
+	find = func(n *yaml.Node) {
+		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle != 0 && len(n.Content) == 0 && n.Line > 0 {
+			empty[pos{n.Line, n.Column}] = true
+		}
+		for _, c := range n.Content {
+			find(c)
+		}
+	}
+	find(snapshot)
+	if len(empty) == 0 {
+		return
+	}
+	var fix func(n *yaml.Node, inFlow bool)
+	fix = func(n *yaml.Node, inFlow bool) {
+		flow := n.Style&yaml.FlowStyle != 0
+		if flow && !inFlow && len(n.Content) > 0 && empty[pos{n.Line, n.Column}] {
+			n.Style &^= yaml.FlowStyle
+			flow = false
+		}
+		for _, c := range n.Content {
+			fix(c, inFlow || flow)
+		}
+	}
+	fix(doc, false)
+}
