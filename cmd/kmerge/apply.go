@@ -25,6 +25,7 @@ type applyOptions struct {
 	failOnConflict bool
 	debug          bool
 	listOrder      string
+	color          string
 }
 
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
@@ -38,9 +39,15 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
+	cmd.MarkFlagFilename("patch", "kpatch", "yaml", "yml", "json") //nolint:errcheck
+	cmd.MarkFlagFilename("values", "yaml", "yml", "json")          //nolint:errcheck
+	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")          //nolint:errcheck
 	if output {
 		f.StringVarP(&o.outDir, "output-dir", "o", "", "write each input file to this folder under its own name, atomically, instead of standard output")
+		cmd.MarkFlagDirname("output-dir") //nolint:errcheck // the flag exists
 		f.BoolVar(&o.diff, "diff", false, "print a unified diff of each changed file instead of the result")
+		f.StringVar(&o.color, "color", "auto", "colour the --diff output: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 		f.BoolVar(&o.failOnConflict, "fail-on-conflict", false, "refuse to write anything when two patches conflict")
 	}
 }
@@ -193,7 +200,13 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	switch {
 	case o.diff:
-		_, err = io.WriteString(stdout, res.Diff())
+		diff := res.Diff()
+		if colored, err := useColor(o.color, stdout); err != nil {
+			return err
+		} else if colored {
+			diff = colorDiff(diff)
+		}
+		_, err = io.WriteString(stdout, diff)
 		return err
 	case o.outDir != "":
 		return res.WriteDir(o.outDir)

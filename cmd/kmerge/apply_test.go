@@ -293,3 +293,46 @@ func TestApplyOutputDirClash(t *testing.T) {
 		t.Errorf("something was written: %v", err)
 	}
 }
+
+// TestTerminal: completion scripts, kind completion, coloured diffs, and the
+// --color flag's values.
+func TestTerminal(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"completion", shell}, strings.NewReader(""), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "kmerge") {
+			t.Errorf("completion %s: exit %d, %d bytes, %s", shell, code, stdout.Len(), stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	run([]string{"__complete", "explain", "cronj"}, strings.NewReader(""), &stdout, &stderr)
+	if !strings.HasPrefix(stdout.String(), "cronjob\n") {
+		t.Errorf("kind completion: %q", stdout.String())
+	}
+
+	t.Chdir("testdata/apply/spec-9-example-kubernetes")
+	args := []string{"apply", "-f", "base", "-p", "patches", "--values", "values.yaml", "--diff"}
+	stdout.Reset()
+	if code := run(append(args, "--color", "always"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"\x1b[1m--- a/base/deployment.yaml\x1b[0m\n",
+		"\x1b[36m@@ -5,7 +5,7 @@\x1b[0m\n",
+		"\x1b[31m-  replicas: 1\x1b[0m\n",
+		"\x1b[32m+  replicas: 3\x1b[0m\n",
+		"\n   selector:\n", // context lines as they are
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("coloured diff lacks %q", want)
+		}
+	}
+	stdout.Reset()
+	run(args, strings.NewReader(""), &stdout, &stderr) // auto: a buffer is no terminal
+	if strings.Contains(stdout.String(), "\x1b[") {
+		t.Error("--color auto coloured output that is not a terminal")
+	}
+	stderr.Reset()
+	if code := run(append(args, "--color", "sometimes"), strings.NewReader(""), &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `--color "sometimes"`) {
+		t.Errorf("--color sometimes: exit %d, %s", code, stderr.String())
+	}
+}

@@ -23,8 +23,9 @@ type explainOptions struct {
 func newExplainCmd(stdout io.Writer) *cobra.Command {
 	o := &explainOptions{}
 	cmd := &cobra.Command{
-		Use:   "explain KIND[.path] | explain --definition NAME [path]",
-		Short: "Show how a patch treats a field: strategy, merge key, list type, and where that comes from",
+		ValidArgsFunction: completeKinds,
+		Use:               "explain KIND[.path] | explain --definition NAME [path]",
+		Short:             "Show how a patch treats a field: strategy, merge key, list type, and where that comes from",
 		Long: `Show, for a kind or one of its fields, how a strategic merge patch treats it:
 whether objects merge or are replaced, whether lists merge and by which key,
 the recommended merge keys a patch can send with $patchMergeKey, server-side
@@ -315,4 +316,22 @@ func versionNote(apiVersion string) string {
 		return ""
 	}
 	return " in " + apiVersion
+}
+
+// completeKinds completes the first argument of explain with the kinds of
+// the built-in schema, in lower case as they are usually typed.
+func completeKinds(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 || strings.Contains(prefix, ".") {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, gvk := range schema.Builtin().Kinds() {
+		k := strings.ToLower(gvk.Kind)
+		if strings.HasPrefix(k, strings.ToLower(prefix)) && !strings.HasSuffix(k, "list") && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

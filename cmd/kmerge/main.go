@@ -45,7 +45,9 @@ func usagef(format string, args ...any) error {
 // run executes the command line args and returns the exit code. Output
 // reaches stdout only when the command succeeds.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdin, stdout, stderr)
+	in := &recorder{r: stdin}
+	inputs := texts{}
+	root := newRootCmd(in, stdout, stderr, inputs)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -53,7 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "kmerge: %v\n", err)
+	inputs["<stdin>"] = in.buf.Bytes()
+	report(stderr, err, inputs)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		fmt.Fprintln(stderr, "Run 'kmerge --help' for usage.")
@@ -71,7 +74,7 @@ func isCobraUsage(err error) bool {
 
 type flagError struct{ error }
 
-func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kmerge",
 		Short: "Patch Kubernetes manifests, keeping every byte a patch does not change",
@@ -82,7 +85,6 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
 	return root
 }

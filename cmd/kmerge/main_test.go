@@ -75,7 +75,7 @@ var cliCases = []cliCase{
 		name:    "a rejected patch names the patch position, the path and the document",
 		args:    []string{"patch", "-f", "cmd/kmerge/testdata/multi.yaml", "-p", "metadata:\n  $patch: merge\n"},
 		code:    exitRejected,
-		stderrs: []string{"--patch:2:11: metadata: unknown patch type", "while patching cmd/kmerge/testdata/multi.yaml (document 1 of 2), v1 ConfigMap one"},
+		stderrs: []string{"--patch:2:11: metadata: unknown patch type", "while patching cmd/kmerge/testdata/multi.yaml (document 1 of 2), v1 ConfigMap one", "\n    $patch: merge\n            ^\n"},
 	},
 	{
 		name:    "bad YAML in the input names the file and line",

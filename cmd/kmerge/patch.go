@@ -23,7 +23,7 @@ type patchOptions struct {
 	output     string
 }
 
-func newPatchCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
+func newPatchCmd(stdin io.Reader, stdout io.Writer, inputs texts) *cobra.Command {
 	o := &patchOptions{}
 	cmd := &cobra.Command{
 		Use:   "patch -f FILE (-p PATCH | --patch-file FILE)",
@@ -56,6 +56,7 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			inputs["--patch"] = []byte(o.patch)
 			return runPatch(o, stdin, stdout)
 		},
 	}

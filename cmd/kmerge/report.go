@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// texts remembers the inputs that are not files (standard input, a patch
+// given on the command line), so that an error can quote their lines.
+type texts map[string][]byte
+
+// recorder is standard input, recorded as it is read.
+type recorder struct {
+	r   io.Reader
+	buf bytes.Buffer
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.buf.Write(p[:n])
+	return n, err
+}
+
+// position finds where an error points: a file (or an input named in
+// texts), a line and a column.
+func position(err error) (tree.Position, bool) {
+	var se *tree.SyntaxError
+	var ke *kpatch.Error
+	var de *kmerge.DocumentError
+	switch {
+	case errors.As(err, &ke):
+		return ke.Pos, ke.Pos.Line > 0
+	case errors.As(err, &se):
+		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
+	case errors.As(err, &de):
+		var pe *smp.Error
+		if errors.As(de.Err, &pe) && pe.Line > 0 {
+			return tree.Position{File: de.Patch, Line: pe.Line, Column: pe.Column}, true
+		}
+	}
+	return tree.Position{}, false
+}
+
+// quote returns the line an error points at, and a caret under its column,
+// each indented by two spaces; "" when the line cannot be read.
+func quote(pos tree.Position, inputs texts) string {
+	data, ok := inputs[pos.File]
+	if !ok {
+		info, err := os.Stat(pos.File)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > 64<<20 {
+			return ""
+		}
+		if data, err = os.ReadFile(pos.File); err != nil {
+			return ""
+		}
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return ""
+	}
+	line := lines[pos.Line-1]
+	if len(line) > 200 {
+		return ""
+	}
+	var caret strings.Builder
+	if pos.Column > 0 {
+		for i, r := range []rune(line) {
+			if i >= pos.Column-1 {
+				break
+			}
+			if r == '\t' {
+				caret.WriteByte('\t')
+			} else {
+				caret.WriteByte(' ')
+			}
+		}
+		caret.WriteByte('^')
+	}
+	s := "  " + line + "\n"
+	if caret.Len() > 0 {
+		s += "  " + caret.String() + "\n"
+	}
+	return s
+}
+
+// report prints an error: "kmerge: message", then the line it points at
+// with a caret.
+func report(w io.Writer, err error, inputs texts) {
+	fmt.Fprintf(w, "kmerge: %v\n", err)
+	if pos, ok := position(err); ok {
+		io.WriteString(w, quote(pos, inputs))
+	}
+}
+
+// colorMode decides whether output is coloured: "always", "never", or
+// "auto" (when w is a terminal and NO_COLOR is not set).
+func useColor(mode string, w io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+		f, ok := w.(*os.File)
+		if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+			return false, nil
+		}
+		info, err := f.Stat()
+		return err == nil && info.Mode()&os.ModeCharDevice != 0, nil
+	}
+	return false, usagef("--color %q: use auto, always or never", mode)
+}
+
+// colorDiff colours a unified diff: headers bold, hunk lines cyan, removed
+// lines red, added lines green.
+func colorDiff(diff string) string {
+	const (
+		reset = "\x1b[0m"
+		bold  = "\x1b[1m"
+		red   = "\x1b[31m"
+		green = "\x1b[32m"
+		cyan  = "\x1b[36m"
+	)
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		if l == "" {
+			continue
+		}
+		body, nl := strings.TrimSuffix(l, "\n"), l[len(strings.TrimSuffix(l, "\n")):]
+		switch {
+		case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "):
+			b.WriteString(bold + body + reset + nl)
+		case strings.HasPrefix(l, "@@"):
+			b.WriteString(cyan + body + reset + nl)
+		case strings.HasPrefix(l, "-"):
+			b.WriteString(red + body + reset + nl)
+		case strings.HasPrefix(l, "+"):
+			b.WriteString(green + body + reset + nl)
+		default:
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
