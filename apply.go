@@ -10,6 +10,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
+	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -29,6 +30,7 @@ type ApplyOptions struct {
 	Schema    *schema.Schema // nil: schema.Builtin()
 	Strict    bool           // a patch that matches nothing is an error
 	ListOrder smp.ListOrder  // for strategic patches
+	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
 	Trace     io.Writer      // every change, as it is made
 	// KeepFormat writes JSON files as JSON (for writing files back); else
 	// a touched JSON file becomes YAML, to join a stream of YAML.
@@ -63,7 +65,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := resource.Load(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits})
+	set, err := resource.Load(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	rec := &conflict.Recorder{}
 	res, err := kpatch.Apply(set, patches, kpatch.Options{
 		Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
 	})
 	if err != nil {
 		return nil, err
@@ -92,12 +94,17 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	for _, r := range res.Touched {
 		changed[r.Source] = true
 	}
-	for _, src := range set.Sources {
+	out.Files = make([]*File, len(set.Sources))
+	errs := make([]error, len(set.Sources))
+	parallel.For(len(set.Sources), opts.Workers, func(i int) {
+		src := set.Sources[i]
 		b, err := render(src, changed[src], opts.KeepFormat)
+		out.Files[i], errs[i] = &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b})
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -25,6 +27,9 @@ type Options struct {
 	ListOrder smp.ListOrder  // for strategic merge patches
 	Trace     io.Writer      // when set, every change is written to it
 	Record    *conflict.Recorder
+	// Workers is how many objects are patched at once; 0 means
+	// runtime.GOMAXPROCS(0). The result does not depend on it.
+	Workers int
 }
 
 // Warning is a patch, or part of one, that changed nothing.
@@ -56,33 +61,117 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 	if opts.Vars == nil {
 		opts.Vars = NewVars()
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: map[shortcutKey]shortcutResult{}}
-	for _, phase := range []func(*Patch) bool{
-		func(p *Patch) bool { return p.Type != Field },
-		func(p *Patch) bool { return p.Type == Field },
-	} {
-		for _, p := range patches {
-			if !phase(p) {
-				continue
+	// the order of application: strategic and merge patches, then field
+	// patches
+	var order []*Patch
+	for _, p := range patches {
+		if p.Type != Field {
+			order = append(order, p)
+		}
+	}
+	for _, p := range patches {
+		if p.Type == Field {
+			order = append(order, p)
+		}
+	}
+	// The targets of every patch, then, for each object, the patches it
+	// gets in order. Objects are patched in parallel; what each step
+	// reports (warnings, effects, trace lines) is kept in a slot of its own
+	// and put together in the order of a sequential run: by patch, then by
+	// object.
+	index := make(map[*resource.Resource]int, len(set.Resources))
+	for i, r := range set.Resources {
+		index[r] = i
+	}
+	var slots []*slot
+	jobs := make([][]*slot, len(set.Resources)) // per object, in order
+	for _, p := range order {
+		// errors wait in their slot: an error of an earlier patch, found
+		// when objects are patched, comes first
+		targets, err := set.Select(p.Target, opts.Schema)
+		switch {
+		case err != nil:
+			slots = append(slots, &slot{err: &Error{Pos: p.Pos, Msg: err.Error()}})
+			continue
+		case len(targets) == 0 && opts.Strict:
+			slots = append(slots, &slot{err: &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}})
+			continue
+		case len(targets) == 0:
+			slots = append(slots, &slot{warnings: []Warning{{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)}}})
+			continue
+		}
+		for _, r := range targets {
+			sl := &slot{patch: p, r: r}
+			slots = append(slots, sl)
+			jobs[index[r]] = append(jobs[index[r]], sl)
+		}
+	}
+	cache := &shortcutCache{m: map[shortcutKey]shortcutResult{}}
+	patchObjects := func(i int) {
+		for _, sl := range jobs[i] {
+			sl.run(opts, cache)
+			if sl.err != nil {
+				return // the object's later patches do not matter: Apply fails
 			}
-			if err := ap.patch(set, p); err != nil {
+		}
+	}
+	parallel.For(len(jobs), opts.Workers, patchObjects)
+	res := &Result{}
+	touched := map[*resource.Resource]bool{}
+	for _, sl := range slots {
+		if sl.err != nil {
+			return nil, sl.err
+		}
+		res.Warnings = append(res.Warnings, sl.warnings...)
+		for _, e := range sl.effects {
+			opts.Record.Add(e)
+		}
+		if opts.Trace != nil && sl.trace.Len() > 0 {
+			if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
 				return nil, err
 			}
 		}
-	}
-	for _, r := range set.Resources {
-		if ap.touched[r] {
-			ap.res.Touched = append(ap.res.Touched, r)
+		if sl.touched {
+			touched[sl.r] = true
 		}
 	}
-	return ap.res, nil
+	for _, r := range set.Resources {
+		if touched[r] {
+			res.Touched = append(res.Touched, r)
+		}
+	}
+	return res, nil
+}
+
+// slot is one patch applied to one object (or a patch that matched no
+// object), with what it reported.
+type slot struct {
+	patch    *Patch
+	r        *resource.Resource
+	warnings []Warning
+	effects  []conflict.Effect
+	trace    bytes.Buffer
+	touched  bool
+	err      error
+}
+
+// run applies the slot's patch to its object.
+func (sl *slot) run(opts Options, cache *shortcutCache) {
+	rec := &conflict.Recorder{}
+	opts.Record = rec
+	if opts.Trace != nil {
+		opts.Trace = &sl.trace
+	}
+	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache}
+	sl.err = ap.patchObject(sl.r, sl.patch)
+	sl.warnings, sl.effects, sl.touched = ap.res.Warnings, rec.Effects(), ap.touched[sl.r]
 }
 
 type applier struct {
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
-	shortcuts map[shortcutKey]shortcutResult
+	shortcuts *shortcutCache
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
@@ -158,22 +247,6 @@ func shown(n *yaml.Node) string {
 		return string(b[:77]) + "..."
 	}
 	return string(b)
-}
-
-func (ap *applier) patch(set *resource.Set, p *Patch) error {
-	targets, err := set.Select(p.Target, ap.opts.Schema)
-	if err != nil {
-		return &Error{Pos: p.Pos, Msg: err.Error()}
-	}
-	if len(targets) == 0 {
-		return ap.warn(p.Pos, "no object matches %s", p.Target)
-	}
-	for _, r := range targets {
-		if err := ap.patchObject(r, p); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kmerge/kmerge/schema"
 )
@@ -24,6 +25,13 @@ type shortcutKey struct {
 	name string
 }
 
+// shortcutCache remembers shortcuts per type and name; it is shared by the
+// goroutines of one Apply.
+type shortcutCache struct {
+	mu sync.Mutex
+	m  map[shortcutKey]shortcutResult
+}
+
 type shortcutResult struct {
 	path      []string
 	ambiguous []string // the paths of the same depth, when there are several
@@ -36,10 +44,14 @@ const maxShortcutDepth = 8
 // when there is none. where names the place, for messages.
 func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error) {
 	k := shortcutKey{t, st.Field}
-	res, ok := ap.shortcuts[k]
+	ap.shortcuts.mu.Lock()
+	res, ok := ap.shortcuts.m[k]
+	ap.shortcuts.mu.Unlock()
 	if !ok {
 		res = findShortcut(t, st.Field)
-		ap.shortcuts[k] = res
+		ap.shortcuts.mu.Lock()
+		ap.shortcuts.m[k] = res
+		ap.shortcuts.mu.Unlock()
 	}
 	if res.ambiguous != nil {
 		return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",

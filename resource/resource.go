@@ -14,9 +14,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -76,11 +78,20 @@ type Source struct {
 type Set struct {
 	Sources   []*Source
 	Resources []*Resource
+
+	// an index of Resources by name, for Select; rebuilt when Resources
+	// grows or shrinks
+	mu      sync.Mutex
+	byName  map[string][]*Resource
+	indexed int
 }
 
 // LoadOptions control Load.
 type LoadOptions struct {
 	Limits *tree.Limits
+	// Workers is how many files are parsed at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
 }
 
 // Load reads the objects of files, folders (recursively: files ending in
@@ -90,16 +101,22 @@ type LoadOptions struct {
 // documents are kept as they are. Two objects with the same identity are an
 // error naming both.
 func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
-	set := &Set{}
+	// the files, in order; then read and parsed in parallel; then their
+	// objects, in order
+	type input struct {
+		path, rel string
+		data      []byte
+		stream    *tree.Stream
+		err       error
+	}
+	var inputs []*input
 	for _, p := range paths {
 		if p == "-" {
 			data, err := io.ReadAll(stdin)
 			if err != nil {
 				return nil, err
 			}
-			if err := set.add("<stdin>", "stdin.yaml", data, opts); err != nil {
-				return nil, err
-			}
+			inputs = append(inputs, &input{path: "<stdin>", rel: "stdin.yaml", data: data})
 			continue
 		}
 		info, err := os.Stat(p)
@@ -107,13 +124,7 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil, err
-			}
-			if err := set.add(p, filepath.Base(p), data, opts); err != nil {
-				return nil, err
-			}
+			inputs = append(inputs, &input{path: p, rel: filepath.Base(p)})
 			continue
 		}
 		files, err := manifestFiles(p)
@@ -121,14 +132,26 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 			return nil, err
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, err
-			}
 			rel, _ := filepath.Rel(p, f)
-			if err := set.add(f, rel, data, opts); err != nil {
-				return nil, err
+			inputs = append(inputs, &input{path: f, rel: rel})
+		}
+	}
+	parallel.For(len(inputs), opts.Workers, func(i int) {
+		in := inputs[i]
+		if in.data == nil && in.path != "<stdin>" {
+			if in.data, in.err = os.ReadFile(in.path); in.err != nil {
+				return
 			}
+		}
+		in.stream, in.err = tree.Read(in.data, tree.Options{File: in.path, Limits: opts.Limits})
+	})
+	set := &Set{}
+	for _, in := range inputs {
+		if in.err != nil {
+			return nil, in.err
+		}
+		if err := set.add(&Source{Path: in.path, Rel: in.rel, Stream: in.stream, Input: in.data}); err != nil {
+			return nil, err
 		}
 	}
 	return set, set.checkUnique()
@@ -145,12 +168,9 @@ func manifestFiles(dir string) ([]string, error) {
 	})
 }
 
-func (set *Set) add(path, rel string, data []byte, opts LoadOptions) error {
-	st, err := tree.Read(data, tree.Options{File: path, Limits: opts.Limits})
-	if err != nil {
-		return err
-	}
-	src := &Source{Path: path, Rel: rel, Stream: st, Input: data}
+// add adds a source and its objects.
+func (set *Set) add(src *Source) error {
+	st, path := src.Stream, src.Path
 	set.Sources = append(set.Sources, src)
 	for i, doc := range st.Docs {
 		root := tree.Root(doc)
@@ -284,7 +304,11 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 	}
 	var out []*Resource
 	groups := map[string]bool{}
-	for _, r := range set.Resources {
+	candidates := set.Resources
+	if sel.Name != "" && sel.Name != "*" {
+		candidates = set.named(sel.Name)
+	}
+	for _, r := range candidates {
 		gvk := r.GVK()
 		if sel.Kind != "" && !s.NameMatches(sel.Kind, gvk) {
 			continue
@@ -324,4 +348,18 @@ func article(word string) string {
 		return "an " + word
 	}
 	return "a " + word
+}
+
+// named returns the objects named name, in set order.
+func (set *Set) named(name string) []*Resource {
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if set.byName == nil || set.indexed != len(set.Resources) {
+		set.byName = make(map[string][]*Resource, len(set.Resources))
+		for _, r := range set.Resources {
+			set.byName[r.Name] = append(set.byName[r.Name], r)
+		}
+		set.indexed = len(set.Resources)
+	}
+	return set.byName[name]
 }

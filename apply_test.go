@@ -1,0 +1,123 @@
+package kmerge
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/kpatch"
+)
+
+// writeCorpus writes n Deployments (with comments, some in Lists) over
+// files, and patches that touch many of them, warn, and conflict.
+func writeCorpus(t *testing.T, n int) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	base, patches := filepath.Join(dir, "base"), filepath.Join(dir, "patches")
+	for _, d := range []string{base, patches} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deploy := func(i int, indent string) string {
+		s := fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app%d   # app number %d
+  labels: {tier: "t%d"}
+spec:
+  replicas: 1
+
+  template:
+    spec:
+      containers:
+      - name: main
+        image: img:%d
+        env:
+        - {name: A, value: "1"}
+      - name: side
+        image: side:1
+`, i, i, i%3, i)
+		if indent == "" {
+			return s
+		}
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+			b.WriteString(indent + l + "\n")
+		}
+		return b.String()
+	}
+	for f := 0; f < n/10; f++ {
+		var b strings.Builder
+		if f%4 == 3 {
+			b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+			for i := f * 10; i < f*10+10; i++ {
+				item := deploy(i, "  ")
+				b.WriteString("- " + item[2:])
+			}
+		} else {
+			for i := f * 10; i < f*10+10; i++ {
+				b.WriteString("---\n" + deploy(i, ""))
+			}
+		}
+		if err := os.WriteFile(filepath.Join(base, fmt.Sprintf("f%03d.yaml", f)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var kp, yl strings.Builder
+	for i := 0; i < n; i += 3 {
+		fmt.Fprintf(&kp, "[deployment.app%d]\nreplicas: %d\n[deployment.app%d.containers.name=main]\nenv[name=B].value: x\nenv[-].name: C\n\n", i, i%7, i)
+		fmt.Fprintf(&yl, "- target: deployment.app%d\n  type: strategic\n  patch: {spec: {replicas: 9, template: {spec: {containers: [{name: side, image: side:%d}]}}}}\n", i+1, i)
+	}
+	kp.WriteString("[deployment.nosuch]\nreplicas: 1\n[deployment.*.containers.name=main]\nimagePullPolicy: Always\n")
+	yl.WriteString("- target: {kind: Deployment, labelSelector: tier=t1}\n  patch:\n    spec.replicas: 4\n")
+	if err := os.WriteFile(filepath.Join(patches, "a.kpatch"), []byte(kp.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(patches, "b.yaml"), []byte(yl.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base, patches
+}
+
+// TestApplyDeterministic: the same inputs give the same bytes whatever the
+// number of workers and GOMAXPROCS: outputs, warnings, conflicts and the
+// trace, run after run.
+func TestApplyDeterministic(t *testing.T) {
+	base, patches := writeCorpus(t, 200)
+	runOnce := func(workers int) string {
+		var trace bytes.Buffer
+		res, err := Apply(ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(), Trace: &trace, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		b.Write(res.Stream())
+		for _, w := range res.Warnings {
+			b.WriteString(w.String() + "\n")
+		}
+		for _, c := range res.Conflicts {
+			b.WriteString(c.String() + "\n")
+		}
+		b.Write(trace.Bytes())
+		return b.String()
+	}
+	want := runOnce(1)
+	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "(strategic patch) sets spec.replicas to 9") {
+		t.Fatalf("the corpus does not warn or conflict:\n%.2000s", want)
+	}
+	for _, workers := range []int{2, 3, 8, 0, 0} {
+		if got := runOnce(workers); got != want {
+			t.Fatalf("workers %d: output differs from one worker's", workers)
+		}
+	}
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
+	if got := runOnce(0); got != want {
+		t.Fatal("GOMAXPROCS=1: output differs")
+	}
+}
