@@ -36,6 +36,9 @@ type ApplyOptions struct {
 	// a touched JSON file becomes YAML, to join a stream of YAML.
 	KeepFormat bool
 	Limits     *tree.Limits // nil: tree.DefaultLimits()
+	// MaxLineBytes is the longest line of a .kpatch file; 0:
+	// kpatch.DefaultMaxLineBytes.
+	MaxLineBytes int
 }
 
 // ApplyResult is what Apply did.
@@ -61,7 +64,7 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // Apply loads the manifests and the patches of opts and applies them (see
 // ApplyPatches).
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(opts.Patches)
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes})
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ type DiffOptions struct {
 	JSON bool
 	// Names of the original, modified and current inputs, for messages.
 	Names [3]string
+	// Limits bound what is read; nil: tree.DefaultLimits().
+	Limits *tree.Limits
 }
 
 // Diff returns the patch that turns original into modified (two-way), or,
@@ -62,7 +64,7 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 	}
 	var streams []*tree.Stream
 	for i, data := range inputs {
-		st, err := tree.Read(data, tree.Options{File: names[i]})
+		st, err := tree.Read(data, tree.Options{File: names[i], Limits: opts.Limits})
 		if err != nil {
 			return nil, err
 		}

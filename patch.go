@@ -43,6 +43,8 @@ type PatchOptions struct {
 	// DocName and PatchName name the inputs in messages ("<stdin>",
 	// "deploy.yaml"); empty: "document" and "patch".
 	DocName, PatchName string
+	// Limits bound what is read; nil: tree.DefaultLimits().
+	Limits *tree.Limits
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -62,14 +64,14 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	if patchName == "" {
 		patchName = "patch"
 	}
-	ps, err := tree.Read(patch, tree.Options{File: patchName})
+	ps, err := tree.Read(patch, tree.Options{File: patchName, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}
 	if len(ps.Docs) != 1 {
 		return nil, fmt.Errorf("%s: a patch is one document, this has %d", patchName, len(ps.Docs))
 	}
-	st, err := tree.Read(doc, tree.Options{File: docName})
+	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}

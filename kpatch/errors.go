@@ -7,6 +7,9 @@ import "github.com/kmerge/kmerge/tree"
 type Error struct {
 	Pos tree.Position
 	Msg string
+	// Limit names the limit a file went over ("line"), "" for other
+	// errors.
+	Limit string
 }
 
 // Error formats the error as "file:line:col: message".

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/walk"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
 // order, folders starting with a dot skipped. Patches keep the order of
 // the files and of their place in each file.
-func Load(paths []string) ([]*Patch, error) {
+func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 	var patches []*Patch
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -33,7 +34,7 @@ func Load(paths []string) ([]*Patch, error) {
 			if err != nil {
 				return nil, err
 			}
-			ps, err := Parse(data, f)
+			ps, err := Parse(data, f, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -51,11 +52,40 @@ func isPatchFile(name string) bool {
 	return false
 }
 
+// LoadOptions control Load and Parse.
+type LoadOptions struct {
+	// Limits apply to every patch file (MaxBytes) and to YAML patch lists;
+	// nil: tree.DefaultLimits().
+	Limits *tree.Limits
+	// MaxLineBytes is the longest line of a .kpatch file; 0:
+	// DefaultMaxLineBytes.
+	MaxLineBytes int
+}
+
+// DefaultMaxLineBytes is the longest line of a .kpatch file by default.
+const DefaultMaxLineBytes = 1 << 20
+
 // Parse parses a patch file by its name: .kpatch files as kpatch text,
 // anything else as a YAML patch list.
-func Parse(data []byte, file string) ([]*Patch, error) {
-	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
-		return ParseKpatch(data, file)
+func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
+	limits := tree.DefaultLimits()
+	if opts.Limits != nil {
+		limits = *opts.Limits
 	}
-	return ParseYAML(data, file)
+	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
+		return nil, &tree.SyntaxError{File: file, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
+	}
+	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
+		maxLine := opts.MaxLineBytes
+		if maxLine <= 0 {
+			maxLine = DefaultMaxLineBytes
+		}
+		return parseKpatch(data, file, maxLine)
+	}
+	var format *tree.Format
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		f := tree.JSON
+		format = &f
+	}
+	return parseYAML(data, file, &limits, format)
 }

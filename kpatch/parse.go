@@ -54,11 +54,18 @@ type Assignment struct {
 // "key = value". # starts a comment outside quotes. file names the file in
 // positions.
 func ParseKpatch(data []byte, file string) ([]*Patch, error) {
+	return parseKpatch(data, file, DefaultMaxLineBytes)
+}
+
+func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 	var patches []*Patch
 	var cur *Patch
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		if len(line) > maxLine {
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"}
+		}
 		if !utf8.ValidString(line) {
 			bad := 0
 			for bad < len(line) {

@@ -22,7 +22,11 @@ import (
 // sets the replicas of the Deployment my-app. A field patch maps paths to scalars (a nested mapping continues the path;
 // !delete deletes); a strategic or merge patch is the patch document.
 func ParseYAML(data []byte, file string) ([]*Patch, error) {
-	st, err := tree.Read(data, tree.Options{File: file})
+	return parseYAML(data, file, nil, nil)
+}
+
+func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format) ([]*Patch, error) {
+	st, err := tree.Read(data, tree.Options{File: file, Limits: limits, Format: format})
 	if err != nil {
 		return nil, err
 	}

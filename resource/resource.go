@@ -143,7 +143,12 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 				return
 			}
 		}
-		in.stream, in.err = tree.Read(in.data, tree.Options{File: in.path, Limits: opts.Limits})
+		var format *tree.Format
+		if strings.EqualFold(filepath.Ext(in.path), ".json") {
+			f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
+			format = &f
+		}
+		in.stream, in.err = tree.Read(in.data, tree.Options{File: in.path, Limits: opts.Limits, Format: format})
 	})
 	set := &Set{}
 	for _, in := range inputs {

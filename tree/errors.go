@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -16,6 +17,9 @@ type SyntaxError struct {
 	Line   int    // 1-based; 0 if unknown
 	Column int    // 1-based; 0 if unknown
 	Msg    string
+	// Limit names the limit the input went over ("bytes", "documents",
+	// "depth", "nodes"), "" for other errors.
+	Limit string
 }
 
 // Error formats the error as "file:line:col: message".
@@ -72,7 +76,55 @@ func yamlError(file string, err error, data []byte) error {
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"
 	}
+	if hint := yamlHint(e.Msg, line(data, e.Line)); hint != "" {
+		e.Msg += " (" + hint + ")"
+	}
 	return e
+}
+
+// yamlHints say what usually causes the YAML library's messages.
+var yamlHints = map[string]string{
+	"mapping values are not allowed in this context": `is a key indented deeper than the one before it, or does a value holding ": " need quotes?`,
+	"found character that cannot start any token":    "does a value start with @ or ` and need quotes?",
+	"did not find expected key":                      "is a key indented less than its siblings?",
+	"did not find expected ',' or ']'":               "is a [ list not closed?",
+	"did not find expected ',' or '}'":               "is a { mapping not closed?",
+	"found unexpected end of stream":                 "is a quote not closed?",
+	"did not find expected '-' indicator":            "is a list item indented otherwise than the others?",
+	"could not find expected ':'":                    "does a key lack its colon?",
+	"did not find expected node content":             "is a value missing after a dash, a comma or a bracket?",
+}
+
+// yamlHint returns a hint for a message of the YAML library about a line.
+func yamlHint(msg, line string) string {
+	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	if strings.Contains(indent, "\t") {
+		return "YAML indents with spaces; this line has a tab"
+	}
+	return yamlHints[msg]
+}
+
+// line returns line n (from 1) of data, "" when there is none.
+func line(data []byte, n int) string {
+	if n < 1 {
+		return ""
+	}
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if j < 0 {
+			return ""
+		}
+		data = data[j+1:]
+	}
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		data = data[:j]
+	}
+	return string(data)
+}
+
+// limitError reports an input over one of the Limits.
+func limitError(limit, file string, line, col int, format string, args ...any) error {
+	return &SyntaxError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Limit: limit}
 }
 
 func errorf(file string, line, col int, format string, args ...any) error {

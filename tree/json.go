@@ -40,7 +40,7 @@ func readJSON(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 			return docs, nil
 		}
 		if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
-			return nil, r.errorf("more than %d documents in one stream", limits.MaxDocuments)
+			return nil, limitError("documents", r.file, r.line, r.pos-r.lineStart+1, "more than %d documents in one stream", limits.MaxDocuments)
 		}
 		v, err := r.value()
 		if err != nil {
@@ -94,7 +94,7 @@ func (r *jsonReader) children(mark int) []*yaml.Node {
 func (r *jsonReader) value() (*yaml.Node, error) {
 	r.nodes++
 	if r.limits.MaxNodes > 0 && r.nodes > r.limits.MaxNodes {
-		return nil, r.errorf("document has more than %d values", r.limits.MaxNodes)
+		return nil, limitError("nodes", r.file, r.line, r.pos-r.lineStart+1, "document has more than %d values", r.limits.MaxNodes)
 	}
 	if r.pos >= len(r.data) {
 		return nil, r.errorf("unexpected end of JSON input")
@@ -138,7 +138,7 @@ func (r *jsonReader) literal(word, tag string) (*yaml.Node, error) {
 func (r *jsonReader) enter() error {
 	r.depth++
 	if r.limits.MaxDepth > 0 && r.depth > r.limits.MaxDepth {
-		return r.errorf("nesting deeper than %d levels", r.limits.MaxDepth)
+		return limitError("depth", r.file, r.line, r.pos-r.lineStart+1, "nesting deeper than %d levels", r.limits.MaxDepth)
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ func normalizeYAML(doc *yaml.Node, file string, limits Limits) error {
 		return nz.err
 	}
 	if limits.MaxNodes > 0 && size > limits.MaxNodes {
-		return errorf(file, doc.Line, doc.Column, "document expands to more than %d values (YAML aliases?)", limits.MaxNodes)
+		return limitError("nodes", file, doc.Line, doc.Column, "document expands to more than %d values (YAML aliases?)", limits.MaxNodes)
 	}
 	if !nz.hasAlias {
 		return nz.check(doc)
@@ -49,7 +49,7 @@ func (nz *normalizer) size(n *yaml.Node, depth int) int {
 		return s
 	}
 	if nz.limits.MaxDepth > 0 && depth > nz.limits.MaxDepth {
-		nz.err = errorf(nz.file, n.Line, n.Column, "nesting deeper than %d levels", nz.limits.MaxDepth)
+		nz.err = limitError("depth", nz.file, n.Line, n.Column, "nesting deeper than %d levels", nz.limits.MaxDepth)
 		return 0
 	}
 	nz.sizes[n] = -1

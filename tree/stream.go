@@ -35,13 +35,14 @@ type Limits struct {
 }
 
 // DefaultLimits are generous for real manifests (the largest CRDs in the
-// wild have a few hundred thousand values) and stop alias bombs and runaway
-// nesting long before they cost noticeable memory.
+// wild have a few hundred thousand values and nest a few dozen levels) and
+// stop alias bombs and runaway nesting long before they cost noticeable
+// memory.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxBytes:     256 << 20,
 		MaxDocuments: 100000,
-		MaxDepth:     1000,
+		MaxDepth:     512,
 		MaxNodes:     5000000,
 	}
 }
@@ -88,7 +89,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 		limits = *opts.Limits
 	}
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
-		return nil, errorf(opts.File, 0, 0, "input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes)
+		return nil, limitError("bytes", opts.File, 0, 0, "input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes)
 	}
 	if err := checkUTF8(data, opts.File); err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 			return nil, yamlError(file, err, data)
 		}
 		if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
-			return nil, errorf(file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
+			return nil, limitError("documents", file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
 		}
 		if err := normalizeYAML(&doc, file, limits); err != nil {
 			return nil, err

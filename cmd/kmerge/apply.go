@@ -26,6 +26,7 @@ type applyOptions struct {
 	debug          bool
 	listOrder      string
 	color          string
+	limits         *limits
 }
 
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
@@ -39,6 +40,8 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	o.limits = newLimits()
+	o.limits.addFlag(f)
 	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
 	cmd.MarkFlagFilename("patch", "kpatch", "yaml", "yml", "json") //nolint:errcheck
 	cmd.MarkFlagFilename("values", "yaml", "yml", "json")          //nolint:errcheck
@@ -170,7 +173,8 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != ""}
+		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "",
+		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}

@@ -21,6 +21,7 @@ type patchOptions struct {
 	listOrder  string
 	fallback   string
 	output     string
+	limits     *limits
 }
 
 func newPatchCmd(stdin io.Reader, stdout io.Writer, inputs texts) *cobra.Command {
@@ -70,11 +71,13 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder: spec (the specification) or upstream (exactly as k8s.io/apimachinery)")
 	f.StringVar(&o.fallback, "fallback", "", "merge: patch kinds without a schema with JSON merge patch semantics instead of failing")
 	f.StringVarP(&o.output, "output", "o", "", "output format: yaml or json (default: the input's)")
+	o.limits = newLimits()
+	o.limits.addFlag(f)
 	return cmd
 }
 
 func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
-	opts := kmerge.PatchOptions{}
+	opts := kmerge.PatchOptions{Limits: &o.limits.Limits}
 	if o.filename == "" {
 		return usagef("patch needs the file to patch: -f FILE (or -f - for standard input)")
 	}

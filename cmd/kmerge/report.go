@@ -67,7 +67,7 @@ func quote(pos tree.Position, inputs texts) string {
 	if pos.Line < 1 || pos.Line > len(lines) {
 		return ""
 	}
-	line := lines[pos.Line-1]
+	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
 	if len(line) > 200 {
 		return ""
 	}
@@ -99,7 +99,11 @@ func report(w io.Writer, err error, inputs texts) {
 	if pos, ok := position(err); ok {
 		io.WriteString(w, quote(pos, inputs))
 	}
+	io.WriteString(w, limitHint(err))
 }
+
+// asError is errors.As.
+func asError[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // colorMode decides whether output is coloured: "always", "never", or
 // "auto" (when w is a terminal and NO_COLOR is not set).

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// limits is the --limit flag: KEY=VALUE pairs over the default limits.
+type limits struct {
+	tree.Limits
+	maxLine int
+	set     []string
+}
+
+func newLimits() *limits {
+	return &limits{Limits: tree.DefaultLimits(), maxLine: kpatch.DefaultMaxLineBytes}
+}
+
+// addFlag adds --limit to a command's flags.
+func (l *limits) addFlag(f *pflag.FlagSet) {
+	f.Var(l, "limit", fmt.Sprintf("raise or lower a limit on the input: bytes (default %s), documents (%d), depth (%d), nodes (%d), line (of a .kpatch file, %s); e.g. --limit bytes=1Gi (repeatable)",
+		size(tree.DefaultLimits().MaxBytes), tree.DefaultLimits().MaxDocuments, tree.DefaultLimits().MaxDepth, tree.DefaultLimits().MaxNodes, size(kpatch.DefaultMaxLineBytes)))
+}
+
+func size(n int) string {
+	switch {
+	case n%(1<<30) == 0:
+		return fmt.Sprintf("%dGi", n>>30)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%dMi", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%dKi", n>>10)
+	}
+	return strconv.Itoa(n)
+}
+
+// String implements pflag.Value.
+func (l *limits) String() string { return strings.Join(l.set, ",") }
+
+// Type implements pflag.Value.
+func (l *limits) Type() string { return "KEY=VALUE" }
+
+// Set implements pflag.Value: one KEY=VALUE.
+func (l *limits) Set(s string) error {
+	key, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("%q: expected KEY=VALUE, e.g. depth=1000", s)
+	}
+	n, err := parseSize(val)
+	if err != nil {
+		return fmt.Errorf("%q: %v", s, err)
+	}
+	switch key {
+	case "bytes":
+		l.MaxBytes = n
+	case "documents":
+		l.MaxDocuments = n
+	case "depth":
+		l.MaxDepth = n
+	case "nodes":
+		l.MaxNodes = n
+	case "line":
+		l.maxLine = n
+	default:
+		return fmt.Errorf("%q: the limits are bytes, documents, depth, nodes and line", s)
+	}
+	l.set = append(l.set, s)
+	return nil
+}
+
+// parseSize reads a positive number with an optional suffix: k, M, G
+// (powers of 1000) or Ki, Mi, Gi (powers of 1024).
+func parseSize(s string) (int, error) {
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"k", 1000}, {"M", 1000000}, {"G", 1000000000}} {
+		if t, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = t, u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a positive number (suffixes: k, M, G, Ki, Mi, Gi)", s)
+	}
+	return n * mult, nil
+}
+
+// limitHint says how to change the limit an error went over, "" when it is
+// not a limit error.
+func limitHint(err error) string {
+	var se *tree.SyntaxError
+	var ke *kpatch.Error
+	key := ""
+	switch {
+	case asError(err, &ke) && ke.Limit != "":
+		key = ke.Limit
+	case asError(err, &se) && se.Limit != "":
+		key = se.Limit
+	default:
+		return ""
+	}
+	return fmt.Sprintf("  (if the input is right, raise the limit: --limit %s=N)\n", key)
+}
