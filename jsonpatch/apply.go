@@ -637,7 +637,7 @@ func deref(n *yaml.Node) *yaml.Node {
 // node with it, holds no alias, document node or anchor (a copied anchor
 // would define a name twice), and is not nil. A null written as nothing
 // (YAML's "key:") is written "null" in the copy: yaml.v3 writes an empty
-// null inside a flow collection as ”, an empty string.
+// null inside a flow collection as an empty quoted string.
 func cloneValue(n *yaml.Node) *yaml.Node {
 	c := tree.Clone(deref(n))
 	if c == nil {

@@ -3,12 +3,12 @@
 // A JSON patch is an array of operations, each an object with an "op" and
 // a "path", a JSON pointer (RFC 6901) to a location in the document:
 //
-//   - {op: add, path: /metadata/labels/tier, value: web}   # add or set a member, insert an item
-//   - {op: remove, path: /spec/template/spec/containers/1}  # remove a member or an item
-//   - {op: replace, path: /spec/replicas, value: 3}         # change an existing value
-//   - {op: move, from: /spec/a, path: /spec/b}              # remove from one place, add at another
-//   - {op: copy, from: /spec/a, path: /spec/c}              # add a copy
-//   - {op: test, path: /spec/replicas, value: 3}            # stop unless the value is this
+//	{"op": "add", "path": "/metadata/labels/tier", "value": "web"}    add or set a member, insert an item
+//	{"op": "remove", "path": "/spec/template/spec/containers/1"}     remove a member or an item
+//	{"op": "replace", "path": "/spec/replicas", "value": 3}          change an existing value
+//	{"op": "move", "from": "/spec/a", "path": "/spec/b"}             remove from one place, add at another
+//	{"op": "copy", "from": "/spec/a", "path": "/spec/c"}             add a copy
+//	{"op": "test", "path": "/spec/replicas", "value": 3}             stop unless the value is this
 //
 // Pointers follow RFC 6901: "" is the whole document, each "/" starts a
 // member name or an array index, "~1" stands for "/" and "~0" for "~".

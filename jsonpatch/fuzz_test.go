@@ -141,7 +141,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 
 // writesBack reports whether the YAML writer gives back the JSON value of
 // n: it does not for some inputs (an empty null in a flow collection comes
-// out as ”, an empty string), whatever Apply does with them.
+// out as an empty quoted string), whatever Apply does with them.
 func writesBack(n *yaml.Node) bool {
 	var out bytes.Buffer
 	if writeYAML(&out, n) != nil {
