@@ -114,7 +114,10 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	// back as an integer).
 	j, jsonErr := tree.MarshalJSON(got)
 	if jsonErr == nil {
-		s, err := tree.Read(j, tree.Options{})
+		// read as JSON: tree.Read takes only '{' and '[' for JSON, and as
+		// YAML a scalar such as "\x7f" is not allowed
+		format := tree.JSON
+		s, err := tree.Read(j, tree.Options{Format: &format})
 		if err != nil {
 			t.Fatalf("the JSON of the result does not read back: %v\n%s", err, j)
 		}

@@ -577,3 +577,21 @@ func TestCopyLimit(t *testing.T) {
 		t.Errorf("the document changed")
 	}
 }
+
+// TestEmptyNull checks that a null the patch writes as nothing (YAML's
+// "value:") lands as null even in a flow collection, where yaml.v3 would
+// write an empty null as an empty quoted string (found by FuzzApply).
+func TestEmptyNull(t *testing.T) {
+	doc := readDoc(t, "l: [a, b]\nm: {k: v}\n")
+	patch := readDoc(t, "- op: replace\n  path: /l/0\n  value:\n- op: add\n  path: /m/n\n  value:\n")
+	if _, err := jsonpatch.Apply(doc, patch); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tree.WriteYAML(&out, tree.Style{Indent: 2}, doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := "l: [null, b]\nm: {k: v, n: null}\n"; out.String() != want {
+		t.Errorf("got\n%swant\n%s", out.String(), want)
+	}
+}
