@@ -40,6 +40,7 @@ const (
 // without the position, which a caller that knows the patch's file name
 // puts in front: tree.Position{File: name, Line: e.Line, Column: e.Column}.String() + e.Error().
 type Error struct {
+	// Reason classifies the error.
 	Reason Reason
 	// Index is the operation's place in the patch array, from 0 (the
 	// operation is at the patch's JSON pointer "/Index"); -1 when the patch
@@ -60,7 +61,9 @@ type Error struct {
 	Msg string
 }
 
-// Error formats the error as "operation N (op path): message".
+// Error formats the error as "operation N (op path): message", or as
+// "operation N (move from to path): message"; an error about the patch as
+// a whole (Index -1) is the message alone.
 func (e *Error) Error() string {
 	if e.Index < 0 {
 		return e.Msg
