@@ -1,0 +1,597 @@
+package jsonpatch_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/jsonpatch"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// fixture is one case of testdata/rfc6902.yaml or testdata/cases.yaml.
+type fixture struct {
+	Name   string `yaml:"name"`
+	Doc    string `yaml:"doc"`
+	Patch  string `yaml:"patch"`
+	Result string `yaml:"result"`
+	// ReadError: tree.Read rejects the patch with this message; the case
+	// then applies the patch as yaml.v3 parses it.
+	ReadError string     `yaml:"readError"`
+	Error     *wantError `yaml:"error"`
+}
+
+type wantError struct {
+	Index   int    `yaml:"index"`
+	Reason  string `yaml:"reason"`
+	At      string `yaml:"at"` // line:column of the operation, when the case checks it
+	Message string `yaml:"message"`
+}
+
+func loadFixtures(tb testing.TB, name string) []fixture {
+	tb.Helper()
+	var cases []fixture
+	if err := yaml.Unmarshal(mustRead(tb, name), &cases); err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	for _, c := range cases {
+		if (c.Result == "") == (c.Error == nil) {
+			tb.Fatalf("%s: case %q needs a result or an error", name, c.Name)
+		}
+	}
+	return cases
+}
+
+// mustRead returns the contents of a file under testdata.
+func mustRead(tb testing.TB, path ...string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(append([]string{"testdata"}, path...)...))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// readDoc parses a stream of one document and returns its document node.
+func readDoc(tb testing.TB, text string) *yaml.Node {
+	tb.Helper()
+	s, err := tree.Read([]byte(text), tree.Options{})
+	if err != nil {
+		tb.Fatalf("parse %q: %v", text, err)
+	}
+	if len(s.Docs) != 1 {
+		tb.Fatalf("parse %q: %d documents, want 1", text, len(s.Docs))
+	}
+	return s.Docs[0]
+}
+
+func jsonOf(tb testing.TB, n *yaml.Node) string {
+	tb.Helper()
+	b, err := tree.MarshalJSON(n)
+	if err != nil {
+		tb.Fatalf("MarshalJSON: %v", err)
+	}
+	return string(b)
+}
+
+// keyOrder lists the paths of all object keys of n in document order, so
+// that two values with the same keys in the same order give the same list.
+func keyOrder(n *yaml.Node) []string {
+	var out []string
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		n = tree.Root(n)
+		switch tree.KindOf(n) {
+		case tree.Object:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p := path + "/" + n.Content[i].Value
+				out = append(out, p)
+				walk(n.Content[i+1], p)
+			}
+		case tree.Array:
+			for i, c := range n.Content {
+				walk(c, path+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(n, "")
+	return out
+}
+
+// nodeSet collects the nodes of the tree n.
+func nodeSet(n *yaml.Node, set map[*yaml.Node]bool) map[*yaml.Node]bool {
+	if set == nil {
+		set = map[*yaml.Node]bool{}
+	}
+	if n == nil || set[n] {
+		return set
+	}
+	set[n] = true
+	nodeSet(n.Alias, set)
+	for _, c := range n.Content {
+		nodeSet(c, set)
+	}
+	return set
+}
+
+// checkNoSharing fails if the result holds a node of the patch: values the
+// patch brings must be copies.
+func checkNoSharing(t testing.TB, result, patch *yaml.Node) {
+	t.Helper()
+	inPatch := nodeSet(patch, nil)
+	for n := range nodeSet(result, nil) {
+		if inPatch[n] {
+			t.Errorf("the result shares a node with the patch: %s %q at line %d", n.ShortTag(), n.Value, n.Line)
+			return
+		}
+	}
+}
+
+// runFixture applies the case's patch to its document, given as document
+// nodes or as root values, and checks the result or the error. Either way
+// the patch must be unchanged; on success the result must share no node
+// with the patch, have the expected keys in the expected order, and be
+// doc itself when doc is a document node; on error the document must be
+// exactly as it was.
+func runFixture(t *testing.T, c fixture, roots bool) {
+	doc := readDoc(t, c.Doc)
+	var patch *yaml.Node
+	if c.ReadError != "" {
+		_, err := tree.Read([]byte(c.Patch), tree.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.ReadError) {
+			t.Fatalf("tree.Read of the patch: %v, want an error saying %q", err, c.ReadError)
+		}
+		patch = new(yaml.Node)
+		if err := yaml.Unmarshal([]byte(c.Patch), patch); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		patch = readDoc(t, c.Patch)
+	}
+	if roots {
+		doc, patch = tree.Root(doc), tree.Root(patch)
+	}
+	docBefore, patchBefore := tree.Clone(doc), tree.Clone(patch)
+	got, err := jsonpatch.Apply(doc, patch)
+	if !reflect.DeepEqual(patch, patchBefore) {
+		t.Errorf("Apply modified the patch")
+	}
+	if c.Error != nil {
+		checkError(t, err, *c.Error)
+		if got != nil {
+			t.Errorf("Apply returned a result with its error: %s", jsonOf(t, got))
+		}
+		if !reflect.DeepEqual(doc, docBefore) {
+			t.Errorf("the document changed although the patch was rejected: now %s", jsonOf(t, doc))
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	want := readDoc(t, c.Result)
+	if !roots && got != doc {
+		t.Errorf("Apply returned a new document node; want doc itself")
+	}
+	if !tree.Equal(got, want) {
+		t.Errorf("result %s, want %s", jsonOf(t, got), jsonOf(t, want))
+	}
+	if g, w := keyOrder(got), keyOrder(want); !slices.Equal(g, w) {
+		t.Errorf("key order %q, want %q", g, w)
+	}
+	checkNoSharing(t, got, patch)
+}
+
+func checkError(t *testing.T, err error, want wantError) {
+	t.Helper()
+	var e *jsonpatch.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T), want a *jsonpatch.Error", err, err)
+	}
+	if e.Error() != want.Message {
+		t.Errorf("message\n got %s\nwant %s", e.Error(), want.Message)
+	}
+	if e.Index != want.Index || string(e.Reason) != want.Reason {
+		t.Errorf("index %d, reason %s; want %d, %s", e.Index, e.Reason, want.Index, want.Reason)
+	}
+	if want.At != "" {
+		if at := fmt.Sprintf("%d:%d", e.Line, e.Column); at != want.At {
+			t.Errorf("at %s, want %s", at, want.At)
+		}
+	}
+}
+
+// TestRFC6902 runs the examples of RFC 6902, Appendix A.1 to A.16.
+func TestRFC6902(t *testing.T) {
+	cases := loadFixtures(t, "rfc6902.yaml")
+	if len(cases) != 16 {
+		t.Fatalf("testdata/rfc6902.yaml has %d cases, want the 16 of Appendix A", len(cases))
+	}
+	for i, c := range cases {
+		if !strings.HasPrefix(c.Name, fmt.Sprintf("A.%d ", i+1)) {
+			t.Fatalf("case %d is %q, want A.%d", i, c.Name, i+1)
+		}
+		for _, roots := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/roots=%v", c.Name, roots), func(t *testing.T) { runFixture(t, c, roots) })
+		}
+	}
+}
+
+// TestCases runs testdata/cases.yaml: edge cases and errors.
+func TestCases(t *testing.T) {
+	for _, c := range loadFixtures(t, "cases.yaml") {
+		for _, roots := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/roots=%v", c.Name, roots), func(t *testing.T) { runFixture(t, c, roots) })
+		}
+	}
+}
+
+// TestRFC6901 checks the pointers of RFC 6901, section 5, on its document:
+// a test operation with the value the RFC gives passes, one with another
+// value fails, and copy takes the value to a new member.
+func TestRFC6901(t *testing.T) {
+	var spec struct {
+		Doc      string `yaml:"doc"`
+		Pointers []struct {
+			Pointer string `yaml:"pointer"`
+			Value   string `yaml:"value"`
+		} `yaml:"pointers"`
+	}
+	if err := yaml.Unmarshal(mustRead(t, "rfc6901.yaml"), &spec); err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Pointers) != 12 {
+		t.Fatalf("testdata/rfc6901.yaml has %d pointers, want the 12 of section 5", len(spec.Pointers))
+	}
+	for _, p := range spec.Pointers {
+		t.Run(strconv.Quote(p.Pointer), func(t *testing.T) {
+			ptr, err := yaml.Marshal(p.Pointer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ptrText := strings.TrimSpace(string(ptr))
+			doc := readDoc(t, spec.Doc)
+			ok := fmt.Sprintf("[{op: test, path: %s, value: %s}]", ptrText, p.Value)
+			if _, err := jsonpatch.Apply(doc, readDoc(t, ok)); err != nil {
+				t.Errorf("test with the RFC's value: %v", err)
+			}
+			bad := fmt.Sprintf("[{op: test, path: %s, value: [%s]}]", ptrText, p.Value)
+			_, err = jsonpatch.Apply(doc, readDoc(t, bad))
+			var e *jsonpatch.Error
+			if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonTest {
+				t.Errorf("test with another value: %v, want a test failure", err)
+			}
+			cp := fmt.Sprintf("[{op: copy, from: %s, path: /copied}]", ptrText)
+			got, err := jsonpatch.Apply(doc, readDoc(t, cp))
+			if err != nil {
+				t.Fatalf("copy: %v", err)
+			}
+			if v := tree.MapGet(tree.Root(got), "copied"); !tree.Equal(v, readDoc(t, p.Value)) {
+				t.Errorf("copy gives %s, want %s", jsonOf(t, v), p.Value)
+			}
+		})
+	}
+}
+
+// TestPreserve applies a patch with every operation to a commented YAML
+// document and checks the output byte for byte against
+// testdata/preserve/result.yaml, written by hand: comments, key order and
+// quoting of what the patch leaves alone stay; a scalar replaced by a
+// scalar keeps its comments and its quotes; a moved value keeps its
+// comments and those of its key; new members come last.
+func TestPreserve(t *testing.T) {
+	read := func(name string) *tree.Stream {
+		s, err := tree.Read(mustRead(t, "preserve", name), tree.Options{File: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	var round bytes.Buffer
+	if orig := read("original.yaml"); tree.WriteYAML(&round, orig.Style, orig.Docs...) != nil ||
+		round.String() != string(mustRead(t, "preserve", "original.yaml")) {
+		t.Fatalf("yaml.v3 does not write testdata/preserve/original.yaml back unchanged:\n%s", round.Bytes())
+	}
+	doc, patch := read("original.yaml"), read("patch.yaml")
+	before := tree.Clone(patch.Docs[0])
+	if _, err := jsonpatch.Apply(doc.Docs[0], patch.Docs[0]); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tree.WriteYAML(&out, doc.Style, doc.Docs...); err != nil {
+		t.Fatal(err)
+	}
+	if want := mustRead(t, "preserve", "result.yaml"); !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("output differs from testdata/preserve/result.yaml:\n--- got\n%s--- want\n%s", out.Bytes(), want)
+	}
+	if !reflect.DeepEqual(patch.Docs[0], before) {
+		t.Errorf("Apply modified the patch")
+	}
+	checkNoSharing(t, doc.Docs[0], patch.Docs[0])
+}
+
+// TestInPlace checks that Apply edits the document's nodes: the root and
+// nested nodes stay, a replaced scalar keeps its node, a moved value is the
+// same node at its new place.
+func TestInPlace(t *testing.T) {
+	doc := readDoc(t, "a:\n  b: 1 # one\n  c: [x, y]\nd: {e: 1}\n")
+	root := doc.Content[0]
+	a := tree.MapGet(root, "a")
+	b := tree.MapGet(a, "b")
+	d := tree.MapGet(root, "d")
+	patch := readDoc(t, "[{op: replace, path: /a/b, value: 2}, {op: move, from: /d, path: /a/c/0}, {op: add, path: /f, value: 3}]")
+	got, err := jsonpatch.Apply(doc, patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != doc || doc.Content[0] != root || tree.MapGet(root, "a") != a || tree.MapGet(a, "b") != b {
+		t.Fatalf("nodes replaced; want the document edited in place")
+	}
+	if b.Value != "2" || b.LineComment != "# one" {
+		t.Errorf("b is %q with comment %q, want 2 with comment \"# one\"", b.Value, b.LineComment)
+	}
+	if tree.MapGet(a, "c").Content[0] != d {
+		t.Errorf("the moved value is a new node")
+	}
+	if want := `{"a":{"b":2,"c":[{"e":1},"x","y"]},"f":3}`; jsonOf(t, got) != want {
+		t.Errorf("result %s, want %s", jsonOf(t, got), want)
+	}
+
+	r := tree.Root(readDoc(t, "a: 1\n"))
+	got, err = jsonpatch.Apply(r, readDoc(t, "[{op: add, path: /b, value: 2}]"))
+	if err != nil || got != r {
+		t.Errorf("Apply on a root value: %v; want the root itself", err)
+	}
+	got, err = jsonpatch.Apply(r, readDoc(t, "[{op: replace, path: '', value: [1]}]"))
+	if err != nil || got == r || jsonOf(t, got) != "[1]" {
+		t.Errorf("replacing a root value: %v; want a new node [1]", err)
+	}
+	if jsonOf(t, r) != `{"a":1,"b":2}` {
+		t.Errorf("the old root changed when a new one replaced it: %s", jsonOf(t, r))
+	}
+}
+
+// TestAtomic applies patches that change the document in every way and
+// then fail, and checks that every node of the document is as before.
+func TestAtomic(t *testing.T) {
+	const doc = "# head\na: 1 # c\nb: [1, 2, {c: d}]\ne: {f: 'g'}\n"
+	changes := []string{
+		"{op: add, path: /x, value: {y: 1}}",
+		"{op: add, path: /b/0, value: 0}",
+		"{op: add, path: /a, value: [1]}",
+		"{op: remove, path: /b/1}",
+		"{op: remove, path: /e}",
+		"{op: replace, path: /a, value: 2}",
+		"{op: replace, path: /e/f, value: h}",
+		"{op: replace, path: /b, value: x}",
+		"{op: move, from: /b/2, path: /e/z}",
+		"{op: move, from: /a, path: /b/-}",
+		"{op: move, from: /e, path: ''}",
+		"{op: copy, from: '', path: /e/copy}",
+		"{op: copy, from: /b, path: /b/0}",
+		"{op: replace, path: '', value: 1}",
+		"{op: add, path: '', value: 2}",
+	}
+	failures := []string{
+		"{op: test, path: /nothing, value: 1}",
+		"{op: remove, path: /a/b/c}",
+		"{op: add, path: /zz/zz, value: 1}",
+	}
+	for _, roots := range []bool{false, true} {
+		for i := range changes {
+			for _, f := range failures {
+				// every change alone, and all changes from i on, then a failure
+				for _, ops := range [][]string{{changes[i], f}, append(slices.Clone(changes[i:]), f)} {
+					d := readDoc(t, doc)
+					if roots {
+						d = tree.Root(d)
+					}
+					before := tree.Clone(d)
+					patch := "[" + strings.Join(ops, ", ") + "]"
+					if _, err := jsonpatch.Apply(d, readDoc(t, patch)); err == nil {
+						t.Fatalf("%s: no error", patch)
+					}
+					if !reflect.DeepEqual(d, before) {
+						t.Errorf("%s (roots %v): the document changed: %s", patch, roots, jsonOf(t, d))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConcurrent applies one patch to many documents at once (run with
+// -race): Apply has no shared state and only reads the patch.
+func TestConcurrent(t *testing.T) {
+	patch := readDoc(t, "[{op: add, path: /b, value: {c: [1]}}, {op: copy, from: /b, path: /d}, {op: test, path: /d/c/0, value: 1.0}]")
+	before := tree.Clone(patch)
+	var wg sync.WaitGroup
+	errs := make([]error, 16)
+	for i := range errs {
+		wg.Go(func() {
+			doc := readDoc(t, "a: 1\n")
+			got, err := jsonpatch.Apply(doc, patch)
+			if err == nil && jsonOf(t, got) != `{"a":1,"b":{"c":[1]},"d":{"c":[1]}}` {
+				err = fmt.Errorf("result %s", jsonOf(t, got))
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if !reflect.DeepEqual(patch, before) {
+		t.Errorf("Apply modified the patch")
+	}
+}
+
+// TestNullsAndEmpty covers nil nodes and empty documents: a nil or empty
+// document is null; a nil or empty patch is not an array.
+func TestNullsAndEmpty(t *testing.T) {
+	empty := func() *yaml.Node { return &yaml.Node{Kind: yaml.DocumentNode} }
+	set := func() *yaml.Node { return readDoc(t, `[{"op": "add", "path": "", "value": {"a": 1}}]`) }
+	got, err := jsonpatch.Apply(nil, set())
+	if err != nil || jsonOf(t, got) != `{"a":1}` {
+		t.Errorf("nil document: %v", err)
+	}
+	d := empty()
+	got, err = jsonpatch.Apply(d, set())
+	if err != nil || got != d || jsonOf(t, got) != `{"a":1}` {
+		t.Errorf("empty document: %v", err)
+	}
+	got, err = jsonpatch.Apply(nil, readDoc(t, "[]"))
+	if err != nil || got == nil || jsonOf(t, got) != "null" {
+		t.Errorf("nil document, empty patch: %v %v; want a null node", got, err)
+	}
+	for _, p := range []*yaml.Node{nil, empty(), readDoc(t, "null")} {
+		_, err := jsonpatch.Apply(readDoc(t, "a: 1"), p)
+		var e *jsonpatch.Error
+		if !errors.As(err, &e) || e.Index != -1 || e.Reason != jsonpatch.ReasonInvalid {
+			t.Errorf("patch %v: %v, want an invalid-patch error", p, err)
+		}
+	}
+}
+
+// TestOddTrees checks that trees tree.Read never returns work or fail
+// cleanly: aliases (edited as copies, so that other references do not
+// change), documents nested in values, nil nodes, keys that are not
+// scalars, duplicate members in an operation.
+func TestOddTrees(t *testing.T) {
+	var aliased yaml.Node
+	if err := yaml.Unmarshal([]byte("a: &x {b: 1}\nc: *x\nl: &l [1]\nm: *l\n"), &aliased); err != nil {
+		t.Fatal(err)
+	}
+	var patch yaml.Node
+	if err := yaml.Unmarshal([]byte("- &v {op: add, path: /c/d, value: &w {e: 1}}\n- {op: add, path: /m/-, value: *w}\n- {op: test, path: /a, value: {b: 1}}\n- {op: copy, from: /c, path: /f}\n"), &patch); err != nil {
+		t.Fatal(err)
+	}
+	got, err := jsonpatch.Apply(&aliased, &patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, want := jsonOf(t, got), `{"a":{"b":1},"c":{"b":1,"d":{"e":1}},"l":[1],"m":[1,{"e":1}],"f":{"b":1,"d":{"e":1}}}`; j != want {
+		t.Errorf("aliases: result %s, want %s", j, want)
+	}
+	var out bytes.Buffer
+	if err := tree.WriteYAML(&out, tree.Style{Indent: 2}, got); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "&") > 2 {
+		t.Errorf("anchors were copied:\n%s", out.String())
+	}
+
+	nested := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(readDoc(t, "{b: 1}"))}},
+		tree.NewString("dangling"),
+	}}
+	got, err = jsonpatch.Apply(nested, readDoc(t, "[{op: add, path: /a/c, value: 2}, {op: add, path: /z, value: 1}]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, want := jsonOf(t, got), `{"a":{"b":1,"c":2},"z":1}`; j != want {
+		t.Errorf("nested document: result %s, want %s", j, want)
+	}
+
+	badKey := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewMap(), tree.NewString("v")}}
+	if _, err := jsonpatch.Apply(badKey, readDoc(t, "[{op: add, path: /a, value: 1}]")); err == nil || !strings.Contains(err.Error(), "has a key that is an object") {
+		t.Errorf("non-scalar key in the document: %v", err)
+	}
+	badOp := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewSeq(), tree.NewString("v")}}}}
+	if _, err := jsonpatch.Apply(readDoc(t, "a: 1"), badOp); err == nil || !strings.Contains(err.Error(), "member name is an array") {
+		t.Errorf("non-scalar key in the patch: %v", err)
+	}
+	nils := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{nil}}
+	if _, err := jsonpatch.Apply(readDoc(t, "a: 1"), nils); err == nil {
+		t.Errorf("nil operation: no error")
+	}
+	nilValue := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		tree.NewString("op"), tree.NewString("add"), tree.NewString("path"), tree.NewString("/b"), tree.NewString("value"), nil,
+	}}}}
+	got, err = jsonpatch.Apply(readDoc(t, "a: 1"), nilValue)
+	if err != nil || jsonOf(t, got) != `{"a":1,"b":null}` {
+		t.Errorf("nil value: %v", err)
+	}
+	for _, zero := range []*yaml.Node{{}, {Kind: yaml.MappingNode}, {Kind: yaml.SequenceNode}, {Kind: yaml.ScalarNode}} {
+		if _, err := jsonpatch.Apply(zero, readDoc(t, "[{op: add, path: '', value: 1}]")); err != nil {
+			t.Errorf("doc %+v: %v", zero, err)
+		}
+	}
+}
+
+// TestErrorFormat checks Error() for errors about the patch as a whole, an
+// operation without op, a move, and the position prefix a caller adds.
+func TestErrorFormat(t *testing.T) {
+	_, err := jsonpatch.Apply(readDoc(t, "a: {b: 1}"), readDoc(t, "- op: move\n  from: /a/b\n  path: /c/d\n"))
+	var e *jsonpatch.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%v", err)
+	}
+	pos := tree.Position{File: "patch.yaml", Line: e.Line, Column: e.Column}
+	if got, want := pos.String()+e.Error(), `patch.yaml:1:3: operation 0 (move /a/b to /c/d): no member "c" in the root object`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if e.Op != "move" || e.Path != "/c/d" || e.From != "/a/b" || !e.HasPath || !e.HasFrom {
+		t.Errorf("fields %+v", e)
+	}
+	_, err = jsonpatch.Apply(readDoc(t, "a: 1"), readDoc(t, `[{"op": "remove", "path": ""}]`))
+	if !errors.As(err, &e) || e.Path != "" || !e.HasPath || e.HasFrom {
+		t.Errorf("remove of the whole document: %+v", e)
+	}
+}
+
+// TestCopyLimit checks that a patch that copies the document into itself
+// until it would hold more than a million values is rejected, and one that
+// stays below passes.
+func TestCopyLimit(t *testing.T) {
+	bomb := func(n int) *yaml.Node {
+		return readDoc(t, "["+strings.Repeat(`{"op": "copy", "from": "", "path": "/-"},`, n-1)+`{"op": "copy", "from": "", "path": "/-"}]`)
+	}
+	doc := readDoc(t, "[1]")
+	got, err := jsonpatch.Apply(doc, bomb(10))
+	if err != nil || len(tree.Root(got).Content) != 11 {
+		t.Fatalf("10 copies: %v", err)
+	}
+	doc = readDoc(t, "[1]")
+	before := tree.Clone(doc)
+	_, err = jsonpatch.Apply(doc, bomb(40))
+	var e *jsonpatch.Error
+	// Each copy doubles the document (2, 4, 8, ... values): the first k
+	// copies add 2^(k+1)-2 values, more than 2^20 at the 20th.
+	if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonLimit || e.Index != 19 {
+		t.Fatalf("40 copies: %v, want a limit error at operation 19", err)
+	}
+	if !reflect.DeepEqual(doc, before) {
+		t.Errorf("the document changed")
+	}
+}
+
+// TestEmptyNull checks that a null the patch writes as nothing (YAML's
+// "value:") lands as null even in a flow collection, where yaml.v3 would
+// write an empty null as an empty quoted string (found by FuzzApply).
+func TestEmptyNull(t *testing.T) {
+	doc := readDoc(t, "l: [a, b]\nm: {k: v}\n")
+	patch := readDoc(t, "- op: replace\n  path: /l/0\n  value:\n- op: add\n  path: /m/n\n  value:\n")
+	if _, err := jsonpatch.Apply(doc, patch); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tree.WriteYAML(&out, tree.Style{Indent: 2}, doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := "l: [null, b]\nm: {k: v, n: null}\n"; out.String() != want {
+		t.Errorf("got\n%swant\n%s", out.String(), want)
+	}
+}
