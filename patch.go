@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -21,6 +22,7 @@ type PatchType uint8
 const (
 	Strategic PatchType = iota // a strategic merge patch
 	Merge                      // a JSON merge patch (RFC 7396)
+	JSON                       // a JSON patch (RFC 6902): a list of operations
 )
 
 // PatchOptions control Patch and PatchObject. The zero value applies a
@@ -108,8 +110,11 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 }
 
 func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
-	if opts.Type == Merge {
+	switch opts.Type {
+	case Merge:
 		return mergepatch.Apply(doc, patch)
+	case JSON:
+		return jsonpatch.Apply(doc, patch)
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty
@@ -196,16 +201,28 @@ func (e *DocumentError) Error() string {
 	if e.Object != "" {
 		where += ", " + e.Object
 	}
-	var se *smp.Error
-	if errors.As(e.Err, &se) {
-		pos := tree.Position{File: e.Patch, Line: se.Line, Column: se.Column}
-		return fmt.Sprintf("%s%s\n  while patching %s", pos, se.Error(), where)
+	if pos, ok := e.PatchPosition(); ok {
+		return fmt.Sprintf("%s%s\n  while patching %s", pos, e.Err.Error(), where)
 	}
 	return fmt.Sprintf("%s\n  while patching %s", e.Err, where)
 }
 
 // Unwrap returns the error of the patch.
 func (e *DocumentError) Unwrap() error { return e.Err }
+
+// PatchPosition returns the place in the patch the error is about, when
+// the error knows it.
+func (e *DocumentError) PatchPosition() (tree.Position, bool) {
+	var se *smp.Error
+	var je *jsonpatch.Error
+	switch {
+	case errors.As(e.Err, &se) && se.Line > 0:
+		return tree.Position{File: e.Patch, Line: se.Line, Column: se.Column}, true
+	case errors.As(e.Err, &je) && je.Line > 0:
+		return tree.Position{File: e.Patch, Line: je.Line, Column: je.Column}, true
+	}
+	return tree.Position{}, false
+}
 
 // LoadSchemas returns the built-in schema extended by the
 // CustomResourceDefinitions and OpenAPI v2/v3 documents in files (earlier

@@ -350,3 +350,127 @@ func (w *walker) list(key, n *yaml.Node, elem *schema.Type, meta schema.Meta, pa
 		w.object(item, elem, path+ItemName(item, meta.MergeKey, i), true)
 	}
 }
+
+// JSONPatchEffects reduces a JSON patch (RFC 6902) for one object to
+// effects, reading the object (before the patch) to name list items by
+// their merge key: an add to a list is an insert, add and replace set,
+// remove deletes, move deletes its source and sets its target, copy sets
+// its target; test changes nothing. Operations that do not read as
+// operations give no effect (applying the patch reports them).
+func JSONPatchEffects(doc, ops *yaml.Node, t *schema.Type, resource string, pos tree.Position) []Effect {
+	var out []Effect
+	add := func(e Effect, at *yaml.Node) {
+		e.Resource, e.Patch, e.Pos, e.From = resource, "json", pos, pos
+		if at != nil && at.Line > 0 {
+			e.Pos.Line, e.Pos.Column = at.Line, at.Column
+		}
+		out = append(out, e)
+	}
+	root := tree.Root(doc)
+	for _, op := range ops.Content {
+		if op.Kind != yaml.MappingNode {
+			continue
+		}
+		str := func(k string) (string, bool) {
+			v := tree.MapGet(op, k)
+			if v == nil || v.Kind != yaml.ScalarNode {
+				return "", false
+			}
+			return v.Value, true
+		}
+		name, _ := str("op")
+		ptr, ok := str("path")
+		if !ok {
+			continue
+		}
+		path, insert := pointerPath(root, t, ptr, name == "add" || name == "move" || name == "copy")
+		switch name {
+		case "add", "replace", "copy":
+			if insert {
+				add(Effect{Path: path, Op: Insert}, op)
+				continue
+			}
+			v := tree.MapGet(op, "value")
+			if name == "copy" {
+				from, _ := str("from")
+				fromPath, _ := pointerPath(root, t, from, false)
+				add(Effect{Path: path, Op: Set, Value: "copy:" + fromPath, Shown: "a copy of " + fromPath}, op)
+				continue
+			}
+			add(valueEffect(path, v), op)
+		case "remove":
+			add(Effect{Path: path, Op: Delete}, op)
+		case "move":
+			from, _ := str("from")
+			fromPath, _ := pointerPath(root, t, from, false)
+			add(Effect{Path: fromPath, Op: Delete}, op)
+			if insert {
+				add(Effect{Path: path, Op: Insert}, op)
+			} else {
+				add(Effect{Path: path, Op: Set, Value: "move:" + fromPath, Shown: "what was at " + fromPath}, op)
+			}
+		}
+	}
+	return out
+}
+
+// valueEffect is the effect of setting path to v.
+func valueEffect(path string, v *yaml.Node) Effect {
+	e := Effect{Path: path, Op: Set}
+	if v == nil {
+		return e
+	}
+	e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
+	e.Shown = v.Value
+	if !tree.KindOf(v).Scalar() {
+		b, _ := tree.MarshalJSON(v)
+		e.Value, e.Shown = string(b), string(b)
+	}
+	return e
+}
+
+// pointerPath turns a JSON pointer into a canonical path, reading the
+// object to name list items by their merge key. insert reports a pointer to
+// a new list item (an index of an add, or "-"); the path is then the list's.
+func pointerPath(root *yaml.Node, t *schema.Type, ptr string, adding bool) (path string, insert bool) {
+	if ptr == "" {
+		return "", false
+	}
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	n := root
+	var key []string // merge key of the list n is, when it is one
+	for i, tok := range toks {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		last := i == len(toks)-1
+		if n != nil && n.Kind == yaml.SequenceNode {
+			idx, err := strconv.Atoi(tok)
+			if tok == "-" || err != nil || idx < 0 || idx >= len(n.Content) || last && adding {
+				return path, last
+			}
+			item := n.Content[idx]
+			path += ItemName(item, key, idx)
+			n, key = item, nil
+			if t != nil {
+				t = t.Elem
+			}
+			continue
+		}
+		path = JoinField(path, tok)
+		key = nil
+		if t != nil {
+			if f := t.Field(tok); f != nil {
+				key, t = f.Meta.MergeKey, f.Type
+			} else if t.Kind == schema.Map {
+				t = t.Elem
+			} else {
+				t = nil
+			}
+		}
+		if n != nil && n.Kind == yaml.MappingNode {
+			n = tree.MapGet(n, tok)
+		} else {
+			n = nil
+		}
+	}
+	return path, false
+}

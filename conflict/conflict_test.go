@@ -125,3 +125,58 @@ spec:
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestJSONPatchEffects: JSON pointers become canonical paths, with list
+// items named by their merge key as read from the object before the patch.
+func TestJSONPatchEffects(t *testing.T) {
+	doc := `
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: a
+        args: [x]
+      - name: log
+        image: b
+`
+	ops := `
+- {op: replace, path: /spec/template/spec/containers/1/image, value: c}
+- {op: add, path: /spec/template/spec/containers/0/args/-, value: y}
+- {op: add, path: /spec/template/spec/containers/0, value: {name: new}}
+- {op: remove, path: /spec/template/spec/containers/1}
+- {op: move, from: /spec/template/spec/containers/0/image, path: /metadata/annotations/old-image}
+- {op: copy, from: /spec/replicas, path: /metadata/annotations/n}
+- {op: test, path: /kind, value: Deployment}
+- {op: add, path: /metadata/annotations/a~1b, value: "1"}
+`
+	var d, o yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal([]byte(ops), &o); err != nil {
+		t.Fatal(err)
+	}
+	typ := schema.Builtin().Kind("apps/v1", "Deployment")
+	var got []string
+	for _, e := range JSONPatchEffects(&d, o.Content[0], typ, "o", at(1)) {
+		s := e.Op.String() + " " + e.Path
+		if e.Op == Set {
+			s += " = " + e.Shown
+		}
+		got = append(got, s+" @"+strings.TrimSuffix(e.Pos.String(), ": "))
+	}
+	want := []string{
+		"sets spec.template.spec.containers[name=log].image = c @p:2:3",
+		"inserts into spec.template.spec.containers[name=web].args @p:3:3",
+		"inserts into spec.template.spec.containers @p:4:3",
+		"deletes spec.template.spec.containers[name=log] @p:5:3",
+		"deletes spec.template.spec.containers[name=web].image @p:6:3",
+		"sets metadata.annotations.old-image = what was at spec.template.spec.containers[name=web].image @p:6:3",
+		"sets metadata.annotations.n = a copy of spec.replicas @p:7:3",
+		"sets metadata.annotations.a/b = 1 @p:9:3", // a slash needs no quotes in a path
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -252,7 +254,7 @@ func shown(n *yaml.Node) string {
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
-	case Strategic, Merge:
+	case Strategic, Merge, JSON:
 		body, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
@@ -262,7 +264,12 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced); pass its CRD with --schema", r.APIVersion, r.Kind)})
 			strategic = false
 		}
-		effects := conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos)
+		var effects []conflict.Effect
+		if p.Type == JSON {
+			effects = conflict.JSONPatchEffects(r.Root, body, typ, r.ID(), p.Pos)
+		} else {
+			effects = conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos)
+		}
 		for _, e := range effects {
 			ap.opts.Record.Add(e)
 		}
@@ -271,13 +278,19 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			before = tree.Clone(r.Root)
 		}
 		var res *yaml.Node
-		if strategic {
+		switch {
+		case p.Type == JSON:
+			res, err = jsonpatch.Apply(r.Root, body)
+		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder})
-		} else {
+		default:
 			res, err = mergepatch.Apply(r.Root, body)
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)
+		}
+		if res.Kind != yaml.MappingNode {
+			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
 		}
 		if res != r.Root {
 			*r.Root = *res // the patch replaced the whole object
@@ -327,14 +340,16 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {
-	if se, ok := err.(*smp.Error); ok {
-		p := pos
-		if se.Line > 0 {
-			p.Line, p.Column = se.Line, se.Column
-		}
-		return &Error{Pos: p, Msg: fmt.Sprintf("%s: %s", r.ID(), se.Error())}
+	p := pos
+	var se *smp.Error
+	var je *jsonpatch.Error
+	switch {
+	case errors.As(err, &se) && se.Line > 0:
+		p.Line, p.Column = se.Line, se.Column
+	case errors.As(err, &je) && je.Line > 0:
+		p.Line, p.Column = je.Line, je.Column
 	}
-	return &Error{Pos: pos, Msg: fmt.Sprintf("%s: %v", r.ID(), err)}
+	return &Error{Pos: p, Msg: fmt.Sprintf("%s: %v", r.ID(), err)}
 }
 
 // substitute copies a patch document with its variables substituted in

@@ -19,11 +19,12 @@ const (
 	Field     Type = iota // assignments to paths (.kpatch sections, `type: field`)
 	Strategic             // a strategic merge patch
 	Merge                 // a JSON merge patch (RFC 7396)
+	JSON                  // a JSON patch (RFC 6902)
 )
 
 // String returns the name a YAML patch list gives the type.
 func (t Type) String() string {
-	return [...]string{"field", "strategic", "merge"}[t]
+	return [...]string{"field", "strategic", "merge", "json"}[t]
 }
 
 // Patch is one patch: the objects it targets and what it does to them.

@@ -12,7 +12,7 @@ import (
 
 // ParseYAML parses a targeted patch list, a YAML list of items with the
 // keys target (kind.name, or a mapping of apiVersion, kind, namespace, name
-// and labelSelector), type (field, the default, strategic or merge) and
+// and labelSelector), type (field, the default, strategic, merge or json) and
 // patch. For example, the item
 //
 //	target: deployment.my-app
@@ -79,8 +79,10 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 				p.Type = Strategic
 			case "merge":
 				p.Type = Merge
+			case "json":
+				p.Type = JSON
 			default:
-				return nil, nodeErr(file, v, "type %q: a patch is field, strategic or merge", v.Value)
+				return nil, nodeErr(file, v, "type %q: a patch is field, strategic, merge or json", v.Value)
 			}
 		default:
 			return nil, nodeErr(file, k, "unknown key %q in a patch: the keys are target, type and patch", k.Value)
@@ -104,6 +106,11 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		}
 		p.Body = body
 	case Merge:
+		p.Body = body
+	case JSON:
+		if body.Kind != yaml.SequenceNode {
+			return nil, nodeErr(file, body, "a JSON patch is a list of operations: - {op: replace, path: /spec/replicas, value: 3}")
+		}
 		p.Body = body
 	case Field:
 		if body.Kind != yaml.MappingNode {

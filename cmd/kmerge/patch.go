@@ -29,8 +29,8 @@ func newPatchCmd(stdin io.Reader, stdout io.Writer, inputs texts) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "patch -f FILE (-p PATCH | --patch-file FILE)",
 		Short: "Apply one patch to every document of a file, like kubectl patch --local",
-		Long: `Apply a strategic merge patch (default) or a JSON merge patch to every document
-of FILE and print the result.
+		Long: `Apply a strategic merge patch (default), a JSON merge patch or a JSON patch
+to every document of FILE and print the result.
 
 The schema of a Kubernetes object comes from its apiVersion and kind: the
 built-in table (every kind of k8s.io/api), or the CustomResourceDefinitions and
@@ -44,6 +44,9 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 
   # a patch on the command line, the document on stdin, JSON out
   cat examples/deployment.yaml | kmerge patch -f - -p '{"spec":{"replicas":5}}' -o json
+
+  # a JSON patch (RFC 6902): a list of operations
+  kmerge patch -f examples/deployment.yaml --type json -p '[{"op": "replace", "path": "/spec/replicas", "value": 5}]'
 
   # a custom resource, its schema from the CRD
   kmerge patch -f examples/widget.yaml --patch-file examples/widget-patch.yaml --schema examples/widget-crd.yaml
@@ -65,7 +68,7 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 	f.StringVarP(&o.filename, "filename", "f", "", "file to patch (YAML or JSON, one or more documents); - reads standard input")
 	f.StringVarP(&o.patch, "patch", "p", "", "the patch, YAML or JSON")
 	f.StringVar(&o.patchFile, "patch-file", "", "file holding the patch, YAML or JSON")
-	f.StringVar(&o.patchType, "type", "strategic", "patch type: strategic or merge (RFC 7396)")
+	f.StringVar(&o.patchType, "type", "strategic", "patch type: strategic, merge (JSON merge patch, RFC 7396) or json (JSON patch, RFC 6902)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds and definitions (repeatable)")
 	f.StringVar(&o.definition, "definition", "", "schema definition for documents that are not Kubernetes objects (e.g. mergeItem)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder: spec (the specification) or upstream (exactly as k8s.io/apimachinery)")
@@ -91,8 +94,10 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	case "strategic":
 	case "merge":
 		opts.Type = kmerge.Merge
+	case "json":
+		opts.Type = kmerge.JSON
 	default:
-		return usagef("--type %q: use strategic or merge", o.patchType)
+		return usagef("--type %q: use strategic, merge or json", o.patchType)
 	}
 	order, err := smp.ParseListOrder(o.listOrder)
 	if err != nil {

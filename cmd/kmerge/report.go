@@ -10,7 +10,6 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
-	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -42,10 +41,7 @@ func position(err error) (tree.Position, bool) {
 	case errors.As(err, &se):
 		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
 	case errors.As(err, &de):
-		var pe *smp.Error
-		if errors.As(de.Err, &pe) && pe.Line > 0 {
-			return tree.Position{File: de.Patch, Line: pe.Line, Column: pe.Column}, true
-		}
+		return de.PatchPosition()
 	}
 	return tree.Position{}, false
 }
