@@ -1,6 +1,9 @@
 package tree
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The line of a YAML syntax error is the line a person would look at: the
 // expected values were read off the inputs by hand.
@@ -36,5 +39,27 @@ func TestNotUTF8(t *testing.T) {
 	_, err := Read([]byte("a: 1\nb: x\xffy\n"), Options{File: "f.yaml"})
 	if err == nil || err.Error() != "f.yaml:2:5: not UTF-8 text: byte 0xff (save the file as UTF-8)" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// An empty null in a flow collection stays null when written back (the
+// YAML library alone writes it as ”, an empty string).
+func TestFlowNullRoundTrip(t *testing.T) {
+	for in, want := range map[string]string{
+		"x: {a: }\n":        "x: {a: null}\n",
+		"x: [a, ~, null]\n": "x: [a, ~, null]\n",
+		"x:\n  a:\n":        "x:\n  a:\n",
+	} {
+		st, err := Read([]byte(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := st.WriteYAML(&b); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != want {
+			t.Errorf("%q: written as %q, want %q", in, b.String(), want)
+		}
 	}
 }
