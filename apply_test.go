@@ -121,3 +121,37 @@ func TestApplyDeterministic(t *testing.T) {
 		t.Fatal("GOMAXPROCS=1: output differs")
 	}
 }
+
+// TestWriteDirFailure: a failure while writing (here: a folder the output
+// needs is a file) leaves the output folder as it was: the file written
+// before the failure is not replaced, and no temporary file remains.
+func TestWriteDirFailure(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, "a.yaml"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "sub"), []byte("a file where a folder should be\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := &ApplyResult{Files: []*File{
+		{Path: "in/a.yaml", Rel: "a.yaml", Output: []byte("new\n")},
+		{Path: "in/sub/b.yaml", Rel: "sub/b.yaml", Output: []byte("new\n")},
+	}}
+	if err := res.WriteDir(out); err == nil {
+		t.Fatal("WriteDir succeeded")
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "a.yaml sub" {
+		t.Errorf("after the failure the folder holds %v", names)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "a.yaml")); string(b) != "old\n" {
+		t.Errorf("a.yaml was replaced: %q", b)
+	}
+}

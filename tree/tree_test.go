@@ -2,6 +2,10 @@ package tree
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -171,30 +175,77 @@ func TestAliasesAndMergeKeys(t *testing.T) {
 	}
 }
 
-func TestAliasBombFailsFast(t *testing.T) {
+// hostile returns inputs that must fail fast and small: a billion-laughs
+// alias bomb (10^10 values once expanded), and YAML and JSON nested 1,000
+// deep.
+func hostile() map[string]string {
 	var b strings.Builder
 	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
 	for i := 1; i <= 9; i++ {
-		b.WriteString("a")
-		b.WriteString(string(rune('0' + i)))
-		b.WriteString(": &a")
-		b.WriteString(string(rune('0' + i)))
-		b.WriteString(" [")
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
 		for j := 0; j < 10; j++ {
 			if j > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString("*a" + string(rune('0'+i-1)))
+			fmt.Fprintf(&b, "*a%d", i-1)
 		}
 		b.WriteString("]\n")
 	}
-	start := time.Now()
-	_, err := Read([]byte(b.String()), Options{File: "bomb.yaml"})
-	if err == nil || !strings.Contains(err.Error(), "expands to more than") {
-		t.Fatalf("alias bomb: %v", err)
+	return map[string]string{
+		"alias bomb":      b.String(),
+		"YAML 1,000 deep": "a: " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + "\n",
+		"YAML blocks 1,000 deep": func() string {
+			var d strings.Builder
+			for i := 0; i < 1000; i++ {
+				d.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			return d.String()
+		}(),
+		"JSON 1,000 deep": strings.Repeat("[", 1000) + strings.Repeat("]", 1000),
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Fatalf("alias bomb took %v to fail", d)
+}
+
+// TestHostileInputs: each hostile input is refused with the limit's error,
+// allocating less than 100 MB (the time is measured by
+// BenchmarkHostileInputs; a run of over 10 s here would be a hang).
+func TestHostileInputs(t *testing.T) {
+	for name, in := range hostile() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		_, err := Read([]byte(in), Options{File: "in"})
+		elapsed := time.Since(start)
+		runtime.ReadMemStats(&after)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Limit == "" {
+			t.Errorf("%s: %v, want a limit error", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
+			t.Errorf("%s: allocated %d MB before failing", name, alloc>>20)
+		}
+		if elapsed > 10*time.Second {
+			t.Errorf("%s: took %v to fail", name, elapsed)
+		}
+	}
+}
+
+func BenchmarkHostileInputs(b *testing.B) {
+	inputs := hostile()
+	names := make([]string, 0, len(inputs))
+	for name := range inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Read([]byte(inputs[name]), Options{File: "in"}); err == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
 	}
 }
 
