@@ -107,6 +107,9 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 		}
 	}
 	for _, p := range patches {
+		if p.DeleteTarget && len(p.Path) == 0 {
+			return nil, &Error{Pos: p.Pos, Msg: fmt.Sprintf("[%s] names a whole object, and kmerge does not delete objects: !delete deletes a field or an item below it, e.g. [%s.metadata.annotations]", headerText(p), headerText(p))}
+		}
 		if p.DeleteTarget && len(p.Sets) > 0 {
 			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
 		}

@@ -88,7 +88,15 @@ func typedScalar(text string) (*yaml.Node, error) {
 		return tree.NewString(text), nil //nolint:nilerr // not YAML: the text itself
 	}
 	r := n.Content[0]
-	if r.Kind != yaml.ScalarNode {
+	switch {
+	case r.Kind != yaml.ScalarNode || r.Anchor != "":
+		return tree.NewString(text), nil
+	case r.Style == yaml.SingleQuotedStyle || r.Style == yaml.DoubleQuotedStyle:
+		// "2" is the string 2
+		return tree.NewString(r.Value), nil
+	case r.Style != 0 || r.Value != text:
+		// a tag, a block scalar, or text that does not read as itself
+		// (! alone reads as an empty value): the text
 		return tree.NewString(text), nil
 	}
 	return r, nil

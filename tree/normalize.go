@@ -92,15 +92,6 @@ func (nz *normalizer) expand(n *yaml.Node) *yaml.Node {
 
 // check resolves merge keys and rejects duplicate or non-scalar keys.
 func (nz *normalizer) check(n *yaml.Node) error {
-	if n.Style&yaml.FlowStyle != 0 {
-		// an empty null in a flow collection ({a: }, [a, ]) is written
-		// back as '' by the YAML library, an empty string: spell it
-		for _, c := range n.Content {
-			if c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
-				c.Value = "null"
-			}
-		}
-	}
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {

@@ -230,6 +230,11 @@ func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
 				Content: []*yaml.Node{NewNull()}}
 		}
+		if hasFlowNull(d, false) {
+			// the documents are the caller's: spell the nulls in a copy
+			d = Clone(d)
+			spellFlowNulls(d, false)
+		}
 		if err := enc.Encode(d); err != nil {
 			return err
 		}
@@ -255,4 +260,31 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 	}
 	_, err := w.Write(b)
 	return err
+}
+
+// hasFlowNull reports whether n holds an empty null in a flow collection.
+func hasFlowNull(n *yaml.Node, inFlow bool) bool {
+	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
+	for _, c := range n.Content {
+		if inFlow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
+			return true
+		}
+		if hasFlowNull(c, inFlow) {
+			return true
+		}
+	}
+	return false
+}
+
+// spellFlowNulls writes "null" for the empty nulls of flow collections
+// ({a: }, [a, ]): the YAML library writes an empty null there as a
+// quoted empty string. It changes the node's text, not its value.
+func spellFlowNulls(n *yaml.Node, inFlow bool) {
+	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
+	for _, c := range n.Content {
+		if inFlow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
+			c.Value = "null"
+		}
+		spellFlowNulls(c, inFlow)
+	}
 }

@@ -1,0 +1,109 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// FuzzRead reads any input as a stream: no panic; an error is a
+// *SyntaxError whose line is inside the input; what reads writes back (as
+// YAML, and as JSON) into text that reads as the same documents.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # c\ndata: {a: '1', b: \"x\"}\n",
+		"a: &x [1, 2]\nb: *x\nc:\n  <<: {d: 1}\n",
+		"--- 1\n--- [a, {b: c}]\n...\n",
+		`{"a": [1, 2.50, -0, 1e3, "x\u00e9"], "b": null, "c": {}}`,
+		"k: |\n  line\n   more\nl: >-\n  folded\n",
+		"? a\n: b\n",
+		"a: {b: }\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
+		st, err := Read([]byte(in), Options{File: "f", Limits: &lim})
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			if se.File != "f" || se.Line > lineCount([]byte(in))+1 {
+				t.Fatalf("error outside the input: %v", err)
+			}
+			return
+		}
+		var y bytes.Buffer
+		if err := st.WriteYAML(&y); err != nil {
+			return // a document yaml.v3 cannot write (the reader took it; the writer refuses, with an error)
+		}
+		back, err := Read(y.Bytes(), Options{Limits: &lim})
+		if err != nil {
+			t.Fatalf("written YAML does not read: %v\n%s", err, y.String())
+		}
+		if !equalDocs(nonEmpty(back.Docs), nonEmpty(st.Docs)) {
+			t.Fatalf("written YAML reads differently:\nin:\n%s\nout:\n%s", in, y.String())
+		}
+		for _, d := range st.Docs {
+			b, err := MarshalJSON(d)
+			if err != nil {
+				continue // a YAML value JSON cannot hold (a NaN, an infinity)
+			}
+			j, err := Read(b, Options{Limits: &lim})
+			if err != nil || len(j.Docs) != 1 {
+				t.Fatalf("written JSON does not read: %v\n%s", err, b)
+			}
+			if !jsonEqual(j.Docs[0], d) {
+				t.Fatalf("written JSON reads differently:\n%s", b)
+			}
+		}
+	})
+}
+
+// jsonEqual compares a value with its JSON rendering read back: numbers by
+// their JSON value (YAML's 0x10 is JSON's 16), everything else as Equal.
+func jsonEqual(a, b *yaml.Node) bool {
+	ka, kb := KindOf(a), KindOf(b)
+	if ka.Scalar() || kb.Scalar() {
+		if (ka == Int || ka == Float) && (kb == Int || kb == Float) {
+			fa, _ := FloatValue(a)
+			fb, _ := FloatValue(b)
+			return fa == fb
+		}
+		return Equal(a, b)
+	}
+	if ka != kb {
+		return false
+	}
+	ra, rb := Root(a), Root(b)
+	if len(ra.Content) != len(rb.Content) {
+		return false
+	}
+	for i := range ra.Content {
+		if ka == Object && i%2 == 0 {
+			if ra.Content[i].Value != rb.Content[i].Value { // JSON keys are strings: 0 is "0"
+				return false
+			}
+			continue
+		}
+		if !jsonEqual(ra.Content[i], rb.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nonEmpty leaves out empty documents (a lone --- reads as one, which
+// writes as nothing): they hold no value.
+func nonEmpty(docs []*yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for _, d := range docs {
+		if r := Root(d); r != nil && !(KindOf(r) == Null && r.Value == "") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
