@@ -215,15 +215,15 @@ func UpstreamDiff(orig, mod []byte, dataStruct any) ([]byte, error) {
 
 // Inputs are a set of cases in every form the implementations take.
 type Inputs struct {
-	Cases                  []corpus.Case
-	DocJSON, PatchJSON     [][]byte
-	DocYAML, PatchYAML     [][]byte
-	Modified               [][]byte // the documents after the patch (JSON), for diffs
-	Types                  []*schema.Type
-	Structs                []any
-	Infer                  []bool // kyaml has no schema for the kind
-	Bytes                  int // total size of the YAML documents
-	DocJSONBytes           int
+	Cases              []corpus.Case
+	DocJSON, PatchJSON [][]byte
+	DocYAML, PatchYAML [][]byte
+	Modified           [][]byte // the documents after the patch (JSON), for diffs
+	Types              []*schema.Type
+	Structs            []any
+	Infer              []bool // kyaml has no schema for the kind
+	Bytes              int    // total size of the YAML documents
+	DocJSONBytes       int
 }
 
 // Prepare computes every form of the cases.
