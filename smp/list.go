@@ -28,7 +28,7 @@ func node(v any) *yaml.Node { return v.(*yaml.Node) }
 // lacks a key field (or is not an object while key fields are asked for).
 func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 	if len(key) == 0 {
-		return tree.Key(e), true
+		return scalarID(e), true
 	}
 	if e.Kind != yaml.MappingNode {
 		return "", false
@@ -38,7 +38,7 @@ func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 		if v == nil {
 			return "", false
 		}
-		return tree.Key(v), true
+		return scalarID(v), true
 	}
 	// A key of several fields (kmerge's extension) identifies an item by
 	// all of them; a field the item lacks is part of its identity ("no
@@ -57,6 +57,22 @@ func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 		}
 	}
 	return b.String(), present
+}
+
+// scalarID identifies a value as tree.Key does, without allocating for
+// strings, the usual merge key values: a string is its own identity, and
+// every other value is tree.Key's with a 0xFF byte before it, which no
+// string read from a stream (valid UTF-8) starts with. A string that does
+// (a tree built by hand) gets the 0xFF too, before tree.Key's "s".
+func scalarID(n *yaml.Node) string {
+	if n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" && (n.Value == "" || n.Value[0] != 0xFF) {
+		return n.Value // what tree.Key would give, without its "s"
+	}
+	k := tree.Key(n)
+	if v, ok := strings.CutPrefix(k, "s"); ok && (v == "" || v[0] != 0xFF) {
+		return v
+	}
+	return "\xff" + k
 }
 
 // itemLabel names a list item in an error path.
