@@ -59,8 +59,10 @@ func (d *differ) roots(docs ...*yaml.Node) (out []*yaml.Node, err error) {
 			r = tree.NewMap()
 		}
 		// Upstream sorts lists of the documents in place while diffing;
-		// kmerge works on copies, and sorts them the same way.
-		out = append(out, tree.Clone(r))
+		// kmerge sorts copies of the lists (sortedByV, sortedByKeyV,
+		// sortByOrder) and only reads the documents, so they need no copy.
+		// Everything a patch takes from them is cloned.
+		out = append(out, r)
 	}
 	return out, nil
 }
