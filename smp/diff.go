@@ -239,7 +239,7 @@ func (d *differ) diffLists(original, modified []*yaml.Node, elem *schema.Type, k
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		sorted, err := a.sortByOrder(toSlice(patchList), toSlice(modified), orderKeys(kind, key), kind)
+		sorted, err := a.sortByOrder(toSlice(patchList), toSlice(modified), nil, orderKeys(kind, key), kind)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -257,7 +257,7 @@ func (d *differ) diffLists(original, modified []*yaml.Node, elem *schema.Type, k
 		return add, nil, order, nil
 	}
 	add, del = diffScalars(original, modified, f)
-	sorted, _ := a.sortByOrder(toSlice(add), toSlice(modified), nil, kind)
+	sorted, _ := a.sortByOrder(toSlice(add), toSlice(modified), nil, nil, kind)
 	add = toNodes(sorted)
 	// upstream compares the original it has just sorted in place
 	if f.setOrder && (!f.ignoreDeletions && len(del) > 0 || !f.ignoreChanges && !sameScalars(sortedByV(original), modified)) {
