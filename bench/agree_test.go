@@ -56,8 +56,8 @@ func allInputs(t *testing.T) map[string]*Inputs {
 }
 
 func TestApplyJSONAgrees(t *testing.T) {
-	for kind, in := range allInputs(t) {
-		for i, c := range in.Cases {
+	for _, in := range allInputs(t) {
+		for i, name := range in.Names {
 			want, err := UpstreamJSON(in.DocJSON[i], in.PatchJSON[i], in.Structs[i])
 			if err != nil {
 				t.Fatal(err)
@@ -66,7 +66,7 @@ func TestApplyJSONAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			same(t, kind+" "+c.Name, decodeJSON(t, got), decodeJSON(t, want))
+			same(t, name, decodeJSON(t, got), decodeJSON(t, want))
 		}
 	}
 }
@@ -74,9 +74,9 @@ func TestApplyJSONAgrees(t *testing.T) {
 func TestApplyYAMLAgrees(t *testing.T) {
 	for _, kind := range corpus.Kinds {
 		in := inputs(t, kind)
-		for i, c := range in.Cases {
+		for i, name := range in.Names {
 			want := decodeJSON(t, in.Modified[i])
-			what := kind + " " + c.Name
+			what := name
 			km, err := KmergeYAML(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +114,7 @@ func TestApplyYAMLAgrees(t *testing.T) {
 func TestDiffAgrees(t *testing.T) {
 	for _, kind := range corpus.Kinds {
 		in := inputs(t, kind)
-		for i, c := range in.Cases {
+		for i, name := range in.Names {
 			want, err := UpstreamDiff(in.DocJSON[i], in.Modified[i], in.Structs[i])
 			if err != nil {
 				t.Fatal(err)
@@ -123,7 +123,7 @@ func TestDiffAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			same(t, kind+" "+c.Name, decodeJSON(t, got), decodeJSON(t, want))
+			same(t, name, decodeJSON(t, got), decodeJSON(t, want))
 		}
 	}
 }
