@@ -30,9 +30,15 @@ trap 'rm -rf "$TMP"' EXIT
 step() { printf '\n== %s\n' "$*" >&2; }
 
 if [ -z "${SKIP_BENCH:-}" ]; then
-  step "benchmarks (-count $COUNT)"
-  go version | tee "$RESULTS/bench.txt" >&2
-  go test -run '^$' -bench . -benchmem -count "$COUNT" -timeout 0 . | tee -a "$RESULTS/bench.txt" >&2
+  # COUNT rounds of every benchmark, rather than -count: the two sides of a
+  # comparison run close together in time, so background load hits both.
+  step "benchmarks ($COUNT rounds)"
+  go test -c -o "$TMP/bench.test" .
+  { go version; echo "cores: $(nproc)"; } | tee "$RESULTS/bench.txt" >&2
+  for round in $(seq "$COUNT"); do
+    step "round $round of $COUNT"
+    "$TMP/bench.test" -test.run '^$' -test.bench . -test.benchmem -test.timeout 0 | tee -a "$RESULTS/bench.txt" >&2
+  done
 fi
 
 [ -n "${E2E_APPEND:-}" ] || : > "$RESULTS/e2e.txt"

@@ -54,7 +54,7 @@ func parseBench(file string) (*results, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := sc.Text()
-		for _, p := range []string{"goos:", "goarch:", "cpu:"} {
+		for _, p := range []string{"go version", "goos:", "goarch:", "cpu:", "cores:"} {
 			if strings.HasPrefix(line, p) && !contains(r.env, line) {
 				r.env = append(r.env, line)
 			}
