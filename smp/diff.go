@@ -59,8 +59,10 @@ func (d *differ) roots(docs ...*yaml.Node) (out []*yaml.Node, err error) {
 			r = tree.NewMap()
 		}
 		// Upstream sorts lists of the documents in place while diffing;
-		// kmerge works on copies, and sorts them the same way.
-		out = append(out, tree.Clone(r))
+		// kmerge sorts copies of the lists (sortedByV, sortedByKeyV,
+		// sortByOrder) and only reads the documents, so they need no copy.
+		// Everything a patch takes from them is cloned.
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -237,7 +239,7 @@ func (d *differ) diffLists(original, modified []*yaml.Node, elem *schema.Type, k
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		sorted, err := a.sortByOrder(toSlice(patchList), toSlice(modified), orderKeys(kind, key), kind)
+		sorted, err := a.sortByOrder(toSlice(patchList), toSlice(modified), nil, orderKeys(kind, key), kind)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -255,7 +257,7 @@ func (d *differ) diffLists(original, modified []*yaml.Node, elem *schema.Type, k
 		return add, nil, order, nil
 	}
 	add, del = diffScalars(original, modified, f)
-	sorted, _ := a.sortByOrder(toSlice(add), toSlice(modified), nil, kind)
+	sorted, _ := a.sortByOrder(toSlice(add), toSlice(modified), nil, nil, kind)
 	add = toNodes(sorted)
 	// upstream compares the original it has just sorted in place
 	if f.setOrder && (!f.ignoreDeletions && len(del) > 0 || !f.ignoreChanges && !sameScalars(sortedByV(original), modified)) {

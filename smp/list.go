@@ -1,7 +1,8 @@
 package smp
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func node(v any) *yaml.Node { return v.(*yaml.Node) }
 // lacks a key field (or is not an object while key fields are asked for).
 func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 	if len(key) == 0 {
-		return tree.Key(e), true
+		return scalarID(e), true
 	}
 	if e.Kind != yaml.MappingNode {
 		return "", false
@@ -38,7 +39,7 @@ func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 		if v == nil {
 			return "", false
 		}
-		return tree.Key(v), true
+		return scalarID(v), true
 	}
 	// A key of several fields (kmerge's extension) identifies an item by
 	// all of them; a field the item lacks is part of its identity ("no
@@ -57,6 +58,22 @@ func keyOf(e *yaml.Node, key []string) (id string, ok bool) {
 		}
 	}
 	return b.String(), present
+}
+
+// scalarID identifies a value as tree.Key does, without allocating for
+// strings, the usual merge key values: a string is its own identity, and
+// every other value is tree.Key's with a 0xFF byte before it, which no
+// string read from a stream (valid UTF-8) starts with. A string that does
+// (a tree built by hand) gets the 0xFF too, before tree.Key's "s".
+func scalarID(n *yaml.Node) string {
+	if n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" && (n.Value == "" || n.Value[0] != 0xFF) {
+		return n.Value // what tree.Key would give, without its "s"
+	}
+	k := tree.Key(n)
+	if v, ok := strings.CutPrefix(k, "s"); ok && (v == "" || v[0] != 0xFF) {
+		return v
+	}
+	return "\xff" + k
 }
 
 // itemLabel names a list item in an error path.
@@ -454,15 +471,16 @@ func orderKeys(kind tree.Kind, key []string) []string {
 // order, interleaved the way upstream interleaves them.
 func (a *applier) normalizeOrder(named, others, patchOrder, liveOrder []any, key []string, kind tree.Kind) ([]any, error) {
 	k := orderKeys(kind, key)
-	named, err := a.sortByOrder(named, patchOrder, k, kind)
+	named, err := a.sortByOrder(named, patchOrder, nil, k, kind)
 	if err != nil {
 		return nil, err
 	}
-	others, err = a.sortByOrder(others, liveOrder, k, kind)
+	livePos := firstPositions(liveOrder, k) // for both the sort and the interleave
+	others, err = a.sortByOrder(others, liveOrder, livePos, k, kind)
 	if err != nil {
 		return nil, err
 	}
-	return interleave(others, named, liveOrder, k), nil
+	return interleave(others, named, livePos, k), nil
 }
 
 // firstPositions maps each identity to its first position in l.
@@ -486,8 +504,7 @@ type ranked struct {
 	idx int
 }
 
-func rank(items, order []any, key []string) []ranked {
-	pos := firstPositions(order, key)
+func rank(items []any, pos map[string]int, key []string) []ranked {
 	r := make([]ranked, len(items))
 	for i, v := range items {
 		r[i].v, r[i].idx = v, -1
@@ -504,7 +521,9 @@ func rank(items, order []any, key []string) []ranked {
 // position in order, where any pair not both found counts as "less" (so
 // the result for such pairs is whatever sort.SliceStable makes of it, as
 // upstream). Objects must carry the key; items marked $patch: delete go last.
-func (a *applier) sortByOrder(items, order []any, key []string, kind tree.Kind) ([]any, error) {
+//
+// pos is firstPositions(order, key), or nil to compute it.
+func (a *applier) sortByOrder(items, order []any, pos map[string]int, key []string, kind tree.Kind) ([]any, error) {
 	var toDelete []any
 	if kind == tree.Object {
 		for _, l := range [][]any{items, order} {
@@ -528,12 +547,18 @@ func (a *applier) sortByOrder(items, order []any, key []string, kind tree.Kind) 
 		}
 		items = kept
 	}
-	r := rank(items, order, key)
-	sort.SliceStable(r, func(i, j int) bool {
-		if r[i].idx >= 0 && r[j].idx >= 0 {
-			return r[i].idx < r[j].idx
+	if pos == nil {
+		pos = firstPositions(order, key)
+	}
+	r := rank(items, pos, key)
+	// slices.SortStableFunc is sort.SliceStable's algorithm (both are
+	// generated from one template) asking cmp(a, b) < 0 where it asks
+	// Less(a, b), without sort.SliceStable's reflection and closures.
+	slices.SortStableFunc(r, func(x, y ranked) int {
+		if x.idx >= 0 && y.idx >= 0 && x.idx >= y.idx {
+			return 0 // not less
 		}
-		return true
+		return -1
 	})
 	out := make([]any, 0, len(items)+len(toDelete))
 	for _, x := range r {
@@ -545,8 +570,8 @@ func (a *applier) sortByOrder(items, order []any, key []string, kind tree.Kind) 
 // interleave is upstream's mergeSortedSlice: it walks both lists and takes
 // the server-only item first only when both it and the patch item are in
 // the live order and it comes earlier there.
-func interleave(left, right, liveOrder []any, key []string) []any {
-	pos := firstPositions(liveOrder, key)
+// pos is firstPositions(liveOrder, key).
+func interleave(left, right []any, pos map[string]int, key []string) []any {
 	index := func(v any) int {
 		id, ok := keyOf(node(v), key)
 		if !ok {
@@ -691,8 +716,8 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 // directive does not name first, in the order the merge left them (live
 // order for live items), then the named items in the directive's order.
 func specOrder(named, others, order []any, key []string) []any {
-	r := rank(named, order, key)
-	sort.SliceStable(r, func(i, j int) bool { return r[i].idx < r[j].idx })
+	r := rank(named, firstPositions(order, key), key)
+	slices.SortStableFunc(r, func(x, y ranked) int { return cmp.Compare(x.idx, y.idx) })
 	out := append(make([]any, 0, len(named)+len(others)), others...)
 	for _, x := range r {
 		out = append(out, x.v)

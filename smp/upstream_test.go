@@ -286,12 +286,36 @@ func diffJSON(typ *schema.Type, overwrite bool, docs ...string) (string, error) 
 		}
 		nodes = append(nodes, st.Docs[0])
 	}
+	var before []*yaml.Node
+	for _, n := range nodes {
+		before = append(before, tree.Clone(n))
+	}
 	var p *yaml.Node
 	var err error
 	if len(nodes) == 2 {
 		p, err = smp.CreateTwoWayPatch(nodes[0], nodes[1], typ, smp.DiffOptions{})
 	} else {
 		p, err = smp.CreateThreeWayPatch(nodes[0], nodes[1], nodes[2], typ, overwrite, smp.DiffOptions{})
+	}
+	// the documents are not modified, and the patch shares no node with them
+	inputs := map[*yaml.Node]bool{}
+	for i, n := range nodes {
+		if msg := sameTree(before[i], n); msg != "" {
+			return "", fmt.Errorf("creating the patch modified document %d: %s", i, msg)
+		}
+		collect(n, inputs)
+	}
+	if shared := sharedNode(p, inputs); shared != nil {
+		return "", fmt.Errorf("the patch shares the node %q (line %d) with a document", shared.Value, shared.Line)
+	}
+	var ce *smp.ConflictError
+	if errors.As(err, &ce) {
+		if shared := sharedNode(ce.Patch, inputs); shared != nil {
+			return "", fmt.Errorf("the refused patch shares the node %q with a document", shared.Value)
+		}
+		if shared := sharedNode(ce.Changed, inputs); shared != nil {
+			return "", fmt.Errorf("the changes share the node %q with a document", shared.Value)
+		}
 	}
 	if err != nil {
 		return "", err
@@ -301,4 +325,51 @@ func diffJSON(typ *schema.Type, overwrite bool, docs ...string) (string, error) 
 		return "", err
 	}
 	return upstreamcases.Canonical(out, false)
+}
+
+// sameTree reports how b differs from a, field by field ("" when it does not).
+func sameTree(a, b *yaml.Node) string {
+	if a == nil || b == nil {
+		if a != b {
+			return "a node is missing"
+		}
+		return ""
+	}
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Style != b.Style || a.Anchor != b.Anchor ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("node %q at line %d", a.Value, a.Line)
+	}
+	for i := range a.Content {
+		if msg := sameTree(a.Content[i], b.Content[i]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+func collect(n *yaml.Node, set map[*yaml.Node]bool) {
+	if n == nil {
+		return
+	}
+	set[n] = true
+	for _, c := range n.Content {
+		collect(c, set)
+	}
+}
+
+// sharedNode returns a node of n that is in set.
+func sharedNode(n *yaml.Node, set map[*yaml.Node]bool) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if set[n] {
+		return n
+	}
+	for _, c := range n.Content {
+		if s := sharedNode(c, set); s != nil {
+			return s
+		}
+	}
+	return nil
 }

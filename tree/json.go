@@ -16,6 +16,7 @@ import (
 type jsonReader struct {
 	file      string
 	data      []byte
+	text      string // data as one string: values without escapes are substrings of it
 	pos       int
 	line      int // line of pos, 1-based
 	lineStart int // offset of the first byte of that line
@@ -23,12 +24,15 @@ type jsonReader struct {
 	depth     int
 	nodes     int
 	slab      []yaml.Node  // nodes are carved from chunks: one allocation per chunk
+	ptrs      []*yaml.Node // so are the Content slices of objects and arrays
 	stack     []*yaml.Node // children of the objects and arrays being read
 }
 
 // readJSON reads all JSON values of data, each as a document node.
 func readJSON(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
-	r := &jsonReader{file: file, data: data, line: 1, limits: limits}
+	// One copy of the input holds every string and number that has no
+	// escapes: one allocation instead of one per value.
+	r := &jsonReader{file: file, data: data, text: string(data), line: 1, limits: limits}
 	if bytes.HasPrefix(data, utf8BOM) {
 		r.pos = len(utf8BOM)
 		r.lineStart = r.pos
@@ -82,9 +86,21 @@ func (r *jsonReader) node(kind yaml.Kind, tag string) *yaml.Node {
 	return n
 }
 
-// children moves the nodes pushed since mark into an exactly sized slice.
+// children moves the nodes pushed since mark into an exactly sized slice,
+// carved from a chunk like the nodes. Its capacity is its length, so an
+// append by an editor reallocates instead of writing into the chunk.
 func (r *jsonReader) children(mark int) []*yaml.Node {
-	c := make([]*yaml.Node, len(r.stack)-mark)
+	n := len(r.stack) - mark
+	var c []*yaml.Node
+	if n > 64 {
+		c = make([]*yaml.Node, n)
+	} else {
+		if len(r.ptrs) < n {
+			r.ptrs = make([]*yaml.Node, min(1024, max(64, 2*r.nodes)))
+		}
+		c = r.ptrs[:n:n]
+		r.ptrs = r.ptrs[n:]
+	}
 	copy(c, r.stack[mark:])
 	clear(r.stack[mark:])
 	r.stack = r.stack[:mark]
@@ -308,9 +324,9 @@ func (r *jsonReader) number() (*yaml.Node, error) {
 			return nil, r.errorf("invalid number: expected a digit in the exponent")
 		}
 	}
-	text := string(d[start:p])
+	text := r.text[start:p]
 	r.pos = p
-	if isInt {
+	if isInt && p-start > 18 { // 18 digits always fit in an int64
 		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
 			isInt = false
 		}
@@ -336,7 +352,7 @@ func (r *jsonReader) str() (string, error) {
 		if c == '"' {
 			if utf8.Valid(d[p:q]) {
 				r.pos = q + 1
-				return string(d[p:q]), nil
+				return r.text[p:q], nil
 			}
 			break
 		}

@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -19,9 +20,27 @@ func MarshalJSON(n *yaml.Node) ([]byte, error) {
 // numbers keep their text when it is valid JSON, and are rewritten (0x1F as
 // 31, .5 as 0.5) when it is not. Infinities and NaN are an error.
 func AppendJSON(b []byte, n *yaml.Node, indent string) ([]byte, error) {
+	if indent == "" {
+		// grow once to about the output's size instead of doubling
+		b = slices.Grow(b, compactSize(n, 0))
+	}
 	w := jsonWriter{b: b, indent: indent}
 	w.value(n, 0)
 	return w.b, w.err
+}
+
+// compactSize estimates the length of n as compact JSON: its text, quotes
+// and separators (escapes and rewritten numbers aside). Deep or aliased
+// trees stop counting, it is only an estimate.
+func compactSize(n *yaml.Node, depth int) int {
+	if n == nil || depth > 100 {
+		return 0
+	}
+	size := len(n.Value) + 3
+	for _, c := range n.Content {
+		size += compactSize(c, depth+1)
+	}
+	return size
 }
 
 type jsonWriter struct {

@@ -68,25 +68,71 @@ func NewNull() *yaml.Node {
 
 // Clone returns a deep copy of n. Aliases are copied as the values they
 // point to, so the copy shares nothing with n.
+//
+// The copy's nodes are allocated together (and so are its Content
+// slices, each with capacity equal to its length): a subtree of the copy
+// keeps the whole copy's memory alive.
 func Clone(n *yaml.Node) *yaml.Node {
 	if n == nil {
 		return nil
 	}
+	var c cloner
+	c.count(n)
+	c.nodes = make([]yaml.Node, c.nNodes)
+	c.ptrs = make([]*yaml.Node, c.nPtrs)
+	return c.clone(n)
+}
+
+// cloner copies a tree into preallocated nodes and pointers; count and
+// clone walk the tree the same way.
+type cloner struct {
+	nNodes, nPtrs int
+	nodes         []yaml.Node
+	ptrs          []*yaml.Node
+}
+
+// cloneSource is the node whose copy stands for n: what an alias points
+// to, or n itself (also for an alias chain too long to follow).
+func cloneSource(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.AliasNode {
 		if r := Resolve(n); r != n && r != nil && r.Kind != yaml.AliasNode {
-			return Clone(r)
-		}
-		c := *n // an alias chain too long to follow: copy it as it is
-		return &c
-	}
-	c := *n
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, child := range n.Content {
-			c.Content[i] = Clone(child)
+			return r
 		}
 	}
-	return &c
+	return n
+}
+
+func (c *cloner) count(n *yaml.Node) {
+	n = cloneSource(n)
+	c.nNodes++
+	if n.Kind == yaml.AliasNode || n.Content == nil {
+		return
+	}
+	c.nPtrs += len(n.Content)
+	for _, child := range n.Content {
+		if child != nil {
+			c.count(child)
+		}
+	}
+}
+
+func (c *cloner) clone(n *yaml.Node) *yaml.Node {
+	n = cloneSource(n)
+	cp := &c.nodes[0]
+	c.nodes = c.nodes[1:]
+	*cp = *n
+	if n.Kind == yaml.AliasNode || n.Content == nil {
+		return cp // an alias chain too long to follow is copied as it is
+	}
+	k := len(n.Content)
+	cp.Content = c.ptrs[:k:k]
+	c.ptrs = c.ptrs[k:]
+	for i, child := range n.Content {
+		if child != nil {
+			cp.Content[i] = c.clone(child)
+		}
+	}
+	return cp
 }
 
 // Root returns the value of a document node, or n itself if it is not a

@@ -10,10 +10,20 @@ import (
 // of the expanded tree is computed before anything is copied, so an alias
 // bomb fails without allocating.
 func normalizeYAML(doc *yaml.Node, file string, limits Limits) error {
-	nz := &normalizer{file: file, limits: limits, sizes: map[*yaml.Node]int{}}
-	size := nz.size(doc, 0)
+	nz := &normalizer{file: file, limits: limits}
+	// Most documents have no aliases: then the tree is a tree, its size is
+	// its node count, and no memo is needed.
+	size := nz.plainSize(doc, 0)
 	if nz.err != nil {
 		return nz.err
+	}
+	if nz.hasAlias {
+		nz.hasAlias = false
+		nz.sizes = map[*yaml.Node]int{}
+		size = nz.size(doc, 0)
+		if nz.err != nil {
+			return nz.err
+		}
 	}
 	if limits.MaxNodes > 0 && size > limits.MaxNodes {
 		return limitError("nodes", file, doc.Line, doc.Column, "document expands to more than %d values (YAML aliases?)", limits.MaxNodes)
@@ -32,6 +42,27 @@ type normalizer struct {
 	sizes    map[*yaml.Node]int
 	hasAlias bool
 	err      error
+}
+
+// plainSize counts the nodes of n and checks their depth as size does,
+// stopping at the first alias (hasAlias), after which size must be used.
+func (nz *normalizer) plainSize(n *yaml.Node, depth int) int {
+	if n == nil || nz.err != nil || nz.hasAlias {
+		return 0
+	}
+	if nz.limits.MaxDepth > 0 && depth > nz.limits.MaxDepth {
+		nz.err = limitError("depth", nz.file, n.Line, n.Column, "nesting deeper than %d levels", nz.limits.MaxDepth)
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		nz.hasAlias = true
+		return 0
+	}
+	s := 1
+	for _, c := range n.Content {
+		s += nz.plainSize(c, depth+1)
+	}
+	return s
 }
 
 // size counts the values n expands to, remembering the size of every node

@@ -167,7 +167,13 @@ func detectStyle(data []byte) Style {
 	indentVotes := map[int]int{}
 	compact, indented := 0, 0
 	prevIndent, prevOpens := -1, false
-	for _, line := range bytes.Split(data, []byte("\n")) {
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
 		trimmed := bytes.TrimLeft(line, " ")
 		if len(trimmed) == 0 || trimmed[0] == '#' || bytes.HasPrefix(trimmed, []byte("---")) {
 			continue

@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kmerge/kmerge/bench/corpus"
+)
+
+// The tests check that the implementations compared compute the same
+// thing on every benchmark input, so that the comparison is honest.
+
+func decodeJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v in %s", err, b)
+	}
+	return v
+}
+
+func decodeYAML(t *testing.T, b []byte) any {
+	t.Helper()
+	j, err := sigsyaml.YAMLToJSON(b)
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, b)
+	}
+	return decodeJSON(t, j)
+}
+
+func same(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", " ")
+		w, _ := json.MarshalIndent(want, "", " ")
+		t.Fatalf("%s: results differ:\n%s\nwant\n%s", what, g, w)
+	}
+}
+
+func allInputs(t *testing.T) map[string]*Inputs {
+	out := map[string]*Inputs{}
+	for _, kind := range corpus.Kinds {
+		out[kind] = inputs(t, kind)
+	}
+	for _, n := range EnvSizes[:3] {
+		kind := fmt.Sprintf("env=%d", n)
+		out[kind] = inputs(t, kind)
+	}
+	return out
+}
+
+func TestApplyJSONAgrees(t *testing.T) {
+	for _, in := range allInputs(t) {
+		for i, name := range in.Names {
+			want, err := UpstreamJSON(in.DocJSON[i], in.PatchJSON[i], in.Structs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := KmergeJSON(in.DocJSON[i], in.PatchJSON[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, name, decodeJSON(t, got), decodeJSON(t, want))
+		}
+	}
+}
+
+func TestApplyYAMLAgrees(t *testing.T) {
+	for _, kind := range corpus.Kinds {
+		in := inputs(t, kind)
+		for i, name := range in.Names {
+			want := decodeJSON(t, in.Modified[i])
+			what := name
+			km, err := KmergeYAML(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, what+" (kmerge)", decodeYAML(t, km), want)
+			kp, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, what+" (kmerge-splice)", decodeYAML(t, kp), want)
+			up, err := UpstreamYAML(in.DocYAML[i], in.PatchYAML[i], in.Structs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, what+" (upstream via YAML)", decodeYAML(t, up), want)
+			ky, err := KyamlYAML(in.DocYAML[i], in.PatchYAML[i], in.Infer[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			// kyaml orders merged lists its own way (kustomize's known
+			// difference): compare its items whatever their order
+			same(t, what+" (kyaml, list order aside)", sortLists(decodeYAML(t, ky)), sortLists(want))
+			// kmerge keeps every comment of the document
+			for _, out := range [][]byte{km, kp} {
+				for _, line := range strings.Split(string(in.DocYAML[i]), "\n") {
+					if i := strings.Index(line, "# "); i >= 0 && !strings.Contains(string(out), line[i:]) {
+						t.Fatalf("%s: comment %q lost:\n%s", what, line[i:], out)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestDiffAgrees(t *testing.T) {
+	for _, kind := range corpus.Kinds {
+		in := inputs(t, kind)
+		for i, name := range in.Names {
+			want, err := UpstreamDiff(in.DocJSON[i], in.Modified[i], in.Structs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := KmergeDiff(in.DocJSON[i], in.Modified[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, name, decodeJSON(t, got), decodeJSON(t, want))
+		}
+	}
+}
+
+// sortLists sorts every list of the value by the JSON text of its items.
+func sortLists(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = sortLists(e)
+		}
+	case []any:
+		keys := make([]string, len(v))
+		for i, e := range v {
+			v[i] = sortLists(e)
+			b, _ := json.Marshal(v[i])
+			keys[i] = string(b)
+		}
+		sort.Sort(byKey{v, keys})
+	}
+	return v
+}
+
+type byKey struct {
+	v    []any
+	keys []string
+}
+
+func (s byKey) Len() int           { return len(s.v) }
+func (s byKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
+func (s byKey) Swap(i, j int) {
+	s.v[i], s.v[j] = s.v[j], s.v[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+}
+
+// TestCorpusDeterministic: the corpus is the same on every run.
+func TestCorpusDeterministic(t *testing.T) {
+	a, b := corpus.Mixed(50), corpus.Mixed(50)
+	for i := range a {
+		if string(a[i].DocYAML()) != string(b[i].DocYAML()) || string(a[i].PatchJSON()) != string(b[i].PatchJSON()) {
+			t.Fatalf("case %d differs between two runs", i)
+		}
+	}
+	if d := corpus.Generate("Deployment", 3)[2]; string(d.DocYAML()) != string(corpus.Mixed(3)[2].DocYAML()) {
+		t.Fatalf("a document depends on how many are generated")
+	}
+}

@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/kmerge/kmerge/bench/corpus"
+)
+
+// Batch is the number of documents of each kind one benchmark operation
+// patches: the corpus varies (1-4 containers, 5-30 env entries, ...), and a
+// batch averages over it. The ns/doc metric is the time per document.
+const Batch = 20
+
+var prepared = map[string]*Inputs{}
+
+func inputs(b testing.TB, kind string) *Inputs {
+	if in, ok := prepared[kind]; ok {
+		return in
+	}
+	var cases []corpus.Case
+	if n, ok := envSize(kind); ok {
+		cases = []corpus.Case{corpus.EnvList(n)}
+	} else {
+		cases = corpus.Generate(kind, Batch)
+	}
+	in, err := Prepare(cases)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prepared[kind] = in
+	runtime.GC() // the generator's trees are garbage now
+	return in
+}
+
+func envSize(kind string) (int, bool) {
+	var n int
+	_, err := fmt.Sscanf(kind, "env=%d", &n)
+	return n, err == nil
+}
+
+// run times f over every case of in, one operation for the whole batch.
+func run(b *testing.B, in *Inputs, f func(i int) error) {
+	b.ReportAllocs()
+	b.SetBytes(int64(in.Bytes))
+	for b.Loop() {
+		for i := range in.Names {
+			if err := f(i); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(in.Names)), "ns/doc")
+}
+
+// BenchmarkApplyJSON: strategic merge patch, JSON in and JSON out, the path
+// an API server takes: kmerge against k8s.io/apimachinery's
+// StrategicMergePatch with the Go structs' patch metadata.
+func BenchmarkApplyJSON(b *testing.B) {
+	for _, kind := range corpus.Kinds {
+		b.Run("kind="+kind, func(b *testing.B) {
+			in := inputs(b, kind)
+			b.Run("impl=kmerge", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := KmergeJSON(in.DocJSON[i], in.PatchJSON[i], in.Types[i]); return err })
+			})
+			b.Run("impl=upstream", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := UpstreamJSON(in.DocJSON[i], in.PatchJSON[i], in.Structs[i]); return err })
+			})
+		})
+	}
+}
+
+// BenchmarkApplyYAML: strategic merge patch, YAML in and YAML out. kmerge
+// keeps comments (kmerge: yaml.v3's encoder; kmerge-splice: the
+// byte-preserving writer kmerge apply uses), kyaml's merge2 as kustomize
+// calls it, upstream through YAML-JSON conversion, and the floor: yaml.v3
+// parsing and emitting the document alone.
+func BenchmarkApplyYAML(b *testing.B) {
+	for _, kind := range corpus.Kinds {
+		b.Run("kind="+kind, func(b *testing.B) {
+			in := inputs(b, kind)
+			b.Run("impl=kmerge", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := KmergeYAML(in.DocYAML[i], in.PatchYAML[i], in.Types[i]); return err })
+			})
+			b.Run("impl=kmerge-splice", func(b *testing.B) {
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
+			})
+			b.Run("impl=kyaml", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := KyamlYAML(in.DocYAML[i], in.PatchYAML[i], in.Infer[i]); return err })
+			})
+			b.Run("impl=upstream", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := UpstreamYAML(in.DocYAML[i], in.PatchYAML[i], in.Structs[i]); return err })
+			})
+			b.Run("impl=yamlv3", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := YAMLv3Floor(in.DocYAML[i]); return err })
+			})
+		})
+	}
+}
+
+// EnvSizes are the lengths of the list-scaling benchmark.
+var EnvSizes = []int{10, 100, 1000, 10000}
+
+// BenchmarkEnvList: list scaling, JSON to JSON. One container whose env
+// has n entries; the patch changes every hundredth and adds one.
+func BenchmarkEnvList(b *testing.B) {
+	for _, n := range EnvSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			in := inputs(b, fmt.Sprintf("env=%d", n))
+			b.Run("impl=kmerge", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := KmergeJSON(in.DocJSON[i], in.PatchJSON[i], in.Types[i]); return err })
+			})
+			b.Run("impl=upstream", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := UpstreamJSON(in.DocJSON[i], in.PatchJSON[i], in.Structs[i]); return err })
+			})
+		})
+	}
+}
+
+// BenchmarkDiff: two-way patch creation (what kubectl diff and kubectl
+// apply compute), JSON in and out, from each document and the document
+// after its patch: kmerge against upstream's CreateTwoWayMergePatch.
+func BenchmarkDiff(b *testing.B) {
+	for _, kind := range corpus.Kinds {
+		b.Run("kind="+kind, func(b *testing.B) {
+			in := inputs(b, kind)
+			b.Run("impl=kmerge", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := KmergeDiff(in.DocJSON[i], in.Modified[i], in.Types[i]); return err })
+			})
+			b.Run("impl=upstream", func(b *testing.B) {
+				run(b, in, func(i int) error { _, err := UpstreamDiff(in.DocJSON[i], in.Modified[i], in.Structs[i]); return err })
+			})
+		})
+	}
+}

@@ -1,0 +1,262 @@
+// Command e2e prepares and checks the end-to-end comparison of kmerge apply
+// with kustomize build (run.sh times both):
+//
+//	e2e gen -n 1000 -corpus deployments DIR
+//	e2e compare KMERGE_OUTPUT KUSTOMIZE_OUTPUT
+//
+// gen writes, for the same n manifests and n strategic merge patches,
+// DIR/manifests/*.yaml, DIR/patches/*.yaml (kmerge's YAML patch lists, one
+// strategic patch each) and DIR/kustomization.yaml with DIR/smp/*.yaml
+// (kustomize's patches: the same patches, with the identity of their
+// target). compare reads both outputs and checks that they hold the same
+// objects.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kmerge/kmerge/bench/corpus"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = gen(os.Args[2:])
+	case "compare":
+		err = compare(os.Args[2:])
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT")
+	os.Exit(2)
+}
+
+func gen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	n := fs.Int("n", 1000, "manifests (and patches)")
+	which := fs.String("corpus", "deployments", "deployments or mixed (Deployments, Services, ConfigMaps)")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		usage()
+	}
+	dir := fs.Arg(0)
+	var cases []corpus.Case
+	switch *which {
+	case "deployments":
+		cases = corpus.Generate("Deployment", *n)
+	case "mixed":
+		cases = corpus.Mixed(*n)
+	default:
+		return fmt.Errorf("unknown corpus %q", *which)
+	}
+	for _, sub := range []string{"manifests", "patches", "smp"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return err
+		}
+	}
+	var kust bytes.Buffer
+	kust.WriteString("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n")
+	for _, c := range cases {
+		fmt.Fprintf(&kust, "- manifests/%s.yaml\n", c.Name)
+	}
+	kust.WriteString("patches:\n")
+	for _, c := range cases {
+		file := c.Name + ".yaml"
+		if err := os.WriteFile(filepath.Join(dir, "manifests", file), c.DocYAML(), 0o644); err != nil {
+			return err
+		}
+		// kmerge: a YAML patch list with one strategic patch
+		item := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			scalar("target"), scalar(strings.ToLower(c.Kind) + "." + c.Name),
+			scalar("type"), scalar("strategic"),
+			scalar("patch"), c.Patch,
+		}}}}
+		out, err := yaml.Marshal(item)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "patches", file), out, 0o644); err != nil {
+			return err
+		}
+		// kustomize: the patch with its target's identity
+		ns := ""
+		if md := get(c.Doc, "metadata"); md != nil {
+			if v := get(md, "namespace"); v != nil {
+				ns = v.Value
+			}
+		}
+		p := clone(c.Patch)
+		md := get(p, "metadata")
+		if md == nil {
+			md = &yaml.Node{Kind: yaml.MappingNode}
+			p.Content = append([]*yaml.Node{scalar("metadata"), md}, p.Content...)
+		}
+		md.Content = append([]*yaml.Node{scalar("name"), scalar(c.Name), scalar("namespace"), scalar(ns)}, md.Content...)
+		p.Content = append([]*yaml.Node{scalar("apiVersion"), scalar(c.APIVersion), scalar("kind"), scalar(c.Kind)}, p.Content...)
+		out, err = yaml.Marshal(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "smp", file), out, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(&kust, "- path: smp/%s\n", file)
+	}
+	return os.WriteFile(filepath.Join(dir, "kustomization.yaml"), kust.Bytes(), 0o644)
+}
+
+func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func get(m *yaml.Node, k string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == k {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func clone(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = nil
+	for _, x := range n.Content {
+		c.Content = append(c.Content, clone(x))
+	}
+	return &c
+}
+
+// compare checks that two YAML streams hold the same objects, by kind,
+// namespace and name, compared as JSON values. Lists may differ in order
+// only where one side orders merged items differently (kustomize's kyaml
+// does); such objects are counted and reported, and anything else fails.
+func compare(args []string) error {
+	if len(args) != 2 {
+		usage()
+	}
+	a, err := objects(args[0])
+	if err != nil {
+		return err
+	}
+	b, err := objects(args[1])
+	if err != nil {
+		return err
+	}
+	if len(a) != len(b) {
+		return fmt.Errorf("%s has %d objects, %s has %d", args[0], len(a), args[1], len(b))
+	}
+	same, reordered := 0, 0
+	var ids []string
+	for id := range a {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		y, ok := b[id]
+		if !ok {
+			return fmt.Errorf("%s is in %s only", id, args[0])
+		}
+		x := a[id]
+		switch {
+		case reflect.DeepEqual(x, y):
+			same++
+		case reflect.DeepEqual(sortLists(x), sortLists(y)):
+			reordered++
+		default:
+			xj, _ := json.MarshalIndent(x, "", " ")
+			yj, _ := json.MarshalIndent(y, "", " ")
+			return fmt.Errorf("%s differs:\n%s\n%s", id, xj, yj)
+		}
+	}
+	fmt.Printf("%d objects: %d identical, %d identical but for the order of list items\n", len(a), same, reordered)
+	return nil
+}
+
+func objects(file string) (map[string]any, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		text, err := yaml.Marshal(&n)
+		if err != nil {
+			return nil, err
+		}
+		j, err := sigsyaml.YAMLToJSON(text)
+		if err != nil {
+			return nil, err
+		}
+		var v map[string]any
+		if err := json.Unmarshal(j, &v); err != nil {
+			return nil, err
+		}
+		md, _ := v["metadata"].(map[string]any)
+		id := fmt.Sprintf("%v/%v/%v", v["kind"], md["namespace"], md["name"])
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("%s: %s twice", file, id)
+		}
+		out[id] = v
+	}
+}
+
+// sortLists sorts every list of the value by the JSON text of its items.
+func sortLists(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = sortLists(e)
+		}
+	case []any:
+		keys := make([]string, len(v))
+		for i, e := range v {
+			v[i] = sortLists(e)
+			b, _ := json.Marshal(v[i])
+			keys[i] = string(b)
+		}
+		sort.Sort(byKey{v, keys})
+	}
+	return v
+}
+
+type byKey struct {
+	v    []any
+	keys []string
+}
+
+func (s byKey) Len() int           { return len(s.v) }
+func (s byKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
+func (s byKey) Swap(i, j int) {
+	s.v[i], s.v[j] = s.v[j], s.v[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+}

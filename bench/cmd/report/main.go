@@ -1,0 +1,387 @@
+// Command report turns the output of the benchmarks (go test -bench
+// -benchmem, any -count) and of the end-to-end runs into
+// docs/performance.md: tables of ratios, filled into a hand-written
+// template.
+//
+//	report -bench results/bench.txt -e2e results/e2e.txt -template performance.md.tmpl > ../docs/performance.md
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+func main() {
+	benchFile := flag.String("bench", "", "benchmark output")
+	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}")
+	flag.Parse()
+	if *benchFile == "" || *tmplFile == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*benchFile, *e2eFile, *tmplFile); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+}
+
+// results holds the median of each metric of each benchmark, by group
+// (the name without impl=) and implementation.
+type results struct {
+	env     []string
+	samples map[string]map[string]map[string][]float64 // group → impl → unit → values
+	order   []string
+}
+
+var implRe = regexp.MustCompile(`/impl=([^/]+)$`)
+
+func parseBench(file string) (*results, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	r := &results{samples: map[string]map[string]map[string][]float64{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		for _, p := range []string{"go version", "goos:", "goarch:", "cpu:", "cores:"} {
+			if strings.HasPrefix(line, p) && !contains(r.env, line) {
+				r.env = append(r.env, line)
+			}
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i] // the GOMAXPROCS suffix
+			}
+		}
+		m := implRe.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		group, impl := strings.TrimSuffix(name, m[0]), m[1]
+		if r.samples[group] == nil {
+			r.samples[group] = map[string]map[string][]float64{}
+			r.order = append(r.order, group)
+		}
+		if r.samples[group][impl] == nil {
+			r.samples[group][impl] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			r.samples[group][impl][f[i+1]] = append(r.samples[group][impl][f[i+1]], v)
+		}
+	}
+	return r, sc.Err()
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// get returns the median of a metric, or NaN-like -1 when absent.
+func (r *results) get(group, impl, unit string) float64 {
+	vs := r.samples[group][impl][unit]
+	if len(vs) == 0 {
+		return -1
+	}
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func (r *results) count(group, impl string) int { return len(r.samples[group][impl]["ns/op"]) }
+
+// perDoc returns a per-operation metric divided by the documents one
+// operation patches (ns/op over ns/doc).
+func (r *results) perDoc(group, impl, unit string) float64 {
+	v, op, doc := r.get(group, impl, unit), r.get(group, impl, "ns/op"), r.get(group, impl, "ns/doc")
+	if v < 0 || op <= 0 || doc <= 0 {
+		return -1
+	}
+	return v / math.Round(op/doc)
+}
+
+func dur(ns float64) string {
+	switch {
+	case ns < 0:
+		return "–"
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.0f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func ratio(a, b float64) string {
+	if a <= 0 || b <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+func speedup(peer, kmerge float64) string {
+	if peer <= 0 || kmerge <= 0 {
+		return "–"
+	}
+	x := peer / kmerge
+	if x >= 10 {
+		return fmt.Sprintf("**%.0f×**", x)
+	}
+	return fmt.Sprintf("**%.1f×**", x)
+}
+
+func count(v float64) string {
+	switch {
+	case v < 0:
+		return "–"
+	case v >= 1e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.0fk", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func size(v float64) string {
+	switch {
+	case v < 0:
+		return "–"
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
+
+type table struct{ b strings.Builder }
+
+func (t *table) row(cells ...string) {
+	t.b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+}
+
+func (t *table) header(cells ...string) {
+	t.row(cells...)
+	sep := make([]string, len(cells))
+	for i := range sep {
+		sep[i] = "---"
+	}
+	t.row(sep...)
+}
+
+// A target of the performance issue and what was reached.
+type target struct {
+	what, goal, reached string
+	met                 bool
+}
+
+type page struct {
+	Env                                    string
+	Targets, ApplyJSON, ApplyYAML, EnvList string
+	Diff, E2E                              string
+	Runs                                   int
+	targets                                []target
+}
+
+func (p *page) target(what, goal, reached string, met bool) {
+	p.targets = append(p.targets, target{what, goal, reached, met})
+}
+
+var kinds = []string{"Deployment", "Service", "ConfigMap", "Pipeline"}
+
+func run(benchFile, e2eFile, tmplFile string) error {
+	r, err := parseBench(benchFile)
+	if err != nil {
+		return err
+	}
+	p := &page{Env: strings.Join(r.env, ", ")}
+	p.Runs = r.count("BenchmarkApplyJSON/kind=Deployment", "kmerge")
+
+	var t table
+	t.header("kind", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "allocs kmerge / upstream", "bytes kmerge / upstream")
+	for _, k := range kinds {
+		g := "BenchmarkApplyJSON/kind=" + k
+		km, up := r.get(g, "kmerge", "ns/doc"), r.get(g, "upstream", "ns/doc")
+		ka, ua := r.perDoc(g, "kmerge", "allocs/op"), r.perDoc(g, "upstream", "allocs/op")
+		kb, ub := r.perDoc(g, "kmerge", "B/op"), r.perDoc(g, "upstream", "B/op")
+		t.row(k, dur(km), dur(up), ratio(km, up), speedup(up, km),
+			fmt.Sprintf("%s / %s", count(ka), count(ua)), fmt.Sprintf("%s / %s", size(kb), size(ub)))
+		if k == "Deployment" {
+			p.target("typical Deployment patch, JSON → JSON, vs upstream StrategicMergePatch",
+				"≥ 2× faster, fewer allocations",
+				fmt.Sprintf("%s faster, %s / %s allocations", strings.Trim(speedup(up, km), "*"), count(ka), count(ua)),
+				up >= 2*km && ka < ua)
+		}
+	}
+	p.ApplyJSON = t.b.String()
+
+	t = table{}
+	t.header("kind", "kmerge", "kmerge / yaml.v3 parse+emit", "kmerge / kyaml merge2", "kmerge / upstream via JSON",
+		"kmerge-splice", "kmerge-splice / yaml.v3")
+	for _, k := range kinds {
+		g := "BenchmarkApplyYAML/kind=" + k
+		km, fl := r.get(g, "kmerge", "ns/doc"), r.get(g, "yamlv3", "ns/doc")
+		ky, up, ks := r.get(g, "kyaml", "ns/doc"), r.get(g, "upstream", "ns/doc"), r.get(g, "kmerge-splice", "ns/doc")
+		t.row(k, dur(km), ratio(km, fl), ratio(km, ky)+" ("+strings.Trim(speedup(ky, km), "*")+" faster)",
+			ratio(km, up), dur(ks), ratio(ks, fl))
+		if k == "Deployment" {
+			p.target("YAML → YAML with comments kept vs bare go.yaml.in/yaml/v3 parse + emit",
+				"≤ 1.3×", fmt.Sprintf("%s× (the byte-preserving writer of kmerge apply: %s×)", ratio(km, fl), ratio(ks, fl)), km <= 1.3*fl)
+			p.target("YAML → YAML vs kyaml merge2", "≥ 2.5× faster",
+				fmt.Sprintf("%s faster (byte-preserving: %s)", strings.Trim(speedup(ky, km), "*"), strings.Trim(speedup(ky, ks), "*")), ky >= 2.5*km)
+		}
+	}
+	p.ApplyYAML = t.b.String()
+
+	t = table{}
+	t.header("env entries", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "kmerge cost / cost at n/10", "upstream cost / cost at n/10")
+	prevK, prevU := -1.0, -1.0
+	var k1000, k10000, u1000, u10000 float64
+	for _, n := range []int{10, 100, 1000, 10000} {
+		g := fmt.Sprintf("BenchmarkEnvList/n=%d", n)
+		km, up := r.get(g, "kmerge", "ns/op"), r.get(g, "upstream", "ns/op")
+		t.row(strconv.Itoa(n), dur(km), dur(up), ratio(km, up), speedup(up, km), ratio(km, prevK), ratio(up, prevU))
+		prevK, prevU = km, up
+		switch n {
+		case 1000:
+			k1000, u1000 = km, up
+		case 10000:
+			k10000, u10000 = km, up
+		}
+	}
+	p.EnvList = t.b.String()
+	p.target("lists of 1,000+ entries vs upstream", "≥ 10× faster",
+		fmt.Sprintf("%s (1,000), %s (10,000)", strings.Trim(speedup(u1000, k1000), "*"), strings.Trim(speedup(u10000, k10000), "*")),
+		u1000 >= 10*k1000 && u10000 >= 10*k10000)
+	p.target("linear: 10,000 entries vs 1,000", "≤ 12× the cost", ratio(k10000, k1000)+"×", k10000 > 0 && k10000 <= 12*k1000)
+
+	t = table{}
+	t.header("kind", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "allocs kmerge / upstream")
+	for _, k := range kinds {
+		g := "BenchmarkDiff/kind=" + k
+		km, up := r.get(g, "kmerge", "ns/doc"), r.get(g, "upstream", "ns/doc")
+		t.row(k, dur(km), dur(up), ratio(km, up), speedup(up, km),
+			fmt.Sprintf("%s / %s", count(r.perDoc(g, "kmerge", "allocs/op")), count(r.perDoc(g, "upstream", "allocs/op"))))
+	}
+	p.Diff = t.b.String()
+
+	if e2eFile != "" {
+		if err := e2e(p, e2eFile); err != nil {
+			return err
+		}
+	}
+
+	t = table{}
+	t.header("target", "goal", "reached", "")
+	for _, tg := range p.targets {
+		mark := "met"
+		if !tg.met {
+			mark = "**missed**"
+		}
+		t.row(tg.what, tg.goal, tg.reached, mark)
+	}
+	p.Targets = t.b.String()
+
+	text, err := os.ReadFile(tmplFile)
+	if err != nil {
+		return err
+	}
+	tm, err := template.New("page").Parse(string(text))
+	if err != nil {
+		return err
+	}
+	return tm.Execute(os.Stdout, p)
+}
+
+// e2e reads lines "n=1000 corpus=deployments tool=kmerge wall=1.23 rss_kb=4567"
+// (one per run; the median wall time and the largest peak are reported) and
+// "n=1000 corpus=deployments check=..." lines.
+func e2e(p *page, file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	type key struct{ n, corpus string }
+	walls := map[key]map[string][]float64{}
+	rss := map[key]map[string]float64{}
+	checks := map[key]string{}
+	var keys []key
+	for _, line := range strings.Split(string(data), "\n") {
+		kv := map[string]string{}
+		for _, f := range strings.Fields(line) {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				kv[k] = v
+			}
+		}
+		if kv["n"] == "" {
+			continue
+		}
+		k := key{kv["n"], kv["corpus"]}
+		if walls[k] == nil {
+			walls[k], rss[k] = map[string][]float64{}, map[string]float64{}
+			keys = append(keys, k)
+		}
+		if c, ok := strings.CutPrefix(line, fmt.Sprintf("n=%s corpus=%s check=", k.n, k.corpus)); ok {
+			checks[k] = c
+			continue
+		}
+		w, _ := strconv.ParseFloat(kv["wall"], 64)
+		m, _ := strconv.ParseFloat(kv["rss_kb"], 64)
+		walls[k][kv["tool"]] = append(walls[k][kv["tool"]], w)
+		rss[k][kv["tool"]] = max(rss[k][kv["tool"]], m)
+	}
+	median := func(vs []float64) float64 {
+		if len(vs) == 0 {
+			return -1
+		}
+		s := append([]float64(nil), vs...)
+		sort.Float64s(s)
+		return s[len(s)/2]
+	}
+	var t table
+	t.header("manifests + strategic patches", "kmerge apply", "kustomize build", "kmerge / kustomize (time)", "speed-up",
+		"peak RSS kmerge", "peak RSS kustomize", "outputs")
+	for _, k := range keys {
+		km, ku := median(walls[k]["kmerge"]), median(walls[k]["kustomize"])
+		kr, ur := rss[k]["kmerge"], rss[k]["kustomize"]
+		what := k.n + " " + map[string]string{"deployments": "Deployments", "mixed": "mixed (Deployments, Services, ConfigMaps)"}[k.corpus]
+		t.row(what, fmt.Sprintf("%.2f s", km), fmt.Sprintf("%.2f s", ku), ratio(km, ku), speedup(ku, km),
+			fmt.Sprintf("%.0f MiB", kr/1024), fmt.Sprintf("%.0f MiB", ur/1024), checks[k])
+		if k.n == "1000" && k.corpus == "deployments" {
+			p.target("end to end, 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 50× faster, lower peak memory",
+				fmt.Sprintf("%s faster; peak RSS %.0f MiB vs %.0f MiB", strings.Trim(speedup(ku, km), "*"), kr/1024, ur/1024),
+				ku >= 50*km && kr < ur)
+		}
+	}
+	p.E2E = t.b.String()
+	return nil
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReport(t *testing.T) {
+	dir := t.TempDir()
+	benchOut := `goos: linux
+cpu: AMD EPYC
+BenchmarkApplyJSON/kind=Deployment/impl=kmerge-2   100  2000000 ns/op  10 MB/s  100000 ns/doc  2800000 B/op  3000 allocs/op
+BenchmarkApplyJSON/kind=Deployment/impl=kmerge-2   100  2200000 ns/op  10 MB/s  110000 ns/doc  2800000 B/op  3000 allocs/op
+BenchmarkApplyJSON/kind=Deployment/impl=upstream-2 100  4000000 ns/op  10 MB/s  200000 ns/doc  1300000 B/op  27000 allocs/op
+BenchmarkApplyYAML/kind=Deployment/impl=kmerge-2   100  20000000 ns/op 1 MB/s  1000000 ns/doc 1 B/op 1 allocs/op
+BenchmarkApplyYAML/kind=Deployment/impl=yamlv3-2   100  17000000 ns/op 1 MB/s  850000 ns/doc 1 B/op 1 allocs/op
+BenchmarkApplyYAML/kind=Deployment/impl=kyaml-2    100  90000000 ns/op 1 MB/s  4500000 ns/doc 1 B/op 1 allocs/op
+BenchmarkEnvList/n=1000/impl=kmerge-2      100  1000000 ns/op 1 MB/s 1000000 ns/doc 1 B/op 1 allocs/op
+BenchmarkEnvList/n=1000/impl=upstream-2    100  70000000 ns/op 1 MB/s 70000000 ns/doc 1 B/op 1 allocs/op
+BenchmarkEnvList/n=10000/impl=kmerge-2     100  11000000 ns/op 1 MB/s 11000000 ns/doc 1 B/op 1 allocs/op
+BenchmarkEnvList/n=10000/impl=upstream-2   1    9000000000 ns/op 1 MB/s 9000000000 ns/doc 1 B/op 1 allocs/op
+`
+	e2eOut := "n=1000 corpus=deployments tool=kmerge wall=4.00 rss_kb=400000\nn=1000 corpus=deployments tool=kustomize wall=16.00 rss_kb=300000\nn=1000 corpus=deployments check=1000 objects: 1000 identical\n"
+	tmpl := "{{.Env}}\n{{.Targets}}\n{{.ApplyJSON}}\n{{.ApplyYAML}}\n{{.EnvList}}\n{{.Diff}}\n{{.E2E}}\n"
+	files := map[string]string{"bench.txt": benchOut, "e2e.txt": e2eOut, "t.tmpl": tmpl}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := os.Create(filepath.Join(dir, "out.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = out
+	err = run(filepath.Join(dir, "bench.txt"), filepath.Join(dir, "e2e.txt"), filepath.Join(dir, "t.tmpl"))
+	os.Stdout = stdout
+	out.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "out.md"))
+	for _, want := range []string{
+		"| Deployment | 105 µs | 200 µs | 0.53 | **1.9×** | 150 / 1350 | 137 KiB / 63 KiB |", // medians per document
+		"≥ 2× faster, fewer allocations | 1.9× faster, 150 / 1350 allocations | **missed** |",
+		"| ≤ 12× the cost | 11.00× | met |",
+		"| 1000 Deployments | 4.00 s | 16.00 s | 0.25 | **4.0×** | 391 MiB | 293 MiB | 1000 objects: 1000 identical |",
+		"goos: linux, cpu: AMD EPYC",
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %q:\n%s", want, page)
+		}
+	}
+}

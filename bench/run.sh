@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite and the end-to-end comparison with kustomize,
+# and writes docs/performance.md. Slow (20-40 minutes on 2 cores); not
+# part of CI, which runs each benchmark once (.ci/run).
+#
+#   bash bench/run.sh                 # everything
+#   COUNT=3 E2E_SIZES="1000:deployments:1" bash bench/run.sh
+#   SKIP_E2E=1 bash bench/run.sh      # benchmarks only
+#   SKIP_BENCH=1 E2E_APPEND=1 E2E_SIZES=10000:mixed:1 bash bench/run.sh
+#                                     # one more end-to-end size, same benchmark results
+#
+# E2E_SIZES lists end-to-end runs as manifests:corpus:repetitions; kustomize
+# takes about half an hour for the 10,000 manifests, so that one runs once.
+#
+# Needs Go 1.26 and the Go module proxy; installs kustomize (v5.8.2, the
+# newest that builds with Go 1.26 and kyaml v0.21.2) into a temporary
+# GOBIN, and GNU time with apt-get when /usr/bin/time is missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+BENCH=$(pwd)
+ROOT=$(cd .. && pwd)
+COUNT=${COUNT:-6}
+E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 10000:mixed:1"}
+KUSTOMIZE_VERSION=v5.8.2
+RESULTS=$BENCH/results
+mkdir -p "$RESULTS"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+if [ -z "${SKIP_BENCH:-}" ]; then
+  # COUNT rounds of every benchmark, rather than -count: the two sides of a
+  # comparison run close together in time, so background load hits both.
+  step "benchmarks ($COUNT rounds)"
+  go test -c -o "$TMP/bench.test" .
+  { go version; echo "cores: $(nproc)"; } | tee "$RESULTS/bench.txt" >&2
+  for round in $(seq "$COUNT"); do
+    step "round $round of $COUNT"
+    "$TMP/bench.test" -test.run '^$' -test.bench . -test.benchmem -test.timeout 0 | tee -a "$RESULTS/bench.txt" >&2
+  done
+fi
+
+[ -n "${E2E_APPEND:-}" ] || : > "$RESULTS/e2e.txt"
+if [ -z "${SKIP_E2E:-}" ]; then
+  step "kustomize $KUSTOMIZE_VERSION into $TMP/bin"
+  (cd "$TMP" && GOWORK=off GOBIN="$TMP/bin" go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION")
+  if [ ! -x /usr/bin/time ]; then
+    step "GNU time"
+    apt-get update -qq && apt-get install -y -qq time >/dev/null
+  fi
+  go build -o "$TMP/bin/kmerge" "$ROOT/cmd/kmerge"
+  go build -o "$TMP/bin/e2e" ./cmd/e2e
+  for size in $E2E_SIZES; do
+    IFS=: read -r n corpus runs <<< "$size"
+    dir="$TMP/e2e-$n-$corpus"
+    step "end to end: $n $corpus"
+    "$TMP/bin/e2e" gen -n "$n" -corpus "$corpus" "$dir"
+    for run in $(seq "${runs:-1}"); do
+      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/kmerge" apply -f manifests -p patches > "$TMP/kmerge.out")
+      read -r wall rss < "$TMP/time"
+      echo "n=$n corpus=$corpus tool=kmerge wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/kustomize" build . > "$TMP/kustomize.out")
+      read -r wall rss < "$TMP/time"
+      echo "n=$n corpus=$corpus tool=kustomize wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+    done
+    check=$("$TMP/bin/e2e" compare "$TMP/kmerge.out" "$TMP/kustomize.out")
+    echo "n=$n corpus=$corpus check=$check" | tee -a "$RESULTS/e2e.txt" >&2
+  done
+fi
+
+step "docs/performance.md"
+go run ./cmd/report -bench "$RESULTS/bench.txt" -e2e "$RESULTS/e2e.txt" -template performance.md.tmpl > "$ROOT/docs/performance.md"
+echo "wrote $ROOT/docs/performance.md" >&2
