@@ -156,11 +156,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 				out = append(out, chunk...)
 				continue
 			}
-			text, ok := s.editDoc(chunk, i, &edits[i])
-			if !ok {
-				return nil, nil, nil
-			}
-			out = append(out, text...)
+			out = append(out, s.editDoc(chunk, i, &edits[i])...)
 			outcomes[i] = edits[i].outcome
 		}
 	}
@@ -185,12 +181,11 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 }
 
 // editDoc returns the text of an edited document whose source text is
-// chunk. It reports false when chunk does not read as the document's
-// snapshot: then the source was not cut into documents correctly.
-func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) ([]byte, bool) {
-	if !s.readsAs(chunk, s.snapshot[i]) {
-		return nil, false
-	}
+// chunk. Whether chunk is the snapshot's text (the source was cut into
+// documents correctly, nothing was edited before Snapshot) is not checked
+// here: a spliced text is used only if it reads as the current document,
+// and a stream of several documents is read back whole.
+func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) []byte {
 	for _, loose := range []bool{true, false} {
 		text, ok := splice(chunk, e.a, e.b, loose)
 		if !ok {
@@ -201,16 +196,16 @@ func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) ([]byte, bool) {
 		if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
 			if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsAs(t, s.Docs[i]) {
 				e.outcome, e.verified = spliced, t
-				return t, true
+				return t
 			}
 		}
 		if s.readsAs(text, s.Docs[i]) {
 			e.outcome, e.verified = spliced, text
-			return text, true
+			return text
 		}
 	}
 	e.outcome = rendered
-	return renderedText(chunk, e.b), true
+	return renderedText(chunk, e.b)
 }
 
 // readsAs reports whether text is one YAML document that reads as doc:
