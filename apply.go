@@ -164,7 +164,10 @@ func (r *ApplyResult) Diff() string {
 // WriteDir writes every output under dir by its Rel name. All outputs are
 // first written to temporary files next to their targets, then renamed into
 // place: no file is ever half-written, and a failure while writing leaves
-// dir as it was. Two files with one Rel name are an error.
+// dir as it was. A file that already holds its output is left alone (its
+// modification time too), and a replaced file keeps its permissions, so
+// that dir may be the folder the manifests came from: an edit in place.
+// Two files with one Rel name are an error.
 func (r *ApplyResult) WriteDir(dir string) error {
 	from := map[string]string{}
 	for _, f := range r.Files {
@@ -174,35 +177,47 @@ func (r *ApplyResult) WriteDir(dir string) error {
 		}
 		from[name] = f.Path
 	}
-	var temps []string
+	temps := make([]string, len(r.Files)) // "": nothing to write
 	defer func() {
 		for _, t := range temps {
-			os.Remove(t) // after a failure; renamed ones are gone already
+			if t != "" {
+				os.Remove(t) // after a failure; renamed ones are gone already
+			}
 		}
 	}()
-	for _, f := range r.Files {
+	for i, f := range r.Files {
 		name := filepath.Join(dir, f.Rel)
+		mode := os.FileMode(0o644)
+		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+			if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, f.Output) {
+				continue
+			}
+			mode = st.Mode().Perm()
+		}
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return err
 		}
-		tmp, err := writeTemp(name, f.Output)
+		tmp, err := writeTemp(name, f.Output, mode)
 		if err != nil {
 			return err
 		}
-		temps = append(temps, tmp)
+		temps[i] = tmp
 	}
 	for i, f := range r.Files {
+		if temps[i] == "" {
+			continue
+		}
 		if err := os.Rename(temps[i], filepath.Join(dir, f.Rel)); err != nil {
 			return err
 		}
+		temps[i] = ""
 	}
-	temps = nil
 	return nil
 }
 
-// writeTemp writes data to a new temporary file next to name and returns
-// its path.
-func writeTemp(name string, data []byte) (string, error) {
+// writeTemp writes data to a new temporary file next to name, with the
+// given permissions, and returns its path.
+func writeTemp(name string, data []byte, mode os.FileMode) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return "", err
@@ -212,7 +227,7 @@ func writeTemp(name string, data []byte) (string, error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), mode)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())

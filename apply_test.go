@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kmerge/kmerge/kpatch"
 )
@@ -153,5 +154,54 @@ func TestWriteDirFailure(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(out, "a.yaml")); string(b) != "old\n" {
 		t.Errorf("a.yaml was replaced: %q", b)
+	}
+}
+
+// TestWriteDirInPlace writes the output over the folder the manifests came
+// from: the changed file is replaced and keeps its permissions, the
+// unchanged one is not rewritten (its modification time stays), and no
+// temporary file is left behind.
+func TestWriteDirInPlace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, mode os.FileMode) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app # the app\ndata:\n  level: debug\n", 0o600)
+	write("other.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n", 0o644)
+	patches := filepath.Join(t.TempDir(), "p.kpatch")
+	if err := os.WriteFile(patches, []byte("[configmap.app]\ndata.level: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "other.yaml"), past, past); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Apply(ApplyOptions{Manifests: []string{dir}, Patches: []string{patches}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// by hand: one value changed, the comment kept
+	if want := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app # the app\ndata:\n  level: info\n"; string(b) != want {
+		t.Errorf("app.yaml:\n%s\nwant:\n%s", b, want)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "app.yaml")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("app.yaml's permissions: %v (%v), want 0600", st.Mode().Perm(), err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "other.yaml")); err != nil || !st.ModTime().Equal(past) {
+		t.Errorf("other.yaml was rewritten: modified %v (%v)", st.ModTime(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("the folder holds %d entries, want 2 (no temporary files)", len(entries))
 	}
 }
