@@ -63,6 +63,9 @@ if [ -z "${SKIP_E2E:-}" ]; then
       (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/kustomize" build . > "$TMP/kustomize.out")
       read -r wall rss < "$TMP/time"
       echo "n=$n corpus=$corpus tool=kustomize wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/e2e" floor . > /dev/null)
+      read -r wall rss < "$TMP/time"
+      echo "n=$n corpus=$corpus tool=yaml.v3 wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
     done
     check=$("$TMP/bin/e2e" compare "$TMP/kmerge.out" "$TMP/kustomize.out")
     echo "n=$n corpus=$corpus check=$check" | tee -a "$RESULTS/e2e.txt" >&2

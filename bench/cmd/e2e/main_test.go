@@ -32,6 +32,9 @@ func TestGenerateApplyCompare(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := floor([]string{dir}); err != nil {
+		t.Fatalf("the yaml.v3 floor on the generated manifests: %v", err)
+	}
 	bin := filepath.Join(t.TempDir(), "kmerge")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kmerge/kmerge/cmd/kmerge").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
