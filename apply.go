@@ -189,7 +189,7 @@ func (r *ApplyResult) WriteDir(dir string) error {
 		name := filepath.Join(dir, f.Rel)
 		mode := os.FileMode(0o644)
 		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
-			if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, f.Output) {
+			if st.Size() == int64(len(f.Output)) && sameContent(name, f.Output) {
 				continue
 			}
 			mode = st.Mode().Perm()
@@ -213,6 +213,12 @@ func (r *ApplyResult) WriteDir(dir string) error {
 		temps[i] = ""
 	}
 	return nil
+}
+
+// sameContent reports whether the file at name holds data.
+func sameContent(name string, data []byte) bool {
+	old, err := os.ReadFile(name)
+	return err == nil && bytes.Equal(old, data)
 }
 
 // writeTemp writes data to a new temporary file next to name, with the

@@ -30,7 +30,7 @@ func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 			return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
+			data, err := tree.ReadFile(f, opts.Limits)
 			if err != nil {
 				return nil, err
 			}

@@ -112,7 +112,7 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 	var inputs []*input
 	for _, p := range paths {
 		if p == "-" {
-			data, err := io.ReadAll(stdin)
+			data, err := tree.ReadInput(stdin, "<stdin>", opts.Limits)
 			if err != nil {
 				return nil, err
 			}
@@ -139,7 +139,7 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 	parallel.For(len(inputs), opts.Workers, func(i int) {
 		in := inputs[i]
 		if in.data == nil && in.path != "<stdin>" {
-			if in.data, in.err = os.ReadFile(in.path); in.err != nil {
+			if in.data, in.err = tree.ReadFile(in.path, opts.Limits); in.err != nil {
 				return
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
 )
 
 type applyOptions struct {
@@ -154,7 +155,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	vars := kpatch.NewVars()
 	for _, f := range o.valueFiles {
-		data, err := os.ReadFile(f)
+		data, err := tree.ReadFile(f, &o.limits.Limits)
 		if err != nil {
 			return err
 		}

@@ -112,7 +112,7 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 			}
 			stdinUsed = true
 		}
-		data, name, err := readInput(n, stdin)
+		data, name, err := readInput(n, stdin, &o.limits.Limits)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge/krm"
+	"github.com/kmerge/kmerge/tree"
 )
 
 func newFnCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
@@ -44,7 +45,7 @@ See docs/krm.md.`,
   kmerge fn < examples/krm/resourcelist.yaml`,
 		Args: noArgs("fn"),
 		RunE: func(_ *cobra.Command, _ []string) error {
-			in, err := io.ReadAll(stdin)
+			in, err := tree.ReadInput(stdin, "<stdin>", nil)
 			if err != nil {
 				return err
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -132,12 +131,12 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	}
 	patch, patchName := []byte(o.patch), "--patch"
 	if o.patchFile != "" {
-		if patch, err = os.ReadFile(o.patchFile); err != nil {
+		if patch, err = tree.ReadFile(o.patchFile, &o.limits.Limits); err != nil {
 			return err
 		}
 		patchName = o.patchFile
 	}
-	doc, docName, err := readInput(o.filename, stdin)
+	doc, docName, err := readInput(o.filename, stdin, &o.limits.Limits)
 	if err != nil {
 		return err
 	}
@@ -150,12 +149,13 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	return err
 }
 
-// readInput reads a file, or standard input for "-" (named "<stdin>").
-func readInput(name string, stdin io.Reader) ([]byte, string, error) {
+// readInput reads a file, or standard input for "-" (named "<stdin>"),
+// refusing more bytes than the limit.
+func readInput(name string, stdin io.Reader, limits *tree.Limits) ([]byte, string, error) {
 	if name == "-" {
-		data, err := io.ReadAll(stdin)
+		data, err := tree.ReadInput(stdin, "<stdin>", limits)
 		return data, "<stdin>", err
 	}
-	data, err := os.ReadFile(name)
+	data, err := tree.ReadFile(name, limits)
 	return data, name, err
 }
