@@ -119,11 +119,12 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 			continue
 		}
 		unflowFilled(s.snapshot[i], d)
-		a, err := renderDoc(s.Style, s.snapshot[i])
+		hint := len(s.src)/n + 512 // the source's bytes per document
+		a, err := renderDoc(s.Style, s.snapshot[i], hint)
 		if err != nil {
 			return nil, nil, err
 		}
-		b, err := renderDoc(s.Style, d)
+		b, err := renderDoc(s.Style, d, hint)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -215,10 +216,12 @@ func (s *Stream) readsAs(text []byte, doc *yaml.Node) bool {
 	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameComments(docs[0], doc)
 }
 
-// renderDoc renders one document as WriteYAML does, without "---".
-func renderDoc(st Style, doc *yaml.Node) ([]byte, error) {
+// renderDoc renders one document as WriteYAML does, without "---", into a
+// buffer first sized for about sizeHint bytes.
+func renderDoc(st Style, doc *yaml.Node, sizeHint int) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := WriteYAML(&buf, st, doc); err != nil {
+	buf.Grow(sizeHint)
+	if err := encodeYAML(&buf, st, []*yaml.Node{doc}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -655,7 +658,7 @@ func splice(chunk, aText, bText []byte, loose bool) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := &splicer{src: src, a: a, b: b, m: m, eol: eol, loose: loose}
+	w := &splicer{src: src, a: a, b: b, m: m, eol: eol, loose: loose, out: make([]byte, 0, len(chunk)+len(chunk)/8)}
 	pos := 0
 	for _, r := range regions {
 		w.copySource(pos, r.s0)
@@ -756,15 +759,24 @@ func (w *splicer) insert(r region) {
 		}
 		return
 	}
-	var replaced, after []shape // the source lines the region replaces, and those after it
-	for j := r.s0; j < len(w.src) && len(after) < maxScan; j++ {
+	var replaced []shape // the source lines the region replaces
+	for j := r.s0; j < r.s1; j++ {
 		if i := w.m.aOf[j]; i >= 0 && !isBlankOrComment([]byte(w.src[j].text)) {
-			if j < r.s1 {
-				replaced = append(replaced, shapeOf(w.a[i], w.src[j].text))
-			} else {
-				after = append(after, shapeOf(w.a[i], w.src[j].text))
+			replaced = append(replaced, shapeOf(w.a[i], w.src[j].text))
+		}
+	}
+	var after []shape // the source lines after it, looked at only when needed
+	afterOnce := false
+	lookAfter := func() []shape {
+		if !afterOnce {
+			afterOnce = true
+			for j := r.s1; j < len(w.src) && len(after) < maxScan; j++ {
+				if i := w.m.aOf[j]; i >= 0 && !isBlankOrComment([]byte(w.src[j].text)) {
+					after = append(after, shapeOf(w.a[i], w.src[j].text))
+				}
 			}
 		}
+		return after
 	}
 	out := make([]string, len(lines))
 	done := make([]bool, len(lines))
@@ -790,7 +802,7 @@ func (w *splicer) insert(r region) {
 			d, gap = sib.delta, sib.gap
 		} else if sib, ok := like(replaced, k, item); ok {
 			d, gap = sib.delta, sib.gap
-		} else if sib, ok := sibling(nil, after, k, item); ok {
+		} else if sib, ok := sibling(nil, lookAfter(), k, item); ok {
 			d, gap = sib.delta, sib.gap
 		} else if par, ok := parent(w.before, k, item); ok {
 			d = par.child

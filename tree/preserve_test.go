@@ -474,8 +474,8 @@ func TestPreserveSpliceStrict(t *testing.T) {
 	st := read(t, in)
 	st.Snapshot()
 	MapGet(Root(st.Docs[0]), "b").Value = "3"
-	a, _ := renderDoc(st.Style, st.snapshot[0])
-	b, _ := renderDoc(st.Style, st.Docs[0])
+	a, _ := renderDoc(st.Style, st.snapshot[0], 0)
+	b, _ := renderDoc(st.Style, st.Docs[0], 0)
 	out, ok := splice([]byte(in), a, b, false)
 	if !ok {
 		t.Fatal("the plain splice failed")

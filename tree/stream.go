@@ -222,7 +222,17 @@ func (s *Stream) WriteYAML(w io.Writer) error {
 // WriteYAML writes documents as one YAML stream in the given style.
 func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
+	if err := encodeYAML(&buf, st, docs); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// encodeYAML appends documents to buf as WriteYAML writes them: nothing is
+// written to the caller's writer before all of them are encoded.
+func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) error {
+	enc := yaml.NewEncoder(buf)
 	indent := st.Indent
 	if indent < 1 {
 		indent = 2
@@ -245,11 +255,7 @@ func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 			return err
 		}
 	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return enc.Close()
 }
 
 // WriteJSON writes each document of the stream as indented JSON, one after
