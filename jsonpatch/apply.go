@@ -86,7 +86,7 @@ func validOp(op string) bool {
 
 // parse checks the patch and returns its operations.
 func parse(patch *yaml.Node) ([]*operation, error) {
-	p := deref(patch)
+	p := tree.Deref(patch)
 	if p == nil || p.Kind != yaml.SequenceNode {
 		at := p
 		if at == nil {
@@ -107,7 +107,7 @@ func parse(patch *yaml.Node) ([]*operation, error) {
 
 // parseOp checks one operation object.
 func parseOp(i int, item *yaml.Node) (*operation, error) {
-	n := deref(item)
+	n := tree.Deref(item)
 	o := &operation{index: i, node: item}
 	if item == nil || item.Line == 0 {
 		o.node = n
@@ -117,7 +117,7 @@ func parseOp(i int, item *yaml.Node) (*operation, error) {
 	}
 	var opN, pathN, fromN, valueN *yaml.Node
 	for j := 0; j+1 < len(n.Content); j += 2 {
-		k := deref(n.Content[j])
+		k := tree.Deref(n.Content[j])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			return nil, o.errorf(ReasonInvalid, "a member name is %s; JSON objects have string member names", describe(k))
 		}
@@ -149,7 +149,7 @@ func parseOp(i int, item *yaml.Node) (*operation, error) {
 	op, ok := stringValue(opN)
 	switch {
 	case !ok:
-		return nil, o.errorf(ReasonInvalid, "\"op\" is %s; it must be a string: add, remove, replace, move, copy or test", describe(deref(opN)))
+		return nil, o.errorf(ReasonInvalid, "\"op\" is %s; it must be a string: add, remove, replace, move, copy or test", describe(tree.Deref(opN)))
 	case !validOp(op) && validOp(strings.ToLower(op)):
 		return nil, o.errorf(ReasonInvalid, "unknown op %q: ops are lower case (%s)", op, strings.ToLower(op))
 	case !validOp(op):
@@ -188,7 +188,7 @@ func (o *operation) pointer(name string, n *yaml.Node) (string, []string, error)
 	}
 	p, ok := stringValue(n)
 	if !ok {
-		return "", nil, o.errorf(ReasonInvalid, "%q is %s; it must be a string: a JSON pointer such as \"/metadata/name\", or \"\" for the whole document", name, describe(deref(n)))
+		return "", nil, o.errorf(ReasonInvalid, "%q is %s; it must be a string: a JSON pointer such as \"/metadata/name\", or \"\" for the whole document", name, describe(tree.Deref(n)))
 	}
 	toks, err := parsePointer(p)
 	if err != nil {
@@ -199,7 +199,7 @@ func (o *operation) pointer(name string, n *yaml.Node) (string, []string, error)
 
 // stringValue returns the value of a string scalar.
 func stringValue(n *yaml.Node) (string, bool) {
-	n = deref(n)
+	n = tree.Deref(n)
 	if n == nil || n.Kind != yaml.ScalarNode || tree.KindOf(n) != tree.String {
 		return "", false
 	}
@@ -227,7 +227,7 @@ func countNodes(n *yaml.Node, max int) int {
 	count := 0
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		n = deref(n)
+		n = tree.Deref(n)
 		if n == nil || count >= max || depth > 10000 {
 			return
 		}
@@ -425,13 +425,13 @@ func (a *applier) replaceNode(old, v *yaml.Node) *yaml.Node {
 
 // get returns the value at toks, which must exist.
 func (a *applier) get(o *operation, toks []string) (*yaml.Node, error) {
-	n := deref(a.root)
+	n := tree.Deref(a.root)
 	for i, t := range toks {
 		j, err := o.step(n, toks[:i], t)
 		if err != nil {
 			return nil, err
 		}
-		n = deref(n.Content[j])
+		n = tree.Deref(n.Content[j])
 	}
 	return n, nil
 }
@@ -546,7 +546,7 @@ func (o *operation) notContainer(n *yaml.Node, at []string, t string) error {
 // differ).
 func (o *operation) checkKeys(n *yaml.Node, at []string) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := deref(n.Content[i]); k == nil || k.Kind != yaml.ScalarNode {
+		if k := tree.Deref(n.Content[i]); k == nil || k.Kind != yaml.ScalarNode {
 			return o.errorf(ReasonTarget, "%s has a key that is %s; JSON objects have string member names", place("object", at), describe(k))
 		}
 	}
@@ -603,7 +603,7 @@ const maxRender = 80
 func render(n *yaml.Node) string {
 	b, err := tree.MarshalJSON(n)
 	if err != nil {
-		if n = deref(n); n != nil && n.Kind == yaml.ScalarNode {
+		if n = tree.Deref(n); n != nil && n.Kind == yaml.ScalarNode {
 			return n.Value
 		}
 		return describe(n)
@@ -618,28 +618,13 @@ func render(n *yaml.Node) string {
 	return string(b)
 }
 
-// deref follows aliases, and documents nested in a value to their roots.
-func deref(n *yaml.Node) *yaml.Node {
-	for hops := 0; n != nil && hops < 64; hops++ {
-		switch n.Kind {
-		case yaml.AliasNode:
-			n = n.Alias
-		case yaml.DocumentNode:
-			n = tree.Root(n)
-		default:
-			return n
-		}
-	}
-	return n
-}
-
 // cloneValue returns a deep copy of the value n (nil: null) that shares no
 // node with it, holds no alias, document node or anchor (a copied anchor
 // would define a name twice), and is not nil. A null written as nothing
 // (YAML's "key:") is written "null" in the copy: yaml.v3 writes an empty
 // null inside a flow collection as an empty quoted string.
 func cloneValue(n *yaml.Node) *yaml.Node {
-	c := tree.Clone(deref(n))
+	c := tree.Clone(tree.Deref(n))
 	if c == nil {
 		return tree.NewNull()
 	}
@@ -657,7 +642,7 @@ func plain(n *yaml.Node) {
 			continue
 		}
 		if c.Kind == yaml.DocumentNode {
-			if c = deref(c); c == nil {
+			if c = tree.Deref(c); c == nil {
 				c = tree.NewNull()
 			}
 			n.Content[i] = c

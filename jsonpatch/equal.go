@@ -21,7 +21,7 @@ import (
 // float64); for RFC 6902 they are the same number. Numbers are compared
 // exactly, by their decimal value, not as float64.
 func equal(a, b *yaml.Node) bool {
-	a, b = deref(a), deref(b)
+	a, b = tree.Deref(a), tree.Deref(b)
 	ka, kb := tree.KindOf(a), tree.KindOf(b)
 	if isNumber(ka) && isNumber(kb) {
 		return sameNumber(a, b)
@@ -38,14 +38,14 @@ func equal(a, b *yaml.Node) bool {
 		if len(b.Content) > 32 {
 			index := make(map[string]*yaml.Node, len(b.Content)/2)
 			for i := 0; i+1 < len(b.Content); i += 2 {
-				if k := deref(b.Content[i]); k != nil {
+				if k := tree.Deref(b.Content[i]); k != nil {
 					index[k.Value] = b.Content[i+1]
 				}
 			}
 			get = func(key string) *yaml.Node { return index[key] }
 		}
 		for i := 0; i+1 < len(a.Content); i += 2 {
-			k := deref(a.Content[i])
+			k := tree.Deref(a.Content[i])
 			if k == nil {
 				return false
 			}

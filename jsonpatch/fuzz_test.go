@@ -76,7 +76,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 		if !errors.As(err, &e) {
 			t.Fatalf("error %v is a %T, not a *jsonpatch.Error", err, err)
 		}
-		ops := deref(patch)
+		ops := tree.Deref(patch)
 		isArray := ops != nil && ops.Kind == yaml.SequenceNode
 		switch {
 		case e.Index == -1 && isArray:
@@ -172,15 +172,4 @@ func writeYAML(b *bytes.Buffer, n *yaml.Node) (err error) {
 		}
 	}()
 	return tree.WriteYAML(b, tree.Style{Indent: 2}, n)
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
-		if n.Kind == yaml.AliasNode {
-			n = n.Alias
-		} else {
-			n = tree.Root(n)
-		}
-	}
-	return n
 }

@@ -24,7 +24,7 @@ import (
 // by tree.Read never have. If doc and patch share nodes (which trees read
 // separately never do), the shared nodes are edited as part of doc.
 func Apply(doc, patch *yaml.Node) (*yaml.Node, error) {
-	p := deref(tree.Root(patch))
+	p := tree.Deref(tree.Root(patch))
 	if p == nil {
 		p = tree.NewNull()
 	}
@@ -78,11 +78,11 @@ func merge(target, patch *yaml.Node) (*yaml.Node, error) {
 	}
 	obj := nodeedit.NewMap(target)
 	for i := 0; i+1 < len(patch.Content); i += 2 {
-		kn := deref(patch.Content[i])
+		kn := tree.Deref(patch.Content[i])
 		if kn == nil || kn.Kind != yaml.ScalarNode {
 			return nil, keyError(patch, patch.Content[i])
 		}
-		pv := deref(patch.Content[i+1])
+		pv := tree.Deref(patch.Content[i+1])
 		if tree.KindOf(pv) == tree.Null {
 			obj.Delete(kn.Value)
 			continue
@@ -97,25 +97,13 @@ func merge(target, patch *yaml.Node) (*yaml.Node, error) {
 	return target, nil
 }
 
-// deref follows aliases, and documents nested in a value to their roots.
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
-		if n.Kind == yaml.AliasNode {
-			n = n.Alias
-		} else {
-			n = tree.Root(n)
-		}
-	}
-	return n
-}
-
 func keyError(m, k *yaml.Node) error {
 	at := m
 	if k != nil {
 		at = k
 	}
 	what := "missing"
-	switch k := deref(k); {
+	switch k := tree.Deref(k); {
 	case k == nil:
 	case k.Kind == yaml.MappingNode:
 		what = "a mapping"
@@ -131,7 +119,7 @@ func keyError(m, k *yaml.Node) error {
 func checkKeys(n *yaml.Node) error {
 	c := n.Content
 	for i := 0; i+1 < len(c); i += 2 {
-		if k := deref(c[i]); k == nil || k.Kind != yaml.ScalarNode {
+		if k := tree.Deref(c[i]); k == nil || k.Kind != yaml.ScalarNode {
 			return keyError(n, c[i])
 		}
 	}

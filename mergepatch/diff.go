@@ -14,7 +14,7 @@ import (
 // deletes). original and modified are document nodes or root values (empty:
 // null); they are not modified and the patch shares no nodes with them.
 func Diff(original, modified *yaml.Node) *yaml.Node {
-	o, m := deref(tree.Root(original)), deref(tree.Root(modified))
+	o, m := tree.Deref(tree.Root(original)), tree.Deref(tree.Root(modified))
 	if m == nil {
 		m = tree.NewNull()
 	}
@@ -27,8 +27,8 @@ func Diff(original, modified *yaml.Node) *yaml.Node {
 func diffObjects(o, m *yaml.Node) *yaml.Node {
 	patch := tree.NewMap()
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, mv := m.Content[i], deref(m.Content[i+1])
-		ov := deref(tree.MapGet(o, k.Value))
+		k, mv := m.Content[i], tree.Deref(m.Content[i+1])
+		ov := tree.Deref(tree.MapGet(o, k.Value))
 		switch {
 		case ov == nil:
 			patch.Content = append(patch.Content, tree.Clone(k), tree.Clone(mv))

@@ -63,7 +63,7 @@ func (w *jsonWriter) value(n *yaml.Node, depth int) {
 	if w.err != nil {
 		return
 	}
-	n = deref(n)
+	n = Deref(n)
 	switch KindOf(n) {
 	case Null:
 		w.b = append(w.b, "null"...)

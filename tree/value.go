@@ -84,7 +84,7 @@ func KindOf(n *yaml.Node) Kind {
 // Equality is that of Go's == on the values a Kubernetes API server decodes:
 // 1 and 1.0 differ (int64 and float64), 1.0 and 1.00 are equal, "1" and 1 differ.
 func Key(n *yaml.Node) string {
-	n = deref(n)
+	n = Deref(n)
 	switch k := KindOf(n); k {
 	case Null:
 		return "n"
@@ -113,7 +113,7 @@ func Key(n *yaml.Node) string {
 // scalars the same decoded value; objects are compared key by key regardless
 // of order, arrays element by element.
 func Equal(a, b *yaml.Node) bool {
-	a, b = deref(a), deref(b)
+	a, b = Deref(a), Deref(b)
 	ka, kb := KindOf(a), KindOf(b)
 	if ka != kb {
 		return false
@@ -156,14 +156,16 @@ func Equal(a, b *yaml.Node) bool {
 	return Key(a) == Key(b)
 }
 
-// deref follows aliases and document nodes to the value they stand for.
-func deref(n *yaml.Node) *yaml.Node {
+// Deref follows aliases and document nodes to the value they stand for
+// (nil for an empty document). Alias chains are followed a bounded number
+// of times, so a hand-built alias to itself cannot loop forever.
+func Deref(n *yaml.Node) *yaml.Node {
 	for hops := 0; n != nil && hops < maxAliasHops; hops++ {
 		switch {
 		case n.Kind == yaml.AliasNode:
 			n = n.Alias
-		case n.Kind == yaml.DocumentNode && len(n.Content) > 0:
-			n = n.Content[0]
+		case n.Kind == yaml.DocumentNode:
+			n = Root(n)
 		default:
 			return n
 		}
@@ -190,7 +192,7 @@ func BoolValue(n *yaml.Node) bool {
 	if KindOf(n) != Bool {
 		return false
 	}
-	switch deref(n).Value {
+	switch Deref(n).Value {
 	case "true", "True", "TRUE":
 		return true
 	}
@@ -208,7 +210,7 @@ func IntValue(n *yaml.Node) (int64, bool) {
 
 // FloatValue returns the value of a number as a float64.
 func FloatValue(n *yaml.Node) (float64, bool) {
-	n = deref(n)
+	n = Deref(n)
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return 0, false
 	}
