@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -98,7 +97,7 @@ func TestApplyYAMLAgrees(t *testing.T) {
 			}
 			// kyaml orders merged lists its own way (kustomize's known
 			// difference): compare its items whatever their order
-			same(t, what+" (kyaml, list order aside)", sortLists(decodeYAML(t, ky)), sortLists(want))
+			same(t, what+" (kyaml, list order aside)", SortLists(decodeYAML(t, ky)), SortLists(want))
 			// kmerge keeps every comment of the document
 			for _, out := range [][]byte{km, kp} {
 				for _, line := range strings.Split(string(in.DocYAML[i]), "\n") {
@@ -126,37 +125,6 @@ func TestDiffAgrees(t *testing.T) {
 			same(t, name, decodeJSON(t, got), decodeJSON(t, want))
 		}
 	}
-}
-
-// sortLists sorts every list of the value by the JSON text of its items.
-func sortLists(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = sortLists(e)
-		}
-	case []any:
-		keys := make([]string, len(v))
-		for i, e := range v {
-			v[i] = sortLists(e)
-			b, _ := json.Marshal(v[i])
-			keys[i] = string(b)
-		}
-		sort.Sort(byKey{v, keys})
-	}
-	return v
-}
-
-type byKey struct {
-	v    []any
-	keys []string
-}
-
-func (s byKey) Len() int           { return len(s.v) }
-func (s byKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
-func (s byKey) Swap(i, j int) {
-	s.v[i], s.v[j] = s.v[j], s.v[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 // TestCorpusDeterministic: the corpus is the same on every run.

@@ -9,7 +9,10 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
@@ -250,4 +253,32 @@ func Prepare(cases []corpus.Case) (*Inputs, error) {
 		in.DocJSONBytes += len(dj)
 	}
 	return in, nil
+}
+
+// SortLists sorts every list of a decoded JSON value by the JSON text of its
+// items, in place, and returns it: two values equal after SortLists hold
+// the same items in every list, in any order.
+func SortLists(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = SortLists(e)
+		}
+	case []any:
+		type item struct {
+			key string
+			v   any
+		}
+		items := make([]item, len(v))
+		for i, e := range v {
+			e = SortLists(e)
+			b, _ := json.Marshal(e)
+			items[i] = item{string(b), e}
+		}
+		slices.SortStableFunc(items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+		for i := range items {
+			v[i] = items[i].v
+		}
+	}
+	return v
 }

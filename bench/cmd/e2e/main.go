@@ -33,6 +33,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kmerge/kmerge/bench"
 	"github.com/kmerge/kmerge/bench/corpus"
 )
 
@@ -190,7 +191,7 @@ func compare(args []string) error {
 		switch {
 		case reflect.DeepEqual(x, y):
 			same++
-		case reflect.DeepEqual(sortLists(x), sortLists(y)):
+		case reflect.DeepEqual(bench.SortLists(x), bench.SortLists(y)):
 			reordered++
 		default:
 			xj, _ := json.MarshalIndent(x, "", " ")
@@ -235,37 +236,6 @@ func objects(file string) (map[string]any, error) {
 		}
 		out[id] = v
 	}
-}
-
-// sortLists sorts every list of the value by the JSON text of its items.
-func sortLists(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = sortLists(e)
-		}
-	case []any:
-		keys := make([]string, len(v))
-		for i, e := range v {
-			v[i] = sortLists(e)
-			b, _ := json.Marshal(v[i])
-			keys[i] = string(b)
-		}
-		sort.Sort(byKey{v, keys})
-	}
-	return v
-}
-
-type byKey struct {
-	v    []any
-	keys []string
-}
-
-func (s byKey) Len() int           { return len(s.v) }
-func (s byKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
-func (s byKey) Swap(i, j int) {
-	s.v[i], s.v[j] = s.v[j], s.v[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 // floor parses and emits every manifest of DIR/manifests with yaml.v3, the
