@@ -65,19 +65,28 @@ func UpstreamStruct(kind string) any {
 
 // KmergeJSON is kmerge's JSON-to-JSON apply: read both, apply, write JSON.
 func KmergeJSON(doc, patch []byte, t *schema.Type) ([]byte, error) {
-	d, err := tree.Read(doc, tree.Options{})
+	d, p, err := readBoth(doc, patch)
 	if err != nil {
 		return nil, err
 	}
-	p, err := tree.Read(patch, tree.Options{})
-	if err != nil {
-		return nil, err
-	}
-	res, err := smp.Apply(d.Docs[0], p.Docs[0], t, smp.Options{})
+	res, err := smp.Apply(d, p, t, smp.Options{})
 	if err != nil {
 		return nil, err
 	}
 	return tree.MarshalJSON(res)
+}
+
+// readBoth reads the first document of each input with tree.Read.
+func readBoth(a, b []byte) (*yaml.Node, *yaml.Node, error) {
+	x, err := tree.Read(a, tree.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := tree.Read(b, tree.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return x.Docs[0], y.Docs[0], nil
 }
 
 // UpstreamJSON is k8s.io/apimachinery's StrategicMergePatch, with the patch
@@ -196,15 +205,11 @@ func YAMLv3Floor(doc []byte) ([]byte, error) {
 
 // KmergeDiff is kmerge's two-way patch creation, JSON in and out.
 func KmergeDiff(orig, mod []byte, t *schema.Type) ([]byte, error) {
-	o, err := tree.Read(orig, tree.Options{})
+	o, m, err := readBoth(orig, mod)
 	if err != nil {
 		return nil, err
 	}
-	m, err := tree.Read(mod, tree.Options{})
-	if err != nil {
-		return nil, err
-	}
-	p, err := smp.CreateTwoWayPatch(o.Docs[0], m.Docs[0], t, smp.DiffOptions{})
+	p, err := smp.CreateTwoWayPatch(o, m, t, smp.DiffOptions{})
 	if err != nil {
 		return nil, err
 	}
