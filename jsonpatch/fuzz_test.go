@@ -3,12 +3,12 @@ package jsonpatch_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"reflect"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -27,7 +27,7 @@ func FuzzApply(f *testing.F) {
 			f.Add(c.Doc, c.Patch)
 		}
 	}
-	f.Add(string(mustRead(f, "preserve", "original.yaml")), string(mustRead(f, "preserve", "patch.yaml")))
+	f.Add(string(nodetest.MustRead(f, "preserve", "original.yaml")), string(nodetest.MustRead(f, "preserve", "patch.yaml")))
 	f.Add("a: &x {b: 1}\nc: *x\n<<: {m: 1}\n", "- {op: copy, from: /c, path: /a/d}\n- {op: move, from: /m, path: /c/b}\n")
 	f.Add("", "[{op: add, path: '', value: 1}]")
 	f.Add("[1, [2, [3]]]", "[{op: move, from: /1/1, path: /0}, {op: test, path: /0/0, value: 3.0e0}]")
@@ -35,34 +35,17 @@ func FuzzApply(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, docText, patchText string) {
 		for _, roots := range []bool{false, true} {
-			doc, ok := first(docText, roots)
+			doc, ok := nodetest.First(docText, roots)
 			if !ok {
 				return
 			}
-			patch, ok := first(patchText, roots)
+			patch, ok := nodetest.First(patchText, roots)
 			if !ok {
 				return
 			}
 			checkApply(t, doc, patch)
 		}
 	})
-}
-
-// first parses text and returns its first document (nil if there is none),
-// or that document's root.
-func first(text string, root bool) (*yaml.Node, bool) {
-	limits := tree.Limits{MaxBytes: 1 << 16, MaxDocuments: 10, MaxDepth: 100, MaxNodes: 10000}
-	s, err := tree.Read([]byte(text), tree.Options{Limits: &limits})
-	if err != nil {
-		return nil, false
-	}
-	if len(s.Docs) == 0 {
-		return nil, true
-	}
-	if root {
-		return tree.Root(s.Docs[0]), true
-	}
-	return s.Docs[0], true
 }
 
 func checkApply(t *testing.T, doc, patch *yaml.Node) {
@@ -102,8 +85,8 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	if doc != nil && doc.Kind == yaml.DocumentNode && got != doc {
 		t.Fatalf("Apply returned a new document node")
 	}
-	checkNoSharing(t, got, patch)
-	if len(nodeSet(got, nil)) > 100000 {
+	nodetest.CheckNoSharing(t, got, patch)
+	if len(nodetest.NodeSet(got, nil)) > 100000 {
 		// copies of copies (up to Apply's limit of a million values): the
 		// checks below would take seconds; TestCopyLimit covers these
 		return
@@ -127,7 +110,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	}
 	// So does the YAML output, unless the writer already fails the input.
 	var out bytes.Buffer
-	if jsonErr == nil && writesBack(docBefore) && writeYAML(&out, got) == nil {
+	if jsonErr == nil && writesBack(docBefore) && tree.WriteYAML(&out, tree.Style{Indent: 2}, got) == nil {
 		s, err := tree.Read(out.Bytes(), tree.Options{})
 		if err != nil {
 			t.Fatalf("the YAML of the result does not read back: %v\n%s", err, out.Bytes())
@@ -147,7 +130,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 // out as an empty quoted string), whatever Apply does with them.
 func writesBack(n *yaml.Node) bool {
 	var out bytes.Buffer
-	if writeYAML(&out, n) != nil {
+	if tree.WriteYAML(&out, tree.Style{Indent: 2}, n) != nil {
 		return false
 	}
 	s, err := tree.Read(out.Bytes(), tree.Options{})
@@ -161,15 +144,4 @@ func writesBack(n *yaml.Node) bool {
 	a, errA := tree.MarshalJSON(back)
 	b, errB := tree.MarshalJSON(n)
 	return errA == nil && errB == nil && bytes.Equal(a, b)
-}
-
-// writeYAML writes n, turning a panic of the emitter (some trees upset it)
-// into an error.
-func writeYAML(b *bytes.Buffer, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return tree.WriteYAML(b, tree.Style{Indent: 2}, n)
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -41,7 +40,7 @@ type wantError struct {
 func loadFixtures(tb testing.TB, name string) []fixture {
 	tb.Helper()
 	var cases []fixture
-	if err := yaml.Unmarshal(mustRead(tb, name), &cases); err != nil {
+	if err := yaml.Unmarshal(nodetest.MustRead(tb, name), &cases); err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
 	for _, c := range cases {
@@ -52,91 +51,6 @@ func loadFixtures(tb testing.TB, name string) []fixture {
 	return cases
 }
 
-// mustRead returns the contents of a file under testdata.
-func mustRead(tb testing.TB, path ...string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(append([]string{"testdata"}, path...)...))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
-
-// readDoc parses a stream of one document and returns its document node.
-func readDoc(tb testing.TB, text string) *yaml.Node {
-	tb.Helper()
-	s, err := tree.Read([]byte(text), tree.Options{})
-	if err != nil {
-		tb.Fatalf("parse %q: %v", text, err)
-	}
-	if len(s.Docs) != 1 {
-		tb.Fatalf("parse %q: %d documents, want 1", text, len(s.Docs))
-	}
-	return s.Docs[0]
-}
-
-func jsonOf(tb testing.TB, n *yaml.Node) string {
-	tb.Helper()
-	b, err := tree.MarshalJSON(n)
-	if err != nil {
-		tb.Fatalf("MarshalJSON: %v", err)
-	}
-	return string(b)
-}
-
-// keyOrder lists the paths of all object keys of n in document order, so
-// that two values with the same keys in the same order give the same list.
-func keyOrder(n *yaml.Node) []string {
-	var out []string
-	var walk func(n *yaml.Node, path string)
-	walk = func(n *yaml.Node, path string) {
-		n = tree.Root(n)
-		switch tree.KindOf(n) {
-		case tree.Object:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				p := path + "/" + n.Content[i].Value
-				out = append(out, p)
-				walk(n.Content[i+1], p)
-			}
-		case tree.Array:
-			for i, c := range n.Content {
-				walk(c, path+"/"+strconv.Itoa(i))
-			}
-		}
-	}
-	walk(n, "")
-	return out
-}
-
-// nodeSet collects the nodes of the tree n.
-func nodeSet(n *yaml.Node, set map[*yaml.Node]bool) map[*yaml.Node]bool {
-	if set == nil {
-		set = map[*yaml.Node]bool{}
-	}
-	if n == nil || set[n] {
-		return set
-	}
-	set[n] = true
-	nodeSet(n.Alias, set)
-	for _, c := range n.Content {
-		nodeSet(c, set)
-	}
-	return set
-}
-
-// checkNoSharing fails if the result holds a node of the patch: values the
-// patch brings must be copies.
-func checkNoSharing(t testing.TB, result, patch *yaml.Node) {
-	t.Helper()
-	inPatch := nodeSet(patch, nil)
-	for n := range nodeSet(result, nil) {
-		if inPatch[n] {
-			t.Errorf("the result shares a node with the patch: %s %q at line %d", n.ShortTag(), n.Value, n.Line)
-			return
-		}
-	}
-}
-
 // runFixture applies the case's patch to its document, given as document
 // nodes or as root values, and checks the result or the error. Either way
 // the patch must be unchanged; on success the result must share no node
@@ -144,7 +58,7 @@ func checkNoSharing(t testing.TB, result, patch *yaml.Node) {
 // doc itself when doc is a document node; on error the document must be
 // exactly as it was.
 func runFixture(t *testing.T, c fixture, roots bool) {
-	doc := readDoc(t, c.Doc)
+	doc := nodetest.ReadDoc(t, c.Doc)
 	var patch *yaml.Node
 	if c.ReadError != "" {
 		_, err := tree.Read([]byte(c.Patch), tree.Options{})
@@ -156,7 +70,7 @@ func runFixture(t *testing.T, c fixture, roots bool) {
 			t.Fatal(err)
 		}
 	} else {
-		patch = readDoc(t, c.Patch)
+		patch = nodetest.ReadDoc(t, c.Patch)
 	}
 	if roots {
 		doc, patch = tree.Root(doc), tree.Root(patch)
@@ -169,27 +83,27 @@ func runFixture(t *testing.T, c fixture, roots bool) {
 	if c.Error != nil {
 		checkError(t, err, *c.Error)
 		if got != nil {
-			t.Errorf("Apply returned a result with its error: %s", jsonOf(t, got))
+			t.Errorf("Apply returned a result with its error: %s", nodetest.JSONOf(t, got))
 		}
 		if !reflect.DeepEqual(doc, docBefore) {
-			t.Errorf("the document changed although the patch was rejected: now %s", jsonOf(t, doc))
+			t.Errorf("the document changed although the patch was rejected: now %s", nodetest.JSONOf(t, doc))
 		}
 		return
 	}
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
-	want := readDoc(t, c.Result)
+	want := nodetest.ReadDoc(t, c.Result)
 	if !roots && got != doc {
 		t.Errorf("Apply returned a new document node; want doc itself")
 	}
 	if !tree.Equal(got, want) {
-		t.Errorf("result %s, want %s", jsonOf(t, got), jsonOf(t, want))
+		t.Errorf("result %s, want %s", nodetest.JSONOf(t, got), nodetest.JSONOf(t, want))
 	}
-	if g, w := keyOrder(got), keyOrder(want); !slices.Equal(g, w) {
+	if g, w := nodetest.KeyOrder(got), nodetest.KeyOrder(want); !slices.Equal(g, w) {
 		t.Errorf("key order %q, want %q", g, w)
 	}
-	checkNoSharing(t, got, patch)
+	nodetest.CheckNoSharing(t, got, patch)
 }
 
 func checkError(t *testing.T, err error, want wantError) {
@@ -247,7 +161,7 @@ func TestRFC6901(t *testing.T) {
 			Value   string `yaml:"value"`
 		} `yaml:"pointers"`
 	}
-	if err := yaml.Unmarshal(mustRead(t, "rfc6901.yaml"), &spec); err != nil {
+	if err := yaml.Unmarshal(nodetest.MustRead(t, "rfc6901.yaml"), &spec); err != nil {
 		t.Fatal(err)
 	}
 	if len(spec.Pointers) != 12 {
@@ -260,24 +174,24 @@ func TestRFC6901(t *testing.T) {
 				t.Fatal(err)
 			}
 			ptrText := strings.TrimSpace(string(ptr))
-			doc := readDoc(t, spec.Doc)
+			doc := nodetest.ReadDoc(t, spec.Doc)
 			ok := fmt.Sprintf("[{op: test, path: %s, value: %s}]", ptrText, p.Value)
-			if _, err := jsonpatch.Apply(doc, readDoc(t, ok)); err != nil {
+			if _, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, ok)); err != nil {
 				t.Errorf("test with the RFC's value: %v", err)
 			}
 			bad := fmt.Sprintf("[{op: test, path: %s, value: [%s]}]", ptrText, p.Value)
-			_, err = jsonpatch.Apply(doc, readDoc(t, bad))
+			_, err = jsonpatch.Apply(doc, nodetest.ReadDoc(t, bad))
 			var e *jsonpatch.Error
 			if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonTest {
 				t.Errorf("test with another value: %v, want a test failure", err)
 			}
 			cp := fmt.Sprintf("[{op: copy, from: %s, path: /copied}]", ptrText)
-			got, err := jsonpatch.Apply(doc, readDoc(t, cp))
+			got, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, cp))
 			if err != nil {
 				t.Fatalf("copy: %v", err)
 			}
-			if v := tree.MapGet(tree.Root(got), "copied"); !tree.Equal(v, readDoc(t, p.Value)) {
-				t.Errorf("copy gives %s, want %s", jsonOf(t, v), p.Value)
+			if v := tree.MapGet(tree.Root(got), "copied"); !tree.Equal(v, nodetest.ReadDoc(t, p.Value)) {
+				t.Errorf("copy gives %s, want %s", nodetest.JSONOf(t, v), p.Value)
 			}
 		})
 	}
@@ -291,7 +205,7 @@ func TestRFC6901(t *testing.T) {
 // comments and those of its key; new members come last.
 func TestPreserve(t *testing.T) {
 	read := func(name string) *tree.Stream {
-		s, err := tree.Read(mustRead(t, "preserve", name), tree.Options{File: name})
+		s, err := tree.Read(nodetest.MustRead(t, "preserve", name), tree.Options{File: name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +213,7 @@ func TestPreserve(t *testing.T) {
 	}
 	var round bytes.Buffer
 	if orig := read("original.yaml"); tree.WriteYAML(&round, orig.Style, orig.Docs...) != nil ||
-		round.String() != string(mustRead(t, "preserve", "original.yaml")) {
+		round.String() != string(nodetest.MustRead(t, "preserve", "original.yaml")) {
 		t.Fatalf("yaml.v3 does not write testdata/preserve/original.yaml back unchanged:\n%s", round.Bytes())
 	}
 	doc, patch := read("original.yaml"), read("patch.yaml")
@@ -311,25 +225,25 @@ func TestPreserve(t *testing.T) {
 	if err := tree.WriteYAML(&out, doc.Style, doc.Docs...); err != nil {
 		t.Fatal(err)
 	}
-	if want := mustRead(t, "preserve", "result.yaml"); !bytes.Equal(out.Bytes(), want) {
+	if want := nodetest.MustRead(t, "preserve", "result.yaml"); !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("output differs from testdata/preserve/result.yaml:\n--- got\n%s--- want\n%s", out.Bytes(), want)
 	}
 	if !reflect.DeepEqual(patch.Docs[0], before) {
 		t.Errorf("Apply modified the patch")
 	}
-	checkNoSharing(t, doc.Docs[0], patch.Docs[0])
+	nodetest.CheckNoSharing(t, doc.Docs[0], patch.Docs[0])
 }
 
 // TestInPlace checks that Apply edits the document's nodes: the root and
 // nested nodes stay, a replaced scalar keeps its node, a moved value is the
 // same node at its new place.
 func TestInPlace(t *testing.T) {
-	doc := readDoc(t, "a:\n  b: 1 # one\n  c: [x, y]\nd: {e: 1}\n")
+	doc := nodetest.ReadDoc(t, "a:\n  b: 1 # one\n  c: [x, y]\nd: {e: 1}\n")
 	root := doc.Content[0]
 	a := tree.MapGet(root, "a")
 	b := tree.MapGet(a, "b")
 	d := tree.MapGet(root, "d")
-	patch := readDoc(t, "[{op: replace, path: /a/b, value: 2}, {op: move, from: /d, path: /a/c/0}, {op: add, path: /f, value: 3}]")
+	patch := nodetest.ReadDoc(t, "[{op: replace, path: /a/b, value: 2}, {op: move, from: /d, path: /a/c/0}, {op: add, path: /f, value: 3}]")
 	got, err := jsonpatch.Apply(doc, patch)
 	if err != nil {
 		t.Fatal(err)
@@ -343,21 +257,21 @@ func TestInPlace(t *testing.T) {
 	if tree.MapGet(a, "c").Content[0] != d {
 		t.Errorf("the moved value is a new node")
 	}
-	if want := `{"a":{"b":2,"c":[{"e":1},"x","y"]},"f":3}`; jsonOf(t, got) != want {
-		t.Errorf("result %s, want %s", jsonOf(t, got), want)
+	if want := `{"a":{"b":2,"c":[{"e":1},"x","y"]},"f":3}`; nodetest.JSONOf(t, got) != want {
+		t.Errorf("result %s, want %s", nodetest.JSONOf(t, got), want)
 	}
 
-	r := tree.Root(readDoc(t, "a: 1\n"))
-	got, err = jsonpatch.Apply(r, readDoc(t, "[{op: add, path: /b, value: 2}]"))
+	r := tree.Root(nodetest.ReadDoc(t, "a: 1\n"))
+	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: add, path: /b, value: 2}]"))
 	if err != nil || got != r {
 		t.Errorf("Apply on a root value: %v; want the root itself", err)
 	}
-	got, err = jsonpatch.Apply(r, readDoc(t, "[{op: replace, path: '', value: [1]}]"))
-	if err != nil || got == r || jsonOf(t, got) != "[1]" {
+	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: replace, path: '', value: [1]}]"))
+	if err != nil || got == r || nodetest.JSONOf(t, got) != "[1]" {
 		t.Errorf("replacing a root value: %v; want a new node [1]", err)
 	}
-	if jsonOf(t, r) != `{"a":1,"b":2}` {
-		t.Errorf("the old root changed when a new one replaced it: %s", jsonOf(t, r))
+	if nodetest.JSONOf(t, r) != `{"a":1,"b":2}` {
+		t.Errorf("the old root changed when a new one replaced it: %s", nodetest.JSONOf(t, r))
 	}
 }
 
@@ -392,17 +306,17 @@ func TestAtomic(t *testing.T) {
 			for _, f := range failures {
 				// every change alone, and all changes from i on, then a failure
 				for _, ops := range [][]string{{changes[i], f}, append(slices.Clone(changes[i:]), f)} {
-					d := readDoc(t, doc)
+					d := nodetest.ReadDoc(t, doc)
 					if roots {
 						d = tree.Root(d)
 					}
 					before := tree.Clone(d)
 					patch := "[" + strings.Join(ops, ", ") + "]"
-					if _, err := jsonpatch.Apply(d, readDoc(t, patch)); err == nil {
+					if _, err := jsonpatch.Apply(d, nodetest.ReadDoc(t, patch)); err == nil {
 						t.Fatalf("%s: no error", patch)
 					}
 					if !reflect.DeepEqual(d, before) {
-						t.Errorf("%s (roots %v): the document changed: %s", patch, roots, jsonOf(t, d))
+						t.Errorf("%s (roots %v): the document changed: %s", patch, roots, nodetest.JSONOf(t, d))
 					}
 				}
 			}
@@ -413,16 +327,16 @@ func TestAtomic(t *testing.T) {
 // TestConcurrent applies one patch to many documents at once (run with
 // -race): Apply has no shared state and only reads the patch.
 func TestConcurrent(t *testing.T) {
-	patch := readDoc(t, "[{op: add, path: /b, value: {c: [1]}}, {op: copy, from: /b, path: /d}, {op: test, path: /d/c/0, value: 1.0}]")
+	patch := nodetest.ReadDoc(t, "[{op: add, path: /b, value: {c: [1]}}, {op: copy, from: /b, path: /d}, {op: test, path: /d/c/0, value: 1.0}]")
 	before := tree.Clone(patch)
 	var wg sync.WaitGroup
 	errs := make([]error, 16)
 	for i := range errs {
 		wg.Go(func() {
-			doc := readDoc(t, "a: 1\n")
+			doc := nodetest.ReadDoc(t, "a: 1\n")
 			got, err := jsonpatch.Apply(doc, patch)
-			if err == nil && jsonOf(t, got) != `{"a":1,"b":{"c":[1]},"d":{"c":[1]}}` {
-				err = fmt.Errorf("result %s", jsonOf(t, got))
+			if err == nil && nodetest.JSONOf(t, got) != `{"a":1,"b":{"c":[1]},"d":{"c":[1]}}` {
+				err = fmt.Errorf("result %s", nodetest.JSONOf(t, got))
 			}
 			errs[i] = err
 		})
@@ -442,22 +356,22 @@ func TestConcurrent(t *testing.T) {
 // document is null; a nil or empty patch is not an array.
 func TestNullsAndEmpty(t *testing.T) {
 	empty := func() *yaml.Node { return &yaml.Node{Kind: yaml.DocumentNode} }
-	set := func() *yaml.Node { return readDoc(t, `[{"op": "add", "path": "", "value": {"a": 1}}]`) }
+	set := func() *yaml.Node { return nodetest.ReadDoc(t, `[{"op": "add", "path": "", "value": {"a": 1}}]`) }
 	got, err := jsonpatch.Apply(nil, set())
-	if err != nil || jsonOf(t, got) != `{"a":1}` {
+	if err != nil || nodetest.JSONOf(t, got) != `{"a":1}` {
 		t.Errorf("nil document: %v", err)
 	}
 	d := empty()
 	got, err = jsonpatch.Apply(d, set())
-	if err != nil || got != d || jsonOf(t, got) != `{"a":1}` {
+	if err != nil || got != d || nodetest.JSONOf(t, got) != `{"a":1}` {
 		t.Errorf("empty document: %v", err)
 	}
-	got, err = jsonpatch.Apply(nil, readDoc(t, "[]"))
-	if err != nil || got == nil || jsonOf(t, got) != "null" {
+	got, err = jsonpatch.Apply(nil, nodetest.ReadDoc(t, "[]"))
+	if err != nil || got == nil || nodetest.JSONOf(t, got) != "null" {
 		t.Errorf("nil document, empty patch: %v %v; want a null node", got, err)
 	}
-	for _, p := range []*yaml.Node{nil, empty(), readDoc(t, "null")} {
-		_, err := jsonpatch.Apply(readDoc(t, "a: 1"), p)
+	for _, p := range []*yaml.Node{nil, empty(), nodetest.ReadDoc(t, "null")} {
+		_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), p)
 		var e *jsonpatch.Error
 		if !errors.As(err, &e) || e.Index != -1 || e.Reason != jsonpatch.ReasonInvalid {
 			t.Errorf("patch %v: %v, want an invalid-patch error", p, err)
@@ -482,7 +396,7 @@ func TestOddTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, want := jsonOf(t, got), `{"a":{"b":1},"c":{"b":1,"d":{"e":1}},"l":[1],"m":[1,{"e":1}],"f":{"b":1,"d":{"e":1}}}`; j != want {
+	if j, want := nodetest.JSONOf(t, got), `{"a":{"b":1},"c":{"b":1,"d":{"e":1}},"l":[1],"m":[1,{"e":1}],"f":{"b":1,"d":{"e":1}}}`; j != want {
 		t.Errorf("aliases: result %s, want %s", j, want)
 	}
 	var out bytes.Buffer
@@ -494,38 +408,38 @@ func TestOddTrees(t *testing.T) {
 	}
 
 	nested := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(readDoc(t, "{b: 1}"))}},
+		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(nodetest.ReadDoc(t, "{b: 1}"))}},
 		tree.NewString("dangling"),
 	}}
-	got, err = jsonpatch.Apply(nested, readDoc(t, "[{op: add, path: /a/c, value: 2}, {op: add, path: /z, value: 1}]"))
+	got, err = jsonpatch.Apply(nested, nodetest.ReadDoc(t, "[{op: add, path: /a/c, value: 2}, {op: add, path: /z, value: 1}]"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, want := jsonOf(t, got), `{"a":{"b":1,"c":2},"z":1}`; j != want {
+	if j, want := nodetest.JSONOf(t, got), `{"a":{"b":1,"c":2},"z":1}`; j != want {
 		t.Errorf("nested document: result %s, want %s", j, want)
 	}
 
 	badKey := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewMap(), tree.NewString("v")}}
-	if _, err := jsonpatch.Apply(badKey, readDoc(t, "[{op: add, path: /a, value: 1}]")); err == nil || !strings.Contains(err.Error(), "has a key that is an object") {
+	if _, err := jsonpatch.Apply(badKey, nodetest.ReadDoc(t, "[{op: add, path: /a, value: 1}]")); err == nil || !strings.Contains(err.Error(), "has a key that is an object") {
 		t.Errorf("non-scalar key in the document: %v", err)
 	}
 	badOp := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewSeq(), tree.NewString("v")}}}}
-	if _, err := jsonpatch.Apply(readDoc(t, "a: 1"), badOp); err == nil || !strings.Contains(err.Error(), "member name is an array") {
+	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), badOp); err == nil || !strings.Contains(err.Error(), "member name is an array") {
 		t.Errorf("non-scalar key in the patch: %v", err)
 	}
 	nils := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{nil}}
-	if _, err := jsonpatch.Apply(readDoc(t, "a: 1"), nils); err == nil {
+	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nils); err == nil {
 		t.Errorf("nil operation: no error")
 	}
 	nilValue := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		tree.NewString("op"), tree.NewString("add"), tree.NewString("path"), tree.NewString("/b"), tree.NewString("value"), nil,
 	}}}}
-	got, err = jsonpatch.Apply(readDoc(t, "a: 1"), nilValue)
-	if err != nil || jsonOf(t, got) != `{"a":1,"b":null}` {
+	got, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nilValue)
+	if err != nil || nodetest.JSONOf(t, got) != `{"a":1,"b":null}` {
 		t.Errorf("nil value: %v", err)
 	}
 	for _, zero := range []*yaml.Node{{}, {Kind: yaml.MappingNode}, {Kind: yaml.SequenceNode}, {Kind: yaml.ScalarNode}} {
-		if _, err := jsonpatch.Apply(zero, readDoc(t, "[{op: add, path: '', value: 1}]")); err != nil {
+		if _, err := jsonpatch.Apply(zero, nodetest.ReadDoc(t, "[{op: add, path: '', value: 1}]")); err != nil {
 			t.Errorf("doc %+v: %v", zero, err)
 		}
 	}
@@ -534,7 +448,7 @@ func TestOddTrees(t *testing.T) {
 // TestErrorFormat checks Error() for errors about the patch as a whole, an
 // operation without op, a move, and the position prefix a caller adds.
 func TestErrorFormat(t *testing.T) {
-	_, err := jsonpatch.Apply(readDoc(t, "a: {b: 1}"), readDoc(t, "- op: move\n  from: /a/b\n  path: /c/d\n"))
+	_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: {b: 1}"), nodetest.ReadDoc(t, "- op: move\n  from: /a/b\n  path: /c/d\n"))
 	var e *jsonpatch.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("%v", err)
@@ -546,7 +460,7 @@ func TestErrorFormat(t *testing.T) {
 	if e.Op != "move" || e.Path != "/c/d" || e.From != "/a/b" || !e.HasPath || !e.HasFrom {
 		t.Errorf("fields %+v", e)
 	}
-	_, err = jsonpatch.Apply(readDoc(t, "a: 1"), readDoc(t, `[{"op": "remove", "path": ""}]`))
+	_, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nodetest.ReadDoc(t, `[{"op": "remove", "path": ""}]`))
 	if !errors.As(err, &e) || e.Path != "" || !e.HasPath || e.HasFrom {
 		t.Errorf("remove of the whole document: %+v", e)
 	}
@@ -557,14 +471,14 @@ func TestErrorFormat(t *testing.T) {
 // stays below passes.
 func TestCopyLimit(t *testing.T) {
 	bomb := func(n int) *yaml.Node {
-		return readDoc(t, "["+strings.Repeat(`{"op": "copy", "from": "", "path": "/-"},`, n-1)+`{"op": "copy", "from": "", "path": "/-"}]`)
+		return nodetest.ReadDoc(t, "["+strings.Repeat(`{"op": "copy", "from": "", "path": "/-"},`, n-1)+`{"op": "copy", "from": "", "path": "/-"}]`)
 	}
-	doc := readDoc(t, "[1]")
+	doc := nodetest.ReadDoc(t, "[1]")
 	got, err := jsonpatch.Apply(doc, bomb(10))
 	if err != nil || len(tree.Root(got).Content) != 11 {
 		t.Fatalf("10 copies: %v", err)
 	}
-	doc = readDoc(t, "[1]")
+	doc = nodetest.ReadDoc(t, "[1]")
 	before := tree.Clone(doc)
 	_, err = jsonpatch.Apply(doc, bomb(40))
 	var e *jsonpatch.Error
@@ -582,8 +496,8 @@ func TestCopyLimit(t *testing.T) {
 // "value:") lands as null even in a flow collection, where yaml.v3 would
 // write an empty null as an empty quoted string (found by FuzzApply).
 func TestEmptyNull(t *testing.T) {
-	doc := readDoc(t, "l: [a, b]\nm: {k: v}\n")
-	patch := readDoc(t, "- op: replace\n  path: /l/0\n  value:\n- op: add\n  path: /m/n\n  value:\n")
+	doc := nodetest.ReadDoc(t, "l: [a, b]\nm: {k: v}\n")
+	patch := nodetest.ReadDoc(t, "- op: replace\n  path: /l/0\n  value:\n- op: add\n  path: /m/n\n  value:\n")
 	if _, err := jsonpatch.Apply(doc, patch); err != nil {
 		t.Fatal(err)
 	}

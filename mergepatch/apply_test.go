@@ -3,16 +3,14 @@ package mergepatch_test
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -28,98 +26,13 @@ type rfcCase struct {
 func loadRFCCases(tb testing.TB) []rfcCase {
 	tb.Helper()
 	var cases []rfcCase
-	if err := yaml.Unmarshal(mustRead(tb, "rfc7396.yaml"), &cases); err != nil {
+	if err := yaml.Unmarshal(nodetest.MustRead(tb, "rfc7396.yaml"), &cases); err != nil {
 		tb.Fatal(err)
 	}
 	if len(cases) != 16 {
 		tb.Fatalf("testdata/rfc7396.yaml has %d cases, want the 15 of Appendix A and the example of section 3", len(cases))
 	}
 	return cases
-}
-
-// mustRead returns the contents of a file under testdata.
-func mustRead(tb testing.TB, path ...string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(append([]string{"testdata"}, path...)...))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
-
-// readDoc parses a stream of one document and returns its document node.
-func readDoc(tb testing.TB, text string) *yaml.Node {
-	tb.Helper()
-	s, err := tree.Read([]byte(text), tree.Options{})
-	if err != nil {
-		tb.Fatalf("parse %q: %v", text, err)
-	}
-	if len(s.Docs) != 1 {
-		tb.Fatalf("parse %q: %d documents, want 1", text, len(s.Docs))
-	}
-	return s.Docs[0]
-}
-
-func jsonOf(tb testing.TB, n *yaml.Node) string {
-	tb.Helper()
-	b, err := tree.MarshalJSON(n)
-	if err != nil {
-		tb.Fatalf("MarshalJSON: %v", err)
-	}
-	return string(b)
-}
-
-// keyOrder lists the paths of all object keys of n in document order, so
-// that two values with the same keys in the same order give the same list.
-func keyOrder(n *yaml.Node) []string {
-	var out []string
-	var walk func(n *yaml.Node, path string)
-	walk = func(n *yaml.Node, path string) {
-		n = tree.Root(n)
-		switch tree.KindOf(n) {
-		case tree.Object:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				p := path + "/" + n.Content[i].Value
-				out = append(out, p)
-				walk(n.Content[i+1], p)
-			}
-		case tree.Array:
-			for i, c := range n.Content {
-				walk(c, path+"/"+strconv.Itoa(i))
-			}
-		}
-	}
-	walk(n, "")
-	return out
-}
-
-// nodeSet collects the nodes of the tree n.
-func nodeSet(n *yaml.Node, set map[*yaml.Node]bool) map[*yaml.Node]bool {
-	if set == nil {
-		set = map[*yaml.Node]bool{}
-	}
-	if n == nil || set[n] {
-		return set
-	}
-	set[n] = true
-	nodeSet(n.Alias, set)
-	for _, c := range n.Content {
-		nodeSet(c, set)
-	}
-	return set
-}
-
-// checkNoSharing fails if the result holds a node of the patch: values the
-// patch brings must be copies.
-func checkNoSharing(t *testing.T, result, patch *yaml.Node) {
-	t.Helper()
-	inPatch := nodeSet(patch, nil)
-	for n := range nodeSet(result, nil) {
-		if inPatch[n] {
-			t.Errorf("the result shares a node with the patch: %s %q at line %d", n.ShortTag(), n.Value, n.Line)
-			return
-		}
-	}
 }
 
 // TestRFC7396 runs the test cases of RFC 7396 (Appendix A and the example
@@ -135,7 +48,7 @@ func TestRFC7396(t *testing.T) {
 				name += "/roots"
 			}
 			t.Run(name, func(t *testing.T) {
-				doc, patch, want := readDoc(t, c.Original), readDoc(t, c.Patch), readDoc(t, c.Result)
+				doc, patch, want := nodetest.ReadDoc(t, c.Original), nodetest.ReadDoc(t, c.Patch), nodetest.ReadDoc(t, c.Result)
 				if roots {
 					doc, patch = tree.Root(doc), tree.Root(patch)
 				}
@@ -151,15 +64,15 @@ func TestRFC7396(t *testing.T) {
 					t.Errorf("Apply returned a new document node; want doc itself")
 				}
 				if !tree.Equal(got, want) {
-					t.Errorf("result %s, want %s", jsonOf(t, got), jsonOf(t, want))
+					t.Errorf("result %s, want %s", nodetest.JSONOf(t, got), nodetest.JSONOf(t, want))
 				}
-				if g, w := keyOrder(got), keyOrder(want); !slices.Equal(g, w) {
+				if g, w := nodetest.KeyOrder(got), nodetest.KeyOrder(want); !slices.Equal(g, w) {
 					t.Errorf("key order %q, want %q", g, w)
 				}
 				if !reflect.DeepEqual(patch, before) {
-					t.Errorf("Apply modified the patch: now %s", jsonOf(t, patch))
+					t.Errorf("Apply modified the patch: now %s", nodetest.JSONOf(t, patch))
 				}
-				checkNoSharing(t, got, patch)
+				nodetest.CheckNoSharing(t, got, patch)
 			})
 		}
 	}
@@ -175,7 +88,7 @@ func TestRFC7396(t *testing.T) {
 // unrelated to the patch differs.
 func TestPreserve(t *testing.T) {
 	read := func(name string) *tree.Stream {
-		s, err := tree.Read(mustRead(t, "preserve", name), tree.Options{File: name})
+		s, err := tree.Read(nodetest.MustRead(t, "preserve", name), tree.Options{File: name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +98,7 @@ func TestPreserve(t *testing.T) {
 	// original, written back untouched, is byte for byte what was read.
 	var round bytes.Buffer
 	if orig := read("original.yaml"); tree.WriteYAML(&round, orig.Style, orig.Docs...) != nil ||
-		round.String() != string(mustRead(t, "preserve", "original.yaml")) {
+		round.String() != string(nodetest.MustRead(t, "preserve", "original.yaml")) {
 		t.Fatalf("yaml.v3 does not write testdata/preserve/original.yaml back unchanged:\n%s", round.Bytes())
 	}
 
@@ -198,14 +111,14 @@ func TestPreserve(t *testing.T) {
 	if err := tree.WriteYAML(&out, doc.Style, doc.Docs...); err != nil {
 		t.Fatal(err)
 	}
-	want := mustRead(t, "preserve", "result.yaml")
+	want := nodetest.MustRead(t, "preserve", "result.yaml")
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("output differs from testdata/preserve/result.yaml:\n--- got\n%s--- want\n%s", out.Bytes(), want)
 	}
 	if !reflect.DeepEqual(patch.Docs[0], before) {
 		t.Errorf("Apply modified the patch")
 	}
-	checkNoSharing(t, doc.Docs[0], patch.Docs[0])
+	nodetest.CheckNoSharing(t, doc.Docs[0], patch.Docs[0])
 }
 
 // TestPatchNotModified applies patches whose values land in the result in
@@ -223,7 +136,7 @@ func TestPatchNotModified(t *testing.T) {
 		{"a: 1\n", "null\n"},
 	}
 	for _, p := range patches {
-		doc, patch := readDoc(t, p.doc), readDoc(t, p.patch)
+		doc, patch := nodetest.ReadDoc(t, p.doc), nodetest.ReadDoc(t, p.patch)
 		before := tree.Clone(patch)
 		got, err := mergepatch.Apply(doc, patch)
 		if err != nil {
@@ -232,7 +145,7 @@ func TestPatchNotModified(t *testing.T) {
 		if !reflect.DeepEqual(patch, before) {
 			t.Errorf("%q + %q: Apply modified the patch", p.doc, p.patch)
 		}
-		checkNoSharing(t, got, patch)
+		nodetest.CheckNoSharing(t, got, patch)
 	}
 }
 
@@ -243,11 +156,11 @@ func TestInPlace(t *testing.T) {
 	const docText = "a:\n  b: 1 # one\n  c: x\nd: 2\n"
 	const patchText = "a:\n  b: 2\n  e: 3\nd: null\n"
 
-	doc := readDoc(t, docText)
+	doc := nodetest.ReadDoc(t, docText)
 	root := doc.Content[0]
 	a := tree.MapGet(root, "a")
 	b := tree.MapGet(a, "b")
-	got, err := mergepatch.Apply(doc, readDoc(t, patchText))
+	got, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, patchText))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,12 +173,12 @@ func TestInPlace(t *testing.T) {
 	if b.Value != "2" || b.LineComment != "# one" {
 		t.Errorf("b is %q with comment %q, want 2 with comment \"# one\"", b.Value, b.LineComment)
 	}
-	if want := "{\"a\":{\"b\":2,\"c\":\"x\",\"e\":3}}"; jsonOf(t, got) != want {
-		t.Errorf("result %s, want %s", jsonOf(t, got), want)
+	if want := "{\"a\":{\"b\":2,\"c\":\"x\",\"e\":3}}"; nodetest.JSONOf(t, got) != want {
+		t.Errorf("result %s, want %s", nodetest.JSONOf(t, got), want)
 	}
 
-	root = tree.Root(readDoc(t, docText))
-	got, err = mergepatch.Apply(root, tree.Root(readDoc(t, patchText)))
+	root = tree.Root(nodetest.ReadDoc(t, docText))
+	got, err = mergepatch.Apply(root, tree.Root(nodetest.ReadDoc(t, patchText)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,8 +208,8 @@ func TestScalars(t *testing.T) {
 		{"a: 1\n", "? >-\n  b\n: !!str 2\n", "a: 1\nb: !!str 2\n"}, // a new key is a plain or quoted string; values are copied as written
 	}
 	for _, c := range cases {
-		doc := readDoc(t, c.doc)
-		if _, err := mergepatch.Apply(doc, readDoc(t, c.patch)); err != nil {
+		doc := nodetest.ReadDoc(t, c.doc)
+		if _, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, c.patch)); err != nil {
 			t.Fatalf("%q + %q: %v", c.doc, c.patch, err)
 		}
 		var out bytes.Buffer
@@ -314,7 +227,7 @@ func TestScalars(t *testing.T) {
 // null.
 func TestNullsAndEmpty(t *testing.T) {
 	empty := func() *yaml.Node { return &yaml.Node{Kind: yaml.DocumentNode} }
-	obj := func() *yaml.Node { return readDoc(t, "{\"a\": 1, \"b\": null}") }
+	obj := func() *yaml.Node { return nodetest.ReadDoc(t, "{\"a\": 1, \"b\": null}") }
 	cases := []struct {
 		name       string
 		doc, patch *yaml.Node
@@ -323,13 +236,13 @@ func TestNullsAndEmpty(t *testing.T) {
 	}{
 		{"nil doc", nil, obj(), `{"a":1}`, false},
 		{"empty doc", empty(), obj(), `{"a":1}`, true},
-		{"null doc", readDoc(t, "null"), obj(), `{"a":1}`, true},
+		{"null doc", nodetest.ReadDoc(t, "null"), obj(), `{"a":1}`, true},
 		{"nil patch", obj(), nil, `null`, true},
 		{"empty patch", obj(), empty(), `null`, true},
-		{"null patch", readDoc(t, "~"), readDoc(t, "null"), `null`, true},
+		{"null patch", nodetest.ReadDoc(t, "~"), nodetest.ReadDoc(t, "null"), `null`, true},
 		{"both nil", nil, nil, `null`, false},
 		{"both empty", empty(), empty(), `null`, true},
-		{"empty objects", readDoc(t, "{}"), readDoc(t, "{}"), `{}`, true},
+		{"empty objects", nodetest.ReadDoc(t, "{}"), nodetest.ReadDoc(t, "{}"), `{}`, true},
 	}
 	for _, c := range cases {
 		got, err := mergepatch.Apply(c.doc, c.patch)
@@ -342,7 +255,7 @@ func TestNullsAndEmpty(t *testing.T) {
 		if (got.Kind == yaml.DocumentNode) != c.isDoc {
 			t.Errorf("%s: result is a %v node", c.name, got.Kind)
 		}
-		if j := jsonOf(t, got); j != c.want {
+		if j := nodetest.JSONOf(t, got); j != c.want {
 			t.Errorf("%s: result %s, want %s", c.name, j, c.want)
 		}
 	}
@@ -390,12 +303,12 @@ func TestLargeObjects(t *testing.T) {
 		doc.WriteString("}")
 		patch.WriteString("}")
 		want.WriteString("}")
-		d := readDoc(t, doc.String())
-		got, err := mergepatch.Apply(d, readDoc(t, patch.String()))
+		d := nodetest.ReadDoc(t, doc.String())
+		got, err := mergepatch.Apply(d, nodetest.ReadDoc(t, patch.String()))
 		if err != nil {
 			t.Fatalf("%d keys: %v", n, err)
 		}
-		if j := jsonOf(t, got); j != want.String() {
+		if j := nodetest.JSONOf(t, got); j != want.String() {
 			t.Errorf("%d keys: result\n%s\nwant\n%s", n, j, want.String())
 		}
 	}
@@ -422,7 +335,7 @@ func TestReAdd(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(got.Content) != 2*(n-1) || got.Content[len(got.Content)-2].Value != "k0" || got.Content[len(got.Content)-1].Value != "again" {
-			t.Errorf("%d keys: result %s, want k0 last with value again and k1 gone", n, jsonOf(t, got))
+			t.Errorf("%d keys: result %s, want k0 last with value again and k1 gone", n, nodetest.JSONOf(t, got))
 		}
 	}
 }
@@ -437,13 +350,13 @@ func TestNonScalarKey(t *testing.T) {
 		return m
 	}
 	nilKey := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{nil, tree.NewString("v")}}
-	obj := readDoc(t, "a: {b: 1}\n")
+	obj := nodetest.ReadDoc(t, "a: {b: 1}\n")
 	cases := []struct {
 		name       string
 		doc, patch *yaml.Node
 	}{
-		{"in the document", bad(), tree.Root(readDoc(t, "a: 1\n"))},
-		{"in the patch", tree.Root(readDoc(t, "a: 1\n")), bad()},
+		{"in the document", bad(), tree.Root(nodetest.ReadDoc(t, "a: 1\n"))},
+		{"in the patch", tree.Root(nodetest.ReadDoc(t, "a: 1\n")), bad()},
 		{"nil key in the patch", nil, nilKey},
 		{"nested in a new object", obj, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewString("c"), bad()}}},
 	}
@@ -473,37 +386,37 @@ func TestOddTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, want := jsonOf(t, got), `{"a":{"b":1},"c":{"b":2},"d":"other","e":{"g":1},"h":{"g":1}}`; j != want {
+	if j, want := nodetest.JSONOf(t, got), `{"a":{"b":1},"c":{"b":2},"d":"other","e":{"g":1},"h":{"g":1}}`; j != want {
 		t.Errorf("aliases: result %s, want %s", j, want)
 	}
 
 	nested := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(readDoc(t, "{b: 1}"))}},
+		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(nodetest.ReadDoc(t, "{b: 1}"))}},
 		tree.NewString("dangling"),
 	}}
-	got, err = mergepatch.Apply(nested, tree.Root(readDoc(t, "a: {c: 2}\nz: 1\n")))
+	got, err = mergepatch.Apply(nested, tree.Root(nodetest.ReadDoc(t, "a: {c: 2}\nz: 1\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, want := jsonOf(t, got), `{"a":{"b":1,"c":2},"z":1}`; j != want {
+	if j, want := nodetest.JSONOf(t, got), `{"a":{"b":1,"c":2},"z":1}`; j != want {
 		t.Errorf("nested document: result %s, want %s", j, want)
 	}
 
 	for _, zero := range []*yaml.Node{{}, {Kind: yaml.MappingNode}, {Kind: yaml.SequenceNode}, {Kind: yaml.ScalarNode}} {
-		if _, err := mergepatch.Apply(tree.Root(readDoc(t, "a: 1\n")), zero); err != nil {
+		if _, err := mergepatch.Apply(tree.Root(nodetest.ReadDoc(t, "a: 1\n")), zero); err != nil {
 			t.Errorf("patch %+v: %v", zero, err)
 		}
-		if _, err := mergepatch.Apply(zero, tree.Root(readDoc(t, "a: {b: 1}\n"))); err != nil {
+		if _, err := mergepatch.Apply(zero, tree.Root(nodetest.ReadDoc(t, "a: {b: 1}\n"))); err != nil {
 			t.Errorf("doc %+v: %v", zero, err)
 		}
 	}
 
-	self := readDoc(t, "a: 1\nb: null\nc: {d: null, e: 2}\n")
+	self := nodetest.ReadDoc(t, "a: 1\nb: null\nc: {d: null, e: 2}\n")
 	got, err = mergepatch.Apply(self, self)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, want := jsonOf(t, got), `{"a":1,"c":{"e":2}}`; j != want {
+	if j, want := nodetest.JSONOf(t, got), `{"a":1,"c":{"e":2}}`; j != want {
 		t.Errorf("patch is the document: result %s, want %s", j, want)
 	}
 }
@@ -536,8 +449,8 @@ func BenchmarkApplyLarge(b *testing.B) {
 	}
 	doc.WriteString("}")
 	patch.WriteString("}")
-	p := readDoc(b, patch.String())
-	d := readDoc(b, doc.String())
+	p := nodetest.ReadDoc(b, patch.String())
+	d := nodetest.ReadDoc(b, doc.String())
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()

@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -27,7 +28,7 @@ func FuzzApply(f *testing.F) {
 	for _, c := range loadRFCCases(f) {
 		f.Add(c.Original, c.Patch)
 	}
-	f.Add(string(mustRead(f, "preserve", "original.yaml")), string(mustRead(f, "preserve", "patch.yaml")))
+	f.Add(string(nodetest.MustRead(f, "preserve", "original.yaml")), string(nodetest.MustRead(f, "preserve", "patch.yaml")))
 	f.Add("a: &x {b: 1}\nc: *x\n<<: {m: 1}\n", "c: {b: null, d: [1, null, {e: null}]}\nm: ~\n")
 	f.Add("", "a: 1\n")
 	f.Add("a: 1\n", "")
@@ -36,34 +37,17 @@ func FuzzApply(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, docText, patchText string) {
 		for _, roots := range []bool{false, true} {
-			doc, ok := first(docText, roots)
+			doc, ok := nodetest.First(docText, roots)
 			if !ok {
 				return
 			}
-			patch, ok := first(patchText, roots)
+			patch, ok := nodetest.First(patchText, roots)
 			if !ok {
 				return
 			}
 			checkApply(t, doc, patch)
 		}
 	})
-}
-
-// first parses text and returns its first document (nil if there is none),
-// or that document's root.
-func first(text string, root bool) (*yaml.Node, bool) {
-	limits := tree.Limits{MaxBytes: 1 << 16, MaxDocuments: 10, MaxDepth: 100, MaxNodes: 10000}
-	s, err := tree.Read([]byte(text), tree.Options{Limits: &limits})
-	if err != nil {
-		return nil, false
-	}
-	if len(s.Docs) == 0 {
-		return nil, true
-	}
-	if root {
-		return tree.Root(s.Docs[0]), true
-	}
-	return s.Docs[0], true
 }
 
 func checkApply(t *testing.T, doc, patch *yaml.Node) {
@@ -82,7 +66,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	if !reflect.DeepEqual(patch, before) {
 		t.Fatalf("Apply modified the patch")
 	}
-	checkNoSharing(t, got, patch)
+	nodetest.CheckNoSharing(t, got, patch)
 	if tree.KindOf(docRoot) == tree.Object && tree.KindOf(patch) == tree.Object && tree.Root(got) != docRoot {
 		t.Errorf("object document not edited in place")
 	}
@@ -100,32 +84,21 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 
 	once := tree.Clone(got)
 	var onceYAML bytes.Buffer
-	yamlErr := writeYAML(&onceYAML, once)
+	yamlErr := tree.WriteYAML(&onceYAML, tree.Style{Indent: 2}, once)
 	again, err := mergepatch.Apply(got, patch)
 	if err != nil {
 		t.Fatalf("Apply again: %v", err)
 	}
-	if !tree.Equal(once, again) || !slices.Equal(keyOrder(once), keyOrder(again)) {
+	if !tree.Equal(once, again) || !slices.Equal(nodetest.KeyOrder(once), nodetest.KeyOrder(again)) {
 		t.Errorf("applying the patch twice gives %s, once %s", jsonOf2(again), jsonOf2(once))
 	}
 	var againYAML bytes.Buffer
-	if yamlErr == nil && writeYAML(&againYAML, again) == nil && againYAML.String() != onceYAML.String() {
+	if yamlErr == nil && tree.WriteYAML(&againYAML, tree.Style{Indent: 2}, again) == nil && againYAML.String() != onceYAML.String() {
 		t.Errorf("applying the patch twice changes the YAML:\n%s\nonce:\n%s", againYAML.Bytes(), onceYAML.Bytes())
 	}
 	if !reflect.DeepEqual(patch, before) {
 		t.Fatalf("Apply modified the patch the second time")
 	}
-}
-
-// writeYAML writes n, turning a panic of the emitter (some hand-made
-// trees upset it) into an error.
-func writeYAML(b *bytes.Buffer, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return tree.WriteYAML(b, tree.Style{Indent: 2}, n)
 }
 
 func jsonOf2(n *yaml.Node) string {

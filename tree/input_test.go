@@ -1,11 +1,14 @@
 package tree
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // endless is a reader that never ends: reading it all would never return.
@@ -42,5 +45,16 @@ func TestReadFileLimit(t *testing.T) {
 	}
 	if data, err := ReadFile(name, nil); err != nil || len(data) != 500 {
 		t.Fatalf("under the default limits: %d bytes, %v", len(data), err)
+	}
+}
+
+// TestWriteYAMLHandMadeTree: a hand-made tree that makes yaml.v3's emitter
+// panic (a nil item, which Read never makes) is an error, not a panic.
+func TestWriteYAMLHandMadeTree(t *testing.T) {
+	bad := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{nil}}
+	var b bytes.Buffer
+	err := WriteYAML(&b, Style{}, bad)
+	if err == nil || !strings.Contains(err.Error(), "cannot write the document as YAML") {
+		t.Fatalf("WriteYAML of a sequence with a nil item: %v, %q", err, b.String())
 	}
 }

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -230,8 +231,15 @@ func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 }
 
 // encodeYAML appends documents to buf as WriteYAML writes them: nothing is
-// written to the caller's writer before all of them are encoded.
-func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) error {
+// written to the caller's writer before all of them are encoded. A panic of
+// the YAML library's emitter (trees built by hand can upset it) is
+// returned as an error.
+func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot write the document as YAML: %v", r)
+		}
+	}()
 	enc := yaml.NewEncoder(buf)
 	indent := st.Indent
 	if indent < 1 {
