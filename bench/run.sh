@@ -73,5 +73,7 @@ if [ -z "${SKIP_E2E:-}" ]; then
 fi
 
 step "docs/performance.md"
-go run ./cmd/report -bench "$RESULTS/bench.txt" -e2e "$RESULTS/e2e.txt" -template performance.md.tmpl > "$ROOT/docs/performance.md"
+# into a temporary file first: a failing report leaves the page as it was
+go run ./cmd/report -bench "$RESULTS/bench.txt" -e2e "$RESULTS/e2e.txt" -template performance.md.tmpl > "$TMP/performance.md"
+mv "$TMP/performance.md" "$ROOT/docs/performance.md"
 echo "wrote $ROOT/docs/performance.md" >&2
