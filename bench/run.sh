@@ -73,7 +73,11 @@ if [ -z "${SKIP_E2E:-}" ]; then
 fi
 
 step "docs/performance.md"
-# into a temporary file first: a failing report leaves the page as it was
-go run ./cmd/report -bench "$RESULTS/bench.txt" -e2e "$RESULTS/e2e.txt" -template performance.md.tmpl > "$TMP/performance.md"
-mv "$TMP/performance.md" "$ROOT/docs/performance.md"
+# into a temporary file next to the page, then renamed: a failing report
+# leaves the page as it was
+page=$(mktemp "$ROOT/docs/.performance.md.XXXXXX")
+trap 'rm -rf "$TMP" "$page"' EXIT
+go run ./cmd/report -bench "$RESULTS/bench.txt" -e2e "$RESULTS/e2e.txt" -template performance.md.tmpl > "$page"
+chmod 644 "$page"
+mv "$page" "$ROOT/docs/performance.md"
 echo "wrote $ROOT/docs/performance.md" >&2
