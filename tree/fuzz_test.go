@@ -10,7 +10,8 @@ import (
 
 // FuzzRead reads any input as a stream: no panic; an error is a
 // *SyntaxError whose line is inside the input; what reads writes back (as
-// YAML, and as JSON) into text that reads as the same documents.
+// YAML, and as JSON) into text that reads as the same documents; WriteYAML's
+// encoder per document writes what one encoder for the stream would.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # c\ndata: {a: '1', b: \"x\"}\n",
@@ -39,6 +40,12 @@ func FuzzRead(f *testing.F) {
 		var y bytes.Buffer
 		if err := st.WriteYAML(&y); err != nil {
 			return // a document yaml.v3 cannot write (the reader took it; the writer refuses, with an error)
+		}
+		var w bytes.Buffer
+		if err := WriteYAML(&w, st.Style, st.Docs...); err == nil {
+			if one, err := oneEncoder(st.Style, st.Docs); err == nil && !bytes.Equal(w.Bytes(), one) {
+				t.Fatalf("an encoder per document writes\n%s\none encoder writes\n%s", w.Bytes(), one)
+			}
 		}
 		back, err := Read(y.Bytes(), Options{Limits: &lim})
 		if err != nil {

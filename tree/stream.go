@@ -240,16 +240,11 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 			err = fmt.Errorf("cannot write the document as YAML: %v", r)
 		}
 	}()
-	enc := yaml.NewEncoder(buf)
 	indent := st.Indent
 	if indent < 1 {
 		indent = 2
 	}
-	enc.SetIndent(indent)
-	if st.CompactSequences {
-		enc.CompactSeqIndent()
-	}
-	for _, d := range docs {
+	for i, d := range docs {
 		if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
 			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
 				Content: []*yaml.Node{NewNull()}}
@@ -259,11 +254,25 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 			d = Clone(d)
 			spellFlowNulls(d, false)
 		}
+		// An encoder per document: yaml.v3's emitter keeps every event
+		// it has emitted until the encoder is done, so one encoder for a
+		// long stream would hold the events of all of it.
+		if i > 0 {
+			buf.WriteString("---\n")
+		}
+		enc := yaml.NewEncoder(buf)
+		enc.SetIndent(indent)
+		if st.CompactSequences {
+			enc.CompactSeqIndent()
+		}
 		if err := enc.Encode(d); err != nil {
 			return err
 		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
 	}
-	return enc.Close()
+	return nil
 }
 
 // WriteJSON writes each document of the stream as indented JSON, one after
