@@ -64,7 +64,7 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // Apply loads the manifests and the patches of opts and applies them (see
 // ApplyPatches).
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes})
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +80,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // patch touched are their input, touched ones keep the text of everything
 // not changed. The set is edited in place.
 func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
-	for _, src := range set.Sources {
-		src.Stream.Snapshot()
-	}
+	parallel.For(len(set.Sources), opts.Workers, func(i int) { set.Sources[i].Stream.Snapshot() })
 	rec := &conflict.Recorder{}
 	res, err := kpatch.Apply(set, patches, kpatch.Options{
 		Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,

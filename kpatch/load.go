@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -15,31 +16,42 @@ import (
 // order, folders starting with a dot skipped. Patches keep the order of
 // the files and of their place in each file.
 func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
-	var patches []*Patch
+	var files []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
-		files := []string{p}
-		if info.IsDir() {
-			if files, err = walk.Files(p, isPatchFile); err != nil {
-				return nil, err
+		if !info.IsDir() {
+			if !isPatchFile(p) {
+				return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
 			}
-		} else if !isPatchFile(p) {
-			return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
+			files = append(files, p)
+			continue
 		}
-		for _, f := range files {
-			data, err := tree.ReadFile(f, opts.Limits)
-			if err != nil {
-				return nil, err
-			}
-			ps, err := Parse(data, f, opts)
-			if err != nil {
-				return nil, err
-			}
-			patches = append(patches, ps...)
+		found, err := walk.Files(p, isPatchFile)
+		if err != nil {
+			return nil, err
 		}
+		files = append(files, found...)
+	}
+	// files are read and parsed in parallel, and their patches (or the
+	// first error, in file order) taken in order
+	parsed := make([][]*Patch, len(files))
+	errs := make([]error, len(files))
+	parallel.For(len(files), opts.Workers, func(i int) {
+		data, err := tree.ReadFile(files[i], opts.Limits)
+		if err == nil {
+			parsed[i], err = Parse(data, files[i], opts)
+		}
+		errs[i] = err
+	})
+	var patches []*Patch
+	for i := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		patches = append(patches, parsed[i]...)
 	}
 	return patches, nil
 }
@@ -60,6 +72,8 @@ type LoadOptions struct {
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Workers is how many files Load reads at once; 0: GOMAXPROCS.
+	Workers int
 }
 
 // DefaultMaxLineBytes is the longest line of a .kpatch file by default.
