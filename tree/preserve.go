@@ -91,10 +91,10 @@ func (s *Stream) writePreserving(w io.Writer) error {
 type outcome uint8
 
 const (
-	copied   outcome = iota // unchanged: the source text
-	spliced                 // edited: the source text with changed lines replaced
-	rendered                // edited: yaml.v3's rendering (splicing failed)
-	canonical               // edited: the source was yaml.v3's rendering, so is the output
+	copied    outcome = iota // unchanged: the source text
+	spliced                  // edited: the source text with changed lines replaced
+	rendered                 // edited: yaml.v3's rendering (splicing failed)
+	canonical                // edited: the source was yaml.v3's rendering, so is the output
 )
 
 // docEdit is what preserved learns about one document.
