@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -86,6 +87,15 @@ func TestApplyYAMLAgrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			same(t, what+" (kmerge-splice)", decodeYAML(t, kp), want)
+			kh, err := KmergeYAMLPreserving(in.DocHandYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, what+" (kmerge-splice-hand)", decodeYAML(t, kh), want)
+			// the hand-written blank lines are kept: it was spliced
+			if got, had := bytes.Count(kh, []byte("\n\n")), bytes.Count(in.DocHandYAML[i], []byte("\n\n")); got < had {
+				t.Errorf("%s (kmerge-splice-hand): %d blank lines out of %d kept:\n%s", what, got, had, kh)
+			}
 			up, err := UpstreamYAML(in.DocYAML[i], in.PatchYAML[i], in.Structs[i])
 			if err != nil {
 				t.Fatal(err)

@@ -73,7 +73,9 @@ func BenchmarkApplyJSON(b *testing.B) {
 
 // BenchmarkApplyYAML: strategic merge patch, YAML in and YAML out. kmerge
 // keeps comments (kmerge: yaml.v3's encoder; kmerge-splice: the
-// byte-preserving writer kmerge apply uses), kyaml's merge2 as kustomize
+// byte-preserving writer kmerge apply uses, on the corpus's YAML, which is
+// yaml.v3's; kmerge-splice-hand: the same on the hand-written style of
+// corpus.HandWritten, which it must splice), kyaml's merge2 as kustomize
 // calls it, upstream through YAML-JSON conversion, and the floor: yaml.v3
 // parsing and emitting the document alone.
 func BenchmarkApplyYAML(b *testing.B) {
@@ -86,6 +88,12 @@ func BenchmarkApplyYAML(b *testing.B) {
 			b.Run("impl=kmerge-splice", func(b *testing.B) {
 				run(b, in, func(i int) error {
 					_, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
+			})
+			b.Run("impl=kmerge-splice-hand", func(b *testing.B) {
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLPreserving(in.DocHandYAML[i], in.PatchYAML[i], in.Types[i])
 					return err
 				})
 			})

@@ -228,6 +228,7 @@ type Inputs struct {
 	Names              []string // kind and name of each case
 	DocJSON, PatchJSON [][]byte
 	DocYAML, PatchYAML [][]byte
+	DocHandYAML        [][]byte // DocYAML as a person writes it (corpus.HandWritten)
 	Modified           [][]byte // the documents after the patch (JSON), for diffs
 	Types              []*schema.Type
 	Structs            []any
@@ -249,6 +250,7 @@ func Prepare(cases []corpus.Case) (*Inputs, error) {
 		in.DocJSON = append(in.DocJSON, dj)
 		in.PatchJSON = append(in.PatchJSON, pj)
 		in.DocYAML = append(in.DocYAML, c.DocYAML())
+		in.DocHandYAML = append(in.DocHandYAML, c.DocHandYAML())
 		in.PatchYAML = append(in.PatchYAML, c.PatchYAML())
 		in.Modified = append(in.Modified, mod)
 		in.Types = append(in.Types, KmergeType(c))

@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 BENCH=$(pwd)
 ROOT=$(cd .. && pwd)
 COUNT=${COUNT:-6}
-E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 10000:mixed:1"}
+E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1"}
 KUSTOMIZE_VERSION=v5.8.2
 RESULTS=$BENCH/results
 mkdir -p "$RESULTS"

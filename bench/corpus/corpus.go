@@ -10,6 +10,7 @@
 package corpus
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 
@@ -27,6 +28,30 @@ type Case struct {
 
 // DocYAML is the document as YAML, with its comments.
 func (c Case) DocYAML() []byte { return yamlText(c.Doc) }
+
+// DocHandYAML is the document as a person writes it: the YAML of DocYAML
+// with a blank line before every top-level key but the first, as
+// hand-written manifests set their sections apart. yaml.v3 writes no blank
+// lines, so this text is not its rendering of the document: kmerge apply
+// must splice it (a program's YAML it writes as the edited rendering).
+func (c Case) DocHandYAML() []byte { return HandWritten(c.DocYAML()) }
+
+// HandWritten puts a blank line before every top-level key of a YAML
+// document but the first.
+func HandWritten(text []byte) []byte {
+	var out []byte
+	first := true
+	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+		if len(line) > 0 && line[0] != ' ' && line[0] != '#' && line[0] != '-' && line[0] != '\n' {
+			if !first {
+				out = append(out, '\n')
+			}
+			first = false
+		}
+		out = append(out, line...)
+	}
+	return out
+}
 
 // PatchYAML is the patch as YAML.
 func (c Case) PatchYAML() []byte { return yamlText(c.Patch) }

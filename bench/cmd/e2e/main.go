@@ -59,21 +59,24 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR")
+	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR")
 	os.Exit(2)
 }
 
 func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	n := fs.Int("n", 1000, "manifests (and patches)")
-	which := fs.String("corpus", "deployments", "deployments or mixed (Deployments, Services, ConfigMaps)")
+	which := fs.String("corpus", "deployments", "deployments or mixed (Deployments, Services, ConfigMaps), with -hand: in a hand-written style")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		usage()
 	}
 	dir := fs.Arg(0)
+	// "-hand": the manifests written as a person writes them
+	// (corpus.HandWritten), which kmerge apply must splice
+	kind, hand := strings.CutSuffix(*which, "-hand")
 	var cases []corpus.Case
-	switch *which {
+	switch kind {
 	case "deployments":
 		cases = corpus.Generate("Deployment", *n)
 	case "mixed":
@@ -94,7 +97,11 @@ func gen(args []string) error {
 	kust.WriteString("patches:\n")
 	for _, c := range cases {
 		file := c.Name + ".yaml"
-		if err := os.WriteFile(filepath.Join(dir, "manifests", file), c.DocYAML(), 0o644); err != nil {
+		text := c.DocYAML()
+		if hand {
+			text = c.DocHandYAML()
+		}
+		if err := os.WriteFile(filepath.Join(dir, "manifests", file), text, 0o644); err != nil {
 			return err
 		}
 		// kmerge: a YAML patch list with one strategic patch
