@@ -45,7 +45,11 @@ const maxSpliceEdits = 2000
 //     other line, blank lines and comments included, is copied. The "---"
 //     and "..." lines and directives stay in place, and a missing final
 //     newline stays missing.
-//   - An edited document is read back before it is written: when it does
+//   - An edited document whose source text is exactly yaml.v3's rendering
+//     of its snapshot (YAML written by a program) is written as yaml.v3
+//     renders the edited tree: that keeps everything the source had, and
+//     is byte for byte what splicing would give (the tests check it).
+//   - A spliced document is read back before it is written: when it does
 //     not give the edited tree with all its comments, or when the source
 //     and the rendering are too far apart to line up, the document is
 //     written as yaml.v3 renders it (still after its own "---" line).
