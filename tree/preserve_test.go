@@ -224,8 +224,11 @@ func (op editOp) apply(docs []*yaml.Node) error {
 
 // checkCanonical checks that a document written as the rendering of its
 // edited tree, because its source was the rendering of the snapshot, is
-// what splicing the source would have given.
-func checkCanonical(t *testing.T, in, out string, snapshot, doc *yaml.Node, st Style) {
+// what splicing the source would have given, but for blank lines: yaml.v3
+// sets a foot comment apart from a key added after it by a blank line,
+// which tells a reader (and yaml.v3) that the comment belongs to what is
+// above it; the splice writes the key right after the comment.
+func checkCanonical(t testing.TB, in, out string, snapshot, doc *yaml.Node, st Style) {
 	t.Helper()
 	a, errA := renderDoc(st, snapshot, 0)
 	b, errB := renderDoc(st, doc, 0)
@@ -234,12 +237,22 @@ func checkCanonical(t *testing.T, in, out string, snapshot, doc *yaml.Node, st S
 	}
 	for _, loose := range []bool{true, false} {
 		if text, ok := splice([]byte(in), a, b, loose); ok {
-			if string(text) != out {
+			if string(text) != out && withoutBlankLines(string(text)) != withoutBlankLines(out) {
 				t.Errorf("the rendering of a canonical document differs from the splice:\n%s", unified(text, []byte(out)))
 			}
 			return
 		}
 	}
+}
+
+func withoutBlankLines(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }
 
 // TestPreserveEdits applies the scripted edits of testdata/preserve/edits.yaml
@@ -572,7 +585,10 @@ func TestDocumentStarts(t *testing.T) {
 
 // FuzzPreserve reads any YAML, makes a small edit to its first mapping
 // (none when edit is 0), and writes it after Snapshot: the output must read
-// as the edited documents, and without an edit be the input itself.
+// as the edited documents, and without an edit be the input itself. The
+// edit is made again on yaml.v3's rendering of the input, whose documents
+// are written as the rendering of the edited tree: the output must read as
+// the edited documents and be what splicing gives (checkCanonical).
 func FuzzPreserve(f *testing.F) {
 	for _, name := range corpus(f) {
 		data := readCorpus(f, name)
@@ -615,6 +631,37 @@ func FuzzPreserve(f *testing.F) {
 		}
 		if !equalDocs(back.Docs, st.Docs) {
 			t.Fatalf("output reads differently:\n%s", unified([]byte(src), out))
+		}
+
+		// The same edit on yaml.v3's rendering of the source, which is
+		// written as the rendering of the edited tree: it must read back
+		// too, and be what splicing gives.
+		orig, _ := Read([]byte(src), Options{Limits: &lim})
+		var canon bytes.Buffer
+		if WriteYAML(&canon, orig.Style, orig.Docs...) != nil {
+			return
+		}
+		cs, err := Read(canon.Bytes(), Options{Limits: &lim})
+		if err != nil || len(cs.Docs) != len(orig.Docs) {
+			return
+		}
+		cs.Snapshot()
+		if !fuzzEdit(cs.Docs, edit) {
+			return
+		}
+		cout := write(t, cs)
+		if back, err := Read(cout, Options{Limits: &lim}); err != nil || !equalDocs(back.Docs, cs.Docs) {
+			t.Fatalf("output of the canonical source reads differently (%v):\n%s", err, unified(canon.Bytes(), cout))
+		}
+		if _, outcomes, _ := cs.preserved(); outcomes != nil {
+			_, inText := cutBOM(canon.Bytes())
+			_, outText := cutBOM(cout)
+			in, got := chunks(inText), chunks(outText)
+			for i, o := range outcomes {
+				if o == canonical && i < len(in) && i < len(got) {
+					checkCanonical(t, in[i], got[i], cs.snapshot[i], cs.Docs[i], cs.Style)
+				}
+			}
 		}
 	})
 }
