@@ -30,23 +30,22 @@ type Case struct {
 func (c Case) DocYAML() []byte { return yamlText(c.Doc) }
 
 // DocHandYAML is the document as a person writes it: the YAML of DocYAML
-// with a blank line before every top-level key but the first, as
-// hand-written manifests set their sections apart. yaml.v3 writes no blank
-// lines, so this text is not its rendering of the document: kmerge apply
-// must splice it (a program's YAML it writes as the edited rendering).
+// with a blank line before every top-level section (metadata:, spec:,
+// data:) but the first, as hand-written manifests set them apart. yaml.v3
+// writes no blank lines, so this text is not its rendering of the
+// document: kmerge apply must splice it (a program's YAML it writes as the
+// edited rendering).
 func (c Case) DocHandYAML() []byte { return HandWritten(c.DocYAML()) }
 
 // HandWritten puts a blank line before every top-level key of a YAML
-// document but the first.
+// document whose value is a block (the line ends with the colon), but the
+// first line.
 func HandWritten(text []byte) []byte {
 	var out []byte
-	first := true
-	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
-		if len(line) > 0 && line[0] != ' ' && line[0] != '#' && line[0] != '-' && line[0] != '\n' {
-			if !first {
-				out = append(out, '\n')
-			}
-			first = false
+	for i, line := range bytes.SplitAfter(text, []byte("\n")) {
+		l := bytes.TrimRight(line, "\n")
+		if i > 0 && len(l) > 0 && l[0] != ' ' && l[0] != '#' && l[0] != '-' && bytes.HasSuffix(l, []byte(":")) {
+			out = append(out, '\n')
 		}
 		out = append(out, line...)
 	}
