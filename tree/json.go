@@ -23,6 +23,7 @@ type jsonReader struct {
 	limits    Limits
 	depth     int
 	nodes     int
+	expect    int          // nodes still expected (from counting : , { [ in the input)
 	slab      []yaml.Node  // nodes are carved from chunks: one allocation per chunk
 	ptrs      []*yaml.Node // so are the Content slices of objects and arrays
 	stack     []*yaml.Node // children of the objects and arrays being read
@@ -33,6 +34,10 @@ func readJSON(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	// One copy of the input holds every string and number that has no
 	// escapes: one allocation instead of one per value.
 	r := &jsonReader{file: file, data: data, text: string(data), line: 1, limits: limits}
+	// About one node per key, value and item: chunks sized from this
+	// estimate make a document's nodes in one or two allocations.
+	r.expect = bytes.Count(data, []byte{':'}) + bytes.Count(data, []byte{','}) +
+		bytes.Count(data, []byte{'{'}) + bytes.Count(data, []byte{'['}) + 1
 	if bytes.HasPrefix(data, utf8BOM) {
 		r.pos = len(utf8BOM)
 		r.lineStart = r.pos
@@ -77,11 +82,16 @@ func (r *jsonReader) skipSpace() {
 
 func (r *jsonReader) node(kind yaml.Kind, tag string) *yaml.Node {
 	if len(r.slab) == 0 {
-		// chunks grow with the document, so small documents stay small
-		r.slab = make([]yaml.Node, min(256, max(16, r.nodes)))
+		// the estimate first, then chunks that grow with the document
+		size := min(256, max(16, r.nodes))
+		if r.expect > 0 {
+			size = min(1<<14, max(16, r.expect))
+		}
+		r.slab = make([]yaml.Node, size)
 	}
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
+	r.expect--
 	n.Kind, n.Tag, n.Line, n.Column = kind, tag, r.line, r.pos-r.lineStart+1
 	return n
 }
@@ -96,7 +106,11 @@ func (r *jsonReader) children(mark int) []*yaml.Node {
 		c = make([]*yaml.Node, n)
 	} else {
 		if len(r.ptrs) < n {
-			r.ptrs = make([]*yaml.Node, min(1024, max(64, 2*r.nodes)))
+			size := min(1024, max(64, 2*r.nodes))
+			if r.expect > 0 {
+				size = min(1<<14, max(64, r.expect+n))
+			}
+			r.ptrs = make([]*yaml.Node, size)
 		}
 		c = r.ptrs[:n:n]
 		r.ptrs = r.ptrs[n:]
