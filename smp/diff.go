@@ -73,13 +73,14 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 	a := d.a
 	patch := tree.NewMap()
 	var retain []*yaml.Node
+	inOriginal, inModified := fields(original), fields(modified)
 	for i := 0; i+1 < len(modified.Content); i += 2 {
 		kn, mv := modified.Content[i], modified.Content[i+1]
 		key := kn.Value
 		if f.buildRetainKeys && tree.KindOf(mv) != tree.Null {
 			retain = append(retain, tree.NewString(key))
 		}
-		ov := tree.MapGet(original, key)
+		ov := inOriginal(key)
 		if ov == nil {
 			if !f.ignoreChanges {
 				setKey(patch, key, tree.Clone(mv))
@@ -121,7 +122,7 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 	}
 	if !f.ignoreDeletions {
 		for i := 0; i+1 < len(original.Content); i += 2 {
-			if key := original.Content[i].Value; tree.MapGet(modified, key) == nil {
+			if key := original.Content[i].Value; inModified(key) == nil {
 				setKey(patch, key, tree.NewNull())
 			}
 		}
@@ -513,6 +514,22 @@ func cloneAll(l []*yaml.Node) []*yaml.Node {
 }
 
 // setKey sets key to v in the patch object m, replacing an earlier value.
+// fields looks values up by key in the mapping m as tree.MapGet does (the
+// last of equal keys wins): by a scan in a small mapping, by an index in a
+// large one, so that diffing two large objects stays linear.
+func fields(m *yaml.Node) func(key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) <= 32 {
+		return func(key string) *yaml.Node { return tree.MapGet(m, key) }
+	}
+	index := make(map[string]*yaml.Node, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := tree.Resolve(m.Content[i]); k != nil {
+			index[k.Value] = m.Content[i+1]
+		}
+	}
+	return func(key string) *yaml.Node { return index[key] }
+}
+
 func setKey(m *yaml.Node, key string, v *yaml.Node) {
 	tree.MapSet(m, key, v)
 }
