@@ -26,9 +26,9 @@ func oneEncoder(st Style, docs []*yaml.Node) ([]byte, error) {
 			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
 				Content: []*yaml.Node{NewNull()}}
 		}
-		if hasFlowNull(d, false) {
+		if misrendered(d, false) {
 			d = Clone(d)
-			spellFlowNulls(d, false)
+			respell(d, false)
 		}
 		if err := enc.Encode(d); err != nil {
 			return nil, err

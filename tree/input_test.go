@@ -58,3 +58,23 @@ func TestWriteYAMLHandMadeTree(t *testing.T) {
 		t.Fatalf("WriteYAML of a sequence with a nil item: %v, %q", err, b.String())
 	}
 }
+
+// TestWriteYAMLMoreIndentedFolded: yaml.v3's emitter adds line breaks to a
+// folded scalar with a more-indented line (found by FuzzRead); WriteYAML
+// writes such a scalar as a literal one, which reads back the same.
+func TestWriteYAMLMoreIndentedFolded(t *testing.T) {
+	for _, in := range []string{">\n 0\n  0", "k: >\n  a\n    b\n  c\n", "- >-\n  x\n  \ty\n"} {
+		st, err := Read([]byte(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteYAML(&b, st.Style, st.Docs...); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(b.Bytes(), Options{})
+		if err != nil || !equalDocs(back.Docs, st.Docs) {
+			t.Errorf("%q written as %q reads back differently (%v)", in, b.String(), err)
+		}
+	}
+}

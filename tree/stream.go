@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -249,10 +250,10 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
 				Content: []*yaml.Node{NewNull()}}
 		}
-		if hasFlowNull(d, false) {
-			// the documents are the caller's: spell the nulls in a copy
+		if misrendered(d, false) {
+			// the documents are the caller's: respell a copy
 			d = Clone(d)
-			spellFlowNulls(d, false)
+			respell(d, false)
 		}
 		// An encoder per document: yaml.v3's emitter keeps every event
 		// it has emitted until the encoder is done, so one encoder for a
@@ -291,29 +292,46 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// hasFlowNull reports whether n holds an empty null in a flow collection.
-func hasFlowNull(n *yaml.Node, inFlow bool) bool {
+// misrendered reports whether n holds a node yaml.v3's emitter writes as
+// something that reads back differently (see respell).
+func misrendered(n *yaml.Node, inFlow bool) bool {
+	if n.Kind == yaml.ScalarNode {
+		return inFlow && isEmptyNull(n) || isMoreIndentedFolded(n)
+	}
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for _, c := range n.Content {
-		if inFlow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
-			return true
-		}
-		if hasFlowNull(c, inFlow) {
+		if misrendered(c, inFlow) {
 			return true
 		}
 	}
 	return false
 }
 
-// spellFlowNulls writes "null" for the empty nulls of flow collections
-// ({a: }, [a, ]): the YAML library writes an empty null there as a
-// quoted empty string. It changes the node's text, not its value.
-func spellFlowNulls(n *yaml.Node, inFlow bool) {
+// respell changes how the nodes yaml.v3's emitter gets wrong are written,
+// not their values:
+//   - an empty null in a flow collection ({a: }, [a, ]) is written as a
+//     quoted empty string, a string: it is spelled null;
+//   - a folded scalar with a more-indented line (a line after the first
+//     starting with a space or tab) gets extra line breaks: it is written
+//     as a literal scalar, which keeps every line as it is.
+func respell(n *yaml.Node, inFlow bool) {
+	if n.Kind == yaml.ScalarNode {
+		if inFlow && isEmptyNull(n) {
+			n.Value = "null"
+		}
+		if isMoreIndentedFolded(n) {
+			n.Style = n.Style&^yaml.FoldedStyle | yaml.LiteralStyle
+		}
+		return
+	}
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for _, c := range n.Content {
-		if inFlow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
-			c.Value = "null"
-		}
-		spellFlowNulls(c, inFlow)
+		respell(c, inFlow)
 	}
+}
+
+func isEmptyNull(n *yaml.Node) bool { return n.Tag == "!!null" && n.Value == "" }
+
+func isMoreIndentedFolded(n *yaml.Node) bool {
+	return n.Style&yaml.FoldedStyle != 0 && (strings.Contains(n.Value, "\n ") || strings.Contains(n.Value, "\n\t"))
 }
