@@ -295,12 +295,13 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 // misrendered reports whether n holds a node yaml.v3's emitter writes as
 // something that reads back differently (see respell).
 func misrendered(n *yaml.Node, inFlow bool) bool {
-	if n.Kind == yaml.ScalarNode {
-		return inFlow && isEmptyNull(n) || isMoreIndentedFolded(n)
-	}
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
-	for _, c := range n.Content {
-		if misrendered(c, inFlow) {
+	for i, c := range n.Content {
+		if c.Kind == yaml.ScalarNode {
+			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) {
+				return true
+			}
+		} else if misrendered(c, inFlow) {
 			return true
 		}
 	}
@@ -309,26 +310,31 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 
 // respell changes how the nodes yaml.v3's emitter gets wrong are written,
 // not their values:
-//   - an empty null in a flow collection ({a: }, [a, ]) is written as a
-//     quoted empty string, a string: it is spelled null;
+//   - an empty null value in a flow collection ({a: }, [a, ]) is written as
+//     a quoted empty string, a string: it is spelled null (an empty null
+//     key is left alone: as an object key it is the text "", and that is
+//     what the emitter writes);
 //   - a folded scalar with a more-indented line (a line after the first
 //     starting with a space or tab) gets extra line breaks: it is written
 //     as a literal scalar, which keeps every line as it is.
 func respell(n *yaml.Node, inFlow bool) {
-	if n.Kind == yaml.ScalarNode {
-		if inFlow && isEmptyNull(n) {
-			n.Value = "null"
-		}
-		if isMoreIndentedFolded(n) {
-			n.Style = n.Style&^yaml.FoldedStyle | yaml.LiteralStyle
-		}
-		return
-	}
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
-	for _, c := range n.Content {
-		respell(c, inFlow)
+	for i, c := range n.Content {
+		if c.Kind != yaml.ScalarNode {
+			respell(c, inFlow)
+			continue
+		}
+		if inFlow && !isKey(n, i) && isEmptyNull(c) {
+			c.Value = "null"
+		}
+		if isMoreIndentedFolded(c) {
+			c.Style = c.Style&^yaml.FoldedStyle | yaml.LiteralStyle
+		}
 	}
 }
+
+// isKey reports whether the i-th child of n is a mapping key.
+func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 == 0 }
 
 func isEmptyNull(n *yaml.Node) bool { return n.Tag == "!!null" && n.Value == "" }
 
