@@ -78,3 +78,24 @@ func TestWriteYAMLMoreIndentedFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteYAMLKeptBlock: a block scalar with keep chomping followed by a
+// comment took in the blank line yaml.v3's emitter writes before the
+// comment (found by FuzzRead); WriteYAML writes such a scalar
+// double-quoted.
+func TestWriteYAMLKeptBlock(t *testing.T) {
+	for _, in := range []string{">+\n\n#", "|+\n\n#", "a: >+\n  x\n\n\n# c\n", "a: |+\n  x\n\n# c\nb: 1\n"} {
+		st, err := Read([]byte(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteYAML(&b, st.Style, st.Docs...); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(b.Bytes(), Options{})
+		if err != nil || !equalDocs(back.Docs, st.Docs) {
+			t.Errorf("%q written as %q reads back differently (%v)", in, b.String(), err)
+		}
+	}
+}

@@ -298,7 +298,7 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
 		if c.Kind == yaml.ScalarNode {
-			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) {
+			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) {
 				return true
 			}
 		} else if misrendered(c, inFlow) {
@@ -316,7 +316,10 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //     what the emitter writes);
 //   - a folded scalar with a more-indented line (a line after the first
 //     starting with a space or tab) gets extra line breaks: it is written
-//     as a literal scalar, which keeps every line as it is.
+//     as a literal scalar, which keeps every line as it is;
+//   - a block scalar that needs keep chomping (it ends with a blank line,
+//     or is one line break) takes in the blank line the emitter writes
+//     before a comment after it: it is written double-quoted.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
@@ -330,11 +333,18 @@ func respell(n *yaml.Node, inFlow bool) {
 		if isMoreIndentedFolded(c) {
 			c.Style = c.Style&^yaml.FoldedStyle | yaml.LiteralStyle
 		}
+		if isKeptBlock(c) {
+			c.Style = c.Style&^(yaml.FoldedStyle|yaml.LiteralStyle) | yaml.DoubleQuotedStyle
+		}
 	}
 }
 
 // isKey reports whether the i-th child of n is a mapping key.
 func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 == 0 }
+
+func isKeptBlock(n *yaml.Node) bool {
+	return n.Style&(yaml.FoldedStyle|yaml.LiteralStyle) != 0 && (n.Value == "\n" || strings.HasSuffix(n.Value, "\n\n"))
+}
 
 func isEmptyNull(n *yaml.Node) bool { return n.Tag == "!!null" && n.Value == "" }
 
