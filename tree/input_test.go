@@ -99,3 +99,21 @@ func TestWriteYAMLKeptBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONEscapesLineSeparators: NEL, U+2028, U+2029 and the other C1
+// controls are escaped in JSON output, which then reads back (as JSON or
+// as YAML) to the same string (found by FuzzRead: "\N" in YAML is NEL).
+func TestJSONEscapesLineSeparators(t *testing.T) {
+	n := NewString("a\u0085b\u2028c\u2029d\u0080e\u009f")
+	b, err := MarshalJSON(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"a\u0085b\u2028c\u2029d\u0080e\u009f"`; string(b) != want {
+		t.Fatalf("MarshalJSON: %s, want %s", b, want)
+	}
+	st, err := Read(b, Options{})
+	if err != nil || len(st.Docs) != 1 || Root(st.Docs[0]).Value != n.Value {
+		t.Fatalf("%s reads back as %v (%v)", b, st, err)
+	}
+}

@@ -233,9 +233,13 @@ func appendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		// C1 controls and the Unicode line separators are escaped: YAML
+		// reads NEL (U+0085), U+2028 and U+2029 as line breaks and refuses
+		// the other C1 controls, so JSON read as YAML keeps them only
+		// escaped (found by FuzzRead).
+		if r >= 0x80 && r <= 0x9F || r == '\u2028' || r == '\u2029' {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += size
 			start = i
 			continue
