@@ -82,9 +82,12 @@ func TestWriteYAMLMoreIndentedFolded(t *testing.T) {
 // TestWriteYAMLKeptBlock: a block scalar with keep chomping followed by a
 // comment took in the blank line yaml.v3's emitter writes before the
 // comment (found by FuzzRead); WriteYAML writes such a scalar
-// double-quoted.
+// double-quoted. Likewise for a line comment before a tagged collection.
 func TestWriteYAMLKeptBlock(t *testing.T) {
-	for _, in := range []string{">+\n\n#", "|+\n\n#", "a: >+\n  x\n\n\n# c\n", "a: |+\n  x\n\n# c\nb: 1\n"} {
+	for _, in := range []string{">+\n\n#", "|+\n\n#", "a: >+\n  x\n\n\n# c\n", "a: |+\n  x\n\n# c\nb: 1\n",
+		// and a line comment after a key whose value is a tagged block
+		// collection (the tag went to the start of the next line)
+		"0: #\n !0\n 0:", "k: # c\n  !!map\n  a: 1\n", "k: # c\n  !t\n  - 1\n"} {
 		st, err := Read([]byte(in), Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -297,6 +297,9 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 func misrendered(n *yaml.Node, inFlow bool) bool {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
+		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeTaggedBlock(c, n.Content[i+1]) {
+			return true
+		}
 		if c.Kind == yaml.ScalarNode {
 			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) {
 				return true
@@ -319,10 +322,18 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //     as a literal scalar, which keeps every line as it is;
 //   - a block scalar that needs keep chomping (it ends with a blank line,
 //     or is one line break) takes in the blank line the emitter writes
-//     before a comment after it: it is written double-quoted.
+//     before a comment after it: it is written double-quoted;
+//   - a line comment after a key whose value is a tagged block collection
+//     (k: # c, then !tag and the items) puts the tag at the start of the
+//     next line, which does not read: the comment goes on the line above
+//     the key.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
+		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeTaggedBlock(c, n.Content[i+1]) {
+			c.HeadComment = joinComments(c.HeadComment, c.LineComment)
+			c.LineComment = ""
+		}
 		if c.Kind != yaml.ScalarNode {
 			respell(c, inFlow)
 			continue
@@ -341,6 +352,26 @@ func respell(n *yaml.Node, inFlow bool) {
 
 // isKey reports whether the i-th child of n is a mapping key.
 func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 == 0 }
+
+func commentBeforeTaggedBlock(key, value *yaml.Node) bool {
+	if key.LineComment == "" || value.Style&yaml.FlowStyle != 0 {
+		return false
+	}
+	switch value.Kind {
+	case yaml.MappingNode:
+		return value.Style&yaml.TaggedStyle != 0 || value.Tag != "" && value.Tag != "!!map"
+	case yaml.SequenceNode:
+		return value.Style&yaml.TaggedStyle != 0 || value.Tag != "" && value.Tag != "!!seq"
+	}
+	return false
+}
+
+func joinComments(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
 
 func isKeptBlock(n *yaml.Node) bool {
 	return n.Style&(yaml.FoldedStyle|yaml.LiteralStyle) != 0 && (n.Value == "\n" || strings.HasSuffix(n.Value, "\n\n"))
