@@ -107,12 +107,12 @@ func TestWriteYAMLKeptBlock(t *testing.T) {
 // controls are escaped in JSON output, which then reads back (as JSON or
 // as YAML) to the same string (found by FuzzRead: "\N" in YAML is NEL).
 func TestJSONEscapesLineSeparators(t *testing.T) {
-	n := NewString("a\u0085b\u2028c\u2029d\u0080e\u009f")
+	n := NewString("a\u0085b\u2028c\u2029d\u0080e\u009f\u007f")
 	b, err := MarshalJSON(n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `"a\u0085b\u2028c\u2029d\u0080e\u009f"`; string(b) != want {
+	if want := `"a\u0085b\u2028c\u2029d\u0080e\u009f\u007f"`; string(b) != want {
 		t.Fatalf("MarshalJSON: %s, want %s", b, want)
 	}
 	st, err := Read(b, Options{})

@@ -200,7 +200,7 @@ func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f { // DEL: YAML refuses it raw
 				i++
 				continue
 			}
@@ -233,7 +233,8 @@ func appendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		// C1 controls and the Unicode line separators are escaped: YAML
+		// C1 controls and the Unicode line separators are escaped (DEL
+		// above too): YAML
 		// reads NEL (U+0085), U+2028 and U+2029 as line breaks and refuses
 		// the other C1 controls, so JSON read as YAML keeps them only
 		// escaped (found by FuzzRead).
