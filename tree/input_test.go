@@ -70,6 +70,7 @@ func TestWriteYAMLRespelled(t *testing.T) {
 		">\n 0\n  0", "k: >\n  a\n    b\n  c\n", "- >-\n  x\n  \ty\n",
 		">+\n\n#", "|+\n\n#", "a: >+\n  x\n\n\n# c\n", "a: |+\n  x\n\n# c\nb: 1\n",
 		"0: #\n !0\n 0:", "k: # c\n  !!map\n  a: 1\n", "k: # c\n  !t\n  - 1\n",
+		"0: #\n &0\n 0:", "k: # c\n  &a\n  - 1\nl: *a\n",
 	} {
 		st, err := Read([]byte(in), Options{})
 		if err != nil {

@@ -323,10 +323,10 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //   - a block scalar that needs keep chomping (it ends with a blank line,
 //     or is one line break) takes in the blank line the emitter writes
 //     before a comment after it: it is written double-quoted;
-//   - a line comment after a key whose value is a tagged block collection
-//     (k: # c, then !tag and the items) puts the tag at the start of the
-//     next line, which does not read: the comment goes on the line above
-//     the key.
+//   - a line comment after a key whose value is a tagged or anchored
+//     block collection (k: # c, then !tag or &anchor and the items) puts
+//     the tag or anchor at the start of the next line, which does not
+//     read: the comment goes on the line above the key.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
@@ -356,6 +356,9 @@ func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 
 func commentBeforeTaggedBlock(key, value *yaml.Node) bool {
 	if key.LineComment == "" || value.Style&yaml.FlowStyle != 0 {
 		return false
+	}
+	if value.Anchor != "" && (value.Kind == yaml.MappingNode || value.Kind == yaml.SequenceNode) {
+		return true // an anchor goes where the tag would
 	}
 	switch value.Kind {
 	case yaml.MappingNode:
