@@ -33,19 +33,7 @@ func FuzzApply(f *testing.F) {
 	f.Add("[1, [2, [3]]]", "[{op: move, from: /1/1, path: /0}, {op: test, path: /0/0, value: 3.0e0}]")
 	f.Add("a: 0x1F\nb: .inf\n", "[{op: test, path: /a, value: 31}, {op: copy, from: /b, path: /c}]")
 
-	f.Fuzz(func(t *testing.T, docText, patchText string) {
-		for _, roots := range []bool{false, true} {
-			doc, ok := nodetest.First(docText, roots)
-			if !ok {
-				return
-			}
-			patch, ok := nodetest.First(patchText, roots)
-			if !ok {
-				return
-			}
-			checkApply(t, doc, patch)
-		}
-	})
+	nodetest.FuzzDocPatch(f, checkApply)
 }
 
 func checkApply(t *testing.T, doc, patch *yaml.Node) {

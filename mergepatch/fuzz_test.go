@@ -35,19 +35,7 @@ func FuzzApply(f *testing.F) {
 	f.Add("a: 'x' # c\nb: [1]\n", "a: 1\nb: {c: {d: null}}\n")
 	f.Add("---\n--- a\n", "a: 0x1F\nb: .inf\n")
 
-	f.Fuzz(func(t *testing.T, docText, patchText string) {
-		for _, roots := range []bool{false, true} {
-			doc, ok := nodetest.First(docText, roots)
-			if !ok {
-				return
-			}
-			patch, ok := nodetest.First(patchText, roots)
-			if !ok {
-				return
-			}
-			checkApply(t, doc, patch)
-		}
-	})
+	nodetest.FuzzDocPatch(f, checkApply)
 }
 
 func checkApply(t *testing.T, doc, patch *yaml.Node) {

@@ -4,6 +4,7 @@
 package nodetest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -115,5 +116,45 @@ func CheckNoSharing(tb testing.TB, result, patch *yaml.Node) {
 			tb.Errorf("the result shares a node with the patch: %s %q at line %d", n.ShortTag(), n.Value, n.Line)
 			return
 		}
+	}
+}
+
+// FuzzDocPatch runs check on every pair of fuzz inputs that reads under
+// small limits, twice: as document nodes, then as their root values.
+func FuzzDocPatch(f *testing.F, check func(t *testing.T, doc, patch *yaml.Node)) {
+	f.Fuzz(func(t *testing.T, docText, patchText string) {
+		for _, roots := range []bool{false, true} {
+			doc, ok := First(docText, roots)
+			if !ok {
+				return
+			}
+			patch, ok := First(patchText, roots)
+			if !ok {
+				return
+			}
+			check(t, doc, patch)
+		}
+	})
+}
+
+// ReadStream reads a file under testdata.
+func ReadStream(tb testing.TB, path ...string) *tree.Stream {
+	tb.Helper()
+	s, err := tree.Read(MustRead(tb, path...), tree.Options{File: filepath.Join(path...)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// RequireWritesBack fails unless the file under testdata, read and written
+// back untouched, is byte for byte what was read: the ground on which a
+// test can say that nothing unrelated to a patch changed.
+func RequireWritesBack(tb testing.TB, path ...string) {
+	tb.Helper()
+	s := ReadStream(tb, path...)
+	var b bytes.Buffer
+	if err := tree.WriteYAML(&b, s.Style, s.Docs...); err != nil || b.String() != string(MustRead(tb, path...)) {
+		tb.Fatalf("yaml.v3 does not write testdata/%s back unchanged (%v):\n%s", filepath.Join(path...), err, b.Bytes())
 	}
 }
