@@ -61,7 +61,9 @@ func (s *Selector) String() string {
 			}
 			keys := make([]string, len(c.Key))
 			for j, k := range c.Key {
-				keys[j] = fieldText(k, false)
+				// a leading + or - would read as an insertion
+				lead := i == 0 && j == 0 && s.Op == SelMatch && (strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-"))
+				keys[j] = fieldText(k, lead)
 			}
 			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
