@@ -79,35 +79,60 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // the conflicts between them, and renders every source of the set: files no
 // patch touched are their input, touched ones keep the text of everything
 // not changed. The set is edited in place.
+//
+// A file is rendered as soon as the last of its objects is patched, and
+// the copy of it that keeps its text (tree.Stream.Snapshot) lives only
+// from just before its first edit until then: only the files being patched
+// have one at a time, so the memory ApplyPatches needs beyond the set is
+// about the size of the outputs (docs/performance.md). A stream that
+// holds a snapshot already (its caller means to write it again after more
+// edits) keeps it.
 func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
-	parallel.For(len(set.Sources), opts.Workers, func(i int) { set.Sources[i].Stream.Snapshot() })
+	index := make(map[*resource.Source]int, len(set.Sources))
+	for i, src := range set.Sources {
+		index[src] = i
+	}
+	files := make([]*File, len(set.Sources))
+	errs := make([]error, len(set.Sources))
+	mine := make([]bool, len(set.Sources)) // snapshots taken here, dropped when written
+	renderFile := func(src *resource.Source, changed bool) {
+		i := index[src]
+		b, err := render(src, changed, opts.KeepFormat)
+		files[i], errs[i] = &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err
+	}
 	rec := &conflict.Recorder{}
 	res, err := kpatch.Apply(set, patches, kpatch.Options{
 		Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
+		BeforeSource: func(src *resource.Source) {
+			if !src.Stream.Snapshotted() {
+				src.Stream.Snapshot()
+				mine[index[src]] = true
+			}
+		},
+		AfterSource: func(src *resource.Source, touched bool) {
+			renderFile(src, touched)
+			if mine[index[src]] {
+				src.Stream.DropSnapshot()
+			}
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &ApplyResult{Patches: len(patches), Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Effects())}
-	changed := map[*resource.Source]bool{}
-	for _, r := range res.Touched {
-		changed[r.Source] = true
-	}
-	out.Files = make([]*File, len(set.Sources))
-	errs := make([]error, len(set.Sources))
+	// the files no patch targeted
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
-		src := set.Sources[i]
-		b, err := render(src, changed[src], opts.KeepFormat)
-		out.Files[i], errs[i] = &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err
+		if files[i] == nil {
+			renderFile(set.Sources[i], false)
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return &ApplyResult{Files: files, Patches: len(patches), Objects: len(set.Resources),
+		Warnings: res.Warnings, Conflicts: conflict.Find(rec.Effects())}, nil
 }
 
 // render writes a source. A source no patch touched is its input (but a

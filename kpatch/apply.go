@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -32,6 +34,17 @@ type Options struct {
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
+
+	// BeforeSource, when set, is called once for each source some patch
+	// targets, before the first of its objects is edited; AfterSource once
+	// the last of them is done, with whether any patch applied to one. They
+	// run on the workers, for several sources at once, so that a caller can
+	// snapshot a file just before it changes and write it out as soon as it
+	// is finished, rather than holding every file's copies until the end.
+	// Apply may still fail after AfterSource: a caller keeps what it made
+	// there only when Apply succeeds.
+	BeforeSource func(src *resource.Source)
+	AfterSource  func(src *resource.Source, touched bool)
 }
 
 // Warning is a patch, or part of one, that changed nothing.
@@ -108,13 +121,29 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 			jobs[index[r]] = append(jobs[index[r]], sl)
 		}
 	}
+	sources := sourceStates(set, jobs)
 	cache := &shortcutCache{m: map[shortcutKey]shortcutResult{}}
 	patchObjects := func(i int) {
+		if len(jobs[i]) == 0 {
+			return
+		}
+		st := sources[set.Resources[i].Source]
+		if opts.BeforeSource != nil {
+			st.begin.Do(func() { opts.BeforeSource(set.Resources[i].Source) })
+		}
+		touched := false
 		for _, sl := range jobs[i] {
 			sl.run(opts, cache)
+			touched = touched || sl.touched
 			if sl.err != nil {
-				return // the object's later patches do not matter: Apply fails
+				break // the object's later patches do not matter: Apply fails
 			}
+		}
+		if touched {
+			st.touched.Store(true)
+		}
+		if st.left.Add(-1) == 0 && opts.AfterSource != nil {
+			opts.AfterSource(set.Resources[i].Source, st.touched.Load())
 		}
 	}
 	parallel.For(len(jobs), opts.Workers, patchObjects)
@@ -143,6 +172,30 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// sourceState follows the patching of one source's objects.
+type sourceState struct {
+	begin   sync.Once    // BeforeSource
+	left    atomic.Int64 // objects with patches not yet done
+	touched atomic.Bool  // some patch applied to one of its objects
+}
+
+// sourceStates counts, for each source, its objects that get patches.
+func sourceStates(set *resource.Set, jobs [][]*slot) map[*resource.Source]*sourceState {
+	m := make(map[*resource.Source]*sourceState, len(set.Sources))
+	for i, r := range set.Resources {
+		if len(jobs[i]) == 0 {
+			continue
+		}
+		st := m[r.Source]
+		if st == nil {
+			st = &sourceState{}
+			m[r.Source] = st
+		}
+		st.left.Add(1)
+	}
+	return m
 }
 
 // slot is one patch applied to one object (or a patch that matched no

@@ -109,6 +109,10 @@ func Process(input []byte) ([]byte, error) {
 	}
 	var results []Result
 	if err == nil {
+		// taken here, not by ApplyPatches (which drops the snapshots it
+		// takes once it has written a file): the results are added to the
+		// list after the patches, and the whole list is written then
+		src.Stream.Snapshot()
 		results, err = run(set, cfg)
 	}
 	st := src.Stream

@@ -78,6 +78,14 @@ func (s *Stream) Snapshot() {
 	}
 }
 
+// DropSnapshot discards the copies Snapshot made, and the memory they hold:
+// WriteYAML then writes the stream as if Snapshot had never been called.
+func (s *Stream) DropSnapshot() { s.snapshot, s.resnapshot = nil, false }
+
+// Snapshotted reports whether the stream holds a snapshot: Snapshot was
+// called, and DropSnapshot was not since.
+func (s *Stream) Snapshotted() bool { return s.snapshot != nil }
+
 // writePreserving writes the stream keeping its source text, or, when that
 // cannot be done correctly, as the function WriteYAML writes it.
 func (s *Stream) writePreserving(w io.Writer) error {
