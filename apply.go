@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
@@ -61,18 +63,36 @@ type File struct {
 // Changed reports whether the output differs from the input.
 func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 
-// Apply loads the manifests and the patches of opts and applies them (see
-// ApplyPatches).
+// Apply loads the manifests and the patches of opts and applies them, as
+// ApplyPatches does. It patches and writes each file as soon as it is
+// parsed, while later files are still being read, and then lets go of its
+// parsed form: the memory it needs is about that of the inputs and
+// outputs, plus the files being worked on.
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}
-	set, err := resource.Load(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers})
+	rec := &conflict.Recorder{}
+	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
+	var mu sync.Mutex
+	done := map[*resource.Source]fileResult{}
+	set, err := resource.Stream(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers},
+		func(_ int, src *resource.Source, objs []*resource.Resource) {
+			f := patchFile(run, src, objs, opts)
+			src.Release(objs)
+			mu.Lock()
+			done[src] = f
+			mu.Unlock()
+		})
 	if err != nil {
 		return nil, err
 	}
-	return ApplyPatches(set, patches, opts)
+	files := make([]fileResult, len(set.Sources))
+	for i, src := range set.Sources {
+		files[i] = done[src]
+	}
+	return finish(run, rec, set, files, len(patches))
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -80,59 +100,83 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // patch touched are their input, touched ones keep the text of everything
 // not changed. The set is edited in place.
 //
-// A file is rendered as soon as the last of its objects is patched, and
-// the copy of it that keeps its text (tree.Stream.Snapshot) lives only
-// from just before its first edit until then: only the files being patched
-// have one at a time, so the memory ApplyPatches needs beyond the set is
-// about the size of the outputs (docs/performance.md). A stream that
-// holds a snapshot already (its caller means to write it again after more
-// edits) keeps it.
+// Files are patched several at once (and the objects of a file too), each
+// rendered as soon as its objects are patched; the copy of a file that
+// keeps its text (tree.Stream.Snapshot) lives only from just before its
+// first edit until then. A stream that holds a snapshot already (its
+// caller means to write it again after more edits) keeps it.
 func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+	rec := &conflict.Recorder{}
+	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
+	objs := make([][]*resource.Resource, len(set.Sources))
 	index := make(map[*resource.Source]int, len(set.Sources))
 	for i, src := range set.Sources {
 		index[src] = i
 	}
-	files := make([]*File, len(set.Sources))
-	errs := make([]error, len(set.Sources))
-	mine := make([]bool, len(set.Sources)) // snapshots taken here, dropped when written
-	renderFile := func(src *resource.Source, changed bool) {
-		i := index[src]
-		b, err := render(src, changed, opts.KeepFormat)
-		files[i], errs[i] = &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err
+	for _, r := range set.Resources {
+		i := index[r.Source]
+		objs[i] = append(objs[i], r)
 	}
-	rec := &conflict.Recorder{}
-	res, err := kpatch.Apply(set, patches, kpatch.Options{
-		Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		BeforeSource: func(src *resource.Source) {
-			if !src.Stream.Snapshotted() {
-				src.Stream.Snapshot()
-				mine[index[src]] = true
-			}
-		},
-		AfterSource: func(src *resource.Source, touched bool) {
-			renderFile(src, touched)
-			if mine[index[src]] {
-				src.Stream.DropSnapshot()
-			}
-		},
+	files := make([]fileResult, len(set.Sources))
+	parallel.For(len(set.Sources), opts.Workers, func(i int) {
+		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
 	})
+	return finish(run, rec, set, files, len(patches))
+}
+
+func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
+	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers}
+}
+
+// fileResult is a file written, or the error writing it.
+type fileResult struct {
+	file *File
+	err  error
+}
+
+// patchFile patches the objects of a source and renders it.
+func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+	targeted := false
+	for _, r := range objs {
+		if run.Targets(r) {
+			targeted = true
+			break
+		}
+	}
+	mine := false // the snapshot is taken here, and dropped once written
+	if targeted && !src.Stream.Snapshotted() {
+		src.Stream.Snapshot()
+		mine = true
+	}
+	touched := make([]bool, len(objs))
+	if targeted {
+		parallel.For(len(objs), opts.Workers, func(j int) { touched[j] = run.Patch(objs[j]) })
+	}
+	changed := slices.Contains(touched, true)
+	b, err := render(src, changed, opts.KeepFormat)
+	if mine {
+		src.Stream.DropSnapshot()
+	}
+	return fileResult{&File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err}
+}
+
+// finish completes a run: the warnings and the first error of the patches
+// (kpatch.Run.Finish), then the first error writing a file.
+func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int) (*ApplyResult, error) {
+	res, err := run.Finish(set)
 	if err != nil {
 		return nil, err
 	}
-	// the files no patch targeted
-	parallel.For(len(set.Sources), opts.Workers, func(i int) {
-		if files[i] == nil {
-			renderFile(set.Sources[i], false)
+	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
+		Conflicts: conflict.Find(rec.Effects()), Files: make([]*File, len(files))}
+	for i, f := range files {
+		if f.err != nil {
+			return nil, f.err
 		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+		out.Files[i] = f.file
 	}
-	return &ApplyResult{Files: files, Patches: len(patches), Objects: len(set.Resources),
-		Warnings: res.Warnings, Conflicts: conflict.Find(rec.Effects())}, nil
+	return out, nil
 }
 
 // render writes a source. A source no patch touched is its input (but a

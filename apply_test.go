@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
 )
 
 // writeCorpus writes n Deployments (with comments, some in Lists) over
@@ -203,5 +204,97 @@ func TestWriteDirInPlace(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Errorf("the folder holds %d entries, want 2 (no temporary files)", len(entries))
+	}
+}
+
+// applyBoth runs opts through Apply (files patched as they are read, then
+// let go) and through resource.Load + ApplyPatches (the whole set first),
+// and returns what each printed: the output stream, warnings, conflicts
+// and trace, or the error.
+func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
+	t.Helper()
+	show := func(res *ApplyResult, trace *bytes.Buffer, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		var b strings.Builder
+		b.Write(res.Stream())
+		for _, w := range res.Warnings {
+			b.WriteString(w.String() + "\n")
+		}
+		for _, c := range res.Conflicts {
+			b.WriteString(c.String() + "\n")
+		}
+		b.Write(trace.Bytes())
+		return b.String()
+	}
+	var t1, t2 bytes.Buffer
+	opts.Trace = &t1
+	res, err := Apply(opts)
+	streamed = show(res, &t1, err)
+	opts.Trace = &t2
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := resource.Load(opts.Manifests, nil, resource.LoadOptions{})
+	if err == nil {
+		res, err = ApplyPatches(set, patches, opts)
+	}
+	return streamed, show(res, &t2, err)
+}
+
+// TestApplyStreaming: Apply, which patches and writes each file as it is
+// read, gives what ApplyPatches gives on the set loaded first: the same
+// bytes, warnings (in patch order, then object order), conflicts and
+// trace, and the same error when several patches fail (the first in patch
+// order, whichever object was read first).
+func TestApplyStreaming(t *testing.T) {
+	base, patches := writeCorpus(t, 200)
+	streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Workers: 3})
+	if streamed != loaded {
+		t.Fatalf("Apply and ApplyPatches differ:\n%.3000s\n---- ApplyPatches:\n%.3000s", streamed, loaded)
+	}
+	if !strings.Contains(streamed, "no object matches deployment.nosuch") || !strings.Contains(streamed, "app3") {
+		t.Fatalf("the corpus applied nothing:\n%.2000s", streamed)
+	}
+
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	manifests := filepath.Join(dir, "m")
+	if err := os.MkdirAll(manifests, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("m/a.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec: {replicas: 1}\n")
+	write("m/b.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\nspec: {replicas: 1}\n")
+	write("m/c.yaml", "apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: c}\nspec: {replicas: 1}\n")
+	for _, c := range []struct {
+		name, patch string
+		strict      bool
+		want        string // in the error
+	}{
+		// the patch listed first fails on b, the second on a (read first)
+		{"first failure in patch order", "[\"deployment.apps\".b]\nreplicas.x: 1\n[\"deployment.apps\".a]\nreplicas.y: 1\n", false, "p.kpatch:2:"},
+		// "deployment" picks objects of two groups, which is known only
+		// once all are read; a failure of an earlier patch comes first
+		{"failure before an ambiguous kind", "[\"deployment.apps\".a]\nreplicas.y: 1\n[deployment.*]\nreplicas: 2\n", false, "p.kpatch:2:"},
+		{"ambiguous kind first", "[deployment.*]\nreplicas: 2\n[\"deployment.apps\".a]\nreplicas.y: 1\n", false, "several groups"},
+		{"strict", "[\"deployment.apps\".nosuch]\nreplicas: 2\n[\"deployment.apps\".a]\nreplicas.y: 1\n", true, "strict mode"},
+	} {
+		p := write("p.kpatch", c.patch)
+		streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{manifests}, Patches: []string{p}, Strict: c.strict})
+		if streamed != loaded {
+			t.Errorf("%s: Apply gives\n%s\nApplyPatches gives\n%s", c.name, streamed, loaded)
+		}
+		if !strings.HasPrefix(streamed, "error: ") || !strings.Contains(streamed, c.want) {
+			t.Errorf("%s: %s, want an error with %q", c.name, streamed, c.want)
+		}
 	}
 }

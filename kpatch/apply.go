@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -34,17 +33,6 @@ type Options struct {
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
-
-	// BeforeSource, when set, is called once for each source some patch
-	// targets, before the first of its objects is edited; AfterSource once
-	// the last of them is done, with whether any patch applied to one. They
-	// run on the workers, for several sources at once, so that a caller can
-	// snapshot a file just before it changes and write it out as soon as it
-	// is finished, rather than holding every file's copies until the end.
-	// Apply may still fail after AfterSource: a caller keeps what it made
-	// there only when Apply succeeds.
-	BeforeSource func(src *resource.Source)
-	AfterSource  func(src *resource.Source, touched bool)
 }
 
 // Warning is a patch, or part of one, that changed nothing.
@@ -67,103 +55,164 @@ type Result struct {
 // merge patches, then the field patches, each group in the order given
 // (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
-// edited in place. A patch whose target or selector matches nothing is a
-// warning (an error with Strict).
+// edited in place, several at once (Options.Workers). A patch whose target
+// or selector matches nothing is a warning (an error with Strict).
 func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+	run := NewRun(patches, opts)
+	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
+	return run.Finish(set)
+}
+
+// Run is Apply taken apart, for callers that patch objects as their files
+// are read and write each file out as soon as its objects are done, rather
+// than holding every file until the end: NewRun, then Patch for every
+// object (in any order, from several goroutines at once), then Finish with
+// the set of all the objects. The result is Apply's.
+type Run struct {
+	opts     Options
+	order    []*Patch // strategic and merge patches, then field patches
+	matchers []*resource.Matcher
+	badSel   []error          // the target does not parse: the patch applies to nothing
+	byName   map[string][]int // patches (index in order) whose target names one object
+	anyName  []int            // the others, in order
+	cache    *shortcutCache
+
+	mu    sync.Mutex
+	slots map[*resource.Resource][]*slot // the patches each object got, in order
+}
+
+// NewRun prepares a run of patches.
+func NewRun(patches []*Patch, opts Options) *Run {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
 	}
 	if opts.Vars == nil {
 		opts.Vars = NewVars()
 	}
-	// the order of application: strategic and merge patches, then field
-	// patches
-	var order []*Patch
+	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
+		slots: map[*resource.Resource][]*slot{}}
 	for _, p := range patches {
 		if p.Type != Field {
-			order = append(order, p)
+			run.order = append(run.order, p)
 		}
 	}
 	for _, p := range patches {
 		if p.Type == Field {
-			order = append(order, p)
+			run.order = append(run.order, p)
 		}
 	}
-	// The targets of every patch, then, for each object, the patches it
-	// gets in order. Objects are patched in parallel; what each step
-	// reports (warnings, effects, trace lines) is kept in a slot of its own
-	// and put together in the order of a sequential run: by patch, then by
-	// object.
-	index := make(map[*resource.Resource]int, len(set.Resources))
-	for i, r := range set.Resources {
-		index[r] = i
+	run.matchers = make([]*resource.Matcher, len(run.order))
+	run.badSel = make([]error, len(run.order))
+	for i, p := range run.order {
+		run.matchers[i], run.badSel[i] = p.Target.Matcher(opts.Schema)
+		if run.badSel[i] != nil {
+			continue
+		}
+		if name := p.Target.Name; name != "" && name != "*" {
+			run.byName[name] = append(run.byName[name], i)
+		} else {
+			run.anyName = append(run.anyName, i)
+		}
 	}
+	return run
+}
+
+// targets returns the patches (indexes in order) whose targets pick r, in
+// order.
+func (run *Run) targets(r *resource.Resource) []int {
+	named, any := run.byName[r.Name], run.anyName
+	var out []int
+	for len(named) > 0 || len(any) > 0 {
+		var i int
+		if len(any) == 0 || len(named) > 0 && named[0] < any[0] {
+			i, named = named[0], named[1:]
+		} else {
+			i, any = any[0], any[1:]
+		}
+		if run.matchers[i].Matches(r) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Targets reports whether some patch applies to r: whether Patch will edit
+// it (a caller snapshots its file first).
+func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+
+// Patch applies to r, in order, every patch whose target picks it, and
+// reports whether one did. It stops at the first failure, which Finish
+// returns. Patch is safe to call for different objects at once.
+func (run *Run) Patch(r *resource.Resource) bool {
 	var slots []*slot
-	jobs := make([][]*slot, len(set.Resources)) // per object, in order
-	for _, p := range order {
-		// errors wait in their slot: an error of an earlier patch, found
-		// when objects are patched, comes first
-		targets, err := set.Select(p.Target, opts.Schema)
-		switch {
-		case err != nil:
-			slots = append(slots, &slot{err: &Error{Pos: p.Pos, Msg: err.Error()}})
-			continue
-		case len(targets) == 0 && opts.Strict:
-			slots = append(slots, &slot{err: &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}})
-			continue
-		case len(targets) == 0:
-			slots = append(slots, &slot{warnings: []Warning{{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)}}})
-			continue
-		}
-		for _, r := range targets {
-			sl := &slot{patch: p, r: r}
-			slots = append(slots, sl)
-			jobs[index[r]] = append(jobs[index[r]], sl)
+	touched := false
+	for _, i := range run.targets(r) {
+		sl := &slot{patch: run.order[i], index: i, r: r}
+		slots = append(slots, sl)
+		sl.run(run.opts, run.cache)
+		touched = touched || sl.touched
+		if sl.err != nil {
+			break // the object's later patches do not matter: the run fails
 		}
 	}
-	sources := sourceStates(set, jobs)
-	cache := &shortcutCache{m: map[shortcutKey]shortcutResult{}}
-	patchObjects := func(i int) {
-		if len(jobs[i]) == 0 {
-			return
-		}
-		st := sources[set.Resources[i].Source]
-		if opts.BeforeSource != nil {
-			st.begin.Do(func() { opts.BeforeSource(set.Resources[i].Source) })
-		}
-		touched := false
-		for _, sl := range jobs[i] {
-			sl.run(opts, cache)
-			touched = touched || sl.touched
-			if sl.err != nil {
-				break // the object's later patches do not matter: Apply fails
-			}
-		}
-		if touched {
-			st.touched.Store(true)
-		}
-		if st.left.Add(-1) == 0 && opts.AfterSource != nil {
-			opts.AfterSource(set.Resources[i].Source, st.touched.Load())
+	if len(slots) > 0 {
+		run.mu.Lock()
+		run.slots[r] = slots
+		run.mu.Unlock()
+	}
+	return touched
+}
+
+// Finish puts together what the patches did to the objects of set (every
+// object given to Patch, in the order of the set): the warnings, the
+// conflict effects and the trace come in the order of a sequential run,
+// by patch, then by object; the error returned is the first one in that
+// order. A target whose kind names kinds of several groups among the
+// objects it picked is an error too.
+func (run *Run) Finish(set *resource.Set) (*Result, error) {
+	opts := run.opts
+	byPatch := make([][]*slot, len(run.order))
+	for _, r := range set.Resources {
+		for _, sl := range run.slots[r] {
+			byPatch[sl.index] = append(byPatch[sl.index], sl)
 		}
 	}
-	parallel.For(len(jobs), opts.Workers, patchObjects)
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
-	for _, sl := range slots {
-		if sl.err != nil {
-			return nil, sl.err
+	for i, p := range run.order {
+		slots := byPatch[i]
+		matched := make([]*resource.Resource, len(slots))
+		for j, sl := range slots {
+			matched[j] = sl.r
 		}
-		res.Warnings = append(res.Warnings, sl.warnings...)
-		for _, e := range sl.effects {
-			opts.Record.Add(e)
+		err := run.badSel[i]
+		if err == nil {
+			err = p.Target.Ambiguity(matched)
 		}
-		if opts.Trace != nil && sl.trace.Len() > 0 {
-			if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
-				return nil, err
+		switch {
+		case err != nil:
+			return nil, &Error{Pos: p.Pos, Msg: err.Error()}
+		case len(slots) == 0 && opts.Strict:
+			return nil, &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}
+		case len(slots) == 0:
+			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)})
+		}
+		for _, sl := range slots {
+			if sl.err != nil {
+				return nil, sl.err
 			}
-		}
-		if sl.touched {
-			touched[sl.r] = true
+			res.Warnings = append(res.Warnings, sl.warnings...)
+			for _, e := range sl.effects {
+				opts.Record.Add(e)
+			}
+			if opts.Trace != nil && sl.trace.Len() > 0 {
+				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
+					return nil, err
+				}
+			}
+			if sl.touched {
+				touched[sl.r] = true
+			}
 		}
 	}
 	for _, r := range set.Resources {
@@ -174,34 +223,10 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// sourceState follows the patching of one source's objects.
-type sourceState struct {
-	begin   sync.Once    // BeforeSource
-	left    atomic.Int64 // objects with patches not yet done
-	touched atomic.Bool  // some patch applied to one of its objects
-}
-
-// sourceStates counts, for each source, its objects that get patches.
-func sourceStates(set *resource.Set, jobs [][]*slot) map[*resource.Source]*sourceState {
-	m := make(map[*resource.Source]*sourceState, len(set.Sources))
-	for i, r := range set.Resources {
-		if len(jobs[i]) == 0 {
-			continue
-		}
-		st := m[r.Source]
-		if st == nil {
-			st = &sourceState{}
-			m[r.Source] = st
-		}
-		st.left.Add(1)
-	}
-	return m
-}
-
-// slot is one patch applied to one object (or a patch that matched no
-// object), with what it reported.
+// slot is one patch applied to one object, with what it reported.
 type slot struct {
 	patch    *Patch
+	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning
 	effects  []conflict.Effect
@@ -570,7 +595,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
 		}
 	case t != nil && t.Kind.Scalar():
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), it has no field %q", pl.where(), t.Kind, typeWord(t), st.Field)}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s), it has no field %q", pl.where(), article(t.Kind), typeWord(t), st.Field)}
 	case t != nil && t.Kind == schema.List:
 		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}

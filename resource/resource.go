@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -101,13 +102,24 @@ type LoadOptions struct {
 // documents are kept as they are. Two objects with the same identity are an
 // error naming both.
 func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
+	return Stream(paths, stdin, opts, nil)
+}
+
+// Stream reads what Load reads and calls each with every source and its
+// objects as soon as the source is parsed, on up to opts.Workers goroutines
+// at once (for several sources at the same time), while later files are
+// still being read. i is the index of the source in the set. It returns
+// the set, as Load does, once every call has returned; each may have
+// released sources it is done with (Source.Release). A source that fails to
+// parse is not passed to each; the error returned is the one Load would
+// return.
+func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, src *Source, objs []*Resource)) (*Set, error) {
 	// the files, in order; then read and parsed in parallel; then their
 	// objects, in order
 	type input struct {
-		path, rel string
-		data      []byte
-		stream    *tree.Stream
-		err       error
+		src  *Source
+		objs []*Resource
+		err  error
 	}
 	var inputs []*input
 	for _, p := range paths {
@@ -116,7 +128,7 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 			if err != nil {
 				return nil, err
 			}
-			inputs = append(inputs, &input{path: "<stdin>", rel: "stdin.yaml", data: data})
+			inputs = append(inputs, &input{src: &Source{Path: "<stdin>", Rel: "stdin.yaml", Input: data}})
 			continue
 		}
 		info, err := os.Stat(p)
@@ -124,7 +136,7 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			inputs = append(inputs, &input{path: p, rel: filepath.Base(p)})
+			inputs = append(inputs, &input{src: &Source{Path: p, Rel: filepath.Base(p)}})
 			continue
 		}
 		files, err := manifestFiles(p)
@@ -133,33 +145,50 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 		}
 		for _, f := range files {
 			rel, _ := filepath.Rel(p, f)
-			inputs = append(inputs, &input{path: f, rel: rel})
+			inputs = append(inputs, &input{src: &Source{Path: f, Rel: rel}})
 		}
 	}
 	parallel.For(len(inputs), opts.Workers, func(i int) {
 		in := inputs[i]
-		if in.data == nil && in.path != "<stdin>" {
-			if in.data, in.err = tree.ReadFile(in.path, opts.Limits); in.err != nil {
+		src := in.src
+		if src.Input == nil && src.Path != "<stdin>" {
+			if src.Input, in.err = tree.ReadFile(src.Path, opts.Limits); in.err != nil {
 				return
 			}
 		}
 		var format *tree.Format
-		if strings.EqualFold(filepath.Ext(in.path), ".json") {
+		if strings.EqualFold(filepath.Ext(src.Path), ".json") {
 			f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
 			format = &f
 		}
-		in.stream, in.err = tree.Read(in.data, tree.Options{File: in.path, Limits: opts.Limits, Format: format})
+		if src.Stream, in.err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); in.err != nil {
+			return
+		}
+		if in.objs, in.err = Objects(src); in.err == nil && each != nil {
+			each(i, src, in.objs)
+		}
 	})
 	set := &Set{}
 	for _, in := range inputs {
 		if in.err != nil {
 			return nil, in.err
 		}
-		if err := set.add(&Source{Path: in.path, Rel: in.rel, Stream: in.stream, Input: in.data}); err != nil {
-			return nil, err
-		}
+		set.Sources = append(set.Sources, in.src)
+		set.Resources = append(set.Resources, in.objs...)
 	}
 	return set, set.checkUnique()
+}
+
+// Release drops the parsed documents of src and the contents of objs (its
+// objects), keeping what identifies them and where they start: for callers
+// that have written the source out and want its memory back. The objects
+// can still be selected by kind, name and namespace, but no longer by
+// label.
+func (src *Source) Release(objs []*Resource) {
+	src.Stream = nil
+	for _, r := range objs {
+		r.Root = &yaml.Node{Kind: r.Root.Kind, Line: r.Root.Line, Column: r.Root.Column}
+	}
 }
 
 // manifestFiles lists the manifest files below dir, in lexical order.
@@ -173,10 +202,12 @@ func manifestFiles(dir string) ([]string, error) {
 	})
 }
 
-// add adds a source and its objects.
-func (set *Set) add(src *Source) error {
+// Objects returns the objects of a parsed source, in order: its documents,
+// and the items of List documents. Empty documents and kustomization files
+// have none.
+func Objects(src *Source) ([]*Resource, error) {
 	st, path := src.Stream, src.Path
-	set.Sources = append(set.Sources, src)
+	var out []*Resource
 	for i, doc := range st.Docs {
 		root := tree.Root(doc)
 		if root == nil || tree.KindOf(root) == tree.Null {
@@ -189,24 +220,24 @@ func (set *Set) add(src *Source) error {
 		list := items != nil && isList(str(root, "kind"))
 		r, err := object(src, i, -1, root, list)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if list {
 			if items.Kind != yaml.SequenceNode {
-				return errAt(path, items, "the items of a %s must be a list", r.Kind)
+				return nil, errAt(path, items, "the items of a %s must be a list", r.Kind)
 			}
 			for j, it := range items.Content {
 				ir, err := object(src, i, j, it, false)
 				if err != nil {
-					return err
+					return nil, err
 				}
-				set.Resources = append(set.Resources, ir)
+				out = append(out, ir)
 			}
 			continue
 		}
-		set.Resources = append(set.Resources, r)
+		out = append(out, r)
 	}
-	return nil
+	return out, nil
 }
 
 func isKustomizeFile(n *yaml.Node) bool {
@@ -289,9 +320,17 @@ func (sel Selector) String() string {
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
 	}
-	b.WriteString(sel.Kind)
+	// a kind qualified by its group, or a name, with a dot in it is
+	// quoted, as a header must write it
+	quote := func(s string) string {
+		if strings.ContainsAny(s, ".[]\"' ") {
+			return strconv.Quote(s)
+		}
+		return s
+	}
+	b.WriteString(quote(sel.Kind))
 	if sel.Name != "" {
-		b.WriteString("." + sel.Name)
+		b.WriteString("." + quote(sel.Name))
 	}
 	if sel.Labels != "" {
 		b.WriteString(" with labels " + sel.Labels)
@@ -303,49 +342,82 @@ func (sel Selector) String() string {
 // names kinds of several groups among the objects of the set is an error
 // asking for the group.
 func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
-	lbl, err := ParseLabelSelector(sel.Labels)
+	m, err := sel.Matcher(s)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Resource
-	groups := map[string]bool{}
 	candidates := set.Resources
 	if sel.Name != "" && sel.Name != "*" {
 		candidates = set.named(sel.Name)
 	}
+	var out []*Resource
 	for _, r := range candidates {
-		gvk := r.GVK()
-		if sel.Kind != "" && !s.NameMatches(sel.Kind, gvk) {
-			continue
+		if m.Matches(r) {
+			out = append(out, r)
 		}
-		if sel.APIVersion != "" && sel.APIVersion != r.APIVersion {
-			continue
-		}
-		if sel.Name != "" && sel.Name != "*" && sel.Name != r.Name {
-			continue
-		}
-		if sel.Namespace != "" && sel.Namespace != r.Namespace && !(sel.Namespace == "default" && r.Namespace == "") {
-			continue
-		}
-		if !lbl.Matches(r.Labels()) {
-			continue
-		}
-		groups[gvk.Group+"/"+gvk.Kind] = true
-		out = append(out, r)
 	}
-	if sel.Kind != "" && len(groups) > 1 {
-		var gs []string
-		for g := range groups {
-			grp, kind, _ := strings.Cut(g, "/")
-			if grp == "" {
-				grp = "core"
-			}
-			gs = append(gs, fmt.Sprintf("%s.%s", strings.ToLower(kind), grp))
-		}
-		sort.Strings(gs)
-		return nil, fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
+	if err := sel.Ambiguity(out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// Matcher tells, one object at a time, which objects a selector picks.
+type Matcher struct {
+	sel    Selector
+	labels LabelSelector
+	schema *schema.Schema
+}
+
+// Matcher returns a matcher for sel, with kind names resolved by s. It
+// fails when the label selector does not parse.
+func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
+	lbl, err := ParseLabelSelector(sel.Labels)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{sel: sel, labels: lbl, schema: s}, nil
+}
+
+// Matches reports whether the selector picks r. Whether a kind name is
+// ambiguous depends on all the objects it picks: see Selector.Ambiguity.
+func (m *Matcher) Matches(r *Resource) bool {
+	sel := m.sel
+	switch {
+	case sel.Name != "" && sel.Name != "*" && sel.Name != r.Name,
+		sel.APIVersion != "" && sel.APIVersion != r.APIVersion,
+		sel.Namespace != "" && sel.Namespace != r.Namespace && !(sel.Namespace == "default" && r.Namespace == ""),
+		sel.Kind != "" && !m.schema.NameMatches(sel.Kind, r.GVK()):
+		return false
+	}
+	return len(m.labels.reqs) == 0 || m.labels.Matches(r.Labels())
+}
+
+// Ambiguity returns an error when the kind name of sel names kinds of
+// several groups among matched, the objects it picked: the kind must then be
+// qualified with its group.
+func (sel Selector) Ambiguity(matched []*Resource) error {
+	if sel.Kind == "" {
+		return nil
+	}
+	groups := map[string]bool{}
+	for _, r := range matched {
+		gvk := r.GVK()
+		groups[gvk.Group+"/"+gvk.Kind] = true
+	}
+	if len(groups) < 2 {
+		return nil
+	}
+	var gs []string
+	for g := range groups {
+		grp, kind, _ := strings.Cut(g, "/")
+		if grp == "" {
+			grp = "core"
+		}
+		gs = append(gs, fmt.Sprintf("%s.%s", strings.ToLower(kind), grp))
+	}
+	sort.Strings(gs)
+	return fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
 }
 
 func article(word string) string {

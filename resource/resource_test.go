@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/schema"
 )
@@ -183,6 +186,92 @@ func TestLabelSelector(t *testing.T) {
 	for _, bad := range []string{"=x", "!", "tier in front", "a b c"} {
 		if _, err := ParseLabelSelector(bad); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestStream: each gets every source once, with its objects, while the set
+// is read; sources released in each keep their objects' identities and
+// positions; the set returned is Load's; a file that does not parse is not
+// passed to each, and the error is the first in input order.
+func TestStream(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.yaml": deploy, "b.yaml": svc + "---\n" + widget, "c/list.yaml": list, "c/kustomization.yaml": kust})
+	loaded, err := Load([]string{dir}, nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[int]string{}
+	set, err := Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+		var ids []string
+		for _, r := range objs {
+			if r.Source != src || r.Root.Kind != yaml.MappingNode || len(r.Root.Content) == 0 {
+				t.Errorf("%s: object %s is not in its source", src.Rel, r.ID())
+			}
+			ids = append(ids, r.ID())
+		}
+		src.Release(objs)
+		mu.Lock()
+		defer mu.Unlock()
+		if _, twice := seen[i]; twice {
+			t.Errorf("source %d given twice", i)
+		}
+		seen[i] = src.Rel + ": " + strings.Join(ids, ", ")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a.yaml: apps/v1 Deployment prod/web",
+		"b.yaml: v1 Service web, example.com/v1 Widget w, other.org/v1 Widget w",
+		"c/kustomization.yaml: ",
+		"c/list.yaml: v1 ConfigMap a, v1 ConfigMap b",
+	}
+	for i, w := range want {
+		if seen[i] != w {
+			t.Errorf("source %d: %q, want %q", i, seen[i], w)
+		}
+	}
+	if len(set.Resources) != len(loaded.Resources) {
+		t.Fatalf("%d objects, Load has %d", len(set.Resources), len(loaded.Resources))
+	}
+	for i, r := range set.Resources {
+		l := loaded.Resources[i]
+		if r.ID() != l.ID() || r.Position() != l.Position() || r.Source.Stream != nil {
+			t.Errorf("object %d: %s at %s (stream %v), Load has %s at %s", i, r.ID(), r.Position(), r.Source.Stream != nil, l.ID(), l.Position())
+		}
+	}
+
+	write(t, dir, map[string]string{"a.yaml": "a: [\n", "b.yaml": "b: [\n"})
+	calls := 0
+	_, err = Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+	})
+	if err == nil || !strings.Contains(err.Error(), "a.yaml:") {
+		t.Errorf("two broken files: %v, want a.yaml's error", err)
+	}
+	if calls != 2 {
+		t.Errorf("each called %d times, want 2 (the files that parse)", calls)
+	}
+}
+
+// TestSelectorString: a target prints as a header writes it, with a kind
+// qualified by its group and a name with a dot quoted.
+func TestSelectorString(t *testing.T) {
+	for _, c := range []struct {
+		sel  Selector
+		want string
+	}{
+		{Selector{Kind: "deployment", Name: "web"}, "deployment.web"},
+		{Selector{Kind: "deployment.apps", Name: "*", Namespace: "prod"}, `prod/"deployment.apps".*`},
+		{Selector{Kind: "configmap", Name: "my.app"}, `configmap."my.app"`},
+		{Selector{Kind: "Deployment", Labels: "tier=web"}, "Deployment with labels tier=web"},
+	} {
+		if got := c.sel.String(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.sel, got, c.want)
 		}
 	}
 }
