@@ -67,6 +67,56 @@ func ExampleApply() {
 	//         image: shop/web:1.1
 }
 
+// Patch each file as soon as it is read and write it out at once, holding
+// only the files in flight (what kmerge.Apply does); Finish, once all are
+// read, reports what depends on the whole set.
+func ExampleRun() {
+	patches, err := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.api]\nreplicas: 2\n"), "p.kpatch")
+	if err != nil {
+		panic(err)
+	}
+	run := kpatch.NewRun(patches, kpatch.Options{})
+	var mu sync.Mutex
+	out := map[int]string{}
+	set, err := resource.Stream([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
+		func(i int, src *resource.Source, objs []*resource.Resource) {
+			src.Stream.Snapshot()
+			for _, r := range objs {
+				run.Patch(r)
+			}
+			var b strings.Builder
+			src.Stream.WriteYAML(&b)
+			src.Release(objs) // written: let go of the parsed documents
+			mu.Lock()
+			out[i] = b.String()
+			mu.Unlock()
+		})
+	if err != nil {
+		panic(err)
+	}
+	res, err := run.Finish(set)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(out[0])
+	for _, w := range res.Warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// apiVersion: apps/v1
+	// kind: Deployment
+	// metadata:
+	//   name: web   # the storefront
+	// spec:
+	//   replicas: 3
+	//   template:
+	//     spec:
+	//       containers:
+	//       - name: web
+	//         image: shop/web:1.0
+	// p.kpatch:3:1: warning: no object matches deployment.api; skipped
+}
+
 // TestConcurrentApply: one parsed patch list and one Vars serve many
 // applies at once, each to its own set (run with -race).
 func TestConcurrentApply(t *testing.T) {

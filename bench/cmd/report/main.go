@@ -384,9 +384,10 @@ func e2e(p *page, file string) error {
 		t.row(what, fmt.Sprintf("%.2f s", km), fmt.Sprintf("%.2f s", ku), ratio(km, ku), speedup(ku, km),
 			fmt.Sprintf("%.0f MiB", kr/1024), fmt.Sprintf("%.0f MiB", ur/1024), floorTime, floorRatio, checks[k])
 		if k.n == "1000" && k.corpus == "deployments" {
-			p.target("end to end, 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 50× faster, lower peak memory",
-				fmt.Sprintf("%s faster; peak RSS %.0f MiB vs %.0f MiB", strings.Trim(speedup(ku, km), "*"), kr/1024, ur/1024),
-				ku >= 50*km && kr < ur)
+			p.target("end to end, 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 50× faster",
+				strings.Trim(speedup(ku, km), "*")+" faster", ku >= 50*km)
+			p.target("end to end, the same: peak memory vs kustomize build", "lower",
+				fmt.Sprintf("peak RSS %.0f MiB vs %.0f MiB (%.2f)", kr/1024, ur/1024, kr/ur), kr < ur)
 		}
 	}
 	p.E2E = t.b.String()
