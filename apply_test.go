@@ -97,16 +97,7 @@ func TestApplyDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b strings.Builder
-		b.Write(res.Stream())
-		for _, w := range res.Warnings {
-			b.WriteString(w.String() + "\n")
-		}
-		for _, c := range res.Conflicts {
-			b.WriteString(c.String() + "\n")
-		}
-		b.Write(trace.Bytes())
-		return b.String()
+		return shown(res, &trace, nil)
 	}
 	want := runOnce(1)
 	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "(strategic patch) sets spec.replicas to 9") {
@@ -207,31 +198,33 @@ func TestWriteDirInPlace(t *testing.T) {
 	}
 }
 
+// shown is what an apply printed: the output stream, warnings, conflicts
+// and trace, or the error.
+func shown(res *ApplyResult, trace *bytes.Buffer, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	b.Write(res.Stream())
+	for _, w := range res.Warnings {
+		b.WriteString(w.String() + "\n")
+	}
+	for _, c := range res.Conflicts {
+		b.WriteString(c.String() + "\n")
+	}
+	b.Write(trace.Bytes())
+	return b.String()
+}
+
 // applyBoth runs opts through Apply (files patched as they are read, then
 // let go) and through resource.Load + ApplyPatches (the whole set first),
-// and returns what each printed: the output stream, warnings, conflicts
-// and trace, or the error.
+// and returns what each printed (shown).
 func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 	t.Helper()
-	show := func(res *ApplyResult, trace *bytes.Buffer, err error) string {
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		var b strings.Builder
-		b.Write(res.Stream())
-		for _, w := range res.Warnings {
-			b.WriteString(w.String() + "\n")
-		}
-		for _, c := range res.Conflicts {
-			b.WriteString(c.String() + "\n")
-		}
-		b.Write(trace.Bytes())
-		return b.String()
-	}
 	var t1, t2 bytes.Buffer
 	opts.Trace = &t1
 	res, err := Apply(opts)
-	streamed = show(res, &t1, err)
+	streamed = shown(res, &t1, err)
 	opts.Trace = &t2
 	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
 	if err != nil {
@@ -241,7 +234,7 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 	if err == nil {
 		res, err = ApplyPatches(set, patches, opts)
 	}
-	return streamed, show(res, &t2, err)
+	return streamed, shown(res, &t2, err)
 }
 
 // TestApplyStreaming: Apply, which patches and writes each file as it is
