@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -98,10 +97,7 @@ spec:
       - name: old
         $patch: delete
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(patch), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := nodetest.ReadDoc(t, patch)
 	typ := schema.Builtin().Kind("apps/v1", "Deployment")
 	var got []string
 	for _, e := range PatchEffects(doc.Content[0], typ, true, "o", at(1)) {
@@ -150,16 +146,10 @@ spec:
 - {op: test, path: /kind, value: Deployment}
 - {op: add, path: /metadata/annotations/a~1b, value: "1"}
 `
-	var d, o yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &d); err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal([]byte(ops), &o); err != nil {
-		t.Fatal(err)
-	}
+	d, o := nodetest.ReadDoc(t, doc), nodetest.ReadDoc(t, ops)
 	typ := schema.Builtin().Kind("apps/v1", "Deployment")
 	var got []string
-	for _, e := range JSONPatchEffects(&d, o.Content[0], typ, "o", at(1)) {
+	for _, e := range JSONPatchEffects(d, o.Content[0], typ, "o", at(1)) {
 		s := e.Op.String() + " " + e.Path
 		if e.Op == Set {
 			s += " = " + e.Shown

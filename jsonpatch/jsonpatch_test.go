@@ -65,10 +65,7 @@ func runFixture(t *testing.T, c fixture, roots bool) {
 		if err == nil || !strings.Contains(err.Error(), c.ReadError) {
 			t.Fatalf("tree.Read of the patch: %v, want an error saying %q", err, c.ReadError)
 		}
-		patch = new(yaml.Node)
-		if err := yaml.Unmarshal([]byte(c.Patch), patch); err != nil {
-			t.Fatal(err)
-		}
+		patch = nodetest.RawDoc(t, c.Patch)
 	} else {
 		patch = nodetest.ReadDoc(t, c.Patch)
 	}
@@ -374,15 +371,9 @@ func TestNullsAndEmpty(t *testing.T) {
 // change), documents nested in values, nil nodes, keys that are not
 // scalars, duplicate members in an operation.
 func TestOddTrees(t *testing.T) {
-	var aliased yaml.Node
-	if err := yaml.Unmarshal([]byte("a: &x {b: 1}\nc: *x\nl: &l [1]\nm: *l\n"), &aliased); err != nil {
-		t.Fatal(err)
-	}
-	var patch yaml.Node
-	if err := yaml.Unmarshal([]byte("- &v {op: add, path: /c/d, value: &w {e: 1}}\n- {op: add, path: /m/-, value: *w}\n- {op: test, path: /a, value: {b: 1}}\n- {op: copy, from: /c, path: /f}\n"), &patch); err != nil {
-		t.Fatal(err)
-	}
-	got, err := jsonpatch.Apply(&aliased, &patch)
+	aliased := nodetest.RawDoc(t, "a: &x {b: 1}\nc: *x\nl: &l [1]\nm: *l\n")
+	patch := nodetest.RawDoc(t, "- &v {op: add, path: /c/d, value: &w {e: 1}}\n- {op: add, path: /m/-, value: *w}\n- {op: test, path: /a, value: {b: 1}}\n- {op: copy, from: /c, path: /f}\n")
+	got, err := jsonpatch.Apply(aliased, patch)
 	if err != nil {
 		t.Fatal(err)
 	}

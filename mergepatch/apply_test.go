@@ -364,15 +364,9 @@ func TestNonScalarKey(t *testing.T) {
 // panic: unexpanded aliases, a document node nested in a value, a mapping
 // with a key and no value, zero nodes, and a patch that is the document.
 func TestOddTrees(t *testing.T) {
-	var aliased yaml.Node
-	if err := yaml.Unmarshal([]byte("a: &x {b: 1}\nc: *x\nd: &s str\n"), &aliased); err != nil {
-		t.Fatal(err)
-	}
-	var aliasPatch yaml.Node
-	if err := yaml.Unmarshal([]byte("c: {b: 2}\nd: other\ne: &y {f: null, g: 1}\nh: *y\n"), &aliasPatch); err != nil {
-		t.Fatal(err)
-	}
-	got, err := mergepatch.Apply(&aliased, &aliasPatch)
+	aliased := nodetest.RawDoc(t, "a: &x {b: 1}\nc: *x\nd: &s str\n")
+	aliasPatch := nodetest.RawDoc(t, "c: {b: 2}\nd: other\ne: &y {f: null, g: 1}\nh: *y\n")
+	got, err := mergepatch.Apply(aliased, aliasPatch)
 	if err != nil {
 		t.Fatal(err)
 	}

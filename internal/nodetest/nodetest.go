@@ -38,6 +38,18 @@ func ReadDoc(tb testing.TB, text string) *yaml.Node {
 	return s.Docs[0]
 }
 
+// RawDoc parses text with yaml.v3 alone and returns its document node:
+// aliases stay aliases and nothing is checked, for trees tree.Read would
+// never return.
+func RawDoc(tb testing.TB, text string) *yaml.Node {
+	tb.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+		tb.Fatalf("parse %q: %v", text, err)
+	}
+	return &n
+}
+
 // JSONOf returns n as compact JSON.
 func JSONOf(tb testing.TB, n *yaml.Node) string {
 	tb.Helper()
