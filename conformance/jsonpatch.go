@@ -346,7 +346,12 @@ func (o JSONPatchOutcome) String() string {
 // KmergeJSONPatch applies the patch with kmerge: tree.Read, jsonpatch.Apply,
 // tree.MarshalJSON.
 func KmergeJSONPatch(doc, patch []byte) JSONPatchOutcome {
-	out, err := kmergeRun(doc, patch)
+	return outcome(kmergeRun(doc, patch))
+}
+
+// outcome is the outcome of an implementation that returned out and err:
+// rejected, or its output in canonical form.
+func outcome(out []byte, err error) JSONPatchOutcome {
 	if err != nil {
 		return JSONPatchOutcome{Err: err.Error(), Rejected: true}
 	}
@@ -394,15 +399,7 @@ func EvanphxJSONPatch(doc, patch []byte) (o JSONPatchOutcome) {
 	if err != nil {
 		return JSONPatchOutcome{Err: err.Error(), Rejected: true}
 	}
-	out, err := p.Apply(doc)
-	if err != nil {
-		return JSONPatchOutcome{Err: err.Error(), Rejected: true}
-	}
-	c, err := upstreamcases.Canonical(out, false)
-	if err != nil {
-		return JSONPatchOutcome{Err: "canonical: " + err.Error(), Rejected: true}
-	}
-	return JSONPatchOutcome{JSON: c}
+	return outcome(p.Apply(doc))
 }
 
 func agree(a, b JSONPatchOutcome) bool {
