@@ -22,15 +22,7 @@ func oneEncoder(st Style, docs []*yaml.Node) ([]byte, error) {
 		enc.CompactSeqIndent()
 	}
 	for _, d := range docs {
-		if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
-			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
-				Content: []*yaml.Node{NewNull()}}
-		}
-		if misrendered(d, false) {
-			d = Clone(d)
-			respell(d, false)
-		}
-		if err := enc.Encode(d); err != nil {
+		if err := enc.Encode(encodable(d)); err != nil {
 			return nil, err
 		}
 	}

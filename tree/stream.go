@@ -246,15 +246,7 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 		indent = 2
 	}
 	for i, d := range docs {
-		if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
-			d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
-				Content: []*yaml.Node{NewNull()}}
-		}
-		if misrendered(d, false) {
-			// the documents are the caller's: respell a copy
-			d = Clone(d)
-			respell(d, false)
-		}
+		d = encodable(d)
 		// An encoder per document: yaml.v3's emitter keeps every event
 		// it has emitted until the encoder is done, so one encoder for a
 		// long stream would hold the events of all of it.
@@ -274,6 +266,21 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 		}
 	}
 	return nil
+}
+
+// encodable returns a document as yaml.v3's encoder must get it: an empty
+// document as a document holding null, and one the emitter would get wrong
+// respelled (on a copy: the document is the caller's).
+func encodable(d *yaml.Node) *yaml.Node {
+	if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
+		d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
+			Content: []*yaml.Node{NewNull()}}
+	}
+	if misrendered(d, false) {
+		d = Clone(d)
+		respell(d, false)
+	}
+	return d
 }
 
 // WriteJSON writes each document of the stream as indented JSON, one after
