@@ -76,21 +76,21 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	var mu sync.Mutex
-	done := map[*resource.Source]fileResult{}
+	done := map[int]fileResult{} // by index in the set
 	set, err := resource.Stream(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers},
-		func(_ int, src *resource.Source, objs []*resource.Resource) {
+		func(i int, src *resource.Source, objs []*resource.Resource) {
 			f := patchFile(run, src, objs, opts)
 			src.Release(objs)
 			mu.Lock()
-			done[src] = f
+			done[i] = f
 			mu.Unlock()
 		})
 	if err != nil {
 		return nil, err
 	}
 	files := make([]fileResult, len(set.Sources))
-	for i, src := range set.Sources {
-		files[i] = done[src]
+	for i := range files {
+		files[i] = done[i]
 	}
 	return finish(run, rec, set, files, len(patches))
 }
