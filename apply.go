@@ -240,7 +240,7 @@ func (r *ApplyResult) WriteDir(dir string) error {
 	for _, f := range r.Files {
 		name := filepath.Join(dir, f.Rel)
 		if prev, dup := from[name]; dup {
-			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
+			return fmt.Errorf("%s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
 		}
 		from[name] = f.Path
 	}

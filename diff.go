@@ -78,7 +78,7 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 	var labels []string
 	for _, p := range pairs {
 		var patch *yaml.Node
-		typ, terr := TypeOf(opts.Schema, opts.Definition, p.docs[1], "diff")
+		typ, terr := TypeOf(opts.Schema, opts.Definition, p.docs[1])
 		switch {
 		case !strategic || errors.Is(terr, ErrNoSchema) && opts.Fallback:
 			patch = mergepatch.Diff(p.docs[0], p.docs[1])
@@ -135,9 +135,9 @@ type DiffConflictError struct {
 // live object's.
 func (e *DiffConflictError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied (use --overwrite to apply it anyway):", e.Object)
+	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied:", e.Object)
 	for _, c := range e.Err.Conflicts {
-		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", c.Path, short(c.Patch), short(c.Changed))
+		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", c.Where(), short(c.Patch), short(c.Changed))
 	}
 	if e.Err.Err != nil {
 		fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", e.Err.Err)

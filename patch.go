@@ -50,8 +50,28 @@ type PatchOptions struct {
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
-// whose kind has no schema.
+// whose kind has no schema (a *NoSchemaError).
 var ErrNoSchema = errors.New("no schema")
+
+// NoSchemaError is the error of a strategic patch (or diff) on a document
+// whose kind no schema knows, or that has no kind. It wraps ErrNoSchema.
+type NoSchemaError struct {
+	// APIVersion and Kind are the document's; Kind is "" for a document
+	// without one (not a Kubernetes object).
+	APIVersion, Kind string
+}
+
+// Error formats the error as "no schema for APIVERSION KIND", or "no
+// schema: the document has no kind".
+func (e *NoSchemaError) Error() string {
+	if e.Kind == "" {
+		return "no schema: the document has no kind"
+	}
+	return "no schema for " + strings.TrimSpace(e.APIVersion+" "+e.Kind)
+}
+
+// Unwrap returns ErrNoSchema.
+func (e *NoSchemaError) Unwrap() error { return ErrNoSchema }
 
 // Patch applies one patch (YAML or JSON, one document) to every document of
 // doc (YAML or JSON, one or more documents) and returns the result. YAML
@@ -112,28 +132,27 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 	switch opts.Type {
 	case Merge:
-		return mergepatch.Apply(doc, patch)
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName})
 	case JSON:
-		return jsonpatch.Apply(doc, patch)
+		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName})
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty
 	}
-	typ, err := TypeOf(opts.Schema, opts.Definition, doc, "patch")
+	typ, err := TypeOf(opts.Schema, opts.Definition, doc)
 	if errors.Is(err, ErrNoSchema) && opts.Fallback {
-		return mergepatch.Apply(doc, patch)
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName})
 	}
 	if err != nil {
 		return nil, err
 	}
-	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder})
+	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder, File: opts.PatchName})
 }
 
 // TypeOf returns the schema type of a document: def when given, else the
 // type s (nil: the built-in schema) has for its apiVersion and kind. A
-// document without one is an error wrapping ErrNoSchema that says how to
-// supply it; verb ("patch", "diff") says what the caller does with it.
-func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*schema.Type, error) {
+// document without one is a *NoSchemaError.
+func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node) (*schema.Type, error) {
 	if def != nil {
 		return def, nil
 	}
@@ -143,12 +162,12 @@ func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*s
 	root := tree.Root(doc)
 	apiVersion, kind := scalarField(root, "apiVersion"), scalarField(root, "kind")
 	if kind == "" {
-		return nil, fmt.Errorf("%w: the document has no kind; to %s a document that is not a Kubernetes object, name its schema with --definition, or use --type merge", ErrNoSchema, verb)
+		return nil, &NoSchemaError{}
 	}
 	if t := s.Kind(apiVersion, kind); t != nil {
 		return t, nil
 	}
-	return nil, fmt.Errorf("%w for %s %s: pass its CustomResourceDefinition or an OpenAPI document with --schema, or use --type merge (or --fallback merge)", ErrNoSchema, apiVersion, kind)
+	return nil, &NoSchemaError{APIVersion: apiVersion, Kind: kind}
 }
 
 func scalarField(m *yaml.Node, key string) string {
@@ -160,8 +179,9 @@ func scalarField(m *yaml.Node, key string) string {
 }
 
 // DocumentError is an error applying a patch to one document of a stream.
-// Its message names the patch position (for errors of the patch), the
-// document and the object.
+// Its message is the patch's error, which starts with the place in the
+// patch when it knows it, then "while patching FILE (document i of n),
+// OBJECT" on a line of its own.
 type DocumentError struct {
 	Err   error
 	Patch string // the patch's name
@@ -201,27 +221,20 @@ func (e *DocumentError) Error() string {
 	if e.Object != "" {
 		where += ", " + e.Object
 	}
-	if pos, ok := e.PatchPosition(); ok {
-		return fmt.Sprintf("%s%s\n  while patching %s", pos, e.Err.Error(), where)
-	}
 	return fmt.Sprintf("%s\n  while patching %s", e.Err, where)
 }
 
 // Unwrap returns the error of the patch.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-// PatchPosition returns the place in the patch the error is about, when
-// the error knows it.
-func (e *DocumentError) PatchPosition() (tree.Position, bool) {
-	var se *smp.Error
-	var je *jsonpatch.Error
-	switch {
-	case errors.As(e.Err, &se) && se.Line > 0:
-		return tree.Position{File: e.Patch, Line: se.Line, Column: se.Column}, true
-	case errors.As(e.Err, &je) && je.Line > 0:
-		return tree.Position{File: e.Patch, Line: je.Line, Column: je.Column}, true
+// Position returns the place in the patch the error is about, when the
+// patch's error knows it (the zero Position otherwise).
+func (e *DocumentError) Position() tree.Position {
+	var pe tree.PositionedError
+	if errors.As(e.Err, &pe) {
+		return pe.Position()
 	}
-	return tree.Position{}, false
+	return tree.Position{}
 }
 
 // LoadSchemas returns the built-in schema extended by the

@@ -374,7 +374,7 @@ func kmergeRun(doc, patch []byte) ([]byte, error) {
 	if len(d.Docs) != 1 || len(p.Docs) != 1 {
 		return nil, fmt.Errorf("%d documents and %d patches", len(d.Docs), len(p.Docs))
 	}
-	res, err := jsonpatch.Apply(d.Docs[0], p.Docs[0])
+	res, err := jsonpatch.Apply(d.Docs[0], p.Docs[0], jsonpatch.Options{})
 	if err != nil {
 		return nil, err
 	}

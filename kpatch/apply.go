@@ -35,10 +35,15 @@ type Options struct {
 	Workers int
 }
 
-// Warning is a patch, or part of one, that changed nothing.
+// Warning is a patch, or part of one, that changed nothing, or less than
+// it says.
 type Warning struct {
 	Pos tree.Position
 	Msg string
+	// NoSchema is set for a strategic patch applied as a JSON merge patch
+	// because its object's kind has no schema: giving the kind's schema
+	// (its CustomResourceDefinition) makes its lists merge.
+	NoSchema bool
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -339,7 +344,8 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		strategic := p.Type == Strategic
 		if strategic && typ == nil {
-			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced); pass its CRD with --schema", r.APIVersion, r.Kind)})
+			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, NoSchema: true,
+				Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced)", r.APIVersion, r.Kind)})
 			strategic = false
 		}
 		var effects []conflict.Effect
@@ -358,11 +364,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body)
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File})
 		case strategic:
-			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder})
+			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File})
 		default:
-			res, err = mergepatch.Apply(r.Root, body)
+			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File})
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)
@@ -418,16 +424,15 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {
-	p := pos
-	var se *smp.Error
-	var je *jsonpatch.Error
-	switch {
-	case errors.As(err, &se) && se.Line > 0:
-		p.Line, p.Column = se.Line, se.Column
-	case errors.As(err, &je) && je.Line > 0:
-		p.Line, p.Column = je.Line, je.Column
+	msg := err.Error()
+	if at, ok := tree.ErrorPosition(err); ok {
+		pos = at
 	}
-	return &Error{Pos: p, Msg: fmt.Sprintf("%s: %v", r.ID(), err)}
+	var pe tree.PositionedError
+	if errors.As(err, &pe) {
+		msg = strings.TrimPrefix(msg, pe.Position().String()) // the position goes in front, once
+	}
+	return &Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
 }
 
 // substitute copies a patch document with its variables substituted in

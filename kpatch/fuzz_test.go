@@ -39,7 +39,7 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("error outside the input (%d lines): %v", lines, err)
 				}
 			case errors.As(err, &se):
-				if se.File != "f" || se.Line > lines {
+				if se.Pos.File != "f" || se.Pos.Line > lines {
 					t.Fatalf("syntax error outside the input (%d lines): %v", lines, err)
 				}
 			default:

@@ -87,7 +87,7 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 		limits = *opts.Limits
 	}
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
-		return nil, &tree.SyntaxError{File: file, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
+		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
 	}
 	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
 		maxLine := opts.MaxLineBytes

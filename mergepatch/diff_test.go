@@ -44,18 +44,18 @@ func TestDiff(t *testing.T) {
 			t.Errorf("Diff(%s, %s) = %s, want %s", c.original, c.modified, got, c.patch)
 		}
 		// and the patch gives modified back
-		res, err := Apply(tree.Clone(od), p)
+		res, err := Apply(tree.Clone(od), p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !tree.Equal(res, m.Docs[0]) {
 			back, _ := tree.MarshalJSON(res)
-			t.Errorf("Apply(%s, Diff) = %s, want %s", c.original, back, c.modified)
+			t.Errorf("Apply(%s, Diff, Options{}) = %s, want %s", c.original, back, c.modified)
 		}
 	}
 }
 
-// FuzzDiff checks Apply(original, Diff(original, modified)) == modified for
+// FuzzDiff checks Apply(original, Diff(original, modified), Options{}) == modified for
 // documents without nulls (a merge patch cannot set a null).
 func FuzzDiff(f *testing.F) {
 	for _, s := range [][2]string{{`{"a":"b"}`, `{"a":"c"}`}, {`{"a":{"b":1}}`, `{"a":{"c":[1,2]},"d":true}`}, {"a: 1\nb: [x]\n", "b: {c: d}\n"}} {
@@ -72,7 +72,7 @@ func FuzzDiff(f *testing.F) {
 		if !tree.Equal(before, o.Docs[0]) {
 			t.Fatal("Diff modified the original")
 		}
-		res, err := Apply(o.Docs[0], p)
+		res, err := Apply(o.Docs[0], p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

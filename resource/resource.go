@@ -248,7 +248,7 @@ func isKustomizeFile(n *yaml.Node) bool {
 func isList(kind string) bool { return kind == "List" || strings.HasSuffix(kind, "List") }
 
 func errAt(file string, n *yaml.Node, format string, args ...any) error {
-	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &tree.SyntaxError{Pos: tree.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // str returns the scalar text of a field, "" when it is absent or not a

@@ -76,13 +76,13 @@ func Load(data []byte, file string) (*Schema, error) {
 		found = true
 	}
 	if !found {
-		return nil, &tree.SyntaxError{File: file, Msg: "empty schema document"}
+		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: "empty schema document"}
 	}
 	return s, nil
 }
 
 func schemaErr(file string, n *yaml.Node, format string, args ...any) error {
-	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &tree.SyntaxError{Pos: tree.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
 func scalar(n *yaml.Node) string {

@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -48,6 +49,8 @@ func (o ListOrder) String() string {
 // Options control Apply.
 type Options struct {
 	ListOrder ListOrder
+	// File names the patch in the positions of errors (Error.Pos).
+	File string
 }
 
 // The directives of a strategic merge patch.
@@ -60,7 +63,7 @@ const (
 
 type applier struct {
 	opts Options
-	path []pathSeg
+	path fieldpath.Path // where the applier is in the document, for errors
 	// compose is upstream's merge of one patch into another (its mergeMap
 	// with MergeParallelList and IgnoreUnmatchedNulls off), which
 	// CreateThreeWayMergePatch uses: directives and nulls are carried into

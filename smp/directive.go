@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -33,8 +34,8 @@ type keyedEntry struct {
 	p      *yaml.Node
 	key    []string
 	del    bool
-	label  string
-	target int // index in the live list it resolved to, -1 for a new item
+	label  fieldpath.Element // how the item names itself: by the key fields it gives
+	target int               // index in the live list it resolved to, -1 for a new item
 }
 
 // entryKey returns the fields that identify a patch item: its
@@ -58,6 +59,23 @@ func (a *applier) entryKey(p *yaml.Node, def []string, i int) ([]string, error) 
 		key = append(key, f.Value)
 	}
 	return key, nil
+}
+
+// entryLabel names an item by the fields of key it has as scalars (a key
+// field it lacks is part of its identity, a null one is not, and neither
+// shows), or by its index when it has none.
+func entryLabel(p *yaml.Node, key []string, i int) fieldpath.Element {
+	var fields []fieldpath.KeyField
+	for _, f := range key {
+		v, ok := fieldpath.ValueOf(tree.MapGet(p, f))
+		if ok && tree.MapGet(p, f) != nil && v.Kind != tree.Null {
+			fields = append(fields, fieldpath.KeyField{Name: f, Value: v})
+		}
+	}
+	if len(fields) == 0 {
+		return fieldpath.Index(i)
+	}
+	return fieldpath.Key(fields...)
 }
 
 // matches reports whether the live item e is the one the patch item p
@@ -119,7 +137,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		if err != nil {
 			return nil, err
 		}
-		e.key, e.label = key, itemLabel(p, key, i)
+		e.key, e.label = key, entryLabel(p, key, i)
 		entries = append(entries, e)
 	}
 	if replace {
@@ -137,7 +155,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		if len(candidates) == 1 {
 			e.target = candidates[0]
 			if prev, dup := claimed[e.target]; dup {
-				return nil, a.errorf(ReasonMergeKey, e.p, "items %s and %s of the patch both name the live item %s", entries[prev].label, e.label, itemLabel(live[e.target], e.key, e.target))
+				return nil, a.errorf(ReasonMergeKey, e.p, "items %s and %s of the patch both name the live item %s", entries[prev].label, e.label, entryLabel(live[e.target], e.key, e.target))
 			}
 			claimed[e.target] = i
 		}

@@ -3,11 +3,11 @@ package smp
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -76,20 +76,10 @@ func scalarID(n *yaml.Node) string {
 	return "\xff" + k
 }
 
-// itemLabel names a list item in an error path.
-func itemLabel(e *yaml.Node, key []string, i int) string {
-	if len(key) > 0 && e.Kind == yaml.MappingNode {
-		parts := make([]string, 0, len(key))
-		for _, f := range key {
-			if v := tree.MapGet(e, f); v != nil && tree.KindOf(v).Scalar() {
-				parts = append(parts, f+"="+v.Value)
-			}
-		}
-		if len(parts) == len(key) {
-			return strings.Join(parts, ",")
-		}
-	}
-	return strconv.Itoa(i)
+// itemLabel names a list item in an error path: by its key fields when it
+// has them all, as scalars, else by its index.
+func itemLabel(e *yaml.Node, key []string, i int) fieldpath.Element {
+	return fieldpath.ItemElement(e, key, false, i)
 }
 
 func keyString(key []string) string { return strings.Join(key, ",") }
@@ -189,8 +179,8 @@ func (a *applier) pathOrType(t *schema.Type) string {
 	if t != nil && t.Name != "" {
 		return t.Name
 	}
-	if p := formatPath(a.path); p != "" {
-		return p
+	if len(a.path) > 0 {
+		return a.path.String()
 	}
 	return "the list"
 }
@@ -279,7 +269,7 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 		case "delete":
 			id, ok := keyOf(p, key)
 			if !ok {
-				a.pushItem(strconv.Itoa(i))
+				a.pushItem(fieldpath.Index(i))
 				err := a.errorf(ReasonMergeKey, p, "the item to delete does not contain declared merge key: %s", keyString(key))
 				a.pop()
 				return nil, nil, err
@@ -369,7 +359,7 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 		p := node(v)
 		id, ok := keyOf(p, key)
 		if !ok {
-			a.pushItem(strconv.Itoa(i))
+			a.pushItem(fieldpath.Index(i))
 			err := a.errorf(ReasonMergeKey, p, "the item does not contain declared merge key: %s", keyString(key))
 			a.pop()
 			return nil, err

@@ -29,8 +29,8 @@ func TestYAMLErrorLines(t *testing.T) {
 			t.Errorf("%q: %v, want a *SyntaxError", c.in, err)
 			continue
 		}
-		if se.Line != c.line {
-			t.Errorf("%q: %v: line %d, want %d", c.in, err, se.Line, c.line)
+		if se.Pos.Line != c.line {
+			t.Errorf("%q: %v: line %d, want %d", c.in, err, se.Pos.Line, c.line)
 		}
 	}
 }

@@ -165,12 +165,12 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	for _, kv := range o.sets {
 		if err := vars.Set(kv); err != nil {
-			return usageError{err}
+			return usagef("--set %v", err)
 		}
 	}
 	for _, f := range o.features {
 		if err := vars.SetFeatureText(f); err != nil {
-			return usageError{err}
+			return usagef("--feature %v", err)
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
@@ -184,7 +184,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "kmerge: %s\n", w)
+		fmt.Fprintf(stderr, "kmerge: %s\n", warningText(w))
 	}
 	if check {
 		// the report is the command's output
@@ -214,7 +214,10 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		_, err = io.WriteString(stdout, diff)
 		return err
 	case o.outDir != "":
-		return res.WriteDir(o.outDir)
+		if err := res.WriteDir(o.outDir); err != nil {
+			return fmt.Errorf("-o %w", err)
+		}
+		return nil
 	}
 	_, err = stdout.Write(res.Stream())
 	return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -123,8 +124,12 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 		opts.Current = inputs[2]
 	}
 	out, err := kmerge.Diff(inputs[0], inputs[1], opts)
-	if err != nil {
-		return err
+	var dce *kmerge.DiffConflictError
+	switch {
+	case errors.As(err, &dce):
+		return advised{err, "use --overwrite to apply it anyway"}
+	case err != nil:
+		return withSchemaAdvice(err, "diff")
 	}
 	_, err = stdout.Write(out)
 	return err

@@ -143,7 +143,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	opts.DocName, opts.PatchName = docName, patchName
 	out, err := kmerge.Patch(doc, patch, opts)
 	if err != nil {
-		return err
+		return withSchemaAdvice(err, "patch")
 	}
 	_, err = stdout.Write(out)
 	return err

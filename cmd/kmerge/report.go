@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/kmerge/kmerge"
-	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -27,23 +25,6 @@ func (r *recorder) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	r.buf.Write(p[:n])
 	return n, err
-}
-
-// position finds where an error points: a file (or an input named in
-// texts), a line and a column.
-func position(err error) (tree.Position, bool) {
-	var se *tree.SyntaxError
-	var ke *kpatch.Error
-	var de *kmerge.DocumentError
-	switch {
-	case errors.As(err, &ke):
-		return ke.Pos, ke.Pos.Line > 0
-	case errors.As(err, &se):
-		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
-	case errors.As(err, &de):
-		return de.PatchPosition()
-	}
-	return tree.Position{}, false
 }
 
 // quote returns the line an error points at, and a caret under its column,
@@ -89,13 +70,15 @@ func quote(pos tree.Position, inputs texts) string {
 }
 
 // report prints an error: "kmerge: message", then the line it points at
-// with a caret.
+// with a caret, then what to do about it.
 func report(w io.Writer, err error, inputs texts) {
 	fmt.Fprintf(w, "kmerge: %v\n", err)
-	if pos, ok := position(err); ok {
+	if pos, ok := tree.ErrorPosition(err); ok {
 		io.WriteString(w, quote(pos, inputs))
 	}
-	io.WriteString(w, limitHint(err))
+	if a := advice(err); a != "" {
+		fmt.Fprintf(w, "  (%s)\n", a)
+	}
 }
 
 // asError is errors.As.
