@@ -169,7 +169,7 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Effects()), Files: make([]*File, len(files))}
+		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files))}
 	for i, f := range files {
 		if f.err != nil {
 			return nil, f.err

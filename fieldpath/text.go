@@ -40,7 +40,7 @@ func bare(s string) bool {
 			return false
 		}
 	}
-	return plainValue(s).Kind == tree.String
+	return Plain(s).Kind == tree.String
 }
 
 // String writes the path in its text form (see the package documentation):
@@ -215,7 +215,7 @@ func (p *parser) value() (Value, error) {
 	if word == "" {
 		return Value{}, p.errorf(start, "expected a value (write \"\" for the empty string)")
 	}
-	v := plainValue(word)
+	v := Plain(word)
 	if v.Kind == tree.String && !bare(word) {
 		return Value{}, p.errorf(start, "value %s must be quoted: %s", word, strconv.Quote(word))
 	}

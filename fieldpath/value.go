@@ -41,8 +41,27 @@ func ValueOf(n *yaml.Node) (v Value, ok bool) {
 		return Value{}, false
 	case tree.String:
 		return Value{Kind: tree.String, Text: n.Value}, true // no allocation for the usual key values
+	case tree.Int:
+		if plainDecimal(n.Value) {
+			return Value{Kind: tree.Int, Text: n.Value}, true // ports: no allocation either
+		}
 	}
 	return canonical(k, tree.Key(n)[1:]), true
+}
+
+// plainDecimal reports whether s is an integer as JSON writes it, short
+// enough to fit in 64 bits: its own canonical text.
+func plainDecimal(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 18 || digits[0] == '0' && len(digits) > 1 || s == "-0" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // canonical returns the value of kind k whose tree.Key is key without its
@@ -81,10 +100,10 @@ func formatFloat(f float64) string {
 	return s
 }
 
-// plainValue returns what a value written without quotes means: what YAML
-// 1.2's core schema reads a plain scalar as (tree.KindOf), in canonical
-// form.
-func plainValue(s string) Value {
+// Plain returns what a value written without quotes means: what YAML
+// 1.2's core schema reads the plain scalar s as (tree.KindOf), in
+// canonical form: Plain("53") is the integer 53, Plain("web") the string.
+func Plain(s string) Value {
 	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
 	k := tree.KindOf(&n)
 	if k == tree.String {

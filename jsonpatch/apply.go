@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
@@ -47,11 +48,18 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 	}
 	orig := tree.Root(doc)
 	a := &applier{root: orig}
+	var changes []change.Change // recorded once every operation applied
 	for _, o := range ops {
+		if opts.Record != nil {
+			changes = a.changesOf(o, changes)
+		}
 		if err := a.apply(o); err != nil {
 			a.rollback()
 			return nil, err
 		}
+	}
+	if opts.Record != nil {
+		opts.Record.Changes = append(opts.Record.Changes, changes...)
 	}
 	if doc != nil && doc.Kind == yaml.DocumentNode {
 		if a.root != orig {
@@ -67,8 +75,12 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 
 // Options control Apply.
 type Options struct {
-	// File names the patch in the positions of errors (Error.Pos).
+	// File names the patch in the positions of errors (Error.Pos) and
+	// changes.
 	File string
+	// Record, when set, receives the changes of a patch that applies
+	// (see changesOf); nil records nothing.
+	Record *change.Log
 }
 
 // operation is one checked operation of the patch.
@@ -81,6 +93,7 @@ type operation struct {
 	hasPath, hasFrom bool
 	pathTok, fromTok []string
 	value            *yaml.Node // a copy of the patch's value
+	given            *yaml.Node // the patch's value itself, for changes
 }
 
 // validOp reports whether op is one of the six operations of RFC 6902.
@@ -183,7 +196,7 @@ func parseOp(file string, i int, item *yaml.Node) (*operation, error) {
 		if valueN == nil {
 			return nil, o.errorf(ReasonInvalid, "no \"value\" member; %s needs one (value: null for null)", op)
 		}
-		o.value = cloneValue(valueN)
+		o.value, o.given = cloneValue(valueN), valueN
 	}
 	return o, nil
 }

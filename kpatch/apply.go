@@ -12,7 +12,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
@@ -207,8 +209,8 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 				return nil, sl.err
 			}
 			res.Warnings = append(res.Warnings, sl.warnings...)
-			for _, e := range sl.effects {
-				opts.Record.Add(e)
+			if len(sl.record.Changes) > 0 {
+				opts.Record.Add(sl.record)
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -234,7 +236,7 @@ type slot struct {
 	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning
-	effects  []conflict.Effect
+	record   conflict.Record // what the patch changed
 	trace    bytes.Buffer
 	touched  bool
 	err      error
@@ -242,14 +244,15 @@ type slot struct {
 
 // run applies the slot's patch to its object.
 func (sl *slot) run(opts Options, cache *shortcutCache) {
-	rec := &conflict.Recorder{}
-	opts.Record = rec
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache}
+	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache,
+		log: &change.Log{}, kind: sl.patch.Type.String()}
 	sl.err = ap.patchObject(sl.r, sl.patch)
-	sl.warnings, sl.effects, sl.touched = ap.res.Warnings, rec.Effects(), ap.touched[sl.r]
+	ap.settleInsertions()
+	sl.warnings, sl.touched = ap.res.Warnings, ap.touched[sl.r]
+	sl.record = conflict.Record{Object: sl.r.ID(), Patch: ap.kind, Pos: sl.patch.Pos, Changes: ap.log.Changes}
 }
 
 type applier struct {
@@ -257,6 +260,9 @@ type applier struct {
 	res       *Result
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
+	log       *change.Log // what the patch changes
+	kind      string      // the patch's kind, as conflicts name it
+	inserted  []insertion // the items the patch inserted, for settleInsertions
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
@@ -268,70 +274,10 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
-func (ap *applier) trace(pos tree.Position, r *resource.Resource, path string, old, new string) {
+func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath.Path, old, new string) {
 	if ap.opts.Trace != nil {
 		fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, old, new)
 	}
-}
-
-// lookup finds the value at a canonical path (as conflict effects name
-// them) in an object; nil when there is none.
-func lookup(root *yaml.Node, path string) *yaml.Node {
-	if path == "" {
-		return root
-	}
-	p, err := ParsePath(path, tree.Position{})
-	if err != nil {
-		return nil
-	}
-	n := root
-	for _, st := range p {
-		switch {
-		case n == nil:
-			return nil
-		case st.Sel == nil:
-			if n.Kind != yaml.MappingNode {
-				return nil
-			}
-			n = tree.MapGet(n, st.Field)
-		case n.Kind != yaml.SequenceNode:
-			return nil
-		case st.Sel.Op == SelIndex:
-			if st.Sel.Index >= len(n.Content) {
-				return nil
-			}
-			n = n.Content[st.Sel.Index]
-		default:
-			var found *yaml.Node
-			for _, it := range n.Content {
-				if matchItem(it, st.Sel.Conds) {
-					found = it
-					break
-				}
-			}
-			n = found
-		}
-	}
-	return n
-}
-
-// shown formats a value for the trace: scalars as they are, objects and
-// lists as JSON cut at 80 bytes.
-func shown(n *yaml.Node) string {
-	switch {
-	case n == nil:
-		return "(absent)"
-	case tree.KindOf(n).Scalar():
-		return n.Value
-	}
-	b, err := tree.MarshalJSON(n)
-	if err != nil {
-		return "(" + tree.KindOf(n).String() + ")"
-	}
-	if len(b) > 80 {
-		return string(b[:77]) + "..."
-	}
-	return string(b)
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
@@ -347,15 +293,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, NoSchema: true,
 				Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced)", r.APIVersion, r.Kind)})
 			strategic = false
-		}
-		var effects []conflict.Effect
-		if p.Type == JSON {
-			effects = conflict.JSONPatchEffects(r.Root, body, typ, r.ID(), p.Pos)
-		} else {
-			effects = conflict.PatchEffects(body, typ, strategic, r.ID(), p.Pos)
-		}
-		for _, e := range effects {
-			ap.opts.Record.Add(e)
+			ap.kind = Merge.String()
 		}
 		var before *yaml.Node
 		if ap.opts.Trace != nil {
@@ -364,11 +302,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log})
 		case strategic:
-			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File})
+			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
 		default:
-			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File})
+			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)
@@ -381,8 +319,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		ap.touched[r] = true
 		if ap.opts.Trace != nil {
-			for _, e := range effects {
-				ap.trace(e.Pos, r, e.Path, shown(lookup(before, e.Path)), shown(lookup(r.Root, e.Path)))
+			for _, c := range ap.log.Changes {
+				switch c.Op {
+				case change.Set, change.Delete, change.Insert, change.Retain, change.Order:
+					ap.trace(c.Pos, r, c.Path, change.Show(fieldpath.Get(before, c.Path)), change.Show(fieldpath.Get(r.Root, c.Path)))
+				}
 			}
 		}
 		return nil
@@ -395,6 +336,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	}
 	if len(places) == 0 {
 		if len(ap.res.Warnings) == warned && p.DeleteTarget {
+			ap.deleteAbsent(root, p.Path, p.Pos)
 			return ap.warn(p.Pos, "%s does not exist, nothing to delete", root.below(p.Path))
 		}
 		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
@@ -412,7 +354,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	}
 	for _, pl := range places {
 		if pl.insert != nil {
-			pl = ap.materialize(pl)
+			pl = ap.materialize(pl, p.Pos)
 		}
 		for _, a := range p.Sets {
 			if err := ap.assign(pl, a); err != nil {
@@ -475,35 +417,39 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 // that does not exist yet, or a place in a list for a new item.
 type place struct {
 	r      *resource.Resource
-	node   *yaml.Node    // the value; nil when absent
-	typ    *schema.Type  // its type; nil when unknown
-	field  *schema.Field // the schema field it is the value of, if known
-	parent *yaml.Node    // the mapping or sequence that holds (or will hold) it
-	key    string        // in a parent mapping
-	index  int           // in a parent sequence
-	path   string        // canonical path, for messages and conflicts
+	node   *yaml.Node     // the value; nil when absent
+	typ    *schema.Type   // its type; nil when unknown
+	field  *schema.Field  // the schema field it is the value of, if known
+	parent *yaml.Node     // the mapping or sequence that holds (or will hold) it
+	key    string         // in a parent mapping
+	index  int            // in a parent sequence
+	path   fieldpath.Path // for messages and changes
 	// insert is set for the place of a new list item: the index it goes to.
 	insert *int
+	// listKey is the merge key of the list a new item goes into;
+	// listIsSet says it merges scalars by value.
+	listKey   []string
+	listIsSet bool
 }
 
 // below names what a path leads to from pl, for messages about places
 // that do not exist.
 func (pl place) below(p Path) string {
 	rest := p.String()
-	if pl.path != "" && len(p) > 0 && p[0].Sel == nil {
+	if len(pl.path) > 0 && len(p) > 0 && p[0].Sel == nil {
 		rest = "." + rest
 	}
-	if pl.path == "" {
+	if len(pl.path) == 0 {
 		return pl.r.ID() + ": " + rest
 	}
-	return pl.r.ID() + ": " + pl.path + rest
+	return pl.r.ID() + ": " + pl.path.String() + rest
 }
 
 func (pl place) where() string {
-	if pl.path == "" {
+	if len(pl.path) == 0 {
 		return pl.r.ID()
 	}
-	return pl.r.ID() + ": " + pl.path
+	return pl.r.ID() + ": " + pl.path.String()
 }
 
 // walk follows a path from some places. create: fields that do not exist
@@ -542,7 +488,7 @@ func (ap *applier) walk(from []place, path Path, pos tree.Position, create bool)
 // not a field of the type where it stands, the full path it stands for.
 func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Path, error) {
 	if pl.insert != nil {
-		pl = ap.materialize(pl)
+		pl = ap.materialize(pl, st.Pos)
 	}
 	if st.Sel != nil {
 		return ap.selectItems(pl, st)
@@ -561,7 +507,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			items = node.Content
 		}
 		for i, item := range items {
-			ip := ap.itemPlace(pl, item, i)
+			ip := ap.itemPlace(pl, item, i, nil)
 			res, full, err := ap.step(ip, st, rest, create)
 			if err != nil {
 				return nil, nil, err
@@ -613,13 +559,13 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	} else if t != nil && t.Kind == schema.Map {
 		childType = t.Elem
 	}
-	child := place{r: pl.r, typ: childType, field: field, key: st.Field, path: conflict.JoinField(pl.path, st.Field)}
+	child := place{r: pl.r, typ: childType, field: field, key: st.Field, path: pl.path.Append(fieldpath.Field(st.Field))}
 	if node == nil {
 		if !create {
 			return nil, nil, nil
 		}
 		// create the object that holds the field
-		node = ap.createHere(&pl, yaml.MappingNode)
+		node = ap.createHere(&pl, yaml.MappingNode, st.Pos)
 	}
 	child.parent = node
 	child.node = tree.MapGet(node, st.Field)
@@ -631,7 +577,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 
 // createHere creates an empty value of the given kind at an absent place
 // and returns it.
-func (ap *applier) createHere(pl *place, kind yaml.Kind) *yaml.Node {
+func (ap *applier) createHere(pl *place, kind yaml.Kind, pos tree.Position) *yaml.Node {
 	n := &yaml.Node{Kind: kind, Tag: map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[kind]}
 	if pl.parent.Kind == yaml.MappingNode {
 		tree.MapSet(pl.parent, pl.key, n)
@@ -639,11 +585,13 @@ func (ap *applier) createHere(pl *place, kind yaml.Kind) *yaml.Node {
 		pl.parent.Content[pl.index] = n
 	}
 	pl.node = n
+	ap.log.Add(change.Change{Path: pl.path, Op: change.Create, Value: &yaml.Node{Kind: kind, Tag: n.Tag}, Pos: pos})
 	return n
 }
 
-// itemPlace is the place of an existing item of the list at pl.
-func (ap *applier) itemPlace(pl place, item *yaml.Node, i int) place {
+// itemPlace is the place of an existing item of the list at pl, picked
+// by the conditions conds (none: by index, or as one of every item).
+func (ap *applier) itemPlace(pl place, item *yaml.Node, i int, conds []Cond) place {
 	var elem *schema.Type
 	var key []string
 	if pl.typ != nil && pl.typ.Kind == schema.List {
@@ -652,7 +600,41 @@ func (ap *applier) itemPlace(pl place, item *yaml.Node, i int) place {
 	if pl.field != nil {
 		key = pl.field.Meta.MergeKey
 	}
-	return place{r: pl.r, node: item, typ: elem, parent: pl.node, index: i, path: pl.path + conflict.ItemName(item, key, i)}
+	return place{r: pl.r, node: item, typ: elem, parent: pl.node, index: i, path: pl.path.Append(itemName(item, key, conds, i))}
+}
+
+// itemName names an item of a list in paths: by the values it has for the
+// list's merge key and for the fields the selector that picked it names
+// (as the patch identifies it: a Service port picked by port and protocol
+// is not the one with the same port and the other protocol, whatever
+// upstream's merge key says), by its index when it has none of them.
+func itemName(item *yaml.Node, key []string, conds []Cond, i int) fieldpath.Element {
+	if item.Kind != yaml.MappingNode {
+		return fieldpath.Index(i)
+	}
+	var fields []fieldpath.KeyField
+	add := func(f string) {
+		for _, have := range fields {
+			if have.Name == f {
+				return
+			}
+		}
+		if v, ok := fieldpath.ValueOf(tree.MapGet(item, f)); ok && tree.MapGet(item, f) != nil {
+			fields = append(fields, fieldpath.KeyField{Name: f, Value: v})
+		}
+	}
+	for _, f := range key {
+		add(f)
+	}
+	for _, c := range conds {
+		if len(c.Key) == 1 {
+			add(c.Key[0])
+		}
+	}
+	if len(fields) == 0 {
+		return fieldpath.Index(i)
+	}
+	return fieldpath.Key(fields...)
 }
 
 // selectItems applies a list selector at pl.
@@ -669,17 +651,22 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	if node != nil {
 		items = node.Content
 	}
+	// what the selector picks must be there: the patch depends on it
+	// (an item picked by index, on the items before it too)
+	if e, ok := selectorElement(sel); ok {
+		ap.log.Add(change.Change{Path: pl.path.Append(e), Op: change.Exists, Pos: st.Pos})
+	}
 	switch sel.Op {
 	case SelIndex:
 		if sel.Index >= len(items) {
 			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d)", pl.where(), sel.Index, len(items))
 		}
-		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index)}, nil, nil
+		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index, nil)}, nil, nil
 	case SelMatch:
 		var out []place
 		for i, it := range items {
 			if matchItem(it, sel.Conds) {
-				out = append(out, ap.itemPlace(pl, it, i))
+				out = append(out, ap.itemPlace(pl, it, i, sel.Conds))
 			}
 		}
 		if len(out) == 0 {
@@ -715,13 +702,44 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 		}
 	}
 	if node == nil {
-		node = ap.createHere(&pl, yaml.SequenceNode)
+		node = ap.createHere(&pl, yaml.SequenceNode, st.Pos)
 	}
 	var elem *schema.Type
 	if pl.typ != nil && pl.typ.Kind == schema.List {
 		elem = pl.typ.Elem
 	}
-	return []place{{r: pl.r, typ: elem, parent: node, index: at, insert: &at, path: pl.path + "[" + strconv.Itoa(at) + "]"}}, nil, nil
+	var key []string
+	isSet := false
+	if pl.field != nil {
+		key = pl.field.Meta.MergeKey
+		isSet = pl.field.Meta.Strategy == schema.StrategyMerge && len(key) == 0
+	}
+	return []place{{r: pl.r, typ: elem, parent: node, index: at, insert: &at, path: pl.path.Append(fieldpath.Index(at)), listKey: key, listIsSet: isSet}}, nil, nil
+}
+
+// selectorElement names what a selector picks, or inserts next to: an
+// index, or the items whose key fields have the conditions' values. A
+// quoted value is a string; an unquoted one matches the text of any
+// scalar, so one that does not read as a string (8080) could be either and
+// names nothing (the element is then looser: it names more items). ok is
+// false for an append, for conditions on fields below an item's own, and
+// when no condition is left.
+func selectorElement(sel *Selector) (fieldpath.Element, bool) {
+	if sel.Conds == nil {
+		return fieldpath.Index(sel.Index), sel.Op != SelAppend
+	}
+	var fields []fieldpath.KeyField
+	for _, c := range sel.Conds {
+		if len(c.Key) != 1 {
+			return fieldpath.Element{}, false
+		}
+		v := fieldpath.String(c.Value)
+		if !c.Quoted && fieldpath.Plain(c.Value) != v {
+			continue
+		}
+		fields = append(fields, fieldpath.KeyField{Name: c.Key[0], Value: v})
+	}
+	return fieldpath.Key(fields...), len(fields) > 0
 }
 
 // matchItem reports whether an item has all the conditions' values.
@@ -741,8 +759,9 @@ func matchItem(item *yaml.Node, conds []Cond) bool {
 	return true
 }
 
-// materialize creates the object of a new item at an insertion place.
-func (ap *applier) materialize(pl place) place {
+// materialize creates the object of a new item at an insertion place,
+// for a patch at pos.
+func (ap *applier) materialize(pl place, pos tree.Position) place {
 	n := tree.NewMap()
 	if pl.typ != nil && pl.typ.Kind.Scalar() {
 		n = nil // a scalar item is created by its assignment
@@ -755,6 +774,8 @@ func (ap *applier) materialize(pl place) place {
 	pl.parent.Content[*pl.insert] = n
 	pl.node, pl.index, pl.insert = n, *pl.insert, nil
 	ap.touched[pl.r] = true
+	ap.inserted = append(ap.inserted, insertion{change: len(ap.log.Changes), node: n, key: pl.listKey})
+	ap.log.Add(change.Change{Path: pl.path, Op: change.Insert, Value: n, Pos: pos})
 	return pl
 }
 
@@ -767,6 +788,7 @@ func (ap *applier) assign(base place, a Assignment) error {
 	}
 	if len(places) == 0 {
 		if len(ap.res.Warnings) == warned && a.Value.Delete {
+			ap.deleteAbsent(base, a.Key, a.Pos)
 			return ap.warn(a.Pos, "%s does not exist, nothing to delete", base.below(a.Key))
 		}
 		if len(ap.res.Warnings) == warned { // not a selector that matched nothing: an empty list
@@ -803,33 +825,83 @@ func (ap *applier) set(pl place, a Assignment) error {
 		pl.parent.Content = append(pl.parent.Content, nil)
 		copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 		pl.parent.Content[*pl.insert] = v
-		ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: parentPath(pl.path), Op: conflict.Insert, Patch: "field", Pos: a.Pos})
+		ap.inserted = append(ap.inserted, insertion{change: len(ap.log.Changes), node: v, set: pl.listIsSet})
+		ap.log.Add(change.Change{Path: pl.path, Op: change.Insert, Value: v, Pos: a.Pos})
 	case pl.node != nil:
 		old = pl.node.Value
 		setScalarKeepingStyle(pl.node, v)
-		ap.record(pl, v, a.Pos)
+		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
 	case pl.parent.Kind == yaml.MappingNode:
 		tree.MapSet(pl.parent, pl.key, v)
-		ap.record(pl, v, a.Pos)
+		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
 	default:
 		pl.parent.Content[pl.index] = v
-		ap.record(pl, v, a.Pos)
+		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
 	}
 	ap.touched[pl.r] = true
 	ap.trace(a.Pos, pl.r, pl.path, old, v.Value)
 	return nil
 }
 
-func (ap *applier) record(pl place, v *yaml.Node, pos tree.Position) {
-	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Set,
-		Value: tree.KindOf(v).String() + ":" + tree.Key(v), Shown: v.Value, Patch: "field", Pos: pos})
+// deleteAbsent records the deletion of what p leads to from base, which
+// does not exist: it is absent afterwards all the same (another patch that
+// puts it there conflicts). Only a path of fields can be named.
+func (ap *applier) deleteAbsent(base place, p Path, pos tree.Position) {
+	path := base.path
+	for _, st := range p {
+		if st.Sel != nil {
+			return
+		}
+		path = path.Append(fieldpath.Field(st.Field))
+	}
+	ap.log.Add(change.Change{Path: path, Op: change.Delete, Pos: pos})
 }
 
-func parentPath(p string) string {
-	if i := strings.LastIndexByte(p, '['); i > 0 {
-		return p[:i]
+// insertion is an item a field patch inserted into a list.
+type insertion struct {
+	change int        // its Insert in the log
+	node   *yaml.Node // the item
+	key    []string   // the merge key of the list
+	set    bool       // the list merges scalars by value
+}
+
+// settleInsertions records the items the patch inserted as they are once
+// the patch is done: an insertion carrying a copy of the item (what the
+// patch set in it, recorded below it, goes). A list with a merge key, or
+// one that merges scalars by value, is a set of items (package conflict
+// compares it so), in which the place of an item only matters to the
+// patch that puts it there: an item that has the key is inserted by key, a
+// scalar as a member. Any other item is inserted at its index. A field
+// patch inserts the item whether the list has one like it or not: unlike
+// the item of a strategic patch, which merges into one with the same key,
+// it conflicts with every other patch that puts an item with that key
+// there.
+func (ap *applier) settleInsertions() {
+	drop := map[int]bool{}
+	for _, in := range ap.inserted {
+		c := &ap.log.Changes[in.change]
+		at := c.Path
+		c.Value = tree.Clone(in.node)
+		if e, ok := fieldpath.ItemKey(in.node, in.key); ok {
+			c.Path = at.Parent().Append(e)
+		} else if v, ok := fieldpath.ValueOf(in.node); ok && in.set {
+			c.Path = at.Parent().Append(fieldpath.Member(v))
+		}
+		for i := in.change + 1; i < len(ap.log.Changes); i++ {
+			if ap.log.Changes[i].Path.Below(at) {
+				drop[i] = true
+			}
+		}
 	}
-	return p
+	if len(drop) > 0 {
+		kept := ap.log.Changes[:0]
+		for i, c := range ap.log.Changes {
+			if !drop[i] {
+				kept = append(kept, c)
+			}
+		}
+		ap.log.Changes = kept
+	}
 }
 
 // setScalarKeepingStyle gives an existing scalar a new value, keeping its
@@ -845,6 +917,10 @@ func setScalarKeepingStyle(dst, src *yaml.Node) {
 // delete removes the value at a place.
 func (ap *applier) delete(pl place, pos tree.Position) error {
 	if pl.node == nil || pl.insert != nil {
+		if pl.insert == nil {
+			// it is absent afterwards all the same
+			ap.log.Add(change.Change{Path: pl.path, Op: change.Delete, Pos: pos})
+		}
 		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
 	if pl.parent.Kind == yaml.MappingNode {
@@ -857,9 +933,9 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 			}
 		}
 	}
-	ap.opts.Record.Add(conflict.Effect{Resource: pl.r.ID(), Path: pl.path, Op: conflict.Delete, Patch: "field", Pos: pos})
+	ap.log.Add(change.Change{Path: pl.path, Op: change.Delete, Pos: pos})
 	ap.touched[pl.r] = true
-	ap.trace(pos, pl.r, pl.path, shown(pl.node), "(absent)")
+	ap.trace(pos, pl.r, pl.path, change.Show(pl.node), "(absent)")
 	return nil
 }
 
@@ -977,7 +1053,7 @@ func typeWord(t *schema.Type) string {
 }
 
 func describeType(t *schema.Type, pl place) string {
-	if pl.path != "" && t.Name != "" {
+	if len(pl.path) > 0 && t.Name != "" {
 		return pl.where() + " (" + t.Name + ")"
 	}
 	return pl.where()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/resource"
 )
@@ -46,8 +47,8 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, e := range rec.Effects() {
-			fmt.Fprintf(&b, "%+v\n", e)
+		for _, r := range rec.Records() {
+			fmt.Fprintf(&b, "%s %s %s:\n%s", r.Object, r.Patch, r.Pos, (&change.Log{Changes: r.Changes}).String())
 		}
 		for _, r := range res.Touched {
 			b.WriteString("touched " + r.ID() + "\n")

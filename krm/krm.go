@@ -212,8 +212,8 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 		severity = "error"
 	}
 	for _, c := range res.Conflicts {
-		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Path}
-		if obj := find(set, c.A.Resource); obj != nil {
+		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Change.Path.String()}
+		if obj := find(set, c.Object); obj != nil {
 			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
 			r.File, r.Index = fileOf(obj)
 		}

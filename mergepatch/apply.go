@@ -5,6 +5,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
@@ -31,7 +32,7 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		p = tree.NewNull()
 	}
 	a := &applier{opts: opts}
-	res, err := a.merge(tree.Root(doc), p)
+	res, err := a.merge(tree.Root(doc), p, p)
 	if err != nil {
 		return nil, err
 	}
@@ -44,8 +45,14 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 
 // Options control Apply.
 type Options struct {
-	// File names the patch in the positions of errors (Error.Pos).
+	// File names the patch in the positions of errors (Error.Pos) and
+	// changes.
 	File string
+	// Record, when set, receives every change Apply makes: a field deleted
+	// (null), a value set (anything but an object), an object created
+	// where there was none (an object of the patch merges field by field,
+	// so its fields are recorded below it). nil records nothing.
+	Record *change.Log
 }
 
 // Error reports a patch (or a document) with a mapping key that is not a
@@ -76,8 +83,9 @@ type applier struct {
 // merge returns MergePatch(target, patch): target (nil: absent) edited in
 // place when it is an object and patch is one, or updated in place when both
 // are scalars; otherwise a new value built from a copy of patch. patch is
-// not nil and not an alias.
-func (a *applier) merge(target, patch *yaml.Node) (*yaml.Node, error) {
+// not nil and not an alias; at is its key in the patch (the patch itself at
+// the root), for the positions of changes.
+func (a *applier) merge(target, patch, at *yaml.Node) (*yaml.Node, error) {
 	for target != nil && target.Kind == yaml.DocumentNode {
 		target = tree.Root(target) // a document inside a value: take its root
 	}
@@ -94,11 +102,19 @@ func (a *applier) merge(target, patch *yaml.Node) (*yaml.Node, error) {
 	}
 	tk, pk := tree.KindOf(target), tree.KindOf(patch)
 	if pk != tree.Object {
+		a.opts.Record.Record(change.Set, a.path, patch, a.opts.File, at)
 		if target != nil && target.Kind == yaml.ScalarNode && patch.Kind == yaml.ScalarNode {
 			nodeedit.SetScalar(target, patch)
 			return target, nil
 		}
 		return nodeedit.InheritComments(target, tree.Clone(patch)), nil
+	}
+	if a.opts.Record != nil {
+		op := change.Merge
+		if tk != tree.Object {
+			op = change.Create
+		}
+		a.opts.Record.Record(op, a.path, tree.NewMap(), a.opts.File, at)
 	}
 	if tk != tree.Object {
 		// RFC 7396: a target that is not an object is replaced by {}, into
@@ -117,12 +133,14 @@ func (a *applier) merge(target, patch *yaml.Node) (*yaml.Node, error) {
 			return nil, a.keyError(patch, patch.Content[i])
 		}
 		pv := tree.Deref(patch.Content[i+1])
+		a.path = append(a.path, fieldpath.Field(kn.Value))
 		if tree.KindOf(pv) == tree.Null {
 			obj.Delete(kn.Value)
+			a.opts.Record.Record(change.Delete, a.path, nil, a.opts.File, kn)
+			a.path = a.path[:len(a.path)-1]
 			continue
 		}
-		a.path = append(a.path, fieldpath.Field(kn.Value))
-		v, err := a.merge(obj.Get(kn.Value), pv)
+		v, err := a.merge(obj.Get(kn.Value), pv, kn)
 		a.path = a.path[:len(a.path)-1]
 		if err != nil {
 			return nil, err

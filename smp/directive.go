@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -118,6 +119,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 	}
 	var entries []keyedEntry
 	replace := false
+	var replaceAt *yaml.Node
 	for i, p := range patch {
 		if p.Kind != yaml.MappingNode {
 			return nil, a.errorf(ReasonType, p, "expected an object in a list of objects, got %s", describe(p))
@@ -128,7 +130,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		case directiveValue(d) == "delete":
 			e.del = true
 		case directiveValue(d) == "replace":
-			replace = true
+			replace, replaceAt = true, d
 			continue
 		default:
 			return nil, a.errorf(ReasonDirective, d, "unknown patch type: %s in a list item; $patch of a list item is delete or replace", describe(d))
@@ -185,6 +187,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 			if e.target >= 0 {
 				gone[e.target] = true
 			}
+			a.record(change.Delete, e.p, nil, e.label)
 		case e.target >= 0:
 			a.pushItem(e.label)
 			res, err := a.mergeMap(live[e.target], withoutKey(e.p, directivePatchMergeKey), elem)
@@ -198,6 +201,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		default:
 			c, _ := a.verbatim(e.p)
 			named = append(named, c)
+			a.recordNewItem(e.p, e.label, elem)
 		}
 	}
 	isNamed := make(map[*yaml.Node]bool, len(named))
@@ -216,7 +220,14 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		}
 		return -1
 	}
-	return interleaveNodes(others, named, pos), nil
+	result := interleaveNodes(others, named, pos)
+	if a.recording() && len(patch) > 0 && reordered(toNodes(orig), result) {
+		a.record(change.Order, patch[0], nil)
+	}
+	if replace && a.recording() {
+		a.record(change.Set, replaceAt, tree.Clone(tree.NewSeq(toNodes(result)...)))
+	}
+	return result, nil
 }
 
 // liveIndex finds the live items a patch item names. It keeps one hash

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
@@ -76,12 +77,6 @@ func scalarID(n *yaml.Node) string {
 	return "\xff" + k
 }
 
-// itemLabel names a list item in an error path: by its key fields when it
-// has them all, as scalars, else by its index.
-func itemLabel(e *yaml.Node, key []string, i int) fieldpath.Element {
-	return fieldpath.ItemElement(e, key, false, i)
-}
-
 func keyString(key []string) string { return strings.Join(key, ",") }
 
 // checkKeyValues rejects merge key values that are objects or arrays:
@@ -140,6 +135,10 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 	if err != nil {
 		return nil, err
 	}
+	var live []*yaml.Node // the list as it was, to see whether the merge reorders it
+	if a.recording() {
+		live = toNodes(orig)
+	}
 	var merged, order []any
 	if kind != tree.Object {
 		if isDelete {
@@ -148,6 +147,11 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 		order = make([]any, len(patch))
 		for i, p := range patch {
 			order[i] = tree.Clone(p)
+			if a.recording() {
+				if v, ok := fieldpath.ValueOf(p); ok {
+					a.record(change.Create, p, p, fieldpath.Member(v))
+				}
+			}
 		}
 		aliased := len(orig)+len(order) <= cap(orig) // append writes into the live list's backing array
 		merged = dedupe(append(orig, order...), len(orig), aliased)
@@ -172,7 +176,34 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 	if err != nil {
 		return nil, err
 	}
-	return a.normalizeOrder(patchItems, serverOnly, order, orig, key, kind)
+	result, err := a.normalizeOrder(patchItems, serverOnly, order, orig, key, kind)
+	// A merged list of scalars loses its repeated values, whoever put
+	// them there; a list of objects is reordered when the patch names
+	// items in another order than the list's.
+	if err == nil && a.recording() && len(patch) > 0 && (kind != tree.Object && !isDelete || reordered(live, result)) {
+		a.record(change.Order, patch[0], nil)
+	}
+	return result, err
+}
+
+// reordered reports whether the items of the live list live that are
+// still in result are not in their live order there: a strategic merge
+// patch puts the items it names in its own order.
+func reordered(live []*yaml.Node, result []any) bool {
+	pos := make(map[*yaml.Node]int, len(live))
+	for i, n := range live {
+		pos[n] = i
+	}
+	last := -1
+	for _, v := range result {
+		if i, ok := pos[node(v)]; ok {
+			if i < last {
+				return true
+			}
+			last = i
+		}
+	}
+	return false
 }
 
 func (a *applier) pathOrType(t *schema.Type) string {
@@ -258,6 +289,7 @@ func dedupeExact(s []any) []any {
 func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]any, []any, error) {
 	plain := []any{}
 	replace := false
+	var replaceAt *yaml.Node
 	var deletes []string
 	for i, p := range patch {
 		d := tree.MapGet(p, directivePatch)
@@ -275,8 +307,11 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 				return nil, nil, err
 			}
 			deletes = append(deletes, id)
+			if a.recording() {
+				a.record(change.Delete, p, nil, entryLabel(p, key, i))
+			}
 		case "replace":
-			replace = true
+			replace, replaceAt = true, d
 		case "merge":
 			return nil, nil, a.errorf(ReasonDirective, d, "merging lists cannot yet be specified in the patch")
 		default:
@@ -291,6 +326,9 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 		for _, p := range plain {
 			c, _ := a.verbatim(node(p))
 			out = append(out, c)
+		}
+		if a.recording() {
+			a.record(change.Set, replaceAt, tree.Clone(tree.NewSeq(toNodes(out)...)))
 		}
 		return out, nil, nil
 	}
@@ -365,7 +403,7 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 			return nil, err
 		}
 		if at, found := first[id]; found {
-			a.pushItem(itemLabel(p, key, i))
+			a.pushItem(entryLabel(p, key, i))
 			res, err := a.mergeMap(node(orig[at]), p, elem)
 			a.pop()
 			if err != nil {
@@ -377,6 +415,9 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 		c, _ := a.verbatim(p)
 		orig = append(orig, c)
 		first[id] = len(orig) - 1
+		if a.recording() {
+			a.recordNewItem(p, entryLabel(p, key, i), elem)
+		}
 	}
 	return orig, nil
 }
@@ -621,7 +662,7 @@ func (a *applier) setElementOrders(m *nodeedit.Map, patch *yaml.Node, t *schema.
 		if !ok {
 			return nil, a.errorf(ReasonDirective, kn, "invalid patch format of setElementOrder list: %q is not $setElementOrder/<field>", kn.Value)
 		}
-		used, err := a.setElementOrder(m, patch, f, seo, t)
+		used, err := a.setElementOrder(m, patch, f, kn, seo, t)
 		if err != nil {
 			return nil, err
 		}
@@ -635,11 +676,17 @@ func (a *applier) setElementOrders(m *nodeedit.Map, patch *yaml.Node, t *schema.
 	return consumed, nil
 }
 
-func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, seo *yaml.Node, t *schema.Type) (bool, error) {
+// setElementOrder applies the directive $setElementOrder/f (the key kn,
+// the list seo) of the patch.
+func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, kn, seo *yaml.Node, t *schema.Type) (bool, error) {
 	a.push(f)
 	defer a.pop()
 	ov := m.Get(f)
 	pv := tree.MapGet(patch, f)
+	fk := kn // the patch's key of the list, for positions
+	if i := tree.MapIndex(patch, f); i >= 0 {
+		fk = patch.Content[i]
+	}
 	if ov != nil && tree.KindOf(ov) != tree.Array {
 		return false, a.errorf(ReasonType, ov, "$setElementOrder/%s orders a list, but the document holds %s", f, describe(ov))
 	}
@@ -651,7 +698,11 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 		return false, a.errorf(ReasonSchema, seo, "%v", err)
 	}
 	if pv != nil && usesPatchMergeKey(pv.Content) {
-		return a.setElementOrderByDirective(m, f, ov, pv, seo, elem, meta)
+		used, err := a.setElementOrderByDirective(m, f, ov, fk, pv, seo, elem, meta)
+		if err == nil {
+			a.record(change.Order, kn, seo)
+		}
+		return used, err
 	}
 	key := meta.MergeKey
 	if err := a.validateOrder(pv, seo, key); err != nil {
@@ -671,8 +722,12 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 	case ov == nil && pv != nil:
 		created = a.addedList(pv)
 		merged = toSlice(created.Content)
+		if a.recording() {
+			a.record(change.Create, fk, tree.NewSeq())
+			a.mergeListField(nil, fk, pv, elem, meta, false) //nolint:errcheck // for its records
+		}
 	case ov != nil && pv != nil:
-		if merged, err = a.mergeListField(live, pv, elem, meta, false); err != nil {
+		if merged, err = a.mergeListField(live, fk, pv, elem, meta, false); err != nil {
 			return false, err
 		}
 	default:
@@ -699,6 +754,7 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, s
 		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
 	}
 	ov.Content = toNodes(result)
+	a.record(change.Order, kn, seo)
 	return pv != nil, nil
 }
 
@@ -790,7 +846,7 @@ func (a *applier) sameItem(l, r *yaml.Node, key []string) (bool, error) {
 
 // setElementOrderByDirective is setElementOrder for a list whose patch items
 // carry $patchMergeKey.
-func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
+func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, fk, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
 	key := directiveKeys(pv.Content, meta.MergeKey)
 	if err := a.validateOrderByDirective(pv, seo, key); err != nil {
 		return false, err
@@ -810,6 +866,9 @@ func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, 
 	if ov == nil {
 		ov = tree.NewSeq()
 		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
+		if a.recording() {
+			a.record(change.Create, fk, tree.NewSeq())
+		}
 	}
 	ov.Content = toNodes(result)
 	return true, nil

@@ -369,7 +369,7 @@ func (d *differ) extendedList(patch *yaml.Node, key string, ov, mv *yaml.Node, e
 			c := tree.Clone(m)
 			entry.Content = append(entry.Content, c.Content...)
 		default:
-			d.a.pushItem(itemLabel(m, rec, i))
+			d.a.pushItem(entryLabel(m, rec, i))
 			p, err := d.diffMaps(ov.Content[j], m, elem, sub)
 			d.a.pop()
 			if err != nil {

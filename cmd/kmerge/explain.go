@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -85,12 +86,21 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 		}
 		head = append(head, "DEFINITION:\t"+root.Name)
 		if len(args) == 1 {
-			path = splitPath(args[0])
+			if path, err = splitPath(args[0]); err != nil {
+				return err
+			}
 		}
 	} else {
-		words := splitPath(args[0])
+		words, err := splitPath(args[0])
+		if err != nil {
+			return err
+		}
 		if len(args) == 2 {
-			words = append(words, splitPath(args[1])...)
+			more, err := splitPath(args[1])
+			if err != nil {
+				return err
+			}
+			words = append(words, more...)
 		}
 		gvk, t, rest, err := findKind(s, words, o.apiVersion)
 		if err != nil {
@@ -122,7 +132,7 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 		fmt.Fprintln(w, h)
 	}
 	if len(path) > 0 {
-		fmt.Fprintf(w, "PATH:\t%s\n", strings.Join(path, "."))
+		fmt.Fprintf(w, "PATH:\t%s\n", pathName(path))
 	}
 	if field != nil {
 		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, typeName(field.Type))
@@ -145,18 +155,33 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 	return err
 }
 
-func splitPath(s string) []string {
-	if s == "" {
-		return nil
+// splitPath reads KIND[.path] or a path as paths are written
+// (fieldpath): fields joined by dots, quoted when they hold dots.
+func splitPath(s string) ([]string, error) {
+	p, err := fieldpath.Parse(s)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
-	return strings.Split(s, ".")
+	words := make([]string, len(p))
+	for i, e := range p {
+		if e.Kind != fieldpath.FieldElement {
+			return nil, usagef("explain %s: a path of fields explains the items of a list without selecting one: leave %s out", s, e)
+		}
+		words[i] = e.Name
+	}
+	return words, nil
 }
 
+// pathName writes a path of fields as paths are written.
 func pathName(p []string) string {
 	if len(p) == 0 {
 		return "the kind"
 	}
-	return strings.Join(p, ".")
+	fp := make(fieldpath.Path, len(p))
+	for i, name := range p {
+		fp[i] = fieldpath.Field(name)
+	}
+	return fp.String()
 }
 
 // itemsOf looks through lists to their items.

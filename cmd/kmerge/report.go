@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -80,9 +79,6 @@ func report(w io.Writer, err error, inputs texts) {
 		fmt.Fprintf(w, "  (%s)\n", a)
 	}
 }
-
-// asError is errors.As.
-func asError[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // colorMode decides whether output is coloured: "always", "never", or
 // "auto" (when w is a terminal and NO_COLOR is not set).
