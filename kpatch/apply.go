@@ -610,6 +610,9 @@ func (ap *applier) itemPlace(pl place, item *yaml.Node, i int, conds []Cond) pla
 // upstream's merge key says), by its index when it has none of them.
 func itemName(item *yaml.Node, key []string, conds []Cond, i int) fieldpath.Element {
 	if item.Kind != yaml.MappingNode {
+		if v, ok := fieldpath.ValueOf(item); ok && len(conds) == 1 && len(conds[0].Key) == 0 {
+			return fieldpath.Member(v) // picked by value: [=value]
+		}
 		return fieldpath.Index(i)
 	}
 	var fields []fieldpath.KeyField
@@ -727,6 +730,15 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 func selectorElement(sel *Selector) (fieldpath.Element, bool) {
 	if sel.Conds == nil {
 		return fieldpath.Index(sel.Index), sel.Op != SelAppend
+	}
+	if len(sel.Conds) == 1 && len(sel.Conds[0].Key) == 0 {
+		// [=value]: a member
+		c := sel.Conds[0]
+		v := fieldpath.String(c.Value)
+		if !c.Quoted && fieldpath.Plain(c.Value) != v {
+			return fieldpath.Element{}, false
+		}
+		return fieldpath.Member(v), true
 	}
 	var fields []fieldpath.KeyField
 	for _, c := range sel.Conds {

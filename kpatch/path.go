@@ -40,7 +40,8 @@ type Selector struct {
 }
 
 // Cond is one condition of a match selector: the field at Key (a path of
-// field names within the item) equals Value.
+// field names within the item) equals Value. An empty Key compares the
+// item itself: [=value] picks the scalar items equal to value.
 type Cond struct {
 	Key    []string
 	Value  string
@@ -343,17 +344,22 @@ func (l *pathLexer) conds(s string, at int) ([]Cond, error) {
 		if eq < 0 {
 			return nil, l.errorf(at+i, "expected key=value in a selector, got %q", s[i:])
 		}
-		sub := &pathLexer{src: s[keyStart:eq], base: l.at(at + keyStart)}
-		keyPath, err := sub.parsePath()
-		if err != nil {
-			return nil, err
-		}
 		var key []string
-		for _, st := range keyPath {
-			if st.Sel != nil {
-				return nil, l.errorf(at+keyStart, "a selector key is a path of fields")
+		if eq == keyStart && keyStart == 0 {
+			// [=value]: the scalar items equal to value (a member of a set,
+			// as paths name it); key stays empty
+		} else {
+			sub := &pathLexer{src: s[keyStart:eq], base: l.at(at + keyStart)}
+			keyPath, err := sub.parsePath()
+			if err != nil {
+				return nil, err
 			}
-			key = append(key, st.Field)
+			for _, st := range keyPath {
+				if st.Sel != nil {
+					return nil, l.errorf(at+keyStart, "a selector key is a path of fields")
+				}
+				key = append(key, st.Field)
+			}
 		}
 		i = eq + 1
 		c := Cond{Key: key}
@@ -375,6 +381,9 @@ func (l *pathLexer) conds(s string, at int) ([]Cond, error) {
 		conds = append(conds, c)
 		if i >= len(s) {
 			return conds, nil
+		}
+		if len(key) == 0 {
+			return nil, l.errorf(at+i, "[=value] selects the scalar items equal to value: it has no other condition")
 		}
 		if s[i] != ',' {
 			return nil, l.errorf(at+i, "expected , between selector conditions")
