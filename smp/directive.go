@@ -2,7 +2,6 @@ package smp
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -220,7 +219,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		}
 		return -1
 	}
-	result := interleaveNodes(others, named, pos)
+	result := interleave(others, named, pos)
 	if a.recording() && len(patch) > 0 && reordered(toNodes(orig), result) {
 		a.record(change.Order, patch[0], nil)
 	}
@@ -322,149 +321,4 @@ func withoutKey(m *yaml.Node, k string) *yaml.Node {
 		}
 	}
 	return &c
-}
-
-// interleaveNodes orders a merged list the way upstream does: left (live
-// items the patch does not name, in live order) and right (patch items in
-// patch order) are walked together, and a left item comes first only when
-// both it and the right item are live and it is earlier in the live list.
-func interleaveNodes(left, right []*yaml.Node, pos func(*yaml.Node) int) []any {
-	out := make([]any, 0, len(left)+len(right))
-	i, j := 0, 0
-	for i < len(left) || j < len(right) {
-		switch {
-		case i >= len(left):
-			out = append(out, right[j])
-			j++
-		case j >= len(right):
-			out = append(out, left[i])
-			i++
-		default:
-			li, ri := pos(left[i]), pos(right[j])
-			if li >= 0 && ri >= 0 && li < ri {
-				out = append(out, left[i])
-				i++
-			} else {
-				out = append(out, right[j])
-				j++
-			}
-		}
-	}
-	return out
-}
-
-// directiveKeys returns the fields the items of a patch list use as their
-// key: all their $patchMergeKey lists (the list's merge key for items
-// without one), in order of appearance.
-func directiveKeys(items []*yaml.Node, def []string) []string {
-	var keys []string
-	add := func(k string) {
-		for _, x := range keys {
-			if x == k {
-				return
-			}
-		}
-		keys = append(keys, k)
-	}
-	for _, p := range items {
-		d := tree.MapGet(p, directivePatchMergeKey)
-		if d == nil || d.Kind != yaml.SequenceNode {
-			for _, k := range def {
-				add(k)
-			}
-			continue
-		}
-		for _, k := range d.Content {
-			add(k.Value)
-		}
-	}
-	return keys
-}
-
-// orderByDirective applies a $setElementOrder directive to a list merged by
-// $patchMergeKey: each entry of the directive names the item whose key
-// fields (those the patch items use) equal the entry's, a field the entry
-// lacks being absent from the item. Items it does not name come first, in
-// the order the merge left them, then the named ones in its order (there is
-// no upstream order for such lists; both orders give this one).
-func (a *applier) orderByDirective(merged []any, seo *yaml.Node, key []string) ([]any, error) {
-	nodes := toNodes(merged)
-	ix := newLiveIndex(nodes)
-	rank := make(map[*yaml.Node]int, len(merged))
-	for si, s := range seo.Content {
-		if s.Kind != yaml.MappingNode {
-			return nil, a.errorf(ReasonType, s, "$setElementOrder of a list of objects lists objects, not %s", describe(s))
-		}
-		hits := ix.candidates(s, key)
-		if len(hits) > 1 {
-			return nil, a.errorf(ReasonSetElementOrder, s, "$setElementOrder entry %d (%s) names more than one item", si, describeItem(s))
-		}
-		if len(hits) == 1 {
-			if _, dup := rank[nodes[hits[0]]]; !dup {
-				rank[nodes[hits[0]]] = si
-			}
-		}
-	}
-	var others, named []*yaml.Node
-	for _, n := range nodes {
-		if _, ok := rank[n]; ok {
-			named = append(named, n)
-		} else {
-			others = append(others, n)
-		}
-	}
-	sortByRank(named, rank)
-	out := make([]any, 0, len(merged))
-	for _, n := range others {
-		out = append(out, n)
-	}
-	for _, n := range named {
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// validateOrderByDirective checks, for a list merged by $patchMergeKey,
-// that every item the patch adds or changes is named by the directive, in
-// the patch's order.
-func (a *applier) validateOrderByDirective(pv, seo *yaml.Node, key []string) error {
-	if pv == nil || len(seo.Content) == 0 {
-		return nil
-	}
-	var items []*yaml.Node
-	for _, p := range pv.Content {
-		if p.Kind == yaml.MappingNode && tree.MapGet(p, directivePatch) == nil {
-			items = append(items, p)
-		}
-	}
-	ix := newLiveIndex(items)
-	pos := make([]int, len(items))
-	for i := range pos {
-		pos[i] = -1
-	}
-	for si, s := range seo.Content {
-		if s.Kind != yaml.MappingNode {
-			continue
-		}
-		for _, j := range ix.candidates(s, key) {
-			if pos[j] < 0 {
-				pos[j] = si
-			}
-		}
-	}
-	last := -1
-	for i, p := range items {
-		if pos[i] < 0 {
-			return a.errorf(ReasonSetElementOrder, p, "the patch item %d is missing from $setElementOrder", i)
-		}
-		if pos[i] < last {
-			return a.errorf(ReasonSetElementOrder, p, "the order in the patch list doesn't match $setElementOrder list: the patch item %d comes before an item the directive puts after it", i)
-		}
-		last = pos[i]
-	}
-	return nil
-}
-
-func sortByRank(ns []*yaml.Node, rank map[*yaml.Node]int) {
-	sort.SliceStable(ns, func(i, j int) bool { return rank[ns[i]] < rank[ns[j]] })
 }

@@ -1,14 +1,24 @@
-// Command kmerge patches Kubernetes manifests: strategic merge patches that
-// behave exactly as an API server applies them, JSON merge patches, and
-// output that keeps the comments, order and quoting of what was not changed.
+// Command kmerge patches Kubernetes manifests, keeping every byte a patch
+// does not change:
 //
-// Usage:
-//
+//	kmerge apply -f PATH... -p PATH... [flags]   .kpatch files and patch lists on folders of manifests
+//	kmerge check -f PATH... -p PATH... [flags]   the conflicts between those patches
 //	kmerge patch -f FILE (-p PATCH | --patch-file FILE) [flags]
+//	                                             one strategic, merge or JSON patch, like kubectl patch --local
+//	kmerge diff ORIGINAL MODIFIED [--current LIVE]
+//	                                             the patch between two versions (two-way), or kubectl apply's (three-way)
+//	kmerge explain KIND[.path]                   the fields of a kind and how patches merge them
+//	kmerge fn                                    a KRM function (kustomize, kpt)
 //
-// Run kmerge help patch for the flags. Exit codes: 0 success, 1 the input or
-// the patch was rejected (the reason on stderr, nothing on stdout), 2 the
-// command line is wrong.
+// Run kmerge help COMMAND for the flags; README.md and docs/ describe
+// each. Exit codes: 0 success; 1 the input or the patches were rejected
+// (the reason on standard error, nothing on standard output), conflicts
+// with --fail-on-conflict, or conflicts found by check; 2 the command line
+// is wrong.
+//
+// The library packages return errors that carry data (positions, paths,
+// limits, what is missing); this command words them with its flags
+// (advice.go) and quotes the line an error points at (report.go).
 package main
 
 import (
