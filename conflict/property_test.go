@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -90,47 +91,23 @@ type randomPatch struct {
 	ordered []string // list paths, as "spec.template.spec.containers"
 }
 
+// commuteSchema is the built-in schema with the custom resource Gadget,
+// whose parts are keyed by name and version (the golden cases' CRD).
 func commuteSchema(t *testing.T) *schema.Schema {
-	more, err := schema.Load([]byte(gadgetCRD), "gadget-crd.yaml")
+	data, err := os.ReadFile("testdata/crd-list-map-keys.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gf goldenFile
+	if err := yaml.Unmarshal(data, &gf); err != nil {
+		t.Fatal(err)
+	}
+	more, err := schema.Load([]byte(gf.Schema), "crd-list-map-keys.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return schema.Builtin().Extend(more)
 }
-
-const gadgetCRD = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Gadget, plural: gadgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          apiVersion: {type: string}
-          kind: {type: string}
-          metadata: {type: object}
-          spec:
-            type: object
-            properties:
-              parts:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [name, version]
-                items:
-                  type: object
-                  properties:
-                    name: {type: string}
-                    version: {type: integer}
-                    size: {type: integer}
-`
 
 // checkPair applies a then b, and if that succeeds without conflicts, b
 // then a, and compares. It returns what happened.
@@ -296,26 +273,31 @@ func (g *gen) document(kind string) string {
 		}
 	case "service":
 		b.WriteString("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n")
-		ports := g.some("53/TCP", "53/UDP", "80/TCP")
-		for _, pp := range ports {
-			port, proto, _ := strings.Cut(pp, "/")
-			fmt.Fprintf(&b, "  - {port: %s, protocol: %s, targetPort: %d}\n", port, proto, 1+g.r.IntN(2))
-		}
-		if len(ports) == 0 {
-			b.WriteString("  - {port: 443, protocol: TCP, targetPort: 1}\n")
-		}
+		g.keyedItems(&b, []string{"53/TCP", "53/UDP", "80/TCP"}, "443/TCP", 2, "  - {port: %s, protocol: %s, targetPort: %d}\n", "")
 	case "widget":
 		b.WriteString("apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: web\nspec:\n  parts:\n")
-		parts := g.some("a/1", "a/2", "b/1")
-		for _, nv := range parts {
-			name, version, _ := strings.Cut(nv, "/")
-			fmt.Fprintf(&b, "  - {name: %s, version: %s, size: %d}\n", name, version, 1+g.r.IntN(2))
-		}
-		if len(parts) == 0 {
-			b.WriteString("  - {name: c, version: 1, size: 1}\n")
-		}
+		g.keyedItems(&b, []string{"a/1", "a/2", "b/1"}, "c/1", 2, "  - {name: %s, version: %s, size: %d}\n", "")
 	}
 	return b.String()
+}
+
+// keyedItems writes list items keyed by two fields: some of the "x/y"
+// keys of pool (or, when it picks none, the key empty, so that the list is
+// not empty), with item taking x, y and a value from 1 to values, or, one
+// time in four when deleted is given, with deleted taking x and y.
+func (g *gen) keyedItems(b *strings.Builder, pool []string, empty string, values int, item, deleted string) {
+	keys := g.some(pool...)
+	if len(keys) == 0 {
+		keys = []string{empty}
+	}
+	for _, k := range keys {
+		x, y, _ := strings.Cut(k, "/")
+		if deleted != "" && g.chance(4) {
+			fmt.Fprintf(b, deleted, x, y)
+		} else {
+			fmt.Fprintf(b, item, x, y, 1+g.r.IntN(values))
+		}
+	}
 }
 
 func (g *gen) patch(kind string) randomPatch {
@@ -443,30 +425,14 @@ func (g *gen) strategicPatch(kind string) randomPatch {
 		}
 	case "service":
 		b.WriteString("spec:\n  ports:\n")
-		for _, pp := range g.some("53/TCP", "53/UDP", "80/TCP") {
-			port, proto, _ := strings.Cut(pp, "/")
-			if g.chance(4) {
-				fmt.Fprintf(&b, "  - {$patchMergeKey: [port, protocol], port: %s, protocol: %s, $patch: delete}\n", port, proto)
-			} else {
-				fmt.Fprintf(&b, "  - {$patchMergeKey: [port, protocol], port: %s, protocol: %s, targetPort: %d}\n", port, proto, 1+g.r.IntN(3))
-			}
-		}
-		if !strings.Contains(b.String(), "port:") {
-			b.WriteString("  - {$patchMergeKey: [port, protocol], port: 53, protocol: TCP, targetPort: 1}\n")
-		}
+		g.keyedItems(&b, []string{"53/TCP", "53/UDP", "80/TCP"}, "53/TCP", 3,
+			"  - {$patchMergeKey: [port, protocol], port: %s, protocol: %s, targetPort: %d}\n",
+			"  - {$patchMergeKey: [port, protocol], port: %s, protocol: %s, $patch: delete}\n")
 	case "widget":
 		b.WriteString("spec:\n  parts:\n")
-		for _, nv := range g.some("a/1", "a/2", "b/1", "b/2") {
-			name, version, _ := strings.Cut(nv, "/")
-			if g.chance(4) {
-				fmt.Fprintf(&b, "  - {name: %s, version: %s, $patch: delete}\n", name, version)
-			} else {
-				fmt.Fprintf(&b, "  - {name: %s, version: %s, size: %d}\n", name, version, 1+g.r.IntN(3))
-			}
-		}
-		if !strings.Contains(b.String(), "name:") {
-			b.WriteString("  - {name: a, version: 1, size: 1}\n")
-		}
+		g.keyedItems(&b, []string{"a/1", "a/2", "b/1", "b/2"}, "a/1", 3,
+			"  - {name: %s, version: %s, size: %d}\n",
+			"  - {name: %s, version: %s, $patch: delete}\n")
 	}
 	return g.listPatch(kind, "strategic", b.String(), ordered)
 }

@@ -84,6 +84,16 @@ func writeElement(b *strings.Builder, e Element, first bool) {
 	}
 }
 
+// Message writes a message about a place in a document the way kmerge's
+// errors write one: "file:line:col: path: message", the parts of the
+// position that are unknown left out, and no path for the root.
+func Message(pos tree.Position, p Path, msg string) string {
+	if len(p) == 0 {
+		return pos.String() + msg
+	}
+	return pos.String() + p.String() + ": " + msg
+}
+
 // SyntaxError reports text that is not a path.
 type SyntaxError struct {
 	Text   string // the text

@@ -109,7 +109,7 @@ type ConfigError struct {
 }
 
 // Error formats the error as "file:line:col: path: message".
-func (e *ConfigError) Error() string { return e.Pos.String() + e.Path.String() + ": " + e.Msg }
+func (e *ConfigError) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) }
 
 // Position returns where the field is in the ResourceList.
 func (e *ConfigError) Position() tree.Position { return e.Pos }

@@ -64,12 +64,7 @@ type Error struct {
 }
 
 // Error formats the error as "file:line:col: path: message".
-func (e *Error) Error() string {
-	if len(e.Path) == 0 {
-		return e.Pos.String() + e.Msg
-	}
-	return e.Pos.String() + e.Path.String() + ": " + e.Msg
-}
+func (e *Error) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) }
 
 // Position returns the place the error is about.
 func (e *Error) Position() tree.Position { return e.Pos }
