@@ -237,6 +237,8 @@ func (e *DocumentError) Position() tree.Position {
 	return tree.Position{}
 }
 
+var _ tree.PositionedError = (*DocumentError)(nil)
+
 // LoadSchemas returns the built-in schema extended by the
 // CustomResourceDefinitions and OpenAPI v2/v3 documents in files (earlier
 // files win, as schema.Extend says).

@@ -94,6 +94,8 @@ func (e *Error) Error() string {
 // Position returns the place in the patch the error is about.
 func (e *Error) Position() tree.Position { return e.Pos }
 
+var _ tree.PositionedError = (*Error)(nil)
+
 // showPointer writes a pointer for a message: as it is, or quoted when it
 // is empty (the whole document) or holds spaces, quotes or invisible
 // characters that would make the message ambiguous.

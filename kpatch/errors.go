@@ -25,5 +25,7 @@ func (e *Error) Error() string { return e.Pos.String() + e.Msg }
 // Position returns the place in the patch file the error is about.
 func (e *Error) Position() tree.Position { return e.Pos }
 
+var _ tree.PositionedError = (*Error)(nil)
+
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }

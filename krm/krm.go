@@ -114,6 +114,8 @@ func (e *ConfigError) Error() string { return fieldpath.Message(e.Pos, e.Path, e
 // Position returns where the field is in the ResourceList.
 func (e *ConfigError) Position() tree.Position { return e.Pos }
 
+var _ tree.PositionedError = (*ConfigError)(nil)
+
 // Process runs the function on a ResourceList (YAML or JSON) and returns the
 // ResourceList to write out. On failure it returns the input with a result
 // of severity error, and an *Error: the caller prints the error and exits

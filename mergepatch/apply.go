@@ -69,6 +69,8 @@ func (e *Error) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) 
 // Position returns the place the error is about.
 func (e *Error) Position() tree.Position { return e.Pos }
 
+var _ tree.PositionedError = (*Error)(nil)
+
 // applier applies one patch, knowing where it is in the document.
 type applier struct {
 	opts Options

@@ -58,6 +58,8 @@ func (e *Error) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) 
 // Position returns the place in the patch the error is about.
 func (e *Error) Position() tree.Position { return e.Pos }
 
+var _ tree.PositionedError = (*Error)(nil)
+
 func (a *applier) errorf(reason Reason, at *yaml.Node, format string, args ...any) error {
 	e := &Error{Reason: reason, Path: a.path.Append(), Pos: tree.Position{File: a.opts.File}, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {

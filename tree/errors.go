@@ -27,6 +27,8 @@ func (e *SyntaxError) Error() string { return e.Pos.String() + e.Msg }
 // Position returns where the error is.
 func (e *SyntaxError) Position() Position { return e.Pos }
 
+var _ PositionedError = (*SyntaxError)(nil)
+
 // PositionedError is an error that knows the place in an input it is
 // about. Every error of kmerge's packages that does implements it, in the
 // same way: Position returns the place (the input's name, line and column,
