@@ -24,9 +24,9 @@ var (
 )
 
 // TestCommute is the property conflict detection promises: for two patches
-// applied to an object one after the other, when the run succeeds and
-// reports no conflict, applying them in the other order succeeds too and
-// gives the same object.
+// applied to an object in one run, as kmerge apply applies them, when the
+// run succeeds and reports no conflict, applying them in the other order
+// succeeds too and gives the same object.
 //
 // "The same object" compares what an API server would store: objects as
 // maps (key order does not matter), and lists that are merged by a key or
@@ -109,26 +109,32 @@ func commuteSchema(t *testing.T) *schema.Schema {
 	return schema.Builtin().Extend(more)
 }
 
-// checkPair applies a then b, and if that succeeds without conflicts, b
-// then a, and compares. It returns what happened.
+// checkPair applies the patches in one run, as kmerge apply does (a then
+// b, but field patches run after the others), and if that succeeds
+// without conflicts, in the other order, each patch in a run of its own (so
+// that a field patch can come first), and compares. It returns what
+// happened.
 func checkPair(t *testing.T, s *schema.Schema, doc string, a, b randomPatch) string {
 	t.Helper()
-	objAB, conflicts, err := applyInOrder(s, doc, a, b)
+	first, second := a, b
+	if a.kpatch && !b.kpatch {
+		first, second = b, a
+	}
+	obj, conflicts, err := applyPatches(s, doc, true, first, second)
 	if err != nil {
 		return "error"
 	}
 	if len(conflicts) > 0 {
 		return "conflict"
 	}
-	objBA, _, err := applyInOrder(s, doc, b, a)
+	other, _, err := applyPatches(s, doc, false, second, first)
 	if err != nil {
-		t.Errorf("no conflict reported, but the other order fails: %v\nresult of the first order:\n%s", err, show(objAB))
+		t.Errorf("no conflict reported, but the other order fails: %v\nresult of the run:\n%s", err, show(obj))
 		return "no conflict"
 	}
 	ordered := append(append([]string(nil), a.ordered...), b.ordered...)
-	na, nb := normalize(objAB, s, ordered), normalize(objBA, s, ordered)
-	if !tree.Equal(na, nb) {
-		t.Errorf("no conflict reported, but the orders give different objects:\nA then B:\n%s\nB then A:\n%s", show(objAB), show(objBA))
+	if !tree.Equal(normalize(obj, s, ordered), normalize(other, s, ordered)) {
+		t.Errorf("no conflict reported, but the orders give different objects:\nthe run (A then B, field patches last):\n%s\nthe other order:\n%s", show(obj), show(other))
 	}
 	return "no conflict"
 }
@@ -138,10 +144,10 @@ func show(n *yaml.Node) string {
 	return string(b)
 }
 
-// applyInOrder applies the patches one after the other, each in a run of
-// its own (so that a field patch can come first), and returns the object
-// and the conflicts between them.
-func applyInOrder(s *schema.Schema, doc string, first, second randomPatch) (*yaml.Node, []conflict.Conflict, error) {
+// applyPatches applies the patches to the document, in one run (together)
+// or each in a run of its own, in order, and returns the object and the
+// conflicts between the patches of the one run.
+func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch) (*yaml.Node, []conflict.Conflict, error) {
 	st, err := tree.Read([]byte(doc), tree.Options{File: "doc.yaml"})
 	if err != nil {
 		return nil, nil, err
@@ -152,7 +158,8 @@ func applyInOrder(s *schema.Schema, doc string, first, second randomPatch) (*yam
 		APIVersion: tree.MapGet(root, "apiVersion").Value, Kind: tree.MapGet(root, "kind").Value, Name: "web"}
 	set := &resource.Set{Sources: []*resource.Source{src}, Resources: []*resource.Resource{r}}
 	rec := &conflict.Recorder{}
-	for i, p := range []randomPatch{first, second} {
+	var runs [][]*kpatch.Patch
+	for i, p := range ps {
 		name := fmt.Sprintf("p%d", i)
 		var patches []*kpatch.Patch
 		if p.kpatch {
@@ -163,6 +170,13 @@ func applyInOrder(s *schema.Schema, doc string, first, second randomPatch) (*yam
 		if err != nil {
 			return nil, nil, fmt.Errorf("the generator wrote a patch that does not parse: %v\n%s", err, p.text)
 		}
+		if together && len(runs) > 0 {
+			runs[0] = append(runs[0], patches...)
+		} else {
+			runs = append(runs, patches)
+		}
+	}
+	for _, patches := range runs {
 		if _, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec, Workers: 1}); err != nil {
 			return nil, nil, err
 		}

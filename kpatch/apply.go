@@ -27,7 +27,10 @@ type Options struct {
 	Strict    bool           // a patch that matches nothing is an error, not a warning
 	ListOrder smp.ListOrder  // for strategic merge patches
 	Trace     io.Writer      // when set, every change is written to it
-	Record    *conflict.Recorder
+	// Record, when set, receives what each patch changed in each object
+	// (conflict.Find's input), for the objects more than one patch
+	// changes: a patch never conflicts with itself.
+	Record *conflict.Recorder
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
@@ -129,7 +132,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			*r.Root = *res // the patch replaced the whole object
 		}
 		ap.touched[r] = true
-		if ap.opts.Trace != nil {
+		if ap.opts.Trace != nil && ap.log != nil {
 			for _, c := range ap.log.Changes {
 				switch c.Op {
 				case change.Set, change.Delete, change.Insert, change.Retain, change.Order:

@@ -59,22 +59,44 @@ func (ap *applier) set(pl place, a Assignment) error {
 		pl.parent.Content = append(pl.parent.Content, nil)
 		copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 		pl.parent.Content[*pl.insert] = v
-		ap.inserted = append(ap.inserted, insertion{change: len(ap.log.Changes), node: v, set: pl.listIsSet})
-		ap.log.Add(change.Change{Path: pl.path, Op: change.Insert, Value: v, Pos: a.Pos})
+		ap.recordInsertion(pl, v, a.Pos)
 	case pl.node != nil:
 		old = pl.node.Value
 		setScalarKeepingStyle(pl.node, v)
-		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
+		ap.record(change.Set, pl.path, v, a.Pos)
 	case pl.parent.Kind == yaml.MappingNode:
 		tree.MapSet(pl.parent, pl.key, v)
-		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
+		ap.record(change.Set, pl.path, v, a.Pos)
 	default:
 		pl.parent.Content[pl.index] = v
-		ap.log.Add(change.Change{Path: pl.path, Op: change.Set, Value: tree.Clone(v), Pos: a.Pos})
+		ap.record(change.Set, pl.path, v, a.Pos)
 	}
 	ap.touched[pl.r] = true
 	ap.trace(a.Pos, pl.r, pl.path, old, v.Value)
 	return nil
+}
+
+// record adds a change of the patch to its log, when there is one: at
+// path, the value v (copied for a Set: the node goes on into the
+// document, which later patches edit), from the patch at pos.
+func (ap *applier) record(op change.Op, path fieldpath.Path, v *yaml.Node, pos tree.Position) {
+	if ap.log == nil {
+		return
+	}
+	if op == change.Set {
+		v = tree.Clone(v)
+	}
+	ap.log.Add(change.Change{Path: path, Op: op, Value: v, Pos: pos})
+}
+
+// recordInsertion records the new item v at the insertion place pl, until
+// settleInsertions records it as it is once the patch is done.
+func (ap *applier) recordInsertion(pl place, v *yaml.Node, pos tree.Position) {
+	if ap.log == nil {
+		return
+	}
+	ap.inserted = append(ap.inserted, insertion{change: len(ap.log.Changes), node: v, key: pl.listKey, set: pl.listIsSet})
+	ap.log.Add(change.Change{Path: pl.path, Op: change.Insert, Value: v, Pos: pos})
 }
 
 // deleteAbsent records the deletion of what p leads to from base, which
@@ -88,7 +110,7 @@ func (ap *applier) deleteAbsent(base place, p Path, pos tree.Position) {
 		}
 		path = path.Append(fieldpath.Field(st.Field))
 	}
-	ap.log.Add(change.Change{Path: path, Op: change.Delete, Pos: pos})
+	ap.record(change.Delete, path, nil, pos)
 }
 
 // insertion is an item a field patch inserted into a list.
@@ -111,6 +133,9 @@ type insertion struct {
 // it conflicts with every other patch that puts an item with that key
 // there.
 func (ap *applier) settleInsertions() {
+	if ap.log == nil {
+		return
+	}
 	drop := map[int]bool{}
 	for _, in := range ap.inserted {
 		c := &ap.log.Changes[in.change]
@@ -153,7 +178,7 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 	if pl.node == nil || pl.insert != nil {
 		if pl.insert == nil {
 			// it is absent afterwards all the same
-			ap.log.Add(change.Change{Path: pl.path, Op: change.Delete, Pos: pos})
+			ap.record(change.Delete, pl.path, nil, pos)
 		}
 		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
@@ -167,7 +192,7 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 			}
 		}
 	}
-	ap.log.Add(change.Change{Path: pl.path, Op: change.Delete, Pos: pos})
+	ap.record(change.Delete, pl.path, nil, pos)
 	ap.touched[pl.r] = true
 	ap.trace(pos, pl.r, pl.path, change.Show(pl.node), "(absent)")
 	return nil

@@ -94,10 +94,14 @@ func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) 
 func (run *Run) Patch(r *resource.Resource) bool {
 	var slots []*slot
 	touched := false
-	for _, i := range run.targets(r) {
+	targets := run.targets(r)
+	// what each patch changes is recorded for conflicts between patches
+	// (an object only one patch changes has none) and for the trace
+	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil
+	for _, i := range targets {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
-		sl.run(run.opts, run.cache)
+		sl.run(run.opts, run.cache, record)
 		touched = touched || sl.touched
 		if sl.err != nil {
 			break // the object's later patches do not matter: the run fails
@@ -183,15 +187,20 @@ type slot struct {
 	err      error
 }
 
-// run applies the slot's patch to its object.
-func (sl *slot) run(opts Options, cache *shortcutCache) {
+// run applies the slot's patch to its object; record says whether to
+// record what it changes.
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache,
-		log: &change.Log{}, kind: sl.patch.Type.String()}
+	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	if record {
+		ap.log = &change.Log{}
+	}
 	sl.err = ap.patchObject(sl.r, sl.patch)
 	ap.settleInsertions()
 	sl.warnings, sl.touched = ap.res.Warnings, ap.touched[sl.r]
-	sl.record = conflict.Record{Object: sl.r.ID(), Patch: ap.kind, Pos: sl.patch.Pos, Changes: ap.log.Changes}
+	if record && opts.Record != nil {
+		sl.record = conflict.Record{Object: sl.r.ID(), Patch: ap.kind, Pos: sl.patch.Pos, Changes: ap.log.Changes}
+	}
 }

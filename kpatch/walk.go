@@ -185,7 +185,7 @@ func (ap *applier) createHere(pl *place, kind yaml.Kind, pos tree.Position) *yam
 		pl.parent.Content[pl.index] = n
 	}
 	pl.node = n
-	ap.log.Add(change.Change{Path: pl.path, Op: change.Create, Value: &yaml.Node{Kind: kind, Tag: n.Tag}, Pos: pos})
+	ap.record(change.Create, pl.path, &yaml.Node{Kind: kind, Tag: n.Tag}, pos)
 	return n
 }
 
@@ -256,8 +256,8 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	}
 	// what the selector picks must be there: the patch depends on it
 	// (an item picked by index, on the items before it too)
-	if e, ok := selectorElement(sel); ok {
-		ap.log.Add(change.Change{Path: pl.path.Append(e), Op: change.Exists, Pos: st.Pos})
+	if e, ok := selectorElement(sel); ok && ap.log != nil {
+		ap.record(change.Exists, pl.path.Append(e), nil, st.Pos)
 	}
 	switch sel.Op {
 	case SelIndex:
@@ -386,7 +386,6 @@ func (ap *applier) materialize(pl place, pos tree.Position) place {
 	pl.parent.Content[*pl.insert] = n
 	pl.node, pl.index, pl.insert = n, *pl.insert, nil
 	ap.touched[pl.r] = true
-	ap.inserted = append(ap.inserted, insertion{change: len(ap.log.Changes), node: n, key: pl.listKey})
-	ap.log.Add(change.Change{Path: pl.path, Op: change.Insert, Value: n, Pos: pos})
+	ap.recordInsertion(pl, n, pos)
 	return pl
 }
