@@ -8,11 +8,13 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // PatchType is the kind of a patch.
@@ -47,6 +49,16 @@ type PatchOptions struct {
 	DocName, PatchName string
 	// Limits bound what is read; nil: tree.DefaultLimits().
 	Limits *tree.Limits
+	// Validate checks every result against its schema (package validate):
+	// validate.Strict makes a violation the patch wrote an error (the
+	// joined *validate.Error of every such violation), validate.Warn
+	// reports every violation to Warn. Violations a document had before
+	// the patch are warnings in both. The zero value, validate.None,
+	// checks nothing (the kmerge command's default is strict).
+	Validate validate.Mode
+	// Warn receives the violations that are not errors, in document
+	// order; nil drops them.
+	Warn func(*validate.Error)
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -78,12 +90,25 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 		return nil, err
 	}
 	st.Snapshot()
+	c := opts.checker()
+	input := newRereader(doc, docName, opts.Limits)
+	var invalid []error
 	for i, d := range st.Docs {
 		res, err := patchDoc(d, ps.Docs[0], opts)
 		if err != nil {
 			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 		}
 		st.Docs[i] = res
+		errs, warns := c.check(res, docName, objectName(res),
+			func() []validate.Violation { return c.violations(input.doc(i)) },
+			func() []validate.Change { return changesOf(patchEffects(input.doc(i), ps.Docs[0], patchName, opts)) })
+		for _, e := range errs {
+			invalid = append(invalid, e)
+		}
+		opts.warn(warns)
+	}
+	if len(invalid) > 0 {
+		return nil, errors.Join(invalid...)
 	}
 	format := st.Format
 	if opts.Output != nil {
@@ -105,8 +130,67 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 // node holding one (a kyaml RNode's YNode()). The object is edited in place
 // where possible; use the node returned, which differs when the patch
 // replaces the whole object. The patch is not modified.
+//
+// With opts.Validate, the object is checked before and after the patch; on
+// a validation error the patched object is returned with the error.
 func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
-	return patchDoc(obj, patch, opts)
+	if opts.Validate == validate.None {
+		return patchDoc(obj, patch, opts)
+	}
+	c := opts.checker()
+	before := c.violations(obj)
+	effects := patchEffects(obj, patch, opts.PatchName, opts) // before the patch: a JSON patch's effects read the object
+	res, err := patchDoc(obj, patch, opts)
+	if err != nil {
+		return nil, err
+	}
+	errs, warns := c.check(res, opts.DocName, objectName(res),
+		func() []validate.Violation { return before },
+		func() []validate.Change { return changesOf(effects) })
+	opts.warn(warns)
+	if len(errs) > 0 {
+		invalid := make([]error, len(errs))
+		for i, e := range errs {
+			invalid[i] = e
+		}
+		return res, errors.Join(invalid...)
+	}
+	return res, nil
+}
+
+func (opts PatchOptions) checker() checker {
+	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition}
+}
+
+func (opts PatchOptions) warn(warns []*validate.Error) {
+	if opts.Warn != nil {
+		for _, w := range warns {
+			opts.Warn(w)
+		}
+	}
+}
+
+// patchEffects returns what patch does to doc (doc as it was before the
+// patch), for attributing violations.
+//
+// TODO(issue 12): the engines' change records replace these effects.
+func patchEffects(doc, patch *yaml.Node, patchName string, opts PatchOptions) []conflict.Effect {
+	pos := tree.Position{File: patchName}
+	patch = tree.Deref(patch)
+	if doc == nil || patch == nil {
+		return nil
+	}
+	typ, err := TypeOf(opts.Schema, opts.Definition, doc, "patch")
+	if err != nil {
+		typ = nil
+	}
+	switch {
+	case opts.Type == JSON:
+		return conflict.JSONPatchEffects(doc, patch, typ, "", pos)
+	case opts.Type == Merge || typ == nil:
+		return conflict.PatchEffects(patch, typ, false, "", pos)
+	}
+	return conflict.PatchEffects(patch, typ, true, "", pos)
 }
 
 func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {

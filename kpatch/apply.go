@@ -163,6 +163,20 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	return touched
 }
 
+// Effects returns what the patches did to r (its conflict effects: a path
+// and a patch position each), in the order they did it, once Patch has
+// returned for r.
+func (run *Run) Effects(r *resource.Resource) []conflict.Effect {
+	run.mu.Lock()
+	slots := run.slots[r]
+	run.mu.Unlock()
+	var out []conflict.Effect
+	for _, sl := range slots {
+		out = append(out, sl.effects...)
+	}
+	return out
+}
+
 // Finish puts together what the patches did to the objects of set (every
 // object given to Patch, in the order of the set): the warnings, the
 // conflict effects and the trace come in the order of a sequential run,
@@ -965,10 +979,7 @@ func typeWord(t *schema.Type) string {
 	if t == nil {
 		return "unknown"
 	}
-	if t.Format != "" {
-		return t.Kind.String() + "/" + t.Format
-	}
-	return t.Kind.String()
+	return t.String()
 }
 
 func describeType(t *schema.Type, pl place) string {

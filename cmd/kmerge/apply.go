@@ -27,6 +27,7 @@ type applyOptions struct {
 	debug          bool
 	listOrder      string
 	color          string
+	validate       string
 	limits         *limits
 }
 
@@ -41,6 +42,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	addValidateFlag(cmd, &o.validate)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
@@ -149,6 +151,10 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if err != nil {
 		return usageError{err}
 	}
+	mode, err := parseValidate(o.validate)
+	if err != nil {
+		return err
+	}
 	s, err := loadSchemas(o.schemas)
 	if err != nil {
 		return err
@@ -174,7 +180,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "",
+		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "", Validate: mode,
 		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
@@ -185,6 +191,9 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "kmerge: %s\n", w)
+	}
+	for _, e := range res.Invalid {
+		warnInvalid(stderr, e)
 	}
 	if check {
 		// the report is the command's output

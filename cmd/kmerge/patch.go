@@ -8,6 +8,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 type patchOptions struct {
@@ -20,10 +21,11 @@ type patchOptions struct {
 	listOrder  string
 	fallback   string
 	output     string
+	validate   string
 	limits     *limits
 }
 
-func newPatchCmd(stdin io.Reader, stdout io.Writer, inputs texts) *cobra.Command {
+func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	o := &patchOptions{}
 	cmd := &cobra.Command{
 		Use:   "patch -f FILE (-p PATCH | --patch-file FILE)",
@@ -60,7 +62,7 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			inputs["--patch"] = []byte(o.patch)
-			return runPatch(o, stdin, stdout)
+			return runPatch(o, stdin, stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
@@ -73,13 +75,20 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder: spec (the specification) or upstream (exactly as k8s.io/apimachinery)")
 	f.StringVar(&o.fallback, "fallback", "", "merge: patch kinds without a schema with JSON merge patch semantics instead of failing")
 	f.StringVarP(&o.output, "output", "o", "", "output format: yaml or json (default: the input's)")
+	addValidateFlag(cmd, &o.validate)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	return cmd
 }
 
-func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
+func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	opts := kmerge.PatchOptions{Limits: &o.limits.Limits}
+	mode, err := parseValidate(o.validate)
+	if err != nil {
+		return err
+	}
+	opts.Validate = mode
+	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
 	if o.filename == "" {
 		return usagef("patch needs the file to patch: -f FILE (or -f - for standard input)")
 	}
@@ -147,6 +156,19 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	}
 	_, err = stdout.Write(out)
 	return err
+}
+
+// addValidateFlag adds --validate, the same in every command.
+func addValidateFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "validate", "strict", "check results against their schemas: strict (a value a patch wrote that the schema refuses is an error), warn (a warning), none")
+}
+
+func parseValidate(s string) (validate.Mode, error) {
+	m, err := validate.ParseMode(s)
+	if err != nil {
+		return m, usagef("--validate: %v", err)
+	}
+	return m, nil
 }
 
 // readInput reads a file, or standard input for "-" (named "<stdin>"),

@@ -11,6 +11,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // texts remembers the inputs that are not files (standard input, a patch
@@ -89,13 +90,50 @@ func quote(pos tree.Position, inputs texts) string {
 }
 
 // report prints an error: "kmerge: message", then the line it points at
-// with a caret.
+// with a caret. Schema violations (several at once) are printed one by
+// one, each with its line, then what to do about them.
 func report(w io.Writer, err error, inputs texts) {
+	if vs := violations(err); len(vs) > 0 {
+		for _, v := range vs {
+			fmt.Fprintf(w, "kmerge: %v\n", v)
+			io.WriteString(w, quote(v.Pos(), inputs))
+		}
+		fmt.Fprintf(w, "kmerge: %s in the result: fix the patches, or pass --validate=warn to write the result anyway\n",
+			plural(len(vs), "schema violation", "schema violations"))
+		return
+	}
 	fmt.Fprintf(w, "kmerge: %v\n", err)
 	if pos, ok := position(err); ok {
 		io.WriteString(w, quote(pos, inputs))
 	}
 	io.WriteString(w, limitHint(err))
+}
+
+// violations returns the schema violations err is made of (kmerge.Patch
+// and kmerge.Apply join one *validate.Error per violation), or nil when
+// it is another error.
+func violations(err error) []*validate.Error {
+	var errs []error
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]*validate.Error, 0, len(errs))
+	for _, e := range errs {
+		ve, ok := e.(*validate.Error)
+		if !ok {
+			return nil
+		}
+		out = append(out, ve)
+	}
+	return out
+}
+
+// warnInvalid prints a schema violation that is a warning: its position,
+// what it is, and where.
+func warnInvalid(w io.Writer, e *validate.Error) {
+	fmt.Fprintf(w, "kmerge: %swarning: %v\n  %s\n", e.Pos(), e.Violation, e.Where())
 }
 
 // asError is errors.As.

@@ -1,0 +1,114 @@
+package kmerge
+
+import (
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// checker validates patched objects: one per run, for every object the
+// run patched.
+type checker struct {
+	mode   validate.Mode
+	schema *schema.Schema
+	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
+}
+
+// violations returns what is wrong with an object.
+func (c checker) violations(obj *yaml.Node) []validate.Violation {
+	if c.def != nil {
+		return validate.Value(obj, c.def)
+	}
+	return validate.Object(obj, c.schema)
+}
+
+// check validates a patched object and splits its violations into errors
+// (they fail the run) and warnings, as the mode says (validate.Mode.Fails).
+// before returns the violations of the object as it was read, changes what
+// the patches did to it; they are called only when the result has
+// violations, to attribute them (validate.Attribute). file and object name
+// it in messages.
+func (c checker) check(obj *yaml.Node, file, object string, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
+	if c.mode == validate.None {
+		return nil, nil
+	}
+	vs := c.violations(obj)
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	validate.Attribute(vs, changes(), before())
+	for _, v := range vs {
+		e := &validate.Error{File: file, Object: object, Violation: v}
+		if c.mode.Fails(v) {
+			errs = append(errs, e)
+		} else {
+			warns = append(warns, e)
+		}
+	}
+	return errs, warns
+}
+
+// changesOf turns conflict effects into the changes attribution reads.
+// Effects whose path does not parse are left out (they then blame no
+// patch).
+//
+// TODO(issue 12): the engines' change records replace the effects here.
+func changesOf(effects []conflict.Effect) []validate.Change {
+	out := make([]validate.Change, 0, len(effects))
+	for _, e := range effects {
+		p, err := fieldpath.Parse(e.Path)
+		if err != nil {
+			continue
+		}
+		out = append(out, validate.Change{Path: p, Pos: e.Pos, Whole: e.Op == conflict.Set || e.Op == conflict.Delete})
+	}
+	return out
+}
+
+// rereader reads a file's input again, once, to check objects as they were
+// before the patches: only a run that finds violations pays for it.
+type rereader struct {
+	once   sync.Once
+	data   []byte
+	file   string
+	limits *tree.Limits
+	docs   []*yaml.Node
+}
+
+func newRereader(data []byte, file string, limits *tree.Limits) *rereader {
+	return &rereader{data: data, file: file, limits: limits}
+}
+
+// doc returns document i of the input, nil when it cannot be read.
+func (r *rereader) doc(i int) *yaml.Node {
+	r.once.Do(func() {
+		if st, err := tree.Read(r.data, tree.Options{File: r.file, Limits: r.limits}); err == nil {
+			r.docs = st.Docs
+		}
+	})
+	if i < 0 || i >= len(r.docs) {
+		return nil
+	}
+	return r.docs[i]
+}
+
+// object returns the object r as it was read: its document, or the item
+// of its List document.
+func (rr *rereader) object(r *resource.Resource) *yaml.Node {
+	doc := rr.doc(r.Doc)
+	if r.Item < 0 {
+		return doc
+	}
+	items := tree.MapGet(tree.Root(doc), "items")
+	if items == nil || items.Kind != yaml.SequenceNode || r.Item >= len(items.Content) {
+		return nil
+	}
+	return items.Content[r.Item]
+}
