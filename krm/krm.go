@@ -21,10 +21,21 @@
 //	  features: {beta: true}          # ${features.*}
 //	  strict: false                   # a patch that matches nothing is an error
 //	  failOnConflict: false           # conflicts are errors, not warnings
+//	  validate: strict                # strict, warn or none (see below)
 //	  schemas: []                     # CRDs or OpenAPI documents, inline
 //
 // or a ConfigMap whose data holds the same fields as text (kpatch, patches,
-// values and features as YAML, strict and failOnConflict as "true").
+// values and features as YAML, strict and failOnConflict as "true",
+// validate as its mode).
+//
+// Every object a patch touched is checked against its schema (package
+// validate), strictly by default as kmerge apply does: a value a patch
+// wrote that the schema refuses is a result of severity error naming the
+// field and the patch line, and nothing is applied. The function is the
+// last place that knows which patch line wrote a value; left to the API
+// server, the same mistake fails later without that. Violations the items
+// had before the patches are warnings. validate: warn makes every
+// violation a warning, validate: none checks nothing.
 //
 // CustomResourceDefinitions among the items are schemas too, so their
 // custom resources merge lists by the keys the CRDs declare. Items keep
@@ -46,6 +57,7 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // The functionConfig kind of kmerge.
@@ -61,6 +73,7 @@ type Config struct {
 	Schema         *schema.Schema
 	Strict         bool
 	FailOnConflict bool
+	Validate       validate.Mode // validate.Strict unless the functionConfig says otherwise
 }
 
 // Result is one entry of the ResourceList's results.
@@ -118,8 +131,12 @@ func Process(input []byte) ([]byte, error) {
 	st := src.Stream
 	if err != nil {
 		// nothing is applied when something fails: the input goes out as
-		// it came, with the error as a result
-		results = append(results, Result{Message: err.Error(), Severity: "error"})
+		// it came, with the error as a result (one per schema violation)
+		if invalid := validate.Errors(err); invalid != nil {
+			results = append(results, invalidResults(set, invalid, "error")...)
+		} else {
+			results = append(results, Result{Message: err.Error(), Severity: "error"})
+		}
 		if st, err = tree.Read(input, tree.Options{File: "<stdin>"}); err != nil {
 			return nil, err
 		}
@@ -155,7 +172,7 @@ func errorsOf(results []Result) []Result {
 }
 
 func run(set *resource.Set, cfg *Config) ([]Result, error) {
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict})
+	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate})
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +180,7 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 	for _, w := range res.Warnings {
 		results = append(results, Result{Message: w.String(), Severity: "warning"})
 	}
+	results = append(results, invalidResults(set, res.Invalid, "warning")...)
 	severity := "warning"
 	if cfg.FailOnConflict {
 		severity = "error"
@@ -176,6 +194,24 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 		results = append(results, r)
 	}
 	return results, nil
+}
+
+// invalidResults makes a result of each schema violation: the message
+// with the patch position, the field, the object and its file.
+func invalidResults(set *resource.Set, invalid []*validate.Error, severity string) []Result {
+	out := make([]Result, 0, len(invalid))
+	for _, e := range invalid {
+		r := Result{Message: e.Pos().String() + e.Violation.String(), Severity: severity, FieldPath: e.Path.String()}
+		if e.Input {
+			r.Message += " (the input has it already; no patch wrote it)"
+		}
+		if obj := find(set, e.Object); obj != nil {
+			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
+			r.File, r.Index = fileOf(obj)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // find returns the object of the set with the identity id (as
@@ -260,7 +296,7 @@ func ParseConfig(fc *yaml.Node) (*Config, error) {
 	if fc == nil || tree.KindOf(fc) == tree.Null {
 		return nil, errors.New("no functionConfig: give the patches in a " + ConfigAPIVersion + " " + ConfigKind + " object or a ConfigMap (see docs/krm.md)")
 	}
-	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin()}
+	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict}
 	switch kind := kindOf(fc); {
 	case kind == ConfigKind:
 		return cfg, cfg.fromSpec(tree.MapGet(fc, "spec"))
@@ -292,10 +328,12 @@ func (cfg *Config) fromSpec(spec *yaml.Node) error {
 			cfg.Strict, err = boolOf(v, field)
 		case "failOnConflict":
 			cfg.FailOnConflict, err = boolOf(v, field)
+		case "validate":
+			cfg.Validate, err = modeOf(v.Value, field)
 		case "schemas":
 			err = cfg.addSchemas(v, field)
 		default:
-			err = fmt.Errorf("%s: unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict and schemas", field)
+			err = fmt.Errorf("%s: unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict, validate and schemas", field)
 		}
 		if err != nil {
 			return err
@@ -344,8 +382,10 @@ func (cfg *Config) fromConfigMap(data *yaml.Node) error {
 			} else {
 				cfg.FailOnConflict = on
 			}
+		case "validate":
+			cfg.Validate, err = modeOf(text, field)
 		default:
-			err = fmt.Errorf("%s: unknown key; the keys are kpatch, patches, values, features, strict and failOnConflict", field)
+			err = fmt.Errorf("%s: unknown key; the keys are kpatch, patches, values, features, strict, failOnConflict and validate", field)
 		}
 		if err != nil {
 			return err
@@ -412,6 +452,14 @@ func (cfg *Config) addSchemas(n *yaml.Node, name string) error {
 		cfg.Schema = cfg.Schema.Extend(s)
 	}
 	return nil
+}
+
+func modeOf(text, name string) (validate.Mode, error) {
+	m, err := validate.ParseMode(text)
+	if err != nil {
+		return validate.Strict, fmt.Errorf("%s: %v", name, err)
+	}
+	return m, nil
 }
 
 func boolOf(n *yaml.Node, name string) (bool, error) {

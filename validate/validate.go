@@ -199,11 +199,25 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, root bool) {
 	}
 }
 
+// objectName names an object type for messages: its definition name, or
+// the fields it has.
 func objectName(t *schema.Type) string {
 	if t.Name != "" {
 		return t.Name
 	}
-	return "the object"
+	fields := t.Fields()
+	if len(fields) == 0 {
+		return "an object without fields"
+	}
+	names := make([]string, 0, 8)
+	for _, f := range fields {
+		if len(names) == cap(names) {
+			names = append(names[:cap(names)-1], "...")
+			break
+		}
+		names = append(names, f.Name)
+	}
+	return "an object with fields " + strings.Join(names, ", ")
 }
 
 // caseHint points at a field whose name differs only in letter case:

@@ -171,3 +171,24 @@ func (e *Error) Where() string {
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s%s\n  %s", e.Pos(), e.Violation, e.Where())
 }
+
+// Errors returns the violations err is made of: err itself when it is an
+// *Error, the errors it joins (errors.Join, as kmerge.Patch and
+// kmerge.Apply return them) when they all are; nil otherwise.
+func Errors(err error) []*Error {
+	var errs []error
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]*Error, 0, len(errs))
+	for _, e := range errs {
+		ve, ok := e.(*Error)
+		if !ok {
+			return nil
+		}
+		out = append(out, ve)
+	}
+	return out
+}

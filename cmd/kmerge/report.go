@@ -93,7 +93,7 @@ func quote(pos tree.Position, inputs texts) string {
 // with a caret. Schema violations (several at once) are printed one by
 // one, each with its line, then what to do about them.
 func report(w io.Writer, err error, inputs texts) {
-	if vs := violations(err); len(vs) > 0 {
+	if vs := validate.Errors(err); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintf(w, "kmerge: %v\n", v)
 			io.WriteString(w, quote(v.Pos(), inputs))
@@ -107,27 +107,6 @@ func report(w io.Writer, err error, inputs texts) {
 		io.WriteString(w, quote(pos, inputs))
 	}
 	io.WriteString(w, limitHint(err))
-}
-
-// violations returns the schema violations err is made of (kmerge.Patch
-// and kmerge.Apply join one *validate.Error per violation), or nil when
-// it is another error.
-func violations(err error) []*validate.Error {
-	var errs []error
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = joined.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	out := make([]*validate.Error, 0, len(errs))
-	for _, e := range errs {
-		ve, ok := e.(*validate.Error)
-		if !ok {
-			return nil
-		}
-		out = append(out, ve)
-	}
-	return out
 }
 
 // warnInvalid prints a schema violation that is a warning: its position,
