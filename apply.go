@@ -173,8 +173,8 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
 			if touched[j] = run.Patch(r); touched[j] {
-				checks[j].errs, checks[j].warns = c.check(r.Root, src.Path, r.ID(),
-					func() []validate.Violation { return c.violations(input.object(r)) },
+				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
+					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return changesOf(run.Effects(r)) })
 			}
 		})

@@ -94,13 +94,14 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	input := newRereader(doc, docName, opts.Limits)
 	var invalid []error
 	for i, d := range st.Docs {
+		object := isObject(d)
 		res, err := patchDoc(d, ps.Docs[0], opts)
 		if err != nil {
 			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 		}
 		st.Docs[i] = res
-		errs, warns := c.check(res, docName, objectName(res),
-			func() []validate.Violation { return c.violations(input.doc(i)) },
+		errs, warns := c.check(res, object, docName, objectName(res),
+			func() []validate.Violation { return c.violations(input.doc(i), object) },
 			func() []validate.Change { return changesOf(patchEffects(input.doc(i), ps.Docs[0], patchName, opts)) })
 		for _, e := range errs {
 			invalid = append(invalid, e)
@@ -138,13 +139,14 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 		return patchDoc(obj, patch, opts)
 	}
 	c := opts.checker()
-	before := c.violations(obj)
+	object := isObject(obj)
+	before := c.violations(obj, object)
 	effects := patchEffects(obj, patch, opts.PatchName, opts) // before the patch: a JSON patch's effects read the object
 	res, err := patchDoc(obj, patch, opts)
 	if err != nil {
 		return nil, err
 	}
-	errs, warns := c.check(res, opts.DocName, objectName(res),
+	errs, warns := c.check(res, object, opts.DocName, objectName(res),
 		func() []validate.Violation { return before },
 		func() []validate.Change { return changesOf(effects) })
 	opts.warn(warns)

@@ -21,12 +21,26 @@ type checker struct {
 	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
 }
 
-// violations returns what is wrong with an object.
-func (c checker) violations(obj *yaml.Node) []validate.Violation {
-	if c.def != nil {
-		return validate.Value(obj, c.def)
+// violations returns what is wrong with a document: against the
+// definition when there is one, else as a Kubernetes object when it is
+// one (see isObject); other documents have no schema to check.
+func (c checker) violations(doc *yaml.Node, object bool) []validate.Violation {
+	switch {
+	case c.def != nil:
+		return validate.Value(doc, c.def)
+	case object:
+		return validate.Object(doc, c.schema)
 	}
-	return validate.Object(obj, c.schema)
+	return nil
+}
+
+// isObject reports whether a document, as it was read, is a Kubernetes
+// object: a mapping with an apiVersion or a kind. It is asked before the
+// patch, so that a patch deleting both is reported rather than taken for
+// turning the object into something else.
+func isObject(doc *yaml.Node) bool {
+	root := tree.Root(doc)
+	return root != nil && (tree.MapGet(root, "apiVersion") != nil || tree.MapGet(root, "kind") != nil)
 }
 
 // check validates a patched object and splits its violations into errors
@@ -35,17 +49,17 @@ func (c checker) violations(obj *yaml.Node) []validate.Violation {
 // the patches did to it; they are called only when the result has
 // violations, to attribute them (validate.Attribute). file and object name
 // it in messages.
-func (c checker) check(obj *yaml.Node, file, object string, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
+func (c checker) check(obj *yaml.Node, object bool, file, name string, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
 	if c.mode == validate.None {
 		return nil, nil
 	}
-	vs := c.violations(obj)
+	vs := c.violations(obj, object)
 	if len(vs) == 0 {
 		return nil, nil
 	}
 	validate.Attribute(vs, changes(), before())
 	for _, v := range vs {
-		e := &validate.Error{File: file, Object: object, Violation: v}
+		e := &validate.Error{File: file, Object: name, Violation: v}
 		if c.mode.Fails(v) {
 			errs = append(errs, e)
 		} else {

@@ -37,7 +37,7 @@
 //     restricts the name), and apiVersion, kind and metadata.name (or
 //     metadata.generateName) must be there and not empty. Lists (a kind
 //     whose metadata has no name field, or without a schema a kind ending
-//     in List) need no name.
+//     in List, whose metadata is then a ListMeta) need no name.
 //
 // Parts of an object without a schema (a nil type, an interface{} or
 // RawExtension field, a CRD field with x-kubernetes-preserve-unknown-fields

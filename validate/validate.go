@@ -15,25 +15,27 @@ import (
 // holding one) against the type s (nil: the built-in schema) has for its
 // apiVersion and kind, and checks its identity: apiVersion, kind and
 // metadata.name (or metadata.generateName). An object whose kind s does
-// not know gets its identity and metadata checked. A document that is not
-// a mapping, or has neither apiVersion nor kind, is not a Kubernetes
-// object and has nothing to check. Violations come in document order,
-// the identity's first.
+// not know gets its identity and metadata checked. An empty document has
+// nothing to check; a document that is not a mapping is one violation.
+// Whether a document is meant as a Kubernetes object is the caller's call
+// (kmerge asks whether it had an apiVersion or a kind before the patch).
+// Violations come in document order, the identity's first.
 func Object(obj *yaml.Node, s *schema.Schema) []Violation {
 	root := tree.Deref(obj)
-	if root == nil || root.Kind != yaml.MappingNode {
+	if root == nil {
 		return nil
 	}
-	apiVersion, kind := tree.MapGet(root, "apiVersion"), tree.MapGet(root, "kind")
-	if apiVersion == nil && kind == nil {
-		return nil
+	w := &walker{}
+	if root.Kind != yaml.MappingNode {
+		w.typeError(root, tree.KindOf(root), &schema.Type{Kind: schema.Object})
+		return w.out
 	}
 	if s == nil {
 		s = schema.Builtin()
 	}
-	t := s.Kind(scalarText(apiVersion), scalarText(kind))
-	w := &walker{}
-	w.identity(root, t, scalarText(kind))
+	w.kind = scalarText(tree.MapGet(root, "kind"))
+	t := s.Kind(scalarText(tree.MapGet(root, "apiVersion")), w.kind)
+	w.identity(root, t)
 	w.object(root, t, true)
 	return w.out
 }
@@ -54,15 +56,26 @@ func scalarText(n *yaml.Node) string {
 	return n.Value
 }
 
-// objectMeta is the built-in ObjectMeta, which the metadata of every
-// Kubernetes object decodes into.
-var objectMeta = sync.OnceValue(func() *schema.Type {
-	t, err := schema.Builtin().Definition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
-	if err != nil {
-		panic("kmerge: the built-in schema has no ObjectMeta: " + err.Error())
-	}
-	return t
-})
+// objectMeta and listMeta are the built-in ObjectMeta and ListMeta, which
+// the metadata of every Kubernetes object and list decodes into.
+var (
+	objectMeta = builtinDefinition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+	listMeta   = builtinDefinition("io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta")
+)
+
+func builtinDefinition(name string) func() *schema.Type {
+	return sync.OnceValue(func() *schema.Type {
+		t, err := schema.Builtin().Definition(name)
+		if err != nil {
+			panic("kmerge: the built-in schema lacks " + name + ": " + err.Error())
+		}
+		return t
+	})
+}
+
+// isList reports whether a kind without a schema is a list (a List, or
+// a kind ending in List): its metadata is a ListMeta, and it has no name.
+func isList(kind string) bool { return strings.HasSuffix(kind, "List") }
 
 // stringType is the type of apiVersion and kind where a schema does not
 // name them (CRDs need not).
@@ -74,6 +87,7 @@ var stringType = &schema.Type{Kind: schema.String}
 type walker struct {
 	out    []Violation
 	frames []frame
+	kind   string // the kind of the object, for the root's metadata
 }
 
 // frame is one step down: a field, or an item of a list.
@@ -178,7 +192,10 @@ func (w *walker) object(n *yaml.Node, t *schema.Type, root bool) {
 					ft, known = stringType, true
 				}
 			case "metadata":
-				if !t.FromGo() {
+				switch {
+				case t == nil && isList(w.kind):
+					ft, known, f = listMeta(), true, nil
+				case !t.FromGo():
 					// a CRD's metadata schema only restricts the name
 					ft, known, f = objectMeta(), true, nil
 				}
@@ -234,7 +251,7 @@ func caseHint(t *schema.Type, name string) string {
 // identity checks that the object has what every object needs to be
 // created: apiVersion, kind, and metadata.name or metadata.generateName,
 // none of them empty. Lists need no name: their metadata has none.
-func (w *walker) identity(root *yaml.Node, t *schema.Type, kind string) {
+func (w *walker) identity(root *yaml.Node, t *schema.Type) {
 	for _, field := range []string{"apiVersion", "kind"} {
 		if v := tree.MapGet(root, field); !present(v) {
 			w.frames = append(w.frames[:0], frame{field: field})
@@ -242,7 +259,7 @@ func (w *walker) identity(root *yaml.Node, t *schema.Type, kind string) {
 				Detail: absent(v) + ": every object needs " + article(field) + field})
 		}
 	}
-	needsName := !strings.HasSuffix(kind, "List")
+	needsName := !isList(w.kind)
 	if t.FromGo() {
 		mf := t.ExactField("metadata")
 		needsName = mf != nil && mf.Type.ExactField("name") != nil

@@ -111,10 +111,14 @@ func TestMissingNodes(t *testing.T) {
 	}
 }
 
-// TestNotAnObject: documents that are not mappings, or empty, have nothing
-// to check as Kubernetes objects.
+// TestNotAnObject: an empty document has nothing to check; one that is
+// not a mapping is no object.
 func TestNotAnObject(t *testing.T) {
-	for _, text := range []string{"- a\n", "a\n", "# nothing\n"} {
+	for text, want := range map[string]string{
+		"- a\n":       "(the object): expected object, found a list",
+		"a\n":         "(the object): expected object, found the string \"a\"",
+		"# nothing\n": "",
+	} {
 		st, err := tree.Read([]byte(text), tree.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -123,8 +127,12 @@ func TestNotAnObject(t *testing.T) {
 		if len(st.Docs) > 0 {
 			doc = st.Docs[0]
 		}
-		if vs := validate.Object(doc, nil); len(vs) != 0 {
-			t.Errorf("%q: %v", text, vs)
+		got := ""
+		for _, v := range validate.Object(doc, nil) {
+			got += v.String()
+		}
+		if got != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
 		}
 	}
 	if vs := validate.Value(readDoc(t, "a: 1\n"), nil); len(vs) != 0 {
