@@ -25,7 +25,8 @@ func Object(obj *yaml.Node, s *schema.Schema) []Violation {
 	if root == nil {
 		return nil
 	}
-	w := &walker{}
+	var buf [24]frame // deep enough for most objects: no allocation
+	w := &walker{frames: buf[:0]}
 	if root.Kind != yaml.MappingNode {
 		w.typeError(root, tree.KindOf(root), &schema.Type{Kind: schema.Object})
 		return w.out
@@ -44,7 +45,8 @@ func Object(obj *yaml.Node, s *schema.Schema) []Violation {
 // Kubernetes objects (no identity is required). A nil type accepts
 // anything.
 func Value(v *yaml.Node, t *schema.Type) []Violation {
-	w := &walker{}
+	var buf [24]frame
+	w := &walker{frames: buf[:0]}
 	w.value(tree.Deref(v), t, nil)
 	return w.out
 }
@@ -83,7 +85,7 @@ var stringType = &schema.Type{Kind: schema.String}
 
 // walker walks an object and its type side by side. The path is kept as a
 // stack of frames and only turned into a fieldpath.Path when a violation
-// is found, so that walking a valid object allocates nothing.
+// is found, so that walking a valid object allocates little.
 type walker struct {
 	out    []Violation
 	frames []frame

@@ -75,6 +75,9 @@ Documents no patch touches come out byte for byte as they went in; in patched
 documents only the changed lines differ.
 
 A patch whose target matches nothing is a warning (an error with --strict).
+Every object a patch touched is checked against its schema (--validate, strict
+by default): a value a patch wrote that an API server would refuse is an error
+naming the patch line, and nothing is written; see docs/validation.md.
 Patches that conflict (two values for one field, a delete against a set, a
 strategic patch and a field patch on one path) are reported on standard error;
 with --fail-on-conflict nothing is written.`,

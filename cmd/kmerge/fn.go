@@ -23,6 +23,9 @@ conflicts. Items keep their comments and annotations; items no patch touches
 come out as they went in. CustomResourceDefinitions among the items are used
 as schemas.
 
+Every patched item is checked against its schema, strictly unless the
+functionConfig says validate: warn or validate: none (docs/validation.md).
+
 When the patches cannot be applied, the output holds the input with a result
 of severity error, the error goes to standard error, and the exit code is 1.
 See docs/krm.md.`,

@@ -39,7 +39,12 @@ OpenAPI documents given with --schema. For documents that are not Kubernetes
 objects, --definition names the schema definition to use.
 
 Documents and patches may be YAML or JSON. The output has the input's format
-unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
+unless -o says otherwise; YAML output keeps comments, key order and quoting.
+
+Every result is checked against its schema (--validate, strict by default): a
+value the patch wrote that an API server would refuse (an object where an
+integer belongs, a field the kind does not have, a quantity that does not
+parse) is an error naming the patch line; see docs/validation.md.`,
 		Example: `  # change the image of a container and add a variable
   kmerge patch -f examples/deployment.yaml --patch-file examples/deployment-patch.yaml
 
