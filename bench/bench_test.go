@@ -159,10 +159,16 @@ func BenchmarkValidate(b *testing.B) {
 		b.Run("kind="+kind, func(b *testing.B) {
 			in := inputs(b, kind)
 			b.Run("impl=kmerge-splice", func(b *testing.B) {
-				run(b, in, func(i int) error { _, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i]); return err })
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
 			})
 			b.Run("impl=kmerge-splice-validate", func(b *testing.B) {
-				run(b, in, func(i int) error { _, err := KmergeYAMLValidated(in.DocYAML[i], in.PatchYAML[i], in.Types[i]); return err })
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLValidated(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
 			})
 			patched := make([]*yaml.Node, len(in.Modified))
 			for i, m := range in.Modified {
