@@ -14,13 +14,29 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// KindFits reports whether a scalar of JSON kind k has the kind the
-// scalar type t wants, before formats and ranges: a string for a string,
-// an integer for an integer (or a whole float where t is not from Go: see
-// schema.Type.FromGo), any number for a number, an integer or a string
-// for an int-or-string. Null fits everything; a nil type or Any takes
+// KindFits reports whether the value n has the JSON kind the type t
+// wants, before formats and ranges: an object for an object or a map, a
+// list for a list, a string for a string, an integer for an integer (or a
+// whole float where t is not from Go: see schema.Type.FromGo), any number
+// for a number, an integer or a string for an int-or-string (any number
+// for a quantity). Null fits everything; a nil type or Any takes
 // anything.
-func KindFits(k tree.Kind, whole bool, t *schema.Type) bool {
+func KindFits(n *yaml.Node, t *schema.Type) bool {
+	k := tree.KindOf(n)
+	_, whole := floatOf(n, k)
+	return kindFits(k, whole, t)
+}
+
+// floatOf returns the value of a float, and whether it is a whole number.
+func floatOf(n *yaml.Node, k tree.Kind) (f float64, whole bool) {
+	if k != tree.Float {
+		return 0, false
+	}
+	f, _ = tree.FloatValue(n)
+	return f, f == math.Trunc(f) && !math.IsInf(f, 0)
+}
+
+func kindFits(k tree.Kind, whole bool, t *schema.Type) bool {
 	if t == nil || k == tree.Null {
 		return true
 	}
@@ -51,13 +67,8 @@ func KindFits(k tree.Kind, whole bool, t *schema.Type) bool {
 // scalar checks a scalar type: the JSON kind, then the range of integers
 // and the format of strings.
 func (w *walker) scalar(n *yaml.Node, k tree.Kind, t *schema.Type) {
-	var f float64
-	whole := false
-	if k == tree.Float {
-		f, _ = tree.FloatValue(n)
-		whole = f == math.Trunc(f) && !math.IsInf(f, 0)
-	}
-	if !KindFits(k, whole, t) {
+	f, whole := floatOf(n, k)
+	if !kindFits(k, whole, t) {
 		w.typeError(n, k, t)
 		return
 	}

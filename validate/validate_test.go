@@ -147,22 +147,22 @@ func TestKindFits(t *testing.T) {
 	crds, _ := loadSchemas(t)
 	size := crds.Kind("example.com/v1", "Gadget").Field("spec").Type.Field("size").Type
 	for _, c := range []struct {
-		k     tree.Kind
-		whole bool
+		value string
 		t     *schema.Type
 		want  bool
 	}{
-		{tree.Int, false, replicas, true},
-		{tree.Float, true, replicas, false}, // Go: a float is no integer
-		{tree.Float, true, size, true},      // a CRD: a whole float is
-		{tree.Float, false, size, false},
-		{tree.Null, false, replicas, true},
-		{tree.String, false, nil, true},
-		{tree.Object, false, deploy, true},
-		{tree.Array, false, deploy, false},
+		{"3", replicas, true},
+		{"3.0", replicas, false}, // Go: a float is no integer
+		{"3.0", size, true},      // a CRD: a whole float is
+		{"3.5", size, false},
+		{".inf", size, false},
+		{"null", replicas, true},
+		{"x", nil, true},
+		{"{}", deploy, true},
+		{"[]", deploy, false},
 	} {
-		if got := validate.KindFits(c.k, c.whole, c.t); got != c.want {
-			t.Errorf("KindFits(%s, %v, %s) = %v", c.k, c.whole, c.t, got)
+		if got := validate.KindFits(readDoc(t, c.value), c.t); got != c.want {
+			t.Errorf("KindFits(%s, %s) = %v", c.value, c.t, got)
 		}
 	}
 }
