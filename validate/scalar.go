@@ -173,7 +173,7 @@ func parseQuantity(s string) error {
 	if precision >= 0 && scale-int32(len(denom)) >= -9 {
 		return nil
 	}
-	if strings.IndexAny(value, "0123456789") < 0 {
+	if !strings.ContainsAny(value, "0123456789") {
 		return errQuantityNumeric
 	}
 	return nil
