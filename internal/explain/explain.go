@@ -155,7 +155,11 @@ func fieldDetails(f *schema.Field) []string {
 	if m.RetainKeys {
 		out = append(out, "RETAIN KEYS:\tyes: a patch with $retainKeys clears the fields it does not list")
 	}
-	out = append(out, "A PATCH:\t"+summary(f))
+	does := summary(f)
+	if does == "" {
+		does = "replaces the value; null deletes the field"
+	}
+	out = append(out, "A PATCH:\t"+does)
 	return out
 }
 

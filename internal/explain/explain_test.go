@@ -48,6 +48,7 @@ func TestKind(t *testing.T) {
 			"claims <[]object io.k8s.api.core.v1.ResourceClaim> replaces the whole list",
 		}},
 		{"configmap.data.anykey", "", []string{"PATH:     data.anykey"}}, // a key of a map
+		{"deployment.spec.replicas", "", []string{"FIELD: replicas <integer, int32>", "A PATCH: replaces the value; null deletes the field"}},
 		{"", "", []string{"error: no kind to explain: name one, as in deployment.spec.replicas"}},
 		{"nosuchkind", "", []string{"error: no kind named \"nosuchkind\""}},
 		{"deployment", "v2", []string{"error: no kind named \"deployment\" in v2"}},
