@@ -333,13 +333,22 @@ let ready = false;
 let timer = 0;
 let runs = 0;
 
+let changes = 0;
+
+// schedule runs kmerge 150 ms after the last change. body[data-pending] is
+// "1" from a change until the page shows its outcome and the URL holds it
+// (a test waits for "0").
 function schedule() {
+  changes++;
   clearTimeout(timer);
+  document.body.dataset.pending = '1';
   timer = setTimeout(run, 150);
 }
 
 function run() {
   if (!ready) return;
+  clearTimeout(timer);
+  const change = changes;
   const state = input();
   const t0 = performance.now();
   let out;
@@ -349,9 +358,11 @@ function run() {
     out = { error: { text: 'kmerge stopped: ' + e.message + ' (reload the page)' } };
   }
   show(out, performance.now() - t0);
-  saveToURL(state);
   document.body.dataset.state = out.error ? 'error' : 'ok';
   document.body.dataset.runs = String(++runs);
+  saveToURL(state).finally(() => {
+    if (change === changes) document.body.dataset.pending = '0';
+  });
 }
 
 function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }

@@ -76,9 +76,9 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 	}
 	var out string
 	if o.definition != "" {
-		def, err := s.Definition(o.definition)
-		if err != nil {
-			return usagef("--definition: %v", err)
+		def, derr := s.Definition(o.definition)
+		if derr != nil {
+			return usagef("--definition: %v", derr)
 		}
 		var path []string
 		if len(args) == 1 {

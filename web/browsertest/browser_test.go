@@ -128,7 +128,7 @@ func TestPlayground(t *testing.T) {
 	do(t, ctx, "type a broken patch",
 		chromedp.Click(chromedp.CSS("#tab-result")),
 		chromedp.SendKeys(chromedp.CSS("#patches"), broken),
-		waitFor(`document.body.dataset.state === "error" && document.querySelector("#patches").value.endsWith("many\n")`),
+		waitFor(`document.body.dataset.state === "error"`),
 	)
 	msg := text(t, ctx, "#messages li.error .text")
 	if want := `patches.kpatch:8:11: apps/v1 Deployment shop: spec.replicas is an integer (schema type integer/int32); "many" is not an integer`; msg != want {
@@ -162,6 +162,16 @@ func TestPlayground(t *testing.T) {
 	// 5. the state, shared by URL
 	do(t, ctx, "wait for the URL", waitFor(`location.hash.startsWith("#z=")`))
 	url := eval[string](t, ctx, `location.href`)
+	// the share button copies it, or shows it when the clipboard is closed
+	do(t, ctx, "share",
+		chromedp.Click(chromedp.CSS("#share")),
+		waitFor(`document.getElementById("shared").textContent !== "" || document.querySelector("#shared input") !== null`),
+	)
+	shared := eval[string](t, ctx, `(document.querySelector("#shared input") || {}).value || document.getElementById("shared").textContent`)
+	if shared != url && shared != fmt.Sprintf("Link copied (%d characters)", len(url)) {
+		t.Errorf("share: %q, for the URL %s", shared, url)
+	}
+	t.Logf("share: %.60s (the URL has %d characters)", shared, len(url))
 	typed := state{
 		Manifests: value(t, ctx, "#manifests"), Patches: patch + broken, PatchFormat: "kpatch",
 		Values: "replicas: 3\nversion: \"1.5.0\"\n", Explain: "service.spec.ports",
@@ -169,52 +179,53 @@ func TestPlayground(t *testing.T) {
 	if got := decodeURL(t, url); got != typed {
 		t.Errorf("the URL holds %+v\nwant %+v", got, typed)
 	}
-	tab, cancelTab := chromedp.NewContext(ctx) // a new tab of the same browser
-	defer cancelTab()
-	tabErrors := watchErrors(tab)
-	restored(t, tab, "the page's own URL", url, typed, "error")
+	restored(t, ctx, "the page's own URL", url, typed, "error")
 
 	fixed := typed
 	fixed.Patches = "- target: deployment.shop\n  type: strategic\n  patch:\n    spec:\n      replicas: 7\n"
 	fixed.PatchFormat = "yaml"
 	fixed.Strict = true
 	fixed.Explain = ""
-	restored(t, tab, "a #z= URL made with Go's deflate", srv.URL+"/#z="+encode(t, fixed, true), fixed, "ok")
-	if r := text(t, tab, "#result"); !strings.Contains(r, "  replicas: 7\n") {
+	r := restored(t, ctx, "a #z= URL made with Go's deflate", srv.URL+"/#z="+encode(t, fixed, true), fixed, "ok")
+	if !strings.Contains(r, "  replicas: 7\n") {
 		t.Errorf("the result of the #z= URL's state:\n%s", r)
 	}
 	fixed.Values = "just: plain\n"
-	restored(t, tab, "a #j= URL, not compressed", srv.URL+"/#j="+encode(t, fixed, false), fixed, "ok")
+	restored(t, ctx, "a #j= URL, not compressed", srv.URL+"/#j="+encode(t, fixed, false), fixed, "ok")
 
-	for _, errs := range []*pageLog{pageErrors, tabErrors} {
-		if e := errs.String(); e != "" {
-			t.Errorf("the page reported errors:\n%s", e)
-		}
+	if e := pageErrors.String(); e != "" {
+		t.Errorf("the page reported errors:\n%s", e)
 	}
 }
 
-// restored opens url and checks that the page shows the state s and ends in
-// the given state ("ok" or "error").
-func restored(t *testing.T, ctx context.Context, what, url string, s state, end string) {
+// restored opens url in a new tab of the browser of ctx, checks that the
+// page shows the state s and ends in the given state ("ok" or "error"), and
+// returns the result it shows.
+func restored(t *testing.T, ctx context.Context, what, url string, s state, end string) string {
 	t.Helper()
-	do(t, ctx, "open "+what,
-		chromedp.Navigate("about:blank"),
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	errs := watchErrors(tab)
+	do(t, tab, "open "+what,
 		chromedp.Navigate(url),
 		waitFor(`document.body.dataset.state === "ok" || document.body.dataset.state === "error"`),
 	)
-	runs := eval[string](t, ctx, `document.body.dataset.state + " " + document.body.dataset.runs`)
-	if runs != end+" 1" {
+	if runs := eval[string](t, tab, `document.body.dataset.state + " " + document.body.dataset.runs`); runs != end+" 1" {
 		t.Errorf("%s: the page is %q after loading, want %q", what, runs, end+" 1")
 	}
-	strict := eval[bool](t, ctx, `document.getElementById("strict").checked`)
-	format := eval[string](t, ctx, `document.getElementById("patchFormat").value`)
 	got := state{
-		Manifests: value(t, ctx, "#manifests"), Patches: value(t, ctx, "#patches"), PatchFormat: format,
-		Values: value(t, ctx, "#values"), Schema: value(t, ctx, "#schema"), Explain: value(t, ctx, "#explain"), Strict: strict,
+		Manifests: value(t, tab, "#manifests"), Patches: value(t, tab, "#patches"),
+		PatchFormat: eval[string](t, tab, `document.getElementById("patchFormat").value`),
+		Values:      value(t, tab, "#values"), Schema: value(t, tab, "#schema"), Explain: value(t, tab, "#explain"),
+		Strict: eval[bool](t, tab, `document.getElementById("strict").checked`),
 	}
 	if got != s {
 		t.Errorf("%s: the page holds\n%+v\nwant\n%+v", what, got, s)
 	}
+	if e := errs.String(); e != "" {
+		t.Errorf("%s: the page reported errors:\n%s", what, e)
+	}
+	return text(t, tab, "#result")
 }
 
 // encode makes a URL fragment's value as docs/playground.md describes it:
@@ -338,9 +349,10 @@ func retype(sel, text string) chromedp.Action[chromedp.Void] {
 	)
 }
 
-// waitFor waits until a JavaScript expression is true.
+// waitFor waits until the page has run kmerge on what was typed last and a
+// JavaScript expression is true.
 func waitFor(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))
+	return chromedp.Poll[chromedp.Void](`document.body.dataset.pending === "0" && (`+expr+`)`, chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))
 }
 
 func text(t *testing.T, ctx context.Context, sel string) string {
