@@ -224,7 +224,7 @@ class Editor {
   }
 
   // reveal selects the text at line:column to the line's end, and scrolls
-  // it into view.
+  // it into view when it is not.
   reveal(line, column) {
     const lines = this.ta.value.split('\n');
     if (line < 1 || line > lines.length) return;
@@ -235,7 +235,10 @@ class Editor {
     if (this.pane.tagName === 'DETAILS') this.pane.open = true;
     this.ta.focus();
     this.ta.setSelectionRange(at, end);
-    this.ta.scrollTop = Math.max(0, (line - 1) * this.lineHeight() - this.ta.clientHeight / 3);
+    const lh = this.lineHeight(), top = (line - 1) * lh;
+    if (top < this.ta.scrollTop || top + 2 * lh > this.ta.scrollTop + this.ta.clientHeight) {
+      this.ta.scrollTop = Math.max(0, top - this.ta.clientHeight / 3); // out of view: a third down
+    }
     this.sync();
   }
 }
@@ -264,6 +267,7 @@ function input() {
     patches: editors.patches.value,
     patchFormat: $('patchFormat').value,
     values: editors.values.value,
+    features: $('features').value,
     schema: editors.schema.value,
     explain: $('explain').value,
     strict: $('strict').checked,
@@ -278,6 +282,7 @@ function load(state) {
   editors.schema.value = str(state.schema);
   $('patchFormat').value = state.patchFormat === 'yaml' ? 'yaml' : 'kpatch';
   $('explain').value = str(state.explain);
+  $('features').value = str(state.features);
   $('strict').checked = state.strict === true;
   $('schemaPane').open = str(state.schema).trim() !== '';
 }
@@ -536,6 +541,7 @@ async function start() {
   for (const e of Object.values(editors)) e.ta.addEventListener('input', edited);
   $('explain').addEventListener('input', schedule);
   $('patchFormat').addEventListener('change', edited);
+  $('features').addEventListener('input', edited);
   $('strict').addEventListener('change', schedule);
   $('example').addEventListener('change', () => {
     const example = EXAMPLES[$('example').value];

@@ -8,6 +8,7 @@ package playground
 import (
 	"bytes"
 	"strings"
+	"unicode"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
@@ -37,6 +38,9 @@ type Input struct {
 	// PatchFormat is FormatKpatch (the default) or FormatPatchList.
 	PatchFormat string `json:"patchFormat"`
 	Values      string `json:"values"` // a YAML mapping: ${values.*}
+	// Features are the ${features.*}, as --feature takes them
+	// (NAME=true|false, or NAME for true), separated by spaces or commas.
+	Features string `json:"features"`
 	// Schema holds CustomResourceDefinitions or an OpenAPI document, for
 	// custom resources: it extends the built-in schema, as --schema does.
 	Schema string `json:"schema"`
@@ -109,6 +113,11 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 	vars := kpatch.NewVars()
 	if strings.TrimSpace(in.Values) != "" {
 		if err := vars.LoadValues([]byte(in.Values), ValuesFile); err != nil {
+			return err
+		}
+	}
+	for _, f := range strings.FieldsFunc(in.Features, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if err := vars.SetFeatureText(f); err != nil {
 			return err
 		}
 	}

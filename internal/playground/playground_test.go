@@ -137,6 +137,17 @@ func TestRun(t *testing.T) {
 			Quote: "  replicas: 2\n  ^\n", File: KpatchFile, Line: 2, Column: 1}}},
 		holds: []string{"  replicas: 3\n"},
 	}, {
+		// features, as --feature takes them: NAME=true|false, or NAME
+		name: "features",
+		in: Input{Manifests: deployment, Features: "canary=true, beta=false debug",
+			Patches: "[deployment.web]\nmetadata.labels.canary: ${features.canary}\nmetadata.labels.beta: ${features.beta}\nmetadata.labels.debug: ${features.debug}\n"},
+		want:  Output{Objects: 1, Patches: 1},
+		holds: []string{"    canary: \"true\"\n    beta: \"false\"\n    debug: \"true\"\n"},
+	}, {
+		name: "feature error",
+		in:   Input{Manifests: deployment, Features: "canary=maybe"},
+		want: Output{Error: &Message{Text: `--feature "canary=maybe": a feature is true or false`}},
+	}, {
 		name: "values syntax error",
 		in:   Input{Manifests: deployment, Values: "n: [\n"},
 		want: Output{Error: &Message{File: ValuesFile, Line: 1, Quote: "  n: [\n"}},
@@ -289,7 +300,7 @@ func TestSameAsApply(t *testing.T) {
 		dir := filepath.Dir(file)
 		in, strict, ok := caseInput(t, dir)
 		if !ok {
-			continue // --set or --feature (the page has values only), or patches in both formats
+			continue // --set (the page has values only), or patches in both formats
 		}
 		compared++
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -329,6 +340,9 @@ func caseInput(t *testing.T, dir string) (Input, bool, bool) {
 		case "--schema":
 			i++
 			in.Schema = read(t, filepath.Join(dir, c.Args[i]))
+		case "--feature":
+			i++
+			in.Features += c.Args[i] + " "
 		case "--fail-on-conflict", "--debug":
 		default:
 			return in, false, false
@@ -401,6 +415,11 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	vars := kpatch.NewVars()
 	if in.Values != "" {
 		if err := vars.LoadValues([]byte(in.Values), ValuesFile); err != nil {
+			return fail(err)
+		}
+	}
+	for _, f := range strings.Fields(in.Features) {
+		if err := vars.SetFeatureText(f); err != nil {
 			return fail(err)
 		}
 	}

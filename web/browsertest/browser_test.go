@@ -37,6 +37,7 @@ type state struct {
 	Patches     string `json:"patches"`
 	PatchFormat string `json:"patchFormat"`
 	Values      string `json:"values"`
+	Features    string `json:"features"`
 	Schema      string `json:"schema"`
 	Explain     string `json:"explain"`
 	Strict      bool   `json:"strict"`
@@ -45,7 +46,8 @@ type state struct {
 // TestPlayground builds the playground with web/build.sh, serves it, and
 // uses it as a person would:
 //
-//  1. the page loads with its example, and shows the example's result;
+//  1. the page loads with its example, and shows the example's result; the
+//     other examples of the menu give theirs, without warnings;
 //  2. a patch is typed: the result, the diff and explain follow;
 //  3. a broken patch is typed: the error shows with its position
 //     (patches.kpatch:LINE:COL, the line quoted, a caret), the line is marked
@@ -99,6 +101,33 @@ func TestPlayground(t *testing.T) {
 	}
 	if s := text(t, ctx, "#status"); !strings.HasPrefix(s, "2 objects · 4 patches · 0 warnings · 0 conflicts · ") {
 		t.Errorf("status: %q", s)
+	}
+
+	// the other examples work, without warnings: the Service gets UDP/53
+	// next to TCP/53 ($patchMergeKey), the ConfigMap loses region and gets
+	// owner from the values; with its CRD, the Widget's parts merge by name
+	for _, ex := range []struct {
+		name string
+		want []string
+	}{
+		{"list", []string{"  - {name: dns-tcp, port: 53, protocol: TCP}\n", "name: dns-udp\n", "  owner: platform\n"}},
+		{"crd", []string{"  - name: frame\n    color: gold\n", "  - name: light\n    color: white\n", "name: glow"}},
+		{"kpatch", []string{"  replicas: 3\n"}},
+	} {
+		do(t, ctx, "load the example "+ex.name,
+			chromedp.SetValue(chromedp.CSS("#example"), ex.name),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("example").dispatchEvent(new Event("change"))`),
+			waitFor(`document.body.dataset.state === "ok"`),
+		)
+		r := text(t, ctx, "#result")
+		for _, want := range ex.want {
+			if !strings.Contains(r, want) {
+				t.Errorf("example %s: no %q in the result:\n%s", ex.name, want, r)
+			}
+		}
+		if s := text(t, ctx, "#status"); !strings.Contains(s, " · 0 warnings · 0 conflicts · ") {
+			t.Errorf("example %s: %s", ex.name, s)
+		}
 	}
 
 	// 2. a patch, typed
@@ -191,6 +220,7 @@ func TestPlayground(t *testing.T) {
 		t.Errorf("the result of the #z= URL's state:\n%s", r)
 	}
 	fixed.Values = "just: plain\n"
+	fixed.Features = "canary=true"
 	restored(t, ctx, "a #j= URL, not compressed", srv.URL+"/#j="+encode(t, fixed, false), fixed, "ok")
 
 	if e := pageErrors.String(); e != "" {
@@ -216,7 +246,8 @@ func restored(t *testing.T, ctx context.Context, what, url string, s state, end 
 	got := state{
 		Manifests: value(t, tab, "#manifests"), Patches: value(t, tab, "#patches"),
 		PatchFormat: eval[string](t, tab, `document.getElementById("patchFormat").value`),
-		Values:      value(t, tab, "#values"), Schema: value(t, tab, "#schema"), Explain: value(t, tab, "#explain"),
+		Values:      value(t, tab, "#values"), Features: value(t, tab, "#features"),
+		Schema: value(t, tab, "#schema"), Explain: value(t, tab, "#explain"),
 		Strict: eval[bool](t, tab, `document.getElementById("strict").checked`),
 	}
 	if got != s {
