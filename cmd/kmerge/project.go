@@ -99,7 +99,7 @@ commented. An existing project file is kept unless --force.`,
 			if _, err := os.Stat(p.File); err == nil && !force {
 				return fmt.Errorf("%s exists: use --force to replace it, or --print to see what init would write", p.File)
 			}
-			if err := writeFileAtomic(p.File, text); err != nil {
+			if err := writeFileAtomic(p.File, text, 0o644); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "wrote %s: %d manifest, %d patch, %d values and %d schema entries\n",
@@ -112,9 +112,9 @@ commented. An existing project file is kept unless --force.`,
 	return cmd
 }
 
-// writeFileAtomic writes data to name through a temporary file renamed
-// into place.
-func writeFileAtomic(name string, data []byte) error {
+// writeFileAtomic writes data to name, with the given permissions,
+// through a temporary file renamed into place.
+func writeFileAtomic(name string, data []byte, mode os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func writeFileAtomic(name string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), name)
