@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -125,15 +125,15 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 		fmt.Fprintf(w, "PATH:\t%s\n", strings.Join(path, "."))
 	}
 	if field != nil {
-		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, typeName(field.Type))
-		for _, line := range fieldDetails(field) {
+		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, explain.TypeName(field.Type))
+		for _, line := range explain.Details(field) {
 			fmt.Fprintln(w, line)
 		}
 	}
 	if fs := itemsOf(t).Fields(); len(fs) > 0 {
 		fmt.Fprintf(w, "\nFIELDS:\n")
 		for _, f := range fs {
-			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, typeName(f.Type), summary(f))
+			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, explain.TypeName(f.Type), explain.Summary(f))
 		}
 	}
 	w.Flush()
@@ -172,92 +172,6 @@ func source(t *schema.Type) string {
 		return "unknown"
 	}
 	return t.Source
-}
-
-func typeName(t *schema.Type) string {
-	switch {
-	case t == nil:
-		return "any"
-	case t.Kind == schema.List:
-		return "[]" + typeName(t.Elem)
-	case t.Kind == schema.Map:
-		return "map[string]" + typeName(t.Elem)
-	case t.Kind == schema.Object && t.Name != "":
-		return "object " + t.Name
-	case t.Format != "" && t.Kind.Scalar():
-		return t.Kind.String() + ", " + t.Format
-	}
-	return t.Kind.String()
-}
-
-// fieldDetails says how a patch treats the field.
-func fieldDetails(f *schema.Field) []string {
-	m := f.Meta
-	var out []string
-	strategy := m.Strategy.String()
-	if m.Raw != "" {
-		strategy += "\t(patchStrategy " + strconv.Quote(m.Raw) + ")"
-	}
-	out = append(out, "STRATEGY:\t"+strategy)
-	if len(m.MergeKey) > 0 {
-		out = append(out, "MERGE KEY:\t"+strings.Join(m.MergeKey, ", "))
-	}
-	if len(m.RecommendedKeys) > 0 {
-		out = append(out, "RECOMMENDED KEYS:\t"+strings.Join(m.RecommendedKeys, ", "))
-	}
-	if f.ListType != "" {
-		lt := f.ListType
-		if len(f.ListMapKeys) > 0 {
-			lt += ", keyed by " + strings.Join(f.ListMapKeys, ", ")
-		}
-		out = append(out, "LIST TYPE:\t"+lt+" (server-side apply)")
-	}
-	if m.RetainKeys {
-		out = append(out, "RETAIN KEYS:\tyes: a patch with $retainKeys clears the fields it does not list")
-	}
-	out = append(out, "A PATCH:\t"+summary(f))
-	return out
-}
-
-// summary says in a few words what a patch does with the field.
-func summary(f *schema.Field) string {
-	t := f.Type
-	m := f.Meta
-	var s string
-	switch {
-	case t != nil && t.Kind == schema.List:
-		switch {
-		case m.Strategy == schema.StrategyMerge && len(m.MergeKey) > 0:
-			s = "items merge by " + strings.Join(m.MergeKey, ", ")
-		case m.Strategy == schema.StrategyMerge:
-			s = "items merge as a set"
-		default:
-			s = "replaces the whole list"
-		}
-		switch rec := strings.Join(m.RecommendedKeys, ", "); {
-		case rec == "" || equalKeys(m.RecommendedKeys, m.MergeKey):
-		case len(m.MergeKey) == 0:
-			s += "; items with $patchMergeKey: [" + rec + "] merge by it instead"
-		default:
-			s += "; $patchMergeKey: [" + rec + "] identifies items fully"
-		}
-	case t != nil && (t.Kind == schema.Object || t.Kind == schema.Map):
-		if m.Strategy == schema.StrategyReplace {
-			s = "replaces the whole object"
-		} else {
-			s = "merges field by field"
-		}
-	default:
-		return ""
-	}
-	if m.RetainKeys {
-		s += "; honours $retainKeys"
-	}
-	return s
-}
-
-func equalKeys(a, b []string) bool {
-	return strings.Join(a, ",") == strings.Join(b, ",")
 }
 
 func suggest(t *schema.Type, name string) string {
