@@ -15,7 +15,9 @@ import (
 type Place struct {
 	// Node is the value there, nil when it is absent. It belongs to a
 	// copy of the object, with the positions of the original.
-	Node  *yaml.Node
+	Node *yaml.Node
+	// Key is the key of Node in its mapping, when it is a field there.
+	Key   *yaml.Node
 	Type  *schema.Type  // its schema type, nil when unknown
 	Field *schema.Field // the schema field it is the value of, when known
 	Path  string        // canonical: spec.template.spec.containers[name=web].image
@@ -51,6 +53,11 @@ func Lookup(r *resource.Resource, path Path, opts Options) ([]Place, error) {
 	out := make([]Place, len(places))
 	for i, pl := range places {
 		out[i] = Place{Node: pl.node, Type: pl.typ, Field: pl.field, Path: pl.path}
+		if pl.node != nil && pl.parent != nil && pl.parent.Kind == yaml.MappingNode {
+			if k := tree.MapIndex(pl.parent, pl.key); k >= 0 {
+				out[i].Key = pl.parent.Content[k]
+			}
+		}
 	}
 	return out, nil
 }
