@@ -353,20 +353,20 @@ func TestLSPFeatures(t *testing.T) {
 	c.initialize("testdata/lsp")
 	uri := fileURI(t, "testdata/lsp/overrides/c.kpatch")
 	text := strings.Join([]string{
-		"[deployment.web]",                    // 0
-		"replicas: 3",                         // 1
-		"spec.",                               // 2
-		"containers[",                         // 3
+		"[deployment.web]",                     // 0
+		"replicas: 3",                          // 1
+		"spec.",                                // 2
+		"containers[",                          // 3
 		"[deployment.web.containers.name=web]", // 4
-		"image: shop/web:${",                  // 5
-		"",                                    // 6
-		"[deployment.web.spec]",               // 7
-		"paused: ",                            // 8
-		"[",                                   // 9
-		"[deployment.",                        // 10
-		"[deployment.web.",                    // 11
-		"[deployment.web.containers.",         // 12
-		"[deployment.web.containers[",         // 13
+		"image: shop/web:${",                   // 5
+		"",                                     // 6
+		"[deployment.web.spec]",                // 7
+		"paused: ",                             // 8
+		"[",                                    // 9
+		"[deployment.",                         // 10
+		"[deployment.web.",                     // 11
+		"[deployment.web.containers.",          // 12
+		"[deployment.web.containers[",          // 13
 	}, "\n")
 	c.open(uri, text)
 	for _, tc := range []struct {

@@ -103,13 +103,11 @@ type formattingParams struct {
 
 // Completion item kinds used.
 const (
-	kindText     = 1
 	kindField    = 5
 	kindVariable = 6
 	kindClass    = 7
 	kindValue    = 12
 	kindKeyword  = 14
-	kindEnum     = 13
 	kindRef      = 18
 )
 

@@ -21,7 +21,6 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/kmerge/kmerge/kpatch"
 )
@@ -40,10 +39,10 @@ type Options struct {
 type Server struct {
 	opts       Options
 	conn       *conn
-	docs       map[string]*document   // by URI
-	workspaces map[string]*workspace  // by project key
-	docProject map[string]string      // document path -> project key
-	projectOf  map[string]*workspace  // cache: folder -> workspace
+	docs       map[string]*document  // by URI
+	workspaces map[string]*workspace // by project key
+	docProject map[string]string     // document path -> project key
+	projectOf  map[string]*workspace // cache: folder -> workspace
 	state      int
 }
 
@@ -318,13 +317,4 @@ func (s *Server) docByPath(path string) *document {
 		}
 	}
 	return nil
-}
-
-// kmergeExt reports whether a path is a patch file the server handles.
-func kmergeExt(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".kpatch", ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
 }
