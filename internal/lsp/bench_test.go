@@ -74,7 +74,7 @@ spec:
 	write("overrides/a.kpatch", "")
 	uri := pathURI(filepath.Join(dir, "overrides", "edited.kpatch"))
 	s := &Server{conn: &conn{w: io.Discard}, docs: map[string]*document{}, workspaces: map[string]*workspace{},
-		docProject: map[string]string{}, projectOf: map[string]*workspace{}, state: stateRunning}
+		projectOf: map[string]*workspace{}, state: stateRunning}
 	open, _ := json.Marshal(didOpenParams{TextDocument: textDocumentItem{URI: uri, Version: 1, Text: text.String()}})
 	s.handle(&message{Method: "textDocument/didOpen", Params: open})
 	d := s.docs[uri]

@@ -58,7 +58,7 @@ const (
 // as the protocol asks).
 func Serve(in io.Reader, out io.Writer, opts Options) error {
 	s := &Server{opts: opts, conn: &conn{w: out}, docs: map[string]*document{},
-		workspaces: map[string]*workspace{}, docProject: map[string]string{}, projectOf: map[string]*workspace{}}
+		workspaces: map[string]*workspace{}, projectOf: map[string]*workspace{}}
 	r := bufio.NewReader(in)
 	for {
 		m, err := readMessage(r)
