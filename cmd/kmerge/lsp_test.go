@@ -522,3 +522,23 @@ func TestLSPProtocol(t *testing.T) {
 		t.Errorf("exit without shutdown: exit code 0, want 1")
 	}
 }
+
+// TestLSPReload: a manifest added on disk (reported by the editor as a
+// watched file change) reloads the project, and the diagnostics follow.
+func TestLSPReload(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/lsp", dir)
+	c := startServer(t)
+	c.initialize(dir)
+	uri := fileURI(t, filepath.Join(dir, "overrides", "c.kpatch"))
+	got := c.open(uri, "[deployment.api]\nreplicas: 3\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, "no object matches deployment.api") {
+		t.Fatalf("before: %+v", got)
+	}
+	write(t, dir, "base/api.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: 1\n")
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": fileURI(t, filepath.Join(dir, "base", "api.yaml")), "type": 1}}})
+	if got := c.diagnostics(uri); len(got) != 0 {
+		t.Fatalf("after adding the manifest: %+v", got)
+	}
+	c.shutdown()
+}

@@ -41,7 +41,6 @@ type Server struct {
 	conn       *conn
 	docs       map[string]*document  // by URI
 	workspaces map[string]*workspace // by project key
-	docProject map[string]string     // document path -> project key
 	projectOf  map[string]*workspace // cache: folder -> workspace
 	state      int
 }
