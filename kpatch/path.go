@@ -63,7 +63,7 @@ func (s *Selector) String() string {
 			for j, k := range c.Key {
 				// a leading + or - would read as an insertion
 				lead := i == 0 && j == 0 && s.Op == SelMatch && (strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-"))
-				keys[j] = fieldText(k, lead, false)
+				keys[j] = fieldText(k, lead || strings.TrimSpace(k) != k, false) // a key of blanks reads as no key
 			}
 			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
