@@ -343,7 +343,7 @@ func (sel Selector) String() string {
 	// a kind qualified by its group, or a name, with a dot in it is
 	// quoted, as a header must write it
 	quote := func(s string) string {
-		if strings.ContainsAny(s, ".[]\"' ") {
+		if strings.ContainsAny(s, ".[]\"' /") {
 			return strconv.Quote(s)
 		}
 		return s

@@ -65,15 +65,15 @@ func explain(root *schema.Type, path []string, head ...string) (string, error) {
 		fmt.Fprintf(w, "PATH:\t%s\n", strings.Join(path, "."))
 	}
 	if field != nil {
-		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, typeName(field.Type))
-		for _, line := range fieldDetails(field) {
+		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, TypeName(field.Type))
+		for _, line := range Details(field) {
 			fmt.Fprintln(w, line)
 		}
 	}
 	if fs := itemsOf(t).Fields(); len(fs) > 0 {
 		fmt.Fprintf(w, "\nFIELDS:\n")
 		for _, f := range fs {
-			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, typeName(f.Type), summary(f))
+			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, TypeName(f.Type), Summary(f))
 		}
 	}
 	w.Flush()
@@ -114,14 +114,15 @@ func source(t *schema.Type) string {
 	return t.Source
 }
 
-func typeName(t *schema.Type) string {
+// TypeName names a type as explain shows it: []object io.k8s.api.core.v1.Container.
+func TypeName(t *schema.Type) string {
 	switch {
 	case t == nil:
 		return "any"
 	case t.Kind == schema.List:
-		return "[]" + typeName(t.Elem)
+		return "[]" + TypeName(t.Elem)
 	case t.Kind == schema.Map:
-		return "map[string]" + typeName(t.Elem)
+		return "map[string]" + TypeName(t.Elem)
 	case t.Kind == schema.Object && t.Name != "":
 		return "object " + t.Name
 	case t.Format != "" && t.Kind.Scalar():
@@ -130,8 +131,9 @@ func typeName(t *schema.Type) string {
 	return t.Kind.String()
 }
 
-// fieldDetails says how a patch treats the field.
-func fieldDetails(f *schema.Field) []string {
+// Details says how a patch treats the field, as explain shows it: lines of
+// "LABEL:\tvalue".
+func Details(f *schema.Field) []string {
 	m := f.Meta
 	var out []string
 	strategy := m.Strategy.String()
@@ -155,7 +157,7 @@ func fieldDetails(f *schema.Field) []string {
 	if m.RetainKeys {
 		out = append(out, "RETAIN KEYS:\tyes: a patch with $retainKeys clears the fields it does not list")
 	}
-	does := summary(f)
+	does := Summary(f)
 	if does == "" {
 		does = "replaces the value; null deletes the field"
 	}
@@ -163,8 +165,9 @@ func fieldDetails(f *schema.Field) []string {
 	return out
 }
 
-// summary says in a few words what a patch does with the field.
-func summary(f *schema.Field) string {
+// Summary says in a few words what a patch does with the field; "" for a
+// scalar field.
+func Summary(f *schema.Field) string {
 	t := f.Type
 	m := f.Meta
 	var s string
