@@ -85,6 +85,6 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
+	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }
