@@ -172,6 +172,12 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s%s\n  %s", e.Pos(), e.Violation, e.Where())
 }
 
+// Warning formats the error as a warning: "file:line:col: warning: path:
+// message", then Where on a line of its own.
+func (e *Error) Warning() string {
+	return fmt.Sprintf("%swarning: %s\n  %s", e.Pos(), e.Violation, e.Where())
+}
+
 // Errors returns the violations err is made of: err itself when it is an
 // *Error, the errors it joins (errors.Join, as kmerge.Patch and
 // kmerge.Apply return them) when they all are; nil otherwise.

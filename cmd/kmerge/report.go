@@ -69,7 +69,7 @@ func report(w io.Writer, err error, inputs texts) {
 // warnInvalid prints a schema violation that is a warning: its position,
 // what it is, and where.
 func warnInvalid(w io.Writer, e *validate.Error) {
-	fmt.Fprintf(w, "kmerge: %swarning: %v\n  %s\n", e.Pos(), e.Violation, e.Where())
+	fmt.Fprintf(w, "kmerge: %s\n", e.Warning())
 }
 
 // asError is errors.As.

@@ -17,6 +17,7 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // The names the inputs have in positions and messages: what the page
@@ -130,7 +131,8 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 		return err
 	}
 	var trace bytes.Buffer
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1})
+	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
+		Validate: validate.Strict}) // as kmerge apply does by default
 	out.Trace = trace.String() // the changes up to an error, too
 	if err != nil {
 		return err
@@ -139,6 +141,9 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 	out.Patches, out.Objects = res.Patches, res.Objects
 	for _, w := range res.Warnings {
 		out.Warnings = append(out.Warnings, in.at(w.String(), w.Pos))
+	}
+	for _, e := range res.Invalid {
+		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Pos()))
 	}
 	for _, c := range res.Conflicts {
 		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Pos))

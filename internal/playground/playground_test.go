@@ -14,6 +14,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/validate"
 )
 
 const deployment = `apiVersion: apps/v1
@@ -103,6 +104,26 @@ func TestRun(t *testing.T) {
 		want: Output{Error: &Message{
 			Text:  `patches.kpatch:2:11: apps/v1 Deployment web: spec.replicas is an integer (schema type integer/int32); "many" is not an integer`,
 			Quote: "  replicas: many\n            ^\n", File: KpatchFile, Line: 2, Column: 11}},
+	}, {
+		// an object where a list belongs: the result is checked against
+		// its schema, as kmerge apply checks it, and the error points at
+		// the patch (the field below containers, until the engines record
+		// their changes)
+		name: "schema violation",
+		in: Input{Manifests: deployment, PatchFormat: FormatPatchList,
+			Patches: "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      template:\n        spec:\n          containers:\n            name: sidecar\n"},
+		want: Output{Error: &Message{
+			Text:  "patches.yaml:8:13: spec.template.spec.containers: expected list, found an object\n  while patching manifests.yaml, apps/v1 Deployment web",
+			Quote: "              name: sidecar\n              ^\n", File: PatchListFile, Line: 8, Column: 13}},
+	}, {
+		// what the manifests had wrong already is a warning pointing into
+		// them; the result is written
+		name: "input violation",
+		in:   Input{Manifests: strings.Replace(deployment, "  replicas: 1\n", "  replicas: 1\n  paused: \"no\"\n", 1), Patches: "[deployment.web]\nreplicas: 2\n"},
+		want: Output{Objects: 1, Patches: 1, Warnings: []Message{{
+			Text:  "manifests.yaml:7:11: warning: spec.paused: expected boolean, found the string \"no\"\n  in manifests.yaml, apps/v1 Deployment web: the input has it already (no patch wrote it)",
+			Quote: "    paused: \"no\"\n            ^\n", File: ManifestsFile, Line: 7, Column: 11}}},
+		holds: []string{"  replicas: 2\n"},
 	}, {
 		// a header not closed: a syntax error of the .kpatch file
 		name: "kpatch syntax error",
@@ -416,7 +437,7 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	}
 	var trace bytes.Buffer
 	res, err := kmerge.Apply(kmerge.ApplyOptions{Manifests: []string{ManifestsFile}, Patches: []string{patchFile},
-		Vars: vars, Schema: s, Strict: strict, Trace: &trace})
+		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict})
 	out.Trace = trace.String()
 	if err != nil {
 		return fail(err)
@@ -424,6 +445,9 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	out.Result, out.Diff, out.Objects, out.Patches = string(res.Stream()), res.Diff(), res.Objects, res.Patches
 	for _, w := range res.Warnings {
 		out.Warnings = append(out.Warnings, in.at(w.String(), w.Pos))
+	}
+	for _, e := range res.Invalid {
+		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Pos()))
 	}
 	for _, c := range res.Conflicts {
 		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Pos))
