@@ -152,13 +152,16 @@ type release struct {
 	checksums []byte
 }
 
-// build clones commit into dir and builds the targets there; gocache, if
-// set, is the build cache to use.
-func build(commit, dir, gocache string, targets []Target) (*release, error) {
+// build clones commit into work/src and builds the targets from there
+// into work/bin; gocache, if set, is the build cache to use.
+func build(commit, work, gocache string, targets []Target) (*release, error) {
 	repo, err := git("", "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
 	}
+	// the binaries go outside the clone: an untracked file in it would
+	// make Go stamp the build as modified
+	dir := filepath.Join(work, "src")
 	if _, err := git("", "clone", "--quiet", "--no-checkout", repo, dir); err != nil {
 		return nil, err
 	}
@@ -180,7 +183,7 @@ func build(commit, dir, gocache string, targets []Target) (*release, error) {
 	}
 	rel := &release{files: map[string][]byte{}}
 	for _, t := range targets {
-		bin := filepath.Join(dir, "bin", t.OS+"_"+t.Arch, t.binary())
+		bin := filepath.Join(work, "bin", t.OS+"_"+t.Arch, t.binary())
 		start := time.Now()
 		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=true", "-ldflags=-s -w", "-o", bin, "./cmd/kmerge")
 		cmd.Dir = dir
