@@ -115,9 +115,9 @@ func readOCIArchive(t *testing.T, path string) ociArchive {
 
 // descriptor is an OCI content descriptor.
 type descriptor struct {
-	MediaType   string            `json:"mediaType"`
-	Digest      string            `json:"digest"`
-	Size        int64             `json:"size"`
+	MediaType   string `json:"mediaType"`
+	Digest      string `json:"digest"`
+	Size        int64  `json:"size"`
 	Platform    *struct{ OS, Architecture string }
 	Annotations map[string]string `json:"annotations"`
 }
