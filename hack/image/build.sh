@@ -15,6 +15,9 @@
 # the index and of each platform's manifest.
 set -euo pipefail
 
+# the name the archive gives the image (podman load names it so)
+image=${KMERGE_IMAGE_NAME:-ghcr.io/kmerge/kmerge}
+
 if [ $# -ne 2 ]; then
   echo "usage: $0 DIST OUT.oci.tar" >&2
   exit 2
@@ -60,8 +63,8 @@ for arch in amd64 arm64; do
     -f "$here/Containerfile" "$ctx" > /dev/null
 done
 rm -f "$out"
-"${buildah[@]}" manifest push --quiet --all kmerge-index "oci-archive:$out:$version"
+"${buildah[@]}" manifest push --quiet --all kmerge-index "oci-archive:$out:$image:$version"
 
 # the index's digest, read back from the archive
 index=$(tar -xOf "$out" index.json | sed -n 's/.*"digest":"\(sha256:[0-9a-f]*\)".*/\1/p')
-echo "kmerge image $version (commit $revision) in $out: index $index"
+echo "kmerge image $image:$version (commit $revision) in $out: index $index"

@@ -196,7 +196,7 @@ func TestImage(t *testing.T) {
 			t.Errorf("%s: config %+v", platforms[len(platforms)-1], cfg)
 		}
 		version, revision = c.Labels["org.opencontainers.image.version"], c.Labels["org.opencontainers.image.revision"]
-		if version != tag || len(revision) != 40 {
+		if tag != "ghcr.io/kmerge/kmerge:"+version || len(revision) != 40 {
 			t.Errorf("labels: version %q (tag %q), revision %q", version, tag, revision)
 		}
 		if len(manifest.Layers) != 1 {
@@ -356,11 +356,14 @@ func (p *podman) output(stdin []byte, args ...string) []byte {
 	return out
 }
 
-// runImage loads the image into podman under imageName and runs it.
+// runImage loads the image into podman, as docs/release.md says, under
+// its name (tag) and imageName, and runs it.
 func runImage(t *testing.T, archive, tag string, amd64 []byte, version string) {
 	p := newPodman(t)
-	id := strings.TrimSpace(string(p.output(nil, "pull", "-q", "oci-archive:"+archive+":"+tag)))
-	p.output(nil, "tag", id, imageName)
+	if out := string(p.output(nil, "load", "-q", "-i", archive)); strings.TrimSpace(out) != "Loaded image: "+tag {
+		t.Errorf("podman load: %q, want the image named %s", out, tag)
+	}
+	p.output(nil, "tag", tag, imageName)
 
 	// as kpt and kustomize run a function: the same output as the binary
 	// run directly (the image's own linux/amd64 binary, on this machine)
