@@ -11,6 +11,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/mergepatch"
+	"github.com/kmerge/kmerge/resource"
 )
 
 // Patch one YAML document with a strategic merge patch: containers merge by
@@ -165,4 +166,39 @@ func ExampleApply() {
 	// ingress.yaml true
 	// service.yaml true
 	// 0 warnings, 0 conflicts
+}
+
+// Apply a .kpatch file to manifests held in memory, with no file system:
+// resource.Parse and kpatch.Parse read texts as Load reads files, under
+// the names given, which messages and the diff use.
+func ExampleApplyPatches() {
+	manifests := []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1 # scaled by the overrides
+`)
+	set, err := resource.Parse(manifests, "web.yaml", resource.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	patches, err := kpatch.Parse([]byte("[deployment.web]\nreplicas: 3\n"), "prod.kpatch", kpatch.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(res.Diff())
+	// Output:
+	// --- a/web.yaml
+	// +++ b/web.yaml
+	// @@ -3,4 +3,4 @@
+	//  metadata:
+	//    name: web
+	//  spec:
+	// -  replicas: 1 # scaled by the overrides
+	// +  replicas: 3 # scaled by the overrides
 }

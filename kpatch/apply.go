@@ -33,6 +33,10 @@ type Options struct {
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
+	// KeepGoing reports every error in Result.Errors instead of stopping
+	// at the first: a patch that fails on an object is left there and the
+	// object's next patches run (for an editor, which shows them all).
+	KeepGoing bool
 }
 
 // Warning is a patch, or part of one, that changed nothing.
@@ -49,6 +53,9 @@ type Result struct {
 	Warnings []Warning
 	// Touched lists the objects some patch applied to, in set order.
 	Touched []*resource.Resource
+	// Errors holds, with Options.KeepGoing, every error, in the order of
+	// a sequential run.
+	Errors []error
 }
 
 // Apply applies patches to the objects of set: first the strategic and
@@ -151,7 +158,7 @@ func (run *Run) Patch(r *resource.Resource) bool {
 		slots = append(slots, sl)
 		sl.run(run.opts, run.cache)
 		touched = touched || sl.touched
-		if sl.err != nil {
+		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
 		}
 	}
@@ -191,15 +198,23 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		}
 		switch {
 		case err != nil:
-			return nil, &Error{Pos: p.Pos, Msg: err.Error()}
+			err = &Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			return nil, &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}
+			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}
 		case len(slots) == 0:
 			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)})
 		}
+		if err != nil && !opts.KeepGoing {
+			return nil, err
+		} else if err != nil {
+			res.Errors = append(res.Errors, err)
+			continue
+		}
 		for _, sl := range slots {
-			if sl.err != nil {
+			if sl.err != nil && !opts.KeepGoing {
 				return nil, sl.err
+			} else if sl.err != nil {
+				res.Errors = append(res.Errors, sl.err)
 			}
 			res.Warnings = append(res.Warnings, sl.warnings...)
 			for _, e := range sl.effects {

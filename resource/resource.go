@@ -156,15 +156,7 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 				return
 			}
 		}
-		var format *tree.Format
-		if strings.EqualFold(filepath.Ext(src.Path), ".json") {
-			f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
-			format = &f
-		}
-		if src.Stream, in.err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); in.err != nil {
-			return
-		}
-		if in.objs, in.err = Objects(src); in.err == nil && each != nil {
+		if in.objs, in.err = src.parse(opts); in.err == nil && each != nil {
 			each(i, src, in.objs)
 		}
 	})
@@ -177,6 +169,34 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 		set.Resources = append(set.Resources, in.objs...)
 	}
 	return set, set.checkUnique()
+}
+
+// Parse reads the objects of one input held in memory, as Load reads a
+// file: file names it in positions and messages (a name ending in .json is
+// read as JSON, anything else as YAML or JSON by its content) and is the
+// Path and Rel of its one source.
+func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
+	src := &Source{Path: file, Rel: filepath.Base(file), Input: data}
+	objs, err := src.parse(opts)
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{Sources: []*Source{src}, Resources: objs}
+	return set, set.checkUnique()
+}
+
+// parse parses the source's Input into its Stream and returns its objects.
+func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
+	var format *tree.Format
+	if strings.EqualFold(filepath.Ext(src.Path), ".json") {
+		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
+		format = &f
+	}
+	var err error
+	if src.Stream, err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); err != nil {
+		return nil, err
+	}
+	return Objects(src)
 }
 
 // Release drops the parsed documents of src and the contents of objs (its
@@ -323,7 +343,7 @@ func (sel Selector) String() string {
 	// a kind qualified by its group, or a name, with a dot in it is
 	// quoted, as a header must write it
 	quote := func(s string) string {
-		if strings.ContainsAny(s, ".[]\"' ") {
+		if strings.ContainsAny(s, ".[]\"' /") {
 			return strconv.Quote(s)
 		}
 		return s

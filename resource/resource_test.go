@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +102,58 @@ func TestLoadErrors(t *testing.T) {
 		if got != c.msg {
 			t.Errorf("%q:\n got %s\nwant %s", c.in, got, c.msg)
 		}
+		// the same text in memory: the same error
+		_, err = Parse([]byte(c.in), "f.yaml", LoadOptions{})
+		got = ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.msg {
+			t.Errorf("Parse %q:\n got %s\nwant %s", c.in, got, c.msg)
+		}
+	}
+}
+
+// TestParse: an input in memory gives the set that Load gives for a file
+// of that name and content: its objects, their positions, the source's
+// names; a name ending in .json reads JSON as JSON.
+func TestParse(t *testing.T) {
+	for name, content := range map[string]string{
+		"all.yaml":  deploy + "---\n" + svc + "---\n" + list + "# end\n",
+		"list.json": `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}]}`,
+	} {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{name: content})
+		t.Chdir(dir)
+		loaded, err := Load([]string{name}, nil, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := Parse([]byte(content), name, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		show := func(set *Set) string {
+			var b strings.Builder
+			for _, src := range set.Sources {
+				fmt.Fprintf(&b, "source %s %s %s %d docs\n", src.Path, src.Rel, src.Stream.Format, len(src.Stream.Docs))
+			}
+			for _, r := range set.Resources {
+				fmt.Fprintf(&b, "%s@%s\n", r.ID(), r.Position())
+			}
+			return b.String()
+		}
+		if got, want := show(parsed), show(loaded); got != want || len(parsed.Resources) == 0 {
+			t.Errorf("%s: Parse:\n%s\nLoad:\n%s", name, got, want)
+		}
+	}
+	// a trailing comma: YAML accepts it, JSON does not
+	trailing := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},}`)
+	if _, err := Parse(trailing, "pod.yaml", LoadOptions{}); err != nil {
+		t.Errorf("pod.yaml: %v", err)
+	}
+	if _, err := Parse(trailing, "pod.json", LoadOptions{}); err == nil || !strings.HasPrefix(err.Error(), "pod.json:1:57: ") {
+		t.Errorf("pod.json is read as JSON: got %v", err)
 	}
 }
 

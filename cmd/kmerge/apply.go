@@ -9,6 +9,7 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -27,7 +28,11 @@ type applyOptions struct {
 	debug          bool
 	listOrder      string
 	color          string
+	project        string
 	limits         *limits
+	// changed reports whether a flag was given (the project file fills
+	// in the others)
+	changed func(name string) bool
 }
 
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
@@ -41,12 +46,14 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
 	cmd.MarkFlagFilename("patch", "kpatch", "yaml", "yml", "json") //nolint:errcheck
 	cmd.MarkFlagFilename("values", "yaml", "yml", "json")          //nolint:errcheck
 	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")          //nolint:errcheck
+	cmd.MarkFlagFilename("project", "yaml")                        //nolint:errcheck
 	if output {
 		f.StringVarP(&o.outDir, "output-dir", "o", "", "write each input file to this folder under its own name, atomically, instead of standard output")
 		cmd.MarkFlagDirname("output-dir") //nolint:errcheck // the flag exists
@@ -88,7 +95,8 @@ with --fail-on-conflict nothing is written.`,
   # write next to the input names, atomically
   kmerge apply -f manifests/ -p patches/ -o out/`,
 		Args: noArgs("apply"),
-		RunE: func(_ *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
 			return runApply(o, stdin, stdout, stderr, false)
 		},
 	}
@@ -107,7 +115,8 @@ delete against a set, a strategic or merge patch and a field patch touching one
 path. Each conflict names both patches by file:line. Exit 1 when there are any.`,
 		Example: `  kmerge check -f examples/base -p examples/overrides --values examples/values.yaml`,
 		Args:    noArgs("check"),
-		RunE: func(_ *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
 			return runApply(o, stdin, stdout, stderr, true)
 		},
 	}
@@ -136,11 +145,15 @@ func (e errConflicts) Error() string {
 }
 
 func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+	proj, err := o.fromProject()
+	if err != nil {
+		return err
+	}
 	if len(o.files) == 0 {
-		return usagef("give the manifests with -f (a file, a folder, or - for standard input)")
+		return usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
 	if len(o.patches) == 0 {
-		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder)")
+		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
 	if o.diff && o.outDir != "" {
 		return usagef("--diff prints; -o writes: choose one")
@@ -154,6 +167,11 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		return err
 	}
 	vars := kpatch.NewVars()
+	if proj != nil {
+		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
+			return err
+		}
+	}
 	for _, f := range o.valueFiles {
 		data, err := tree.ReadFile(f, &o.limits.Limits)
 		if err != nil {

@@ -90,6 +90,6 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 	// defined here so that cobra adds no -v shorthand
 	root.Flags().Bool("version", false, "print kmerge's version (as kmerge version does)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
+	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }

@@ -107,6 +107,8 @@ var cliCases = []cliCase{
 	{name: "explain: unknown kind", args: []string{"explain", "nosuchkind"}, code: exitRejected, stderrs: []string{"no kind named \"nosuchkind\"", "--schema"}},
 	{name: "explain: unknown field", args: []string{"explain", "pod.spec.nosuch"}, code: exitRejected, stderrs: []string{"spec has no field \"nosuch\""}},
 	{name: "explain: no argument", args: []string{"explain"}, code: exitUsage, stderrs: []string{"KIND[.path]"}},
+	{name: "explain: an empty kind", args: []string{"explain", ""}, code: exitUsage, stderrs: []string{"KIND[.path]"}},
+	{name: "explain: a definition's unknown field", args: []string{"explain", "--schema", "cmd/kmerge/testdata/thing-openapi.yaml", "--definition", "thing", "nosuch"}, code: exitRejected, stderrs: []string{"has no field \"nosuch\""}},
 	{
 		name:   "diff: the two-way patch of the README example",
 		args:   []string{"diff", "examples/deployment.yaml", "cmd/kmerge/testdata/deployment.out.yaml"},

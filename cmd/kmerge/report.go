@@ -8,8 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/kmerge/kmerge"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -29,25 +28,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// position finds where an error points: a file (or an input named in
-// texts), a line and a column.
-func position(err error) (tree.Position, bool) {
-	var se *tree.SyntaxError
-	var ke *kpatch.Error
-	var de *kmerge.DocumentError
-	switch {
-	case errors.As(err, &ke):
-		return ke.Pos, ke.Pos.Line > 0
-	case errors.As(err, &se):
-		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
-	case errors.As(err, &de):
-		return de.PatchPosition()
-	}
-	return tree.Position{}, false
-}
-
-// quote returns the line an error points at, and a caret under its column,
-// each indented by two spaces; "" when the line cannot be read.
+// quote returns the line an error points at, and a caret under its column
+// (errpos.Quote), from the inputs recorded or the file; "" when the line
+// cannot be read.
 func quote(pos tree.Position, inputs texts) string {
 	data, ok := inputs[pos.File]
 	if !ok {
@@ -59,40 +42,14 @@ func quote(pos tree.Position, inputs texts) string {
 			return ""
 		}
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if pos.Line < 1 || pos.Line > len(lines) {
-		return ""
-	}
-	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
-	if len(line) > 200 {
-		return ""
-	}
-	var caret strings.Builder
-	if pos.Column > 0 {
-		for i, r := range []rune(line) {
-			if i >= pos.Column-1 {
-				break
-			}
-			if r == '\t' {
-				caret.WriteByte('\t')
-			} else {
-				caret.WriteByte(' ')
-			}
-		}
-		caret.WriteByte('^')
-	}
-	s := "  " + line + "\n"
-	if caret.Len() > 0 {
-		s += "  " + caret.String() + "\n"
-	}
-	return s
+	return errpos.Quote(data, pos)
 }
 
 // report prints an error: "kmerge: message", then the line it points at
 // with a caret.
 func report(w io.Writer, err error, inputs texts) {
 	fmt.Fprintf(w, "kmerge: %v\n", err)
-	if pos, ok := position(err); ok {
+	if pos, ok := errpos.Of(err); ok {
 		io.WriteString(w, quote(pos, inputs))
 	}
 	io.WriteString(w, limitHint(err))

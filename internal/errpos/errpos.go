@@ -1,0 +1,63 @@
+// Package errpos finds where an error of kmerge's packages points, and
+// quotes the line there, as kmerge's command line and its playground show
+// errors.
+package errpos
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Of returns where err points: a file (as the input was named), a line and
+// a column; false when it carries no line.
+func Of(err error) (tree.Position, bool) {
+	var se *tree.SyntaxError
+	var ke *kpatch.Error
+	var de *kmerge.DocumentError
+	switch {
+	case errors.As(err, &ke):
+		return ke.Pos, ke.Pos.Line > 0
+	case errors.As(err, &se):
+		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
+	case errors.As(err, &de):
+		return de.PatchPosition()
+	}
+	return tree.Position{}, false
+}
+
+// Quote returns the line of data that pos points at, and a caret under its
+// column, each indented by two spaces; "" when there is no such line or it
+// is too long to show.
+func Quote(data []byte, pos tree.Position) string {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return ""
+	}
+	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
+	if len(line) > 200 {
+		return ""
+	}
+	var caret strings.Builder
+	if pos.Column > 0 {
+		for i, r := range []rune(line) {
+			if i >= pos.Column-1 {
+				break
+			}
+			if r == '\t' {
+				caret.WriteByte('\t')
+			} else {
+				caret.WriteByte(' ')
+			}
+		}
+		caret.WriteByte('^')
+	}
+	s := "  " + line + "\n"
+	if caret.Len() > 0 {
+		s += "  " + caret.String() + "\n"
+	}
+	return s
+}
