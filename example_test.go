@@ -1,6 +1,7 @@
 package kmerge_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -98,6 +100,36 @@ func ExampleDiff() {
 	//       containers:
 	//       - name: web
 	//         image: nginx:1.27
+}
+
+// The patch kubectl apply sends for a custom resource (a JSON merge patch,
+// three-way): last applied, new and live configurations in. The live
+// object was scaled to 5 by hand, which the patch would undo: without
+// Overwrite, Diff refuses and says where.
+func ExampleDiff_threeWayMerge() {
+	applied := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, color: red}\n"
+	modified := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, shape: round}\n"
+	live := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, uid: u1}\nspec: {size: 5, color: red}\nstatus: {ready: true}\n"
+	opts := kmerge.DiffOptions{Type: kmerge.Merge, Current: []byte(live)}
+	_, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	var conflicts *mergepatch.ConflictError
+	if errors.As(err, &conflicts) {
+		for _, c := range conflicts.Conflicts {
+			fmt.Printf("conflict at %s\n", c.Path)
+		}
+	}
+	opts.Overwrite = true
+	patch, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(patch))
+	// Output:
+	// conflict at spec.size
+	// spec:
+	//   size: 3
+	//   shape: round
+	//   color: null
 }
 
 // Apply the example overrides to the example manifests, as kmerge apply

@@ -84,7 +84,12 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	v := currentVersion()
+	root.Version = v.String()
+	root.SetVersionTemplate("{{.Version}}")
+	// defined here so that cobra adds no -v shorthand
+	root.Flags().Bool("version", false, "print kmerge's version (as kmerge version does)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
+	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }
