@@ -19,6 +19,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kmerge/kmerge/internal/suggest"
 )
 
 // Exit codes.
@@ -43,7 +46,8 @@ func usagef(format string, args ...any) error {
 }
 
 // run executes the command line args and returns the exit code. Output
-// reaches stdout only when the command succeeds.
+// reaches stdout only when the command succeeds (and, with apply --diff
+// --exit-code, when it found changes).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := &recorder{r: stdin}
 	inputs := texts{}
@@ -51,19 +55,44 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
+	}
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code) // said all it had to say
 	}
 	inputs["<stdin>"] = in.buf.Bytes()
 	report(stderr, err, inputs)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintln(stderr, "Run 'kmerge --help' for usage.")
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		return exitUsage
+	}
+	var te troubleError
+	if errors.As(err, &te) {
 		return exitUsage
 	}
 	return exitRejected
 }
+
+// exitCode ends the command with a status and no message: what it had to
+// say is on its output already (apply --diff --exit-code on changes).
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// troubleError is an error that exits 2 instead of 1, as diff(1) and
+// kubectl diff report trouble when 1 means "differences found" (apply
+// --diff --exit-code).
+type troubleError struct{ err error }
+
+func (e troubleError) Error() string { return e.err.Error() }
+func (e troubleError) Unwrap() error { return e.err }
 
 // isCobraUsage recognises the errors cobra returns for unknown commands and
 // flags, which are usage errors too.
@@ -72,7 +101,43 @@ func isCobraUsage(err error) bool {
 	return errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command")
 }
 
+// flagError is an error of cobra's flag parsing, worded for kmerge: an
+// unknown flag names the nearest flags of the command.
 type flagError struct{ error }
+
+// newFlagError words an error of parsing cmd's flags.
+func newFlagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Deprecated == "" {
+				names = append(names, f.Name)
+			}
+		})
+		if s := suggest.DidYouMean(name, names, func(n string) string { return "--" + n }); s != "" {
+			msg += " (" + s + ")"
+		}
+	}
+	return flagError{errors.New(msg)}
+}
+
+// unknownCommand words cobra's error for a command that does not exist,
+// with the nearest commands.
+func unknownCommand(root *cobra.Command, args []string) error {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+			names = append(names, c.Aliases...)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", args[0])
+	if s := suggest.DidYouMean(args[0], names, nil); s != "" {
+		msg += " (" + s + ")"
+	}
+	return errors.New(msg)
+}
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	root := &cobra.Command{
@@ -83,8 +148,18 @@ exactly as a Kubernetes API server applies them, and with JSON merge patches.
 Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// unknown commands are worded by unknownCommand, with suggest's
+		// suggestions, as unknown flags are
+		DisableSuggestions: true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
+	root.SetFlagErrorFunc(newFlagError)
 	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }

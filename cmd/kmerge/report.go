@@ -53,6 +53,7 @@ func report(w io.Writer, err error, inputs texts) {
 		io.WriteString(w, quote(pos, inputs))
 	}
 	io.WriteString(w, limitHint(err))
+	io.WriteString(w, mistakeAdvice(err))
 }
 
 // asError is errors.As.
