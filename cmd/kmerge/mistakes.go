@@ -47,23 +47,21 @@ func looksLikePatchText(s string) bool {
 
 // checkInlinePatch catches a file name given to patch's -p, which takes the
 // patch itself: a one-word value that is a file, or ends like one, would
-// otherwise be patched in as a string ("the patch is a string, not an
-// object").
+// otherwise be read as a patch that is a string ("the patch is a string,
+// not an object").
 func checkInlinePatch(p string) error {
 	t := strings.TrimSpace(p)
 	if t == "" || strings.ContainsAny(t, " \t\n{[:\"'") {
 		return nil
 	}
-	info, err := os.Stat(t)
-	isFile := err == nil && !info.IsDir()
+	if info, err := os.Stat(t); err == nil && !info.IsDir() {
+		return usagef("-p %s: -p takes the patch itself (YAML or JSON), not a file: use --patch-file %s", t, t)
+	}
 	switch strings.ToLower(filepath.Ext(t)) {
 	case ".yaml", ".yml", ".json", ".kpatch":
-		isFile = true
+		return usagef("-p %s: -p takes the patch itself (YAML or JSON), and this looks like a file name: to read the patch from a file, use --patch-file", t)
 	}
-	if !isFile {
-		return nil
-	}
-	return usagef("-p %s: -p takes the patch itself (YAML or JSON), and this is a file name: use --patch-file %s", t, t)
+	return nil
 }
 
 // abbreviate shortens a long value for a message.
