@@ -41,6 +41,10 @@ type Options struct {
 
 // Warning is a patch, or part of one, that changed nothing.
 type Warning struct {
+	// Object is the object the warning is about; nil when there is none
+	// (a target that picked no object).
+	Object *resource.Resource
+
 	Pos tree.Position
 	Msg string
 }
@@ -260,6 +264,9 @@ func (sl *slot) run(opts Options, cache *shortcutCache) {
 	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache}
 	sl.err = ap.patchObject(sl.r, sl.patch)
 	sl.warnings, sl.effects, sl.touched = ap.res.Warnings, rec.Effects(), ap.touched[sl.r]
+	for i := range sl.warnings {
+		sl.warnings[i].Object = sl.r
+	}
 }
 
 type applier struct {
