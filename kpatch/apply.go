@@ -1010,4 +1010,3 @@ func describeNode(n *yaml.Node) string {
 		return "the " + k.String() + " " + n.Value
 	}
 }
-

@@ -18,4 +18,3 @@ type Error struct {
 
 // Error formats the error as "file:line:col: message".
 func (e *Error) Error() string { return e.Pos.String() + e.Msg }
-

@@ -56,11 +56,11 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
 	o.limits = newLimits()
 	o.limits.addFlag(f)
-	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
+	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")          //nolint:errcheck // the flag exists
 	cmd.MarkFlagFilename("patches", "kpatch", "yaml", "yml", "json") //nolint:errcheck
-	cmd.MarkFlagFilename("values", "yaml", "yml", "json")          //nolint:errcheck
-	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")          //nolint:errcheck
-	cmd.MarkFlagFilename("project", "yaml")                        //nolint:errcheck
+	cmd.MarkFlagFilename("values", "yaml", "yml", "json")            //nolint:errcheck
+	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")            //nolint:errcheck
+	cmd.MarkFlagFilename("project", "yaml")                          //nolint:errcheck
 	if output {
 		f.StringVarP(&o.output, "output", "o", "", "output format on standard output: yaml (default: every file, joined with ---) or json (the objects, a List when there are several)")
 		f.StringVar(&o.outDir, "output-dir", "", "write each input file to this folder under its own name, in its own format, atomically, instead of standard output")

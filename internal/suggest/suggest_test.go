@@ -44,12 +44,12 @@ func TestClosest(t *testing.T) {
 		{"deploymnet", kinds, []string{"deployment"}},
 		{"servcie", kinds, []string{"service"}},
 		{"pdo", kinds, []string{"pod"}},
-		{"pod", kinds, nil},                                                                 // itself is not a suggestion
-		{"jbo", kinds, []string{"job"}},                                                     // one swap
-		{"xyz", kinds, nil},                                                                 // nothing near
-		{"node", []string{"role"}, nil},                                                     // two edits is too far for four letters
-		{"gizmo", []string{"gadget"}, nil},                                                  // far
-		{"out", []string{"output-dir", "outline"}, nil},                                     // names that hold it are no typos of it
+		{"pod", kinds, nil},                             // itself is not a suggestion
+		{"jbo", kinds, []string{"job"}},                 // one swap
+		{"xyz", kinds, nil},                             // nothing near
+		{"node", []string{"role"}, nil},                 // two edits is too far for four letters
+		{"gizmo", []string{"gadget"}, nil},              // far
+		{"out", []string{"output-dir", "outline"}, nil}, // names that hold it are no typos of it
 		{"con", []string{"cona", "conb", "conc", "cond"}, []string{"cona", "conb", "conc"}}, // one edit each: the first three
 		{"nme", []string{"name", "image", "name"}, []string{"name"}},                        // repeats once
 		{"porr", []string{"port", "pore", "pork", "porn", "poor"}, []string{"port", "pore", "pork"}},
