@@ -45,7 +45,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.StringArrayVarP(&o.files, "filename", "f", nil, "manifests: a file, a folder (read recursively) or - for standard input (repeatable)")
 	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, or a folder of them (repeatable)")
 	f.Var(paths{&o.patches}, "patch", "the old name of --patches")
-	f.MarkDeprecated("patch", "use -p or --patches: in kmerge patch, --patch is the patch text itself") //nolint:errcheck // the flag exists
+	f.MarkHidden("patch") //nolint:errcheck // the flag exists; checkFlags warns when it is used
 	f.StringArrayVar(&o.valueFiles, "values", nil, "YAML file of ${values.*} variables (repeatable; later files win)")
 	f.StringArrayVar(&o.sets, "set", nil, "a variable: values.NAME=VALUE (or NAME=VALUE); VALUE typed as YAML (repeatable)")
 	f.StringArrayVar(&o.features, "feature", nil, "a feature flag: NAME=true|false (repeatable)")
@@ -176,7 +176,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if len(o.patches) == 0 {
 		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
-	if err := o.checkOutput(stderr); err != nil {
+	if err := o.checkFlags(stderr); err != nil {
 		return err
 	}
 	if err := checkPatchPaths(o.patches); err != nil {
@@ -276,11 +276,15 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	return err
 }
 
-// checkOutput checks the flags that choose the output: -o (a format),
+// checkFlags checks the flags that choose the output: -o (a format),
 // --output-dir, --diff, --exit-code. -o DIR, the old spelling of
 // --output-dir, still works for a value that is plainly a folder (it holds
-// a slash or names one), with a warning; docs/kpatch.md#output.
-func (o *applyOptions) checkOutput(stderr io.Writer) error {
+// a slash or names one), and --patch, the old name of --patches, still
+// works, each with a warning; docs/kpatch.md#output.
+func (o *applyOptions) checkFlags(stderr io.Writer) error {
+	if o.changed != nil && o.changed("patch") {
+		fmt.Fprintln(stderr, "kmerge: warning: --patch is now --patches (or -p) in apply and check: in kmerge patch, --patch is the patch text itself. --patch stops working here in the next release")
+	}
 	switch o.output {
 	case "", "yaml", "json":
 	default:

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	err = unknownCommand(root, err)
 	var code exitCode
 	if errors.As(err, &code) {
 		return int(code) // said all it had to say
@@ -122,9 +124,19 @@ func newFlagError(cmd *cobra.Command, err error) error {
 	return flagError{errors.New(msg)}
 }
 
-// unknownCommand words cobra's error for a command that does not exist,
-// with the nearest commands.
-func unknownCommand(root *cobra.Command, args []string) error {
+// unknownCommand words cobra's error for a command that does not exist
+// (unknown command "NAME" for "kmerge"), with the nearest commands; other
+// errors are returned as they are.
+func unknownCommand(root *cobra.Command, err error) error {
+	rest, ok := strings.CutPrefix(err.Error(), "unknown command ")
+	if !ok {
+		return err
+	}
+	name, err2 := strconv.QuotedPrefix(rest)
+	if err2 != nil {
+		return err
+	}
+	name, _ = strconv.Unquote(name)
 	var names []string
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
@@ -132,8 +144,8 @@ func unknownCommand(root *cobra.Command, args []string) error {
 			names = append(names, c.Aliases...)
 		}
 	}
-	msg := fmt.Sprintf("unknown command %q", args[0])
-	if s := suggest.DidYouMean(args[0], names, nil); s != "" {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := suggest.DidYouMean(name, names, nil); s != "" {
 		msg += " (" + s + ")"
 	}
 	return errors.New(msg)
@@ -151,13 +163,6 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 		// unknown commands are worded by unknownCommand, with suggest's
 		// suggestions, as unknown flags are
 		DisableSuggestions: true,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return unknownCommand(cmd, args)
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetFlagErrorFunc(newFlagError)
 	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
