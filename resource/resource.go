@@ -277,7 +277,7 @@ func Objects(src *Source) ([]*Resource, error) {
 			empty++
 			continue // an empty document
 		}
-		if isKustomization(root, path) {
+		if IsKustomization(root, path) {
 			kustomizations++
 			continue // a kustomization.yaml found in a folder of manifests: not an object
 		}
@@ -306,9 +306,9 @@ func Objects(src *Source) ([]*Resource, error) {
 	return out, nil
 }
 
-// isKustomization reports whether the document n of the file at path is a
-// kustomization (see Objects).
-func isKustomization(n *yaml.Node, path string) bool {
+// IsKustomization reports whether the document n (its root) of the file at
+// path is a kustomization, which is no object (see Objects).
+func IsKustomization(n *yaml.Node, path string) bool {
 	if n.Kind != yaml.MappingNode {
 		return false
 	}
