@@ -159,15 +159,9 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	var out bytes.Buffer
-	stdinUsed := false
+	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	for i, name := range files {
-		if name == "-" {
-			if stdinUsed {
-				return usagef("-f - twice: standard input can be read once")
-			}
-			stdinUsed = true
-		}
-		doc, docName, err := readInput(name, stdin, &o.limits.Limits)
+		doc, docName, err := in.readInput(name)
 		if err != nil {
 			return err
 		}
@@ -190,13 +184,23 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	return err
 }
 
-// readInput reads a file, or standard input for "-" (named "<stdin>"),
-// refusing more bytes than the limit.
-func readInput(name string, stdin io.Reader, limits *tree.Limits) ([]byte, string, error) {
-	if name == "-" {
-		data, err := tree.ReadInput(stdin, "<stdin>", limits)
-		return data, "<stdin>", err
+// inputReader reads the files of a command, and standard input for "-"
+// (named "<stdin>"), at most once, refusing more bytes than the limit.
+type inputReader struct {
+	stdin  io.Reader
+	limits *tree.Limits
+	read   bool // standard input was read
+}
+
+func (in *inputReader) readInput(name string) ([]byte, string, error) {
+	if name != "-" {
+		data, err := tree.ReadFile(name, in.limits)
+		return data, name, err
 	}
-	data, err := tree.ReadFile(name, limits)
-	return data, name, err
+	if in.read {
+		return nil, "", usagef("- is given twice: standard input can be read once")
+	}
+	in.read = true
+	data, err := tree.ReadInput(in.stdin, "<stdin>", in.limits)
+	return data, "<stdin>", err
 }
