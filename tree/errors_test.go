@@ -71,3 +71,14 @@ func TestFlowNullRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// An input too large to search keeps the line the parser names, with no
+// column (problemLine parses prefixes of it).
+func TestYAMLErrorLineLargeInput(t *testing.T) {
+	in := "a:\n" + strings.Repeat("  b: 1\n", maxProblemSearch/7+1) + " c: 2\n"
+	_, err := Read([]byte(in), Options{File: "f.yaml"})
+	se, ok := err.(*SyntaxError)
+	if !ok || se.Column != 0 || se.Line == 0 {
+		t.Errorf("%v", err)
+	}
+}

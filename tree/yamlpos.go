@@ -31,10 +31,11 @@ var blockProblems = map[string]bool{
 // is the first line such that the input up to its end fails with the same
 // error: before it the input parses (or fails otherwise), from it on the
 // parser meets the same token at fault. The column is that of the line's
-// first character that is not a space. ok is false for other errors, and
-// when no line can be told for sure.
+// first character that is not a space. ok is false for other errors, for
+// inputs over maxProblemSearch bytes, and when no line can be told for
+// sure.
 func problemLine(data []byte, msg, full string) (line, column int, ok bool) {
-	if !blockProblems[msg] {
+	if !blockProblems[msg] || len(data) > maxProblemSearch {
 		return 0, 0, false
 	}
 	ends := lineEnds(data)
@@ -66,6 +67,11 @@ func problemLine(data []byte, msg, full string) (line, column int, ok bool) {
 	}
 	return lo, len([]rune(text)) - len([]rune(trimmed)) + 1, true
 }
+
+// maxProblemSearch bounds the input problemLine searches: it parses up to
+// log2(lines) prefixes of it, about 1.5 seconds for 512 KiB of
+// YAML; beyond, the parser's line stands.
+const maxProblemSearch = 512 << 10
 
 // lineEnds returns, for each line of data, the offset just after it (its
 // \n, or the end of data for a last line without one).
