@@ -8,6 +8,7 @@
 package resource
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -306,6 +307,32 @@ func Objects(src *Source) ([]*Resource, error) {
 	return out, nil
 }
 
+// IsKustomizationFile reports whether the file at path, holding data, is
+// a kustomization: its documents are kustomizations (IsKustomization) or
+// empty, and there is one at least. Data that does not parse is none.
+func IsKustomizationFile(data []byte, path string) bool {
+	if !bytes.Contains(data, []byte("kustomize.config.k8s.io/")) && !bytes.Contains(data, []byte("Kustomization")) &&
+		!bytes.Contains(data, []byte("Component")) && !isKustomizationName(path) {
+		return false // the quick answer, without parsing
+	}
+	st, err := tree.Read(data, tree.Options{File: path})
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, d := range st.Docs {
+		root := tree.Root(d)
+		switch {
+		case root == nil || tree.KindOf(root) == tree.Null:
+		case IsKustomization(root, path):
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
+}
+
 // IsKustomization reports whether the document n (its root) of the file at
 // path is a kustomization, which is no object (see Objects).
 func IsKustomization(n *yaml.Node, path string) bool {
@@ -321,6 +348,12 @@ func IsKustomization(n *yaml.Node, path string) bool {
 	case kind != "" || tree.MapGet(n, "apiVersion") != nil || tree.MapGet(n, "kind") != nil:
 		return false
 	}
+	return isKustomizationName(path)
+}
+
+// isKustomizationName reports whether a file's name is one of those
+// kustomize reads a kustomization from (and kmerge reads at all).
+func isKustomizationName(path string) bool {
 	switch filepath.Base(path) {
 	case "kustomization.yaml", "kustomization.yml":
 		return true

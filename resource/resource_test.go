@@ -331,7 +331,8 @@ func TestSelectorString(t *testing.T) {
 
 // TestKustomizations: the documents kustomize reads as kustomizations are
 // no objects, with or without apiVersion, and a file of nothing else is
-// marked as one (kmerge apply leaves it out of its output); anything else
+// marked as one (kmerge apply leaves it out of its output), as
+// IsKustomizationFile says (kmerge patch leaves it out); anything else
 // without apiVersion and kind stays an error.
 func TestKustomizations(t *testing.T) {
 	for _, c := range []struct {
@@ -364,6 +365,9 @@ func TestKustomizations(t *testing.T) {
 		}
 		if got := set.Sources[0].Kustomization; got != c.marked {
 			t.Errorf("%s %q: Kustomization = %v, want %v", c.name, c.text, got, c.marked)
+		}
+		if got := IsKustomizationFile([]byte(c.text), c.name); got != c.marked {
+			t.Errorf("%s %q: IsKustomizationFile = %v, want %v", c.name, c.text, got, c.marked)
 		}
 		if c.marked && len(set.Resources) != 0 {
 			t.Errorf("%s %q: %d objects", c.name, c.text, len(set.Resources))

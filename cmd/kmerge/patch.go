@@ -160,17 +160,20 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 	}
 	var out bytes.Buffer
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
-	for i, name := range files {
+	for _, name := range files {
 		doc, docName, err := in.readInput(name)
 		if err != nil {
 			return err
+		}
+		if resource.IsKustomizationFile(doc, name) {
+			continue // not a manifest: left out, as apply leaves it out
 		}
 		opts.DocName, opts.PatchName = docName, patchName
 		res, err := kmerge.Patch(doc, patch, opts)
 		if err != nil {
 			return err
 		}
-		if i > 0 && o.output != "json" {
+		if out.Len() > 0 && o.output != "json" {
 			if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
 				out.WriteByte('\n')
 			}
