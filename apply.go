@@ -55,7 +55,7 @@ type ApplyOptions struct {
 
 // ApplyResult is what Apply did.
 type ApplyResult struct {
-	Files     []*File // one per input file, in input order
+	Files     []*File // one per input file, in input order (kustomizations left out)
 	Patches   int     // the patches applied
 	Objects   int     // the objects of the set
 	Warnings  []kpatch.Warning
@@ -152,6 +152,9 @@ type fileResult struct {
 
 // patchFile patches the objects of a source and renders it.
 func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+	if src.Kustomization {
+		return fileResult{} // not a manifest: left out of the output
+	}
 	targeted := false
 	for _, r := range objs {
 		if run.Targets(r) {
@@ -217,6 +220,7 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		}
 		out.Files[i] = f.file
 	}
+	out.Files = slices.DeleteFunc(out.Files, func(f *File) bool { return f == nil }) // kustomizations
 	return out, nil
 }
 
@@ -281,7 +285,7 @@ func (r *ApplyResult) WriteDir(dir string) error {
 	for _, f := range r.Files {
 		name := filepath.Join(dir, f.Rel)
 		if prev, dup := from[name]; dup {
-			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
+			return fmt.Errorf("%s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
 		}
 		from[name] = f.Path
 	}

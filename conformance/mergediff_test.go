@@ -16,7 +16,7 @@ import (
 func TestMergePatchDiffAgainstKubectl(t *testing.T) {
 	subjects, err := Subjects()
 	if err != nil {
-		t.Fatal(err)
+		upstreamcases.Skip(t, err)
 	}
 	n := casesPerSubject(t) / 4
 	failures := 0

@@ -42,6 +42,10 @@ type Options struct {
 
 // Warning is a patch, or part of one, that changed nothing.
 type Warning struct {
+	// Object is the object the warning is about; nil when there is none
+	// (a target that picked no object).
+	Object *resource.Resource
+
 	Pos tree.Position
 	Msg string
 }
@@ -215,9 +219,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		case err != nil:
 			err = &Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}
+			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
-			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)})
+			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
 		}
 		if err != nil && !opts.KeepGoing {
 			return nil, err
@@ -275,6 +279,9 @@ func (sl *slot) run(opts Options, cache *shortcutCache) {
 	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache}
 	sl.err = ap.patchObject(sl.r, sl.patch)
 	sl.warnings, sl.effects, sl.touched = ap.res.Warnings, rec.Effects(), ap.touched[sl.r]
+	for i := range sl.warnings {
+		sl.warnings[i].Object = sl.r
+	}
 }
 
 type applier struct {
@@ -618,7 +625,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			}
 		}
 		if field == nil {
-			hint := suggestField(t, st.Field)
+			hint := suggestField(t, st.Field, st.Quoted)
 			if hint == "" && !st.Quoted {
 				hint = itemHint(t, st.Field)
 			}
@@ -708,7 +715,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s", pl.where(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		return out, nil, nil
 	}
@@ -733,7 +740,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		if sel.Op == SelInsertAfter {
 			at++
@@ -1002,17 +1009,4 @@ func describeNode(n *yaml.Node) string {
 	default:
 		return "the " + k.String() + " " + n.Value
 	}
-}
-
-func suggestField(t *schema.Type, name string) string {
-	var close []string
-	for _, f := range t.Fields() {
-		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
-			close = append(close, f.Name)
-		}
-	}
-	if len(close) == 0 || len(close) > 5 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(close, ", ") + "?"
 }

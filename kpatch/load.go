@@ -110,5 +110,9 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 		f := tree.JSON
 		format = &f
 	}
-	return parseYAML(data, file, &limits, format)
+	ps, err := parseYAML(data, file, &limits, format)
+	if err != nil {
+		return nil, misnamed(data, file, err)
+	}
+	return ps, nil
 }

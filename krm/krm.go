@@ -107,13 +107,21 @@ func (e *Error) Error() string {
 // of severity error, and an *Error: the caller prints the error and exits
 // with a status that is not 0, as the specification asks.
 func Process(input []byte) ([]byte, error) {
+	out, _, err := Run(input)
+	return out, err
+}
+
+// Run is Process, and also returns the results it wrote into the
+// ResourceList, for a caller that shows them elsewhere too (kmerge fn
+// prints the warnings on standard error, where kustomize shows them).
+func Run(input []byte) ([]byte, []Result, error) {
 	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src := set.Sources[0]
 	if len(src.Stream.Docs) != 1 || kindOf(tree.Root(src.Stream.Docs[0])) != "ResourceList" {
-		return nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
+		return nil, nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
 	}
 	root := tree.Root(src.Stream.Docs[0])
 	cfg, err := ParseConfig(tree.MapGet(root, "functionConfig"))
@@ -138,7 +146,7 @@ func Process(input []byte) ([]byte, error) {
 			results = append(results, Result{Message: err.Error(), Severity: "error"})
 		}
 		if st, err = tree.Read(input, tree.Options{File: "<stdin>"}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.Snapshot()
 		root = tree.Root(st.Docs[0])
@@ -151,14 +159,14 @@ func Process(input []byte) ([]byte, error) {
 		werr = st.WriteJSON(&out)
 	}
 	if werr != nil {
-		return nil, werr
+		return nil, nil, werr
 	}
 	for _, r := range results {
 		if r.Severity == "error" {
-			return out.Bytes(), &Error{Results: errorsOf(results)}
+			return out.Bytes(), results, &Error{Results: errorsOf(results)}
 		}
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), results, nil
 }
 
 func errorsOf(results []Result) []Result {
@@ -178,7 +186,9 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 	}
 	var results []Result
 	for _, w := range res.Warnings {
-		results = append(results, Result{Message: w.String(), Severity: "warning"})
+		r := Result{Message: w.String(), Severity: "warning"}
+		r.about(w.Object)
+		results = append(results, r)
 	}
 	results = append(results, invalidResults(set, res.Invalid, "warning")...)
 	severity := "warning"
@@ -187,10 +197,7 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 	}
 	for _, c := range res.Conflicts {
 		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Path}
-		if obj := find(set, c.A.Resource); obj != nil {
-			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
-			r.File, r.Index = fileOf(obj)
-		}
+		r.about(find(set, c.A.Resource))
 		results = append(results, r)
 	}
 	return results, nil
@@ -201,17 +208,28 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 func invalidResults(set *resource.Set, invalid []*validate.Error, severity string) []Result {
 	out := make([]Result, 0, len(invalid))
 	for _, e := range invalid {
-		r := Result{Message: e.Pos().String() + e.Violation.String(), Severity: severity, FieldPath: e.Path.String()}
+		label := ""
+		if severity == "warning" {
+			label = "warning: " // as kpatch.Warning writes its message
+		}
+		r := Result{Message: e.Pos().String() + label + e.Violation.String(), Severity: severity, FieldPath: e.Path.String()}
 		if e.Input {
 			r.Message += " (the input has it already; no patch wrote it)"
 		}
-		if obj := find(set, e.Object); obj != nil {
-			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
-			r.File, r.Index = fileOf(obj)
-		}
+		r.about(find(set, e.Object))
 		out = append(out, r)
 	}
 	return out
+}
+
+// about makes the result refer to an object (nil: none): resourceRef,
+// and file from its annotations.
+func (r *Result) about(obj *resource.Resource) {
+	if obj == nil {
+		return
+	}
+	r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
+	r.File, r.Index = fileOf(obj)
 }
 
 // find returns the object of the set with the identity id (as

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/walk"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -143,7 +144,7 @@ func classifyDoc(root *yaml.Node, path string) class {
 		return patchFile
 	case root.Kind != yaml.MappingNode:
 		return other
-	case strings.HasPrefix(str("apiVersion"), "kustomize.config.k8s.io/"):
+	case resource.IsKustomization(root, path):
 		return empty
 	case strings.HasPrefix(str("apiVersion"), "kmerge/"):
 		return other

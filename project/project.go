@@ -28,11 +28,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
@@ -219,7 +219,7 @@ func parse(data []byte, file string, stat bool) (*Project, error) {
 			}
 			p.Validate = v.Value
 		default:
-			return nil, errAt(k, "unknown key %q in a project file%s; the keys are %s", k.Value, suggest(k.Value), strings.Join(fields, ", "))
+			return nil, errAt(k, "unknown key %q in a project file%s; the keys are %s", k.Value, didYouMean(k.Value), strings.Join(fields, ", "))
 		}
 		if err != nil {
 			return nil, err
@@ -294,18 +294,10 @@ func example(key string) string {
 	return map[string]string{"manifests": "base", "patches": "overrides", "values": "values.yaml", "schemas": "crds/widget-crd.yaml"}[key]
 }
 
-// suggest proposes a key of the same letters in another case, or the
-// key of which the name is a prefix.
-func suggest(name string) string {
-	var close []string
-	for _, f := range fields {
-		if strings.EqualFold(f, name) || len(name) >= 3 && strings.HasPrefix(strings.ToLower(f), strings.ToLower(name)) {
-			close = append(close, f)
-		}
+// didYouMean proposes the keys nearest to name, as " (did you mean X?)".
+func didYouMean(name string) string {
+	if s := suggest.DidYouMean(name, fields, nil); s != "" {
+		return " (" + s + ")"
 	}
-	sort.Strings(close)
-	if len(close) == 0 {
-		return ""
-	}
-	return " (did you mean " + strings.Join(close, ", ") + "?)"
+	return ""
 }

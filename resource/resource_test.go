@@ -328,3 +328,66 @@ func TestSelectorString(t *testing.T) {
 		}
 	}
 }
+
+// TestKustomizations: the documents kustomize reads as kustomizations are
+// no objects, with or without apiVersion, and a file of nothing else is
+// marked as one (kmerge apply leaves it out of its output), as
+// IsKustomizationFile says (kmerge patch leaves it out); anything else
+// without apiVersion and kind stays an error.
+func TestKustomizations(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		marked     bool   // Source.Kustomization
+		err        string // "" for none
+	}{
+		{"kustomization.yaml", "resources:\n- deploy.yaml\npatches:\n- path: p.yaml\n", true, ""}, // most real ones: no apiVersion, no kind
+		{"kustomization.yml", "resources: [deploy.yaml]\n", true, ""},
+		{"kustomization.yaml", kust, true, ""},
+		{"base.yaml", kust, true, ""},                                         // by apiVersion, whatever the name
+		{"base.yaml", "kind: Kustomization\nresources: [a.yaml]\n", true, ""}, // kind without apiVersion
+		{"components/x/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n", true, ""},
+		{"kustomization.yaml", "# only a comment\n---\nresources: [a.yaml]\n---\n", true, ""},
+		{"kustomization.yaml", deploy, false, ""},                                                           // a Deployment, whatever the file's name
+		{"kustomization.yaml", "resources: [a.yaml]\n---\n" + deploy, false, ""},                            // a stream holding more than that is a manifest file
+		{"base.yaml", "resources: [a.yaml]\n", false, "not a Kubernetes object: no apiVersion and no kind"}, // kustomize reads no such file
+		{"kustomization.yaml", "apiVersion: v1\nresources: [a.yaml]\n", false, "not a Kubernetes object: no kind"},
+	} {
+		set, err := Parse([]byte(c.text), c.name, LoadOptions{})
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %q: %v, want %q", c.name, c.text, err, c.err)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s %q: %v", c.name, c.text, err)
+			continue
+		}
+		if got := set.Sources[0].Kustomization; got != c.marked {
+			t.Errorf("%s %q: Kustomization = %v, want %v", c.name, c.text, got, c.marked)
+		}
+		if got := IsKustomizationFile([]byte(c.text), c.name); got != c.marked {
+			t.Errorf("%s %q: IsKustomizationFile = %v, want %v", c.name, c.text, got, c.marked)
+		}
+		if c.marked && len(set.Resources) != 0 {
+			t.Errorf("%s %q: %d objects", c.name, c.text, len(set.Resources))
+		}
+	}
+}
+
+// TestFiles: the files Load reads, in its order, "-" kept.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"b/x.yaml": svc, "a.json": "{}", "c.txt": "", ".hidden/y.yaml": svc})
+	got, err := Files([]string{filepath.Join(dir, "b", "x.yaml"), "-", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "b", "x.yaml"), "-", filepath.Join(dir, "a.json"), filepath.Join(dir, "b", "x.yaml")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Files = %q, want %q", got, want)
+	}
+	if _, err := Files([]string{filepath.Join(dir, "nosuch")}); err == nil {
+		t.Error("a missing path is no error")
+	}
+}

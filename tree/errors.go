@@ -72,6 +72,9 @@ func yamlError(file string, err error, data []byte) error {
 			}
 			e.Line = min(e.Line, max(lineCount(data), 1))
 		}
+		if line, col, ok := problemLine(data, e.Msg, msg); ok {
+			e.Line, e.Column = line, col
+		}
 	}
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"

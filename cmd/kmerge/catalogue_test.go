@@ -162,6 +162,12 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), fix: "Write sets in parentheses: `tier in (front)`."},
 	{title: "A list in a field patch", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "- target: deployment.web\n  patch:\n    spec.template.spec.containers:\n    - name: web\n"},
 		args: apply("p.yaml"), fix: "Field patches set scalars; use `type: strategic` to merge a list."},
+	{title: "A key indented less than its siblings in a patch list", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: 2\n     minReadySeconds: 5\n"},
+		args: apply("p.yaml"), fix: "Indent minReadySeconds as much as replicas (6 spaces), or as much as spec if it belongs there."},
+	{title: ".kpatch text in a file named .yaml", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "[deployment.web]\nreplicas: 2\n"},
+		args: apply("p.yaml"), fix: "Rename the file p.kpatch: a patch file's format comes from its name."},
+	{title: "A values file among the patch files", files: map[string]string{"base/d.yaml": catDeploy, "patches/a.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "patches/values.yaml": "replicas: 3\n"},
+		args: apply("patches"), fix: "Move values.yaml out of the patch folder and pass it with `--values values.yaml`."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
@@ -209,6 +215,17 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
+	// the command line (exit 2)
+	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},
+	{title: "A patch file given to kmerge patch -p", files: map[string]string{"d.yaml": catDeploy, "p.yaml": "spec:\n  replicas: 2\n"},
+		args: []string{"patch", "-f", "d.yaml", "-p", "p.yaml"}, exit: exitUsage, noPosition: "the command line has no lines", fix: "`-p` is the patch itself (`-p '{\"spec\":{\"replicas\":2}}'`); a file is `--patch-file p.yaml`."},
+	{title: "Patch text given to kmerge apply -p", files: map[string]string{"base/d.yaml": catDeploy},
+		args: []string{"apply", "-f", "base", "-p", `{"spec":{"replicas":2}}`}, exit: exitUsage, noPosition: "the command line has no lines", fix: "In apply, `-p` names patch files: put the patch in a patch list (`- {target: deployment.web, type: strategic, patch: {spec: {replicas: 2}}}`), or use `kmerge patch -f base/d.yaml -p '...'`."},
+	{title: "A folder given to -o", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "-o", "out"), exit: exitUsage, noPosition: "the command line has no lines", fix: "`-o` is the output format (yaml or json), as in kubectl; write files with `--output-dir out`."},
+	{title: "A kind name with a typo, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deploymnet.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--strict"), fix: "Write the kind the message suggests (`deployment`). Without --strict this is a warning, and the patch is skipped."},
 }
 
 // positionRE finds a position (file:line or file:line:col) in the first
@@ -306,8 +323,8 @@ func TestErrorCatalogue(t *testing.T) {
 const catalogueHead = `# Bad inputs and what kmerge says
 
 Every entry below is run by ` + "`cmd/kmerge/catalogue_test.go`" + `, which writes this page: the input,
-the command, the exact message kmerge prints (exit code 1, nothing on standard output), and how to
-fix it. Messages name the file, line and column, the object, and the path in the document where
+the command, the exact message kmerge prints (exit code 1, or 2 for a wrong command line; nothing on
+standard output), and how to fix it. Messages name the file, line and column, the object, and the path in the document where
 there is one, and quote the line they point at.
 
 Most entries patch one of these two manifests:

@@ -110,16 +110,10 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if o.current != "" {
 		names = append(names, o.current)
 	}
-	stdinUsed := false
+	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	var inputs [][]byte
 	for i, n := range names {
-		if n == "-" {
-			if stdinUsed {
-				return usagef("only one of the files can be standard input")
-			}
-			stdinUsed = true
-		}
-		data, name, err := readInput(n, stdin, &o.limits.Limits)
+		data, name, err := in.readInput(n)
 		if err != nil {
 			return err
 		}

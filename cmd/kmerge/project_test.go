@@ -112,7 +112,8 @@ func TestInit(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "base/app/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
 	write(t, dir, "base/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n")
-	write(t, dir, "base/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n")
+	// most real kustomizations have no apiVersion: kustomize knows them by name
+	write(t, dir, "base/kustomization.yaml", "resources:\n- svc.yaml\n- app/deploy.yaml\n")
 	write(t, dir, "overrides/a.kpatch", "[deployment.web]\nreplicas: ${values.replicas}\n")
 	write(t, dir, "overrides/b.yaml", "- target: service.web\n  patch: {metadata.labels.x: y}\n")
 	write(t, dir, "values.yaml", "replicas: 3\n")
@@ -140,7 +141,7 @@ func TestInit(t *testing.T) {
 		t.Errorf("init --force: exit %d", code)
 	}
 	code, out, stderr = runIn(t, dir, "apply")
-	if code != 0 || !strings.Contains(out, "replicas: 3\n") || !strings.Contains(out, "x: \"y\"\n") {
+	if code != 0 || !strings.Contains(out, "replicas: 3\n") || !strings.Contains(out, "x: \"y\"\n") || strings.Contains(out, "resources:") {
 		t.Errorf("apply with the project init wrote: exit %d\n%s%s", code, out, stderr)
 	}
 }

@@ -64,6 +64,7 @@ func report(w io.Writer, err error, inputs texts) {
 		io.WriteString(w, quote(pos, inputs))
 	}
 	io.WriteString(w, limitHint(err))
+	io.WriteString(w, mistakeAdvice(err))
 }
 
 // warnInvalid prints a schema violation that is a warning: its position,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -52,7 +53,7 @@ func explain(root *schema.Type, path []string, head ...string) (string, error) {
 		}
 		f := t.Field(name)
 		if f == nil {
-			return "", fmt.Errorf("%s has no field %q%s", pathName(path[:i]), name, suggest(t, name))
+			return "", fmt.Errorf("%s has no field %q%s", pathName(path[:i]), name, suggestField(t, name))
 		}
 		field, t = f, f.Type
 	}
@@ -207,17 +208,29 @@ func equalKeys(a, b []string) bool {
 	return strings.Join(a, ",") == strings.Join(b, ",")
 }
 
-func suggest(t *schema.Type, name string) string {
+// suggestField returns "; did you mean X?" for a field t does not have,
+// "" when none of its fields is near.
+func suggestField(t *schema.Type, name string) string {
 	var names []string
 	for _, f := range t.Fields() {
-		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
-			names = append(names, f.Name)
+		names = append(names, f.Name)
+	}
+	if s := suggest.DidYouMean(name, names, nil); s != "" {
+		return "; " + s
+	}
+	return ""
+}
+
+// suggestKind returns "did you mean X?" for a name no kind of s has, ""
+// when none is near.
+func suggestKind(s *schema.Schema, name string) string {
+	var names []string
+	for _, gvk := range s.Kinds() {
+		if !strings.HasSuffix(gvk.Kind, "List") {
+			names = append(names, s.Spellings(gvk)...)
 		}
 	}
-	if len(names) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(names, ", ") + "?"
+	return suggest.DidYouMean(strings.ToLower(name), names, nil)
 }
 
 // findKind finds the kind the first words name: "deployment" or
@@ -233,6 +246,9 @@ func findKind(s *schema.Schema, words []string, apiVersion string) (schema.Group
 		}
 	}
 	if len(matches) == 0 {
+		if hint := suggestKind(s, words[0]); hint != "" && apiVersion == "" {
+			return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q; %s (a custom resource's kind comes from its CRD or OpenAPI document: --schema)", words[0], hint)
+		}
 		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q%s: pass its CRD or OpenAPI document with --schema", words[0], versionNote(apiVersion))
 	}
 	// kind.group: the longest run of following words that qualifies it

@@ -53,7 +53,10 @@ func TestKind(t *testing.T) {
 		{"nosuchkind", "", []string{"error: no kind named \"nosuchkind\""}},
 		{"deployment", "v2", []string{"error: no kind named \"deployment\" in v2"}},
 		{"pod.spec.contaners", "", []string{"error: spec has no field \"contaners\""}},
-		{"pod.spec.container", "", []string{"error: spec has no field \"container\"; did you mean initContainers, containers, ephemeralContainers?"}}, // in the order of the fields
+		{"pod.spec.container", "", []string{"error: spec has no field \"container\"; did you mean containers?"}},   // the nearest: one letter away
+		{"pod.spec.contianers", "", []string{"error: spec has no field \"contianers\"; did you mean containers?"}}, // a swap
+		{"deploymnet", "", []string{"error: no kind named \"deploymnet\"; did you mean deployment? (a custom resource's kind comes from its CRD or OpenAPI document: --schema)"}},
+		{"deploymnet", "v1", []string{"error: no kind named \"deploymnet\" in v1"}}, // a version given: no guessing
 	} {
 		out, err := Kind(s, Split(c.query), c.apiVersion)
 		if err != nil {
