@@ -8,11 +8,13 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // PatchType is the kind of a patch.
@@ -47,6 +49,16 @@ type PatchOptions struct {
 	DocName, PatchName string
 	// Limits bound what is read; nil: tree.DefaultLimits().
 	Limits *tree.Limits
+	// Validate checks every result against its schema (package validate):
+	// validate.Strict makes a violation the patch wrote an error (the
+	// joined *validate.Error of every such violation), validate.Warn
+	// reports every violation to Warn. Violations a document had before
+	// the patch are warnings in both. The zero value, validate.None,
+	// checks nothing (the kmerge command's default is strict).
+	Validate validate.Mode
+	// Warn receives the violations that are not errors, in document
+	// order; nil drops them.
+	Warn func(*validate.Error)
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -86,6 +98,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	if patchName == "" {
 		patchName = "patch"
 	}
+	opts.PatchName = patchName // the engines name the patch in errors and changes
 	ps, err := tree.Read(patch, tree.Options{File: patchName, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
@@ -98,12 +111,27 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 		return nil, err
 	}
 	st.Snapshot()
+	c := opts.checker()
+	input := newRereader(doc, docName, opts.Limits)
+	var invalid []error
 	for i, d := range st.Docs {
-		res, err := patchDoc(d, ps.Docs[0], opts)
+		object := isObject(d)
+		log := opts.changeLog()
+		res, err := patchDoc(d, ps.Docs[0], opts, log)
 		if err != nil {
 			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 		}
 		st.Docs[i] = res
+		errs, warns := c.check(res, object, docName, objectName(res),
+			func() []validate.Violation { return c.violations(input.doc(i), object) },
+			func() []validate.Change { return changesOf(log.Changes) })
+		for _, e := range errs {
+			invalid = append(invalid, e)
+		}
+		opts.warn(warns)
+	}
+	if len(invalid) > 0 {
+		return nil, errors.Join(invalid...)
 	}
 	format := st.Format
 	if opts.Output != nil {
@@ -125,28 +153,77 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 // node holding one (a kyaml RNode's YNode()). The object is edited in place
 // where possible; use the node returned, which differs when the patch
 // replaces the whole object. The patch is not modified.
+//
+// With opts.Validate, the object is checked before and after the patch; on
+// a validation error the patched object is returned with the error.
 func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
-	return patchDoc(obj, patch, opts)
+	if opts.Validate == validate.None {
+		return patchDoc(obj, patch, opts, nil)
+	}
+	c := opts.checker()
+	object := isObject(obj)
+	before := c.violations(obj, object)
+	log := opts.changeLog()
+	res, err := patchDoc(obj, patch, opts, log)
+	if err != nil {
+		return nil, err
+	}
+	errs, warns := c.check(res, object, opts.DocName, objectName(res),
+		func() []validate.Violation { return before },
+		func() []validate.Change { return changesOf(log.Changes) })
+	opts.warn(warns)
+	if len(errs) > 0 {
+		invalid := make([]error, len(errs))
+		for i, e := range errs {
+			invalid[i] = e
+		}
+		return res, errors.Join(invalid...)
+	}
+	return res, nil
 }
 
-func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
+func (opts PatchOptions) checker() checker {
+	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition}
+}
+
+func (opts PatchOptions) warn(warns []*validate.Error) {
+	if opts.Warn != nil {
+		for _, w := range warns {
+			opts.Warn(w)
+		}
+	}
+}
+
+// changeLog returns a log for what a patch changes when the result is
+// validated (violations are attributed to the changes that made them), nil
+// otherwise: the engines then record nothing.
+func (opts PatchOptions) changeLog() *change.Log {
+	if opts.Validate == validate.None {
+		return nil
+	}
+	return &change.Log{}
+}
+
+// patchDoc applies the patch to one document, recording what it changes in
+// log (nil: nothing).
+func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.Node, error) {
 	switch opts.Type {
 	case Merge:
-		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName})
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName})
+		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log})
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty
 	}
 	typ, err := TypeOf(opts.Schema, opts.Definition, doc)
 	if errors.Is(err, ErrNoSchema) && opts.Fallback {
-		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName})
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	}
 	if err != nil {
 		return nil, err
 	}
-	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder, File: opts.PatchName})
+	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder, File: opts.PatchName, Record: log})
 }
 
 // TypeOf returns the schema type of a document: def when given, else the

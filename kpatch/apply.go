@@ -34,11 +34,23 @@ type Options struct {
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
+	// KeepGoing reports every error in Result.Errors instead of stopping
+	// at the first: a patch that fails on an object is left there and the
+	// object's next patches run (for an editor, which shows them all).
+	KeepGoing bool
+	// Changes records what each patch changes in every object, for
+	// Run.Changes: callers that attribute what an object became to the
+	// patches (validation, an editor's hover).
+	Changes bool
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
 // it says.
 type Warning struct {
+	// Object is the object the warning is about; nil when there is none
+	// (a target that picked no object).
+	Object *resource.Resource
+
 	Pos tree.Position
 	Msg string
 	// NoSchema is set for a strategic patch applied as a JSON merge patch
@@ -55,6 +67,9 @@ type Result struct {
 	Warnings []Warning
 	// Touched lists the objects some patch applied to, in set order.
 	Touched []*resource.Resource
+	// Errors holds, with Options.KeepGoing, every error, in the order of
+	// a sequential run.
+	Errors []error
 }
 
 // Apply applies patches to the objects of set: first the strategic and
@@ -239,10 +254,7 @@ func typeWord(t *schema.Type) string {
 	if t == nil {
 		return "unknown"
 	}
-	if t.Format != "" {
-		return t.Kind.String() + "/" + t.Format
-	}
-	return t.Kind.String()
+	return t.String()
 }
 
 func describeType(t *schema.Type, pl place) string {
@@ -261,17 +273,4 @@ func describeNode(n *yaml.Node) string {
 	default:
 		return "the " + k.String() + " " + n.Value
 	}
-}
-
-func suggestField(t *schema.Type, name string) string {
-	var close []string
-	for _, f := range t.Fields() {
-		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
-			close = append(close, f.Name)
-		}
-	}
-	if len(close) == 0 || len(close) > 5 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(close, ", ") + "?"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // assign performs one assignment relative to a place.
@@ -230,20 +231,8 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 				return newString(varNode.Value), nil
 			}
 			return tree.Clone(varNode), nil
-		case schema.Integer:
-			if vk != tree.Int {
-				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
-			}
-		case schema.Number:
-			if vk != tree.Int && vk != tree.Float {
-				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
-			}
-		case schema.Boolean:
-			if vk != tree.Bool {
-				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
-			}
-		case schema.IntOrString:
-			if vk != tree.Int && vk != tree.String {
+		default:
+			if !validate.KindFits(varNode, t) {
 				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
 			}
 		}

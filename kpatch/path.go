@@ -57,14 +57,14 @@ func (s *Selector) String() string {
 		parts := make([]string, len(s.Conds))
 		for i, c := range s.Conds {
 			v := c.Value
-			if c.Quoted || strings.ContainsAny(v, ".=,[]\"' ") {
+			if c.Quoted || !plainValue(v) {
 				v = strconv.Quote(v)
 			}
 			keys := make([]string, len(c.Key))
 			for j, k := range c.Key {
 				// a leading + or - would read as an insertion
 				lead := i == 0 && j == 0 && s.Op == SelMatch && (strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-"))
-				keys[j] = fieldText(k, lead)
+				keys[j] = fieldText(k, lead || strings.TrimSpace(k) != k, false) // a key of blanks reads as no key
 			}
 			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
@@ -89,25 +89,76 @@ func (s *Selector) String() string {
 }
 
 // String formats the path as it would be written.
-func (p Path) String() string {
+func (p Path) String() string { return p.text(false) }
+
+// text formats the path; with bare (for a header), a selector of one
+// plain condition that no selector follows is written without brackets,
+// the specification's preferred form: containers.name=main.
+func (p Path) text(bare bool) string {
 	var b strings.Builder
-	for _, st := range p {
+	for i, st := range p {
 		if st.Sel != nil {
+			if cond, ok := st.Sel.bare(); ok && bare && (i+1 == len(p) || p[i+1].Sel == nil) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(cond)
+				continue
+			}
 			b.WriteString(st.Sel.String())
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(fieldText(st.Field, st.Quoted))
+		b.WriteString(fieldText(st.Field, st.Quoted, !bare))
 	}
 	return b.String()
 }
 
+// plainValue reports whether a condition value written without quotes
+// reads back as itself, unquoted: then it is written so, since a quoted
+// value matches strings only ([x=1.5] matches the number, [x="1.5"] does
+// not).
+func plainValue(v string) bool {
+	if strings.ContainsAny(v, ",]") || strings.Contains(v, " #") || strings.Contains(v, "\t#") {
+		return false
+	}
+	l := &pathLexer{src: "[x=" + v + "]"}
+	st, err := l.bracket()
+	return err == nil && l.pos == len(l.src) && st.Sel.Op == SelMatch && len(st.Sel.Conds) == 1 &&
+		st.Sel.Conds[0].Value == v && !st.Sel.Conds[0].Quoted
+}
+
+// bare returns the selector as a header may write it without brackets,
+// key=value, when it reads back the same that way: one condition on one
+// field.
+func (s *Selector) bare() (string, bool) {
+	if s.Op != SelMatch || len(s.Conds) != 1 || len(s.Conds[0].Key) != 1 || s.Conds[0].Quoted {
+		return "", false
+	}
+	text := s.Conds[0].Key[0] + "=" + s.Conds[0].Value
+	if text[0] == '"' || text[0] == '\'' || strings.Contains(text, " #") || strings.Contains(text, "\t#") {
+		return "", false
+	}
+	l := &pathLexer{src: text, bareSelectors: true}
+	steps, err := l.segment()
+	if err != nil || l.pos != len(text) || len(steps) != 1 || steps[0].Sel == nil {
+		return "", false
+	}
+	back := steps[0].Sel
+	if back.Op != SelMatch || len(back.Conds) != 1 || len(back.Conds[0].Key) != 1 ||
+		back.Conds[0].Key[0] != s.Conds[0].Key[0] || back.Conds[0].Value != s.Conds[0].Value {
+		return "", false
+	}
+	return text, true
+}
+
 // fieldText writes a field name as a path holds it: quoted when it was, or
-// when it holds characters that would read as something else.
-func fieldText(f string, quoted bool) string {
-	if quoted || f == "" || strings.ContainsAny(f, ".[]=,\"' \t") {
+// when it holds characters that would read as something else (a colon
+// too in the key of an assignment, where it would end the key).
+func fieldText(f string, quoted, key bool) string {
+	if quoted || f == "" || strings.ContainsAny(f, ".[]=\"' \t") || key && strings.Contains(f, ":") {
 		return strconv.Quote(f)
 	}
 	return f

@@ -96,14 +96,15 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	touched := false
 	targets := run.targets(r)
 	// what each patch changes is recorded for conflicts between patches
-	// (an object only one patch changes has none) and for the trace
-	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil
+	// (an object only one patch changes has none), for the trace, and for
+	// callers that ask (Options.Changes)
+	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
 	for _, i := range targets {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
 		sl.run(run.opts, run.cache, record)
 		touched = touched || sl.touched
-		if sl.err != nil {
+		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
 		}
 	}
@@ -113,6 +114,20 @@ func (run *Run) Patch(r *resource.Resource) bool {
 		run.mu.Unlock()
 	}
 	return touched
+}
+
+// Changes returns what the patches did to r, in the order they did it,
+// once Patch has returned for r: recorded with Options.Changes (or a trace,
+// or a Recorder and more than one patch for r); nil otherwise.
+func (run *Run) Changes(r *resource.Resource) []change.Change {
+	run.mu.Lock()
+	slots := run.slots[r]
+	run.mu.Unlock()
+	var out []change.Change
+	for _, sl := range slots {
+		out = append(out, sl.changes...)
+	}
+	return out
 }
 
 // Finish puts together what the patches did to the objects of set (every
@@ -143,19 +158,27 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		}
 		switch {
 		case err != nil:
-			return nil, &Error{Pos: p.Pos, Msg: err.Error()}
+			err = &Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			return nil, &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s (an error in strict mode)", p.Target)}
+			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
-			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s; skipped", p.Target)})
+			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
+		}
+		if err != nil && !opts.KeepGoing {
+			return nil, err
+		} else if err != nil {
+			res.Errors = append(res.Errors, err)
+			continue
 		}
 		for _, sl := range slots {
-			if sl.err != nil {
+			if sl.err != nil && !opts.KeepGoing {
 				return nil, sl.err
+			} else if sl.err != nil {
+				res.Errors = append(res.Errors, sl.err)
 			}
 			res.Warnings = append(res.Warnings, sl.warnings...)
-			if len(sl.record.Changes) > 0 {
-				opts.Record.Add(sl.record)
+			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
+				opts.Record.Add(conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -181,7 +204,8 @@ type slot struct {
 	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning
-	record   conflict.Record // what the patch changed
+	changes  []change.Change // what the patch changed, when recorded
+	kind     string          // the patch's kind as conflicts name it
 	trace    bytes.Buffer
 	touched  bool
 	err      error
@@ -199,8 +223,11 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
 	}
 	sl.err = ap.patchObject(sl.r, sl.patch)
 	ap.settleInsertions()
-	sl.warnings, sl.touched = ap.res.Warnings, ap.touched[sl.r]
-	if record && opts.Record != nil {
-		sl.record = conflict.Record{Object: sl.r.ID(), Patch: ap.kind, Pos: sl.patch.Pos, Changes: ap.log.Changes}
+	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
+	if ap.log != nil {
+		sl.changes = ap.log.Changes
+	}
+	for i := range sl.warnings {
+		sl.warnings[i].Object = sl.r
 	}
 }

@@ -35,11 +35,21 @@ func (v *Vars) LoadValues(data []byte, file string) error {
 		if root == nil {
 			continue
 		}
-		if root.Kind != yaml.MappingNode {
-			return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+		if err := v.MergeValues(root, file); err != nil {
+			return err
 		}
-		mergeValues(v.values, root)
 	}
+	return nil
+}
+
+// MergeValues merges a YAML mapping node into the values, as LoadValues
+// merges a file: nested mappings merge, anything else replaces. file names
+// the node's source in messages.
+func (v *Vars) MergeValues(root *yaml.Node, file string) error {
+	if root.Kind != yaml.MappingNode {
+		return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+	}
+	mergeValues(v.values, root)
 	return nil
 }
 

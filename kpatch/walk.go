@@ -139,7 +139,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			}
 		}
 		if field == nil {
-			hint := suggestField(t, st.Field)
+			hint := suggestField(t, st.Field, st.Quoted)
 			if hint == "" && !st.Quoted {
 				hint = itemHint(t, st.Field)
 			}
@@ -273,7 +273,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s", pl.where(), sel)
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		return out, nil, nil
 	}
@@ -298,7 +298,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String())
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		if sel.Op == SelInsertAfter {
 			at++

@@ -21,10 +21,21 @@
 //	  features: {beta: true}          # ${features.*}
 //	  strict: false                   # a patch that matches nothing is an error
 //	  failOnConflict: false           # conflicts are errors, not warnings
+//	  validate: strict                # strict, warn or none (see below)
 //	  schemas: []                     # CRDs or OpenAPI documents, inline
 //
 // or a ConfigMap whose data holds the same fields as text (kpatch, patches,
-// values and features as YAML, strict and failOnConflict as "true").
+// values and features as YAML, strict and failOnConflict as "true",
+// validate as its mode).
+//
+// Every object a patch touched is checked against its schema (package
+// validate), strictly by default as kmerge apply does: a value a patch
+// wrote that the schema refuses is a result of severity error naming the
+// field and the patch line, and nothing is applied. The function is the
+// last place that knows which patch line wrote a value; left to the API
+// server, the same mistake fails later without that. Violations the items
+// had before the patches are warnings. validate: warn makes every
+// violation a warning, validate: none checks nothing.
 //
 // CustomResourceDefinitions among the items are schemas too, so their
 // custom resources merge lists by the keys the CRDs declare. Items keep
@@ -47,6 +58,7 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // The functionConfig kind of kmerge.
@@ -62,6 +74,7 @@ type Config struct {
 	Schema         *schema.Schema
 	Strict         bool
 	FailOnConflict bool
+	Validate       validate.Mode // validate.Strict unless the functionConfig says otherwise
 
 	file string // the input the functionConfig was read from, for errors
 }
@@ -121,13 +134,21 @@ var _ tree.PositionedError = (*ConfigError)(nil)
 // of severity error, and an *Error: the caller prints the error and exits
 // with a status that is not 0, as the specification asks.
 func Process(input []byte) ([]byte, error) {
+	out, _, err := Run(input)
+	return out, err
+}
+
+// Run is Process, and also returns the results it wrote into the
+// ResourceList, for a caller that shows them elsewhere too (kmerge fn
+// prints the warnings on standard error, where kustomize shows them).
+func Run(input []byte) ([]byte, []Result, error) {
 	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src := set.Sources[0]
 	if len(src.Stream.Docs) != 1 || kindOf(tree.Root(src.Stream.Docs[0])) != "ResourceList" {
-		return nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
+		return nil, nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
 	}
 	root := tree.Root(src.Stream.Docs[0])
 	cfg, err := parseConfig(tree.MapGet(root, "functionConfig"), src.Path)
@@ -146,11 +167,15 @@ func Process(input []byte) ([]byte, error) {
 	var runErr error
 	if err != nil {
 		// nothing is applied when something fails: the input goes out as
-		// it came, with the error as a result
+		// it came, with the error as a result (one per schema violation)
 		runErr = err
-		results = append(results, Result{Message: withAdvice(err), Severity: "error"})
+		if invalid := validate.Errors(err); invalid != nil {
+			results = append(results, invalidResults(set, invalid, "error")...)
+		} else {
+			results = append(results, Result{Message: withAdvice(err), Severity: "error"})
+		}
 		if st, err = tree.Read(input, tree.Options{File: "<stdin>"}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.Snapshot()
 		root = tree.Root(st.Docs[0])
@@ -163,14 +188,14 @@ func Process(input []byte) ([]byte, error) {
 		werr = st.WriteJSON(&out)
 	}
 	if werr != nil {
-		return nil, werr
+		return nil, nil, werr
 	}
 	for _, r := range results {
 		if r.Severity == "error" {
-			return out.Bytes(), &Error{Results: errorsOf(results), Err: runErr}
+			return out.Bytes(), results, &Error{Results: errorsOf(results), Err: runErr}
 		}
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), results, nil
 }
 
 // withAdvice is the message of an error, with what a function's user can
@@ -197,31 +222,59 @@ func errorsOf(results []Result) []Result {
 }
 
 func run(set *resource.Set, cfg *Config) ([]Result, error) {
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict})
+	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate})
 	if err != nil {
 		return nil, err
 	}
 	var results []Result
 	for _, w := range res.Warnings {
-		msg := w.String()
+		r := Result{Message: w.String(), Severity: "warning"}
 		if w.NoSchema {
-			msg += "; add its CustomResourceDefinition to the items or to the functionConfig's schemas"
+			r.Message += "; add its CustomResourceDefinition to the items or to the functionConfig's schemas"
 		}
-		results = append(results, Result{Message: msg, Severity: "warning"})
+		r.about(w.Object)
+		results = append(results, r)
 	}
+	results = append(results, invalidResults(set, res.Invalid, "warning")...)
 	severity := "warning"
 	if cfg.FailOnConflict {
 		severity = "error"
 	}
 	for _, c := range res.Conflicts {
 		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Change.Path.String()}
-		if obj := find(set, c.Object); obj != nil {
-			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
-			r.File, r.Index = fileOf(obj)
-		}
+		r.about(find(set, c.Object))
 		results = append(results, r)
 	}
 	return results, nil
+}
+
+// invalidResults makes a result of each schema violation: the message
+// with the patch position, the field, the object and its file.
+func invalidResults(set *resource.Set, invalid []*validate.Error, severity string) []Result {
+	out := make([]Result, 0, len(invalid))
+	for _, e := range invalid {
+		label := ""
+		if severity == "warning" {
+			label = "warning: " // as kpatch.Warning writes its message
+		}
+		r := Result{Message: e.Position().String() + label + e.Violation.String(), Severity: severity, FieldPath: e.Path.String()}
+		if e.Input {
+			r.Message += " (the input has it already; no patch wrote it)"
+		}
+		r.about(find(set, e.Object))
+		out = append(out, r)
+	}
+	return out
+}
+
+// about makes the result refer to an object (nil: none): resourceRef,
+// and file from its annotations.
+func (r *Result) about(obj *resource.Resource) {
+	if obj == nil {
+		return
+	}
+	r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
+	r.File, r.Index = fileOf(obj)
 }
 
 // find returns the object of the set with the identity id (as
@@ -311,7 +364,7 @@ func parseConfig(fc *yaml.Node, file string) (*Config, error) {
 	if fc == nil || tree.KindOf(fc) == tree.Null {
 		return nil, errors.New("no functionConfig: give the patches in a " + ConfigAPIVersion + " " + ConfigKind + " object or a ConfigMap (see docs/krm.md)")
 	}
-	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), file: file}
+	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict, file: file}
 	root := fieldpath.Path{fieldpath.Field("functionConfig")}
 	switch kind := kindOf(fc); {
 	case kind == ConfigKind:
@@ -355,10 +408,12 @@ func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
 			cfg.Strict, err = cfg.boolOf(v, field)
 		case "failOnConflict":
 			cfg.FailOnConflict, err = cfg.boolOf(v, field)
+		case "validate":
+			cfg.Validate, err = cfg.modeOf(v, v.Value, field)
 		case "schemas":
 			err = cfg.addSchemas(v, field)
 		default:
-			err = cfg.errorf(kn, field, "unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict and schemas")
+			err = cfg.errorf(kn, field, "unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict, validate and schemas")
 		}
 		if err != nil {
 			return err
@@ -410,8 +465,10 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 			} else {
 				cfg.FailOnConflict = on
 			}
+		case "validate":
+			cfg.Validate, err = cfg.modeOf(vn, text, field)
 		default:
-			err = cfg.errorf(kn, field, "unknown key; the keys are kpatch, patches, values, features, strict and failOnConflict")
+			err = cfg.errorf(kn, field, "unknown key; the keys are kpatch, patches, values, features, strict, failOnConflict and validate")
 		}
 		if err != nil {
 			return err
@@ -478,6 +535,14 @@ func (cfg *Config) addSchemas(n *yaml.Node, path fieldpath.Path) error {
 		cfg.Schema = cfg.Schema.Extend(s)
 	}
 	return nil
+}
+
+func (cfg *Config) modeOf(n *yaml.Node, text string, path fieldpath.Path) (validate.Mode, error) {
+	m, err := validate.ParseMode(text)
+	if err != nil {
+		return validate.Strict, cfg.errorf(n, path, "%v", err)
+	}
+	return m, nil
 }
 
 func (cfg *Config) boolOf(n *yaml.Node, path fieldpath.Path) (bool, error) {

@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -64,7 +63,7 @@ func FuzzDiff(f *testing.F) {
 	f.Fuzz(func(t *testing.T, original, modified string) {
 		o, err1 := tree.Read([]byte(original), tree.Options{})
 		m, err2 := tree.Read([]byte(modified), tree.Options{})
-		if err1 != nil || err2 != nil || len(o.Docs) != 1 || len(m.Docs) != 1 || strings.Contains(modified, "null") || hasNull(m.Docs[0]) {
+		if err1 != nil || err2 != nil || len(o.Docs) != 1 || len(m.Docs) != 1 || strings.Contains(modified, "null") || nodetest.HasNull(m.Docs[0]) {
 			return
 		}
 		before := tree.Clone(o.Docs[0])
@@ -82,16 +81,4 @@ func FuzzDiff(f *testing.F) {
 			t.Fatalf("round trip: got %s, want %s", got, want)
 		}
 	})
-}
-
-func hasNull(n *yaml.Node) bool {
-	if tree.KindOf(n) == tree.Null {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasNull(c) {
-			return true
-		}
-	}
-	return false
 }

@@ -96,6 +96,9 @@ func yamlError(file string, err error, data []byte) error {
 			}
 			e.Pos.Line = min(e.Pos.Line, max(lineCount(data), 1))
 		}
+		if line, col, ok := problemLine(data, e.Msg, msg); ok {
+			e.Pos.Line, e.Pos.Column = line, col
+		}
 	}
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"

@@ -38,6 +38,9 @@ func advice(err error) string {
 		return limitAdvice(ke.Limit)
 	case errors.As(err, &se) && se.Limit != "":
 		return limitAdvice(se.Limit)
+	case errors.As(err, &ke) && ke.ValuesFile:
+		// a file given as what it is not
+		return fmt.Sprintf("if %s holds values for ${values.*}, pass it with --values %s, and keep it out of the folders given to -p", ke.Pos.File, ke.Pos.File)
 	case errors.As(err, &ke) && ke.Undefined != "":
 		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
 			return fmt.Sprintf("set it with --feature %s=true|false", name)

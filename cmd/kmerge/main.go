@@ -26,9 +26,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kmerge/kmerge/internal/suggest"
 )
 
 // Exit codes.
@@ -53,7 +57,8 @@ func usagef(format string, args ...any) error {
 }
 
 // run executes the command line args and returns the exit code. Output
-// reaches stdout only when the command succeeds.
+// reaches stdout only when the command succeeds (and, with apply --diff
+// --exit-code, when it found changes).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := &recorder{r: stdin}
 	inputs := texts{}
@@ -61,19 +66,45 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
+	}
+	err = unknownCommand(root, err)
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code) // said all it had to say
 	}
 	inputs["<stdin>"] = in.buf.Bytes()
 	report(stderr, err, inputs)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintln(stderr, "Run 'kmerge --help' for usage.")
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		return exitUsage
+	}
+	var te troubleError
+	if errors.As(err, &te) {
 		return exitUsage
 	}
 	return exitRejected
 }
+
+// exitCode ends the command with a status and no message: what it had to
+// say is on its output already (apply --diff --exit-code on changes).
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// troubleError is an error that exits 2 instead of 1, as diff(1) and
+// kubectl diff report trouble when 1 means "differences found" (apply
+// --diff --exit-code).
+type troubleError struct{ err error }
+
+func (e troubleError) Error() string { return e.err.Error() }
+func (e troubleError) Unwrap() error { return e.err }
 
 // isCobraUsage recognises the errors cobra returns for unknown commands and
 // flags, which are usage errors too.
@@ -82,7 +113,53 @@ func isCobraUsage(err error) bool {
 	return errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command")
 }
 
+// flagError is an error of cobra's flag parsing, worded for kmerge: an
+// unknown flag names the nearest flags of the command.
 type flagError struct{ error }
+
+// newFlagError words an error of parsing cmd's flags.
+func newFlagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Deprecated == "" {
+				names = append(names, f.Name)
+			}
+		})
+		if s := suggest.DidYouMean(name, names, func(n string) string { return "--" + n }); s != "" {
+			msg += " (" + s + ")"
+		}
+	}
+	return flagError{errors.New(msg)}
+}
+
+// unknownCommand words cobra's error for a command that does not exist
+// (unknown command "NAME" for "kmerge"), with the nearest commands; other
+// errors are returned as they are.
+func unknownCommand(root *cobra.Command, err error) error {
+	rest, ok := strings.CutPrefix(err.Error(), "unknown command ")
+	if !ok {
+		return err
+	}
+	name, err2 := strconv.QuotedPrefix(rest)
+	if err2 != nil {
+		return err
+	}
+	name, _ = strconv.Unquote(name)
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+			names = append(names, c.Aliases...)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := suggest.DidYouMean(name, names, nil); s != "" {
+		msg += " (" + s + ")"
+	}
+	return errors.New(msg)
+}
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	root := &cobra.Command{
@@ -93,8 +170,16 @@ exactly as a Kubernetes API server applies them, and with JSON merge patches.
 Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// unknown commands are worded by unknownCommand, with suggest's
+		// suggestions, as unknown flags are
+		DisableSuggestions: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
+	v := currentVersion()
+	root.Version = v.String()
+	root.SetVersionTemplate("{{.Version}}")
+	// defined here so that cobra adds no -v shorthand
+	root.Flags().Bool("version", false, "print kmerge's version (as kmerge version does)")
+	root.SetFlagErrorFunc(newFlagError)
+	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }
