@@ -181,6 +181,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return changesOf(run.Changes(r)) })
 			}
+			run.Done(r)
 		})
 	}
 	changed := slices.Contains(touched, true)

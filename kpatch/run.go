@@ -130,6 +130,18 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 	return out
 }
 
+// Done tells the run that the caller is done with r's changes (it read
+// Changes, or will not): the run then keeps them only when more than one
+// patch changed r, for conflicts, so that the memory they take goes with
+// the object.
+func (run *Run) Done(r *resource.Resource) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if slots := run.slots[r]; len(slots) == 1 {
+		slots[0].changes = nil
+	}
+}
+
 // Finish puts together what the patches did to the objects of set (every
 // object given to Patch, in the order of the set): the warnings, the
 // conflict effects and the trace come in the order of a sequential run,
