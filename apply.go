@@ -43,6 +43,12 @@ type ApplyOptions struct {
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// kpatch.DefaultMaxLineBytes.
 	MaxLineBytes int
+	// ParseAll parses every document of the manifests. Without it, Apply
+	// parses only the documents some patch targets, and writes the others
+	// out as their text, checked but not parsed (resource.LoadOptions.Select):
+	// the output is the same (the kmerge command's KMERGE_PARSE=all sets
+	// it, to rule that out).
+	ParseAll bool
 	// Validate checks every object a patch touched against its schema
 	// (package validate): validate.Strict makes a violation a patch wrote
 	// an error (the joined *validate.Error of every such violation, and
@@ -90,7 +96,12 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	var mu sync.Mutex
 	done := map[int]fileResult{} // by index in the set
-	set, err := resource.Stream(opts.Manifests, opts.Stdin, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers},
+	// only the documents a patch targets are parsed (LoadOptions.Select)
+	load := resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers}
+	if !opts.ParseAll {
+		load.Select, load.SelectLabels = run.Targets, run.SelectsLabels()
+	}
+	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
 		func(i int, src *resource.Source, objs []*resource.Resource) {
 			f := patchFile(run, src, objs, opts)
 			src.Release(objs)

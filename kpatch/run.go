@@ -85,8 +85,21 @@ func (run *Run) targets(r *resource.Resource) []int {
 }
 
 // Targets reports whether some patch applies to r: whether Patch will edit
-// it (a caller snapshots its file first).
+// it (a caller snapshots its file first). It looks at r's identity
+// (apiVersion, kind, namespace, name) and, when SelectsLabels, its labels:
+// nothing else of r needs to be read to answer.
 func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+
+// SelectsLabels reports whether a patch's target selects objects by label:
+// then Targets looks at objects' labels.
+func (run *Run) SelectsLabels() bool {
+	for _, p := range run.order {
+		if p.Target.Labels != "" {
+			return true
+		}
+	}
+	return false
+}
 
 // Patch applies to r, in order, every patch whose target picks it, and
 // reports whether one did. It stops at the first failure, which Finish

@@ -98,6 +98,19 @@ type LoadOptions struct {
 	// Workers is how many files are parsed at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
+	// Select, when set, says which objects the caller will look at beyond
+	// their identity, or edit: the documents of a YAML file that hold none
+	// are not parsed. Their text is checked as a parse checks it (it must
+	// be valid YAML within the limits, without duplicate keys: the errors
+	// are the same), and their objects' Roots are outlines holding only
+	// apiVersion, kind, metadata.name and metadata.namespace (and
+	// metadata.labels with SelectLabels), which Select decides on. Such a
+	// document is written out as its text (tree.Stream.Load parses it). A
+	// file Read cannot skim with certainty (tree.Options.Outline) is parsed
+	// fully, as without Select.
+	Select func(*Resource) bool
+	// SelectLabels says that Select looks at labels.
+	SelectLabels bool
 }
 
 // Load reads the objects of files, folders (recursively: files ending in
@@ -185,11 +198,62 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
 		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
 		format = &f
 	}
+	topts := tree.Options{File: src.Path, Limits: opts.Limits, Format: format}
+	if opts.Select != nil && format == nil {
+		topts.Outline = identityOutline
+		if opts.SelectLabels {
+			topts.Outline = identityOutlineLabels
+		}
+	}
 	var err error
-	if src.Stream, err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); err != nil {
+	if src.Stream, err = tree.Read(src.Input, topts); err != nil {
 		return nil, err
 	}
-	return Objects(src)
+	objs, err := Objects(src)
+	if !src.Stream.Outlines() {
+		return objs, err
+	}
+	if err != nil {
+		// the error, as a full parse gives it
+		if err := src.Stream.LoadAll(); err != nil {
+			return nil, err
+		}
+		return Objects(src)
+	}
+	loaded := false
+	for _, r := range objs {
+		if src.Stream.Outlined(r.Doc) && opts.Select(r) {
+			if err := src.Stream.Load(r.Doc); err != nil {
+				return nil, err
+			}
+			loaded = true
+		}
+	}
+	if !loaded {
+		return objs, nil
+	}
+	return Objects(src) // with the Roots of the documents parsed
+}
+
+// The outlines of documents an object is identified by (Objects and
+// object), with its labels or without: List documents keep the identity of
+// their items.
+var (
+	identityOutline       = outlineOf(nil)
+	identityOutlineLabels = outlineOf(&tree.Outline{All: true})
+)
+
+func outlineOf(labels *tree.Outline) *tree.Outline {
+	object := func() *tree.Outline {
+		return &tree.Outline{Fields: map[string]*tree.Outline{
+			"apiVersion": nil,
+			"kind":       nil,
+			"metadata":   {Fields: map[string]*tree.Outline{"name": nil, "namespace": nil, "labels": labels}},
+		}}
+	}
+	o := object()
+	o.Fields["items"] = &tree.Outline{Items: object()}
+	return o
 }
 
 // Release drops the parsed documents of src and the contents of objs (its

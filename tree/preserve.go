@@ -72,7 +72,9 @@ func (s *Stream) Snapshot() {
 	}
 	s.snapshot = make([]*yaml.Node, len(s.Docs))
 	for i, d := range s.Docs {
-		s.snapshot[i] = Clone(d)
+		if !s.Outlined(i) { // an outline is copied as it was: Load snapshots it
+			s.snapshot[i] = Clone(d)
+		}
 	}
 }
 
@@ -92,6 +94,9 @@ func (s *Stream) writePreserving(w io.Writer) error {
 		return err
 	}
 	if out == nil {
+		if err := s.LoadAll(); err != nil {
+			return err
+		}
 		return WriteYAML(w, s.Style, s.Docs...)
 	}
 	_, err = w.Write(out)
@@ -114,6 +119,7 @@ type docEdit struct {
 	a, b     []byte // renderings of the snapshot and of the current tree
 	outcome  outcome
 	verified []byte // a spliced text: it reads as the current tree, comments included
+	text     []byte // what was written
 }
 
 // preserved returns the stream written with its source text kept and how
@@ -127,7 +133,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	edits := make([]docEdit, n)
 	changed := false
 	for i, d := range s.Docs {
-		if identical(s.snapshot[i], d) {
+		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
 		}
 		unflowFilled(s.snapshot[i], d)
@@ -169,8 +175,9 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 				out = append(out, chunk...)
 				continue
 			}
-			out = append(out, s.editDoc(chunk, i, &edits[i])...)
-			outcomes[i] = edits[i].outcome
+			text := s.editDoc(chunk, i, &edits[i])
+			out = append(out, text...)
+			outcomes[i], edits[i].text = edits[i].outcome, text
 		}
 	}
 	// A stream of one spliced document is the text editDoc has just read
@@ -184,6 +191,9 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	// document (FuzzRead checks it).
 	if n == 1 && outcomes[0] == canonical {
 		return out, outcomes, nil
+	}
+	if s.outlined != nil {
+		return s.checkEdited(out, outcomes, edits)
 	}
 	// Read everything back: the output must be the current documents, and
 	// spliced documents must keep their comments.

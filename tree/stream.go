@@ -54,6 +54,14 @@ type Options struct {
 	File   string  // name used in error messages
 	Format *Format // nil: detect (JSON if the input starts with '{' or '[' and parses as JSON)
 	Limits *Limits // nil: DefaultLimits()
+	// Outline, when set, lets Read leave the documents of a YAML stream
+	// outlined: holding only the parts it names (see Outline), their text
+	// checked but not parsed into nodes, until Stream.Load parses them.
+	// Read does so only where it is sure of the input: every document
+	// then reads as YAML within the limits (an input that does not is
+	// parsed fully and gives the error it gives without Outline). A JSON
+	// stream is always parsed fully.
+	Outline *Outline
 }
 
 // Style is the layout of a YAML stream: read from the input, used to write
@@ -74,6 +82,14 @@ type Stream struct {
 	limits     Limits       // the limits Read applied, reused to re-read output
 	snapshot   []*yaml.Node // deep copies of Docs made by Snapshot
 	resnapshot bool         // Snapshot was called more than once
+
+	// outlined documents (Options.Outline): which are, where each starts
+	// in src (after a byte order mark), what they hold; styled: Style is
+	// detected (an outlined stream's is when a document is loaded)
+	outline  *Outline
+	outlined []bool
+	starts   []int
+	styled   bool
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -118,12 +134,26 @@ func Read(data []byte, opts Options) (*Stream, error) {
 		s.Style = detectStyle(data)
 		return s, nil
 	}
+	if opts.Outline != nil {
+		if docs, starts, ok := readOutlines(data, opts.File, limits, opts.Outline); ok {
+			s.Docs, s.src, s.outline, s.starts = docs, data, opts.Outline, starts
+			s.outlined = make([]bool, len(docs))
+			for i := range s.outlined {
+				s.outlined[i] = true
+			}
+			if len(docs) == 0 {
+				s.outlined, s.starts = nil, nil
+				s.Style, s.styled = detectStyle(data), true
+			}
+			return s, nil
+		}
+	}
 	docs, err := readYAML(data, opts.File, limits)
 	if err != nil {
 		return nil, err
 	}
 	s.Docs, s.src = docs, data
-	s.Style = detectStyle(data)
+	s.Style, s.styled = detectStyle(data), true
 	return s, nil
 }
 
@@ -218,6 +248,9 @@ func (s *Stream) WriteYAML(w io.Writer) error {
 	if s.snapshot != nil && s.src != nil {
 		return s.writePreserving(w)
 	}
+	if err := s.LoadAll(); err != nil {
+		return err
+	}
 	return WriteYAML(w, s.Style, s.Docs...)
 }
 
@@ -286,6 +319,9 @@ func encodable(d *yaml.Node) *yaml.Node {
 // WriteJSON writes each document of the stream as indented JSON, one after
 // the other.
 func (s *Stream) WriteJSON(w io.Writer) error {
+	if err := s.LoadAll(); err != nil {
+		return err
+	}
 	var b []byte
 	for _, d := range s.Docs {
 		var err error

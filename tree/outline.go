@@ -1,0 +1,295 @@
+package tree
+
+import (
+	"bytes"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Reading only what identifies the documents of a stream.
+//
+// With Options.Outline, Read may leave the documents of a YAML stream
+// unparsed: each document is then an outline, a tree holding only the
+// parts the Outline names (an object's apiVersion, kind and metadata.name,
+// say), and the rest of its text is checked (it must be YAML Read would
+// accept, within the limits) but no nodes are made for it. Load parses a
+// document fully when the caller needs it; a document left outlined is
+// written out as its source text.
+
+// An Outline names the parts of a document that an outline holds: the
+// entries of a mapping by key, each with an Outline of its value, the
+// items of a sequence with one Outline for all of them, or everything
+// below a node (All). A nil *Outline (an entry named with nothing below
+// it) holds the node itself: a scalar with its value, a mapping or a
+// sequence without its contents. The document's root is always held,
+// with the kind, tag, style, value, line and column of every node held;
+// comments are not.
+type Outline struct {
+	Fields map[string]*Outline // of a mapping: the entries kept, by key
+	Items  *Outline            // of a sequence: what of each item
+	All    bool                // the whole value
+}
+
+// Outlined reports whether document i of the stream is an outline (see
+// Options.Outline): Load parses it.
+func (s *Stream) Outlined(i int) bool { return s.outlined != nil && s.outlined[i] }
+
+// Outlines reports whether some document of the stream is an outline.
+func (s *Stream) Outlines() bool { return s.outlined != nil }
+
+// Load parses document i of the stream, an outline (Outlined), fully:
+// Docs[i] is then the document Read would have given without
+// Options.Outline, nodes at the same lines and columns. A document that is
+// not an outline is left as it is. Should the document's text not read as
+// one document matching its outline (which the way Read cuts a stream into
+// documents rules out), every outline of the stream is parsed, from the
+// whole stream, as Read without Options.Outline parses it.
+func (s *Stream) Load(i int) error {
+	if !s.Outlined(i) {
+		return nil
+	}
+	_, body := cutBOM(s.src)
+	start, end := s.chunk(i)
+	doc, ok := s.readChunk(body[start:end], i)
+	if !ok || !sameOutline(outline(doc, s.outline), s.Docs[i]) {
+		return s.LoadAll()
+	}
+	s.Docs[i] = doc
+	s.outlined[i] = false
+	if s.snapshot != nil {
+		s.snapshot[i] = Clone(doc) // as it was read: nothing has edited it
+	}
+	s.settle()
+	return nil
+}
+
+// LoadAll parses every outline of the stream (see Load), reading the
+// stream again as a whole.
+func (s *Stream) LoadAll() error {
+	if s.outlined == nil {
+		return nil
+	}
+	docs, err := readYAML(s.src, s.File, s.limits)
+	if err != nil {
+		return err
+	}
+	if len(docs) != len(s.Docs) {
+		return errorf(s.File, 0, 0, "the stream reads as %d documents, not %d", len(docs), len(s.Docs))
+	}
+	for i, d := range docs {
+		if s.outlined[i] {
+			s.Docs[i] = d
+			if s.snapshot != nil {
+				s.snapshot[i] = Clone(d)
+			}
+		}
+	}
+	s.outlined, s.starts = nil, nil
+	s.Style = detectStyle(s.src)
+	return nil
+}
+
+// settle forgets the outlines once none is left, and detects the style of
+// the stream once a document is parsed (an outlined stream has none until
+// then: it is only needed to write parsed documents).
+func (s *Stream) settle() {
+	if !s.styled {
+		s.Style, s.styled = detectStyle(s.src), true
+	}
+	for _, o := range s.outlined {
+		if o {
+			return
+		}
+	}
+	s.outlined, s.starts = nil, nil
+}
+
+// chunk returns where the text of document i starts and ends in the
+// source, after a byte order mark.
+func (s *Stream) chunk(i int) (start, end int) {
+	_, body := cutBOM(s.src)
+	start, end = s.starts[i], len(body)
+	if i+1 < len(s.starts) {
+		end = s.starts[i+1]
+	}
+	return start, end
+}
+
+// readChunk parses text as document i of the stream (its source text, or
+// what is written for it), in the context that decides where yaml.v3 puts
+// the comments around it: the empty documents next to it (the comments of
+// an empty document go to the document before it), the document before an
+// empty one, and the "---" line of
+// the next document after them, when it starts right there (a comment
+// before "---" is a document's foot comment; at the end of the input, its
+// last key's). Those are read with it, from the source. It fails unless
+// that reads as the documents it should; the document's nodes get the
+// lines they have in the source.
+func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
+	bom, body := cutBOM(s.src)
+	empty := func(j int) bool { // nothing after "---", or no "---" either
+		c := s.Docs[j].Content
+		return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
+	}
+	lo, hi := i, i
+	for lo > 0 && (empty(lo-1) || empty(lo)) {
+		lo--
+	}
+	for hi+1 < len(s.Docs) && empty(hi+1) {
+		hi++
+	}
+	first, _ := s.chunk(lo)
+	start, end := s.chunk(i)
+	_, last := s.chunk(hi)
+	var window []byte
+	window = append(window, body[first:start]...)
+	window = append(window, text...)
+	window = append(window, body[end:last]...)
+	want := hi - lo + 1
+	if hi+1 < len(s.Docs) {
+		line := body[last:]
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		if isMarker(line, "---") {
+			window = append(window, "---\n"...)
+			want++
+		}
+	}
+	limits := s.limits
+	limits.MaxDocuments = 0 // counted by Read
+	docs, err := readYAML(window, s.File, limits)
+	if err != nil || len(docs) != want {
+		return nil, false
+	}
+	shiftLines(docs[i-lo], bytes.Count(s.src[:len(bom)+first], []byte{'\n'}))
+	return docs[i-lo], true
+}
+
+// shiftLines moves the nodes of a tree down by n lines.
+func shiftLines(n *yaml.Node, by int) {
+	if by == 0 {
+		return
+	}
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
+}
+
+// readOutlines reads the outlines of a YAML stream, or reports that it
+// cannot: the caller then parses the stream fully, which also gives the
+// error of an input that is not valid. It succeeds only when every
+// document reads, within the limits, and the stream cuts into documents
+// at its markers (documentStarts) as the parser reads them.
+func readOutlines(data []byte, file string, limits Limits, o *Outline) ([]*yaml.Node, []int, bool) {
+	docs, err := readYAML(data, file, limits)
+	if err != nil {
+		return nil, nil, false
+	}
+	_, body := cutBOM(data)
+	starts := documentStarts(body)
+	if len(starts) != len(docs) || commentedDocEnd(body) {
+		return nil, nil, false
+	}
+	for i, d := range docs {
+		docs[i] = outline(d, o)
+	}
+	return docs, starts, true
+}
+
+// commentedDocEnd reports whether a "..." line of src has something after
+// the marker: a comment there is the next document's to yaml.v3, while the
+// "..." line ends the text of the one before (documentStarts).
+func commentedDocEnd(src []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte("..."))
+		if i < 0 {
+			return false
+		}
+		off += i
+		if off == 0 || src[off-1] == '\n' {
+			line := src[off:]
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if isMarker(line, "...") && len(bytes.TrimSpace(line[3:])) > 0 {
+				return true
+			}
+		}
+		off += 3
+	}
+}
+
+// outline returns the outline of a parsed document: a copy of the parts o
+// names, without comments.
+func outline(doc *yaml.Node, o *Outline) *yaml.Node {
+	c := &yaml.Node{Kind: doc.Kind, Style: doc.Style, Tag: doc.Tag, Value: doc.Value, Line: doc.Line, Column: doc.Column}
+	for _, r := range doc.Content {
+		c.Content = append(c.Content, outlineNode(r, o))
+	}
+	return c
+}
+
+func outlineNode(n *yaml.Node, o *Outline) *yaml.Node {
+	c := &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Value: n.Value, Line: n.Line, Column: n.Column}
+	switch {
+	case o == nil:
+	case o.All:
+		for _, x := range n.Content {
+			c.Content = append(c.Content, outlineNode(x, o))
+		}
+	case n.Kind == yaml.MappingNode && o.Fields != nil:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if sub, ok := o.Fields[n.Content[i].Value]; ok {
+				c.Content = append(c.Content, outlineNode(n.Content[i], nil), outlineNode(n.Content[i+1], sub))
+			}
+		}
+	case n.Kind == yaml.SequenceNode && o.Items != nil:
+		for _, x := range n.Content {
+			c.Content = append(c.Content, outlineNode(x, o.Items))
+		}
+	}
+	return c
+}
+
+// sameOutline reports whether two outlines are the same, positions
+// included.
+func sameOutline(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameOutline(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEdited checks the output of preserved for a stream with outlined
+// documents, where reading the whole output back, as preserved does
+// otherwise, would parse them all: each edited document's text is read
+// back on its own instead (followed by "---" where the next document
+// starts with it, see readChunk), and must be the current document (with
+// its comments, when spliced). That is the same check: every document's
+// text after the first starts at a document marker ("---", or after the
+// "..." ending the one before), so the stream reads as its documents'
+// texts do one by one. Should a check fail, the outlines are parsed and the stream
+// is written as it is without them.
+func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([]byte, []outcome, error) {
+	for i, e := range edits {
+		if !e.changed {
+			continue
+		}
+		doc, ok := s.readChunk(e.text, i)
+		if !ok || !Equal(doc, s.Docs[i]) || outcomes[i] == spliced && !sameComments(doc, s.Docs[i]) {
+			if err := s.LoadAll(); err != nil {
+				return nil, nil, err
+			}
+			return s.preserved()
+		}
+	}
+	return out, outcomes, nil
+}

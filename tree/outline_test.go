@@ -1,0 +1,239 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// testOutline is the outline of a Kubernetes object's identity, as package
+// resource asks for it.
+var testOutline = &Outline{Fields: map[string]*Outline{
+	"apiVersion": nil, "kind": nil,
+	"metadata": {Fields: map[string]*Outline{"name": nil, "namespace": nil, "labels": {All: true}}},
+	"items":    {Items: &Outline{Fields: map[string]*Outline{"kind": nil, "metadata": nil}}},
+}}
+
+// outlineInputs are the streams the outline tests start from: the
+// preservation corpus, the fuzz corpora of this package, and streams made
+// for the edges of cutting a stream into documents.
+func outlineInputs(t testing.TB) map[string][]byte {
+	t.Helper()
+	in := map[string][]byte{}
+	for _, name := range corpus(t) {
+		in[name] = readCorpus(t, name)
+	}
+	for _, dir := range []string{"testdata/fuzz/FuzzRead", "testdata/fuzz/FuzzPreserve"} {
+		names, err := filepath.Glob(filepath.Join(dir, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			data, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, ok := fuzzString(data); ok {
+				in[n] = []byte(s)
+			}
+		}
+	}
+	for i, s := range outlineEdges {
+		in[fmt.Sprintf("edge-%d", i)] = []byte(s)
+	}
+	return in
+}
+
+// outlineEdges are streams whose documents are cut at the edges of what
+// documentStarts handles: comments between documents, "..." with and
+// without comments after it, empty documents, directives, documents
+// without a final newline, block scalars at the end of a document, flow
+// collections over several lines.
+var outlineEdges = []string{
+	"a: 1\n# after a\n---\n# before b\nb: 2\n",
+	"a: 1\n...\n# between\n---\nb: 2\n...\n",
+	"a: 1\n...\nb: 2\n",
+	"---\n---\na: 1\n---\n",
+	"%YAML 1.1\n---\na: 1\n---\nb: [1,\n  2]\n",
+	"a: |\n  text\n\n---\nb: >+\n  more\n\n\n---\nc: 3",
+	"# head\napiVersion: v1 # line\nkind: A\nmetadata: {name: a, labels: {x: y}}\n--- # marker comment\napiVersion: v1\nkind: B\nmetadata:\n  name: b\n  labels:\n    x: \"y\"\n# foot\n",
+	"kind: List\nitems:\n- kind: A\n  metadata: {name: a}\n- kind: B\n  metadata:\n    name: b\n---\nkind: C\n",
+	"--- |\n  root text\n--- >-\n  folded\n---\n- a\n- b\n",
+	"a: 1\n---\n\n\n# only a comment\n",
+	"a: &x 1\nb: *x\n---\nc: 2\n",
+}
+
+// fuzzString decodes a file of a Go fuzz corpus holding one string (and
+// perhaps an edit byte after it).
+func fuzzString(data []byte) (string, bool) {
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines) < 2 || !bytes.HasPrefix(lines[0], []byte("go test fuzz v1")) {
+		return "", false
+	}
+	var s string
+	if _, err := fmt.Sscanf(string(lines[1]), "string(%q)", &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// TestOutlineSameOutput: reading a stream with outlines, loading some of
+// its documents and editing them writes what reading it fully and making
+// the same edits writes, byte for byte; documents load as the full read
+// gives them (every field of every node); and a stream written without
+// loading anything is its input.
+func TestOutlineSameOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	outlined := 0
+	for name, data := range outlineInputs(t) {
+		full, err := Read(data, Options{})
+		if err != nil || full.Format != YAML {
+			continue
+		}
+		if st, err := Read(data, Options{Outline: testOutline}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		} else if st.Outlines() {
+			outlined++
+			st.Snapshot()
+			if out := write(t, st); !bytes.Equal(out, data) {
+				t.Errorf("%s: written without loading, differs from the input:\n%s", name, unified(data, out))
+			}
+		}
+		for range 8 {
+			seed := r.Uint64()
+			want := editStream(t, data, nil, seed, nil)
+			st, err := Read(data, Options{Outline: testOutline})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := editStream(t, data, st, seed, nil)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, seed %d: outlined stream written differently:\n%s", name, seed, unified(want, got))
+			}
+		}
+	}
+	if outlined < 20 {
+		t.Errorf("only %d streams were outlined", outlined)
+	}
+}
+
+// editStream reads data (with st given: the stream read with outlines),
+// picks documents by seed, loads them, snapshots, makes an edit to each
+// picked document (fuzzEdit), and returns what WriteYAML writes (or the
+// error). With outlines it also checks that each loaded document is the
+// one the full read gives.
+func editStream(t *testing.T, data []byte, st *Stream, seed uint64, lim *Limits) []byte {
+	t.Helper()
+	full, err := Read(data, Options{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st == nil {
+		st = full
+	}
+	r := rand.New(rand.NewPCG(seed, 1))
+	var picked []int
+	for i := range st.Docs {
+		if r.IntN(3) == 0 {
+			picked = append(picked, i)
+			if err := st.Load(i); err != nil {
+				t.Fatal(err)
+			}
+			if st != full {
+				if d := nodeDiff(st.Docs[i], full.Docs[i], "doc"); d != "" {
+					t.Fatalf("document %d loads differently from the full read: %s", i, d)
+				}
+			}
+		}
+	}
+	st.Snapshot()
+	for _, i := range picked {
+		fuzzEdit(st.Docs[i:i+1], uint8(r.IntN(30)))
+	}
+	var b bytes.Buffer
+	if err := st.WriteYAML(&b); err != nil {
+		return []byte("error: " + err.Error())
+	}
+	return b.Bytes()
+}
+
+// nodeDiff describes the first difference between two trees, every field
+// compared; "" when there is none.
+func nodeDiff(a, b *yaml.Node, path string) string {
+	if a == nil || b == nil {
+		if a != b {
+			return path + ": one is nil"
+		}
+		return ""
+	}
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("%s: %+v and %+v", path, *a, *b)
+	}
+	for i := range a.Content {
+		if d := nodeDiff(a.Content[i], b.Content[i], fmt.Sprintf("%s.%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// FuzzOutline: reading with outlines fails exactly where a full read does,
+// with the same error; outlines are what the full read's documents hold;
+// each document loads as the full read gives it; and edits write what they
+// write on the full read.
+func FuzzOutline(f *testing.F) {
+	for _, data := range outlineInputs(f) {
+		f.Add(string(data), uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, src string, seed uint64) {
+		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
+		data := []byte(src)
+		full, ferr := Read(data, Options{Limits: &lim})
+		st, err := Read(data, Options{Limits: &lim, Outline: testOutline})
+		if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
+			t.Fatalf("outline read: %v; full read: %v", err, ferr)
+		}
+		if err != nil || full.Format != YAML {
+			return
+		}
+		for i, d := range st.Docs {
+			if st.Outlined(i) && !sameOutline(d, outline(full.Docs[i], testOutline)) {
+				t.Fatalf("outline of document %d differs: %s", i, nodeDiff(d, outline(full.Docs[i], testOutline), "doc"))
+			}
+		}
+		if st.Outlines() {
+			var b bytes.Buffer
+			if err := st.WriteYAML(&b); err != nil || !bytes.Equal(b.Bytes(), data) {
+				// WriteYAML without a snapshot loads everything and renders
+				if wb := writeFull(t, data, &lim); !bytes.Equal(b.Bytes(), wb) {
+					t.Fatalf("written without a snapshot differently (%v)", err)
+				}
+			}
+		}
+		st, _ = Read(data, Options{Limits: &lim, Outline: testOutline})
+		want := editStream(t, data, nil, seed, &lim)
+		got := editStream(t, data, st, seed, &lim)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("outlined stream written differently:\n%s", unified(want, got))
+		}
+	})
+}
+
+func writeFull(t *testing.T, data []byte, lim *Limits) []byte {
+	st, err := Read(data, Options{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := st.WriteYAML(&b); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
