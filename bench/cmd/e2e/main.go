@@ -1,11 +1,12 @@
 // Command e2e prepares and checks the end-to-end comparison of kmerge apply
 // with kustomize build (run.sh times both):
 //
-//	e2e gen -n 1000 -corpus deployments DIR
+//	e2e gen -n 1000 -corpus deployments [-patches K] DIR
 //	e2e compare KMERGE_OUTPUT KUSTOMIZE_OUTPUT
 //	e2e floor DIR
 //
-// gen writes, for the same n manifests and n strategic merge patches,
+// gen writes, for the same n manifests and n strategic merge patches (or
+// K, one every n/K manifests: the sparse scenario),
 // DIR/manifests/*.yaml, DIR/patches/*.yaml (kmerge's YAML patch lists, one
 // strategic patch each) and DIR/kustomization.yaml with DIR/smp/*.yaml
 // (kustomize's patches: the same patches, with the identity of their
@@ -59,7 +60,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR")
+	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] [-patches K] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR")
 	os.Exit(2)
 }
 
@@ -67,6 +68,7 @@ func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	n := fs.Int("n", 1000, "manifests (and patches)")
 	which := fs.String("corpus", "deployments", "deployments or mixed (Deployments, Services, ConfigMaps), with -hand: in a hand-written style")
+	npatches := fs.Int("patches", 0, "patches, spread evenly over the manifests (0: one per manifest)")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		usage()
@@ -95,7 +97,7 @@ func gen(args []string) error {
 		fmt.Fprintf(&kust, "- manifests/%s.yaml\n", c.Name)
 	}
 	kust.WriteString("patches:\n")
-	for _, c := range cases {
+	for i, c := range cases {
 		file := c.Name + ".yaml"
 		text := c.DocYAML()
 		if hand {
@@ -103,6 +105,9 @@ func gen(args []string) error {
 		}
 		if err := os.WriteFile(filepath.Join(dir, "manifests", file), text, 0o644); err != nil {
 			return err
+		}
+		if !patched(i, *n, *npatches) {
+			continue
 		}
 		// kmerge: a YAML patch list with one strategic patch
 		item := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
@@ -142,6 +147,16 @@ func gen(args []string) error {
 		fmt.Fprintf(&kust, "- path: smp/%s\n", file)
 	}
 	return os.WriteFile(filepath.Join(dir, "kustomization.yaml"), kust.Bytes(), 0o644)
+}
+
+// patched reports whether manifest i of n gets a patch when there are k
+// patches (0: every manifest), spread evenly: the first manifest, and one
+// every n/k after it.
+func patched(i, n, k int) bool {
+	if k <= 0 || k >= n {
+		return true
+	}
+	return i*k/n != (i-1)*k/n || i == 0
 }
 
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
