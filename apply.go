@@ -43,12 +43,16 @@ type ApplyOptions struct {
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// kpatch.DefaultMaxLineBytes.
 	MaxLineBytes int
-	// ParseAll parses every document of the manifests. Without it, Apply
-	// parses only the documents some patch targets, and writes the others
-	// out as their text, checked but not parsed (resource.LoadOptions.Select):
-	// the output is the same (the kmerge command's KMERGE_PARSE=all sets
-	// it, to rule that out).
-	ParseAll bool
+	// Thorough takes the long way, which gives the same output: every
+	// document of the manifests is parsed, and an edited one is written
+	// by rendering it whole and splicing its changed lines into its text.
+	// Without it, Apply parses only the documents some patch targets and
+	// writes the others out as their text, checked but not parsed
+	// (resource.LoadOptions.Select), and writes an edited document by
+	// rendering only its changed entries where its text allows
+	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
+	// it, to rule the short way out when something looks wrong.
+	Thorough bool
 	// Validate checks every object a patch touched against its schema
 	// (package validate): validate.Strict makes a violation a patch wrote
 	// an error (the joined *validate.Error of every such violation, and
@@ -97,8 +101,8 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	var mu sync.Mutex
 	done := map[int]fileResult{} // by index in the set
 	// only the documents a patch targets are parsed (LoadOptions.Select)
-	load := resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers}
-	if !opts.ParseAll {
+	load := resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers, Whole: opts.Thorough}
+	if !opts.Thorough {
 		load.Select, load.SelectLabels = run.Targets, run.SelectsLabels()
 	}
 	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,

@@ -111,6 +111,9 @@ type LoadOptions struct {
 	Select func(*Resource) bool
 	// SelectLabels says that Select looks at labels.
 	SelectLabels bool
+	// Whole makes the sources' streams write edited documents whole
+	// (tree.Options.Whole).
+	Whole bool
 }
 
 // Load reads the objects of files, folders (recursively: files ending in
@@ -198,7 +201,7 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
 		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
 		format = &f
 	}
-	topts := tree.Options{File: src.Path, Limits: opts.Limits, Format: format}
+	topts := tree.Options{File: src.Path, Limits: opts.Limits, Format: format, Whole: opts.Whole}
 	if opts.Select != nil && format == nil {
 		topts.Outline = identityOutline
 		if opts.SelectLabels {

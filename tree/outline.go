@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -284,7 +285,10 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 			continue
 		}
 		doc, ok := s.readChunk(e.text, i)
-		if !ok || !Equal(doc, s.Docs[i]) || outcomes[i] == spliced && !sameComments(doc, s.Docs[i]) {
+		if !ok || !Equal(doc, s.Docs[i]) || keepsComments(outcomes[i]) && !sameComments(doc, s.Docs[i]) {
+			if slices.Contains(outcomes, rerendered) {
+				return s.preservedWith(false)
+			}
 			if err := s.LoadAll(); err != nil {
 				return nil, nil, err
 			}

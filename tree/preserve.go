@@ -52,6 +52,13 @@ const maxSpliceEdits = 2000
 //     not give the edited tree with all its comments, or when the source
 //     and the rendering are too far apart to line up, the document is
 //     written as yaml.v3 renders it (still after its own "---" line).
+//   - The text those ways give is found without rendering the whole
+//     document where its source allows (the source's lines are indented
+//     as yaml.v3 indents them, and writes the entries that changed as
+//     yaml.v3 writes them): only the changed entries are rendered, old and
+//     new, and the new ones replace the old in the source text (see
+//     tree/rerender.go; Options.Whole turns it off). What is written is
+//     read back as above.
 //
 // The source is cut into documents at its markers: a document's text runs
 // from its "---" line up to the next document's "---" line, so comments and
@@ -89,7 +96,7 @@ func (s *Stream) Snapshotted() bool { return s.snapshot != nil }
 // writePreserving writes the stream keeping its source text, or, when that
 // cannot be done correctly, as the function WriteYAML writes it.
 func (s *Stream) writePreserving(w io.Writer) error {
-	out, _, err := s.preserved()
+	out, _, err := s.preservedWith(!s.whole)
 	if err != nil {
 		return err
 	}
@@ -111,6 +118,7 @@ const (
 	spliced                  // edited: the source text with changed lines replaced
 	rendered                 // edited: yaml.v3's rendering (splicing failed)
 	canonical                // edited: the source was yaml.v3's rendering, so is the output
+	rerendered               // edited: the source text with the changed entries rendered anew (rerender)
 )
 
 // docEdit is what preserved learns about one document.
@@ -125,18 +133,47 @@ type docEdit struct {
 // preserved returns the stream written with its source text kept and how
 // each document was written, or nil when the stream must be written by
 // yaml.v3 instead.
-func (s *Stream) preserved() ([]byte, []outcome, error) {
+func (s *Stream) preserved() ([]byte, []outcome, error) { return s.preservedWith(false) }
+
+// preservedWith is preserved; with fast, an edited document is first
+// written by rendering only what changed (rerender), which gives the same
+// text when it can be done; every other document, or every document when
+// reading the output back finds one of those wrong, is written as
+// preserved writes it.
+func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	n := len(s.Docs)
 	if len(s.snapshot) != n {
 		return nil, nil, nil
 	}
 	edits := make([]docEdit, n)
 	changed := false
+	var starts []int // of the documents' texts, found when one is edited
 	for i, d := range s.Docs {
 		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
 		}
 		unflowFilled(s.snapshot[i], d)
+		if fast && starts == nil {
+			_, body := cutBOM(s.src)
+			if starts = documentStarts(body); len(starts) != n {
+				return nil, nil, nil
+			}
+		}
+		if fast {
+			bom, body := cutBOM(s.src)
+			start, end := starts[i], len(body)
+			if i+1 < n {
+				end = starts[i+1]
+			}
+			first := 1 + bytes.Count(s.src[:len(bom)+start], []byte{'\n'})
+			if text, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
+				if !bytes.Equal(text, body[start:end]) {
+					edits[i] = docEdit{changed: true, outcome: rerendered, text: text}
+					changed = true
+				}
+				continue
+			}
+		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
 		a, err := renderDoc(s.Style, s.snapshot[i], hint)
 		if err != nil {
@@ -175,10 +212,19 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 				out = append(out, chunk...)
 				continue
 			}
-			text := s.editDoc(chunk, i, &edits[i])
+			text := edits[i].text
+			if edits[i].outcome != rerendered {
+				text = s.editDoc(chunk, i, &edits[i])
+			}
 			out = append(out, text...)
 			outcomes[i], edits[i].text = edits[i].outcome, text
 		}
+	}
+	if n == 1 && outcomes[0] == rerendered {
+		if !s.readsAs(out, s.Docs[0]) {
+			return s.preservedWith(false)
+		}
+		return out, outcomes, nil
 	}
 	// A stream of one spliced document is the text editDoc has just read
 	// back (same bytes, same checks): reading it again would only repeat
@@ -198,16 +244,22 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	// Read everything back: the output must be the current documents, and
 	// spliced documents must keep their comments.
 	docs, err := readYAML(out, s.File, s.limits)
-	if err != nil || len(docs) != n {
-		return nil, nil, nil
+	ok := err == nil && len(docs) == n
+	for i := 0; ok && i < n; i++ {
+		ok = Equal(docs[i], s.Docs[i]) && !(keepsComments(outcomes[i]) && !sameComments(docs[i], s.Docs[i]))
 	}
-	for i, d := range docs {
-		if !Equal(d, s.Docs[i]) || outcomes[i] == spliced && !sameComments(d, s.Docs[i]) {
-			return nil, nil, nil
-		}
+	switch {
+	case ok:
+		return out, outcomes, nil
+	case slices.Contains(outcomes, rerendered):
+		return s.preservedWith(false)
 	}
-	return out, outcomes, nil
+	return nil, nil, nil
 }
+
+// keepsComments reports whether a document written so must hold the
+// comments of its tree: one whose source text was kept.
+func keepsComments(o outcome) bool { return o == spliced || o == rerendered }
 
 // editDoc returns the text of an edited document whose source text is
 // chunk. Whether chunk is the snapshot's text (the source was cut into

@@ -62,6 +62,11 @@ type Options struct {
 	// parsed fully and gives the error it gives without Outline). A JSON
 	// stream is always parsed fully.
 	Outline *Outline
+	// Whole makes WriteYAML, after Snapshot, write an edited document by
+	// rendering it whole and splicing the changed lines into its source,
+	// never by rendering only its changed entries (see Snapshot): the
+	// output is the same, and tests compare the two.
+	Whole bool
 }
 
 // Style is the layout of a YAML stream: read from the input, used to write
@@ -90,6 +95,7 @@ type Stream struct {
 	outlined []bool
 	starts   []int
 	styled   bool
+	whole    bool // Options.Whole
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -112,7 +118,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err := checkUTF8(data, opts.File); err != nil {
 		return nil, err
 	}
-	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits}
+	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits, whole: opts.Whole}
 	format := YAML
 	if opts.Format != nil {
 		format = *opts.Format

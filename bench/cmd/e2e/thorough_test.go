@@ -13,10 +13,12 @@ import (
 	"github.com/kmerge/kmerge/validate"
 )
 
-// TestParseAllSame runs kmerge.Apply on the end-to-end corpora (smaller,
+// TestThoroughSame runs kmerge.Apply on the end-to-end corpora (smaller,
 // and laid out in more ways than run.sh lays them out) twice: parsing only
-// the documents a patch targets, as kmerge apply does by default, and
-// parsing every document (ApplyOptions.ParseAll, KMERGE_PARSE=all). The
+// the documents a patch targets and rendering only the changed entries of
+// edited ones, as kmerge apply does by default, and parsing every document
+// and rendering edited ones whole (ApplyOptions.Thorough,
+// KMERGE_THOROUGH=1). The
 // outputs, warnings, conflicts, schema violations and errors must be the
 // same, byte for byte.
 //
@@ -28,7 +30,7 @@ import (
 // (sparse), by label selector, matching nothing. Errors: YAML that does
 // not parse, a duplicate key, a duplicate object, a document that is not an
 // object, in documents no patch targets; every limit.
-func TestParseAllSame(t *testing.T) {
+func TestThoroughSame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates corpora")
 	}
@@ -109,12 +111,12 @@ var badDocuments = map[string]string{
 	"anchors":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n anchored\ndata:\n  name: *n\n",
 }
 
-// same applies opts with and without ParseAll, fails the test on any
+// same applies opts with and without Thorough, fails the test on any
 // difference, and returns the error of the run.
 func same(t *testing.T, opts kmerge.ApplyOptions) error {
 	t.Helper()
 	outcome := func(all bool) (string, error) {
-		opts.ParseAll = all
+		opts.Thorough = all
 		res, err := kmerge.Apply(opts)
 		if err != nil {
 			return "error: " + err.Error(), err

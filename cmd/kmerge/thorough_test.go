@@ -12,14 +12,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// TestParseAllSame runs every case of testdata/apply and testdata/golden
+// TestThoroughSame runs every case of testdata/apply and testdata/golden
 // whose command reads manifests twice: as kmerge runs by default (only the
-// documents a patch targets are parsed, the others copied as their text)
-// and with KMERGE_PARSE=all (every document parsed, as before that
-// existed). Standard output, standard error, the exit code and every file
+// documents a patch targets are parsed, the others copied as their text,
+// and only the changed entries of edited documents rendered) and with
+// KMERGE_THOROUGH=1 (every document parsed, and edited ones rendered
+// whole, as before the short way existed). Standard output, standard error, the exit code and every file
 // of the case's folder afterwards must be the same, byte for byte. Each run
 // has its own copy of the folder.
-func TestParseAllSame(t *testing.T) {
+func TestThoroughSame(t *testing.T) {
 	type invocation struct {
 		dir   string
 		args  []string
@@ -66,7 +67,7 @@ func TestParseAllSame(t *testing.T) {
 				t.Fatal(err)
 			}
 			outcome := func(mode string) string {
-				t.Setenv("KMERGE_PARSE", mode)
+				t.Setenv("KMERGE_THOROUGH", mode)
 				dir := t.TempDir()
 				if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 					t.Fatal(err)
@@ -97,9 +98,9 @@ func TestParseAllSame(t *testing.T) {
 				}
 				return b.String()
 			}
-			all, sparse := outcome("all"), outcome("")
+			all, sparse := outcome("1"), outcome("")
 			if all != sparse {
-				t.Errorf("KMERGE_PARSE=all and the default differ:\n%s", lineDiff(all, sparse))
+				t.Errorf("KMERGE_THOROUGH=1 and the default differ:\n%s", lineDiff(all, sparse))
 			}
 		})
 	}
