@@ -2,12 +2,12 @@ package tree
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"

@@ -114,11 +114,11 @@ func (s *Stream) writePreserving(w io.Writer) error {
 type outcome uint8
 
 const (
-	copied    outcome = iota // unchanged: the source text
-	spliced                  // edited: the source text with changed lines replaced
-	rendered                 // edited: yaml.v3's rendering (splicing failed)
-	canonical                // edited: the source was yaml.v3's rendering, so is the output
-	rerendered               // edited: the source text with the changed entries rendered anew (rerender)
+	copied     outcome = iota // unchanged: the source text
+	spliced                   // edited: the source text with changed lines replaced
+	rendered                  // edited: yaml.v3's rendering (splicing failed)
+	canonical                 // edited: the source was yaml.v3's rendering, so is the output
+	rerendered                // edited: the source text with the changed entries rendered anew (rerender)
 )
 
 // docEdit is what preserved learns about one document.
