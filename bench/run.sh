@@ -6,11 +6,17 @@
 #   bash bench/run.sh                 # everything
 #   COUNT=3 E2E_SIZES="1000:deployments:1" bash bench/run.sh
 #   SKIP_E2E=1 bash bench/run.sh      # benchmarks only
-#   SKIP_BENCH=1 E2E_APPEND=1 E2E_SIZES=10000:mixed:1 bash bench/run.sh
+#   SKIP_BENCH=1 E2E_APPEND=1 E2E_SIZES=10000:mixed:1:50 bash bench/run.sh
 #                                     # one more end-to-end size, same benchmark results
+#   BASELINE=e7cad0b bash bench/run.sh  # kmerge built from that commit too, side by side
 #
-# E2E_SIZES lists end-to-end runs as manifests:corpus:repetitions; kustomize
-# takes about half an hour for the 10,000 manifests, so that one runs once.
+# E2E_SIZES lists end-to-end runs as manifests:corpus:repetitions[:patches]:
+# with patches (the sparse scenario), only that many manifests get a patch,
+# spread evenly, and `cat` of the manifest files is timed (the copy floor);
+# without, every manifest gets one and the yaml.v3 parse + emit floor is
+# timed. kustomize takes about six minutes for the 10,000 manifests, so that
+# one runs once. BASELINE names a commit whose kmerge runs beside the
+# current one (its peak memory is the reference of the memory target).
 #
 # Needs Go 1.26 and the Go module proxy; installs kustomize (v5.8.2, the
 # newest that builds with Go 1.26 and kyaml v0.21.2) into a temporary
@@ -20,7 +26,7 @@ cd "$(dirname "$0")"
 BENCH=$(pwd)
 ROOT=$(cd .. && pwd)
 COUNT=${COUNT:-6}
-E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1"}
+E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1:50"}
 KUSTOMIZE_VERSION=v5.8.2
 RESULTS=$BENCH/results
 mkdir -p "$RESULTS"
@@ -51,24 +57,42 @@ if [ -z "${SKIP_E2E:-}" ]; then
   fi
   go build -o "$TMP/bin/kmerge" "$ROOT/cmd/kmerge"
   go build -o "$TMP/bin/e2e" ./cmd/e2e
+  if [ -n "${BASELINE:-}" ]; then
+    step "kmerge at $BASELINE"
+    mkdir -p "$TMP/baseline"
+    git -C "$ROOT" archive "$BASELINE" | tar -x -C "$TMP/baseline"
+    (cd "$TMP/baseline" && GOWORK=off go build -o "$TMP/bin/kmerge-baseline" ./cmd/kmerge)
+  fi
+  # timed TOOL LABEL COMMAND...: runs the command in $dir, output to
+  # $TMP/LABEL.out, and records its wall time and peak memory
+  timed() {
+    local label=$1
+    shift
+    (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" > "$TMP/$label.out")
+    read -r wall rss < "$TMP/time"
+    echo "n=$n corpus=$corpus patches=$patches tool=$label wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+  }
   for size in $E2E_SIZES; do
-    IFS=: read -r n corpus runs <<< "$size"
-    dir="$TMP/e2e-$n-$corpus"
-    step "end to end: $n $corpus"
-    "$TMP/bin/e2e" gen -n "$n" -corpus "$corpus" "$dir"
+    IFS=: read -r n corpus runs patches <<< "$size"
+    patches=${patches:-$n}
+    dir="$TMP/e2e-$n-$corpus-$patches"
+    step "end to end: $n $corpus, $patches patches"
+    "$TMP/bin/e2e" gen -n "$n" -corpus "$corpus" -patches "$patches" "$dir"
     for run in $(seq "${runs:-1}"); do
-      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/kmerge" apply -f manifests -p patches > "$TMP/kmerge.out")
-      read -r wall rss < "$TMP/time"
-      echo "n=$n corpus=$corpus tool=kmerge wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
-      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/kustomize" build . > "$TMP/kustomize.out")
-      read -r wall rss < "$TMP/time"
-      echo "n=$n corpus=$corpus tool=kustomize wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
-      (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$TMP/bin/e2e" floor . > /dev/null)
-      read -r wall rss < "$TMP/time"
-      echo "n=$n corpus=$corpus tool=yaml.v3 wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+      timed kmerge "$TMP/bin/kmerge" apply -f manifests -p patches
+      if [ -n "${BASELINE:-}" ]; then
+        timed kmerge-baseline "$TMP/bin/kmerge-baseline" apply -f manifests -p patches
+        cmp -s "$TMP/kmerge.out" "$TMP/kmerge-baseline.out" || { echo "kmerge and kmerge at $BASELINE differ" >&2; exit 1; }
+      fi
+      timed kustomize "$TMP/bin/kustomize" build .
+      if [ "$patches" = "$n" ]; then
+        timed yaml.v3 "$TMP/bin/e2e" floor .
+      else
+        timed cat find manifests -type f -name '*.yaml' -exec cat {} +
+      fi
     done
     check=$("$TMP/bin/e2e" compare "$TMP/kmerge.out" "$TMP/kustomize.out")
-    echo "n=$n corpus=$corpus check=$check" | tee -a "$RESULTS/e2e.txt" >&2
+    echo "n=$n corpus=$corpus patches=$patches check=$check" | tee -a "$RESULTS/e2e.txt" >&2
   done
 fi
 
