@@ -48,7 +48,7 @@ func diffNode(a, b *yaml.Node, path string) string {
 		return ""
 	}
 	type field struct {
-		name     string
+		name      string
 		got, want any
 	}
 	for _, f := range []field{

@@ -76,7 +76,7 @@ func check(data []byte) (line int, reason string) {
 		for i+8 <= len(data) {
 			w := binary.LittleEndian.Uint64(data[i:])
 			nl := zeroBytes(w ^ 0x0a0a0a0a0a0a0a0a) // 0x80 in each \n byte
-			w |= nl >> 2                             // \n (0x0a) becomes '*' (0x2a)
+			w |= nl >> 2                            // \n (0x0a) becomes '*' (0x2a)
 			if (w-0x2020202020202020|(w+0x0101010101010101))&0x8080808080808080 != 0 {
 				break
 			}
