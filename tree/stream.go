@@ -158,6 +158,11 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 		}
 		return docs, nil
 	}
+	return decodeYAML(data, file, limits)
+}
+
+// decodeYAML is readYAML with yaml.v3's Decoder alone.
+func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -36,6 +37,11 @@ func diffDocs(got, want []*yaml.Node) string {
 		if d := diffNode(got[i], want[i], fmt.Sprintf("doc %d", i)); d != "" {
 			return d
 		}
+	}
+	// diffNode names the fields of yaml.Node; DeepEqual also sees any
+	// field it would not.
+	if !reflect.DeepEqual(got, want) {
+		return "the trees differ (reflect.DeepEqual)"
 	}
 	return ""
 }

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // repoRoot is the root of the repository, from this package's directory.
@@ -31,6 +34,9 @@ func yamlFiles(t testing.TB) []string {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d YAML files found under %s", len(files), repoRoot)
 	}
 	return files
 }
@@ -71,9 +77,205 @@ func fuzzCorpora(t testing.TB) []string {
 	return out
 }
 
+// yamlv3Inputs returns the YAML inputs of yaml.v3's own tests (node_test.go,
+// decode_test.go, encode_test.go of go.yaml.in/yaml/v3 v3.0.6), many of them
+// about where comments go, kept in testdata/yamlv3-inputs.txt one quoted
+// string a line.
+func yamlv3Inputs(t testing.TB) []string {
+	b, err := os.ReadFile("testdata/yamlv3-inputs.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		s, err := strconv.Unquote(line)
+		if err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// same checks Parse against yaml.v3 on one input: unless Parse declines,
+// yaml.v3 accepts it and builds the same trees. It reports whether Parse
+// took the input.
+func same(t *testing.T, name, in string) bool {
+	t.Helper()
+	got, err := Parse([]byte(in))
+	if err != nil {
+		var u *Unsupported
+		if !errors.As(err, &u) {
+			t.Fatalf("%s: error of type %T: %v", name, err, err)
+		}
+		return false
+	}
+	want, err := decodeV3([]byte(in))
+	if err != nil {
+		t.Fatalf("%s: Parse accepts what yaml.v3 rejects (%v):\n%q", name, err, in)
+	}
+	if d := diffDocs(got, want); d != "" {
+		t.Fatalf("%s: %s\ninput:\n%q", name, d, in)
+	}
+	return true
+}
+
+// TestRepositoryYAML compares Parse with yaml.v3 on every YAML file of the
+// repository: manifests, patches, fixtures, golden outputs. Most must take
+// the fast path; the others are logged with the reason.
+func TestRepositoryYAML(t *testing.T) {
+	files := yamlFiles(t)
+	fast, valid := 0, 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same(t, path, string(data)) {
+			fast++
+		}
+		if _, err := decodeV3(data); err == nil {
+			valid++
+			if _, err := Parse(data); err != nil {
+				t.Logf("%s: %v", path, err)
+			}
+		}
+	}
+	t.Logf("%d YAML files, %d valid YAML, %d on the fast path", len(files), valid, fast)
+	if fast < valid*95/100 {
+		t.Errorf("only %d of %d valid YAML files on the fast path", fast, valid)
+	}
+}
+
+// TestYAMLv3Inputs compares Parse with yaml.v3 on yaml.v3's own test inputs.
+func TestYAMLv3Inputs(t *testing.T) {
+	ins := yamlv3Inputs(t)
+	fast := 0
+	for i, in := range ins {
+		if same(t, "input "+strconv.Itoa(i), in) {
+			fast++
+		}
+	}
+	t.Logf("%d of yaml.v3's %d test inputs on the fast path", fast, len(ins))
+	if fast < len(ins)*2/3 {
+		t.Errorf("only %d of %d on the fast path", fast, len(ins))
+	}
+}
+
+// TestDeclines: what Parse leaves to yaml.v3, and why; and some of what it
+// must not leave.
+func TestDeclines(t *testing.T) {
+	for _, c := range []struct{ in, reason string }{
+		{"%YAML 1.1\n---\na: b\n", "directive"},
+		{"a: !!str b\n", "tag"},
+		{"a: &x b\nc: *x\n", "anchor"},
+		{"a: *x\n", "alias"},
+		{"? a\n: b\n", "complex key (?)"},
+		{"a: [b: c]\n", "mapping in a flow sequence"},
+		{"a: [b, # c\n  d]\n", "comment in a flow collection"},
+		{"a: b\r\n", "carriage return"},
+		{"\ufeffa: b\n", "byte order mark"},
+		{"a: b\u2028c: d\n", "Unicode line break"},
+		{"a: \x01\n", "control character"},
+		{"a: b\n c: d\n", "mapping values are not allowed in this context"},
+		{"a: 'b\n", "found unexpected end of stream"},
+		{"- a\nb: c\n", "did not find expected '-' indicator"}, // not YAML
+		{"a:\n\t- b\n", "found character that cannot start any token"},
+		{"a: \"\\q\"\n", "found unknown escape character"},
+		{"k" + strings.Repeat("x", 1100) + ": v\n", "mapping values are not allowed in this context"}, // a key of more than 1024 characters
+	} {
+		_, err := Parse([]byte(c.in))
+		var u *Unsupported
+		if !errors.As(err, &u) || u.Reason != c.reason {
+			t.Errorf("Parse(%q): %v, want it declined for %q", c.in, err, c.reason)
+		}
+		if _, v3err := decodeV3([]byte(c.in)); v3err == nil && u != nil && strings.HasPrefix(u.Reason, "found") {
+			t.Errorf("%q: yaml.v3 accepts it", c.in)
+		}
+	}
+	for _, in := range []string{
+		"",
+		"# only a comment\n",
+		"---\n",
+		"a: |2-\n    x\n  y\nb: >+\n  folded\n  text\n\n",
+		"a: [1, 'two', \"three\", {four: 4}, []]\nb: {}\n",
+		"# head\n\na: b # line\n# foot\n---\n- x\n...\n",
+		"naïve: 日本語 # コメント\n",
+		"a: \"\\t\\u00e9\\U0001F600\\x41\"\n",
+		"a:\tb\n",
+		"plain: multi\n  line\n\n  text\n",
+	} {
+		if !same(t, "", in) {
+			_, err := Parse([]byte(in))
+			t.Errorf("Parse(%q) declines: %v", in, err)
+		}
+	}
+}
+
+// TestResolve: the tags resolve gives plain scalars are yaml.v3's, on the
+// words of its resolver and on random strings of the characters numbers,
+// timestamps and those words are made of.
+func TestResolve(t *testing.T) {
+	ins := []string{"", "~", "null", "Null", "NULL", "nULL", "true", "True", "TRUE", "tRUE", "false", "yes", "no", "on", "off",
+		"y", "n", "<<", "<", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-.nan", "0", "00", "08", "0o17", "0x1F", "0b101", "-0b1",
+		"-0o7", "1_000", "+1", "-0", "1e3", "1.5e-3", ".5", "5.", "1.2.3", "9223372036854775807", "9223372036854775808",
+		"18446744073709551616", "123456789012345678", "1234567890123456789", "2001-12-14", "2001-12-14t21:59:43.10-05:00",
+		"2001-12-14 21:59:43.10", "2001-12-14T21:59:43.10Z", "2002-1-1", "20011-1-1", "50m", "128Mi", "1.0.0", "0.1", "-",
+		"+", "_", "0x", "1:20", "1_2.5", "8080", "v1", "app-00001"}
+	r := rand.New(rand.NewPCG(3, 4))
+	const chars = "0123456789+-_.:eEtTzZxXoObBaAfFiInN ~<luLU"
+	for range 200000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		ins = append(ins, string(b))
+	}
+	for _, v := range ins {
+		n := yaml.Node{Kind: yaml.ScalarNode, Value: v}
+		if got, want := resolve(v), n.ShortTag(); got != want {
+			t.Errorf("resolve(%q) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestValuesAreCopies: the trees do not change when the caller's input
+// does.
+func TestValuesAreCopies(t *testing.T) {
+	data := []byte("a: b # c\nd: 'e'\n")
+	docs, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	want, _ := decodeV3([]byte("a: b # c\nd: 'e'\n"))
+	if d := diffDocs(docs, want); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestAppendToContent: a Content slice of a tree has no room after its
+// end, so that appending to it does not write over another's.
+func TestAppendToContent(t *testing.T) {
+	docs, err := Parse([]byte("a: [1, 2]\nb: [3]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := docs[0].Content[0]
+	a, b := m.Content[1], m.Content[3]
+	a.Content = append(a.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "x"})
+	if len(b.Content) != 1 || b.Content[0].Value != "3" || len(m.Content) != 4 || m.Content[2].Value != "b" {
+		t.Errorf("appending to one Content slice changed another")
+	}
+}
+
 // FuzzDifferential parses any input with Parse and with yaml.v3's Decoder:
-// unless Parse declines it, the trees must be the same in every field of
-// every node, and yaml.v3 must accept the input too.
+// unless Parse declines it, yaml.v3 must accept it too and build the same
+// trees, every field of every node. Seeds: every fuzz corpus and YAML file
+// of the repository, yaml.v3's own test inputs, and generated streams
+// (gen_test.go).
 func FuzzDifferential(f *testing.F) {
 	for _, s := range fuzzCorpora(f) {
 		f.Add(s)
@@ -85,54 +287,14 @@ func FuzzDifferential(f *testing.F) {
 		}
 		f.Add(string(data))
 	}
-	f.Fuzz(func(t *testing.T, in string) {
-		got, err := Parse([]byte(in))
-		if err != nil {
-			var u *Unsupported
-			if !errors.As(err, &u) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		want, err := decodeV3([]byte(in))
-		if err != nil {
-			t.Fatalf("Parse accepts what yaml.v3 rejects (%v):\n%q", err, in)
-		}
-		if d := diffDocs(got, want); d != "" {
-			t.Fatalf("%s\ninput:\n%q", d, in)
-		}
-	})
-}
-
-// TestCheck: check finds every character yaml.v3's reader rejects or
-// treats as a line break, and counts lines, on every position of a word.
-func TestCheck(t *testing.T) {
-	for _, c := range []struct {
-		in     string
-		line   int
-		reason string
-	}{
-		{"a: b\nc: d\n", 3, ""},
-		{"a: b\r\nc: d\n", 1, "carriage return"},
-		{"a\tb", 1, ""},
-		{"é 日本 \U0001F600", 1, ""},
-		{"\x7f", 1, "control character"},
-		{"\x00", 1, "control character"},
-		{"x\x1b", 1, "control character"},
-		{"\u0085", 1, "Unicode line break"},
-		{"\u2028", 1, "Unicode line break"},
-		{"\u2029", 1, "Unicode line break"},
-		{"\ufeffa: b", 1, "byte order mark"},
-		{"\u0080", 1, "control character"},
-		{"\ufffe", 1, "control character"},
-		{"\xff", 1, "not UTF-8"},
-	} {
-		for pad := 0; pad < 17; pad++ {
-			in := strings.Repeat("a\n", pad/2) + strings.Repeat("b", pad%2) + c.in
-			line, reason := check([]byte(in))
-			if reason != c.reason || line != c.line+pad/2 {
-				t.Errorf("check(%q) = %d, %q; want %d, %q", in, line, reason, c.line+pad/2, c.reason)
-			}
-		}
+	for _, s := range yamlv3Inputs(f) {
+		f.Add(s)
 	}
+	g := &gen{r: rand.New(rand.NewPCG(5, 6))}
+	for range 200 {
+		f.Add(g.stream())
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		same(t, "", in)
+	})
 }

@@ -973,7 +973,8 @@ func quoteStyle(single bool) scalarStyle {
 }
 
 // quotedLine finds a quoted scalar that ends on its line and has no escape
-// (” or \): its value is src[v0:v1], and src[v1] is the right quote.
+// (a doubled single quote or a backslash): its value is src[v0:v1], and
+// src[v1] is the right quote.
 func (p *parser) quotedLine(single bool) (v0, v1 int, ok bool) {
 	q := byte('"')
 	if single {
