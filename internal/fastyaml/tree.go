@@ -131,10 +131,11 @@ type builder struct {
 	p  *parser
 	ev event // the next event, if ev.typ != evNone
 
-	stack    []*yaml.Node // children of the collections being built
-	nodes    []yaml.Node  // slab of nodes
-	ptrs     []*yaml.Node // slab of Content slices
-	sizeHint int          // bytes of input: manifests have a node every 8 to 20 bytes
+	stack     []*yaml.Node // children of the collections being built
+	nodes     []yaml.Node  // slab of nodes
+	ptrs      []*yaml.Node // slab of Content slices
+	nodesUsed int          // nodes in the slabs before nodes
+	ptrsUsed  int          // pointers in the slabs before ptrs
 
 	// The first backing arrays of the parser's stacks and queue, and of
 	// stack, allocated with the builder: most documents need no other.
@@ -149,7 +150,7 @@ type builder struct {
 
 // newBuilder returns a builder for parsing data.
 func newBuilder(data []byte) *builder {
-	b := &builder{sizeHint: len(data)}
+	b := &builder{}
 	b.p = &b.parser
 	b.p.src = string(data) + "\x00\x00\x00\x00"
 	b.p.tokens = b.tokens[:]
@@ -180,16 +181,32 @@ func (b *builder) expect(t eventType) {
 
 // Nodes and Content slices are carved out of slabs of at most slabNodes
 // and slabPtrs, a little under 32 KiB each: Go allocates larger objects
-// through a slower path.
+// through a slower path. Slabs are sized to what the rest of the input
+// will need, judged from what the part read so far needed (at first: a
+// node every 16 bytes, fewer than manifests have), so that little of the
+// last slab is left unused: parsed documents are often held for a whole
+// run, and an unused part is held with them.
 const (
 	slabNodes = 210
 	slabPtrs  = 4000
 )
 
+// slabSize returns the size of the next slab of nodes or pointers, used
+// of them allocated so far.
+func (b *builder) slabSize(used, limit int) int {
+	rest := len(b.p.src) - b.p.pos
+	if used == 0 || b.p.pos == 0 {
+		return min(max(rest/16, 4), limit)
+	}
+	want := used*rest/b.p.pos + 4
+	return min(want, limit)
+}
+
 // node makes a node of the current event.
 func (b *builder) node(kind yaml.Kind, tag, value string) *yaml.Node {
 	if len(b.nodes) == cap(b.nodes) {
-		b.nodes = make([]yaml.Node, 0, min(max(2*cap(b.nodes), b.sizeHint/8, 8), slabNodes))
+		b.nodesUsed += len(b.nodes)
+		b.nodes = make([]yaml.Node, 0, b.slabSize(b.nodesUsed, slabNodes))
 	}
 	b.nodes = b.nodes[:len(b.nodes)+1]
 	n := &b.nodes[len(b.nodes)-1]
@@ -222,7 +239,8 @@ func (b *builder) content(base int) []*yaml.Node {
 		return nil
 	}
 	if cap(b.ptrs)-len(b.ptrs) < n {
-		b.ptrs = make([]*yaml.Node, 0, max(n, min(max(2*cap(b.ptrs), b.sizeHint/8, 16), slabPtrs)))
+		b.ptrsUsed += len(b.ptrs)
+		b.ptrs = make([]*yaml.Node, 0, max(n, b.slabSize(b.ptrsUsed, slabPtrs)))
 	}
 	i := len(b.ptrs)
 	b.ptrs = append(b.ptrs, b.stack[base:]...)
