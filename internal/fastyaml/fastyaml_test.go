@@ -108,6 +108,9 @@ func same(t *testing.T, name, in string) bool {
 		if !errors.As(err, &u) {
 			t.Fatalf("%s: error of type %T: %v", name, err, err)
 		}
+		if strings.HasPrefix(u.Reason, internalError) {
+			t.Fatalf("%s: %v on\n%q", name, err, in)
+		}
 		return false
 	}
 	want, err := decodeV3([]byte(in))

@@ -1,6 +1,7 @@
 package fastyaml
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -204,6 +205,10 @@ func TestGenerated(t *testing.T) {
 	for i := 0; i < n; i++ {
 		in := g.stream()
 		got, err := Parse([]byte(in))
+		var u *Unsupported
+		if errors.As(err, &u) && strings.HasPrefix(u.Reason, internalError) {
+			t.Fatalf("%v on\n%s", err, in)
+		}
 		want, werr := decodeV3([]byte(in))
 		if werr != nil {
 			invalid++
