@@ -197,8 +197,8 @@ func (g *gen) stream() string {
 // most of it to take the fast path.
 func TestGenerated(t *testing.T) {
 	n := 20000
-	if testing.Short() {
-		n = 2000
+	if testing.Short() || raceEnabled {
+		n = 1000
 	}
 	g := &gen{r: rand.New(rand.NewPCG(1, 2))}
 	fast, invalid := 0, 0
