@@ -61,10 +61,7 @@ func (p *parser) scanLineComment(tokenMark mark) {
 // readLine appends the rest of the line to s, as yaml.v3's read does one
 // character at a time.
 func (p *parser) readLine(s []byte) []byte {
-	i := p.pos
-	for !isBreakz(p.src[i]) {
-		i++
-	}
+	i := p.lineEnd()
 	if s == nil {
 		s = make([]byte, 0, max(i-p.pos, 32))
 	}

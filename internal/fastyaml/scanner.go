@@ -21,7 +21,10 @@
 
 package fastyaml
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The scanner turns the input into tokens, as yaml.v3's scannerc.go does
 // (its function names are given for each step). The differences:
@@ -244,20 +247,26 @@ func (p *parser) isDocumentIndicator() bool {
 // copying a token just built stalls the processor).
 func (p *parser) newToken() *token {
 	if p.ntok == len(p.tokens) {
-		if p.tokensHead > 0 {
-			copy(p.tokens, p.tokens[p.tokensHead:p.ntok])
-			p.ntok -= p.tokensHead
-			p.tokensHead = 0
-		} else {
-			grown := make([]token, 2*len(p.tokens)+16)
-			copy(grown, p.tokens)
-			p.tokens = grown
-		}
+		p.makeRoom()
 	}
 	p.ntok++
 	t := &p.tokens[p.ntok-1]
 	t.style, t.v0, t.v1 = 0, 0, 0
 	return t
+}
+
+// makeRoom makes room for a token at the end of a full queue: it moves the
+// queue to the start of its array, or grows the array.
+func (p *parser) makeRoom() {
+	if p.tokensHead > 0 {
+		copy(p.tokens, p.tokens[p.tokensHead:p.ntok])
+		p.ntok -= p.tokensHead
+		p.tokensHead = 0
+		return
+	}
+	grown := make([]token, 2*len(p.tokens)+16)
+	copy(grown, p.tokens)
+	p.tokens = grown
 }
 
 // insertToken puts a token of type typ at start in the queue, at
@@ -368,7 +377,7 @@ func (p *parser) fetchNextToken() {
 
 	// Sequence indicators alone have no line comments: a comment after
 	// one is a head comment of what follows.
-	if p.tokens[p.ntok-1].typ == tokBlockEntry || p.newlines > 0 {
+	if p.newlines > 0 || p.tokens[p.ntok-1].typ == tokBlockEntry {
 		return
 	}
 	p.scanLineComment(commentMark)
@@ -674,10 +683,10 @@ func (p *parser) scanToNextToken() {
 
 		// A line comment after "- " that is followed by content on the
 		// next line is a head comment of that content.
-		if len(p.comments) > 0 && p.ntok > 1 {
-			a, b := p.tokens[p.ntok-2].typ, p.tokens[p.ntok-1].typ
+		if p.ntok > 1 && p.tokens[p.ntok-1].typ == tokBlockEntry && len(p.comments) > 0 {
+			a := p.tokens[p.ntok-2].typ
 			c := &p.comments[len(p.comments)-1]
-			if a == tokBlockSequenceStart && b == tokBlockEntry && len(c.line) > 0 && p.src[p.pos] != '\n' {
+			if a == tokBlockSequenceStart && len(c.line) > 0 && p.src[p.pos] != '\n' {
 				c.head = c.line
 				c.line = nil
 				if c.start.line == p.mark.line-1 {
@@ -1155,10 +1164,7 @@ func (p *parser) scanBlockScalar(t *token, literal bool) {
 		leadingBlank = isBlank(p.src[p.pos])
 
 		// The line.
-		i := p.pos
-		for !isBreakz(p.src[i]) {
-			i++
-		}
+		i := p.lineEnd()
 		s = append(s, p.src[p.pos:i]...)
 		// yaml.v3 reads the line a character at a time, and a character
 		// that is not blank resets newlines.
@@ -1198,6 +1204,16 @@ func (p *parser) scanBlockScalar(t *token, literal bool) {
 // blockScalarBreaks skips the indentation and the empty lines of a block
 // scalar, finding its indentation if it is not known yet, and returns the
 // number of line breaks it skipped (yaml_parser_scan_block_scalar_breaks).
+// lineEnd returns the offset of the line break or the end of the input
+// that ends the current line.
+func (p *parser) lineEnd() int {
+	i := strings.IndexByte(p.src[p.pos:], '\n')
+	if i < 0 {
+		return len(p.src) - padding
+	}
+	return p.pos + i
+}
+
 func (p *parser) blockScalarBreaks(indent *int) int {
 	breaks := 0
 	maxIndent := 0

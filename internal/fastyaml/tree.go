@@ -36,6 +36,10 @@ func (e *Unsupported) Error() string {
 	return fmt.Sprintf("fastyaml: line %d: %s: left to yaml.v3", e.Line, e.Reason)
 }
 
+// padding is the number of NUL bytes after the input in parser.src: the
+// scanner looks up to four bytes ahead without checking for the end.
+const padding = 4
+
 // internalError starts the reason of an input declined because of a panic
 // of this package.
 const internalError = "internal error"
@@ -158,7 +162,7 @@ type builder struct {
 func newBuilder(data []byte) *builder {
 	b := &builder{}
 	b.p = &b.parser
-	b.p.src = string(data) + "\x00\x00\x00\x00"
+	b.p.src = string(data) + "\x00\x00\x00\x00" // padding NULs
 	b.p.tokens = b.tokens[:]
 	b.p.simpleKeys = b.keys[:0]
 	b.p.keysByTok = b.keySlots[:0]
@@ -204,7 +208,7 @@ func (b *builder) slabSize(used, limit int) int {
 	if used == 0 || b.p.pos == 0 {
 		return min(max(rest/16, 4), limit)
 	}
-	want := used*rest/b.p.pos + 4
+	want := used*rest/b.p.pos + 1
 	return min(want, limit)
 }
 
@@ -212,7 +216,8 @@ func (b *builder) slabSize(used, limit int) int {
 func (b *builder) node(kind yaml.Kind, tag, value string) *yaml.Node {
 	if len(b.nodes) == cap(b.nodes) {
 		b.nodesUsed += len(b.nodes)
-		b.nodes = make([]yaml.Node, 0, b.slabSize(b.nodesUsed, slabNodes))
+		// append rounds the capacity up to the size Go allocates anyway.
+		b.nodes = append([]yaml.Node(nil), make([]yaml.Node, b.slabSize(b.nodesUsed, slabNodes))...)[:0]
 	}
 	b.nodes = b.nodes[:len(b.nodes)+1]
 	n := &b.nodes[len(b.nodes)-1]
@@ -246,7 +251,7 @@ func (b *builder) content(base int) []*yaml.Node {
 	}
 	if cap(b.ptrs)-len(b.ptrs) < n {
 		b.ptrsUsed += len(b.ptrs)
-		b.ptrs = make([]*yaml.Node, 0, max(n, b.slabSize(b.ptrsUsed, slabPtrs)))
+		b.ptrs = append([]*yaml.Node(nil), make([]*yaml.Node, max(n, b.slabSize(b.ptrsUsed, slabPtrs)))...)[:0]
 	}
 	i := len(b.ptrs)
 	b.ptrs = append(b.ptrs, b.stack[base:]...)
