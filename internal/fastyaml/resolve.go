@@ -81,9 +81,11 @@ func resolve(v string) string {
 // numberChars are the characters of the numbers and timestamps yaml.v3
 // resolves: digits, signs, underscores, the letters of 0x (with hexadecimal
 // digits, among which the e of exponents), 0o and 0b, and those of
-// timestamps (1-2-3T4:5:6.7Z, 1-2-3t4:5:6+07:00, 1-2-3 4:5:6).
+// timestamps (1-2-3T4:5:6.7Z, 1-2-3t4:5:6+07:00, 1-2-3 4:5:6, and
+// 1-2-3T4:5:6,7Z: Go's time.Parse takes a comma before fractional
+// seconds, as FuzzDifferential found).
 var numberChars = func() (t [256]bool) {
-	for _, c := range "0123456789+-_.xXoObBaAbBcCdDeEfF:tTZ " {
+	for _, c := range "0123456789+-_.,xXoObBaAbBcCdDeEfF:tTZ " {
 		t[c] = true
 	}
 	return t
