@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // ApplyOptions control Apply and ApplyPatches.
@@ -41,15 +43,26 @@ type ApplyOptions struct {
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// kpatch.DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Validate checks every object a patch touched against its schema
+	// (package validate): validate.Strict makes a violation a patch wrote
+	// an error (the joined *validate.Error of every such violation, and
+	// nothing is returned), validate.Warn makes it a warning
+	// (ApplyResult.Invalid). Violations an object had before the patches
+	// are warnings in both. The zero value, validate.None, checks nothing
+	// (the kmerge command's default is strict).
+	Validate validate.Mode
 }
 
 // ApplyResult is what Apply did.
 type ApplyResult struct {
-	Files     []*File // one per input file, in input order
+	Files     []*File // one per input file, in input order (kustomizations left out)
 	Patches   int     // the patches applied
 	Objects   int     // the objects of the set
 	Warnings  []kpatch.Warning
 	Conflicts []conflict.Conflict
+	// Invalid are the violations of the schema that are warnings (see
+	// ApplyOptions.Validate), by file, then object, then place.
+	Invalid []*validate.Error
 }
 
 // File is one input file and its output.
@@ -126,17 +139,23 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers}
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
+		Changes: opts.Validate != validate.None} // validation attributes violations to changes
 }
 
-// fileResult is a file written, or the error writing it.
+// fileResult is a file written, or the error writing it, and the
+// violations of its objects.
 type fileResult struct {
-	file *File
-	err  error
+	file           *File
+	err            error
+	invalid, warns []*validate.Error
 }
 
 // patchFile patches the objects of a source and renders it.
 func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+	if src.Kustomization {
+		return fileResult{} // not a manifest: left out of the output
+	}
 	targeted := false
 	for _, r := range objs {
 		if run.Targets(r) {
@@ -150,15 +169,32 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		mine = true
 	}
 	touched := make([]bool, len(objs))
+	type check struct{ errs, warns []*validate.Error }
+	checks := make([]check, len(objs))
 	if targeted {
-		parallel.For(len(objs), opts.Workers, func(j int) { touched[j] = run.Patch(objs[j]) })
+		c := checker{mode: opts.Validate, schema: opts.Schema}
+		input := newRereader(src.Input, src.Path, opts.Limits)
+		parallel.For(len(objs), opts.Workers, func(j int) {
+			r := objs[j]
+			if touched[j] = run.Patch(r); touched[j] {
+				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
+					func() []validate.Violation { return c.violations(input.object(r), true) },
+					func() []validate.Change { return changesOf(run.Changes(r)) })
+			}
+			run.Done(r)
+		})
 	}
 	changed := slices.Contains(touched, true)
 	b, err := render(src, changed, opts.KeepFormat)
 	if mine {
 		src.Stream.DropSnapshot()
 	}
-	return fileResult{&File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err}
+	res := fileResult{file: &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err: err}
+	for _, c := range checks {
+		res.invalid = append(res.invalid, c.errs...)
+		res.warns = append(res.warns, c.warns...)
+	}
+	return res
 }
 
 // finish completes a run: the warnings and the first error of the patches
@@ -169,13 +205,24 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Effects()), Files: make([]*File, len(files))}
+		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files))}
+	var invalid []error
+	for _, f := range files {
+		for _, e := range f.invalid {
+			invalid = append(invalid, e)
+		}
+		out.Invalid = append(out.Invalid, f.warns...)
+	}
+	if len(invalid) > 0 {
+		return nil, errors.Join(invalid...)
+	}
 	for i, f := range files {
 		if f.err != nil {
 			return nil, f.err
 		}
 		out.Files[i] = f.file
 	}
+	out.Files = slices.DeleteFunc(out.Files, func(f *File) bool { return f == nil }) // kustomizations
 	return out, nil
 }
 
@@ -240,7 +287,7 @@ func (r *ApplyResult) WriteDir(dir string) error {
 	for _, f := range r.Files {
 		name := filepath.Join(dir, f.Rel)
 		if prev, dup := from[name]; dup {
-			return fmt.Errorf("-o %s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
+			return fmt.Errorf("%s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
 		}
 		from[name] = f.Path
 	}

@@ -19,7 +19,8 @@ import (
 type DiffOptions struct {
 	Type PatchType // Strategic or Merge
 	// Current, when set, is the live object(s): Diff computes the
-	// three-way patch kubectl apply sends (strategic patches only).
+	// three-way patch kubectl apply sends, strategic or (Type Merge, or
+	// Fallback for kinds without a schema) JSON merge.
 	Current []byte
 	// Overwrite lets a three-way patch undo changes made to the live object
 	// since it was last applied; without it such a patch is a
@@ -49,9 +50,6 @@ type DiffOptions struct {
 // of the result, after a comment naming its object when there are several.
 func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 	strategic := opts.Type == Strategic
-	if opts.Current != nil && !strategic {
-		return nil, errors.New("a three-way diff is strategic; JSON merge patches are two-way")
-	}
 	names := opts.Names
 	for i, def := range []string{"original", "modified", "current"} {
 		if names[i] == "" {
@@ -78,8 +76,10 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 	var labels []string
 	for _, p := range pairs {
 		var patch *yaml.Node
-		typ, terr := TypeOf(opts.Schema, opts.Definition, p.docs[1], "diff")
+		typ, terr := TypeOf(opts.Schema, opts.Definition, p.docs[1])
 		switch {
+		case (!strategic || errors.Is(terr, ErrNoSchema) && opts.Fallback) && len(p.docs) == 3:
+			patch, err = mergepatch.ThreeWayDiff(p.docs[0], p.docs[1], p.docs[2], opts.Overwrite)
 		case !strategic || errors.Is(terr, ErrNoSchema) && opts.Fallback:
 			patch = mergepatch.Diff(p.docs[0], p.docs[1])
 		case terr != nil:
@@ -90,9 +90,10 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 			patch, err = smp.CreateTwoWayPatch(p.docs[0], p.docs[1], typ, smp.DiffOptions{Extended: opts.Extended})
 		}
 		if err != nil {
-			var ce *smp.ConflictError
-			if errors.As(err, &ce) {
-				return nil, &DiffConflictError{Object: p.label, Err: ce}
+			var sc *smp.ConflictError
+			var mc *mergepatch.ConflictError
+			if errors.As(err, &sc) || errors.As(err, &mc) {
+				return nil, &DiffConflictError{Object: p.label, Err: err}
 			}
 			return nil, fmt.Errorf("%s: %w", p.label, err)
 		}
@@ -128,24 +129,36 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 // the live object since it was last applied.
 type DiffConflictError struct {
 	Object string // the object's name, or "document N"
-	Err    *smp.ConflictError
+	// Err lists the conflicts: a *smp.ConflictError for a strategic
+	// patch, a *mergepatch.ConflictError for a JSON merge patch.
+	Err error
 }
 
 // Error lists the conflicting paths, each with the patch's value and the
 // live object's.
 func (e *DiffConflictError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied (use --overwrite to apply it anyway):", e.Object)
-	for _, c := range e.Err.Conflicts {
-		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", c.Path, short(c.Patch), short(c.Changed))
+	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied:", e.Object)
+	conflict := func(where string, patch, changed *yaml.Node) {
+		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", where, short(patch), short(changed))
 	}
-	if e.Err.Err != nil {
-		fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", e.Err.Err)
+	switch ce := e.Err.(type) {
+	case *smp.ConflictError:
+		for _, c := range ce.Conflicts {
+			conflict(c.Where(), c.Patch, c.Changed)
+		}
+		if ce.Err != nil {
+			fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", ce.Err)
+		}
+	case *mergepatch.ConflictError:
+		for _, c := range ce.Conflicts {
+			conflict(c.Path.String(), c.Patch, c.Changed) // a field: never the whole object
+		}
 	}
 	return b.String()
 }
 
-// Unwrap returns the *smp.ConflictError.
+// Unwrap returns the *smp.ConflictError or *mergepatch.ConflictError.
 func (e *DiffConflictError) Unwrap() error { return e.Err }
 
 // short renders a value on one line, cut when long.

@@ -11,7 +11,8 @@
 //   - [Diff] computes the patch between two versions of manifests, two-way or
 //     three-way (kmerge diff);
 //   - [Apply] applies patch files to files and folders of manifests, and
-//     [ApplyPatches] applies parsed patches to a loaded set (kmerge apply).
+//     [ApplyPatches] applies parsed patches to a loaded set (kmerge apply),
+//     also one read from memory with resource.Parse and kpatch.Parse.
 //
 // The packages below it do one thing each and can be used directly: tree
 // (reading and writing YAML and JSON as go.yaml.in/yaml/v3 nodes), schema

@@ -1,6 +1,7 @@
 package kmerge_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/mergepatch"
+	"github.com/kmerge/kmerge/resource"
 )
 
 // Patch one YAML document with a strategic merge patch: containers merge by
@@ -99,6 +102,36 @@ func ExampleDiff() {
 	//         image: nginx:1.27
 }
 
+// The patch kubectl apply sends for a custom resource (a JSON merge patch,
+// three-way): last applied, new and live configurations in. The live
+// object was scaled to 5 by hand, which the patch would undo: without
+// Overwrite, Diff refuses and says where.
+func ExampleDiff_threeWayMerge() {
+	applied := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, color: red}\n"
+	modified := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, shape: round}\n"
+	live := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, uid: u1}\nspec: {size: 5, color: red}\nstatus: {ready: true}\n"
+	opts := kmerge.DiffOptions{Type: kmerge.Merge, Current: []byte(live)}
+	_, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	var conflicts *mergepatch.ConflictError
+	if errors.As(err, &conflicts) {
+		for _, c := range conflicts.Conflicts {
+			fmt.Printf("conflict at %s\n", c.Path)
+		}
+	}
+	opts.Overwrite = true
+	patch, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(patch))
+	// Output:
+	// conflict at spec.size
+	// spec:
+	//   size: 3
+	//   shape: round
+	//   color: null
+}
+
 // Apply the example overrides to the example manifests, as kmerge apply
 // does, and list what changed.
 func ExampleApply() {
@@ -133,4 +166,39 @@ func ExampleApply() {
 	// ingress.yaml true
 	// service.yaml true
 	// 0 warnings, 0 conflicts
+}
+
+// Apply a .kpatch file to manifests held in memory, with no file system:
+// resource.Parse and kpatch.Parse read texts as Load reads files, under
+// the names given, which messages and the diff use.
+func ExampleApplyPatches() {
+	manifests := []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1 # scaled by the overrides
+`)
+	set, err := resource.Parse(manifests, "web.yaml", resource.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	patches, err := kpatch.Parse([]byte("[deployment.web]\nreplicas: 3\n"), "prod.kpatch", kpatch.LoadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(res.Diff())
+	// Output:
+	// --- a/web.yaml
+	// +++ b/web.yaml
+	// @@ -3,4 +3,4 @@
+	//  metadata:
+	//    name: web
+	//  spec:
+	// -  replicas: 1 # scaled by the overrides
+	// +  replicas: 3 # scaled by the overrides
 }

@@ -8,11 +8,13 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // PatchType is the kind of a patch.
@@ -47,11 +49,41 @@ type PatchOptions struct {
 	DocName, PatchName string
 	// Limits bound what is read; nil: tree.DefaultLimits().
 	Limits *tree.Limits
+	// Validate checks every result against its schema (package validate):
+	// validate.Strict makes a violation the patch wrote an error (the
+	// joined *validate.Error of every such violation), validate.Warn
+	// reports every violation to Warn. Violations a document had before
+	// the patch are warnings in both. The zero value, validate.None,
+	// checks nothing (the kmerge command's default is strict).
+	Validate validate.Mode
+	// Warn receives the violations that are not errors, in document
+	// order; nil drops them.
+	Warn func(*validate.Error)
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
-// whose kind has no schema.
+// whose kind has no schema (a *NoSchemaError).
 var ErrNoSchema = errors.New("no schema")
+
+// NoSchemaError is the error of a strategic patch (or diff) on a document
+// whose kind no schema knows, or that has no kind. It wraps ErrNoSchema.
+type NoSchemaError struct {
+	// APIVersion and Kind are the document's; Kind is "" for a document
+	// without one (not a Kubernetes object).
+	APIVersion, Kind string
+}
+
+// Error formats the error as "no schema for APIVERSION KIND", or "no
+// schema: the document has no kind".
+func (e *NoSchemaError) Error() string {
+	if e.Kind == "" {
+		return "no schema: the document has no kind"
+	}
+	return "no schema for " + strings.TrimSpace(e.APIVersion+" "+e.Kind)
+}
+
+// Unwrap returns ErrNoSchema.
+func (e *NoSchemaError) Unwrap() error { return ErrNoSchema }
 
 // Patch applies one patch (YAML or JSON, one document) to every document of
 // doc (YAML or JSON, one or more documents) and returns the result. YAML
@@ -66,6 +98,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	if patchName == "" {
 		patchName = "patch"
 	}
+	opts.PatchName = patchName // the engines name the patch in errors and changes
 	ps, err := tree.Read(patch, tree.Options{File: patchName, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
@@ -78,12 +111,27 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 		return nil, err
 	}
 	st.Snapshot()
+	c := opts.checker()
+	input := newRereader(doc, docName, opts.Limits)
+	var invalid []error
 	for i, d := range st.Docs {
-		res, err := patchDoc(d, ps.Docs[0], opts)
+		object := isObject(d)
+		log := opts.changeLog()
+		res, err := patchDoc(d, ps.Docs[0], opts, log)
 		if err != nil {
 			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 		}
 		st.Docs[i] = res
+		errs, warns := c.check(res, object, docName, objectName(res),
+			func() []validate.Violation { return c.violations(input.doc(i), object) },
+			func() []validate.Change { return changesOf(log.Changes) })
+		for _, e := range errs {
+			invalid = append(invalid, e)
+		}
+		opts.warn(warns)
+	}
+	if len(invalid) > 0 {
+		return nil, errors.Join(invalid...)
 	}
 	format := st.Format
 	if opts.Output != nil {
@@ -105,35 +153,83 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 // node holding one (a kyaml RNode's YNode()). The object is edited in place
 // where possible; use the node returned, which differs when the patch
 // replaces the whole object. The patch is not modified.
+//
+// With opts.Validate, the object is checked before and after the patch; on
+// a validation error the patched object is returned with the error.
 func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
-	return patchDoc(obj, patch, opts)
+	if opts.Validate == validate.None {
+		return patchDoc(obj, patch, opts, nil)
+	}
+	c := opts.checker()
+	object := isObject(obj)
+	before := c.violations(obj, object)
+	log := opts.changeLog()
+	res, err := patchDoc(obj, patch, opts, log)
+	if err != nil {
+		return nil, err
+	}
+	errs, warns := c.check(res, object, opts.DocName, objectName(res),
+		func() []validate.Violation { return before },
+		func() []validate.Change { return changesOf(log.Changes) })
+	opts.warn(warns)
+	if len(errs) > 0 {
+		invalid := make([]error, len(errs))
+		for i, e := range errs {
+			invalid[i] = e
+		}
+		return res, errors.Join(invalid...)
+	}
+	return res, nil
 }
 
-func patchDoc(doc, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
+func (opts PatchOptions) checker() checker {
+	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition}
+}
+
+func (opts PatchOptions) warn(warns []*validate.Error) {
+	if opts.Warn != nil {
+		for _, w := range warns {
+			opts.Warn(w)
+		}
+	}
+}
+
+// changeLog returns a log for what a patch changes when the result is
+// validated (violations are attributed to the changes that made them), nil
+// otherwise: the engines then record nothing.
+func (opts PatchOptions) changeLog() *change.Log {
+	if opts.Validate == validate.None {
+		return nil
+	}
+	return &change.Log{}
+}
+
+// patchDoc applies the patch to one document, recording what it changes in
+// log (nil: nothing).
+func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.Node, error) {
 	switch opts.Type {
 	case Merge:
-		return mergepatch.Apply(doc, patch)
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch)
+		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log})
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty
 	}
-	typ, err := TypeOf(opts.Schema, opts.Definition, doc, "patch")
+	typ, err := TypeOf(opts.Schema, opts.Definition, doc)
 	if errors.Is(err, ErrNoSchema) && opts.Fallback {
-		return mergepatch.Apply(doc, patch)
+		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	}
 	if err != nil {
 		return nil, err
 	}
-	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder})
+	return smp.Apply(doc, patch, typ, smp.Options{ListOrder: opts.ListOrder, File: opts.PatchName, Record: log})
 }
 
 // TypeOf returns the schema type of a document: def when given, else the
 // type s (nil: the built-in schema) has for its apiVersion and kind. A
-// document without one is an error wrapping ErrNoSchema that says how to
-// supply it; verb ("patch", "diff") says what the caller does with it.
-func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*schema.Type, error) {
+// document without one is a *NoSchemaError.
+func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node) (*schema.Type, error) {
 	if def != nil {
 		return def, nil
 	}
@@ -143,12 +239,12 @@ func TypeOf(s *schema.Schema, def *schema.Type, doc *yaml.Node, verb string) (*s
 	root := tree.Root(doc)
 	apiVersion, kind := scalarField(root, "apiVersion"), scalarField(root, "kind")
 	if kind == "" {
-		return nil, fmt.Errorf("%w: the document has no kind; to %s a document that is not a Kubernetes object, name its schema with --definition, or use --type merge", ErrNoSchema, verb)
+		return nil, &NoSchemaError{}
 	}
 	if t := s.Kind(apiVersion, kind); t != nil {
 		return t, nil
 	}
-	return nil, fmt.Errorf("%w for %s %s: pass its CustomResourceDefinition or an OpenAPI document with --schema, or use --type merge (or --fallback merge)", ErrNoSchema, apiVersion, kind)
+	return nil, &NoSchemaError{APIVersion: apiVersion, Kind: kind}
 }
 
 func scalarField(m *yaml.Node, key string) string {
@@ -160,8 +256,9 @@ func scalarField(m *yaml.Node, key string) string {
 }
 
 // DocumentError is an error applying a patch to one document of a stream.
-// Its message names the patch position (for errors of the patch), the
-// document and the object.
+// Its message is the patch's error, which starts with the place in the
+// patch when it knows it, then "while patching FILE (document i of n),
+// OBJECT" on a line of its own.
 type DocumentError struct {
 	Err   error
 	Patch string // the patch's name
@@ -201,28 +298,23 @@ func (e *DocumentError) Error() string {
 	if e.Object != "" {
 		where += ", " + e.Object
 	}
-	if pos, ok := e.PatchPosition(); ok {
-		return fmt.Sprintf("%s%s\n  while patching %s", pos, e.Err.Error(), where)
-	}
 	return fmt.Sprintf("%s\n  while patching %s", e.Err, where)
 }
 
 // Unwrap returns the error of the patch.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-// PatchPosition returns the place in the patch the error is about, when
-// the error knows it.
-func (e *DocumentError) PatchPosition() (tree.Position, bool) {
-	var se *smp.Error
-	var je *jsonpatch.Error
-	switch {
-	case errors.As(e.Err, &se) && se.Line > 0:
-		return tree.Position{File: e.Patch, Line: se.Line, Column: se.Column}, true
-	case errors.As(e.Err, &je) && je.Line > 0:
-		return tree.Position{File: e.Patch, Line: je.Line, Column: je.Column}, true
+// Position returns the place in the patch the error is about, when the
+// patch's error knows it (the zero Position otherwise).
+func (e *DocumentError) Position() tree.Position {
+	var pe tree.PositionedError
+	if errors.As(e.Err, &pe) {
+		return pe.Position()
 	}
-	return tree.Position{}, false
+	return tree.Position{}
 }
+
+var _ tree.PositionedError = (*DocumentError)(nil)
 
 // LoadSchemas returns the built-in schema extended by the
 // CustomResourceDefinitions and OpenAPI v2/v3 documents in files (earlier

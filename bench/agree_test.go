@@ -172,3 +172,25 @@ func TestReadAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusValid: every patched document of the corpus fits its schema,
+// so that BenchmarkValidate measures what every valid run pays, and the
+// validated apply gives what the apply gives.
+func TestCorpusValid(t *testing.T) {
+	for kind, in := range allInputs(t) {
+		for i := range in.Names {
+			plain, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked, err := KmergeYAMLValidated(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Errorf("%s %s: %v", kind, in.Names[i], err)
+				continue
+			}
+			if !bytes.Equal(plain, checked) {
+				t.Errorf("%s %s: validating changed the output", kind, in.Names[i])
+			}
+		}
+	}
+}

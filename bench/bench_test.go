@@ -5,7 +5,10 @@ import (
 	"runtime"
 	"testing"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/bench/corpus"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // Batch is the number of documents of each kind one benchmark operation
@@ -184,6 +187,42 @@ func BenchmarkDiff(b *testing.B) {
 			})
 			b.Run("impl=upstream", func(b *testing.B) {
 				run(b, in, func(i int) error { _, err := UpstreamDiff(in.DocJSON[i], in.Modified[i], in.Structs[i]); return err })
+			})
+		})
+	}
+}
+
+// BenchmarkValidate: what checking results against their schema
+// (--validate, strict by default) costs kmerge apply: the apply of
+// BenchmarkApplyYAML's kmerge-splice (read, patch, write keeping the text)
+// with and without validation, and validation alone on the patched
+// documents, parsed beforehand.
+func BenchmarkValidate(b *testing.B) {
+	for _, kind := range corpus.Kinds {
+		b.Run("kind="+kind, func(b *testing.B) {
+			in := inputs(b, kind)
+			b.Run("impl=kmerge-splice", func(b *testing.B) {
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLPreserving(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
+			})
+			b.Run("impl=kmerge-splice-validate", func(b *testing.B) {
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLValidated(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
+			})
+			patched := make([]*yaml.Node, len(in.Modified))
+			for i, m := range in.Modified {
+				st, err := tree.Read(m, tree.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				patched[i] = st.Docs[0]
+			}
+			b.Run("impl=validate", func(b *testing.B) {
+				run(b, in, func(i int) error { return KmergeValidate(patched[i]) })
 			})
 		})
 	}

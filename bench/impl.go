@@ -29,6 +29,7 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // Schema is kmerge's schema for the corpus: the built-in kinds and the
@@ -120,6 +121,25 @@ func KmergeYAML(doc, patch []byte, t *schema.Type) ([]byte, error) {
 // is the input text with only the changed lines replaced (Snapshot, then
 // the splicing writer, which re-reads what it writes to verify it).
 func KmergeYAMLPreserving(doc, patch []byte, t *schema.Type) ([]byte, error) {
+	return kmergeYAMLPreserving(doc, patch, t, false)
+}
+
+// KmergeYAMLValidated is KmergeYAMLPreserving with the result checked
+// against its schema before it is written, as kmerge apply and kmerge
+// patch do by default (--validate=strict).
+func KmergeYAMLValidated(doc, patch []byte, t *schema.Type) ([]byte, error) {
+	return kmergeYAMLPreserving(doc, patch, t, true)
+}
+
+// KmergeValidate checks a patched document as kmerge does after a patch.
+func KmergeValidate(doc *yaml.Node) error {
+	if vs := validate.Object(doc, Schema); len(vs) > 0 {
+		return fmt.Errorf("%d violations, the first %s", len(vs), vs[0])
+	}
+	return nil
+}
+
+func kmergeYAMLPreserving(doc, patch []byte, t *schema.Type, check bool) ([]byte, error) {
 	d, err := tree.Read(doc, tree.Options{})
 	if err != nil {
 		return nil, err
@@ -131,6 +151,11 @@ func KmergeYAMLPreserving(doc, patch []byte, t *schema.Type) ([]byte, error) {
 	d.Snapshot()
 	if _, err := smp.Apply(d.Docs[0], p.Docs[0], t, smp.Options{}); err != nil {
 		return nil, err
+	}
+	if check {
+		if err := KmergeValidate(d.Docs[0]); err != nil {
+			return nil, err
+		}
 	}
 	var b bytes.Buffer
 	err = d.WriteYAML(&b)

@@ -1,476 +1,527 @@
-// Package conflict finds patches that overlap: two patches that set one
-// path to different values, a patch that deletes what another sets, a
-// strategic or merge patch and a field patch touching the same path.
+// Package conflict finds patches whose changes to an object do not
+// commute: patches that give one field two values, delete what another
+// sets, or change the identity or the order of list items another relies
+// on. Applied in the other order, such patches would give another object.
 //
-// Every patch is reduced to effects: a path of an object (list items named
-// by their merge key values, as server-side apply names them, or by index)
-// and what happens there. Two effects conflict where their paths meet (one
-// is the other or lies below it) and their outcomes differ. One mechanism
-// serves field, strategic and merge patches alike.
+// Each patch applied to an object is reduced to what the engine that
+// applied it recorded (package change): the paths it set, deleted, created,
+// inserted, ordered or read, with list items named by the identity that
+// engine used. Conflict detection is set algebra over these changes, as
+// server-side apply's managed fields are: two changes of different patches
+// conflict where their paths meet (one is the other, or lies below it) and
+// their outcomes differ, with these rules:
+//
+//   - same path: two values that differ, a delete against anything but a
+//     delete, an insertion at an index, two different orders;
+//   - below a path another patch sets as a whole: unless the change agrees
+//     with the value set there; below a deleted path: always; below a
+//     created object or list: never (the patch merges into it);
+//   - $retainKeys: a change to a field the list does not name (but a
+//     delete);
+//   - paths that need a value to be an object for one patch and a list for
+//     the other;
+//   - list items: items named by key meet when the key fields they share
+//     have the same values (so [port=53,protocol=TCP] and
+//     [port=53,protocol=UDP] are two items, and [port=53] may be either);
+//     an item named by index (a JSON patch's) may be any item, and depends
+//     on every change to the list's items (an insertion, a deletion, an
+//     order); a change to a field that another patch uses to name items of
+//     the list changes which item that patch names;
+//   - a test (a JSON patch's test, the value a move or a copy takes): any
+//     change at, above or below it, whatever the value, since the test
+//     reads the value before the change in one order and after it in the
+//     other; the existence a JSON patch or a field patch's selector needs:
+//     a change that makes it exist or not.
+//
+// Also, as a policy, a field patch and a strategic, merge or JSON patch
+// that set or delete one path conflict even when they agree: one of them is
+// redundant, and the field patch would silently win over a later edit of
+// the other.
 package conflict
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/tree"
 )
 
-// Op is what an effect does at its path.
-type Op uint8
-
-// The operations.
-const (
-	Set    Op = iota // sets a value (Value holds it)
-	Delete           // deletes the field or item
-	Insert           // adds an item to a list
-	Merge            // changes what is there without replacing it (list merges, $retainKeys, ...)
-)
-
-// String returns the verb messages use for the operation.
-func (o Op) String() string {
-	return [...]string{"sets", "deletes", "inserts into", "merges into"}[o]
+// Record is what one patch did to one object.
+type Record struct {
+	Object  string        // the object's identity
+	Patch   string        // the patch's kind: "field", "strategic", "merge" or "json"
+	Pos     tree.Position // the patch: its header, or its item in a patch list
+	Changes []change.Change
 }
 
-// Effect is what one patch does at one path of one object.
-type Effect struct {
-	Resource string // the object's identity
-	Path     string // e.g. spec.template.spec.containers[name=main].image
-	Op       Op
-	Value    string        // Set: the value (tree.Key form); compared for equality
-	Shown    string        // Set: the value as written, for messages
-	Patch    string        // "field", "strategic" or "merge"
-	Pos      tree.Position // where the patch says it (the line of the field, for a strategic patch)
-	// From identifies the patch (its header or list item): effects of one
-	// patch never conflict with each other.
-	From tree.Position
+// Side is one patch's part in a conflict.
+type Side struct {
+	Patch  string // the patch's kind
+	Change change.Change
 }
 
-// Conflict is a pair of effects that do not agree.
+// Conflict is a pair of changes of two patches to one object that do not
+// commute. A's patch was applied before B's.
 type Conflict struct {
-	A, B Effect
+	Object string
+	A, B   Side
 }
 
 // String describes the conflict: the object, then both sides with their
 // positions.
 func (c Conflict) String() string {
-	what := func(e Effect) string {
-		s := fmt.Sprintf("%s (%s patch) %s %s", strings.TrimSuffix(e.Pos.String(), ": "), e.Patch, e.Op, e.Path)
-		if e.Op == Set {
-			s += " to " + e.Shown
-		}
-		return s
+	side := func(s Side) string {
+		return fmt.Sprintf("%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
 	}
-	return fmt.Sprintf("%s: %s, and %s", c.A.Resource, what(c.A), what(c.B))
+	return fmt.Sprintf("%s: %s, and %s", c.Object, side(c.A), side(c.B))
 }
 
-// Recorder collects effects while patches are applied. It is not safe for
+// Recorder collects records as patches are applied. It is not safe for
 // concurrent use.
 type Recorder struct {
-	effects []Effect
+	records []Record
 }
 
-// Add records an effect.
-func (r *Recorder) Add(e Effect) {
+// Add adds a record.
+func (r *Recorder) Add(rec Record) {
 	if r != nil {
-		r.effects = append(r.effects, e)
+		r.records = append(r.records, rec)
 	}
 }
 
-// Effects returns what was recorded.
-func (r *Recorder) Effects() []Effect {
+// Records returns what was added, in order.
+func (r *Recorder) Records() []Record {
 	if r == nil {
 		return nil
 	}
-	return r.effects
+	return r.records
 }
 
-// Find returns the conflicts among effects, each pair once, ordered by
-// the position of the later patch. Effects of one patch (same position)
-// never conflict with each other.
-func Find(effects []Effect) []Conflict {
-	type key struct{ res, path string }
-	byPath := map[key][]int{}
-	for i, e := range effects {
-		k := key{e.Resource, e.Path}
-		byPath[k] = append(byPath[k], i)
+// Find returns the conflicts between the records, which are in the order
+// the patches were applied: between changes of different records of one
+// object, each pair once (a change that conflicts with many changes of one
+// other patch below it, once), ordered by the position of the later
+// change, then by the path of the earlier one, then in the order the
+// patches were applied.
+func Find(records []Record) []Conflict {
+	byObject := map[string][]int{}
+	var objects []string
+	for i, r := range records {
+		if _, seen := byObject[r.Object]; !seen {
+			objects = append(objects, r.Object)
+		}
+		byObject[r.Object] = append(byObject[r.Object], i)
 	}
-	seen := map[[2]int]bool{}
 	var out []Conflict
-	report := func(i, j int) {
-		if i > j {
-			i, j = j, i
-		}
-		if seen[[2]int{i, j}] || sameSource(effects[i], effects[j]) {
-			return
-		}
-		seen[[2]int{i, j}] = true
-		out = append(out, Conflict{A: effects[i], B: effects[j]})
-	}
-	for i, e := range effects {
-		// the same path
-		for _, j := range byPath[key{e.Resource, e.Path}] {
-			if j != i && disagree(e, effects[j], true) {
-				report(i, j)
-			}
-		}
-		// an ancestor path that replaces or deletes the whole value
-		for _, anc := range ancestors(e.Path) {
-			for _, j := range byPath[key{e.Resource, anc}] {
-				if disagree(effects[j], e, false) {
-					report(j, i)
-				}
+	for _, obj := range objects {
+		idx := byObject[obj]
+		for x := 0; x < len(idx); x++ {
+			for y := x + 1; y < len(idx); y++ {
+				out = append(out, between(&records[idx[x]], &records[idx[y]])...)
 			}
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		pa, pb := out[a].B.Pos, out[b].B.Pos
-		if pa.File != pb.File {
-			return pa.File < pb.File
+	slices.SortStableFunc(out, func(a, b Conflict) int {
+		if c := comparePos(a.B.Change.Pos, b.B.Change.Pos); c != 0 {
+			return c
 		}
-		if pa.Line != pb.Line {
-			return pa.Line < pb.Line
-		}
-		return out[a].A.Path < out[b].A.Path
+		return fieldpath.Compare(a.A.Change.Path, b.A.Change.Path)
 	})
 	return out
 }
 
-func sameSource(a, b Effect) bool {
-	if a.From != (tree.Position{}) || b.From != (tree.Position{}) {
-		return a.From == b.From && a.Patch == b.Patch
+func comparePos(a, b tree.Position) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
 	}
-	return a.Pos == b.Pos && a.Patch == b.Patch
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Column, b.Column)
 }
 
-// disagree reports whether two effects conflict: a at a path, b at the
-// same path (same) or below it.
-func disagree(a, b Effect, same bool) bool {
-	if (a.Patch == "field") != (b.Patch == "field") {
-		// a strategic or merge patch and a field patch touching one path
-		return same || a.Op == Set || a.Op == Delete
+// between returns the conflicts between the changes of two records of one
+// object, a applied before b.
+func between(a, b *Record) []Conflict {
+	var out []Conflict
+	// a change that clashes with a whole subtree of the other patch is
+	// reported once for that patch
+	reported := map[[2]int]bool{} // {side, change index}
+	for i, x := range a.Changes {
+		for j, y := range b.Changes {
+			above, ok := conflicts(x, y, a.Patch, b.Patch)
+			if !ok {
+				continue
+			}
+			switch above {
+			case 0: // the same path: the pair covers what lies below either
+				reported[[2]int{0, i}], reported[[2]int{1, j}] = true, true
+			case 1:
+				if reported[[2]int{0, i}] {
+					continue
+				}
+				reported[[2]int{0, i}] = true
+			case 2:
+				if reported[[2]int{1, j}] {
+					continue
+				}
+				reported[[2]int{1, j}] = true
+			}
+			out = append(out, Conflict{Object: a.Object, A: Side{a.Patch, x}, B: Side{b.Patch, y}})
+		}
 	}
-	if !same {
-		// below a value a patch replaces or deletes
-		return a.Op == Set || a.Op == Delete
+	return out
+}
+
+// relation is how two paths relate.
+type relation uint8
+
+const (
+	disjoint relation = iota // neither is the other or below it
+	same                     // the same place (or, through items that may be one, possibly)
+	above                    // the first is above the second
+	below                    // the first is below the second
+	shape                    // one needs a value to be an object, the other a list (or a set)
+)
+
+// relate compares two paths element by element: fields by name, items by
+// whether they may be the same item (meet).
+func relate(p, q fieldpath.Path) relation {
+	for i := range min(len(p), len(q)) {
+		e, f := p[i], q[i]
+		switch {
+		case e.Kind == fieldpath.FieldElement && f.Kind == fieldpath.FieldElement:
+			if e.Name != f.Name {
+				return disjoint
+			}
+		case e.Kind == fieldpath.FieldElement || f.Kind == fieldpath.FieldElement:
+			return shape
+		default:
+			switch meet(e, f) {
+			case never:
+				return disjoint
+			case clash:
+				return shape
+			}
+		}
 	}
 	switch {
-	case a.Op == Set && b.Op == Set:
-		return a.Value != b.Value
-	case a.Op == Delete && b.Op == Delete:
+	case len(p) == len(q):
+		return same
+	case len(p) < len(q):
+		return above
+	}
+	return below
+}
+
+// meeting is whether two item elements of one list may name one item.
+type meeting uint8
+
+const (
+	never meeting = iota
+	maybe
+	clash // an object named by key and a scalar named by value: the list cannot hold both
+)
+
+func meet(e, f fieldpath.Element) meeting {
+	switch {
+	case e.Kind == fieldpath.IndexElement && f.Kind == fieldpath.IndexElement:
+		if e.Index == f.Index {
+			return maybe
+		}
+		return never
+	case e.Kind == fieldpath.IndexElement || f.Kind == fieldpath.IndexElement:
+		return maybe // an index may be any item
+	case e.Kind != f.Kind:
+		return clash
+	case e.Kind == fieldpath.MemberElement:
+		if e.Value == f.Value {
+			return maybe
+		}
+		return never
+	}
+	// by key: the fields both name must have the same values
+	for _, kf := range e.Key {
+		if v, ok := f.KeyValue(kf.Name); ok && v != kf.Value {
+			return never
+		}
+	}
+	return maybe
+}
+
+// conflicts reports whether x (of a patch of kind kx) and y (of kind ky,
+// another patch) conflict, and which of them is the one that conflicts
+// with a whole part of the other patch (0: neither, the same path; 1: x,
+// above y or changing the list y names an item of; 2: y).
+func conflicts(x, y change.Change, kx, ky string) (int, bool) {
+	// the change to a list's items, or to their names, goes with every
+	// change that names an item of the list: reported once
+	if structural(x, y) || renames(x, y) {
+		return 1, true
+	}
+	if structural(y, x) || renames(y, x) {
+		return 2, true
+	}
+	if otherItem(x, y) || otherItem(y, x) {
+		return 0, false
+	}
+	crossKind := (kx == "field") != (ky == "field")
+	switch relate(x.Path, y.Path) {
+	case shape:
+		return 0, !passive(x) || !passive(y)
+	case same:
+		if crossKind && setsOrDeletes(x) && setsOrDeletes(y) {
+			return 0, true
+		}
+		return 0, sameClash(x, y) || sameClash(y, x)
+	case above:
+		if crossKind && setsOrDeletes(x) {
+			return 1, true
+		}
+		return 1, belowClash(x, y)
+	case below:
+		if crossKind && setsOrDeletes(y) {
+			return 2, true
+		}
+		return 2, belowClash(y, x)
+	}
+	return 0, false
+}
+
+func setsOrDeletes(c change.Change) bool { return c.Op == change.Set || c.Op == change.Delete }
+
+// passive reports whether a change changes nothing by itself: it reads,
+// or it merges into a value that is there (what it changes there is
+// recorded below it).
+func passive(c change.Change) bool {
+	return c.Op == change.Test || c.Op == change.Exists || c.Op == change.Merge
+}
+
+// sameClash reports whether x and y, at one path, conflict. It is called
+// both ways round; each pair of operations is decided where x's is the
+// first in the order of change.Op.
+func sameClash(x, y change.Change) bool {
+	if x.Op > y.Op {
+		return false // decided the other way round
+	}
+	switch x.Op {
+	case change.Set:
+		switch y.Op {
+		case change.Set:
+			return !tree.Equal(x.Value, y.Value)
+		case change.Create, change.Merge:
+			return tree.KindOf(x.Value) != tree.KindOf(y.Value)
+		case change.Retain:
+			return !fieldsListed(x.Value, y.Value)
+		case change.Exists:
+			return false // it exists either way
+		case change.Order:
+			return y.Value != nil // a list set as a whole has its own order
+		}
+		return true // delete, insert
+	case change.Delete:
+		return y.Op != change.Delete
+	case change.Create:
+		switch y.Op {
+		case change.Create, change.Merge:
+			return tree.KindOf(x.Value) != tree.KindOf(y.Value)
+		case change.Retain, change.Order:
+			return false
+		}
+		return true // insert, test, exists
+	case change.Insert:
+		return true
+	case change.Retain:
+		return y.Op == change.Order || y.Op == change.Test
+	case change.Order:
+		switch {
+		case y.Op == change.Test:
+			return true
+		case y.Op != change.Order:
+			return false
+		case x.Value == nil || y.Value == nil:
+			return x.Value != y.Value // an order given against one that depends on a patch
+		}
+		return !tree.Equal(x.Value, y.Value)
+	case change.Merge:
+		return tree.KindOf(x.Value) != tree.KindOf(y.Value) // y is a Merge too
+	}
+	return false // tests and existence read, and agree (what changes below decides)
+}
+
+// fieldsListed reports whether every field of the object v is one that the
+// $retainKeys list keep names.
+func fieldsListed(v, keep *yaml.Node) bool {
+	if tree.KindOf(v) != tree.Object {
 		return false
-	case a.Op == Insert && b.Op == Insert, a.Op == Merge && b.Op == Merge:
-		return false
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		listed := false
+		for _, k := range keep.Content {
+			if k.Value == v.Content[i].Value {
+				listed = true
+				break
+			}
+		}
+		if !listed {
+			return false
+		}
 	}
 	return true
 }
 
-// ancestors lists the paths above p, nearest first: a.b[x].c has a.b[x],
-// a.b and a. Dots and brackets inside quotes do not count.
-func ancestors(p string) []string {
-	var cuts []int
-	depth := 0
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '"':
-			for i++; i < len(p) && p[i] != '"'; i++ {
-				if p[i] == '\\' {
-					i++
+// belowClash reports whether y, below x, conflicts with it.
+func belowClash(x, y change.Change) bool {
+	rest := y.Path[len(x.Path):]
+	switch x.Op {
+	case change.Set:
+		return !agrees(x.Value, rest, y)
+	case change.Delete:
+		return y.Op != change.Delete
+	case change.Create, change.Merge:
+		// a patch merges into what it creates, but a created object has
+		// fields, a created list items, a created member nothing
+		switch tree.KindOf(x.Value) {
+		case tree.Object:
+			return rest[0].Kind != fieldpath.FieldElement
+		case tree.Array:
+			return rest[0].Kind == fieldpath.FieldElement
+		}
+		return true
+	case change.Insert:
+		return !passive(y) || y.Op == change.Test
+	case change.Retain:
+		if rest[0].Kind != fieldpath.FieldElement {
+			return true
+		}
+		for _, k := range x.Value.Content {
+			if k.Value == rest[0].Name {
+				return false
+			}
+		}
+		return y.Op != change.Delete
+	case change.Order:
+		// an order given by the patch is of items: creating, inserting or
+		// deleting one changes it; what is inside the items does not. A
+		// merged list of scalars also loses its repeated values, which a
+		// member inserted whether it is there or not may be.
+		if len(rest) != 1 || passive(y) {
+			return false
+		}
+		return x.Value != nil || y.Op == change.Insert && rest[0].Kind == fieldpath.MemberElement
+	case change.Test:
+		return !passive(y)
+	}
+	return false // Exists: changes inside what exists do not matter
+}
+
+// agrees reports whether y, at rest below a value v set as a whole,
+// changes nothing that setting v does not also do: applied before or
+// after the set, it leaves the same value.
+func agrees(v *yaml.Node, rest fieldpath.Path, y change.Change) bool {
+	at := fieldpath.Get(v, rest)
+	switch y.Op {
+	case change.Set:
+		return at != nil && tree.Equal(at, y.Value)
+	case change.Delete:
+		return at == nil
+	case change.Create, change.Merge:
+		return at != nil && tree.KindOf(at) == tree.KindOf(y.Value)
+	case change.Exists:
+		return at != nil
+	}
+	return false // an insertion, an order, a retain below a value set as a whole; a
+	// test, which reads the value before or after it
+}
+
+// structural reports whether y names an item of a list by index and x
+// changes which items the list has, or their order: the index may then
+// name another item.
+func structural(x, y change.Change) bool {
+	for j, e := range y.Path {
+		if e.Kind != fieldpath.IndexElement {
+			continue
+		}
+		list := y.Path[:j]
+		switch {
+		case x.Op == change.Order && len(x.Path) == j:
+		case (x.Op == change.Create || x.Op == change.Insert || x.Op == change.Delete) &&
+			len(x.Path) == j+1 && x.Path[j].Item():
+		default:
+			continue
+		}
+		if r := relate(x.Path[:j], list); r == same {
+			return true
+		}
+	}
+	return false
+}
+
+// otherItem reports whether x inserts, at an index, an item that is not
+// the one y names by key or value: an index may name any item, but x's
+// value says which one it is.
+func otherItem(x, y change.Change) bool {
+	n := len(x.Path)
+	if x.Op != change.Insert || n == 0 || x.Path[n-1].Kind != fieldpath.IndexElement || len(y.Path) < n {
+		return false
+	}
+	if relate(x.Path[:n-1], y.Path[:n-1]) != same {
+		return false
+	}
+	switch e := y.Path[n-1]; e.Kind {
+	case fieldpath.KeyElement:
+		return !fieldpath.HasKey(x.Value, e)
+	case fieldpath.MemberElement:
+		return !e.Value.Matches(x.Value)
+	}
+	return false
+}
+
+// renames reports whether x changes a field that y uses to name an item of
+// a list (one of its key fields): x may then rename the item y names, or
+// make another item the one y names. Setting a key field to the value x's
+// own name of the item gives it changes nothing.
+func renames(x, y change.Change) bool {
+	if x.Op != change.Set && x.Op != change.Delete && x.Op != change.Create && x.Op != change.Insert {
+		return false
+	}
+	for j, e := range y.Path {
+		if e.Kind != fieldpath.KeyElement || len(x.Path) < j+1 || !x.Path[j].Item() {
+			continue
+		}
+		if relate(x.Path[:j], y.Path[:j]) != same {
+			continue
+		}
+		item := x.Path[j]
+		switch {
+		case len(x.Path) == j+2 && x.Path[j+1].Kind == fieldpath.FieldElement:
+			// a field of an item
+			f := x.Path[j+1].Name
+			if _, isKey := e.KeyValue(f); !isKey {
+				continue
+			}
+			if own, ok := item.KeyValue(f); ok && x.Op == change.Set {
+				if v, ok := fieldpath.ValueOf(x.Value); ok && v == own {
+					continue // the item keeps the name it has
 				}
 			}
-		case c == '[':
-			if depth == 0 && i > 0 {
-				cuts = append(cuts, i)
-			}
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			cuts = append(cuts, i)
-		}
-	}
-	out := make([]string, len(cuts))
-	for i, c := range cuts {
-		out[len(cuts)-1-i] = p[:c]
-	}
-	return out
-}
-
-// ItemName names a list item in a path: by its merge key values when the
-// list has a merge key and the item has them, else by index.
-func ItemName(item *yaml.Node, key []string, index int) string {
-	if len(key) > 0 && item.Kind == yaml.MappingNode {
-		parts := make([]string, 0, len(key))
-		for _, k := range key {
-			v := tree.MapGet(item, k)
-			if v == nil || !tree.KindOf(v).Scalar() {
-				return "[" + strconv.Itoa(index) + "]"
-			}
-			val := v.Value
-			if val == "" || strings.ContainsAny(val, ".,[]=\"' ") {
-				val = strconv.Quote(val)
-			}
-			parts = append(parts, k+"="+val)
-		}
-		return "[" + strings.Join(parts, ",") + "]"
-	}
-	return "[" + strconv.Itoa(index) + "]"
-}
-
-// JoinField appends a field to a path.
-func JoinField(path, field string) string {
-	if field == "" || strings.ContainsAny(field, ".[]=\"' ") {
-		field = strconv.Quote(field)
-	}
-	if path == "" {
-		return field
-	}
-	return path + "." + field
-}
-
-// PatchEffects reduces a strategic (strategic true) or JSON merge patch for
-// one object to effects.
-func PatchEffects(body *yaml.Node, t *schema.Type, strategic bool, resource string, pos tree.Position) []Effect {
-	w := &walker{resource: resource, pos: pos, patch: "merge"}
-	if strategic {
-		w.patch = "strategic"
-	}
-	w.object(body, t, "", strategic)
-	return w.out
-}
-
-type walker struct {
-	resource string
-	pos      tree.Position
-	patch    string
-	out      []Effect
-}
-
-// add records an effect; at is the patch node it comes from, whose line
-// and column are the effect's position.
-func (w *walker) add(path string, op Op, v, at *yaml.Node) {
-	e := Effect{Resource: w.resource, Path: path, Op: op, Patch: w.patch, Pos: w.pos, From: w.pos}
-	if at != nil && at.Line > 0 {
-		e.Pos.Line, e.Pos.Column = at.Line, at.Column
-	}
-	if op == Set && v != nil {
-		e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
-		if !tree.KindOf(v).Scalar() {
-			b, _ := tree.MarshalJSON(v)
-			e.Value, e.Shown = string(b), string(b)
-		} else {
-			e.Shown = v.Value
-		}
-	}
-	w.out = append(w.out, e)
-}
-
-func (w *walker) object(n *yaml.Node, t *schema.Type, path string, strategic bool) {
-	if tree.KindOf(n) != tree.Object {
-		w.add(path, Set, n, n)
-		return
-	}
-	if strategic {
-		if d := tree.MapGet(n, "$patch"); d != nil {
-			if d.Value == "delete" {
-				w.add(path, Delete, nil, d)
-			} else {
-				w.add(path, Set, n, n)
-			}
-			return
-		}
-		if tree.MapGet(n, "$retainKeys") != nil && path != "" {
-			w.add(path, Merge, nil, n)
-		}
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		kn, v := n.Content[i], n.Content[i+1]
-		k := kn.Value
-		if strategic && strings.HasPrefix(k, "$") {
-			if f, ok := strings.CutPrefix(k, "$deleteFromPrimitiveList/"); ok {
-				w.add(JoinField(path, f), Merge, nil, kn)
-			}
-			continue // other directives order or restrict what the fields below do
-		}
-		p := JoinField(path, k)
-		switch tree.KindOf(v) {
-		case tree.Null:
-			w.add(p, Delete, nil, kn)
-		case tree.Object:
-			var sub *schema.Type
-			var meta schema.Meta
-			if t != nil {
-				sub, meta, _ = t.PatchField(k, false)
-			}
-			if strategic && meta.Strategy == schema.StrategyReplace {
-				w.add(p, Set, v, kn)
+			return true
+		case len(x.Path) == j+1 && (x.Op == change.Set || x.Op == change.Insert):
+			// a whole item: does it get y's name without having had it?
+			if !fieldpath.HasKey(x.Value, e) {
 				continue
 			}
-			w.object(v, sub, p, strategic)
-		case tree.Array:
-			var elem *schema.Type
-			var meta schema.Meta
-			if t != nil {
-				elem, meta, _ = t.PatchField(k, true)
+			if meet(item, e) == maybe && item.Kind == fieldpath.KeyElement {
+				continue // it had it: a set of the item, not a renaming
 			}
-			w.list(kn, v, elem, meta, p, strategic)
-		default:
-			w.add(p, Set, v, kn)
+			return true
 		}
 	}
-}
-
-// list records the effects of a list value; key is its key in the patch.
-func (w *walker) list(key, n *yaml.Node, elem *schema.Type, meta schema.Meta, path string, strategic bool) {
-	if !strategic || meta.Strategy != schema.StrategyMerge {
-		w.add(path, Set, n, key)
-		return
-	}
-	if len(meta.MergeKey) == 0 {
-		w.add(path, Merge, nil, key) // a merged list of scalars
-		return
-	}
-	for i, item := range n.Content {
-		if item.Kind != yaml.MappingNode {
-			continue
-		}
-		if d := tree.MapGet(item, "$patch"); d != nil {
-			if d.Value == "delete" {
-				w.add(path+ItemName(item, meta.MergeKey, i), Delete, nil, d)
-			} else {
-				w.add(path, Set, n, key)
-			}
-			continue
-		}
-		w.object(item, elem, path+ItemName(item, meta.MergeKey, i), true)
-	}
-}
-
-// JSONPatchEffects reduces a JSON patch (RFC 6902) for one object to
-// effects, reading the object (before the patch) to name list items by
-// their merge key: an add to a list is an insert, add and replace set,
-// remove deletes, move deletes its source and sets its target, copy sets
-// its target; test changes nothing. Operations that do not read as
-// operations give no effect (applying the patch reports them).
-func JSONPatchEffects(doc, ops *yaml.Node, t *schema.Type, resource string, pos tree.Position) []Effect {
-	var out []Effect
-	add := func(e Effect, at *yaml.Node) {
-		e.Resource, e.Patch, e.Pos, e.From = resource, "json", pos, pos
-		if at != nil && at.Line > 0 {
-			e.Pos.Line, e.Pos.Column = at.Line, at.Column
-		}
-		out = append(out, e)
-	}
-	root := tree.Root(doc)
-	for _, op := range ops.Content {
-		if op.Kind != yaml.MappingNode {
-			continue
-		}
-		str := func(k string) (string, bool) {
-			v := tree.MapGet(op, k)
-			if v == nil || v.Kind != yaml.ScalarNode {
-				return "", false
-			}
-			return v.Value, true
-		}
-		name, _ := str("op")
-		ptr, ok := str("path")
-		if !ok {
-			continue
-		}
-		path, insert := pointerPath(root, t, ptr, name == "add" || name == "move" || name == "copy")
-		switch name {
-		case "add", "replace", "copy":
-			if insert {
-				add(Effect{Path: path, Op: Insert}, op)
-				continue
-			}
-			v := tree.MapGet(op, "value")
-			if name == "copy" {
-				from, _ := str("from")
-				fromPath, _ := pointerPath(root, t, from, false)
-				add(Effect{Path: path, Op: Set, Value: "copy:" + fromPath, Shown: "a copy of " + fromPath}, op)
-				continue
-			}
-			add(valueEffect(path, v), op)
-		case "remove":
-			add(Effect{Path: path, Op: Delete}, op)
-		case "move":
-			from, _ := str("from")
-			fromPath, _ := pointerPath(root, t, from, false)
-			add(Effect{Path: fromPath, Op: Delete}, op)
-			if insert {
-				add(Effect{Path: path, Op: Insert}, op)
-			} else {
-				add(Effect{Path: path, Op: Set, Value: "move:" + fromPath, Shown: "what was at " + fromPath}, op)
-			}
-		}
-	}
-	return out
-}
-
-// valueEffect is the effect of setting path to v.
-func valueEffect(path string, v *yaml.Node) Effect {
-	e := Effect{Path: path, Op: Set}
-	if v == nil {
-		return e
-	}
-	e.Value = fmt.Sprint(tree.KindOf(v)) + ":" + tree.Key(v)
-	e.Shown = v.Value
-	if !tree.KindOf(v).Scalar() {
-		b, _ := tree.MarshalJSON(v)
-		e.Value, e.Shown = string(b), string(b)
-	}
-	return e
-}
-
-// pointerPath turns a JSON pointer into a canonical path, reading the
-// object to name list items by their merge key. insert reports a pointer to
-// a new list item (an index of an add, or "-"); the path is then the list's.
-func pointerPath(root *yaml.Node, t *schema.Type, ptr string, adding bool) (path string, insert bool) {
-	if ptr == "" {
-		return "", false
-	}
-	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	n := root
-	var key []string // merge key of the list n is, when it is one
-	for i, tok := range toks {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		last := i == len(toks)-1
-		if n != nil && n.Kind == yaml.SequenceNode {
-			idx, err := strconv.Atoi(tok)
-			if tok == "-" || err != nil || idx < 0 || idx >= len(n.Content) || last && adding {
-				return path, last
-			}
-			item := n.Content[idx]
-			path += ItemName(item, key, idx)
-			n, key = item, nil
-			if t != nil {
-				t = t.Elem
-			}
-			continue
-		}
-		path = JoinField(path, tok)
-		key = nil
-		if t != nil {
-			if f := t.Field(tok); f != nil {
-				key, t = f.Meta.MergeKey, f.Type
-			} else if t.Kind == schema.Map {
-				t = t.Elem
-			} else {
-				t = nil
-			}
-		}
-		if n != nil && n.Kind == yaml.MappingNode {
-			n = tree.MapGet(n, tok)
-		} else {
-			n = nil
-		}
-	}
-	return path, false
+	return false
 }

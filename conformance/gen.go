@@ -22,7 +22,13 @@ type Gen struct {
 	// items of merged lists have distinct keys, and lists of scalars
 	// distinct values (round-trip tests need it).
 	Unique bool
-	fresh  int
+	// Formats makes most scalars of formatted types valid values of their
+	// format (RFC 3339 times, base64, quantities) and some integers
+	// overflow int32, so that validation tests see valid objects and
+	// range errors too. Without it the values are those the differential
+	// tests were written with.
+	Formats bool
+	fresh   int
 }
 
 // freshName returns a name no other call returned.
@@ -157,7 +163,7 @@ func (g *Gen) Value(t *schema.Type, depth int) any {
 	}
 	if depth >= g.MaxDepth {
 		if t.Kind.Scalar() {
-			return g.scalar(t.Kind)
+			return g.scalarOf(t)
 		}
 		return nil
 	}
@@ -180,6 +186,29 @@ func (g *Gen) Value(t *schema.Type, depth int) any {
 		return g.plainList(t.Elem, depth)
 	case schema.Any:
 		return g.anyValue(depth)
+	}
+	return g.scalarOf(t)
+}
+
+// scalarOf makes a value of a scalar type: as scalar does, or with
+// Formats a value of the type's format most of the time.
+func (g *Gen) scalarOf(t *schema.Type) any {
+	if !g.Formats || g.chance(0.1) {
+		return g.scalar(t.Kind)
+	}
+	switch t.Format {
+	case "date-time":
+		return []string{"2024-01-02T03:04:05Z", "2024-01-02T03:04:05.5+01:00", "2024-01-02"}[g.intn(3)]
+	case "date-time-micro":
+		return []string{"2024-01-02T03:04:05.000000Z", "2024-01-02T03:04:05Z"}[g.intn(2)]
+	case "byte":
+		return []string{"YQ==", "aGVsbG8=", "", "a"}[g.intn(4)]
+	case "quantity":
+		return []any{"1", "500m", "1.5Gi", "2e3", int64(2), 0.5, "lots", "Ki"}[g.intn(8)]
+	case "int32":
+		if g.chance(0.05) {
+			return int64(1) << 31
+		}
 	}
 	return g.scalar(t.Kind)
 }

@@ -55,7 +55,9 @@ func buildKmerge(t *testing.T, dir string) string {
 // Deployment and a Service, a .kpatch text and a YAML field patch. The
 // expected output was written by hand: replicas 3, the new image and the
 // new port; kustomize itself orders Service before Deployment, sorts keys
-// and drops comments.
+// and drops comments. A section whose kind is mistyped (deploymnet) matches
+// nothing: kustomize drops the function's results, so the warning must
+// reach its standard error, with the suggestion.
 func TestKustomizeExecFunction(t *testing.T) {
 	kustomize := kustomizeBinary(t)
 	dir := t.TempDir()
@@ -83,6 +85,10 @@ func TestKustomizeExecFunction(t *testing.T) {
 	}
 	if out != string(want) {
 		t.Errorf("kustomize build:\n%s\nwant:\n%s", out, want)
+	}
+	warning := "kmerge: functionConfig.spec.kpatch:3:1: warning: no object matches deploymnet.web (no object is a deploymnet: did you mean deployment.web?); skipped"
+	if !strings.Contains(errOut, warning) {
+		t.Errorf("kustomize build's standard error lacks the warning %q:\n%s", warning, errOut)
 	}
 
 	// a patch that cannot apply fails the build with kmerge's message

@@ -7,6 +7,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -39,18 +41,25 @@ import (
 // nodes are edited as part of doc.
 //
 // Errors are *Error.
-func Apply(doc, patch *yaml.Node) (*yaml.Node, error) {
-	ops, err := parse(patch)
+func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
+	ops, err := parse(patch, opts.File)
 	if err != nil {
 		return nil, err
 	}
 	orig := tree.Root(doc)
 	a := &applier{root: orig}
+	var changes []change.Change // recorded once every operation applied
 	for _, o := range ops {
+		if opts.Record != nil {
+			changes = a.changesOf(o, changes)
+		}
 		if err := a.apply(o); err != nil {
 			a.rollback()
 			return nil, err
 		}
+	}
+	if opts.Record != nil {
+		opts.Record.Changes = append(opts.Record.Changes, changes...)
 	}
 	if doc != nil && doc.Kind == yaml.DocumentNode {
 		if a.root != orig {
@@ -64,8 +73,19 @@ func Apply(doc, patch *yaml.Node) (*yaml.Node, error) {
 	return a.root, nil
 }
 
+// Options control Apply.
+type Options struct {
+	// File names the patch in the positions of errors (Error.Pos) and
+	// changes.
+	File string
+	// Record, when set, receives the changes of a patch that applies
+	// (see changesOf); nil records nothing.
+	Record *change.Log
+}
+
 // operation is one checked operation of the patch.
 type operation struct {
+	file             string // the patch's name
 	index            int
 	node             *yaml.Node // the operation object, for its position
 	op               string
@@ -73,6 +93,7 @@ type operation struct {
 	hasPath, hasFrom bool
 	pathTok, fromTok []string
 	value            *yaml.Node // a copy of the patch's value
+	given            *yaml.Node // the patch's value itself, for changes
 }
 
 // validOp reports whether op is one of the six operations of RFC 6902.
@@ -84,19 +105,19 @@ func validOp(op string) bool {
 	return false
 }
 
-// parse checks the patch and returns its operations.
-func parse(patch *yaml.Node) ([]*operation, error) {
+// parse checks the patch (named file) and returns its operations.
+func parse(patch *yaml.Node, file string) ([]*operation, error) {
 	p := tree.Deref(patch)
 	if p == nil || p.Kind != yaml.SequenceNode {
 		at := p
 		if at == nil {
 			at = patch
 		}
-		return nil, patchError(at, "a JSON patch is an array of operations, not %s", describe(p))
+		return nil, patchError(file, at, "a JSON patch is an array of operations, not %s", describe(p))
 	}
 	ops := make([]*operation, 0, len(p.Content))
 	for i, item := range p.Content {
-		o, err := parseOp(i, item)
+		o, err := parseOp(file, i, item)
 		if err != nil {
 			return nil, err
 		}
@@ -106,9 +127,9 @@ func parse(patch *yaml.Node) ([]*operation, error) {
 }
 
 // parseOp checks one operation object.
-func parseOp(i int, item *yaml.Node) (*operation, error) {
+func parseOp(file string, i int, item *yaml.Node) (*operation, error) {
 	n := tree.Deref(item)
-	o := &operation{index: i, node: item}
+	o := &operation{file: file, index: i, node: item}
 	if item == nil || item.Line == 0 {
 		o.node = n
 	}
@@ -175,7 +196,7 @@ func parseOp(i int, item *yaml.Node) (*operation, error) {
 		if valueN == nil {
 			return nil, o.errorf(ReasonInvalid, "no \"value\" member; %s needs one (value: null for null)", op)
 		}
-		o.value = cloneValue(valueN)
+		o.value, o.given = cloneValue(valueN), valueN
 	}
 	return o, nil
 }
@@ -190,7 +211,7 @@ func (o *operation) pointer(name string, n *yaml.Node) (string, []string, error)
 	if !ok {
 		return "", nil, o.errorf(ReasonInvalid, "%q is %s; it must be a string: a JSON pointer such as \"/metadata/name\", or \"\" for the whole document", name, describe(tree.Deref(n)))
 	}
-	toks, err := parsePointer(p)
+	toks, err := fieldpath.ParsePointer(p)
 	if err != nil {
 		return "", nil, o.errorf(ReasonInvalid, "%q: %v", name, err)
 	}
@@ -505,7 +526,7 @@ func (o *operation) arrayIndex(n *yaml.Node, at []string, t string, forAdd bool)
 		}
 		return 0, o.errorf(ReasonTarget, "\"-\" names the position after the last item of %s, where there is no value yet: only add (and the path of move and copy) can use it", place("array", at))
 	}
-	i, ok, why := parseIndex(t)
+	i, ok, why := fieldpath.PointerIndex(t)
 	if !ok {
 		return 0, o.errorf(ReasonTarget, "index %s of %s %s", strconv.Quote(t), place("array", at), why)
 	}
@@ -536,7 +557,7 @@ func (o *operation) arrayIndex(n *yaml.Node, at []string, t string, forAdd bool)
 func (o *operation) notContainer(n *yaml.Node, at []string, t string) error {
 	what := "the document"
 	if len(at) > 0 {
-		what = showPointer(joinPointer(at))
+		what = showPointer(fieldpath.FormatPointer(at))
 	}
 	return o.errorf(ReasonTarget, "%s is %s, not an object or an array: it has no member %s", what, describe(n), strconv.Quote(t))
 }
@@ -559,7 +580,7 @@ func place(what string, at []string) string {
 	if len(at) == 0 {
 		return "the root " + what
 	}
-	return "the " + what + " at " + showPointer(joinPointer(at))
+	return "the " + what + " at " + showPointer(fieldpath.FormatPointer(at))
 }
 
 // showValueAt names the value at toks for a message.
@@ -567,7 +588,7 @@ func showValueAt(toks []string) string {
 	if len(toks) == 0 {
 		return "the document"
 	}
-	return showPointer(joinPointer(toks))
+	return showPointer(fieldpath.FormatPointer(toks))
 }
 
 // showLocation is showPointer, calling "" the whole document.

@@ -141,3 +141,12 @@ func decimal(n *yaml.Node) (string, bool) {
 }
 
 func digitsOrEmpty(s string) bool { return s == "" || allDigits(s) }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/tree"
 )
 
 // Reason classifies why a patch was rejected.
@@ -32,13 +34,10 @@ const (
 	ReasonLimit Reason = "limit"
 )
 
-// Error reports a rejected patch. Error() gives the operation and the
-// problem, e.g.
+// Error reports a rejected patch. Error() gives the position, the operation
+// and the problem, e.g.
 //
-//	operation 2 (remove /spec/x): no member "x" in the object at /spec
-//
-// without the position, which a caller that knows the patch's file name
-// puts in front: tree.Position{File: name, Line: e.Line, Column: e.Column}.String() + e.Error().
+//	patch.yaml:3:3: operation 2 (remove /spec/x): no member "x" in the object at /spec
 type Error struct {
 	// Reason classifies the error.
 	Reason Reason
@@ -54,9 +53,10 @@ type Error struct {
 	// "" is also the pointer to the whole document: HasPath and HasFrom tell.
 	Path, From       string
 	HasPath, HasFrom bool
-	// Line and Column locate the operation (or the patch, when Index is -1)
-	// in the patch document, from 1; 0 when unknown (a tree built by hand).
-	Line, Column int
+	// Pos locates the operation (or the patch, when Index is -1): the
+	// patch's name (Options.File), line and column, from 1; the line is 0
+	// when unknown (a tree built by hand).
+	Pos tree.Position
 	// Msg says what is wrong and what to fix.
 	Msg string
 }
@@ -66,9 +66,10 @@ type Error struct {
 // a whole (Index -1) is the message alone.
 func (e *Error) Error() string {
 	if e.Index < 0 {
-		return e.Msg
+		return e.Pos.String() + e.Msg
 	}
 	var b strings.Builder
+	b.WriteString(e.Pos.String())
 	b.WriteString("operation ")
 	b.WriteString(strconv.Itoa(e.Index))
 	if e.Op != "" {
@@ -89,6 +90,11 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
+
+// Position returns the place in the patch the error is about.
+func (e *Error) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*Error)(nil)
 
 // showPointer writes a pointer for a message: as it is, or quoted when it
 // is empty (the whole document) or holds spaces, quotes or invisible
@@ -115,17 +121,18 @@ func (o *operation) errorf(reason Reason, format string, args ...any) *Error {
 	if o.op == "move" || o.op == "copy" {
 		e.From, e.HasFrom = o.from, o.hasFrom
 	}
+	e.Pos.File = o.file
 	if o.node != nil {
-		e.Line, e.Column = o.node.Line, o.node.Column
+		e.Pos.Line, e.Pos.Column = o.node.Line, o.node.Column
 	}
 	return e
 }
 
-// patchError returns an error about the patch as a whole.
-func patchError(at *yaml.Node, format string, args ...any) *Error {
-	e := &Error{Reason: ReasonInvalid, Index: -1, Msg: fmt.Sprintf(format, args...)}
+// patchError returns an error about the patch (named file) as a whole.
+func patchError(file string, at *yaml.Node, format string, args ...any) *Error {
+	e := &Error{Reason: ReasonInvalid, Index: -1, Pos: tree.Position{File: file}, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {
-		e.Line, e.Column = at.Line, at.Column
+		e.Pos.Line, e.Pos.Column = at.Line, at.Column
 	}
 	return e
 }

@@ -20,7 +20,7 @@ spec:
 - {op: add, path: /spec/ports/-, value: 443}
 `), tree.Options{File: "patch.yaml"})
 
-	if _, err := jsonpatch.Apply(doc.Docs[0], patch.Docs[0]); err != nil {
+	if _, err := jsonpatch.Apply(doc.Docs[0], patch.Docs[0], jsonpatch.Options{}); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -28,9 +28,8 @@ spec:
 
 	// A failed operation leaves the document as it was.
 	bad, _ := tree.Read([]byte(`[{"op": "remove", "path": "/spec/x"}]`), tree.Options{File: "bad.json"})
-	if _, err := jsonpatch.Apply(doc.Docs[0], bad.Docs[0]); err != nil {
-		e := err.(*jsonpatch.Error)
-		fmt.Println(tree.Position{File: "bad.json", Line: e.Line, Column: e.Column}.String() + e.Error())
+	if _, err := jsonpatch.Apply(doc.Docs[0], bad.Docs[0], jsonpatch.Options{File: "bad.json"}); err != nil {
+		fmt.Println(err)
 	}
 	// Output:
 	// # the web tier

@@ -38,7 +38,7 @@ func FuzzApply(f *testing.F) {
 
 func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	docBefore, patchBefore := tree.Clone(doc), tree.Clone(patch)
-	got, err := jsonpatch.Apply(doc, patch)
+	got, err := jsonpatch.Apply(doc, patch, jsonpatch.Options{})
 	if !reflect.DeepEqual(patch, patchBefore) {
 		t.Fatalf("Apply modified the patch")
 	}
@@ -54,7 +54,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 			t.Fatalf("error %q names no operation, but the patch is an array", err)
 		case e.Index != -1 && (!isArray || e.Index >= len(ops.Content) || e.Index < 0):
 			t.Fatalf("error %q names operation %d of a patch that has none such", err, e.Index)
-		case e.Index >= 0 && e.Line == 0:
+		case e.Index >= 0 && e.Pos.Line == 0:
 			t.Fatalf("error %q has no position", err)
 		case e.Msg == "" || e.Reason == "":
 			t.Fatalf("error %+v has no message or reason", e)

@@ -73,7 +73,7 @@ func runFixture(t *testing.T, c fixture, roots bool) {
 		doc, patch = tree.Root(doc), tree.Root(patch)
 	}
 	docBefore, patchBefore := tree.Clone(doc), tree.Clone(patch)
-	got, err := jsonpatch.Apply(doc, patch)
+	got, err := jsonpatch.Apply(doc, patch, jsonpatch.Options{File: "patch"})
 	if !reflect.DeepEqual(patch, patchBefore) {
 		t.Errorf("Apply modified the patch")
 	}
@@ -109,14 +109,19 @@ func checkError(t *testing.T, err error, want wantError) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v (%T), want a *jsonpatch.Error", err, err)
 	}
-	if e.Error() != want.Message {
-		t.Errorf("message\n got %s\nwant %s", e.Error(), want.Message)
+	// the message starts with the position, with the patch's name
+	msg, ok := strings.CutPrefix(e.Error(), e.Pos.String())
+	if !ok || e.Pos.File != "patch" {
+		t.Errorf("message %q does not start with the position %v", e.Error(), e.Pos)
+	}
+	if msg != want.Message {
+		t.Errorf("message\n got %s\nwant %s", msg, want.Message)
 	}
 	if e.Index != want.Index || string(e.Reason) != want.Reason {
 		t.Errorf("index %d, reason %s; want %d, %s", e.Index, e.Reason, want.Index, want.Reason)
 	}
 	if want.At != "" {
-		if at := fmt.Sprintf("%d:%d", e.Line, e.Column); at != want.At {
+		if at := fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Column); at != want.At {
 			t.Errorf("at %s, want %s", at, want.At)
 		}
 	}
@@ -173,17 +178,17 @@ func TestRFC6901(t *testing.T) {
 			ptrText := strings.TrimSpace(string(ptr))
 			doc := nodetest.ReadDoc(t, spec.Doc)
 			ok := fmt.Sprintf("[{op: test, path: %s, value: %s}]", ptrText, p.Value)
-			if _, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, ok)); err != nil {
+			if _, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, ok), jsonpatch.Options{}); err != nil {
 				t.Errorf("test with the RFC's value: %v", err)
 			}
 			bad := fmt.Sprintf("[{op: test, path: %s, value: [%s]}]", ptrText, p.Value)
-			_, err = jsonpatch.Apply(doc, nodetest.ReadDoc(t, bad))
+			_, err = jsonpatch.Apply(doc, nodetest.ReadDoc(t, bad), jsonpatch.Options{})
 			var e *jsonpatch.Error
 			if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonTest {
 				t.Errorf("test with another value: %v, want a test failure", err)
 			}
 			cp := fmt.Sprintf("[{op: copy, from: %s, path: /copied}]", ptrText)
-			got, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, cp))
+			got, err := jsonpatch.Apply(doc, nodetest.ReadDoc(t, cp), jsonpatch.Options{})
 			if err != nil {
 				t.Fatalf("copy: %v", err)
 			}
@@ -205,7 +210,7 @@ func TestPreserve(t *testing.T) {
 	nodetest.RequireWritesBack(t, "preserve", "original.yaml")
 	doc, patch := read("original.yaml"), read("patch.yaml")
 	before := tree.Clone(patch.Docs[0])
-	if _, err := jsonpatch.Apply(doc.Docs[0], patch.Docs[0]); err != nil {
+	if _, err := jsonpatch.Apply(doc.Docs[0], patch.Docs[0], jsonpatch.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -231,7 +236,7 @@ func TestInPlace(t *testing.T) {
 	b := tree.MapGet(a, "b")
 	d := tree.MapGet(root, "d")
 	patch := nodetest.ReadDoc(t, "[{op: replace, path: /a/b, value: 2}, {op: move, from: /d, path: /a/c/0}, {op: add, path: /f, value: 3}]")
-	got, err := jsonpatch.Apply(doc, patch)
+	got, err := jsonpatch.Apply(doc, patch, jsonpatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,11 +254,11 @@ func TestInPlace(t *testing.T) {
 	}
 
 	r := tree.Root(nodetest.ReadDoc(t, "a: 1\n"))
-	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: add, path: /b, value: 2}]"))
+	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: add, path: /b, value: 2}]"), jsonpatch.Options{})
 	if err != nil || got != r {
 		t.Errorf("Apply on a root value: %v; want the root itself", err)
 	}
-	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: replace, path: '', value: [1]}]"))
+	got, err = jsonpatch.Apply(r, nodetest.ReadDoc(t, "[{op: replace, path: '', value: [1]}]"), jsonpatch.Options{})
 	if err != nil || got == r || nodetest.JSONOf(t, got) != "[1]" {
 		t.Errorf("replacing a root value: %v; want a new node [1]", err)
 	}
@@ -299,7 +304,7 @@ func TestAtomic(t *testing.T) {
 					}
 					before := tree.Clone(d)
 					patch := "[" + strings.Join(ops, ", ") + "]"
-					if _, err := jsonpatch.Apply(d, nodetest.ReadDoc(t, patch)); err == nil {
+					if _, err := jsonpatch.Apply(d, nodetest.ReadDoc(t, patch), jsonpatch.Options{}); err == nil {
 						t.Fatalf("%s: no error", patch)
 					}
 					if !reflect.DeepEqual(d, before) {
@@ -321,7 +326,7 @@ func TestConcurrent(t *testing.T) {
 	for i := range errs {
 		wg.Go(func() {
 			doc := nodetest.ReadDoc(t, "a: 1\n")
-			got, err := jsonpatch.Apply(doc, patch)
+			got, err := jsonpatch.Apply(doc, patch, jsonpatch.Options{})
 			if err == nil && nodetest.JSONOf(t, got) != `{"a":1,"b":{"c":[1]},"d":{"c":[1]}}` {
 				err = fmt.Errorf("result %s", nodetest.JSONOf(t, got))
 			}
@@ -344,21 +349,21 @@ func TestConcurrent(t *testing.T) {
 func TestNullsAndEmpty(t *testing.T) {
 	empty := func() *yaml.Node { return &yaml.Node{Kind: yaml.DocumentNode} }
 	set := func() *yaml.Node { return nodetest.ReadDoc(t, `[{"op": "add", "path": "", "value": {"a": 1}}]`) }
-	got, err := jsonpatch.Apply(nil, set())
+	got, err := jsonpatch.Apply(nil, set(), jsonpatch.Options{})
 	if err != nil || nodetest.JSONOf(t, got) != `{"a":1}` {
 		t.Errorf("nil document: %v", err)
 	}
 	d := empty()
-	got, err = jsonpatch.Apply(d, set())
+	got, err = jsonpatch.Apply(d, set(), jsonpatch.Options{})
 	if err != nil || got != d || nodetest.JSONOf(t, got) != `{"a":1}` {
 		t.Errorf("empty document: %v", err)
 	}
-	got, err = jsonpatch.Apply(nil, nodetest.ReadDoc(t, "[]"))
+	got, err = jsonpatch.Apply(nil, nodetest.ReadDoc(t, "[]"), jsonpatch.Options{})
 	if err != nil || got == nil || nodetest.JSONOf(t, got) != "null" {
 		t.Errorf("nil document, empty patch: %v %v; want a null node", got, err)
 	}
 	for _, p := range []*yaml.Node{nil, empty(), nodetest.ReadDoc(t, "null")} {
-		_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), p)
+		_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), p, jsonpatch.Options{})
 		var e *jsonpatch.Error
 		if !errors.As(err, &e) || e.Index != -1 || e.Reason != jsonpatch.ReasonInvalid {
 			t.Errorf("patch %v: %v, want an invalid-patch error", p, err)
@@ -373,7 +378,7 @@ func TestNullsAndEmpty(t *testing.T) {
 func TestOddTrees(t *testing.T) {
 	aliased := nodetest.RawDoc(t, "a: &x {b: 1}\nc: *x\nl: &l [1]\nm: *l\n")
 	patch := nodetest.RawDoc(t, "- &v {op: add, path: /c/d, value: &w {e: 1}}\n- {op: add, path: /m/-, value: *w}\n- {op: test, path: /a, value: {b: 1}}\n- {op: copy, from: /c, path: /f}\n")
-	got, err := jsonpatch.Apply(aliased, patch)
+	got, err := jsonpatch.Apply(aliased, patch, jsonpatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +397,7 @@ func TestOddTrees(t *testing.T) {
 		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(nodetest.ReadDoc(t, "{b: 1}"))}},
 		tree.NewString("dangling"),
 	}}
-	got, err = jsonpatch.Apply(nested, nodetest.ReadDoc(t, "[{op: add, path: /a/c, value: 2}, {op: add, path: /z, value: 1}]"))
+	got, err = jsonpatch.Apply(nested, nodetest.ReadDoc(t, "[{op: add, path: /a/c, value: 2}, {op: add, path: /z, value: 1}]"), jsonpatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,47 +406,50 @@ func TestOddTrees(t *testing.T) {
 	}
 
 	badKey := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewMap(), tree.NewString("v")}}
-	if _, err := jsonpatch.Apply(badKey, nodetest.ReadDoc(t, "[{op: add, path: /a, value: 1}]")); err == nil || !strings.Contains(err.Error(), "has a key that is an object") {
+	if _, err := jsonpatch.Apply(badKey, nodetest.ReadDoc(t, "[{op: add, path: /a, value: 1}]"), jsonpatch.Options{}); err == nil || !strings.Contains(err.Error(), "has a key that is an object") {
 		t.Errorf("non-scalar key in the document: %v", err)
 	}
 	badOp := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewSeq(), tree.NewString("v")}}}}
-	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), badOp); err == nil || !strings.Contains(err.Error(), "member name is an array") {
+	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), badOp, jsonpatch.Options{}); err == nil || !strings.Contains(err.Error(), "member name is an array") {
 		t.Errorf("non-scalar key in the patch: %v", err)
 	}
 	nils := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{nil}}
-	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nils); err == nil {
+	if _, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nils, jsonpatch.Options{}); err == nil {
 		t.Errorf("nil operation: no error")
 	}
 	nilValue := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		tree.NewString("op"), tree.NewString("add"), tree.NewString("path"), tree.NewString("/b"), tree.NewString("value"), nil,
 	}}}}
-	got, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nilValue)
+	got, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nilValue, jsonpatch.Options{})
 	if err != nil || nodetest.JSONOf(t, got) != `{"a":1,"b":null}` {
 		t.Errorf("nil value: %v", err)
 	}
 	for _, zero := range []*yaml.Node{{}, {Kind: yaml.MappingNode}, {Kind: yaml.SequenceNode}, {Kind: yaml.ScalarNode}} {
-		if _, err := jsonpatch.Apply(zero, nodetest.ReadDoc(t, "[{op: add, path: '', value: 1}]")); err != nil {
+		if _, err := jsonpatch.Apply(zero, nodetest.ReadDoc(t, "[{op: add, path: '', value: 1}]"), jsonpatch.Options{}); err != nil {
 			t.Errorf("doc %+v: %v", zero, err)
 		}
 	}
 }
 
 // TestErrorFormat checks Error() for errors about the patch as a whole, an
-// operation without op, a move, and the position prefix a caller adds.
+// operation without op, a move, and the position in front, with the
+// patch's name (Options.File).
 func TestErrorFormat(t *testing.T) {
-	_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: {b: 1}"), nodetest.ReadDoc(t, "- op: move\n  from: /a/b\n  path: /c/d\n"))
+	_, err := jsonpatch.Apply(nodetest.ReadDoc(t, "a: {b: 1}"), nodetest.ReadDoc(t, "- op: move\n  from: /a/b\n  path: /c/d\n"), jsonpatch.Options{File: "patch.yaml"})
 	var e *jsonpatch.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("%v", err)
 	}
-	pos := tree.Position{File: "patch.yaml", Line: e.Line, Column: e.Column}
-	if got, want := pos.String()+e.Error(), `patch.yaml:1:3: operation 0 (move /a/b to /c/d): no member "c" in the root object`; got != want {
+	if pos, ok := tree.ErrorPosition(err); !ok || pos != (tree.Position{File: "patch.yaml", Line: 1, Column: 3}) {
+		t.Errorf("position %v", pos)
+	}
+	if got, want := e.Error(), `patch.yaml:1:3: operation 0 (move /a/b to /c/d): no member "c" in the root object`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	if e.Op != "move" || e.Path != "/c/d" || e.From != "/a/b" || !e.HasPath || !e.HasFrom {
 		t.Errorf("fields %+v", e)
 	}
-	_, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nodetest.ReadDoc(t, `[{"op": "remove", "path": ""}]`))
+	_, err = jsonpatch.Apply(nodetest.ReadDoc(t, "a: 1"), nodetest.ReadDoc(t, `[{"op": "remove", "path": ""}]`), jsonpatch.Options{})
 	if !errors.As(err, &e) || e.Path != "" || !e.HasPath || e.HasFrom {
 		t.Errorf("remove of the whole document: %+v", e)
 	}
@@ -455,13 +463,13 @@ func TestCopyLimit(t *testing.T) {
 		return nodetest.ReadDoc(t, "["+strings.Repeat(`{"op": "copy", "from": "", "path": "/-"},`, n-1)+`{"op": "copy", "from": "", "path": "/-"}]`)
 	}
 	doc := nodetest.ReadDoc(t, "[1]")
-	got, err := jsonpatch.Apply(doc, bomb(10))
+	got, err := jsonpatch.Apply(doc, bomb(10), jsonpatch.Options{})
 	if err != nil || len(tree.Root(got).Content) != 11 {
 		t.Fatalf("10 copies: %v", err)
 	}
 	doc = nodetest.ReadDoc(t, "[1]")
 	before := tree.Clone(doc)
-	_, err = jsonpatch.Apply(doc, bomb(40))
+	_, err = jsonpatch.Apply(doc, bomb(40), jsonpatch.Options{})
 	var e *jsonpatch.Error
 	// Each copy doubles the document (2, 4, 8, ... values): the first k
 	// copies add 2^(k+1)-2 values, more than 2^20 at the 20th.
@@ -479,7 +487,7 @@ func TestCopyLimit(t *testing.T) {
 func TestEmptyNull(t *testing.T) {
 	doc := nodetest.ReadDoc(t, "l: [a, b]\nm: {k: v}\n")
 	patch := nodetest.ReadDoc(t, "- op: replace\n  path: /l/0\n  value:\n- op: add\n  path: /m/n\n  value:\n")
-	if _, err := jsonpatch.Apply(doc, patch); err != nil {
+	if _, err := jsonpatch.Apply(doc, patch, jsonpatch.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer

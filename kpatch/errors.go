@@ -7,10 +7,29 @@ import "github.com/kmerge/kmerge/tree"
 type Error struct {
 	Pos tree.Position
 	Msg string
+	// ValuesFile is set when a file read as a YAML patch list is a
+	// mapping, as a values file is (a values file among the patch files),
+	// so that a caller can say how to give values.
+	ValuesFile bool
 	// Limit names the limit a file went over ("line"), "" for other
 	// errors.
 	Limit string
+	// Undefined names the variable ("values.replicas", "features.beta")
+	// of an error about an undefined variable, "" for other errors.
+	Undefined string
+	// Err is the error a strategic, merge or JSON patch failed with (an
+	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), nil for other
+	// errors.
+	Err error
 }
 
 // Error formats the error as "file:line:col: message".
 func (e *Error) Error() string { return e.Pos.String() + e.Msg }
+
+// Position returns the place in the patch file the error is about.
+func (e *Error) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*Error)(nil)
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }

@@ -12,7 +12,9 @@ import (
 
 // FuzzParse: no input makes the parsers panic; every error is an *Error
 // (or, for YAML, a *tree.SyntaxError) whose position is inside the input; a
-// path that parses prints as text that parses back to the same path.
+// path that parses prints as text that parses back to the same path; a
+// .kpatch file that parses formats (Format) as text that parses to the
+// same patches and that formatting again leaves as it is.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"[deployment.app]\nreplicas: 3\n",
@@ -20,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		"[cm.\"a.b\"]\ndata.'x.y': \"${values.a}-$${b}\"\ndata.z: !delete\n",
 		"[pod.p.containers[-name=a]]\nname: x\n[pod.p.containers[+2]]\n!delete\n",
 		"[a.b.c[-]]\nargs[-3]: x\n",
+		"  [deployment.app.containers[name=main][0]]  # c\n\n\n\tx = 'a''b' # d\n[\"a/b\".x.name=y]\n!delete\n",
 		"- target: deployment.app\n  type: strategic\n  patch: {spec: {replicas: 2}}\n",
 		"- target: {kind: Deployment, labelSelector: 'a in (b,c)'}\n  patch:\n    spec.replicas: !delete\n",
 	} {
@@ -39,7 +42,7 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("error outside the input (%d lines): %v", lines, err)
 				}
 			case errors.As(err, &se):
-				if se.File != "f" || se.Line > lines {
+				if se.Pos.File != "f" || se.Pos.Line > lines {
 					t.Fatalf("syntax error outside the input (%d lines): %v", lines, err)
 				}
 			default:
@@ -48,6 +51,7 @@ func FuzzParse(f *testing.F) {
 		}
 		patches, err := ParseKpatch([]byte(src), "f")
 		check(err)
+		checkFormat(t, src)
 		for _, p := range patches {
 			roundTrip(t, p.Path)
 			for _, a := range p.Sets {

@@ -16,24 +16,9 @@ import (
 // order, folders starting with a dot skipped. Patches keep the order of
 // the files and of their place in each file.
 func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
-	var files []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			if !isPatchFile(p) {
-				return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
-			}
-			files = append(files, p)
-			continue
-		}
-		found, err := walk.Files(p, isPatchFile)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, found...)
+	files, err := Files(paths)
+	if err != nil {
+		return nil, err
 	}
 	// files are read and parsed in parallel, and their patches (or the
 	// first error, in file order) taken in order
@@ -54,6 +39,30 @@ func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 		patches = append(patches, parsed[i]...)
 	}
 	return patches, nil
+}
+
+// Files lists the patch files Load reads, in the order it reads them.
+func Files(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			if !isPatchFile(p) {
+				return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
+			}
+			files = append(files, p)
+			continue
+		}
+		found, err := walk.Files(p, isPatchFile)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	return files, nil
 }
 
 func isPatchFile(name string) bool {
@@ -87,7 +96,7 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 		limits = *opts.Limits
 	}
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
-		return nil, &tree.SyntaxError{File: file, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
+		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
 	}
 	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
 		maxLine := opts.MaxLineBytes
@@ -101,5 +110,9 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 		f := tree.JSON
 		format = &f
 	}
-	return parseYAML(data, file, &limits, format)
+	ps, err := parseYAML(data, file, &limits, format)
+	if err != nil {
+		return nil, misnamed(data, file, err)
+	}
+	return ps, nil
 }

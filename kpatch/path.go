@@ -40,7 +40,8 @@ type Selector struct {
 }
 
 // Cond is one condition of a match selector: the field at Key (a path of
-// field names within the item) equals Value.
+// field names within the item) equals Value. An empty Key compares the
+// item itself: [=value] picks the scalar items equal to value.
 type Cond struct {
 	Key    []string
 	Value  string
@@ -56,14 +57,14 @@ func (s *Selector) String() string {
 		parts := make([]string, len(s.Conds))
 		for i, c := range s.Conds {
 			v := c.Value
-			if c.Quoted || strings.ContainsAny(v, ".=,[]\"' ") {
+			if c.Quoted || !plainValue(v) {
 				v = strconv.Quote(v)
 			}
 			keys := make([]string, len(c.Key))
 			for j, k := range c.Key {
 				// a leading + or - would read as an insertion
 				lead := i == 0 && j == 0 && s.Op == SelMatch && (strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-"))
-				keys[j] = fieldText(k, lead)
+				keys[j] = fieldText(k, lead || strings.TrimSpace(k) != k, false) // a key of blanks reads as no key
 			}
 			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
@@ -88,25 +89,76 @@ func (s *Selector) String() string {
 }
 
 // String formats the path as it would be written.
-func (p Path) String() string {
+func (p Path) String() string { return p.text(false) }
+
+// text formats the path; with bare (for a header), a selector of one
+// plain condition that no selector follows is written without brackets,
+// the specification's preferred form: containers.name=main.
+func (p Path) text(bare bool) string {
 	var b strings.Builder
-	for _, st := range p {
+	for i, st := range p {
 		if st.Sel != nil {
+			if cond, ok := st.Sel.bare(); ok && bare && (i+1 == len(p) || p[i+1].Sel == nil) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(cond)
+				continue
+			}
 			b.WriteString(st.Sel.String())
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(fieldText(st.Field, st.Quoted))
+		b.WriteString(fieldText(st.Field, st.Quoted, !bare))
 	}
 	return b.String()
 }
 
+// plainValue reports whether a condition value written without quotes
+// reads back as itself, unquoted: then it is written so, since a quoted
+// value matches strings only ([x=1.5] matches the number, [x="1.5"] does
+// not).
+func plainValue(v string) bool {
+	if strings.ContainsAny(v, ",]") || strings.Contains(v, " #") || strings.Contains(v, "\t#") {
+		return false
+	}
+	l := &pathLexer{src: "[x=" + v + "]"}
+	st, err := l.bracket()
+	return err == nil && l.pos == len(l.src) && st.Sel.Op == SelMatch && len(st.Sel.Conds) == 1 &&
+		st.Sel.Conds[0].Value == v && !st.Sel.Conds[0].Quoted
+}
+
+// bare returns the selector as a header may write it without brackets,
+// key=value, when it reads back the same that way: one condition on one
+// field.
+func (s *Selector) bare() (string, bool) {
+	if s.Op != SelMatch || len(s.Conds) != 1 || len(s.Conds[0].Key) != 1 || s.Conds[0].Quoted {
+		return "", false
+	}
+	text := s.Conds[0].Key[0] + "=" + s.Conds[0].Value
+	if text[0] == '"' || text[0] == '\'' || strings.Contains(text, " #") || strings.Contains(text, "\t#") {
+		return "", false
+	}
+	l := &pathLexer{src: text, bareSelectors: true}
+	steps, err := l.segment()
+	if err != nil || l.pos != len(text) || len(steps) != 1 || steps[0].Sel == nil {
+		return "", false
+	}
+	back := steps[0].Sel
+	if back.Op != SelMatch || len(back.Conds) != 1 || len(back.Conds[0].Key) != 1 ||
+		back.Conds[0].Key[0] != s.Conds[0].Key[0] || back.Conds[0].Value != s.Conds[0].Value {
+		return "", false
+	}
+	return text, true
+}
+
 // fieldText writes a field name as a path holds it: quoted when it was, or
-// when it holds characters that would read as something else.
-func fieldText(f string, quoted bool) string {
-	if quoted || f == "" || strings.ContainsAny(f, ".[]=,\"' \t") {
+// when it holds characters that would read as something else (a colon
+// too in the key of an assignment, where it would end the key).
+func fieldText(f string, quoted, key bool) string {
+	if quoted || f == "" || strings.ContainsAny(f, ".[]=\"' \t") || key && strings.Contains(f, ":") {
 		return strconv.Quote(f)
 	}
 	return f
@@ -343,17 +395,22 @@ func (l *pathLexer) conds(s string, at int) ([]Cond, error) {
 		if eq < 0 {
 			return nil, l.errorf(at+i, "expected key=value in a selector, got %q", s[i:])
 		}
-		sub := &pathLexer{src: s[keyStart:eq], base: l.at(at + keyStart)}
-		keyPath, err := sub.parsePath()
-		if err != nil {
-			return nil, err
-		}
 		var key []string
-		for _, st := range keyPath {
-			if st.Sel != nil {
-				return nil, l.errorf(at+keyStart, "a selector key is a path of fields")
+		if eq == keyStart && keyStart == 0 {
+			// [=value]: the scalar items equal to value (a member of a set,
+			// as paths name it); key stays empty
+		} else {
+			sub := &pathLexer{src: s[keyStart:eq], base: l.at(at + keyStart)}
+			keyPath, err := sub.parsePath()
+			if err != nil {
+				return nil, err
 			}
-			key = append(key, st.Field)
+			for _, st := range keyPath {
+				if st.Sel != nil {
+					return nil, l.errorf(at+keyStart, "a selector key is a path of fields")
+				}
+				key = append(key, st.Field)
+			}
 		}
 		i = eq + 1
 		c := Cond{Key: key}
@@ -375,6 +432,9 @@ func (l *pathLexer) conds(s string, at int) ([]Cond, error) {
 		conds = append(conds, c)
 		if i >= len(s) {
 			return conds, nil
+		}
+		if len(key) == 0 {
+			return nil, l.errorf(at+i, "[=value] selects the scalar items equal to value: it has no other condition")
 		}
 		if s[i] != ',' {
 			return nil, l.errorf(at+i, "expected , between selector conditions")

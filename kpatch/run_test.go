@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/resource"
 )
@@ -46,8 +47,8 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, e := range rec.Effects() {
-			fmt.Fprintf(&b, "%+v\n", e)
+		for _, r := range rec.Records() {
+			fmt.Fprintf(&b, "%s %s %s:\n%s", r.Object, r.Patch, r.Pos, (&change.Log{Changes: r.Changes}).String())
 		}
 		for _, r := range res.Touched {
 			b.WriteString("touched " + r.ID() + "\n")
@@ -94,5 +95,38 @@ image: b:2
 	}
 	if got := result(set, res, rec, &trace); got != want {
 		t.Errorf("a Run, objects in reverse order:\n%s\nApply:\n%s", got, want)
+	}
+}
+
+// TestRunChanges: with Options.Changes a run records what each patch
+// changed in each object (Run.Changes); Done lets go of them for an object
+// only one patch changed, and keeps them, for conflicts, where two did.
+func TestRunChanges(t *testing.T) {
+	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.y: \"3\"\n"), "p.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &conflict.Recorder{}
+	run := NewRun(patches, Options{Changes: true, Record: rec})
+	a, b := set.Resources[0], set.Resources[1]
+	run.Patch(a)
+	run.Patch(b)
+	if got := (&change.Log{Changes: run.Changes(a)}).String(); !strings.Contains(got, "p.kpatch:2:1: sets data.x to 1") {
+		t.Errorf("changes of a:\n%s", got)
+	}
+	run.Done(a)
+	run.Done(b)
+	if len(run.Changes(a)) != 0 || len(run.Changes(b)) == 0 {
+		t.Errorf("after Done: %d changes of a (one patch), %d of b (two)", len(run.Changes(a)), len(run.Changes(b)))
+	}
+	if _, err := run.Finish(set); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(rec.Records()); got != 2 {
+		t.Errorf("%d records, want b's two", got)
 	}
 }

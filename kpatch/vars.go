@@ -35,11 +35,21 @@ func (v *Vars) LoadValues(data []byte, file string) error {
 		if root == nil {
 			continue
 		}
-		if root.Kind != yaml.MappingNode {
-			return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+		if err := v.MergeValues(root, file); err != nil {
+			return err
 		}
-		mergeValues(v.values, root)
 	}
+	return nil
+}
+
+// MergeValues merges a YAML mapping node into the values, as LoadValues
+// merges a file: nested mappings merge, anything else replaces. file names
+// the node's source in messages.
+func (v *Vars) MergeValues(root *yaml.Node, file string) error {
+	if root.Kind != yaml.MappingNode {
+		return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+	}
+	mergeValues(v.values, root)
 	return nil
 }
 
@@ -54,18 +64,18 @@ func mergeValues(dst, src *yaml.Node) {
 	}
 }
 
-// Set sets one value from text like --set takes it: "values.a.b=text" or
-// "a.b=text". The text is typed by YAML 1.2's core rules (3 is a number,
-// true a boolean, "3" in quotes a string).
+// Set sets one value from text: "values.a.b=text" or "a.b=text" (what
+// kmerge's --set takes). The text is typed by YAML 1.2's core rules (3 is a
+// number, true a boolean, "3" in quotes a string).
 func (v *Vars) Set(assignment string) error {
 	path, text, ok := strings.Cut(assignment, "=")
 	if !ok || path == "" {
-		return fmt.Errorf("--set %q: expected NAME=VALUE", assignment)
+		return fmt.Errorf("%q: expected NAME=VALUE", assignment)
 	}
 	path = strings.TrimPrefix(path, "values.")
 	val, err := typedScalar(text)
 	if err != nil {
-		return fmt.Errorf("--set %q: %v", assignment, err)
+		return fmt.Errorf("%q: %v", assignment, err)
 	}
 	m := v.values
 	keys := strings.Split(path, ".")
@@ -105,30 +115,38 @@ func typedScalar(text string) (*yaml.Node, error) {
 // SetFeature sets ${features.name}.
 func (v *Vars) SetFeature(name string, on bool) { v.features[name] = on }
 
-// SetFeatureText sets a feature from text like --feature takes it:
-// "name=true", "name=false", or "name" (true).
+// SetFeatureText sets a feature from text: "name=true", "name=false", or
+// "name" (true), as kmerge's --feature takes it.
 func (v *Vars) SetFeatureText(s string) error {
 	name, val, has := strings.Cut(s, "=")
 	name = strings.TrimPrefix(name, "features.")
 	switch {
 	case name == "":
-		return fmt.Errorf("--feature %q: expected NAME=true|false", s)
+		return fmt.Errorf("%q: expected NAME=true|false", s)
 	case !has || val == "true":
 		v.features[name] = true
 	case val == "false":
 		v.features[name] = false
 	default:
-		return fmt.Errorf("--feature %q: a feature is true or false", s)
+		return fmt.Errorf("%q: a feature is true or false", s)
 	}
 	return nil
 }
+
+// undefinedError is a reference to a variable that is not defined.
+type undefinedError struct {
+	ref string
+	msg string
+}
+
+func (e *undefinedError) Error() string { return e.msg }
 
 // lookup returns the scalar a reference names.
 func (v *Vars) lookup(ref string) (*yaml.Node, error) {
 	if name, ok := strings.CutPrefix(ref, "features."); ok {
 		on, found := v.features[name]
 		if !found {
-			return nil, fmt.Errorf("undefined variable ${%s}: set it with --feature %s=true|false", ref, name)
+			return nil, &undefinedError{ref, fmt.Sprintf("undefined variable ${%s}", ref)}
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(on)}, nil
 	}
@@ -137,11 +155,11 @@ func (v *Vars) lookup(ref string) (*yaml.Node, error) {
 	for _, k := range strings.Split(path, ".") {
 		n = tree.MapGet(n, k)
 		if n == nil {
-			msg := fmt.Sprintf("undefined variable ${%s}: give it in a --values file or with --set %s=...", ref, path)
+			msg := fmt.Sprintf("undefined variable ${%s}", ref)
 			if names := v.Names(); len(names) > 0 && len(names) <= 20 {
 				msg += " (defined: " + strings.Join(names, ", ") + ")"
 			}
-			return nil, fmt.Errorf("%s", msg)
+			return nil, &undefinedError{ref, msg}
 		}
 	}
 	switch k := tree.KindOf(n); {
@@ -183,7 +201,7 @@ func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
 	if val.SingleVariable() {
 		n, err := v.lookup(val.parts[0].ref)
 		if err != nil {
-			return "", nil, &Error{Pos: val.parts[0].pos, Msg: err.Error()}
+			return "", nil, lookupError(val.parts[0].pos, err)
 		}
 		return n.Value, n, nil
 	}
@@ -195,9 +213,18 @@ func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
 		}
 		n, err := v.lookup(p.ref)
 		if err != nil {
-			return "", nil, &Error{Pos: p.pos, Msg: err.Error()}
+			return "", nil, lookupError(p.pos, err)
 		}
 		b.WriteString(n.Value)
 	}
 	return b.String(), nil, nil
+}
+
+// lookupError is the error of a variable at pos that lookup refused.
+func lookupError(pos tree.Position, err error) *Error {
+	e := &Error{Pos: pos, Msg: err.Error()}
+	if u, ok := err.(*undefinedError); ok {
+		e.Undefined = u.ref
+	}
+	return e
 }

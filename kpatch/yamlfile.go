@@ -37,7 +37,7 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 			continue // an empty document
 		}
 		if root.Kind != yaml.SequenceNode {
-			return nil, nodeErr(file, root, "a patch list is a YAML list of {target, type, patch}")
+			return nil, notAList(file, root)
 		}
 		for _, item := range root.Content {
 			p, err := parseYAMLPatch(item, file)
@@ -85,7 +85,7 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 				return nil, nodeErr(file, v, "type %q: a patch is field, strategic, merge or json", v.Value)
 			}
 		default:
-			return nil, nodeErr(file, k, "unknown key %q in a patch: the keys are target, type and patch", k.Value)
+			return nil, unknownPatchKey(file, k)
 		}
 	}
 	if target == nil {

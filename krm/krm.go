@@ -21,10 +21,21 @@
 //	  features: {beta: true}          # ${features.*}
 //	  strict: false                   # a patch that matches nothing is an error
 //	  failOnConflict: false           # conflicts are errors, not warnings
+//	  validate: strict                # strict, warn or none (see below)
 //	  schemas: []                     # CRDs or OpenAPI documents, inline
 //
 // or a ConfigMap whose data holds the same fields as text (kpatch, patches,
-// values and features as YAML, strict and failOnConflict as "true").
+// values and features as YAML, strict and failOnConflict as "true",
+// validate as its mode).
+//
+// Every object a patch touched is checked against its schema (package
+// validate), strictly by default as kmerge apply does: a value a patch
+// wrote that the schema refuses is a result of severity error naming the
+// field and the patch line, and nothing is applied. The function is the
+// last place that knows which patch line wrote a value; left to the API
+// server, the same mistake fails later without that. Violations the items
+// had before the patches are warnings. validate: warn makes every
+// violation a warning, validate: none checks nothing.
 //
 // CustomResourceDefinitions among the items are schemas too, so their
 // custom resources merge lists by the keys the CRDs declare. Items keep
@@ -42,10 +53,12 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // The functionConfig kind of kmerge.
@@ -61,6 +74,9 @@ type Config struct {
 	Schema         *schema.Schema
 	Strict         bool
 	FailOnConflict bool
+	Validate       validate.Mode // validate.Strict unless the functionConfig says otherwise
+
+	file string // the input the functionConfig was read from, for errors
 }
 
 // Result is one entry of the ResourceList's results.
@@ -79,8 +95,13 @@ type Result struct {
 // output ResourceList holds it as a result of severity error.
 type Error struct {
 	Results []Result
+	// Err is the error the run failed with (a *ConfigError, a
+	// *kpatch.Error, ...), whose position errors.As and
+	// tree.ErrorPosition find.
+	Err error
 }
 
+// Error joins the messages of the results, one a line.
 func (e *Error) Error() string {
 	msgs := make([]string, len(e.Results))
 	for i, r := range e.Results {
@@ -89,21 +110,48 @@ func (e *Error) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ConfigError is a functionConfig kmerge cannot use: a field it does not
+// know, a value of the wrong type.
+type ConfigError struct {
+	Path fieldpath.Path // the field of the ResourceList, e.g. functionConfig.spec.strict
+	Pos  tree.Position  // where it is in the ResourceList
+	Msg  string
+}
+
+// Error formats the error as "file:line:col: path: message".
+func (e *ConfigError) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) }
+
+// Position returns where the field is in the ResourceList.
+func (e *ConfigError) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*ConfigError)(nil)
+
 // Process runs the function on a ResourceList (YAML or JSON) and returns the
 // ResourceList to write out. On failure it returns the input with a result
 // of severity error, and an *Error: the caller prints the error and exits
 // with a status that is not 0, as the specification asks.
 func Process(input []byte) ([]byte, error) {
+	out, _, err := Run(input)
+	return out, err
+}
+
+// Run is Process, and also returns the results it wrote into the
+// ResourceList, for a caller that shows them elsewhere too (kmerge fn
+// prints the warnings on standard error, where kustomize shows them).
+func Run(input []byte) ([]byte, []Result, error) {
 	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src := set.Sources[0]
 	if len(src.Stream.Docs) != 1 || kindOf(tree.Root(src.Stream.Docs[0])) != "ResourceList" {
-		return nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
+		return nil, nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
 	}
 	root := tree.Root(src.Stream.Docs[0])
-	cfg, err := ParseConfig(tree.MapGet(root, "functionConfig"))
+	cfg, err := parseConfig(tree.MapGet(root, "functionConfig"), src.Path)
 	if err == nil {
 		cfg.Schema, err = withCRDs(cfg.Schema, set)
 	}
@@ -116,12 +164,18 @@ func Process(input []byte) ([]byte, error) {
 		results, err = run(set, cfg)
 	}
 	st := src.Stream
+	var runErr error
 	if err != nil {
 		// nothing is applied when something fails: the input goes out as
-		// it came, with the error as a result
-		results = append(results, Result{Message: err.Error(), Severity: "error"})
+		// it came, with the error as a result (one per schema violation)
+		runErr = err
+		if invalid := validate.Errors(err); invalid != nil {
+			results = append(results, invalidResults(set, invalid, "error")...)
+		} else {
+			results = append(results, Result{Message: withAdvice(err), Severity: "error"})
+		}
 		if st, err = tree.Read(input, tree.Options{File: "<stdin>"}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.Snapshot()
 		root = tree.Root(st.Docs[0])
@@ -134,14 +188,27 @@ func Process(input []byte) ([]byte, error) {
 		werr = st.WriteJSON(&out)
 	}
 	if werr != nil {
-		return nil, werr
+		return nil, nil, werr
 	}
 	for _, r := range results {
 		if r.Severity == "error" {
-			return out.Bytes(), &Error{Results: errorsOf(results)}
+			return out.Bytes(), results, &Error{Results: errorsOf(results), Err: runErr}
 		}
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), results, nil
+}
+
+// withAdvice is the message of an error, with what a function's user can
+// do about it where the error alone does not say.
+func withAdvice(err error) string {
+	var ke *kpatch.Error
+	if errors.As(err, &ke) && ke.Undefined != "" {
+		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
+			return fmt.Sprintf("%v (set it in the functionConfig's features: %s: true)", err, name)
+		}
+		return fmt.Sprintf("%v (give it in the functionConfig's values)", err)
+	}
+	return err.Error()
 }
 
 func errorsOf(results []Result) []Result {
@@ -155,27 +222,59 @@ func errorsOf(results []Result) []Result {
 }
 
 func run(set *resource.Set, cfg *Config) ([]Result, error) {
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict})
+	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate})
 	if err != nil {
 		return nil, err
 	}
 	var results []Result
 	for _, w := range res.Warnings {
-		results = append(results, Result{Message: w.String(), Severity: "warning"})
+		r := Result{Message: w.String(), Severity: "warning"}
+		if w.NoSchema {
+			r.Message += "; add its CustomResourceDefinition to the items or to the functionConfig's schemas"
+		}
+		r.about(w.Object)
+		results = append(results, r)
 	}
+	results = append(results, invalidResults(set, res.Invalid, "warning")...)
 	severity := "warning"
 	if cfg.FailOnConflict {
 		severity = "error"
 	}
 	for _, c := range res.Conflicts {
-		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Path}
-		if obj := find(set, c.A.Resource); obj != nil {
-			r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
-			r.File, r.Index = fileOf(obj)
-		}
+		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Change.Path.String()}
+		r.about(find(set, c.Object))
 		results = append(results, r)
 	}
 	return results, nil
+}
+
+// invalidResults makes a result of each schema violation: the message
+// with the patch position, the field, the object and its file.
+func invalidResults(set *resource.Set, invalid []*validate.Error, severity string) []Result {
+	out := make([]Result, 0, len(invalid))
+	for _, e := range invalid {
+		label := ""
+		if severity == "warning" {
+			label = "warning: " // as kpatch.Warning writes its message
+		}
+		r := Result{Message: e.Position().String() + label + e.Violation.String(), Severity: severity, FieldPath: e.Path.String()}
+		if e.Input {
+			r.Message += " (the input has it already; no patch wrote it)"
+		}
+		r.about(find(set, e.Object))
+		out = append(out, r)
+	}
+	return out
+}
+
+// about makes the result refer to an object (nil: none): resourceRef,
+// and file from its annotations.
+func (r *Result) about(obj *resource.Resource) {
+	if obj == nil {
+		return
+	}
+	r.APIVersion, r.Kind, r.Namespace, r.Name = obj.APIVersion, obj.Kind, obj.Namespace, obj.Name
+	r.File, r.Index = fileOf(obj)
 }
 
 // find returns the object of the set with the identity id (as
@@ -255,47 +354,66 @@ func kindOf(n *yaml.Node) string {
 
 // ParseConfig reads a functionConfig: kmerge's Patches kind or a
 // ConfigMap. Positions in patches are relative to their text, named
-// functionConfig.spec.kpatch and so on.
-func ParseConfig(fc *yaml.Node) (*Config, error) {
+// functionConfig.spec.kpatch and so on. Errors about the functionConfig
+// itself are *ConfigError.
+func ParseConfig(fc *yaml.Node) (*Config, error) { return parseConfig(fc, "") }
+
+// parseConfig is ParseConfig for a functionConfig read from file, which
+// names it in the positions of errors.
+func parseConfig(fc *yaml.Node, file string) (*Config, error) {
 	if fc == nil || tree.KindOf(fc) == tree.Null {
 		return nil, errors.New("no functionConfig: give the patches in a " + ConfigAPIVersion + " " + ConfigKind + " object or a ConfigMap (see docs/krm.md)")
 	}
-	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin()}
+	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict, file: file}
+	root := fieldpath.Path{fieldpath.Field("functionConfig")}
 	switch kind := kindOf(fc); {
 	case kind == ConfigKind:
-		return cfg, cfg.fromSpec(tree.MapGet(fc, "spec"))
+		return cfg, cfg.fromSpec(fc, root)
 	case kind == "ConfigMap":
-		return cfg, cfg.fromConfigMap(tree.MapGet(fc, "data"))
+		return cfg, cfg.fromConfigMap(fc, root)
 	default:
-		return nil, fmt.Errorf("functionConfig is a %s; kmerge takes a %s %s or a ConfigMap", kind, ConfigAPIVersion, ConfigKind)
+		return nil, cfg.errorf(fc, root, "it is a %s; kmerge takes a %s %s or a ConfigMap", kind, ConfigAPIVersion, ConfigKind)
 	}
 }
 
-func (cfg *Config) fromSpec(spec *yaml.Node) error {
+// errorf returns a *ConfigError about the node n at path.
+func (cfg *Config) errorf(n *yaml.Node, path fieldpath.Path, format string, args ...any) error {
+	e := &ConfigError{Path: path, Pos: tree.Position{File: cfg.file}, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Pos.Line, e.Pos.Column = n.Line, n.Column
+	}
+	return e
+}
+
+func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
+	spec := tree.MapGet(fc, "spec")
 	if spec == nil {
-		return errors.New("functionConfig has no spec: give spec.kpatch or spec.patches")
+		return cfg.errorf(fc, root, "no spec: give spec.kpatch or spec.patches")
 	}
 	for i := 0; i+1 < len(spec.Content); i += 2 {
-		k, v := spec.Content[i].Value, spec.Content[i+1]
-		field := "functionConfig.spec." + k
+		kn, v := spec.Content[i], spec.Content[i+1]
+		field := root.Append(fieldpath.Field("spec"), fieldpath.Field(kn.Value))
+		name := field.String() // names the text of a field in the positions inside it
 		var err error
-		switch k {
+		switch kn.Value {
 		case "kpatch":
-			err = cfg.addKpatch(v.Value, field)
+			err = cfg.addKpatch(v.Value, name)
 		case "patches":
-			err = cfg.addPatchList(v, field)
+			err = cfg.addPatchList(v, name)
 		case "values":
-			err = cfg.addValues(v, field)
+			err = cfg.addValues(v, name)
 		case "features":
 			err = cfg.addFeatures(v, field)
 		case "strict":
-			cfg.Strict, err = boolOf(v, field)
+			cfg.Strict, err = cfg.boolOf(v, field)
 		case "failOnConflict":
-			cfg.FailOnConflict, err = boolOf(v, field)
+			cfg.FailOnConflict, err = cfg.boolOf(v, field)
+		case "validate":
+			cfg.Validate, err = cfg.modeOf(v, v.Value, field)
 		case "schemas":
 			err = cfg.addSchemas(v, field)
 		default:
-			err = fmt.Errorf("%s: unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict and schemas", field)
+			err = cfg.errorf(kn, field, "unknown field; the fields are kpatch, patches, values, features, strict, failOnConflict, validate and schemas")
 		}
 		if err != nil {
 			return err
@@ -304,32 +422,35 @@ func (cfg *Config) fromSpec(spec *yaml.Node) error {
 	return nil
 }
 
-func (cfg *Config) fromConfigMap(data *yaml.Node) error {
+func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
+	data := tree.MapGet(fc, "data")
 	if data == nil {
-		return errors.New("the ConfigMap functionConfig has no data: give data.kpatch or data.patches")
+		return cfg.errorf(fc, root, "the ConfigMap has no data: give data.kpatch or data.patches")
 	}
 	for i := 0; i+1 < len(data.Content); i += 2 {
-		k, text := data.Content[i].Value, data.Content[i+1].Value
-		field := "functionConfig.data." + k
+		kn, vn := data.Content[i], data.Content[i+1]
+		text := vn.Value
+		field := root.Append(fieldpath.Field("data"), fieldpath.Field(kn.Value))
+		name := field.String()
 		var err error
 		parse := func() (*yaml.Node, error) {
-			st, err := tree.Read([]byte(text), tree.Options{File: field})
+			st, err := tree.Read([]byte(text), tree.Options{File: name})
 			if err != nil || len(st.Docs) == 0 {
 				return nil, err
 			}
 			return tree.Root(st.Docs[0]), nil
 		}
-		switch k {
+		switch kn.Value {
 		case "kpatch":
-			err = cfg.addKpatch(text, field)
+			err = cfg.addKpatch(text, name)
 		case "patches", "values", "features":
 			var n *yaml.Node
 			if n, err = parse(); err == nil && n != nil {
-				switch k {
+				switch kn.Value {
 				case "patches":
-					err = cfg.addPatchList(n, field)
+					err = cfg.addPatchList(n, name)
 				case "values":
-					err = cfg.addValues(n, field)
+					err = cfg.addValues(n, name)
 				default:
 					err = cfg.addFeatures(n, field)
 				}
@@ -337,15 +458,17 @@ func (cfg *Config) fromConfigMap(data *yaml.Node) error {
 		case "strict", "failOnConflict":
 			on := text == "true"
 			if !on && text != "false" && text != "" {
-				err = fmt.Errorf("%s: %q is not true or false", field, text)
+				err = cfg.errorf(vn, field, "%q is not true or false", text)
 			}
-			if k == "strict" {
+			if kn.Value == "strict" {
 				cfg.Strict = on
 			} else {
 				cfg.FailOnConflict = on
 			}
+		case "validate":
+			cfg.Validate, err = cfg.modeOf(vn, text, field)
 		default:
-			err = fmt.Errorf("%s: unknown key; the keys are kpatch, patches, values, features, strict and failOnConflict", field)
+			err = cfg.errorf(kn, field, "unknown key; the keys are kpatch, patches, values, features, strict, failOnConflict and validate")
 		}
 		if err != nil {
 			return err
@@ -386,12 +509,12 @@ func (cfg *Config) addValues(n *yaml.Node, name string) error {
 	return cfg.Vars.LoadValues(b, name)
 }
 
-func (cfg *Config) addFeatures(n *yaml.Node, name string) error {
+func (cfg *Config) addFeatures(n *yaml.Node, path fieldpath.Path) error {
 	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("%s: features map names to true or false", name)
+		return cfg.errorf(n, path, "features map names to true or false")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		on, err := boolOf(n.Content[i+1], name+"."+n.Content[i].Value)
+		on, err := cfg.boolOf(n.Content[i+1], path.Append(fieldpath.Field(n.Content[i].Value)))
 		if err != nil {
 			return err
 		}
@@ -400,12 +523,12 @@ func (cfg *Config) addFeatures(n *yaml.Node, name string) error {
 	return nil
 }
 
-func (cfg *Config) addSchemas(n *yaml.Node, name string) error {
+func (cfg *Config) addSchemas(n *yaml.Node, path fieldpath.Path) error {
 	if n.Kind != yaml.SequenceNode {
-		return fmt.Errorf("%s: a list of CustomResourceDefinitions or OpenAPI documents", name)
+		return cfg.errorf(n, path, "a list of CustomResourceDefinitions or OpenAPI documents")
 	}
 	for i, doc := range n.Content {
-		s, err := loadNode(doc, fmt.Sprintf("%s[%d]", name, i))
+		s, err := loadNode(doc, path.Append(fieldpath.Index(i)).String())
 		if err != nil {
 			return err
 		}
@@ -414,11 +537,19 @@ func (cfg *Config) addSchemas(n *yaml.Node, name string) error {
 	return nil
 }
 
-func boolOf(n *yaml.Node, name string) (bool, error) {
+func (cfg *Config) modeOf(n *yaml.Node, text string, path fieldpath.Path) (validate.Mode, error) {
+	m, err := validate.ParseMode(text)
+	if err != nil {
+		return validate.Strict, cfg.errorf(n, path, "%v", err)
+	}
+	return m, nil
+}
+
+func (cfg *Config) boolOf(n *yaml.Node, path fieldpath.Path) (bool, error) {
 	if tree.KindOf(n) == tree.Bool {
 		return tree.BoolValue(n), nil
 	}
-	return false, fmt.Errorf("%s: %q is not true or false", name, n.Value)
+	return false, cfg.errorf(n, path, "%q is not true or false", n.Value)
 }
 
 // withCRDs extends s by the CustomResourceDefinitions among the objects of

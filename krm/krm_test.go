@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge/tree"
 )
 
 // TestProcess runs each testdata folder: in.yaml through Process must give
@@ -53,14 +55,40 @@ func TestProcessRejects(t *testing.T) {
 	for in, msg := range map[string]string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n":                                                                             "the input is not a ResourceList",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n":                                                               "no functionConfig",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Foo}\n":                                  "functionConfig is a Foo",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Foo}\n":                                  "<stdin>:4:17: functionConfig: it is a Foo",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: x, extra: 1}}\n": "functionConfig.spec.kpatch:1:1: an assignment needs a section",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {extra: 1}}\n":            "functionConfig.spec.extra: unknown field",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `functionConfig.spec.strict: "maybe" is not true or false`,
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {extra: 1}}\n":            "<stdin>:4:40: functionConfig.spec.extra: unknown field",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `<stdin>:4:48: functionConfig.spec.strict: "maybe" is not true or false`,
 	} {
 		_, err := Process([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: %v, want %q", in, err, msg)
 		}
+		// an error about a place in the input says where it is, the same
+		// way every positioned error of kmerge does
+		if pos, ok := tree.ErrorPosition(err); ok && !strings.HasPrefix(err.Error(), pos.String()) && !strings.Contains(err.Error(), "\n"+pos.String()) {
+			t.Errorf("%q: %v does not start with its position %v", in, err, pos)
+		}
+	}
+}
+
+// TestAdvice: the advice a function's user gets is worded for a function
+// (its functionConfig), not for kmerge's command line.
+func TestAdvice(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n" +
+		"functionConfig: {kind: Patches, spec: {kpatch: \"[cm.a]\\ndata.x: ${values.x}\\n\"}}\n"
+	_, err := Process([]byte(in))
+	var fe *Error
+	if !errors.As(err, &fe) || len(fe.Results) != 1 {
+		t.Fatalf("%v", err)
+	}
+	if got, want := fe.Results[0].Message, "functionConfig.spec.kpatch:2:9: undefined variable ${values.x} (give it in the functionConfig's values)"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if pos, ok := tree.ErrorPosition(err); !ok || pos.File != "functionConfig.spec.kpatch" || pos.Line != 2 {
+		t.Errorf("position %v", pos)
+	}
+	if strings.Contains(err.Error(), "--") {
+		t.Errorf("a command-line flag in a function's message: %v", err)
 	}
 }

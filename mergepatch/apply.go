@@ -5,6 +5,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -21,14 +23,16 @@ import (
 // the nulls of newly inserted objects are removed, as RFC 7396 says.
 //
 // Apply fails only on a mapping whose key is not a scalar, which trees read
-// by tree.Read never have. If doc and patch share nodes (which trees read
-// separately never do), the shared nodes are edited as part of doc.
-func Apply(doc, patch *yaml.Node) (*yaml.Node, error) {
+// by tree.Read never have; the error is an *Error. If doc and patch share
+// nodes (which trees read separately never do), the shared nodes are edited
+// as part of doc.
+func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 	p := tree.Deref(tree.Root(patch))
 	if p == nil {
 		p = tree.NewNull()
 	}
-	res, err := merge(tree.Root(doc), p)
+	a := &applier{opts: opts}
+	res, err := a.merge(tree.Root(doc), p, p)
 	if err != nil {
 		return nil, err
 	}
@@ -39,11 +43,46 @@ func Apply(doc, patch *yaml.Node) (*yaml.Node, error) {
 	return res, nil
 }
 
+// Options control Apply.
+type Options struct {
+	// File names the patch in the positions of errors (Error.Pos) and
+	// changes.
+	File string
+	// Record, when set, receives every change Apply makes: a field deleted
+	// (null), a value set (anything but an object), an object created
+	// where there was none (an object of the patch merges field by field,
+	// so its fields are recorded below it). nil records nothing.
+	Record *change.Log
+}
+
+// Error reports a patch (or a document) with a mapping key that is not a
+// scalar.
+type Error struct {
+	Path fieldpath.Path // the object whose key it is
+	Pos  tree.Position  // the key: the patch's name (Options.File), line and column
+	Msg  string
+}
+
+// Error formats the error as "file:line:col: path: message".
+func (e *Error) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) }
+
+// Position returns the place the error is about.
+func (e *Error) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*Error)(nil)
+
+// applier applies one patch, knowing where it is in the document.
+type applier struct {
+	opts Options
+	path fieldpath.Path
+}
+
 // merge returns MergePatch(target, patch): target (nil: absent) edited in
 // place when it is an object and patch is one, or updated in place when both
 // are scalars; otherwise a new value built from a copy of patch. patch is
-// not nil and not an alias.
-func merge(target, patch *yaml.Node) (*yaml.Node, error) {
+// not nil and not an alias; at is its key in the patch (the patch itself at
+// the root), for the positions of changes.
+func (a *applier) merge(target, patch, at *yaml.Node) (*yaml.Node, error) {
 	for target != nil && target.Kind == yaml.DocumentNode {
 		target = tree.Root(target) // a document inside a value: take its root
 	}
@@ -60,11 +99,19 @@ func merge(target, patch *yaml.Node) (*yaml.Node, error) {
 	}
 	tk, pk := tree.KindOf(target), tree.KindOf(patch)
 	if pk != tree.Object {
+		a.opts.Record.Record(change.Set, a.path, patch, a.opts.File, at)
 		if target != nil && target.Kind == yaml.ScalarNode && patch.Kind == yaml.ScalarNode {
 			nodeedit.SetScalar(target, patch)
 			return target, nil
 		}
 		return nodeedit.InheritComments(target, tree.Clone(patch)), nil
+	}
+	if a.opts.Record != nil {
+		op := change.Merge
+		if tk != tree.Object {
+			op = change.Create
+		}
+		a.opts.Record.Record(op, a.path, tree.NewMap(), a.opts.File, at)
 	}
 	if tk != tree.Object {
 		// RFC 7396: a target that is not an object is replaced by {}, into
@@ -73,21 +120,25 @@ func merge(target, patch *yaml.Node) (*yaml.Node, error) {
 		n.Anchor, n.Alias, n.Content = "", nil, nil
 		target = nodeedit.InheritComments(target, &n)
 	}
-	if err := checkKeys(target); err != nil {
+	if err := a.checkKeys(target); err != nil {
 		return nil, err
 	}
 	obj := nodeedit.NewMap(target)
 	for i := 0; i+1 < len(patch.Content); i += 2 {
 		kn := tree.Deref(patch.Content[i])
 		if kn == nil || kn.Kind != yaml.ScalarNode {
-			return nil, keyError(patch, patch.Content[i])
+			return nil, a.keyError(patch, patch.Content[i])
 		}
 		pv := tree.Deref(patch.Content[i+1])
+		a.path = append(a.path, fieldpath.Field(kn.Value))
 		if tree.KindOf(pv) == tree.Null {
 			obj.Delete(kn.Value)
+			a.opts.Record.Record(change.Delete, a.path, nil, a.opts.File, kn)
+			a.path = a.path[:len(a.path)-1]
 			continue
 		}
-		v, err := merge(obj.Get(kn.Value), pv)
+		v, err := a.merge(obj.Get(kn.Value), pv, kn)
+		a.path = a.path[:len(a.path)-1]
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +148,7 @@ func merge(target, patch *yaml.Node) (*yaml.Node, error) {
 	return target, nil
 }
 
-func keyError(m, k *yaml.Node) error {
+func (a *applier) keyError(m, k *yaml.Node) error {
 	at := m
 	if k != nil {
 		at = k
@@ -112,15 +163,16 @@ func keyError(m, k *yaml.Node) error {
 	default:
 		what = "not a scalar"
 	}
-	return fmt.Errorf("mergepatch: line %d, column %d: mapping key is %s; JSON objects need string keys", at.Line, at.Column, what)
+	return &Error{Path: a.path.Append(), Pos: tree.Position{File: a.opts.File, Line: at.Line, Column: at.Column},
+		Msg: fmt.Sprintf("mapping key is %s; JSON objects need string keys", what)}
 }
 
 // checkKeys checks that every key of the mapping n is a scalar.
-func checkKeys(n *yaml.Node) error {
+func (a *applier) checkKeys(n *yaml.Node) error {
 	c := n.Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if k := tree.Deref(c[i]); k == nil || k.Kind != yaml.ScalarNode {
-			return keyError(n, c[i])
+			return a.keyError(n, c[i])
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package mergepatch_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -53,7 +54,7 @@ func TestRFC7396(t *testing.T) {
 					doc, patch = tree.Root(doc), tree.Root(patch)
 				}
 				before := tree.Clone(patch)
-				got, err := mergepatch.Apply(doc, patch)
+				got, err := mergepatch.Apply(doc, patch, mergepatch.Options{})
 				if err != nil {
 					t.Fatalf("Apply: %v", err)
 				}
@@ -94,7 +95,7 @@ func TestPreserve(t *testing.T) {
 
 	doc, patch := read("original.yaml"), read("patch.yaml")
 	before := tree.Clone(patch.Docs[0])
-	if _, err := mergepatch.Apply(doc.Docs[0], patch.Docs[0]); err != nil {
+	if _, err := mergepatch.Apply(doc.Docs[0], patch.Docs[0], mergepatch.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -128,7 +129,7 @@ func TestPatchNotModified(t *testing.T) {
 	for _, p := range patches {
 		doc, patch := nodetest.ReadDoc(t, p.doc), nodetest.ReadDoc(t, p.patch)
 		before := tree.Clone(patch)
-		got, err := mergepatch.Apply(doc, patch)
+		got, err := mergepatch.Apply(doc, patch, mergepatch.Options{})
 		if err != nil {
 			t.Fatalf("%q + %q: %v", p.doc, p.patch, err)
 		}
@@ -150,7 +151,7 @@ func TestInPlace(t *testing.T) {
 	root := doc.Content[0]
 	a := tree.MapGet(root, "a")
 	b := tree.MapGet(a, "b")
-	got, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, patchText))
+	got, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, patchText), mergepatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestInPlace(t *testing.T) {
 	}
 
 	root = tree.Root(nodetest.ReadDoc(t, docText))
-	got, err = mergepatch.Apply(root, tree.Root(nodetest.ReadDoc(t, patchText)))
+	got, err = mergepatch.Apply(root, tree.Root(nodetest.ReadDoc(t, patchText)), mergepatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestScalars(t *testing.T) {
 	}
 	for _, c := range cases {
 		doc := nodetest.ReadDoc(t, c.doc)
-		if _, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, c.patch)); err != nil {
+		if _, err := mergepatch.Apply(doc, nodetest.ReadDoc(t, c.patch), mergepatch.Options{}); err != nil {
 			t.Fatalf("%q + %q: %v", c.doc, c.patch, err)
 		}
 		var out bytes.Buffer
@@ -235,7 +236,7 @@ func TestNullsAndEmpty(t *testing.T) {
 		{"empty objects", nodetest.ReadDoc(t, "{}"), nodetest.ReadDoc(t, "{}"), `{}`, true},
 	}
 	for _, c := range cases {
-		got, err := mergepatch.Apply(c.doc, c.patch)
+		got, err := mergepatch.Apply(c.doc, c.patch, mergepatch.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -294,7 +295,7 @@ func TestLargeObjects(t *testing.T) {
 		patch.WriteString("}")
 		want.WriteString("}")
 		d := nodetest.ReadDoc(t, doc.String())
-		got, err := mergepatch.Apply(d, nodetest.ReadDoc(t, patch.String()))
+		got, err := mergepatch.Apply(d, nodetest.ReadDoc(t, patch.String()), mergepatch.Options{})
 		if err != nil {
 			t.Fatalf("%d keys: %v", n, err)
 		}
@@ -320,7 +321,7 @@ func TestReAdd(t *testing.T) {
 			tree.NewString("k0"), tree.NewString("set"),
 			tree.NewString("k0"), tree.NewString("again"),
 			tree.NewString("k1"), tree.NewNull())
-		got, err := mergepatch.Apply(doc, patch)
+		got, err := mergepatch.Apply(doc, patch, mergepatch.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,18 +345,23 @@ func TestNonScalarKey(t *testing.T) {
 	cases := []struct {
 		name       string
 		doc, patch *yaml.Node
+		want       string // the message: the patch's name, the path, what is wrong
 	}{
-		{"in the document", bad(), tree.Root(nodetest.ReadDoc(t, "a: 1\n"))},
-		{"in the patch", tree.Root(nodetest.ReadDoc(t, "a: 1\n")), bad()},
-		{"nil key in the patch", nil, nilKey},
-		{"nested in a new object", obj, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewString("c"), bad()}}},
+		{"in the document", bad(), tree.Root(nodetest.ReadDoc(t, "a: 1\n")), "p: mapping key is a mapping; JSON objects need string keys"},
+		{"in the patch", tree.Root(nodetest.ReadDoc(t, "a: 1\n")), bad(), "p: mapping key is a mapping; JSON objects need string keys"},
+		{"nil key in the patch", nil, nilKey, "p: mapping key is missing; JSON objects need string keys"},
+		{"nested in a new object", obj, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{tree.NewString("c"), bad()}}, "p: c: mapping key is a mapping; JSON objects need string keys"},
 	}
 	for _, c := range cases {
-		got, err := mergepatch.Apply(c.doc, c.patch)
-		if err == nil {
+		got, err := mergepatch.Apply(c.doc, c.patch, mergepatch.Options{File: "p"})
+		var e *mergepatch.Error
+		switch {
+		case err == nil:
 			t.Errorf("%s: no error; result %v", c.name, got)
-		} else if !strings.Contains(err.Error(), "mapping key") {
-			t.Errorf("%s: error %q does not say what is wrong", c.name, err)
+		case !errors.As(err, &e):
+			t.Errorf("%s: error %v is a %T, not a *mergepatch.Error", c.name, err, err)
+		case err.Error() != c.want:
+			t.Errorf("%s: error %q, want %q", c.name, err, c.want)
 		}
 	}
 }
@@ -366,7 +372,7 @@ func TestNonScalarKey(t *testing.T) {
 func TestOddTrees(t *testing.T) {
 	aliased := nodetest.RawDoc(t, "a: &x {b: 1}\nc: *x\nd: &s str\n")
 	aliasPatch := nodetest.RawDoc(t, "c: {b: 2}\nd: other\ne: &y {f: null, g: 1}\nh: *y\n")
-	got, err := mergepatch.Apply(aliased, aliasPatch)
+	got, err := mergepatch.Apply(aliased, aliasPatch, mergepatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +384,7 @@ func TestOddTrees(t *testing.T) {
 		tree.NewString("a"), {Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.Root(nodetest.ReadDoc(t, "{b: 1}"))}},
 		tree.NewString("dangling"),
 	}}
-	got, err = mergepatch.Apply(nested, tree.Root(nodetest.ReadDoc(t, "a: {c: 2}\nz: 1\n")))
+	got, err = mergepatch.Apply(nested, tree.Root(nodetest.ReadDoc(t, "a: {c: 2}\nz: 1\n")), mergepatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,16 +393,16 @@ func TestOddTrees(t *testing.T) {
 	}
 
 	for _, zero := range []*yaml.Node{{}, {Kind: yaml.MappingNode}, {Kind: yaml.SequenceNode}, {Kind: yaml.ScalarNode}} {
-		if _, err := mergepatch.Apply(tree.Root(nodetest.ReadDoc(t, "a: 1\n")), zero); err != nil {
+		if _, err := mergepatch.Apply(tree.Root(nodetest.ReadDoc(t, "a: 1\n")), zero, mergepatch.Options{}); err != nil {
 			t.Errorf("patch %+v: %v", zero, err)
 		}
-		if _, err := mergepatch.Apply(zero, tree.Root(nodetest.ReadDoc(t, "a: {b: 1}\n"))); err != nil {
+		if _, err := mergepatch.Apply(zero, tree.Root(nodetest.ReadDoc(t, "a: {b: 1}\n")), mergepatch.Options{}); err != nil {
 			t.Errorf("doc %+v: %v", zero, err)
 		}
 	}
 
 	self := nodetest.ReadDoc(t, "a: 1\nb: null\nc: {d: null, e: 2}\n")
-	got, err = mergepatch.Apply(self, self)
+	got, err = mergepatch.Apply(self, self, mergepatch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +446,7 @@ func BenchmarkApplyLarge(b *testing.B) {
 		b.StopTimer()
 		dc := tree.Clone(d)
 		b.StartTimer()
-		if _, err := mergepatch.Apply(dc, p); err != nil {
+		if _, err := mergepatch.Apply(dc, p, mergepatch.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -44,18 +43,18 @@ func TestDiff(t *testing.T) {
 			t.Errorf("Diff(%s, %s) = %s, want %s", c.original, c.modified, got, c.patch)
 		}
 		// and the patch gives modified back
-		res, err := Apply(tree.Clone(od), p)
+		res, err := Apply(tree.Clone(od), p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !tree.Equal(res, m.Docs[0]) {
 			back, _ := tree.MarshalJSON(res)
-			t.Errorf("Apply(%s, Diff) = %s, want %s", c.original, back, c.modified)
+			t.Errorf("Apply(%s, Diff, Options{}) = %s, want %s", c.original, back, c.modified)
 		}
 	}
 }
 
-// FuzzDiff checks Apply(original, Diff(original, modified)) == modified for
+// FuzzDiff checks Apply(original, Diff(original, modified), Options{}) == modified for
 // documents without nulls (a merge patch cannot set a null).
 func FuzzDiff(f *testing.F) {
 	for _, s := range [][2]string{{`{"a":"b"}`, `{"a":"c"}`}, {`{"a":{"b":1}}`, `{"a":{"c":[1,2]},"d":true}`}, {"a: 1\nb: [x]\n", "b: {c: d}\n"}} {
@@ -64,7 +63,7 @@ func FuzzDiff(f *testing.F) {
 	f.Fuzz(func(t *testing.T, original, modified string) {
 		o, err1 := tree.Read([]byte(original), tree.Options{})
 		m, err2 := tree.Read([]byte(modified), tree.Options{})
-		if err1 != nil || err2 != nil || len(o.Docs) != 1 || len(m.Docs) != 1 || strings.Contains(modified, "null") || hasNull(m.Docs[0]) {
+		if err1 != nil || err2 != nil || len(o.Docs) != 1 || len(m.Docs) != 1 || strings.Contains(modified, "null") || nodetest.HasNull(m.Docs[0]) {
 			return
 		}
 		before := tree.Clone(o.Docs[0])
@@ -72,7 +71,7 @@ func FuzzDiff(f *testing.F) {
 		if !tree.Equal(before, o.Docs[0]) {
 			t.Fatal("Diff modified the original")
 		}
-		res, err := Apply(o.Docs[0], p)
+		res, err := Apply(o.Docs[0], p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,16 +81,4 @@ func FuzzDiff(f *testing.F) {
 			t.Fatalf("round trip: got %s, want %s", got, want)
 		}
 	})
-}
-
-func hasNull(n *yaml.Node) bool {
-	if tree.KindOf(n) == tree.Null {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasNull(c) {
-			return true
-		}
-	}
-	return false
 }

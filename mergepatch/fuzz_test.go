@@ -44,7 +44,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	patchJSON, patchErr := tree.MarshalJSON(patch)
 	before := tree.Clone(patch)
 
-	got, err := mergepatch.Apply(doc, patch)
+	got, err := mergepatch.Apply(doc, patch, mergepatch.Options{})
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -73,7 +73,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	once := tree.Clone(got)
 	var onceYAML bytes.Buffer
 	yamlErr := tree.WriteYAML(&onceYAML, tree.Style{Indent: 2}, once)
-	again, err := mergepatch.Apply(got, patch)
+	again, err := mergepatch.Apply(got, patch, mergepatch.Options{})
 	if err != nil {
 		t.Fatalf("Apply again: %v", err)
 	}

@@ -8,6 +8,7 @@
 package resource
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -73,6 +74,10 @@ type Source struct {
 	Stream *tree.Stream
 	// Input is the bytes read, to compare outputs with.
 	Input []byte
+	// Kustomization is set when the file is a kustomization (every
+	// document of it that is not empty is one: see Objects): it holds no
+	// objects, and is no manifest to write out.
+	Kustomization bool
 }
 
 // Set is the objects of some files.
@@ -122,31 +127,19 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 		err  error
 	}
 	var inputs []*input
-	for _, p := range paths {
-		if p == "-" {
+	files, err := listFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.Path == "-" {
 			data, err := tree.ReadInput(stdin, "<stdin>", opts.Limits)
 			if err != nil {
 				return nil, err
 			}
-			inputs = append(inputs, &input{src: &Source{Path: "<stdin>", Rel: "stdin.yaml", Input: data}})
-			continue
+			f.Path, f.Input = "<stdin>", data
 		}
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			inputs = append(inputs, &input{src: &Source{Path: p, Rel: filepath.Base(p)}})
-			continue
-		}
-		files, err := manifestFiles(p)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			rel, _ := filepath.Rel(p, f)
-			inputs = append(inputs, &input{src: &Source{Path: f, Rel: rel}})
-		}
+		inputs = append(inputs, &input{src: f})
 	}
 	parallel.For(len(inputs), opts.Workers, func(i int) {
 		in := inputs[i]
@@ -156,15 +149,7 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 				return
 			}
 		}
-		var format *tree.Format
-		if strings.EqualFold(filepath.Ext(src.Path), ".json") {
-			f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
-			format = &f
-		}
-		if src.Stream, in.err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); in.err != nil {
-			return
-		}
-		if in.objs, in.err = Objects(src); in.err == nil && each != nil {
+		if in.objs, in.err = src.parse(opts); in.err == nil && each != nil {
 			each(i, src, in.objs)
 		}
 	})
@@ -179,6 +164,34 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 	return set, set.checkUnique()
 }
 
+// Parse reads the objects of one input held in memory, as Load reads a
+// file: file names it in positions and messages (a name ending in .json is
+// read as JSON, anything else as YAML or JSON by its content) and is the
+// Path and Rel of its one source.
+func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
+	src := &Source{Path: file, Rel: filepath.Base(file), Input: data}
+	objs, err := src.parse(opts)
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{Sources: []*Source{src}, Resources: objs}
+	return set, set.checkUnique()
+}
+
+// parse parses the source's Input into its Stream and returns its objects.
+func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
+	var format *tree.Format
+	if strings.EqualFold(filepath.Ext(src.Path), ".json") {
+		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
+		format = &f
+	}
+	var err error
+	if src.Stream, err = tree.Read(src.Input, tree.Options{File: src.Path, Limits: opts.Limits, Format: format}); err != nil {
+		return nil, err
+	}
+	return Objects(src)
+}
+
 // Release drops the parsed documents of src and the contents of objs (its
 // objects), keeping what identifies them and where they start: for callers
 // that have written the source out and want its memory back. The objects
@@ -189,6 +202,51 @@ func (src *Source) Release(objs []*Resource) {
 	for _, r := range objs {
 		r.Root = &yaml.Node{Kind: r.Root.Kind, Line: r.Root.Line, Column: r.Root.Column}
 	}
+}
+
+// Files lists the files Load reads, in the order it reads them: a file as
+// given, the manifest files of a folder (recursively: .yaml, .yml, .json,
+// in lexical order, folders starting with a dot skipped), and "-" for
+// standard input.
+func Files(paths []string) ([]string, error) {
+	files, err := listFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out, nil
+}
+
+// listFiles lists the files of paths as Sources to be read: Path ("-" for
+// standard input) and Rel.
+func listFiles(paths []string) ([]*Source, error) {
+	var out []*Source
+	for _, p := range paths {
+		if p == "-" {
+			out = append(out, &Source{Path: "-", Rel: "stdin.yaml"})
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, &Source{Path: p, Rel: filepath.Base(p)})
+			continue
+		}
+		files, err := manifestFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			rel, _ := filepath.Rel(p, f)
+			out = append(out, &Source{Path: f, Rel: rel})
+		}
+	}
+	return out, nil
 }
 
 // manifestFiles lists the manifest files below dir, in lexical order.
@@ -203,17 +261,25 @@ func manifestFiles(dir string) ([]string, error) {
 }
 
 // Objects returns the objects of a parsed source, in order: its documents,
-// and the items of List documents. Empty documents and kustomization files
-// have none.
+// and the items of List documents. Empty documents and kustomizations have
+// none. A kustomization is what kustomize reads as one: a document whose
+// apiVersion is kustomize.config.k8s.io/..., or that has no apiVersion and
+// is of kind Kustomization or Component, or that has neither apiVersion nor
+// kind in a file named kustomization.yaml or kustomization.yml (most real
+// ones: kustomize needs neither). A source whose documents are all
+// kustomizations (or empty) is marked as one (Source.Kustomization).
 func Objects(src *Source) ([]*Resource, error) {
 	st, path := src.Stream, src.Path
 	var out []*Resource
+	kustomizations, empty := 0, 0
 	for i, doc := range st.Docs {
 		root := tree.Root(doc)
 		if root == nil || tree.KindOf(root) == tree.Null {
+			empty++
 			continue // an empty document
 		}
-		if isKustomizeFile(root) {
+		if IsKustomization(root, path) {
+			kustomizations++
 			continue // a kustomization.yaml found in a folder of manifests: not an object
 		}
 		items := tree.MapGet(root, "items")
@@ -237,18 +303,68 @@ func Objects(src *Source) ([]*Resource, error) {
 		}
 		out = append(out, r)
 	}
+	src.Kustomization = kustomizations > 0 && kustomizations+empty == len(st.Docs)
 	return out, nil
 }
 
-func isKustomizeFile(n *yaml.Node) bool {
-	v := tree.MapGet(n, "apiVersion")
-	return v != nil && strings.HasPrefix(v.Value, "kustomize.config.k8s.io/")
+// IsKustomizationFile reports whether the file at path, holding data, is
+// a kustomization: its documents are kustomizations (IsKustomization) or
+// empty, and there is one at least. Data that does not parse is none.
+func IsKustomizationFile(data []byte, path string) bool {
+	if !bytes.Contains(data, []byte("kustomize.config.k8s.io/")) && !bytes.Contains(data, []byte("Kustomization")) &&
+		!bytes.Contains(data, []byte("Component")) && !isKustomizationName(path) {
+		return false // the quick answer, without parsing
+	}
+	st, err := tree.Read(data, tree.Options{File: path})
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, d := range st.Docs {
+		root := tree.Root(d)
+		switch {
+		case root == nil || tree.KindOf(root) == tree.Null:
+		case IsKustomization(root, path):
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+// IsKustomization reports whether the document n (its root) of the file at
+// path is a kustomization, which is no object (see Objects).
+func IsKustomization(n *yaml.Node, path string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	apiVersion, kind := str(n, "apiVersion"), str(n, "kind")
+	switch {
+	case apiVersion != "":
+		return strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/")
+	case kind == "Kustomization" || kind == "Component":
+		return true
+	case kind != "" || tree.MapGet(n, "apiVersion") != nil || tree.MapGet(n, "kind") != nil:
+		return false
+	}
+	return isKustomizationName(path)
+}
+
+// isKustomizationName reports whether a file's name is one of those
+// kustomize reads a kustomization from (and kmerge reads at all).
+func isKustomizationName(path string) bool {
+	switch filepath.Base(path) {
+	case "kustomization.yaml", "kustomization.yml":
+		return true
+	}
+	return false
 }
 
 func isList(kind string) bool { return kind == "List" || strings.HasSuffix(kind, "List") }
 
 func errAt(file string, n *yaml.Node, format string, args ...any) error {
-	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &tree.SyntaxError{Pos: tree.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // str returns the scalar text of a field, "" when it is absent or not a
@@ -326,7 +442,7 @@ func (sel Selector) String() string {
 	// a kind qualified by its group, or a name, with a dot in it is
 	// quoted, as a header must write it
 	quote := func(s string) string {
-		if strings.ContainsAny(s, ".[]\"' ") {
+		if strings.ContainsAny(s, ".[]\"' /") {
 			return strconv.Quote(s)
 		}
 		return s

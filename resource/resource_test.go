@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +102,58 @@ func TestLoadErrors(t *testing.T) {
 		if got != c.msg {
 			t.Errorf("%q:\n got %s\nwant %s", c.in, got, c.msg)
 		}
+		// the same text in memory: the same error
+		_, err = Parse([]byte(c.in), "f.yaml", LoadOptions{})
+		got = ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.msg {
+			t.Errorf("Parse %q:\n got %s\nwant %s", c.in, got, c.msg)
+		}
+	}
+}
+
+// TestParse: an input in memory gives the set that Load gives for a file
+// of that name and content: its objects, their positions, the source's
+// names; a name ending in .json reads JSON as JSON.
+func TestParse(t *testing.T) {
+	for name, content := range map[string]string{
+		"all.yaml":  deploy + "---\n" + svc + "---\n" + list + "# end\n",
+		"list.json": `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}]}`,
+	} {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{name: content})
+		t.Chdir(dir)
+		loaded, err := Load([]string{name}, nil, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := Parse([]byte(content), name, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		show := func(set *Set) string {
+			var b strings.Builder
+			for _, src := range set.Sources {
+				fmt.Fprintf(&b, "source %s %s %s %d docs\n", src.Path, src.Rel, src.Stream.Format, len(src.Stream.Docs))
+			}
+			for _, r := range set.Resources {
+				fmt.Fprintf(&b, "%s@%s\n", r.ID(), r.Position())
+			}
+			return b.String()
+		}
+		if got, want := show(parsed), show(loaded); got != want || len(parsed.Resources) == 0 {
+			t.Errorf("%s: Parse:\n%s\nLoad:\n%s", name, got, want)
+		}
+	}
+	// a trailing comma: YAML accepts it, JSON does not
+	trailing := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},}`)
+	if _, err := Parse(trailing, "pod.yaml", LoadOptions{}); err != nil {
+		t.Errorf("pod.yaml: %v", err)
+	}
+	if _, err := Parse(trailing, "pod.json", LoadOptions{}); err == nil || !strings.HasPrefix(err.Error(), "pod.json:1:57: ") {
+		t.Errorf("pod.json is read as JSON: got %v", err)
 	}
 }
 
@@ -273,5 +326,68 @@ func TestSelectorString(t *testing.T) {
 		if got := c.sel.String(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.sel, got, c.want)
 		}
+	}
+}
+
+// TestKustomizations: the documents kustomize reads as kustomizations are
+// no objects, with or without apiVersion, and a file of nothing else is
+// marked as one (kmerge apply leaves it out of its output), as
+// IsKustomizationFile says (kmerge patch leaves it out); anything else
+// without apiVersion and kind stays an error.
+func TestKustomizations(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		marked     bool   // Source.Kustomization
+		err        string // "" for none
+	}{
+		{"kustomization.yaml", "resources:\n- deploy.yaml\npatches:\n- path: p.yaml\n", true, ""}, // most real ones: no apiVersion, no kind
+		{"kustomization.yml", "resources: [deploy.yaml]\n", true, ""},
+		{"kustomization.yaml", kust, true, ""},
+		{"base.yaml", kust, true, ""},                                         // by apiVersion, whatever the name
+		{"base.yaml", "kind: Kustomization\nresources: [a.yaml]\n", true, ""}, // kind without apiVersion
+		{"components/x/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n", true, ""},
+		{"kustomization.yaml", "# only a comment\n---\nresources: [a.yaml]\n---\n", true, ""},
+		{"kustomization.yaml", deploy, false, ""},                                                           // a Deployment, whatever the file's name
+		{"kustomization.yaml", "resources: [a.yaml]\n---\n" + deploy, false, ""},                            // a stream holding more than that is a manifest file
+		{"base.yaml", "resources: [a.yaml]\n", false, "not a Kubernetes object: no apiVersion and no kind"}, // kustomize reads no such file
+		{"kustomization.yaml", "apiVersion: v1\nresources: [a.yaml]\n", false, "not a Kubernetes object: no kind"},
+	} {
+		set, err := Parse([]byte(c.text), c.name, LoadOptions{})
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %q: %v, want %q", c.name, c.text, err, c.err)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s %q: %v", c.name, c.text, err)
+			continue
+		}
+		if got := set.Sources[0].Kustomization; got != c.marked {
+			t.Errorf("%s %q: Kustomization = %v, want %v", c.name, c.text, got, c.marked)
+		}
+		if got := IsKustomizationFile([]byte(c.text), c.name); got != c.marked {
+			t.Errorf("%s %q: IsKustomizationFile = %v, want %v", c.name, c.text, got, c.marked)
+		}
+		if c.marked && len(set.Resources) != 0 {
+			t.Errorf("%s %q: %d objects", c.name, c.text, len(set.Resources))
+		}
+	}
+}
+
+// TestFiles: the files Load reads, in its order, "-" kept.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"b/x.yaml": svc, "a.json": "{}", "c.txt": "", ".hidden/y.yaml": svc})
+	got, err := Files([]string{filepath.Join(dir, "b", "x.yaml"), "-", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "b", "x.yaml"), "-", filepath.Join(dir, "a.json"), filepath.Join(dir, "b", "x.yaml")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Files = %q, want %q", got, want)
+	}
+	if _, err := Files([]string{filepath.Join(dir, "nosuch")}); err == nil {
+		t.Error("a missing path is no error")
 	}
 }

@@ -119,7 +119,7 @@ func (l *crd) typeOf(n *yaml.Node) *Type {
 			fields = append(fields, l.field(name, p))
 		})
 		t.setFields(fields)
-		t.open = preserve
+		t.open, t.unknownFields = preserve, preserve
 	case Map:
 		ap := tree.MapGet(n, "additionalProperties")
 		if ap == nil || ap.Kind != yaml.MappingNode {

@@ -29,7 +29,7 @@ func (b *goBuilder) build(g *gotypes.Type) *Type {
 	if t, ok := b.done[g]; ok {
 		return t
 	}
-	t := &Type{Name: g.Name, Source: b.source}
+	t := &Type{Name: g.Name, Source: b.source, goJSON: true}
 	b.done[g] = t
 	switch g.Kind {
 	case gotypes.Scalar:

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,20 @@ func (s *Schema) NameMatches(name string, gvk GroupVersionKind) bool {
 		}
 	}
 	return false
+}
+
+// Spellings returns the unqualified names NameMatches accepts for the kind
+// gvk, in lower case: its kind, resource name, singular and short names,
+// each once. Messages suggest from them when a name matches no kind.
+func (s *Schema) Spellings(gvk GroupVersionKind) []string {
+	n := s.Names(gvk)
+	out := []string{strings.ToLower(gvk.Kind)}
+	for _, w := range append([]string{n.Plural, n.Singular}, n.ShortNames...) {
+		if w != "" && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // FindKinds returns the kinds of the schema that name names (see

@@ -76,13 +76,13 @@ func Load(data []byte, file string) (*Schema, error) {
 		found = true
 	}
 	if !found {
-		return nil, &tree.SyntaxError{File: file, Msg: "empty schema document"}
+		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: "empty schema document"}
 	}
 	return s, nil
 }
 
 func schemaErr(file string, n *yaml.Node, format string, args ...any) error {
-	return &tree.SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &tree.SyntaxError{Pos: tree.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
 func scalar(n *yaml.Node) string {
@@ -203,6 +203,9 @@ func schemaKind(n *yaml.Node) (Kind, string) {
 	case "array":
 		return List, format
 	case "string":
+		if format == "int-or-string" { // how Kubernetes' OpenAPI v2 documents describe IntOrString
+			return IntOrString, format
+		}
 		return String, format
 	case "integer":
 		return Integer, format
@@ -215,6 +218,19 @@ func schemaKind(n *yaml.Node) (Kind, string) {
 		return Object, format
 	}
 	return Any, format
+}
+
+// allowsUnknown reports whether an object schema lets values hold fields
+// its properties do not name: x-kubernetes-preserve-unknown-fields, or
+// additionalProperties (true or a schema) beside the properties. Without
+// them an object is closed, as Kubernetes' strict field validation treats
+// every schema (JSON Schema's default would be open).
+func allowsUnknown(n *yaml.Node) bool {
+	if tree.BoolValue(tree.MapGet(n, "x-kubernetes-preserve-unknown-fields")) {
+		return true
+	}
+	ap := tree.MapGet(n, "additionalProperties")
+	return ap != nil && (ap.Kind == yaml.MappingNode || tree.BoolValue(ap))
 }
 
 func hasProperties(n *yaml.Node) bool {
@@ -318,6 +334,7 @@ func (l *v2) typeOf(n *yaml.Node) (*Type, error) {
 			return nil, err
 		}
 		t.setFields(fields)
+		t.unknownFields = allowsUnknown(n)
 	case Map:
 		t.lookupErr = "expected kind, but got map"
 		if ap := tree.MapGet(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode {
@@ -453,6 +470,7 @@ func (l *v3) typeOf(n *yaml.Node) *Type {
 			fields = append(fields, l.field(name, p))
 		})
 		t.setFields(fields)
+		t.unknownFields = allowsUnknown(n)
 	case Map:
 		if ap := tree.MapGet(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode {
 			if r, msg := l.resolve(ap); msg == "" {

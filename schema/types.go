@@ -60,7 +60,51 @@ type Type struct {
 	// open: an Object that also allows fields it does not name, with no
 	// metadata (x-kubernetes-preserve-unknown-fields).
 	open bool
+	// unknownFields: values may hold fields the type does not name
+	// (x-kubernetes-preserve-unknown-fields). For CRDs it goes with open;
+	// OpenAPI documents set it alone, since upstream's patch lookups in
+	// them fail on unknown fields all the same.
+	unknownFields bool
+	// goJSON: built from a Go type, whose values encoding/json decodes.
+	goJSON bool
 }
+
+// String names the type as messages show it: the kind, and the format of
+// a scalar after a slash ("integer/int32", "int-or-string/quantity",
+// "object", "list"). A nil type, which allows anything, is "any".
+func (t *Type) String() string {
+	switch {
+	case t == nil:
+		return "any"
+	case t.Format != "" && t.Kind.Scalar():
+		return t.Kind.String() + "/" + t.Format
+	}
+	return t.Kind.String()
+}
+
+// ExactField returns the field named exactly name, or nil: the field an
+// API server's case-sensitive decoder fills (Field also matches other
+// letter cases for Go types, as upstream's patch lookup does).
+func (t *Type) ExactField(name string) *Field {
+	if t == nil {
+		return nil
+	}
+	return t.index[name]
+}
+
+// AllowsUnknownFields reports whether values of an object type may hold
+// fields it does not name: x-kubernetes-preserve-unknown-fields (or an
+// embedded resource) in a CRD or an OpenAPI document. Built-in kinds and
+// Go types never do: an API server's strict field validation refuses
+// unknown fields.
+func (t *Type) AllowsUnknownFields() bool { return t != nil && (t.open || t.unknownFields) }
+
+// FromGo reports whether the type was built from a Go type (the built-in
+// table, FromGoType). Values of such types are decoded by encoding/json and
+// the types' own UnmarshalJSON methods, which is stricter than an OpenAPI
+// schema: a float is no integer even when whole, and formats (date-time,
+// byte, quantity) are parsed.
+func (t *Type) FromGo() bool { return t != nil && t.goJSON }
 
 // Field is a named field of an object type with its patch metadata.
 type Field struct {

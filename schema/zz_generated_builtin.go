@@ -948,14 +948,14 @@ struct io.k8s.api.apps.v1.ReplicaSetStatus
 	observedGeneration integer:int64
 	conditions []io.k8s.api.apps.v1.ReplicaSetCondition patch=merge key=type list=map mapkeys=type
 struct io.k8s.api.apps.v1.RollingUpdateDaemonSet
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.apps.v1.RollingUpdateDeployment
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy
 	partition *integer:int32
-	maxUnavailable *int-or-string
+	maxUnavailable *int-or-string:int32
 struct io.k8s.api.apps.v1.StatefulSet
 	kind string
 	apiVersion string
@@ -1065,11 +1065,11 @@ struct io.k8s.api.apps.v1beta1.DeploymentStrategy
 struct io.k8s.api.apps.v1beta1.RollbackConfig
 	revision integer:int64
 struct io.k8s.api.apps.v1beta1.RollingUpdateDeployment
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.apps.v1beta1.RollingUpdateStatefulSetStrategy
 	partition *integer:int32
-	maxUnavailable *int-or-string
+	maxUnavailable *int-or-string:int32
 struct io.k8s.api.apps.v1beta1.Scale
 	kind string
 	apiVersion string
@@ -1249,14 +1249,14 @@ struct io.k8s.api.apps.v1beta2.ReplicaSetStatus
 	observedGeneration integer:int64
 	conditions []io.k8s.api.apps.v1beta2.ReplicaSetCondition patch=merge key=type list=map mapkeys=type
 struct io.k8s.api.apps.v1beta2.RollingUpdateDaemonSet
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.apps.v1beta2.RollingUpdateDeployment
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.apps.v1beta2.RollingUpdateStatefulSetStrategy
 	partition *integer:int32
-	maxUnavailable *int-or-string
+	maxUnavailable *int-or-string:int32
 struct io.k8s.api.apps.v1beta2.Scale
 	kind string
 	apiVersion string
@@ -1977,8 +1977,8 @@ struct io.k8s.api.coordination.v1.LeaseList
 struct io.k8s.api.coordination.v1.LeaseSpec
 	holderIdentity *string
 	leaseDurationSeconds *integer:int32
-	acquireTime *string:date-time
-	renewTime *string:date-time
+	acquireTime *string:date-time-micro
+	renewTime *string:date-time-micro
 	leaseTransitions *integer:int32
 	strategy *string
 	preferredHolder *string
@@ -1994,8 +1994,8 @@ struct io.k8s.api.coordination.v1alpha2.LeaseCandidateList
 	items []io.k8s.api.coordination.v1alpha2.LeaseCandidate
 struct io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec
 	leaseName string
-	pingTime *string:date-time
-	renewTime *string:date-time
+	pingTime *string:date-time-micro
+	renewTime *string:date-time-micro
 	binaryVersion string
 	emulationVersion string
 	strategy string
@@ -2016,8 +2016,8 @@ struct io.k8s.api.coordination.v1beta1.LeaseCandidateList
 	items []io.k8s.api.coordination.v1beta1.LeaseCandidate
 struct io.k8s.api.coordination.v1beta1.LeaseCandidateSpec
 	leaseName string
-	pingTime *string:date-time
-	renewTime *string:date-time
+	pingTime *string:date-time-micro
+	renewTime *string:date-time-micro
 	binaryVersion string
 	emulationVersion string
 	strategy string
@@ -2029,8 +2029,8 @@ struct io.k8s.api.coordination.v1beta1.LeaseList
 struct io.k8s.api.coordination.v1beta1.LeaseSpec
 	holderIdentity *string
 	leaseDurationSeconds *integer:int32
-	acquireTime *string:date-time
-	renewTime *string:date-time
+	acquireTime *string:date-time-micro
+	renewTime *string:date-time-micro
 	leaseTransitions *integer:int32
 	strategy *string
 	preferredHolder *string
@@ -2353,7 +2353,7 @@ struct io.k8s.api.core.v1.Event
 	lastTimestamp string:date-time
 	count integer:int32
 	type string
-	eventTime string:date-time
+	eventTime string:date-time-micro
 	series *io.k8s.api.core.v1.EventSeries
 	action string
 	related *io.k8s.api.core.v1.ObjectReference
@@ -2366,7 +2366,7 @@ struct io.k8s.api.core.v1.EventList
 	items []io.k8s.api.core.v1.Event
 struct io.k8s.api.core.v1.EventSeries
 	count integer:int32
-	lastObservedTime string:date-time
+	lastObservedTime string:date-time-micro
 struct io.k8s.api.core.v1.EventSource
 	component string
 	host string
@@ -2425,7 +2425,7 @@ struct io.k8s.api.core.v1.GlusterfsVolumeSource
 	readOnly boolean
 struct io.k8s.api.core.v1.HTTPGetAction
 	path string
-	port int-or-string
+	port int-or-string:int32
 	host string
 	scheme string
 	httpHeaders []io.k8s.api.core.v1.HTTPHeader list=atomic
@@ -3211,7 +3211,7 @@ struct io.k8s.api.core.v1.ServicePort
 	protocol string
 	appProtocol *string
 	port integer:int32
-	targetPort int-or-string
+	targetPort int-or-string:int32
 	nodePort integer:int32
 struct io.k8s.api.core.v1.ServiceProxyOptions
 	kind string
@@ -3261,7 +3261,7 @@ struct io.k8s.api.core.v1.Sysctl
 	name string
 	value string
 struct io.k8s.api.core.v1.TCPSocketAction
-	port int-or-string
+	port int-or-string:int32
 	host string
 struct io.k8s.api.core.v1.Taint
 	key string
@@ -3458,7 +3458,7 @@ struct io.k8s.api.events.v1.Event
 	kind string
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-	eventTime string:date-time
+	eventTime string:date-time-micro
 	series *io.k8s.api.events.v1.EventSeries
 	reportingController string
 	reportingInstance string
@@ -3479,12 +3479,12 @@ struct io.k8s.api.events.v1.EventList
 	items []io.k8s.api.events.v1.Event
 struct io.k8s.api.events.v1.EventSeries
 	count integer:int32
-	lastObservedTime string:date-time
+	lastObservedTime string:date-time-micro
 struct io.k8s.api.events.v1beta1.Event
 	kind string
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-	eventTime string:date-time
+	eventTime string:date-time-micro
 	series *io.k8s.api.events.v1beta1.EventSeries
 	reportingController string
 	reportingInstance string
@@ -3505,7 +3505,7 @@ struct io.k8s.api.events.v1beta1.EventList
 	items []io.k8s.api.events.v1beta1.Event
 struct io.k8s.api.events.v1beta1.EventSeries
 	count integer:int32
-	lastObservedTime string:date-time
+	lastObservedTime string:date-time-micro
 struct io.k8s.api.extensions.v1beta1.DaemonSet
 	kind string
 	apiVersion string
@@ -3608,7 +3608,7 @@ struct io.k8s.api.extensions.v1beta1.Ingress
 	status io.k8s.api.extensions.v1beta1.IngressStatus
 struct io.k8s.api.extensions.v1beta1.IngressBackend
 	serviceName string
-	servicePort int-or-string
+	servicePort int-or-string:int32
 	resource *io.k8s.api.core.v1.TypedLocalObjectReference
 struct io.k8s.api.extensions.v1beta1.IngressList
 	kind string
@@ -3660,7 +3660,7 @@ struct io.k8s.api.extensions.v1beta1.NetworkPolicyPeer
 	ipBlock *io.k8s.api.extensions.v1beta1.IPBlock
 struct io.k8s.api.extensions.v1beta1.NetworkPolicyPort
 	protocol *string
-	port *int-or-string
+	port *int-or-string:int32
 	endPort *integer:int32
 struct io.k8s.api.extensions.v1beta1.NetworkPolicySpec
 	podSelector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -3700,11 +3700,11 @@ struct io.k8s.api.extensions.v1beta1.ReplicaSetStatus
 struct io.k8s.api.extensions.v1beta1.RollbackConfig
 	revision integer:int64
 struct io.k8s.api.extensions.v1beta1.RollingUpdateDaemonSet
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.extensions.v1beta1.RollingUpdateDeployment
-	maxUnavailable *int-or-string
-	maxSurge *int-or-string
+	maxUnavailable *int-or-string:int32
+	maxSurge *int-or-string:int32
 struct io.k8s.api.extensions.v1beta1.Scale
 	kind string
 	apiVersion string
@@ -4244,7 +4244,7 @@ struct io.k8s.api.networking.v1.NetworkPolicyPeer
 	ipBlock *io.k8s.api.networking.v1.IPBlock
 struct io.k8s.api.networking.v1.NetworkPolicyPort
 	protocol *string
-	port *int-or-string
+	port *int-or-string:int32
 	endPort *integer:int32
 struct io.k8s.api.networking.v1.NetworkPolicySpec
 	podSelector io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -4300,7 +4300,7 @@ struct io.k8s.api.networking.v1beta1.Ingress
 	status io.k8s.api.networking.v1beta1.IngressStatus
 struct io.k8s.api.networking.v1beta1.IngressBackend
 	serviceName string
-	servicePort int-or-string
+	servicePort int-or-string:int32
 	resource *io.k8s.api.core.v1.TypedLocalObjectReference
 struct io.k8s.api.networking.v1beta1.IngressClass
 	kind string
@@ -4439,9 +4439,9 @@ struct io.k8s.api.policy.v1.PodDisruptionBudgetList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.policy.v1.PodDisruptionBudget
 struct io.k8s.api.policy.v1.PodDisruptionBudgetSpec
-	minAvailable *int-or-string
+	minAvailable *int-or-string:int32
 	selector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector patch=replace
-	maxUnavailable *int-or-string
+	maxUnavailable *int-or-string:int32
 	unhealthyPodEvictionPolicy *string
 struct io.k8s.api.policy.v1.PodDisruptionBudgetStatus
 	observedGeneration integer:int64
@@ -4468,9 +4468,9 @@ struct io.k8s.api.policy.v1beta1.PodDisruptionBudgetList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.policy.v1beta1.PodDisruptionBudget
 struct io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec
-	minAvailable *int-or-string
+	minAvailable *int-or-string:int32
 	selector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-	maxUnavailable *int-or-string
+	maxUnavailable *int-or-string:int32
 	unhealthyPodEvictionPolicy *string
 struct io.k8s.api.policy.v1beta1.PodDisruptionBudgetStatus
 	observedGeneration integer:int64

@@ -6,6 +6,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -48,6 +50,12 @@ func (o ListOrder) String() string {
 // Options control Apply.
 type Options struct {
 	ListOrder ListOrder
+	// File names the patch in the positions of errors (Error.Pos) and
+	// changes.
+	File string
+	// Record, when set, receives every change Apply makes (see
+	// record.go); nil records nothing, at no cost.
+	Record *change.Log
 }
 
 // The directives of a strategic merge patch.
@@ -60,7 +68,7 @@ const (
 
 type applier struct {
 	opts Options
-	path []pathSeg
+	path fieldpath.Path // where the applier is in the document, for errors
 	// compose is upstream's merge of one patch into another (its mergeMap
 	// with MergeParallelList and IgnoreUnmatchedNulls off), which
 	// CreateThreeWayMergePatch uses: directives and nulls are carried into
@@ -183,9 +191,15 @@ func (a *applier) mapDirective(orig, patch, d *yaml.Node) (*yaml.Node, error) {
 		}
 		cleaned, _ := a.verbatim(c)
 		target.Content = cleaned.Content
+		if a.recording() {
+			a.record(change.Set, d, tree.Clone(cleaned))
+		}
 		return target, nil
 	case "delete":
 		target.Content = nil
+		if a.recording() {
+			a.record(change.Set, d, tree.NewMap())
+		}
 		return target, nil
 	}
 	return nil, a.errorf(ReasonDirective, d, "unknown patch type: %s in map; $patch of an object is replace or delete", describe(d))
@@ -251,6 +265,7 @@ func (a *applier) retainKeys(m *nodeedit.Map, patch *yaml.Node) error {
 		}
 	}
 	m.Retain(keep)
+	a.record(change.Retain, rk, rk)
 	return nil
 }
 
@@ -288,8 +303,18 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 			m.Set(kn, tree.Clone(pv)) // a deletion the patch carries
 		} else {
 			m.Delete(k)
+			a.record(change.Delete, kn, nil)
 		}
 		return nil
+	}
+	if isDelete && a.recording() && pk == tree.Array {
+		// the values are not in the list afterwards, whether it had them
+		// or not
+		for _, d := range pv.Content {
+			if v, ok := fieldpath.ValueOf(d); ok {
+				a.record(change.Delete, d, nil, fieldpath.Member(v))
+			}
+		}
 	}
 	ov := m.Get(k)
 	if ov == nil || tree.KindOf(ov) != pk {
@@ -301,8 +326,10 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 				v = nodeedit.InheritComments(ov, v)
 			}
 			m.Set(kn, v)
+			a.recordNew(kn, pv, t, k)
 		} else {
 			m.Delete(k)
+			a.record(change.Delete, kn, nil)
 		}
 		return nil
 	}
@@ -318,10 +345,17 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 			// and kmerge drops, with the field.
 			if res, keep := a.verbatim(pv); keep {
 				m.Set(kn, nodeedit.InheritComments(ov, res))
+				if a.recording() {
+					a.record(change.Set, kn, tree.Clone(res))
+				}
 			} else {
 				m.Delete(k)
+				a.record(change.Delete, kn, nil)
 			}
 			return nil
+		}
+		if a.recording() && tree.MapGet(pv, directivePatch) == nil {
+			a.record(change.Merge, kn, tree.NewMap())
 		}
 		res, err := a.mergeMap(ov, pv, sub)
 		if err != nil {
@@ -333,29 +367,39 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 		if err != nil {
 			return a.errorf(ReasonSchema, kn, "%v", err)
 		}
-		items, err := a.mergeListField(toSlice(ov.Content), pv, elem, meta, isDelete)
+		items, err := a.mergeListField(toSlice(ov.Content), kn, pv, elem, meta, isDelete)
 		if err != nil {
 			return err
 		}
 		ov.Content = toNodes(items)
 	default:
 		nodeedit.SetScalar(ov, pv)
+		a.record(change.Set, kn, pv)
 	}
 	return nil
 }
 
-// mergeListField merges a patch list into a list, by its strategy: merge
-// (or a deletion list, whatever the strategy) merges, anything else
-// replaces.
-func (a *applier) mergeListField(orig []any, pv *yaml.Node, elem *schema.Type, meta schema.Meta, isDelete bool) ([]any, error) {
+// mergeListField merges a patch list (the value of the key kn) into a
+// list, by its strategy: merge (or a deletion list, whatever the strategy)
+// merges, anything else replaces.
+func (a *applier) mergeListField(orig []any, kn, pv *yaml.Node, elem *schema.Type, meta schema.Meta, isDelete bool) ([]any, error) {
 	if !isDelete && usesPatchMergeKey(pv.Content) {
 		// the directive makes any list a merged one (kmerge extension)
+		if a.recording() && orig != nil {
+			a.record(change.Merge, kn, tree.NewSeq())
+		}
 		return a.mergeByPatchMergeKey(orig, pv.Content, elem, meta.MergeKey)
 	}
 	if meta.Strategy == schema.StrategyMerge || isDelete {
+		if a.recording() && orig != nil && !isDelete {
+			a.record(change.Merge, kn, tree.NewSeq())
+		}
 		return a.mergeList(orig, pv.Content, elem, meta.MergeKey, isDelete)
 	}
 	c, _ := a.verbatim(pv)
+	if a.recording() {
+		a.record(change.Set, kn, tree.Clone(c))
+	}
 	return toSlice(c.Content), nil
 }
 

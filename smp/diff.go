@@ -386,7 +386,7 @@ func (d *differ) diffListsOfMaps(original, modified []*yaml.Node, elem *schema.T
 		}
 		switch {
 		case i < len(o) && j < len(m) && os == ms:
-			a.pushItem(itemLabel(m[j], key, j))
+			a.pushItem(entryLabel(m[j], key, j))
 			p, err := d.diffMaps(o[i], m[j], elem, f)
 			a.pop()
 			if err != nil {

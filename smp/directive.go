@@ -2,11 +2,12 @@ package smp
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -33,8 +34,8 @@ type keyedEntry struct {
 	p      *yaml.Node
 	key    []string
 	del    bool
-	label  string
-	target int // index in the live list it resolved to, -1 for a new item
+	label  fieldpath.Element // how the item names itself: by the key fields it gives
+	target int               // index in the live list it resolved to, -1 for a new item
 }
 
 // entryKey returns the fields that identify a patch item: its
@@ -58,6 +59,23 @@ func (a *applier) entryKey(p *yaml.Node, def []string, i int) ([]string, error) 
 		key = append(key, f.Value)
 	}
 	return key, nil
+}
+
+// entryLabel names an item by the fields of key it has as scalars (a key
+// field it lacks is part of its identity, a null one is not, and neither
+// shows), or by its index when it has none.
+func entryLabel(p *yaml.Node, key []string, i int) fieldpath.Element {
+	var fields []fieldpath.KeyField
+	for _, f := range key {
+		v, ok := fieldpath.ValueOf(tree.MapGet(p, f))
+		if ok && tree.MapGet(p, f) != nil && v.Kind != tree.Null {
+			fields = append(fields, fieldpath.KeyField{Name: f, Value: v})
+		}
+	}
+	if len(fields) == 0 {
+		return fieldpath.Index(i)
+	}
+	return fieldpath.Key(fields...)
 }
 
 // matches reports whether the live item e is the one the patch item p
@@ -100,6 +118,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 	}
 	var entries []keyedEntry
 	replace := false
+	var replaceAt *yaml.Node
 	for i, p := range patch {
 		if p.Kind != yaml.MappingNode {
 			return nil, a.errorf(ReasonType, p, "expected an object in a list of objects, got %s", describe(p))
@@ -110,7 +129,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		case directiveValue(d) == "delete":
 			e.del = true
 		case directiveValue(d) == "replace":
-			replace = true
+			replace, replaceAt = true, d
 			continue
 		default:
 			return nil, a.errorf(ReasonDirective, d, "unknown patch type: %s in a list item; $patch of a list item is delete or replace", describe(d))
@@ -119,7 +138,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		if err != nil {
 			return nil, err
 		}
-		e.key, e.label = key, itemLabel(p, key, i)
+		e.key, e.label = key, entryLabel(p, key, i)
 		entries = append(entries, e)
 	}
 	if replace {
@@ -137,7 +156,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		if len(candidates) == 1 {
 			e.target = candidates[0]
 			if prev, dup := claimed[e.target]; dup {
-				return nil, a.errorf(ReasonMergeKey, e.p, "items %s and %s of the patch both name the live item %s", entries[prev].label, e.label, itemLabel(live[e.target], e.key, e.target))
+				return nil, a.errorf(ReasonMergeKey, e.p, "items %s and %s of the patch both name the live item %s", entries[prev].label, e.label, entryLabel(live[e.target], e.key, e.target))
 			}
 			claimed[e.target] = i
 		}
@@ -167,6 +186,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 			if e.target >= 0 {
 				gone[e.target] = true
 			}
+			a.record(change.Delete, e.p, nil, e.label)
 		case e.target >= 0:
 			a.pushItem(e.label)
 			res, err := a.mergeMap(live[e.target], withoutKey(e.p, directivePatchMergeKey), elem)
@@ -180,6 +200,7 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		default:
 			c, _ := a.verbatim(e.p)
 			named = append(named, c)
+			a.recordNewItem(e.p, e.label, elem)
 		}
 	}
 	isNamed := make(map[*yaml.Node]bool, len(named))
@@ -198,7 +219,14 @@ func (a *applier) mergeByPatchMergeKey(orig []any, patch []*yaml.Node, elem *sch
 		}
 		return -1
 	}
-	return interleaveNodes(others, named, pos), nil
+	result := interleave(others, named, pos)
+	if a.recording() && len(patch) > 0 && reordered(toNodes(orig), result) {
+		a.record(change.Order, patch[0], nil)
+	}
+	if replace && a.recording() {
+		a.record(change.Set, replaceAt, tree.Clone(tree.NewSeq(toNodes(result)...)))
+	}
+	return result, nil
 }
 
 // liveIndex finds the live items a patch item names. It keeps one hash
@@ -293,149 +321,4 @@ func withoutKey(m *yaml.Node, k string) *yaml.Node {
 		}
 	}
 	return &c
-}
-
-// interleaveNodes orders a merged list the way upstream does: left (live
-// items the patch does not name, in live order) and right (patch items in
-// patch order) are walked together, and a left item comes first only when
-// both it and the right item are live and it is earlier in the live list.
-func interleaveNodes(left, right []*yaml.Node, pos func(*yaml.Node) int) []any {
-	out := make([]any, 0, len(left)+len(right))
-	i, j := 0, 0
-	for i < len(left) || j < len(right) {
-		switch {
-		case i >= len(left):
-			out = append(out, right[j])
-			j++
-		case j >= len(right):
-			out = append(out, left[i])
-			i++
-		default:
-			li, ri := pos(left[i]), pos(right[j])
-			if li >= 0 && ri >= 0 && li < ri {
-				out = append(out, left[i])
-				i++
-			} else {
-				out = append(out, right[j])
-				j++
-			}
-		}
-	}
-	return out
-}
-
-// directiveKeys returns the fields the items of a patch list use as their
-// key: all their $patchMergeKey lists (the list's merge key for items
-// without one), in order of appearance.
-func directiveKeys(items []*yaml.Node, def []string) []string {
-	var keys []string
-	add := func(k string) {
-		for _, x := range keys {
-			if x == k {
-				return
-			}
-		}
-		keys = append(keys, k)
-	}
-	for _, p := range items {
-		d := tree.MapGet(p, directivePatchMergeKey)
-		if d == nil || d.Kind != yaml.SequenceNode {
-			for _, k := range def {
-				add(k)
-			}
-			continue
-		}
-		for _, k := range d.Content {
-			add(k.Value)
-		}
-	}
-	return keys
-}
-
-// orderByDirective applies a $setElementOrder directive to a list merged by
-// $patchMergeKey: each entry of the directive names the item whose key
-// fields (those the patch items use) equal the entry's, a field the entry
-// lacks being absent from the item. Items it does not name come first, in
-// the order the merge left them, then the named ones in its order (there is
-// no upstream order for such lists; both orders give this one).
-func (a *applier) orderByDirective(merged []any, seo *yaml.Node, key []string) ([]any, error) {
-	nodes := toNodes(merged)
-	ix := newLiveIndex(nodes)
-	rank := make(map[*yaml.Node]int, len(merged))
-	for si, s := range seo.Content {
-		if s.Kind != yaml.MappingNode {
-			return nil, a.errorf(ReasonType, s, "$setElementOrder of a list of objects lists objects, not %s", describe(s))
-		}
-		hits := ix.candidates(s, key)
-		if len(hits) > 1 {
-			return nil, a.errorf(ReasonSetElementOrder, s, "$setElementOrder entry %d (%s) names more than one item", si, describeItem(s))
-		}
-		if len(hits) == 1 {
-			if _, dup := rank[nodes[hits[0]]]; !dup {
-				rank[nodes[hits[0]]] = si
-			}
-		}
-	}
-	var others, named []*yaml.Node
-	for _, n := range nodes {
-		if _, ok := rank[n]; ok {
-			named = append(named, n)
-		} else {
-			others = append(others, n)
-		}
-	}
-	sortByRank(named, rank)
-	out := make([]any, 0, len(merged))
-	for _, n := range others {
-		out = append(out, n)
-	}
-	for _, n := range named {
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// validateOrderByDirective checks, for a list merged by $patchMergeKey,
-// that every item the patch adds or changes is named by the directive, in
-// the patch's order.
-func (a *applier) validateOrderByDirective(pv, seo *yaml.Node, key []string) error {
-	if pv == nil || len(seo.Content) == 0 {
-		return nil
-	}
-	var items []*yaml.Node
-	for _, p := range pv.Content {
-		if p.Kind == yaml.MappingNode && tree.MapGet(p, directivePatch) == nil {
-			items = append(items, p)
-		}
-	}
-	ix := newLiveIndex(items)
-	pos := make([]int, len(items))
-	for i := range pos {
-		pos[i] = -1
-	}
-	for si, s := range seo.Content {
-		if s.Kind != yaml.MappingNode {
-			continue
-		}
-		for _, j := range ix.candidates(s, key) {
-			if pos[j] < 0 {
-				pos[j] = si
-			}
-		}
-	}
-	last := -1
-	for i, p := range items {
-		if pos[i] < 0 {
-			return a.errorf(ReasonSetElementOrder, p, "the patch item %d is missing from $setElementOrder", i)
-		}
-		if pos[i] < last {
-			return a.errorf(ReasonSetElementOrder, p, "the order in the patch list doesn't match $setElementOrder list: the patch item %d comes before an item the directive puts after it", i)
-		}
-		last = pos[i]
-	}
-	return nil
-}
-
-func sortByRank(ns []*yaml.Node, rank map[*yaml.Node]int) {
-	sort.SliceStable(ns, func(i, j int) bool { return rank[ns[i]] < rank[ns[j]] })
 }

@@ -2,9 +2,11 @@ package smp
 
 import (
 	"fmt"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // Reason classifies why a patch was rejected.
@@ -40,55 +42,32 @@ const (
 // Error reports a rejected patch.
 type Error struct {
 	Reason Reason
-	Path   string // where in the document, e.g. spec.template.spec.containers[name=app].env
-	Line   int    // line of the patch value at fault, 0 if unknown
-	Column int
-	Msg    string
+	// Path is where in the document, e.g.
+	// spec.template.spec.containers[name=app].env.
+	Path fieldpath.Path
+	// Pos is the patch value at fault: the patch's name (Options.File),
+	// line and column; Line is 0 when unknown.
+	Pos tree.Position
+	Msg string
 }
 
-// Error formats the error as "path: message".
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
+// Error formats the error as "file:line:col: path: message" (the parts
+// that are unknown left out).
+func (e *Error) Error() string { return fieldpath.Message(e.Pos, e.Path, e.Msg) }
 
-// pathSeg is one step of a document path.
-type pathSeg struct {
-	field string // a field name, or
-	item  string // a list item: "name=app" or an index
-}
+// Position returns the place in the patch the error is about.
+func (e *Error) Position() tree.Position { return e.Pos }
 
-func formatPath(segs []pathSeg) string {
-	var b strings.Builder
-	for _, s := range segs {
-		if s.item != "" {
-			b.WriteString("[" + s.item + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		if strings.ContainsAny(s.field, ".[]") || s.field == "" {
-			fmt.Fprintf(&b, "%q", s.field)
-		} else {
-			b.WriteString(s.field)
-		}
-	}
-	return b.String()
-}
+var _ tree.PositionedError = (*Error)(nil)
 
 func (a *applier) errorf(reason Reason, at *yaml.Node, format string, args ...any) error {
-	e := &Error{Reason: reason, Path: formatPath(a.path), Msg: fmt.Sprintf(format, args...)}
+	e := &Error{Reason: reason, Path: a.path.Append(), Pos: tree.Position{File: a.opts.File}, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {
-		e.Line, e.Column = at.Line, at.Column
+		e.Pos.Line, e.Pos.Column = at.Line, at.Column
 	}
 	return e
 }
 
-func (a *applier) push(field string) { a.path = append(a.path, pathSeg{field: field}) }
-func (a *applier) pushItem(item string) {
-	a.path = append(a.path, pathSeg{item: item})
-}
-func (a *applier) pop() { a.path = a.path[:len(a.path)-1] }
+func (a *applier) push(field string)            { a.path = append(a.path, fieldpath.Field(field)) }
+func (a *applier) pushItem(e fieldpath.Element) { a.path = append(a.path, e) }
+func (a *applier) pop()                         { a.path = a.path[:len(a.path)-1] }

@@ -1,14 +1,13 @@
 package smp
 
 import (
-	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/internal/nodeedit"
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -76,22 +75,6 @@ func scalarID(n *yaml.Node) string {
 	return "\xff" + k
 }
 
-// itemLabel names a list item in an error path.
-func itemLabel(e *yaml.Node, key []string, i int) string {
-	if len(key) > 0 && e.Kind == yaml.MappingNode {
-		parts := make([]string, 0, len(key))
-		for _, f := range key {
-			if v := tree.MapGet(e, f); v != nil && tree.KindOf(v).Scalar() {
-				parts = append(parts, f+"="+v.Value)
-			}
-		}
-		if len(parts) == len(key) {
-			return strings.Join(parts, ",")
-		}
-	}
-	return strconv.Itoa(i)
-}
-
 func keyString(key []string) string { return strings.Join(key, ",") }
 
 // checkKeyValues rejects merge key values that are objects or arrays:
@@ -150,6 +133,10 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 	if err != nil {
 		return nil, err
 	}
+	var live []*yaml.Node // the list as it was, to see whether the merge reorders it
+	if a.recording() {
+		live = toNodes(orig)
+	}
 	var merged, order []any
 	if kind != tree.Object {
 		if isDelete {
@@ -158,6 +145,11 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 		order = make([]any, len(patch))
 		for i, p := range patch {
 			order[i] = tree.Clone(p)
+			if a.recording() {
+				if v, ok := fieldpath.ValueOf(p); ok {
+					a.record(change.Create, p, p, fieldpath.Member(v))
+				}
+			}
 		}
 		aliased := len(orig)+len(order) <= cap(orig) // append writes into the live list's backing array
 		merged = dedupe(append(orig, order...), len(orig), aliased)
@@ -182,15 +174,42 @@ func (a *applier) mergeList(orig []any, patch []*yaml.Node, elem *schema.Type, k
 	if err != nil {
 		return nil, err
 	}
-	return a.normalizeOrder(patchItems, serverOnly, order, orig, key, kind)
+	result, err := a.normalizeOrder(patchItems, serverOnly, order, orig, key, kind)
+	// A merged list of scalars loses its repeated values, whoever put
+	// them there; a list of objects is reordered when the patch names
+	// items in another order than the list's.
+	if err == nil && a.recording() && len(patch) > 0 && (kind != tree.Object && !isDelete || reordered(live, result)) {
+		a.record(change.Order, patch[0], nil)
+	}
+	return result, err
+}
+
+// reordered reports whether the items of the live list live that are
+// still in result are not in their live order there: a strategic merge
+// patch puts the items it names in its own order.
+func reordered(live []*yaml.Node, result []any) bool {
+	pos := make(map[*yaml.Node]int, len(live))
+	for i, n := range live {
+		pos[n] = i
+	}
+	last := -1
+	for _, v := range result {
+		if i, ok := pos[node(v)]; ok {
+			if i < last {
+				return true
+			}
+			last = i
+		}
+	}
+	return false
 }
 
 func (a *applier) pathOrType(t *schema.Type) string {
 	if t != nil && t.Name != "" {
 		return t.Name
 	}
-	if p := formatPath(a.path); p != "" {
-		return p
+	if len(a.path) > 0 {
+		return a.path.String()
 	}
 	return "the list"
 }
@@ -268,6 +287,7 @@ func dedupeExact(s []any) []any {
 func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]any, []any, error) {
 	plain := []any{}
 	replace := false
+	var replaceAt *yaml.Node
 	var deletes []string
 	for i, p := range patch {
 		d := tree.MapGet(p, directivePatch)
@@ -279,14 +299,17 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 		case "delete":
 			id, ok := keyOf(p, key)
 			if !ok {
-				a.pushItem(strconv.Itoa(i))
+				a.pushItem(fieldpath.Index(i))
 				err := a.errorf(ReasonMergeKey, p, "the item to delete does not contain declared merge key: %s", keyString(key))
 				a.pop()
 				return nil, nil, err
 			}
 			deletes = append(deletes, id)
+			if a.recording() {
+				a.record(change.Delete, p, nil, entryLabel(p, key, i))
+			}
 		case "replace":
-			replace = true
+			replace, replaceAt = true, d
 		case "merge":
 			return nil, nil, a.errorf(ReasonDirective, d, "merging lists cannot yet be specified in the patch")
 		default:
@@ -301,6 +324,9 @@ func (a *applier) specialItems(orig []any, patch []*yaml.Node, key []string) ([]
 		for _, p := range plain {
 			c, _ := a.verbatim(node(p))
 			out = append(out, c)
+		}
+		if a.recording() {
+			a.record(change.Set, replaceAt, tree.Clone(tree.NewSeq(toNodes(out)...)))
 		}
 		return out, nil, nil
 	}
@@ -369,13 +395,13 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 		p := node(v)
 		id, ok := keyOf(p, key)
 		if !ok {
-			a.pushItem(strconv.Itoa(i))
+			a.pushItem(fieldpath.Index(i))
 			err := a.errorf(ReasonMergeKey, p, "the item does not contain declared merge key: %s", keyString(key))
 			a.pop()
 			return nil, err
 		}
 		if at, found := first[id]; found {
-			a.pushItem(itemLabel(p, key, i))
+			a.pushItem(entryLabel(p, key, i))
 			res, err := a.mergeMap(node(orig[at]), p, elem)
 			a.pop()
 			if err != nil {
@@ -387,6 +413,9 @@ func (a *applier) mergeItems(orig []any, plain []any, key []string, elem *schema
 		c, _ := a.verbatim(p)
 		orig = append(orig, c)
 		first[id] = len(orig) - 1
+		if a.recording() {
+			a.recordNewItem(p, entryLabel(p, key, i), elem)
+		}
 	}
 	return orig, nil
 }
@@ -480,7 +509,14 @@ func (a *applier) normalizeOrder(named, others, patchOrder, liveOrder []any, key
 	if err != nil {
 		return nil, err
 	}
-	return interleave(others, named, livePos, k), nil
+	return interleave(others, named, func(v any) int {
+		if id, ok := keyOf(node(v), k); ok {
+			if p, found := livePos[id]; found {
+				return p
+			}
+		}
+		return -1
+	}), nil
 }
 
 // firstPositions maps each identity to its first position in l.
@@ -567,21 +603,13 @@ func (a *applier) sortByOrder(items, order []any, pos map[string]int, key []stri
 	return append(out, toDelete...), nil
 }
 
-// interleave is upstream's mergeSortedSlice: it walks both lists and takes
-// the server-only item first only when both it and the patch item are in
-// the live order and it comes earlier there.
-// pos is firstPositions(liveOrder, key).
-func interleave(left, right []any, pos map[string]int, key []string) []any {
-	index := func(v any) int {
-		id, ok := keyOf(node(v), key)
-		if !ok {
-			return -1
-		}
-		if p, found := pos[id]; found {
-			return p
-		}
-		return -1
-	}
+// interleave is upstream's mergeSortedSlice, which orders a merged list:
+// left (the live items the patch does not name, in live order) and right
+// (the patch's items, in patch order) are walked together, and a left item
+// comes first only when both it and the right item are in the live order
+// (pos: its position there, -1 when it is not) and it comes earlier there.
+// Lists merged by key and lists merged by $patchMergeKey are ordered so.
+func interleave[T any](left, right []T, pos func(T) int) []any {
 	out := make([]any, 0, len(left)+len(right))
 	i, j := 0, 0
 	for i < len(left) || j < len(right) {
@@ -593,7 +621,7 @@ func interleave(left, right []any, pos map[string]int, key []string) []any {
 			out = append(out, left[i])
 			i++
 		default:
-			li, ri := index(left[i]), index(right[j])
+			li, ri := pos(left[i]), pos(right[j])
 			if li >= 0 && ri >= 0 && li < ri {
 				out = append(out, left[i])
 				i++
@@ -604,223 +632,4 @@ func interleave(left, right []any, pos map[string]int, key []string) []any {
 		}
 	}
 	return out
-}
-
-// setElementOrders applies every $setElementOrder/<field> of the patch:
-// the list <field> is merged, then ordered by the directive. It returns the
-// fields whose patch list it consumed.
-func (a *applier) setElementOrders(m *nodeedit.Map, patch *yaml.Node, t *schema.Type) (map[string]bool, error) {
-	var consumed map[string]bool
-	for i := 0; i+1 < len(patch.Content); i += 2 {
-		kn, seo := patch.Content[i], patch.Content[i+1]
-		if !strings.HasPrefix(kn.Value, prefixSetOrder) {
-			continue
-		}
-		if a.compose {
-			// both patches must agree; the directive is carried, and also applied
-			if cur := m.Get(kn.Value); cur == nil {
-				m.Set(kn, tree.Clone(seo))
-			} else if !tree.Equal(cur, seo) {
-				return nil, a.errorf(ReasonDirective, seo, "invalid patch format of setElementOrder list: the two patches give different %s lists", kn.Value)
-			}
-		}
-		if tree.KindOf(seo) != tree.Array {
-			return nil, a.errorf(ReasonType, seo, "%s must be a list, not %s", kn.Value, describe(seo))
-		}
-		f, ok := directiveField(kn.Value, prefixSetOrder)
-		if !ok {
-			return nil, a.errorf(ReasonDirective, kn, "invalid patch format of setElementOrder list: %q is not $setElementOrder/<field>", kn.Value)
-		}
-		used, err := a.setElementOrder(m, patch, f, seo, t)
-		if err != nil {
-			return nil, err
-		}
-		if used {
-			if consumed == nil {
-				consumed = map[string]bool{}
-			}
-			consumed[f] = true
-		}
-	}
-	return consumed, nil
-}
-
-func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, seo *yaml.Node, t *schema.Type) (bool, error) {
-	a.push(f)
-	defer a.pop()
-	ov := m.Get(f)
-	pv := tree.MapGet(patch, f)
-	if ov != nil && tree.KindOf(ov) != tree.Array {
-		return false, a.errorf(ReasonType, ov, "$setElementOrder/%s orders a list, but the document holds %s", f, describe(ov))
-	}
-	if pv != nil && tree.KindOf(pv) != tree.Array {
-		return false, a.errorf(ReasonType, pv, "$setElementOrder/%s orders a list, but the patch gives %s", f, describe(pv))
-	}
-	elem, meta, err := t.PatchField(f, true)
-	if err != nil {
-		return false, a.errorf(ReasonSchema, seo, "%v", err)
-	}
-	if pv != nil && usesPatchMergeKey(pv.Content) {
-		return a.setElementOrderByDirective(m, f, ov, pv, seo, elem, meta)
-	}
-	key := meta.MergeKey
-	if err := a.validateOrder(pv, seo, key); err != nil {
-		return false, err
-	}
-	var live, patchItems, merged []any
-	var created *yaml.Node // the list, when only the patch has it
-	if ov != nil {
-		live = toSlice(ov.Content)
-	}
-	if pv != nil {
-		patchItems = toSlice(pv.Content)
-	}
-	switch {
-	case ov != nil && pv == nil:
-		merged = live
-	case ov == nil && pv != nil:
-		created = a.addedList(pv)
-		merged = toSlice(created.Content)
-	case ov != nil && pv != nil:
-		if merged, err = a.mergeListField(live, pv, elem, meta, false); err != nil {
-			return false, err
-		}
-	default:
-		return false, nil
-	}
-	order := toSlice(seo.Content)
-	named, others, err := a.partition(merged, order, key)
-	if err != nil {
-		return false, err
-	}
-	kind, err := a.elementKind(live, patchItems)
-	if err != nil {
-		return false, err
-	}
-	result, err := a.normalizeOrder(named, others, order, live, key, kind)
-	if err != nil {
-		return false, err
-	}
-	if a.opts.ListOrder == OrderSpec && !a.compose {
-		result = specOrder(named, others, order, orderKeys(kind, key))
-	}
-	if ov == nil {
-		ov = created
-		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
-	}
-	ov.Content = toNodes(result)
-	return pv != nil, nil
-}
-
-// specOrder is the order spec/smp-set-element-order.md states: items the
-// directive does not name first, in the order the merge left them (live
-// order for live items), then the named items in the directive's order.
-func specOrder(named, others, order []any, key []string) []any {
-	r := rank(named, firstPositions(order, key), key)
-	slices.SortStableFunc(r, func(x, y ranked) int { return cmp.Compare(x.idx, y.idx) })
-	out := append(make([]any, 0, len(named)+len(others)), others...)
-	for _, x := range r {
-		out = append(out, x.v)
-	}
-	return out
-}
-
-// validateOrder checks that the patch list follows the order of the
-// directive (items marked $patch: delete aside), as upstream does.
-func (a *applier) validateOrder(pv, seo *yaml.Node, key []string) error {
-	if pv == nil || len(pv.Content) == 0 || len(seo.Content) == 0 {
-		return nil
-	}
-	items := pv.Content
-	if len(key) > 0 {
-		kept := make([]*yaml.Node, 0, len(items))
-		for _, p := range items {
-			if p.Kind != yaml.MappingNode {
-				return a.errorf(ReasonType, p, "expected an object in a list of objects, got %s", describe(p))
-			}
-			if directiveValue(tree.MapGet(p, directivePatch)) != "delete" {
-				kept = append(kept, p)
-			}
-		}
-		items = kept
-	}
-	pi, si := 0, 0
-	for pi < len(items) && si < len(seo.Content) {
-		p := items[pi]
-		if p.Kind == yaml.MappingNode && tree.MapGet(p, directivePatch) != nil {
-			pi++
-			continue
-		}
-		eq, err := a.sameItem(p, seo.Content[si], key)
-		if err != nil {
-			return err
-		}
-		if eq {
-			pi++
-		}
-		si++
-	}
-	if pi < len(items) && si >= len(seo.Content) {
-		return a.errorf(ReasonSetElementOrder, items[pi], "the order in the patch list doesn't match $setElementOrder list: the patch item %d is missing from it or out of its order", pi)
-	}
-	return nil
-}
-
-// sameItem compares two items by merge key (or by value), as upstream's
-// mergeKeyValueEqual does, including its failures.
-func (a *applier) sameItem(l, r *yaml.Node, key []string) (bool, error) {
-	if len(key) == 0 {
-		lk, rk := tree.KindOf(l), tree.KindOf(r)
-		if lk == rk && !lk.Scalar() {
-			return false, a.errorf(ReasonSetElementOrder, r, "cannot compare %s items of $setElementOrder", lk)
-		}
-		return lk == rk && tree.Key(l) == tree.Key(r), nil
-	}
-	for _, e := range []*yaml.Node{l, r} {
-		if e.Kind != yaml.MappingNode {
-			return false, a.errorf(ReasonType, e, "expected an object in a list of objects, got %s", describe(e))
-		}
-	}
-	for _, e := range []*yaml.Node{l, r} {
-		if _, ok := keyOf(e, key); !ok {
-			return false, a.errorf(ReasonMergeKey, e, "an item does not contain declared merge key: %s", keyString(key))
-		}
-	}
-	for _, f := range key {
-		lv, rv := tree.MapGet(l, f), tree.MapGet(r, f)
-		lk, rk := tree.KindOf(lv), tree.KindOf(rv)
-		if lk == rk && !lk.Scalar() {
-			return false, a.errorf(ReasonMergeKey, rv, "merge key %s has %s value; merge key values must be scalars", f, article(lk))
-		}
-	}
-	lid, _ := keyOf(l, key)
-	rid, _ := keyOf(r, key)
-	return lid == rid, nil
-}
-
-// setElementOrderByDirective is setElementOrder for a list whose patch items
-// carry $patchMergeKey.
-func (a *applier) setElementOrderByDirective(m *nodeedit.Map, f string, ov, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
-	key := directiveKeys(pv.Content, meta.MergeKey)
-	if err := a.validateOrderByDirective(pv, seo, key); err != nil {
-		return false, err
-	}
-	var live []any
-	if ov != nil {
-		live = toSlice(ov.Content)
-	}
-	merged, err := a.mergeByPatchMergeKey(live, pv.Content, elem, meta.MergeKey)
-	if err != nil {
-		return false, err
-	}
-	result, err := a.orderByDirective(merged, seo, key)
-	if err != nil {
-		return false, err
-	}
-	if ov == nil {
-		ov = tree.NewSeq()
-		m.Set(&yaml.Node{Kind: yaml.ScalarNode, Value: f}, ov)
-	}
-	ov.Content = toNodes(result)
-	return true, nil
 }

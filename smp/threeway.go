@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -49,7 +50,7 @@ func CreateThreeWayPatch(original, modified, current *yaml.Node, t *schema.Type,
 		return nil, err
 	}
 	ck := &conflicts{}
-	ck.maps(patch, changed, t, "")
+	ck.maps(patch, changed, t, nil)
 	if len(ck.found) > 0 {
 		return nil, &ConflictError{Conflicts: ck.found, Patch: patch, Changed: changed, Err: ck.err}
 	}
@@ -62,7 +63,7 @@ func CreateThreeWayPatch(original, modified, current *yaml.Node, t *schema.Type,
 // Conflict is a path that the patch and the changes made since the
 // last-applied configuration both touch, differently.
 type Conflict struct {
-	Path    string
+	Path    fieldpath.Path
 	Patch   *yaml.Node // what the patch does there (nil: nothing)
 	Changed *yaml.Node // what changed there since original
 }
@@ -84,9 +85,18 @@ type ConflictError struct {
 func (e *ConflictError) Error() string {
 	paths := make([]string, len(e.Conflicts))
 	for i, c := range e.Conflicts {
-		paths[i] = c.Path
+		paths[i] = c.Where()
 	}
 	return fmt.Sprintf("the patch conflicts with changes made to the live object since it was last applied, at %s", strings.Join(paths, ", "))
+}
+
+// Where names the conflict's place for messages: its path, or "(the
+// whole object)" for the root.
+func (c Conflict) Where() string {
+	if len(c.Path) == 0 {
+		return "(the whole object)"
+	}
+	return c.Path.String()
 }
 
 // conflicts is upstream's MergingMapsHaveConflicts, walking everything
@@ -103,22 +113,12 @@ func (ck *conflicts) fail(err error) {
 	}
 }
 
-func (ck *conflicts) add(path string, p, c *yaml.Node) {
-	if path == "" {
-		path = "(the whole object)"
-	}
+func (ck *conflicts) add(path fieldpath.Path, p, c *yaml.Node) {
 	ck.found = append(ck.found, Conflict{Path: path, Patch: p, Changed: c})
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
 // fields compares two values of a field with the given strategy and key.
-func (ck *conflicts) fields(l, r *yaml.Node, t *schema.Type, strategy schema.Strategy, key []string, path string) {
+func (ck *conflicts) fields(l, r *yaml.Node, t *schema.Type, strategy schema.Strategy, key []string, path fieldpath.Path) {
 	switch tree.KindOf(l) {
 	case tree.Object:
 		if tree.KindOf(r) != tree.Object {
@@ -148,7 +148,7 @@ func (ck *conflicts) fields(l, r *yaml.Node, t *schema.Type, strategy schema.Str
 	}
 }
 
-func (ck *conflicts) maps(l, r *yaml.Node, t *schema.Type, path string) {
+func (ck *conflicts) maps(l, r *yaml.Node, t *schema.Type, path fieldpath.Path) {
 	for i := 0; i+1 < len(l.Content); i += 2 {
 		key, lv := l.Content[i].Value, l.Content[i+1]
 		if key == directivePatch || key == directiveRetainKeys {
@@ -168,14 +168,14 @@ func (ck *conflicts) maps(l, r *yaml.Node, t *schema.Type, path string) {
 			sub, meta, err = t.PatchField(key, false)
 		}
 		if err != nil {
-			ck.fail(&Error{Reason: ReasonSchema, Path: join(path, key), Msg: err.Error()})
+			ck.fail(&Error{Reason: ReasonSchema, Path: path.Append(fieldpath.Field(key)), Msg: err.Error()})
 			continue
 		}
-		ck.fields(lv, rv, sub, meta.Strategy, meta.MergeKey, join(path, key))
+		ck.fields(lv, rv, sub, meta.Strategy, meta.MergeKey, path.Append(fieldpath.Field(key)))
 	}
 }
 
-func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema.Strategy, key []string, path string) {
+func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema.Strategy, key []string, path fieldpath.Path) {
 	a := &applier{}
 	kind, err := a.elementKind(toSlice(l), toSlice(r))
 	if err != nil {
@@ -200,7 +200,7 @@ func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema
 		}
 		for _, k := range lm.order {
 			if ri, ok := rm.items[k]; ok {
-				ck.fields(lm.items[k], ri, elem, schema.StrategyNone, nil, path+"["+k+"]")
+				ck.fields(lm.items[k], ri, elem, schema.StrategyNone, nil, path.Append(entryLabel(lm.items[k], key, lm.index[k])))
 			}
 		}
 		return
@@ -222,7 +222,7 @@ func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema
 			ck.fail(&Error{Reason: ReasonListItems, Path: path, Msg: "cannot compare the lists: one has duplicates the other lacks"})
 			return
 		}
-		ck.fields(l[i], r[i], elem, schema.StrategyNone, nil, fmt.Sprintf("%s[%d]", path, i))
+		ck.fields(l[i], r[i], elem, schema.StrategyNone, nil, path.Append(fieldpath.Index(i)))
 	}
 }
 
@@ -258,15 +258,16 @@ func dedupeSortInPlace(l []*yaml.Node) []*yaml.Node {
 
 type keyedItems struct {
 	items map[string]*yaml.Node
+	index map[string]int // of the item in its list
 	order []string
 }
 
 // itemsBySKey indexes items by the %s text of their merge key value, as
 // upstream's sliceOfMapsToMapOfMaps does (a later item with the same text
 // wins).
-func itemsBySKey(items []*yaml.Node, key []string, path string) (keyedItems, error) {
-	out := keyedItems{items: map[string]*yaml.Node{}}
-	for _, it := range items {
+func itemsBySKey(items []*yaml.Node, key []string, path fieldpath.Path) (keyedItems, error) {
+	out := keyedItems{items: map[string]*yaml.Node{}, index: map[string]int{}}
+	for i, it := range items {
 		if it.Kind != yaml.MappingNode {
 			return out, &Error{Reason: ReasonType, Path: path, Msg: "invalid element type in merging list"}
 		}
@@ -277,7 +278,7 @@ func itemsBySKey(items []*yaml.Node, key []string, path string) (keyedItems, err
 		if _, seen := out.items[k]; !seen {
 			out.order = append(out.order, k)
 		}
-		out.items[k] = it
+		out.items[k], out.index[k] = it, i
 	}
 	return out, nil
 }
@@ -368,7 +369,7 @@ func (d *differ) extendedList(patch *yaml.Node, key string, ov, mv *yaml.Node, e
 			c := tree.Clone(m)
 			entry.Content = append(entry.Content, c.Content...)
 		default:
-			d.a.pushItem(itemLabel(m, rec, i))
+			d.a.pushItem(entryLabel(m, rec, i))
 			p, err := d.diffMaps(ov.Content[j], m, elem, sub)
 			d.a.pop()
 			if err != nil {

@@ -146,7 +146,7 @@ var applySteps = []struct {
 func TestUpstreamConformance(t *testing.T) {
 	dir, err := upstreamcases.Dir()
 	if err != nil {
-		t.Fatal(err)
+		upstreamcases.Skip(t, err)
 	}
 	tables := []struct {
 		file      string
@@ -219,7 +219,7 @@ func TestUpstreamConformance(t *testing.T) {
 func TestUpstreamDiffConformance(t *testing.T) {
 	dir, err := upstreamcases.Dir()
 	if err != nil {
-		t.Fatal(err)
+		upstreamcases.Skip(t, err)
 	}
 	total := 0
 	for _, file := range []string{"04-create-patch.yaml", "05-create-patch-raw.yaml", "06-replace-raw-extension.yaml", "07-number-conversion.yaml", "08-unknown-field.yaml"} {

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -13,18 +14,41 @@ import (
 // breaks a rule every Kubernetes document follows (duplicate keys, keys that
 // are not scalars, limits).
 type SyntaxError struct {
-	File   string // name of the input, "" if unknown
-	Line   int    // 1-based; 0 if unknown
-	Column int    // 1-based; 0 if unknown
-	Msg    string
+	Pos Position // where: the input's name ("" if unknown), line and column (0 if unknown)
+	Msg string
 	// Limit names the limit the input went over ("bytes", "documents",
 	// "depth", "nodes"), "" for other errors.
 	Limit string
 }
 
 // Error formats the error as "file:line:col: message".
-func (e *SyntaxError) Error() string {
-	return Position{File: e.File, Line: e.Line, Column: e.Column}.String() + e.Msg
+func (e *SyntaxError) Error() string { return e.Pos.String() + e.Msg }
+
+// Position returns where the error is.
+func (e *SyntaxError) Position() Position { return e.Pos }
+
+var _ PositionedError = (*SyntaxError)(nil)
+
+// PositionedError is an error that knows the place in an input it is
+// about. Every error of kmerge's packages that does implements it, in the
+// same way: Position returns the place (the input's name, line and column,
+// as far as they are known), and the message Error returns starts with it
+// (Position.String), followed by what is wrong. Errors about a place in a
+// document carry its path too, as a field (Path).
+type PositionedError interface {
+	error
+	Position() Position
+}
+
+// ErrorPosition returns the position of the first error in err's chain
+// (errors.As) that has one; ok is false when none has a line.
+func ErrorPosition(err error) (pos Position, ok bool) {
+	var pe PositionedError
+	if !errors.As(err, &pe) {
+		return Position{}, false
+	}
+	pos = pe.Position()
+	return pos, pos.Line > 0
 }
 
 // Position is a place in an input file.
@@ -59,24 +83,27 @@ var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // data is the input, to keep the line inside it.
 func yamlError(file string, err error, data []byte) error {
 	msg := err.Error()
-	e := &SyntaxError{File: file, Msg: msg}
+	e := &SyntaxError{Pos: Position{File: file}, Msg: msg}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
+		e.Pos.Line, _ = strconv.Atoi(m[1])
 		e.Msg = m[2]
-		if e.Line > 0 {
+		if e.Pos.Line > 0 {
 			// go.yaml.in/yaml/v3 numbers the lines of parser errors from
 			// 0 (those of scanner errors from 1), and puts the end of the
 			// input on a line of its own
 			if parserProblem(e.Msg) {
-				e.Line++
+				e.Pos.Line++
 			}
-			e.Line = min(e.Line, max(lineCount(data), 1))
+			e.Pos.Line = min(e.Pos.Line, max(lineCount(data), 1))
+		}
+		if line, col, ok := problemLine(data, e.Msg, msg); ok {
+			e.Pos.Line, e.Pos.Column = line, col
 		}
 	}
 	if e.Msg == "" {
 		e.Msg = "invalid YAML"
 	}
-	if hint := yamlHint(e.Msg, line(data, e.Line)); hint != "" {
+	if hint := yamlHint(e.Msg, line(data, e.Pos.Line)); hint != "" {
 		e.Msg += " (" + hint + ")"
 	}
 	return e
@@ -124,11 +151,11 @@ func line(data []byte, n int) string {
 
 // limitError reports an input over one of the Limits.
 func limitError(limit, file string, line, col int, format string, args ...any) error {
-	return &SyntaxError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Limit: limit}
+	return &SyntaxError{Pos: Position{File: file, Line: line, Column: col}, Msg: fmt.Sprintf(format, args...), Limit: limit}
 }
 
 func errorf(file string, line, col int, format string, args ...any) error {
-	return &SyntaxError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{Pos: Position{File: file, Line: line, Column: col}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // parserProblem reports whether a message of the YAML library comes from its

@@ -32,7 +32,7 @@ func FuzzRead(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
-			if se.File != "f" || se.Line > lineCount([]byte(in))+1 {
+			if se.Pos.File != "f" || se.Pos.Line > lineCount([]byte(in))+1 {
 				t.Fatalf("error outside the input: %v", err)
 			}
 			return

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -20,20 +24,29 @@ type applyOptions struct {
 	sets           []string
 	features       []string
 	schemas        []string
+	output         string // -o: yaml or json (or, deprecated, a folder)
 	outDir         string
 	strict         bool
 	diff           bool
+	exitCode       bool
 	failOnConflict bool
 	debug          bool
 	listOrder      string
 	color          string
+	validate       string
+	project        string
 	limits         *limits
+	// changed reports whether a flag was given (the project file fills
+	// in the others)
+	changed func(name string) bool
 }
 
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&o.files, "filename", "f", nil, "manifests: a file, a folder (read recursively) or - for standard input (repeatable)")
-	f.StringArrayVarP(&o.patches, "patch", "p", nil, "patches: a .kpatch file, a YAML patch list, or a folder of them (repeatable)")
+	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, or a folder of them (repeatable)")
+	f.Var(paths{&o.patches}, "patch", "the old name of --patches")
+	f.MarkHidden("patch") //nolint:errcheck // the flag exists; checkFlags warns when it is used
 	f.StringArrayVar(&o.valueFiles, "values", nil, "YAML file of ${values.*} variables (repeatable; later files win)")
 	f.StringArrayVar(&o.sets, "set", nil, "a variable: values.NAME=VALUE (or NAME=VALUE); VALUE typed as YAML (repeatable)")
 	f.StringArrayVar(&o.features, "feature", nil, "a feature flag: NAME=true|false (repeatable)")
@@ -41,16 +54,21 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	addValidateFlag(cmd, &o.validate)
+	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
 	o.limits = newLimits()
 	o.limits.addFlag(f)
-	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")        //nolint:errcheck // the flag exists
-	cmd.MarkFlagFilename("patch", "kpatch", "yaml", "yml", "json") //nolint:errcheck
-	cmd.MarkFlagFilename("values", "yaml", "yml", "json")          //nolint:errcheck
-	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")          //nolint:errcheck
+	cmd.MarkFlagFilename("filename", "yaml", "yml", "json")          //nolint:errcheck // the flag exists
+	cmd.MarkFlagFilename("patches", "kpatch", "yaml", "yml", "json") //nolint:errcheck
+	cmd.MarkFlagFilename("values", "yaml", "yml", "json")            //nolint:errcheck
+	cmd.MarkFlagFilename("schema", "yaml", "yml", "json")            //nolint:errcheck
+	cmd.MarkFlagFilename("project", "yaml")                          //nolint:errcheck
 	if output {
-		f.StringVarP(&o.outDir, "output-dir", "o", "", "write each input file to this folder under its own name, atomically, instead of standard output")
+		f.StringVarP(&o.output, "output", "o", "", "output format on standard output: yaml (default: every file, joined with ---) or json (the objects, a List when there are several)")
+		f.StringVar(&o.outDir, "output-dir", "", "write each input file to this folder under its own name, in its own format, atomically, instead of standard output")
 		cmd.MarkFlagDirname("output-dir") //nolint:errcheck // the flag exists
 		f.BoolVar(&o.diff, "diff", false, "print a unified diff of each changed file instead of the result")
+		f.BoolVar(&o.exitCode, "exit-code", false, "with --diff: exit 1 when there are changes, 0 when there are none, 2 on errors (as diff and kubectl diff do)")
 		f.StringVar(&o.color, "color", "auto", "colour the --diff output: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 		f.BoolVar(&o.failOnConflict, "fail-on-conflict", false, "refuse to write anything when two patches conflict")
 	}
@@ -61,7 +79,8 @@ func newApplyCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply -f PATH... -p PATH... [flags]",
 		Short: "Apply .kpatch files and patch lists to folders of manifests, keeping every untouched byte",
-		Long: `Apply patches to a set of manifests and print the result (or write it with -o).
+		Long: `Apply patches to a set of manifests and print the result (or write it with
+--output-dir).
 
 Manifests come from files, folders (recursively: .yaml, .yml, .json) and standard
 input. Patches come from .kpatch files (sections of field assignments) and YAML
@@ -70,26 +89,41 @@ and merge patches are applied first, then field patches, each in the order of
 the files given and of their place in each file.
 
 Documents no patch touches come out byte for byte as they went in; in patched
-documents only the changed lines differ.
+documents only the changed lines differ. Every file is printed, patched or not,
+joined with ---; --diff prints only what changed. Kustomization files
+(kustomization.yaml) in the folders are not manifests: they are left out.
 
 A patch whose target matches nothing is a warning (an error with --strict).
+Every object a patch touched is checked against its schema (--validate, strict
+by default): a value a patch wrote that an API server would refuse is an error
+naming the patch line, and nothing is written; see docs/validation.md.
 Patches that conflict (two values for one field, a delete against a set, a
 strategic patch and a field patch on one path) are reported on standard error;
 with --fail-on-conflict nothing is written.`,
-		Example: `  # the example: a base of manifests, overrides in both formats, variables
-  kmerge apply -f examples/base -p examples/overrides --values examples/values.yaml
+		Example: `  # the example: a base of manifests (with a custom resource, whose CRD is its
+  # schema), overrides in both formats, variables
+  kmerge apply -f examples/base -p examples/overrides --values examples/values.yaml \
+    --schema examples/crds/widget-crd.yaml
 
   # as a Helm post-renderer: manifests on standard input, result on standard output
   helm template my-release chart/ --post-renderer ./render.sh   # render.sh: kmerge apply -f - -p overrides/
 
-  # what would change
+  # what would change; in CI, fail when something would (exit 1)
   kmerge apply -f manifests/ -p patches/ --diff
+  kmerge apply -f manifests/ -p patches/ --diff --exit-code
 
-  # write next to the input names, atomically
-  kmerge apply -f manifests/ -p patches/ -o out/`,
+  # write the files under out/ by their names, atomically (out/ = manifests/: in place)
+  kmerge apply -f manifests/ -p patches/ --output-dir out/`,
 		Args: noArgs("apply"),
-		RunE: func(_ *cobra.Command, _ []string) error {
-			return runApply(o, stdin, stdout, stderr, false)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
+			err := runApply(o, stdin, stdout, stderr, false)
+			var ue usageError
+			var code exitCode
+			if o.exitCode && err != nil && !errors.As(err, &ue) && !errors.As(err, &code) {
+				err = troubleError{err} // 1 means "changes" here
+			}
+			return err
 		},
 	}
 	o.flags(cmd, true)
@@ -104,10 +138,13 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: `Apply the patches as kmerge apply does, without writing anything, and list the
 conflicts between them: two patches that set one field to different values, a
 delete against a set, a strategic or merge patch and a field patch touching one
-path. Each conflict names both patches by file:line. Exit 1 when there are any.`,
+path. Each conflict names both patches by file:line. Exit 1 when there are any,
+or when a patch makes an object invalid for its schema (--validate, strict by
+default; the violations go to standard error, as with kmerge apply).`,
 		Example: `  kmerge check -f examples/base -p examples/overrides --values examples/values.yaml`,
 		Args:    noArgs("check"),
-		RunE: func(_ *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
 			return runApply(o, stdin, stdout, stderr, true)
 		},
 	}
@@ -136,24 +173,40 @@ func (e errConflicts) Error() string {
 }
 
 func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+	proj, err := o.fromProject()
+	if err != nil {
+		return err
+	}
 	if len(o.files) == 0 {
-		return usagef("give the manifests with -f (a file, a folder, or - for standard input)")
+		return usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
 	if len(o.patches) == 0 {
-		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder)")
+		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
-	if o.diff && o.outDir != "" {
-		return usagef("--diff prints; -o writes: choose one")
+	if err := o.checkFlags(stderr); err != nil {
+		return err
+	}
+	if err := checkPatchPaths(o.patches); err != nil {
+		return err
 	}
 	order, err := smp.ParseListOrder(o.listOrder)
 	if err != nil {
 		return usageError{err}
+	}
+	mode, err := parseValidate(o.validate)
+	if err != nil {
+		return err
 	}
 	s, err := loadSchemas(o.schemas)
 	if err != nil {
 		return err
 	}
 	vars := kpatch.NewVars()
+	if proj != nil {
+		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
+			return err
+		}
+	}
 	for _, f := range o.valueFiles {
 		data, err := tree.ReadFile(f, &o.limits.Limits)
 		if err != nil {
@@ -165,16 +218,16 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	for _, kv := range o.sets {
 		if err := vars.Set(kv); err != nil {
-			return usageError{err}
+			return usagef("--set %v", err)
 		}
 	}
 	for _, f := range o.features {
 		if err := vars.SetFeatureText(f); err != nil {
-			return usageError{err}
+			return usagef("--feature %v", err)
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "",
+		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
 		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
@@ -184,7 +237,10 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "kmerge: %s\n", w)
+		fmt.Fprintf(stderr, "kmerge: %s\n", warningText(w))
+	}
+	for _, e := range res.Invalid {
+		warnInvalid(stderr, e)
 	}
 	if check {
 		// the report is the command's output
@@ -206,18 +262,73 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	switch {
 	case o.diff:
 		diff := res.Diff()
-		if colored, err := useColor(o.color, stdout); err != nil {
+		colored, err := useColor(o.color, stdout)
+		if err != nil {
 			return err
-		} else if colored {
+		}
+		if colored {
 			diff = colorDiff(diff)
 		}
-		_, err = io.WriteString(stdout, diff)
-		return err
+		if _, err = io.WriteString(stdout, diff); err != nil {
+			return err
+		}
+		if o.exitCode && diff != "" {
+			return exitCode(1)
+		}
+		return nil
 	case o.outDir != "":
 		return res.WriteDir(o.outDir)
+	case o.output == "json":
+		out, err := jsonObjects(res.Files, &o.limits.Limits)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(out)
+		return err
 	}
 	_, err = stdout.Write(res.Stream())
 	return err
+}
+
+// checkFlags checks the flags that choose the output: -o (a format),
+// --output-dir, --diff, --exit-code. -o DIR, the old spelling of
+// --output-dir, still works for a value that is plainly a folder (it holds
+// a slash or names one), and --patch, the old name of --patches, still
+// works, each with a warning; docs/kpatch.md#output.
+func (o *applyOptions) checkFlags(stderr io.Writer) error {
+	if o.changed != nil && o.changed("patch") {
+		fmt.Fprintln(stderr, "kmerge: warning: --patch is now --patches (or -p) in apply and check: in kmerge patch, --patch is the patch text itself. --patch stops working here in the next release")
+	}
+	switch o.output {
+	case "", "yaml", "json":
+	default:
+		if o.outDir != "" || !looksLikeDir(o.output) {
+			return usagef("-o %q: the output format is yaml or json (as in kubectl); to write the files to a folder, use --output-dir %s", o.output, o.output)
+		}
+		fmt.Fprintf(stderr, "kmerge: warning: -o %s: -o is now the output format (yaml or json, as in kubectl); writing to the folder %s as --output-dir %s does. -o DIR stops working in the next release: use --output-dir\n", o.output, o.output, o.output)
+		o.outDir, o.output = o.output, ""
+	}
+	switch {
+	case o.diff && o.outDir != "":
+		return usagef("--diff prints; --output-dir writes: choose one")
+	case o.diff && o.output != "":
+		return usagef("--diff prints a diff; -o %s prints the result: choose one", o.output)
+	case o.outDir != "" && o.output != "":
+		return usagef("--output-dir writes each file in its own format; -o is the format of standard output: drop -o %s", o.output)
+	case o.exitCode && !o.diff:
+		return usagef("--exit-code goes with --diff: kmerge apply --diff --exit-code exits 1 when there are changes")
+	}
+	return nil
+}
+
+// looksLikeDir reports whether a value of -o is meant as a folder: it holds
+// a path separator, or a folder of that name exists.
+func looksLikeDir(s string) bool {
+	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) {
+		return true
+	}
+	info, err := os.Stat(s)
+	return err == nil && info.IsDir()
 }
 
 func plural(n int, one, many string) string {

@@ -182,7 +182,7 @@ func TestApplyDiff(t *testing.T) {
 	}
 }
 
-// TestApplyOutputDir: -o mirrors the input names under the folder, writes
+// TestApplyOutputDir: --output-dir mirrors the input names under the folder, writes
 // untouched files byte for byte, replaces existing files, and leaves no
 // temporary files; a failing run writes nothing.
 func TestApplyOutputDir(t *testing.T) {
@@ -199,12 +199,12 @@ func TestApplyOutputDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	args := []string{"apply", "-f", filepath.Join(src, "base"), "-p", filepath.Join(src, "patches"), "--values", filepath.Join(src, "values.yaml"), "-o", out}
+	args := []string{"apply", "-f", filepath.Join(src, "base"), "-p", filepath.Join(src, "patches"), "--values", filepath.Join(src, "values.yaml"), "--output-dir", out}
 	if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if stdout.Len() > 0 {
-		t.Errorf("-o wrote to stdout: %s", stdout.String())
+		t.Errorf("--output-dir wrote to stdout: %s", stdout.String())
 	}
 	want, err := os.ReadFile(filepath.Join(src, "want.yaml"))
 	if err != nil {
@@ -219,7 +219,7 @@ func TestApplyOutputDir(t *testing.T) {
 		got = append(got, string(b))
 	}
 	if strings.Join(got, "---\n") != string(want) {
-		t.Errorf("files under -o:\n%s\nwant (as one stream):\n%s", strings.Join(got, "---\n"), want)
+		t.Errorf("files under --output-dir:\n%s\nwant (as one stream):\n%s", strings.Join(got, "---\n"), want)
 	}
 	entries, _ := os.ReadDir(out)
 	var names []string
@@ -227,13 +227,13 @@ func TestApplyOutputDir(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	if strings.Join(names, " ") != "deployment.yaml ingress.yaml notes.txt service.yaml" {
-		t.Errorf("files under -o: %v", names)
+		t.Errorf("files under --output-dir: %v", names)
 	}
 
 	// a run that fails (an undefined variable) writes nothing
 	out2 := t.TempDir()
 	stderr.Reset()
-	args = []string{"apply", "-f", filepath.Join(src, "base"), "-p", filepath.Join(src, "patches"), "-o", out2}
+	args = []string{"apply", "-f", filepath.Join(src, "base"), "-p", filepath.Join(src, "patches"), "--output-dir", out2}
 	if code := run(args, strings.NewReader(""), &stdout, &stderr); code != exitRejected {
 		t.Fatalf("exit %d, want %d", code, exitRejected)
 	}
@@ -265,7 +265,7 @@ func TestApplyStdin(t *testing.T) {
 }
 
 // TestApplyOutputDirClash: two inputs with one name cannot both be written
-// under -o; nothing is written.
+// under --output-dir; nothing is written.
 func TestApplyOutputDirClash(t *testing.T) {
 	base, err := filepath.Abs("testdata/apply/spec-9-example-kubernetes/base")
 	if err != nil {
@@ -285,7 +285,7 @@ func TestApplyOutputDirClash(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"apply", "-f", base, "-f", filepath.Join(other, "service.yaml"), "-p", patch, "-o", out}, strings.NewReader(""), &stdout, &stderr)
+	code := run([]string{"apply", "-f", base, "-f", filepath.Join(other, "service.yaml"), "-p", patch, "--output-dir", out}, strings.NewReader(""), &stdout, &stderr)
 	if code != exitRejected || !strings.Contains(stderr.String(), "would both be written to "+filepath.Join(out, "service.yaml")) {
 		t.Errorf("exit %d, stderr %s", code, stderr.String())
 	}

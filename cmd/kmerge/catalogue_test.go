@@ -57,6 +57,28 @@ spec:
   - {name: dns-udp, port: 53, protocol: UDP}
 `
 
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
 func apply(patch string) []string { return []string{"apply", "-f", "base", "-p", patch} }
 
 var badInputs = []badInput{
@@ -140,6 +162,12 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), fix: "Write sets in parentheses: `tier in (front)`."},
 	{title: "A list in a field patch", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "- target: deployment.web\n  patch:\n    spec.template.spec.containers:\n    - name: web\n"},
 		args: apply("p.yaml"), fix: "Field patches set scalars; use `type: strategic` to merge a list."},
+	{title: "A key indented less than its siblings in a patch list", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: 2\n     minReadySeconds: 5\n"},
+		args: apply("p.yaml"), fix: "Indent minReadySeconds as much as replicas (6 spaces), or as much as spec if it belongs there."},
+	{title: ".kpatch text in a file named .yaml", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "[deployment.web]\nreplicas: 2\n"},
+		args: apply("p.yaml"), fix: "Rename the file p.kpatch: a patch file's format comes from its name."},
+	{title: "A values file among the patch files", files: map[string]string{"base/d.yaml": catDeploy, "patches/a.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "patches/values.yaml": "replicas: 3\n"},
+		args: apply("patches"), fix: "Move values.yaml out of the patch folder and pass it with `--values values.yaml`."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
@@ -156,6 +184,25 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	// results that do not fit their schema (--validate=strict, the default)
+	{title: "An object where an integer belongs", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {replicas: {a: 1}}"}, path: "spec.replicas", fix: "Write a number: `spec: {replicas: 3}`. `kmerge explain deployment.spec.replicas` shows the type."},
+	{title: "A list item without its dash", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      template:\n        spec:\n          containers:\n            name: web\n            image: nginx:1.27\n"},
+		args: apply("p.yaml"), path: "spec.template.spec.containers", fix: "Start the item with `- ` (`- name: web`): containers is a list, and the patch merges its item by name."},
+	{title: "A field indented one level too little", files: map[string]string{"d.yaml": catDeploy, "p.yaml": "spec:\nreplicas: 3\n"},
+		args: []string{"patch", "-f", "d.yaml", "--patch-file", "p.yaml"}, path: "replicas", fix: "Indent replicas under spec. As written, `spec:` is null, which deletes spec, as it would with kubectl."},
+	{title: "A field name in another letter case", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {Replicas: 3}"}, path: "spec.Replicas", fix: "Write the field as the message suggests (`replicas`): an API server's field names are case-sensitive."},
+	{title: "A value that is no quantity", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web]\nresources.limits.cpu: 2 cores\n"},
+		args: apply("p.kpatch"), path: "resources.limits.cpu", fix: "Write a quantity: a number with an optional suffix (`2`, `500m`, `1.5Gi`)."},
+	{title: "Secret data that is not base64", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n", "p.kpatch": "[secret.db]\ndata.password: hunter2\n"},
+		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text."},
+	{title: "An integer out of int32's range", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 3000000000\n"},
+		args: apply("p.kpatch"), path: "spec.replicas", fix: "replicas is an int32: at most 2147483647."},
+	{title: "A patch that deletes metadata.name", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.name: !delete\n"},
+		args: apply("p.kpatch"), path: "metadata.name", fix: "Keep the name; to rename the object, set metadata.name to the new name."},
+	{title: "A field the custom resource's schema does not have", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "crd.yaml": widgetCRD},
+		args: []string{"patch", "-f", "w.yaml", "-p", "spec: {colour: red}", "--schema", "crd.yaml"}, path: "spec.colour", fix: "Use a field the CRD declares (`kmerge explain widget.spec --schema crd.yaml` lists them), or add it to the CRD's schema."},
 	// conflicts and diffs
 	{title: "Two patches that disagree, with --fail-on-conflict", files: map[string]string{"base/d.yaml": catDeploy, "a.kpatch": "[deployment.web]\nreplicas: 2\n", "b.kpatch": "[deployment.web]\nreplicas: 3\n"},
 		args: []string{"apply", "-f", "base", "-p", "a.kpatch", "-p", "b.kpatch", "--fail-on-conflict"}, path: "spec.replicas", fix: "Decide which value wins and remove the other patch, or drop --fail-on-conflict to let the later patch win."},
@@ -168,6 +215,17 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
+	// the command line (exit 2)
+	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},
+	{title: "A patch file given to kmerge patch -p", files: map[string]string{"d.yaml": catDeploy, "p.yaml": "spec:\n  replicas: 2\n"},
+		args: []string{"patch", "-f", "d.yaml", "-p", "p.yaml"}, exit: exitUsage, noPosition: "the command line has no lines", fix: "`-p` is the patch itself (`-p '{\"spec\":{\"replicas\":2}}'`); a file is `--patch-file p.yaml`."},
+	{title: "Patch text given to kmerge apply -p", files: map[string]string{"base/d.yaml": catDeploy},
+		args: []string{"apply", "-f", "base", "-p", `{"spec":{"replicas":2}}`}, exit: exitUsage, noPosition: "the command line has no lines", fix: "In apply, `-p` names patch files: put the patch in a patch list (`- {target: deployment.web, type: strategic, patch: {spec: {replicas: 2}}}`), or use `kmerge patch -f base/d.yaml -p '...'`."},
+	{title: "A folder given to -o", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "-o", "out"), exit: exitUsage, noPosition: "the command line has no lines", fix: "`-o` is the output format (yaml or json), as in kubectl; write files with `--output-dir out`."},
+	{title: "A kind name with a typo, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deploymnet.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--strict"), fix: "Write the kind the message suggests (`deployment`). Without --strict this is a warning, and the patch is skipped."},
 }
 
 // positionRE finds a position (file:line or file:line:col) in the first
@@ -265,8 +323,8 @@ func TestErrorCatalogue(t *testing.T) {
 const catalogueHead = `# Bad inputs and what kmerge says
 
 Every entry below is run by ` + "`cmd/kmerge/catalogue_test.go`" + `, which writes this page: the input,
-the command, the exact message kmerge prints (exit code 1, nothing on standard output), and how to
-fix it. Messages name the file, line and column, the object, and the path in the document where
+the command, the exact message kmerge prints (exit code 1, or 2 for a wrong command line; nothing on
+standard output), and how to fix it. Messages name the file, line and column, the object, and the path in the document where
 there is one, and quote the line they point at.
 
 Most entries patch one of these two manifests:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,12 @@ does not, and keeps what others added. Unless --overwrite, a patch that would
 undo a change made to LIVE since ORIGINAL is refused: kmerge prints each
 conflicting path and exits 1.
 
+With --type merge, the patches are JSON merge patches (RFC 7396), as kubectl
+computes them for kinds without a strategic schema (custom resources):
+CreateMergePatch two-way, CreateThreeWayJSONMergePatch with --current, with
+the same refusal unless --overwrite. --fallback merge does this only for the
+kinds that have no schema.
+
 Files with several documents are paired by apiVersion, kind, namespace and
 name (or by position for documents that are not Kubernetes objects); each
 patch is printed after a comment naming its object.`,
@@ -44,6 +51,9 @@ patch is printed after a comment naming its object.`,
 
   # kubectl apply's patch, refusing to undo changes made on the cluster
   kmerge diff last-applied.yaml new.yaml --current live.yaml
+
+  # kubectl apply's JSON merge patch for a custom resource
+  kmerge diff last-applied.yaml new.yaml --current live.yaml --type merge
 
   # a patch that merges Service ports by port and protocol (for kmerge, not API servers)
   kmerge diff old.yaml new.yaml --extended`,
@@ -82,8 +92,6 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 		return usagef("--fallback %q: the only fallback is merge", o.fallback)
 	case o.overwrite && o.current == "":
 		return usagef("--overwrite needs --current")
-	case o.patchType == "merge" && o.current != "":
-		return usagef("a three-way diff (--current) is strategic; JSON merge patches are two-way here")
 	case o.patchType == "merge" && o.extended:
 		return usagef("--extended is for strategic patches")
 	}
@@ -103,16 +111,10 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if o.current != "" {
 		names = append(names, o.current)
 	}
-	stdinUsed := false
+	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	var inputs [][]byte
 	for i, n := range names {
-		if n == "-" {
-			if stdinUsed {
-				return usagef("only one of the files can be standard input")
-			}
-			stdinUsed = true
-		}
-		data, name, err := readInput(n, stdin, &o.limits.Limits)
+		data, name, err := in.readInput(n)
 		if err != nil {
 			return err
 		}
@@ -123,8 +125,12 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 		opts.Current = inputs[2]
 	}
 	out, err := kmerge.Diff(inputs[0], inputs[1], opts)
-	if err != nil {
-		return err
+	var dce *kmerge.DiffConflictError
+	switch {
+	case errors.As(err, &dce):
+		return advised{err, "use --overwrite to apply it anyway"}
+	case err != nil:
+		return withSchemaAdvice(err, "diff")
 	}
 	_, err = stdout.Write(out)
 	return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -13,11 +14,17 @@ import (
 // that the documentation cannot drift from the program:
 //
 //   - in ```sh blocks, each line that runs kmerge (or go run ./cmd/kmerge)
-//     must exit 0; other lines (go test, helm, ...) are not kmerge's;
+//     must exit 0; other lines (go test, helm, ...) are not kmerge's; a
+//     line "cd DIR && kmerge ..." (or in parentheses) runs in DIR;
 //   - in ```console blocks, each "$ kmerge ..." line runs, and the lines
 //     after it must be its output (standard output, then standard error),
-//     where a line "..." stands for any number of lines;
-//   - a block right after a line <!-- not run: REASON --> is skipped.
+//     where a line "..." stands for any number of lines; it must exit 0,
+//     unless the output shows an error (a line "kmerge: ..." that is not a
+//     warning nor a conflict), when it must exit 1 or 2;
+//   - a comment <!-- docs-test: exit N --> right before a block says the
+//     exit code of its commands instead;
+//   - a block right after a line <!-- not run: REASON --> is skipped; the
+//     test lists what it skipped, and why.
 //
 // Commands run from the repository root; "< FILE" feeds standard input.
 func TestDocs(t *testing.T) {
@@ -28,26 +35,40 @@ func TestDocs(t *testing.T) {
 	}
 	files = append([]string{"README.md"}, files...)
 	ran := 0
+	var skipped []string
+	catalogue := 0 // the blocks of docs/errors.md, run by TestErrorCatalogue
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, b := range codeBlocks(string(data)) {
-			if b.skip {
+			if b.skip != "" {
+				if !runsKmerge(b) {
+					continue // a skipped block of Lua, JSON, ...
+				}
+				if strings.Contains(b.skip, "catalogue_test.go") {
+					catalogue++
+				} else {
+					skipped = append(skipped, fmt.Sprintf("%s:%d: %s", file, b.line, b.skip))
+				}
 				continue
 			}
 			switch b.info {
 			case "sh":
 				for i, line := range joinContinued(b.lines) {
-					args, ok := kmergeArgs(line)
+					dir, args, ok := kmergeCommand(line)
 					if !ok {
 						continue
 					}
 					ran++
 					where := fmt.Sprintf("%s:%d", file, b.line+1+i)
-					if _, _, code, err := runDoc(args); err != nil || code != 0 {
-						t.Errorf("%s: %s: exit %d %v", where, line, code, err)
+					want := 0
+					if b.exit != nil {
+						want = *b.exit
+					}
+					if _, stderr, code, err := runDoc(dir, args); err != nil || code != want {
+						t.Errorf("%s: %s: exit %d, want %d %v\n%s", where, line, code, want, err, stderr)
 					}
 				}
 			case "":
@@ -69,38 +90,72 @@ func TestDocs(t *testing.T) {
 						i++
 						want = append(want, b.lines[i])
 					}
-					args, ok := kmergeArgs(cmd)
+					dir, args, ok := kmergeCommand(cmd)
 					if !ok {
 						continue
 					}
 					ran++
-					stdout, stderr, _, err := runDoc(args)
+					where := fmt.Sprintf("%s:%d", file, b.line+1+start)
+					stdout, stderr, code, err := runDoc(dir, args)
 					if err != nil {
-						t.Errorf("%s:%d: %s: %v", file, b.line+1+start, cmd, err)
+						t.Errorf("%s: %s: %v", where, cmd, err)
 						continue
 					}
 					got := strings.Split(strings.TrimSuffix(stdout+stderr, "\n"), "\n")
 					if !linesMatch(got, want) {
-						t.Errorf("%s:%d: %s\noutput:\n%s\ndocumented:\n%s", file, b.line+1+start, cmd, stdout+stderr, strings.Join(want, "\n"))
+						t.Errorf("%s: %s\noutput:\n%s\ndocumented:\n%s", where, cmd, stdout+stderr, strings.Join(want, "\n"))
+					}
+					switch {
+					case b.exit != nil && code != *b.exit:
+						t.Errorf("%s: %s: exit %d, the doc says %d", where, cmd, code, *b.exit)
+					case b.exit == nil && showsError(want) && code == 0:
+						t.Errorf("%s: %s: exit 0, but the doc shows an error", where, cmd)
+					case b.exit == nil && !showsError(want) && code != 0:
+						t.Errorf("%s: %s: exit %d, but the doc shows no error\n%s", where, cmd, code, stderr)
 					}
 				}
 			}
 		}
 	}
-	t.Logf("%d documented commands ran", ran)
-	if ran < 10 {
+	t.Logf("%d documented commands ran; %d blocks of docs/errors.md are TestErrorCatalogue's; %d blocks skipped:\n%s",
+		ran, catalogue, len(skipped), strings.Join(skipped, "\n"))
+	if ran < 30 {
 		t.Errorf("only %d documented commands ran", ran)
 	}
+}
+
+// runsKmerge reports whether a block holds a kmerge command.
+func runsKmerge(b codeBlock) bool {
+	for _, l := range b.lines {
+		if _, _, ok := kmergeCommand(strings.TrimPrefix(l, "$ ")); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// showsError reports whether documented output holds an error: a line
+// "kmerge: ..." that is not a warning nor a conflict.
+func showsError(lines []string) bool {
+	for _, l := range lines {
+		msg, ok := strings.CutPrefix(l, "kmerge: ")
+		if ok && !strings.Contains(msg, "warning: ") && !strings.HasPrefix(msg, "conflict: ") {
+			return true
+		}
+	}
+	return false
 }
 
 type codeBlock struct {
 	info  string
 	line  int // of the opening fence, from 1
 	lines []string
-	skip  bool
+	skip  string // why the block is not run, "" when it is
+	exit  *int   // the exit code <!-- docs-test: exit N --> gives
 }
 
-// codeBlocks returns the fenced code blocks of a Markdown text.
+// codeBlocks returns the fenced code blocks of a Markdown text, with what
+// the comment line before each says.
 func codeBlocks(text string) []codeBlock {
 	var out []codeBlock
 	lines := strings.Split(text, "\n")
@@ -114,7 +169,15 @@ func codeBlocks(text string) []codeBlock {
 			}
 			continue
 		}
-		b := codeBlock{info: strings.TrimSpace(info), line: i + 1, skip: strings.HasPrefix(prev, "<!-- not run")}
+		b := codeBlock{info: strings.TrimSpace(info), line: i + 1}
+		if reason, ok := strings.CutPrefix(prev, "<!-- not run"); ok {
+			b.skip = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(reason, ":"), "-->"))
+		}
+		if n, ok := strings.CutPrefix(prev, "<!-- docs-test: exit "); ok {
+			if code, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(n, "-->"))); err == nil {
+				b.exit = &code
+			}
+		}
 		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
 			b.lines = append(b.lines, lines[i])
 		}
@@ -124,18 +187,35 @@ func codeBlocks(text string) []codeBlock {
 	return out
 }
 
-// kmergeArgs returns the arguments of a line that runs kmerge.
-func kmergeArgs(line string) ([]string, bool) {
+// kmergeCommand returns the folder (relative to the repository root, ""
+// for the root) and the arguments of a line that runs kmerge: "kmerge
+// ...", "go run ./cmd/kmerge ...", "cd DIR && kmerge ..." and the latter in
+// parentheses. A comment at the end is dropped.
+func kmergeCommand(line string) (string, []string, bool) {
 	line = strings.TrimSpace(line)
 	if i := strings.Index(line, " #"); i >= 0 && !strings.ContainsAny(line[:i], `'"`) {
 		line = strings.TrimSpace(line[:i])
 	}
-	for _, prefix := range []string{"kmerge ", "go run ./cmd/kmerge "} {
+	dir := ""
+	if inner, ok := strings.CutPrefix(line, "("); ok && strings.HasSuffix(inner, ")") {
+		line = strings.TrimSuffix(inner, ")")
+	}
+	if rest, ok := strings.CutPrefix(line, "cd "); ok {
+		d, cmd, ok := strings.Cut(rest, " && ")
+		if !ok {
+			return "", nil, false
+		}
+		dir, line = strings.TrimSpace(d), strings.TrimSpace(cmd)
+	}
+	for _, prefix := range []string{"kmerge ", "go run ./cmd/kmerge ", "go run ../cmd/kmerge "} {
 		if rest, ok := strings.CutPrefix(line, prefix); ok {
-			return shellWords(rest), true
+			return dir, shellWords(rest), true
 		}
 	}
-	return nil, false
+	if line == "kmerge" || line == "go run ../cmd/kmerge" {
+		return dir, nil, true
+	}
+	return "", nil, false
 }
 
 // shellWords splits a command line as sh does for the simple lines docs
@@ -173,8 +253,19 @@ func shellWords(s string) []string {
 	return words
 }
 
-// runDoc runs kmerge with args, "< FILE" taken as standard input.
-func runDoc(args []string) (string, string, int, error) {
+// runDoc runs kmerge with args in dir (relative to the current folder; ""
+// for it), "< FILE" taken as standard input.
+func runDoc(dir string, args []string) (string, string, int, error) {
+	if dir != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", "", 0, err
+		}
+		if err := os.Chdir(dir); err != nil {
+			return "", "", 0, err
+		}
+		defer os.Chdir(wd)
+	}
 	var stdin []byte
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
@@ -189,8 +280,8 @@ func runDoc(args []string) (string, string, int, error) {
 			stdin = data
 			args = append(args[:i], args[i+2:]...)
 			i--
-		case "|", ">", ">>":
-			return "", "", 0, fmt.Errorf("the docs test runs no pipes or redirections; mark the block <!-- not run: ... -->")
+		case "|", ">", ">>", "&&", ";":
+			return "", "", 0, fmt.Errorf("the docs test runs no pipes, redirections or lists; mark the block <!-- not run: ... -->")
 		}
 	}
 	var stdout, stderr bytes.Buffer

@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -44,7 +42,7 @@ lists to their items: spec.template.spec.containers.ports.`,
   # a definition of an OpenAPI document
   kmerge explain --schema swagger.json --definition mergeItem mergingList`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if o.definition == "" && (len(args) < 1 || len(args) > 2) {
+			if o.definition == "" && (len(args) < 1 || len(args) > 2 || args[0] == "") {
 				return usagef("explain needs KIND[.path] (and optionally a path as a second argument)")
 			}
 			if o.definition != "" && len(args) > 1 {
@@ -76,246 +74,38 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var root *schema.Type
-	var head []string // header lines
-	var path []string
+	var out string
 	if o.definition != "" {
-		if root, err = s.Definition(o.definition); err != nil {
-			return usagef("--definition: %v", err)
+		def, derr := s.Definition(o.definition)
+		if derr != nil {
+			return usagef("--definition: %v", derr)
 		}
-		head = append(head, "DEFINITION:\t"+root.Name)
+		var path []string
 		if len(args) == 1 {
-			path = splitPath(args[0])
-		}
-	} else {
-		words := splitPath(args[0])
-		if len(args) == 2 {
-			words = append(words, splitPath(args[1])...)
-		}
-		gvk, t, rest, err := findKind(s, words, o.apiVersion)
-		if err != nil {
-			return err
-		}
-		root, path = t, rest
-		head = append(head, "KIND:\t"+gvk.Kind, "VERSION:\t"+gvk.APIVersion())
-	}
-	head = append(head, "SOURCE:\t"+source(root))
-
-	var field *schema.Field
-	t := root
-	for i, name := range path {
-		t = itemsOf(t)
-		if t != nil && t.Kind == schema.Map && t.Fields() == nil {
-			t = t.Elem // a key of a map
-			field = nil
-			continue
-		}
-		f := t.Field(name)
-		if f == nil {
-			return fmt.Errorf("%s has no field %q%s", pathName(path[:i]), name, suggest(t, name))
-		}
-		field, t = f, f.Type
-	}
-	var b bytes.Buffer
-	w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	for _, h := range head {
-		fmt.Fprintln(w, h)
-	}
-	if len(path) > 0 {
-		fmt.Fprintf(w, "PATH:\t%s\n", strings.Join(path, "."))
-	}
-	if field != nil {
-		fmt.Fprintf(w, "\nFIELD:\t%s <%s>\n", field.Name, typeName(field.Type))
-		for _, line := range fieldDetails(field) {
-			fmt.Fprintln(w, line)
-		}
-	}
-	if fs := itemsOf(t).Fields(); len(fs) > 0 {
-		fmt.Fprintf(w, "\nFIELDS:\n")
-		for _, f := range fs {
-			fmt.Fprintf(w, "  %s\t<%s>\t%s\n", f.Name, typeName(f.Type), summary(f))
-		}
-	}
-	w.Flush()
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	_, err = io.WriteString(stdout, strings.Join(lines, "\n"))
-	return err
-}
-
-func splitPath(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, ".")
-}
-
-func pathName(p []string) string {
-	if len(p) == 0 {
-		return "the kind"
-	}
-	return strings.Join(p, ".")
-}
-
-// itemsOf looks through lists to their items.
-func itemsOf(t *schema.Type) *schema.Type {
-	for t != nil && t.Kind == schema.List {
-		t = t.Elem
-	}
-	return t
-}
-
-func source(t *schema.Type) string {
-	if t == nil || t.Source == "" {
-		return "unknown"
-	}
-	return t.Source
-}
-
-func typeName(t *schema.Type) string {
-	switch {
-	case t == nil:
-		return "any"
-	case t.Kind == schema.List:
-		return "[]" + typeName(t.Elem)
-	case t.Kind == schema.Map:
-		return "map[string]" + typeName(t.Elem)
-	case t.Kind == schema.Object && t.Name != "":
-		return "object " + t.Name
-	case t.Format != "" && t.Kind.Scalar():
-		return t.Kind.String() + ", " + t.Format
-	}
-	return t.Kind.String()
-}
-
-// fieldDetails says how a patch treats the field.
-func fieldDetails(f *schema.Field) []string {
-	m := f.Meta
-	var out []string
-	strategy := m.Strategy.String()
-	if m.Raw != "" {
-		strategy += "\t(patchStrategy " + strconv.Quote(m.Raw) + ")"
-	}
-	out = append(out, "STRATEGY:\t"+strategy)
-	if len(m.MergeKey) > 0 {
-		out = append(out, "MERGE KEY:\t"+strings.Join(m.MergeKey, ", "))
-	}
-	if len(m.RecommendedKeys) > 0 {
-		out = append(out, "RECOMMENDED KEYS:\t"+strings.Join(m.RecommendedKeys, ", "))
-	}
-	if f.ListType != "" {
-		lt := f.ListType
-		if len(f.ListMapKeys) > 0 {
-			lt += ", keyed by " + strings.Join(f.ListMapKeys, ", ")
-		}
-		out = append(out, "LIST TYPE:\t"+lt+" (server-side apply)")
-	}
-	if m.RetainKeys {
-		out = append(out, "RETAIN KEYS:\tyes: a patch with $retainKeys clears the fields it does not list")
-	}
-	out = append(out, "A PATCH:\t"+summary(f))
-	return out
-}
-
-// summary says in a few words what a patch does with the field.
-func summary(f *schema.Field) string {
-	t := f.Type
-	m := f.Meta
-	var s string
-	switch {
-	case t != nil && t.Kind == schema.List:
-		switch {
-		case m.Strategy == schema.StrategyMerge && len(m.MergeKey) > 0:
-			s = "items merge by " + strings.Join(m.MergeKey, ", ")
-		case m.Strategy == schema.StrategyMerge:
-			s = "items merge as a set"
-		default:
-			s = "replaces the whole list"
-		}
-		switch rec := strings.Join(m.RecommendedKeys, ", "); {
-		case rec == "" || equalKeys(m.RecommendedKeys, m.MergeKey):
-		case len(m.MergeKey) == 0:
-			s += "; items with $patchMergeKey: [" + rec + "] merge by it instead"
-		default:
-			s += "; $patchMergeKey: [" + rec + "] identifies items fully"
-		}
-	case t != nil && (t.Kind == schema.Object || t.Kind == schema.Map):
-		if m.Strategy == schema.StrategyReplace {
-			s = "replaces the whole object"
-		} else {
-			s = "merges field by field"
-		}
-	default:
-		return ""
-	}
-	if m.RetainKeys {
-		s += "; honours $retainKeys"
-	}
-	return s
-}
-
-func equalKeys(a, b []string) bool {
-	return strings.Join(a, ",") == strings.Join(b, ",")
-}
-
-func suggest(t *schema.Type, name string) string {
-	var names []string
-	for _, f := range t.Fields() {
-		if strings.EqualFold(f.Name, name) || strings.Contains(strings.ToLower(f.Name), strings.ToLower(name)) {
-			names = append(names, f.Name)
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(names, ", ") + "?"
-}
-
-// findKind finds the kind the first words name: "deployment" or
-// "deployment.apps" (kind.group, the group's words following), preferring
-// like kubectl (schema.SortPreferred). It returns the remaining words as
-// the path.
-func findKind(s *schema.Schema, words []string, apiVersion string) (schema.GroupVersionKind, *schema.Type, []string, error) {
-	var matches []schema.GroupVersionKind
-	used := 1
-	for _, gvk := range s.FindKinds(words[0]) {
-		if apiVersion == "" || gvk.APIVersion() == apiVersion {
-			matches = append(matches, gvk)
-		}
-	}
-	if len(matches) == 0 {
-		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q%s: pass its CRD or OpenAPI document with --schema", words[0], versionNote(apiVersion))
-	}
-	// kind.group: the longest run of following words that qualifies it
-	for n := len(words); n >= 2; n-- {
-		qualified := strings.Join(words[:n], ".")
-		var in []schema.GroupVersionKind
-		for _, gvk := range matches {
-			if s.NameMatches(qualified, gvk) {
-				in = append(in, gvk)
+			if path, err = explain.Split(args[0]); err != nil {
+				return usageError{err}
 			}
 		}
-		if len(in) > 0 {
-			matches, used = in, n
-			break
+		out, err = explain.Definition(def, path)
+	} else {
+		words, serr := explain.Split(args[0])
+		if serr != nil {
+			return usageError{serr}
 		}
-	}
-	gvk := matches[0]
-	for _, other := range matches[1:] {
-		if other.Group != gvk.Group && other.Version == gvk.Version && (gvk.Group == "") == (other.Group == "") {
-			return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("kind %q is in groups %s and %s: name one (%s.%s)", words[0], gvk.Group, other.Group, words[0], gvk.Group)
+		if len(args) == 2 {
+			more, serr := explain.Split(args[1])
+			if serr != nil {
+				return usageError{serr}
+			}
+			words = append(words, more...)
 		}
+		out, err = explain.Kind(s, words, o.apiVersion)
 	}
-	return gvk, s.Kind(gvk.APIVersion(), gvk.Kind), words[used:], nil
-}
-
-func versionNote(apiVersion string) string {
-	if apiVersion == "" {
-		return ""
+	if err != nil {
+		return err
 	}
-	return " in " + apiVersion
+	_, err = io.WriteString(stdout, out)
+	return err
 }
 
 // completeKinds completes the first argument of explain with the kinds of

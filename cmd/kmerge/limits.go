@@ -93,20 +93,3 @@ func parseSize(s string) (int, error) {
 	}
 	return n * mult, nil
 }
-
-// limitHint says how to change the limit an error went over, "" when it is
-// not a limit error.
-func limitHint(err error) string {
-	var se *tree.SyntaxError
-	var ke *kpatch.Error
-	key := ""
-	switch {
-	case asError(err, &ke) && ke.Limit != "":
-		key = ke.Limit
-	case asError(err, &se) && se.Limit != "":
-		key = se.Limit
-	default:
-		return ""
-	}
-	return fmt.Sprintf("  (if the input is right, raise the limit: --limit %s=N)\n", key)
-}

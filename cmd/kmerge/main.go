@@ -1,14 +1,24 @@
-// Command kmerge patches Kubernetes manifests: strategic merge patches that
-// behave exactly as an API server applies them, JSON merge patches, and
-// output that keeps the comments, order and quoting of what was not changed.
+// Command kmerge patches Kubernetes manifests, keeping every byte a patch
+// does not change:
 //
-// Usage:
-//
+//	kmerge apply -f PATH... -p PATH... [flags]   .kpatch files and patch lists on folders of manifests
+//	kmerge check -f PATH... -p PATH... [flags]   the conflicts between those patches
 //	kmerge patch -f FILE (-p PATCH | --patch-file FILE) [flags]
+//	                                             one strategic, merge or JSON patch, like kubectl patch --local
+//	kmerge diff ORIGINAL MODIFIED [--current LIVE]
+//	                                             the patch between two versions (two-way), or kubectl apply's (three-way)
+//	kmerge explain KIND[.path]                   the fields of a kind and how patches merge them
+//	kmerge fn                                    a KRM function (kustomize, kpt)
 //
-// Run kmerge help patch for the flags. Exit codes: 0 success, 1 the input or
-// the patch was rejected (the reason on stderr, nothing on stdout), 2 the
-// command line is wrong.
+// Run kmerge help COMMAND for the flags; README.md and docs/ describe
+// each. Exit codes: 0 success; 1 the input or the patches were rejected
+// (the reason on standard error, nothing on standard output), conflicts
+// with --fail-on-conflict, or conflicts found by check; 2 the command line
+// is wrong.
+//
+// The library packages return errors that carry data (positions, paths,
+// limits, what is missing); this command words them with its flags
+// (advice.go) and quotes the line an error points at (report.go).
 package main
 
 import (
@@ -16,9 +26,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kmerge/kmerge/internal/suggest"
 )
 
 // Exit codes.
@@ -43,7 +57,8 @@ func usagef(format string, args ...any) error {
 }
 
 // run executes the command line args and returns the exit code. Output
-// reaches stdout only when the command succeeds.
+// reaches stdout only when the command succeeds (and, with apply --diff
+// --exit-code, when it found changes).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := &recorder{r: stdin}
 	inputs := texts{}
@@ -51,19 +66,45 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
+	}
+	err = unknownCommand(root, err)
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code) // said all it had to say
 	}
 	inputs["<stdin>"] = in.buf.Bytes()
 	report(stderr, err, inputs)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintln(stderr, "Run 'kmerge --help' for usage.")
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		return exitUsage
+	}
+	var te troubleError
+	if errors.As(err, &te) {
 		return exitUsage
 	}
 	return exitRejected
 }
+
+// exitCode ends the command with a status and no message: what it had to
+// say is on its output already (apply --diff --exit-code on changes).
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// troubleError is an error that exits 2 instead of 1, as diff(1) and
+// kubectl diff report trouble when 1 means "differences found" (apply
+// --diff --exit-code).
+type troubleError struct{ err error }
+
+func (e troubleError) Error() string { return e.err.Error() }
+func (e troubleError) Unwrap() error { return e.err }
 
 // isCobraUsage recognises the errors cobra returns for unknown commands and
 // flags, which are usage errors too.
@@ -72,7 +113,53 @@ func isCobraUsage(err error) bool {
 	return errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command")
 }
 
+// flagError is an error of cobra's flag parsing, worded for kmerge: an
+// unknown flag names the nearest flags of the command.
 type flagError struct{ error }
+
+// newFlagError words an error of parsing cmd's flags.
+func newFlagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Deprecated == "" {
+				names = append(names, f.Name)
+			}
+		})
+		if s := suggest.DidYouMean(name, names, func(n string) string { return "--" + n }); s != "" {
+			msg += " (" + s + ")"
+		}
+	}
+	return flagError{errors.New(msg)}
+}
+
+// unknownCommand words cobra's error for a command that does not exist
+// (unknown command "NAME" for "kmerge"), with the nearest commands; other
+// errors are returned as they are.
+func unknownCommand(root *cobra.Command, err error) error {
+	rest, ok := strings.CutPrefix(err.Error(), "unknown command ")
+	if !ok {
+		return err
+	}
+	name, err2 := strconv.QuotedPrefix(rest)
+	if err2 != nil {
+		return err
+	}
+	name, _ = strconv.Unquote(name)
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+			names = append(names, c.Aliases...)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := suggest.DidYouMean(name, names, nil); s != "" {
+		msg += " (" + s + ")"
+	}
+	return errors.New(msg)
+}
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	root := &cobra.Command{
@@ -83,8 +170,16 @@ exactly as a Kubernetes API server applies them, and with JSON merge patches.
 Comments, key order and quoting of everything a patch does not touch are kept.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// unknown commands are worded by unknownCommand, with suggest's
+		// suggestions, as unknown flags are
+		DisableSuggestions: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	root.AddCommand(newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout))
+	v := currentVersion()
+	root.Version = v.String()
+	root.SetVersionTemplate("{{.Version}}")
+	// defined here so that cobra adds no -v shorthand
+	root.Flags().Bool("version", false, "print kmerge's version (as kmerge version does)")
+	root.SetFlagErrorFunc(newFlagError)
+	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }

@@ -107,6 +107,8 @@ var cliCases = []cliCase{
 	{name: "explain: unknown kind", args: []string{"explain", "nosuchkind"}, code: exitRejected, stderrs: []string{"no kind named \"nosuchkind\"", "--schema"}},
 	{name: "explain: unknown field", args: []string{"explain", "pod.spec.nosuch"}, code: exitRejected, stderrs: []string{"spec has no field \"nosuch\""}},
 	{name: "explain: no argument", args: []string{"explain"}, code: exitUsage, stderrs: []string{"KIND[.path]"}},
+	{name: "explain: an empty kind", args: []string{"explain", ""}, code: exitUsage, stderrs: []string{"KIND[.path]"}},
+	{name: "explain: a definition's unknown field", args: []string{"explain", "--schema", "cmd/kmerge/testdata/thing-openapi.yaml", "--definition", "thing", "nosuch"}, code: exitRejected, stderrs: []string{"has no field \"nosuch\""}},
 	{
 		name:   "diff: the two-way patch of the README example",
 		args:   []string{"diff", "examples/deployment.yaml", "cmd/kmerge/testdata/deployment.out.yaml"},
@@ -141,13 +143,42 @@ var cliCases = []cliCase{
 		stdout: "spec:\n  parts:\n  - name: wheel\n    color: black\n    count: 4\n  - name: seat\n    color: blue\n  - name: bell\n    count: 1\n  tags: [kids, outdoor]\n",
 	},
 	{
+		// the live object was scaled to 5 by hand: the patch's size: 3
+		// (current 5, modified 3) would undo it
+		name:    "diff --type merge --current: a three-way JSON merge patch that would undo a live change is refused",
+		args:    []string{"diff", "examples/widget.yaml", "cmd/kmerge/testdata/widget-new.yaml", "--current", "cmd/kmerge/testdata/widget-live.yaml", "--type", "merge"},
+		code:    exitRejected,
+		stderrs: []string{"example.com/v1 Widget gizmo: the patch would undo changes made to the live object", "\n  spec.size\n    patch:   3\n    changed: 5\n", "--overwrite"},
+	},
+	{
+		// kubectl's CreateThreeWayJSONMergePatch: the changes from live
+		// to new without deletions (size, parts, finish; the annotation
+		// and status only live has stay), plus the deletion of what
+		// last-applied had and new lacks (tags)
+		name:   "diff --type merge --current --overwrite: kubectl apply's patch for a custom resource",
+		args:   []string{"diff", "examples/widget.yaml", "cmd/kmerge/testdata/widget-new.yaml", "--current", "cmd/kmerge/testdata/widget-live.yaml", "--type", "merge", "--overwrite"},
+		stdout: "spec:\n  size: 3\n  parts:\n  - name: wheel\n    color: black\n    count: 4\n  - name: seat\n    color: blue\n  - name: bell\n    count: 1\n  finish: matte\n  tags: null\n",
+	},
+	{
+		name:   "diff --fallback merge --current: kinds without a schema get the three-way JSON merge patch",
+		args:   []string{"diff", "examples/widget.yaml", "cmd/kmerge/testdata/widget-new.yaml", "--current", "cmd/kmerge/testdata/widget-live.yaml", "--fallback", "merge", "--overwrite", "-o", "json"},
+		stdout: "{\n    \"spec\": {\n        \"size\": 3,\n        \"parts\": [\n            {\n                \"name\": \"wheel\",\n                \"color\": \"black\",\n                \"count\": 4\n            },\n            {\n                \"name\": \"seat\",\n                \"color\": \"blue\"\n            },\n            {\n                \"name\": \"bell\",\n                \"count\": 1\n            }\n        ],\n        \"finish\": \"matte\",\n        \"tags\": null\n    }\n}\n",
+	},
+	{
+		name:    "diff --type merge --current: a live document that is not an object",
+		args:    []string{"diff", "examples/widget.yaml", "examples/widget.yaml", "--current", "-", "--type", "merge"},
+		stdin:   "[1, 2]\n",
+		code:    exitRejected,
+		stderrs: []string{"the current document is an array (line 1, column 1): a three-way JSON merge patch needs objects"},
+	},
+	{
 		name:   "diff pairs the documents of two streams by object",
 		args:   []string{"diff", "cmd/kmerge/testdata/pair-a.yaml", "cmd/kmerge/testdata/pair-b.yaml"},
 		stdout: "# patch for v1 ConfigMap two\ndata:\n  b: \"changed\"\n---\n# patch for v1 ConfigMap one\ndata:\n  c: \"3\"\n",
 	},
 	{name: "diff: one argument", args: []string{"diff", "a.yaml"}, code: exitUsage, stderrs: []string{"ORIGINAL and MODIFIED"}},
 	{name: "diff: --overwrite without --current", args: []string{"diff", "a", "b", "--overwrite"}, code: exitUsage, stderrs: []string{"--overwrite needs --current"}},
-	{name: "diff: three-way merge patch", args: []string{"diff", "a", "b", "--current", "c", "--type", "merge"}, code: exitUsage, stderrs: []string{"three-way"}},
+	{name: "diff: --extended is strategic", args: []string{"diff", "a", "b", "--type", "merge", "--extended"}, code: exitUsage, stderrs: []string{"--extended is for strategic patches"}},
 	{name: "no -f", args: []string{"patch", "-p", "{}"}, code: exitUsage, stderrs: []string{"-f FILE"}},
 	{name: "no patch", args: []string{"patch", "-f", "examples/widget.yaml"}, code: exitUsage, stderrs: []string{"-p PATCH or --patch-file"}},
 	{name: "two patches", args: []string{"patch", "-f", "x", "-p", "{}", "--patch-file", "y"}, code: exitUsage, stderrs: []string{"not both"}},

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 type patchOptions struct {
-	filename   string
+	filenames  []string
 	patch      string
 	patchFile  string
 	patchType  string
@@ -20,16 +23,25 @@ type patchOptions struct {
 	listOrder  string
 	fallback   string
 	output     string
+	validate   string
+	local      bool
 	limits     *limits
 }
 
-func newPatchCmd(stdin io.Reader, stdout io.Writer, inputs texts) *cobra.Command {
+func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
 	o := &patchOptions{}
 	cmd := &cobra.Command{
-		Use:   "patch -f FILE (-p PATCH | --patch-file FILE)",
-		Short: "Apply one patch to every document of a file, like kubectl patch --local",
+		Use:   "patch -f FILE... (-p PATCH | --patch-file FILE)",
+		Short: "Apply one patch to every document of some files, like kubectl patch --local",
 		Long: `Apply a strategic merge patch (default), a JSON merge patch or a JSON patch
-to every document of FILE and print the result.
+to every document of the files -f gives and print the result. -f takes files,
+folders (their .yaml, .yml and .json files, recursively) and - for standard
+input, and may be repeated, as in kubectl; the results follow each other in
+the order of the files, separated by --- lines.
+
+-p is the patch itself, as in kubectl patch -p; --patch-file reads it from a
+file. --local is accepted as kubectl users type it: kmerge never contacts a
+cluster.
 
 The schema of a Kubernetes object comes from its apiVersion and kind: the
 built-in table (every kind of k8s.io/api), or the CustomResourceDefinitions and
@@ -37,12 +49,21 @@ OpenAPI documents given with --schema. For documents that are not Kubernetes
 objects, --definition names the schema definition to use.
 
 Documents and patches may be YAML or JSON. The output has the input's format
-unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
+unless -o says otherwise; YAML output keeps comments, key order and quoting.
+With -o json, several files give JSON values one after another.
+
+Every result is checked against its schema (--validate, strict by default): a
+value the patch wrote that an API server would refuse (an object where an
+integer belongs, a field the kind does not have, a quantity that does not
+parse) is an error naming the patch line; see docs/validation.md.`,
 		Example: `  # change the image of a container and add a variable
   kmerge patch -f examples/deployment.yaml --patch-file examples/deployment-patch.yaml
 
   # a patch on the command line, the document on stdin, JSON out
   cat examples/deployment.yaml | kmerge patch -f - -p '{"spec":{"replicas":5}}' -o json
+
+  # every Deployment of a folder, as kubectl users type it
+  kmerge patch --local -f manifests/ -p '{"spec":{"revisionHistoryLimit":3}}'  
 
   # a JSON patch (RFC 6902): a list of operations
   kmerge patch -f examples/deployment.yaml --type json -p '[{"op": "replace", "path": "/spec/replicas", "value": 5}]'
@@ -54,40 +75,51 @@ unless -o says otherwise; YAML output keeps comments, key order and quoting.`,
   kmerge patch -f doc.json --patch-file patch.json --schema swagger.json --definition mergeItem`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("patch takes no arguments, got %q: give the file with -f", args)
+				return usagef("patch takes no arguments, got %q: give the files with -f", args)
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			inputs["--patch"] = []byte(o.patch)
-			return runPatch(o, stdin, stdout)
+			return runPatch(o, stdin, stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.filename, "filename", "f", "", "file to patch (YAML or JSON, one or more documents); - reads standard input")
-	f.StringVarP(&o.patch, "patch", "p", "", "the patch, YAML or JSON")
+	f.StringArrayVarP(&o.filenames, "filename", "f", nil, "files to patch (YAML or JSON, one or more documents each), folders of them (recursively), - for standard input (repeatable)")
+	f.StringVarP(&o.patch, "patch", "p", "", "the patch itself, YAML or JSON (a file: --patch-file)")
 	f.StringVar(&o.patchFile, "patch-file", "", "file holding the patch, YAML or JSON")
+	f.BoolVar(&o.local, "local", false, "accepted for kubectl's patch --local: kmerge always works on the files, never on a cluster")
 	f.StringVar(&o.patchType, "type", "strategic", "patch type: strategic, merge (JSON merge patch, RFC 7396) or json (JSON patch, RFC 6902)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds and definitions (repeatable)")
 	f.StringVar(&o.definition, "definition", "", "schema definition for documents that are not Kubernetes objects (e.g. mergeItem)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder: spec (the specification) or upstream (exactly as k8s.io/apimachinery)")
 	f.StringVar(&o.fallback, "fallback", "", "merge: patch kinds without a schema with JSON merge patch semantics instead of failing")
 	f.StringVarP(&o.output, "output", "o", "", "output format: yaml or json (default: the input's)")
+	addValidateFlag(cmd, &o.validate)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	return cmd
 }
 
-func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
+func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	opts := kmerge.PatchOptions{Limits: &o.limits.Limits}
-	if o.filename == "" {
-		return usagef("patch needs the file to patch: -f FILE (or -f - for standard input)")
+	mode, err := parseValidate(o.validate)
+	if err != nil {
+		return err
+	}
+	opts.Validate = mode
+	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
+	if len(o.filenames) == 0 {
+		return usagef("patch needs the files to patch: -f FILE (or a folder, or -f - for standard input)")
 	}
 	switch {
 	case o.patch == "" && o.patchFile == "":
 		return usagef("patch needs a patch: -p PATCH or --patch-file FILE")
 	case o.patch != "" && o.patchFile != "":
 		return usagef("give the patch once: -p or --patch-file, not both")
+	}
+	if err := checkInlinePatch(o.patch); err != nil {
+		return err
 	}
 	switch o.patchType {
 	case "strategic":
@@ -136,26 +168,69 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout io.Writer) error {
 		}
 		patchName = o.patchFile
 	}
-	doc, docName, err := readInput(o.filename, stdin, &o.limits.Limits)
+	files, err := resource.Files(o.filenames)
 	if err != nil {
 		return err
 	}
-	opts.DocName, opts.PatchName = docName, patchName
-	out, err := kmerge.Patch(doc, patch, opts)
-	if err != nil {
-		return err
+	var out bytes.Buffer
+	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
+	for _, name := range files {
+		doc, docName, err := in.readInput(name)
+		if err != nil {
+			return err
+		}
+		if resource.IsKustomizationFile(doc, name) {
+			continue // not a manifest: left out, as apply leaves it out
+		}
+		opts.DocName, opts.PatchName = docName, patchName
+		res, err := kmerge.Patch(doc, patch, opts)
+		if err != nil {
+			return withSchemaAdvice(err, "patch")
+		}
+		if out.Len() > 0 && o.output != "json" {
+			if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
+				out.WriteByte('\n')
+			}
+			if !bytes.HasPrefix(res, []byte("---")) {
+				out.WriteString("---\n")
+			}
+		}
+		out.Write(res)
 	}
-	_, err = stdout.Write(out)
+	_, err = stdout.Write(out.Bytes())
 	return err
 }
 
-// readInput reads a file, or standard input for "-" (named "<stdin>"),
-// refusing more bytes than the limit.
-func readInput(name string, stdin io.Reader, limits *tree.Limits) ([]byte, string, error) {
-	if name == "-" {
-		data, err := tree.ReadInput(stdin, "<stdin>", limits)
-		return data, "<stdin>", err
+// addValidateFlag adds --validate, the same in every command.
+func addValidateFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVar(v, "validate", "strict", "check results against their schemas: strict (a value a patch wrote that the schema refuses is an error), warn (a warning), none")
+}
+
+func parseValidate(s string) (validate.Mode, error) {
+	m, err := validate.ParseMode(s)
+	if err != nil {
+		return m, usagef("--validate: %v", err)
 	}
-	data, err := tree.ReadFile(name, limits)
-	return data, name, err
+	return m, nil
+}
+
+// inputReader reads the files of a command, and standard input for "-"
+// (named "<stdin>"), at most once, refusing more bytes than the limit.
+type inputReader struct {
+	stdin  io.Reader
+	limits *tree.Limits
+	read   bool // standard input was read
+}
+
+func (in *inputReader) readInput(name string) ([]byte, string, error) {
+	if name != "-" {
+		data, err := tree.ReadFile(name, in.limits)
+		return data, name, err
+	}
+	if in.read {
+		return nil, "", usagef("- is given twice: standard input can be read once")
+	}
+	in.read = true
+	data, err := tree.ReadInput(in.stdin, "<stdin>", in.limits)
+	return data, "<stdin>", err
 }

@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/kmerge/kmerge"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // texts remembers the inputs that are not files (standard input, a patch
@@ -29,25 +28,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// position finds where an error points: a file (or an input named in
-// texts), a line and a column.
-func position(err error) (tree.Position, bool) {
-	var se *tree.SyntaxError
-	var ke *kpatch.Error
-	var de *kmerge.DocumentError
-	switch {
-	case errors.As(err, &ke):
-		return ke.Pos, ke.Pos.Line > 0
-	case errors.As(err, &se):
-		return tree.Position{File: se.File, Line: se.Line, Column: se.Column}, se.Line > 0
-	case errors.As(err, &de):
-		return de.PatchPosition()
-	}
-	return tree.Position{}, false
-}
-
-// quote returns the line an error points at, and a caret under its column,
-// each indented by two spaces; "" when the line cannot be read.
+// quote returns the line an error points at, and a caret under its column
+// (errpos.Quote), from the inputs recorded or the file; "" when the line
+// cannot be read.
 func quote(pos tree.Position, inputs texts) string {
 	data, ok := inputs[pos.File]
 	if !ok {
@@ -59,47 +42,37 @@ func quote(pos tree.Position, inputs texts) string {
 			return ""
 		}
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if pos.Line < 1 || pos.Line > len(lines) {
-		return ""
-	}
-	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
-	if len(line) > 200 {
-		return ""
-	}
-	var caret strings.Builder
-	if pos.Column > 0 {
-		for i, r := range []rune(line) {
-			if i >= pos.Column-1 {
-				break
-			}
-			if r == '\t' {
-				caret.WriteByte('\t')
-			} else {
-				caret.WriteByte(' ')
-			}
-		}
-		caret.WriteByte('^')
-	}
-	s := "  " + line + "\n"
-	if caret.Len() > 0 {
-		s += "  " + caret.String() + "\n"
-	}
-	return s
+	return errpos.Quote(data, pos)
 }
 
 // report prints an error: "kmerge: message", then the line it points at
-// with a caret.
+// with a caret, then what to do about it. Schema violations (several at
+// once) are printed one by one, each with its line, then what to do about
+// them.
 func report(w io.Writer, err error, inputs texts) {
+	if vs := validate.Errors(err); len(vs) > 0 {
+		for _, v := range vs {
+			fmt.Fprintf(w, "kmerge: %v\n", v)
+			io.WriteString(w, quote(v.Position(), inputs))
+		}
+		fmt.Fprintf(w, "kmerge: %s in the result: fix the patches, or pass --validate=warn to write the result anyway\n",
+			plural(len(vs), "schema violation", "schema violations"))
+		return
+	}
 	fmt.Fprintf(w, "kmerge: %v\n", err)
-	if pos, ok := position(err); ok {
+	if pos, ok := tree.ErrorPosition(err); ok {
 		io.WriteString(w, quote(pos, inputs))
 	}
-	io.WriteString(w, limitHint(err))
+	if a := advice(err); a != "" {
+		fmt.Fprintf(w, "  (%s)\n", a)
+	}
 }
 
-// asError is errors.As.
-func asError[T error](err error, target *T) bool { return errors.As(err, target) }
+// warnInvalid prints a schema violation that is a warning: its position,
+// what it is, and where.
+func warnInvalid(w io.Writer, e *validate.Error) {
+	fmt.Fprintf(w, "kmerge: %s\n", e.Warning())
+}
 
 // colorMode decides whether output is coloured: "always", "never", or
 // "auto" (when w is a terminal and NO_COLOR is not set).

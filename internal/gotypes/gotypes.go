@@ -70,11 +70,15 @@ func OpenAPIName(pkgPath, name string) string {
 func wellKnown(path string) (Type, bool) {
 	switch path {
 	case "k8s.io/apimachinery/pkg/util/intstr.IntOrString":
-		return Type{Kind: Scalar, Scalar: "int-or-string"}, true
+		// its integer is an int32
+		return Type{Kind: Scalar, Scalar: "int-or-string", Format: "int32"}, true
 	case "k8s.io/apimachinery/pkg/api/resource.Quantity":
 		return Type{Kind: Scalar, Scalar: "int-or-string", Format: "quantity"}, true
-	case "k8s.io/apimachinery/pkg/apis/meta/v1.Time", "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime", "time.Time":
+	case "k8s.io/apimachinery/pkg/apis/meta/v1.Time", "time.Time":
 		return Type{Kind: Scalar, Scalar: "string", Format: "date-time"}, true
+	case "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":
+		// RFC 3339 with exactly six digits of fractional seconds
+		return Type{Kind: Scalar, Scalar: "string", Format: "date-time-micro"}, true
 	case "k8s.io/apimachinery/pkg/apis/meta/v1.Duration":
 		return Type{Kind: Scalar, Scalar: "string", Format: "duration"}, true
 	case "time.Duration":

@@ -102,6 +102,19 @@ func KeyOrder(n *yaml.Node) []string {
 	return out
 }
 
+// HasNull reports whether n or any value inside it is null.
+func HasNull(n *yaml.Node) bool {
+	if tree.KindOf(n) == tree.Null {
+		return true
+	}
+	for _, c := range n.Content {
+		if HasNull(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // NodeSet collects the nodes of the tree n into set (a new one if nil).
 func NodeSet(n *yaml.Node, set map[*yaml.Node]bool) map[*yaml.Node]bool {
 	if set == nil {

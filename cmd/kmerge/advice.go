@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// The library's errors and warnings carry data (positions, paths, limits,
+// the variable that is undefined, the kind without a schema); what to do
+// about them is worded here, with kmerge's flags. report prints the advice
+// on a line of its own, in parentheses, after the error and the line it
+// quotes.
+
+// advised is an error with advice that depends on the command that failed.
+type advised struct {
+	err    error
+	advice string
+}
+
+func (e advised) Error() string { return e.err.Error() }
+func (e advised) Unwrap() error { return e.err }
+
+// advice returns what the user can do about err, "" when there is nothing
+// to add to its message.
+func advice(err error) string {
+	var a advised
+	var se *tree.SyntaxError
+	var ke *kpatch.Error
+	switch {
+	case errors.As(err, &a):
+		return a.advice
+	case errors.As(err, &ke) && ke.Limit != "":
+		return limitAdvice(ke.Limit)
+	case errors.As(err, &se) && se.Limit != "":
+		return limitAdvice(se.Limit)
+	case errors.As(err, &ke) && ke.ValuesFile:
+		// a file given as what it is not
+		return fmt.Sprintf("if %s holds values for ${values.*}, pass it with --values %s, and keep it out of the folders given to -p", ke.Pos.File, ke.Pos.File)
+	case errors.As(err, &ke) && ke.Undefined != "":
+		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
+			return fmt.Sprintf("set it with --feature %s=true|false", name)
+		}
+		return fmt.Sprintf("give it in a --values file or with --set %s=...", strings.TrimPrefix(ke.Undefined, "values."))
+	}
+	return ""
+}
+
+func limitAdvice(key string) string {
+	return fmt.Sprintf("if the input is right, raise the limit: --limit %s=N", key)
+}
+
+// withSchemaAdvice adds, to an error about a document without a schema,
+// how to give one; verb is what the command does ("patch", "diff").
+func withSchemaAdvice(err error, verb string) error {
+	var ns *kmerge.NoSchemaError
+	if !errors.As(err, &ns) {
+		return err
+	}
+	if ns.Kind == "" {
+		return advised{err, fmt.Sprintf("to %s a document that is not a Kubernetes object, name its schema with --definition, or use --type merge", verb)}
+	}
+	return advised{err, fmt.Sprintf("pass its CustomResourceDefinition or an OpenAPI document with --schema, or %s it with --type merge or --fallback merge", verb)}
+}
+
+// warningText is a warning as kmerge prints it, with advice.
+func warningText(w kpatch.Warning) string {
+	if w.NoSchema {
+		return w.String() + "; pass its CRD with --schema"
+	}
+	return w.String()
+}

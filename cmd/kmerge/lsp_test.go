@@ -1,0 +1,544 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The language server's protocol tests start `kmerge lsp` as a process,
+// built from this checkout, and speak JSON-RPC to it over its standard
+// input and output, as an editor does. The project is testdata/lsp: a
+// Deployment web (replicas 1, containers web and sidecar) and a Service
+// web, overrides/a.kpatch setting replicas to 2, values version and
+// replicas. Every expected range below is counted by hand on the text it
+// points into (0-based lines, UTF-16 characters, end excluded).
+
+var (
+	buildOnce sync.Once
+	kmergeBin string
+	buildErr  error
+)
+
+// kmergeBinary builds cmd/kmerge once per test run.
+func kmergeBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "kmerge-lsp-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		kmergeBin = filepath.Join(dir, "kmerge")
+		out, err := exec.Command("go", "build", "-o", kmergeBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return kmergeBin
+}
+
+// wire is the JSON of a message as the tests read it.
+type wire struct {
+	ID     *int            `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type client struct {
+	t        *testing.T
+	cmd      *exec.Cmd
+	in       io.WriteCloser
+	messages chan wire
+	id       int
+	pending  []wire // notifications read while waiting for a response
+}
+
+func startServer(t *testing.T) *client {
+	t.Helper()
+	cmd := exec.Command(kmergeBinary(t), "lsp")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &client{t: t, cmd: cmd, in: in, messages: make(chan wire, 100)}
+	go func() {
+		r := bufio.NewReader(out)
+		defer close(c.messages)
+		for {
+			length := -1
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				line = strings.TrimSpace(line)
+				if line == "" {
+					break
+				}
+				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+					length, _ = strconv.Atoi(v)
+				}
+			}
+			body := make([]byte, length)
+			if _, err := io.ReadFull(r, body); err != nil {
+				return
+			}
+			var m wire
+			if err := json.Unmarshal(body, &m); err != nil {
+				panic(fmt.Sprintf("the server wrote %q: %v", body, err))
+			}
+			c.messages <- m
+		}
+	}()
+	t.Cleanup(func() {
+		if c.cmd.ProcessState == nil {
+			c.cmd.Process.Kill()
+			c.cmd.Wait()
+		}
+	})
+	return c
+}
+
+func (c *client) send(v any) {
+	c.t.Helper()
+	body, err := json.Marshal(v)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// next returns the next message; a server that says nothing for a minute
+// has hung (a guard against deadlock, not a timing assertion).
+func (c *client) next() wire {
+	c.t.Helper()
+	select {
+	case m, ok := <-c.messages:
+		if !ok {
+			c.t.Fatal("the server closed its output")
+		}
+		return m
+	case <-time.After(time.Minute):
+		c.t.Fatal("no message from the server for a minute")
+	}
+	return wire{}
+}
+
+// request sends a request and returns its result, keeping the
+// notifications that come first.
+func (c *client) request(method string, params any, result any) {
+	c.t.Helper()
+	c.id++
+	c.send(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	for {
+		m := c.next()
+		if m.ID == nil || m.Method != "" {
+			c.pending = append(c.pending, m)
+			continue
+		}
+		if *m.ID != c.id {
+			c.t.Fatalf("response to %d, want %d", *m.ID, c.id)
+		}
+		if m.Error != nil {
+			c.t.Fatalf("%s: error %d %s", method, m.Error.Code, m.Error.Message)
+		}
+		if result != nil {
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				c.t.Fatalf("%s: %v in %s", method, err, m.Result)
+			}
+		}
+		return
+	}
+}
+
+func (c *client) notify(method string, params any) {
+	c.t.Helper()
+	c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+type diagnostic struct {
+	Range              rng    `json:"range"`
+	Severity           int    `json:"severity"`
+	Message            string `json:"message"`
+	RelatedInformation []struct {
+		Location struct {
+			URI   string `json:"uri"`
+			Range rng    `json:"range"`
+		} `json:"location"`
+		Message string `json:"message"`
+	} `json:"relatedInformation"`
+}
+
+type rng struct {
+	Start struct{ Line, Character int } `json:"start"`
+	End   struct{ Line, Character int } `json:"end"`
+}
+
+func (r rng) String() string {
+	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+}
+
+// diagnostics waits for the diagnostics of a document.
+func (c *client) diagnostics(uri string) []diagnostic {
+	c.t.Helper()
+	for {
+		var m wire
+		if len(c.pending) > 0 {
+			m, c.pending = c.pending[0], c.pending[1:]
+		} else {
+			m = c.next()
+		}
+		if m.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p struct {
+			URI         string       `json:"uri"`
+			Diagnostics []diagnostic `json:"diagnostics"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			c.t.Fatal(err)
+		}
+		if p.URI == uri {
+			return p.Diagnostics
+		}
+	}
+}
+
+func fileURI(t *testing.T, path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+func (c *client) initialize(root string) {
+	c.t.Helper()
+	var res struct {
+		Capabilities map[string]any `json:"capabilities"`
+	}
+	c.request("initialize", map[string]any{"processId": nil, "rootUri": fileURI(c.t, root), "capabilities": map[string]any{}}, &res)
+	for _, cap := range []string{"textDocumentSync", "completionProvider", "hoverProvider", "definitionProvider", "documentFormattingProvider"} {
+		if res.Capabilities[cap] == nil {
+			c.t.Errorf("initialize: no %s in %v", cap, res.Capabilities)
+		}
+	}
+	c.notify("initialized", map[string]any{})
+}
+
+func (c *client) open(uri, text string) []diagnostic {
+	c.t.Helper()
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "kpatch", "version": 1, "text": text}})
+	return c.diagnostics(uri)
+}
+
+func (c *client) change(uri string, version int, text string) []diagnostic {
+	c.t.Helper()
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": []any{map[string]any{"text": text}}})
+	return c.diagnostics(uri)
+}
+
+func (c *client) shutdown() {
+	c.t.Helper()
+	c.request("shutdown", nil, nil)
+	c.notify("exit", nil)
+	if err := c.cmd.Wait(); err != nil {
+		c.t.Fatalf("kmerge lsp after shutdown and exit: %v (want exit code 0)", err)
+	}
+}
+
+func pos(line, char int) map[string]any {
+	return map[string]any{"line": line, "character": char}
+}
+
+// TestLSPDiagnostics types each class of mistake into an unsaved file of
+// the project, and checks the diagnostic kmerge publishes: its range, its
+// severity and its words.
+func TestLSPDiagnostics(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp")
+	uri := fileURI(t, "testdata/lsp/overrides/c.kpatch")
+	if d := c.open(uri, "[deployment.web.containers.name=web]\nimage: shop/web:${values.version}\n"); len(d) != 0 {
+		t.Fatalf("a correct file has diagnostics: %+v", d)
+	}
+	type want struct {
+		rng      string
+		severity int
+		message  string // a part of it
+	}
+	for i, tc := range []struct {
+		name string
+		text string
+		want []want
+	}{
+		{"a parse error, and another after it", "[deployment.web]\nreplicas 3\nspec.paused = true\n[deployment.web\n",
+			[]want{{"1:0-1:8", 1, "expected key: value or key = value"}, {"3:0-3:15", 1, "a header ends with ]"}}},
+		{"an unknown field", "[deployment.web]\nspec.replica: 3\n",
+			[]want{{"1:5-1:12", 1, `has no field "replica"; did you mean replicas?`}}},
+		{"a value of the wrong type", "[deployment.web]\nreplicas: many\n",
+			[]want{{"1:10-1:14", 1, `spec.replicas is an integer (schema type integer/int32); "many" is not an integer`}}},
+		{"an undefined variable", "[deployment.web.containers.name=web]\nimage: shop/web:${values.nosuch}\n",
+			[]want{{"1:16-1:32", 1, "undefined variable ${values.nosuch}"}}},
+		{"an ambiguous shortcut", "[deployment.web]\nlocalhostProfile: x\n",
+			[]want{{"1:0-1:16", 1, `"localhostProfile" is not a field of apps/v1 Deployment web and could be`}}},
+		{"a target that matches nothing", "# nothing\n[deployment.nosuch]  # a typo\nreplicas: 2\n",
+			[]want{{"1:0-1:19", 2, "no object matches deployment.nosuch"}}},
+		{"a selector that matches nothing", "[deployment.web.containers.name=nosuch]\nimage: x\n",
+			[]want{{"0:27-0:38", 2, "has no item matching [name=nosuch]"}}},
+		{"a conflict with a saved file", "[deployment.web]\nreplicas: 5\n",
+			[]want{{"1:0-1:8", 2, "conflict: apps/v1 Deployment web: " + filepath.Join(mustAbs(t, "testdata/lsp/overrides/a.kpatch")) + ":3:1 (field patch) sets spec.replicas to 2, and "}}},
+	} {
+		got := c.change(uri, i+2, tc.text)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d diagnostics, want %d: %+v", tc.name, len(got), len(tc.want), got)
+			continue
+		}
+		for j, w := range tc.want {
+			g := got[j]
+			if g.Range.String() != w.rng || g.Severity != w.severity || !strings.Contains(g.Message, w.message) {
+				t.Errorf("%s: diagnostic %d: %s severity %d %q\nwant %s severity %d, with %q", tc.name, j, g.Range, g.Severity, g.Message, w.rng, w.severity, w.message)
+			}
+		}
+		if tc.name == "a conflict with a saved file" && len(got) == 1 {
+			rel := got[0].RelatedInformation
+			if len(rel) != 1 || rel[0].Location.URI != fileURI(t, "testdata/lsp/overrides/a.kpatch") || rel[0].Location.Range.String() != "2:0-2:11" {
+				t.Errorf("the conflict does not point at the other patch (a.kpatch line 3, replicas: 2): %+v", rel)
+			}
+		}
+	}
+	c.shutdown()
+}
+
+func mustAbs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestLSPFeatures: completion at ten places, hover, definition and
+// formatting.
+func TestLSPFeatures(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp")
+	uri := fileURI(t, "testdata/lsp/overrides/c.kpatch")
+	text := strings.Join([]string{
+		"[deployment.web]",                     // 0
+		"replicas: 3",                          // 1
+		"spec.",                                // 2
+		"containers[",                          // 3
+		"[deployment.web.containers.name=web]", // 4
+		"image: shop/web:${",                   // 5
+		"",                                     // 6
+		"[deployment.web.spec]",                // 7
+		"paused: ",                             // 8
+		"[",                                    // 9
+		"[deployment.",                         // 10
+		"[deployment.web.",                     // 11
+		"[deployment.web.containers.",          // 12
+		"[deployment.web.containers[",          // 13
+	}, "\n")
+	c.open(uri, text)
+	for _, tc := range []struct {
+		line, char int
+		want       []string // labels that must be offered
+		not        []string // labels that must not
+	}{
+		{9, 1, []string{"deployment", "service"}, []string{"configmap"}},
+		{10, 12, []string{"web", "*"}, nil},
+		{11, 16, []string{"spec", "metadata", "replicas", "containers", "labels"}, []string{"status"}},
+		{12, 27, []string{"name=web", "name=sidecar", "image", "[-]"}, nil},
+		{13, 27, []string{"name=web", "name=sidecar", "-"}, []string{"image"}},
+		{6, 0, []string{"!delete", "image", "ports", "env"}, nil},
+		{2, 5, []string{"replicas", "template", "strategy"}, []string{"apiVersion", "kind"}},
+		{3, 11, []string{"name=web", "name=sidecar"}, nil},
+		{5, 18, []string{"values.version", "values.replicas"}, nil},
+		{8, 8, []string{"true", "false", "!delete"}, nil},
+	} {
+		var list struct {
+			Items []struct {
+				Label    string `json:"label"`
+				TextEdit struct {
+					Range   rng    `json:"range"`
+					NewText string `json:"newText"`
+				} `json:"textEdit"`
+			} `json:"items"`
+		}
+		c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(tc.line, tc.char)}, &list)
+		labels := map[string]bool{}
+		for _, it := range list.Items {
+			labels[it.Label] = true
+			if it.TextEdit.Range.End.Line != tc.line || it.TextEdit.Range.End.Character != tc.char {
+				t.Errorf("%d:%d: %s replaces %s, not up to the cursor", tc.line, tc.char, it.Label, it.TextEdit.Range)
+			}
+		}
+		for _, w := range tc.want {
+			if !labels[w] {
+				t.Errorf("%d:%d: no %q among %d items", tc.line, tc.char, w, len(list.Items))
+			}
+		}
+		for _, w := range tc.not {
+			if labels[w] {
+				t.Errorf("%d:%d: %q offered", tc.line, tc.char, w)
+			}
+		}
+	}
+
+	// hover on replicas: the field, its value, what the line changes, how
+	// a patch treats it
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+		Range    rng                    `json:"range"`
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(1, 3)}, &h)
+	for _, want := range []string{"**spec.replicas** `integer, int32`", "apps/v1 Deployment web: `spec.replicas` is `1`", "this line: apps/v1 Deployment web: `spec.replicas` `1` → `3`", "STRATEGY:"} {
+		if !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("hover on replicas lacks %q:\n%s", want, h.Contents.Value)
+		}
+	}
+	if h.Range.String() != "1:0-1:8" {
+		t.Errorf("hover range %s, want 1:0-1:8", h.Range)
+	}
+	// hover on a header's target, and on its list
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(4, 3)}, &h)
+	if !strings.Contains(h.Contents.Value, "**deployment.web** picks 1 object") || !strings.Contains(h.Contents.Value, "apps/v1 Deployment web (deployment.yaml:1)") {
+		t.Errorf("hover on a target:\n%s", h.Contents.Value)
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(4, 20)}, &h)
+	if !strings.Contains(h.Contents.Value, "items merge by name") {
+		t.Errorf("hover on containers lacks the explain text:\n%s", h.Contents.Value)
+	}
+
+	// definition: a field, and a target
+	var locs []struct {
+		URI   string `json:"uri"`
+		Range rng    `json:"range"`
+	}
+	deployment := fileURI(t, "testdata/lsp/base/deployment.yaml")
+	c.request("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(1, 2)}, &locs)
+	if len(locs) != 1 || locs[0].URI != deployment || locs[0].Range.String() != "7:2-7:13" {
+		t.Errorf("definition of replicas: %+v, want %s 7:2-7:13 (replicas: 1)", locs, deployment)
+	}
+	c.request("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(4, 33)}, &locs)
+	if len(locs) != 1 || locs[0].URI != deployment || locs[0].Range.Start.Line != 11 {
+		t.Errorf("definition of name=web: %+v, want line 11 of deployment.yaml (- name: web)", locs)
+	}
+	c.request("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(0, 5)}, &locs)
+	if len(locs) != 1 || locs[0].URI != deployment || locs[0].Range.Start.Line != 0 {
+		t.Errorf("definition of a target: %+v, want line 0 of deployment.yaml", locs)
+	}
+
+	// formatting
+	messy := "  [deployment.web]\nreplicas=3    # three\n\n\n"
+	c.change(uri, 2, messy)
+	var edits []struct {
+		Range   rng    `json:"range"`
+		NewText string `json:"newText"`
+	}
+	c.request("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": uri}, "options": map[string]any{"tabSize": 2, "insertSpaces": true}}, &edits)
+	if len(edits) != 1 || edits[0].NewText != "[deployment.web]\nreplicas: 3 # three\n" || edits[0].Range.String() != "0:0-4:0" {
+		t.Errorf("formatting: %+v", edits)
+	}
+	c.shutdown()
+}
+
+// TestLSPYAMLPatchList: diagnostics in a YAML patch list, and completion
+// of its targets.
+func TestLSPYAMLPatchList(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp")
+	uri := fileURI(t, "testdata/lsp/overrides/d.yaml")
+	got := c.open(uri, "- target: service.web\n  patch:\n    spec.ports[name=http].prot: 81\n- target: deployment.nosuch\n  patch: {spec.replicas: 2}\n")
+	want := []struct{ rng, message string }{
+		{"2:26-2:30", `has no field "prot"`},
+		{"3:2-3:27", "no object matches deployment.nosuch"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d diagnostics, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Range.String() != w.rng || !strings.Contains(got[i].Message, w.message) {
+			t.Errorf("diagnostic %d: %s %q, want %s with %q", i, got[i].Range, got[i].Message, w.rng, w.message)
+		}
+	}
+	c.change(uri, 2, "- target: \n")
+	var list struct {
+		Items []struct{ Label string } `json:"items"`
+	}
+	c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(0, 10)}, &list)
+	if len(list.Items) != 2 || list.Items[0].Label != "deployment.web" || list.Items[1].Label != "service.web" {
+		t.Errorf("targets: %+v", list.Items)
+	}
+	c.shutdown()
+}
+
+// TestLSPProtocol: requests before initialize, unknown methods, exit
+// without shutdown.
+func TestLSPProtocol(t *testing.T) {
+	c := startServer(t)
+	c.id++
+	c.send(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": "textDocument/hover", "params": map[string]any{}})
+	if m := c.next(); m.Error == nil || m.Error.Code != -32002 {
+		t.Errorf("a request before initialize: %+v, want error -32002", m)
+	}
+	c.initialize("testdata/lsp")
+	c.id++
+	c.send(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": "workspace/frobnicate", "params": map[string]any{}})
+	if m := c.next(); m.Error == nil || m.Error.Code != -32601 {
+		t.Errorf("an unknown method: %+v, want error -32601", m)
+	}
+	c.notify("exit", nil)
+	if err := c.cmd.Wait(); err == nil {
+		t.Errorf("exit without shutdown: exit code 0, want 1")
+	}
+}
+
+// TestLSPReload: a manifest added on disk (reported by the editor as a
+// watched file change) reloads the project, and the diagnostics follow.
+func TestLSPReload(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/lsp", dir)
+	c := startServer(t)
+	c.initialize(dir)
+	uri := fileURI(t, filepath.Join(dir, "overrides", "c.kpatch"))
+	got := c.open(uri, "[deployment.api]\nreplicas: 3\n")
+	if len(got) != 1 || !strings.Contains(got[0].Message, "no object matches deployment.api") {
+		t.Fatalf("before: %+v", got)
+	}
+	write(t, dir, "base/api.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: 1\n")
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": fileURI(t, filepath.Join(dir, "base", "api.yaml")), "type": 1}}})
+	if got := c.diagnostics(uri); len(got) != 0 {
+		t.Fatalf("after adding the manifest: %+v", got)
+	}
+	c.shutdown()
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package conflict_test
+
+const raceEnabled = false

@@ -1,0 +1,216 @@
+package fieldpath
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/internal/nodetest"
+	"github.com/kmerge/kmerge/schema"
+)
+
+const service = `
+apiVersion: v1
+kind: Service
+metadata:
+  name: dns
+  finalizers: [a, "53", 53]
+  labels:
+    app.kubernetes.io/name: dns
+spec:
+  ports:
+  - {name: dns-tcp, port: 53, protocol: TCP, targetPort: 5353}
+  - {name: dns-udp, port: 53, protocol: UDP, targetPort: 5354}
+  - {name: "53", port: 0x36, protocol: UDP}
+  externalIPs: [10.0.0.1]
+`
+
+// TestValueOf: a value keeps the JSON kind of its scalar, in canonical
+// form, so that values compare as an API server compares them.
+func TestValueOf(t *testing.T) {
+	doc := nodetest.ReadDoc(t, "[53, '53', 0x35, 1.0, 1.50, 1e3, true, null, ~, '', x]")
+	var got []string
+	for _, n := range doc.Content[0].Content {
+		v, ok := ValueOf(n)
+		if !ok {
+			t.Fatalf("ValueOf(%s): not a scalar", n.Value)
+		}
+		got = append(got, v.Kind.String()+" "+v.String())
+	}
+	want := []string{"integer 53", `string "53"`, "integer 53", "number 1.0", "number 1.5", "number 1000.0",
+		"boolean true", "null null", "null null", `string ""`, "string x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, ok := ValueOf(doc.Content[0]); ok {
+		t.Error("a list has a value")
+	}
+	if !Int(53).Matches(doc.Content[0].Content[2]) || Int(53).Matches(doc.Content[0].Content[1]) {
+		t.Error("Int(53) matches 0x35 and not '53'")
+	}
+}
+
+// TestGet: paths lead to the values they name; names of items that are
+// not there lead nowhere.
+func TestGet(t *testing.T) {
+	doc := nodetest.ReadDoc(t, service)
+	for path, want := range map[string]string{
+		"":              "<object>",
+		"metadata.name": "dns",
+		`metadata.labels."app.kubernetes.io/name"`: "dns",
+		"spec.ports[port=53,protocol=UDP].name":    "dns-udp",
+		"spec.ports[port=53].name":                 "dns-tcp", // the first that matches
+		`spec.ports[name="53"].port`:               "0x36",
+		"spec.ports[name=53].port":                 "",   // the integer 53 is no item's name
+		"spec.ports[port=54].name":                 "53", // port 0x36
+		"spec.ports[2].protocol":                   "UDP",
+		"spec.ports[3]":                            "",
+		"metadata.finalizers[=a]":                  "a",
+		`metadata.finalizers[="53"]`:               "53",
+		"metadata.finalizers[=54]":                 "",
+		"spec.externalIPs[0]":                      "10.0.0.1",
+		"spec.nope.x":                              "",
+		"metadata.name.x":                          "",
+		"metadata[0]":                              "",
+	} {
+		n := Get(doc, MustParse(path))
+		got := ""
+		switch {
+		case n == nil:
+		case n.Value == "":
+			got = "<object>"
+		default:
+			got = n.Value
+		}
+		if got != want {
+			t.Errorf("Get(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestItemElement: items are named by key when the list has one and the
+// item has every key field as a scalar, by value in a set, else by index.
+func TestItemElement(t *testing.T) {
+	doc := nodetest.ReadDoc(t, "[{name: a, port: 1}, {port: 2}, {name: {x: 1}}, s, 7]")
+	items := doc.Content[0].Content
+	for _, c := range []struct {
+		i    int
+		key  []string
+		set  bool
+		want string
+	}{
+		{0, []string{"name"}, false, "[name=a]"},
+		{0, []string{"port", "name"}, false, "[port=1,name=a]"},
+		{1, []string{"name"}, false, "[1]"},
+		{2, []string{"name"}, false, "[2]"},
+		{3, nil, true, "[=s]"},
+		{4, nil, true, "[=7]"},
+		{4, nil, false, "[4]"},
+	} {
+		if got := ItemElement(items[c.i], c.key, c.set, c.i).String(); got != c.want {
+			t.Errorf("item %d by %v: %s, want %s", c.i, c.key, got, c.want)
+		}
+	}
+}
+
+// TestPointer: RFC 6901's syntax, and paths to pointers and back through
+// an object and its schema.
+func TestPointer(t *testing.T) {
+	for ptr, want := range map[string]string{
+		"": "", "/": `""`, "/a~1b": "a/b", "/m~0n": "m~n", "/a/0/b": "a 0 b", "/~01": "~1",
+	} {
+		toks, err := ParsePointer(ptr)
+		if err != nil {
+			t.Errorf("ParsePointer(%s): %v", ptr, err)
+			continue
+		}
+		if ptr == "/" {
+			toks = []string{`""`}
+		}
+		if got := strings.Join(toks, " "); got != want {
+			t.Errorf("ParsePointer(%s) = %q, want %q", ptr, got, want)
+		}
+	}
+	for _, bad := range []string{"a", "/a~2", "/a~"} {
+		if _, err := ParsePointer(bad); err == nil {
+			t.Errorf("ParsePointer(%s): no error", bad)
+		}
+	}
+	if got := FormatPointer([]string{"a/b", "m~n", ""}); got != "/a~1b/m~0n/" {
+		t.Errorf("FormatPointer = %s", got)
+	}
+
+	doc := nodetest.ReadDoc(t, service)
+	svc := schema.Builtin().Kind("v1", "Service")
+	for ptr, want := range map[string]string{
+		// ServicePort's merge key (upstream's) is port; finalizers merge by value
+		"/spec/ports/1/targetPort":                 "spec.ports[port=53].targetPort",
+		"/metadata/finalizers/2":                   "metadata.finalizers[=53]",
+		"/metadata/labels/app.kubernetes.io~1name": `metadata.labels."app.kubernetes.io/name"`,
+		"/spec/externalIPs/0":                      "spec.externalIPs[0]", // an atomic list: by index
+		"/spec/selector/app":                       "spec.selector.app",   // absent members are named all the same
+	} {
+		p, err := FromPointer(doc, svc, ptr)
+		if err != nil {
+			t.Errorf("FromPointer(%s): %v", ptr, err)
+			continue
+		}
+		if p.String() != want {
+			t.Errorf("FromPointer(%s) = %s, want %s", ptr, p, want)
+		}
+	}
+	for _, bad := range []string{"/spec/ports/3", "/spec/ports/-", "/spec/ports/01"} {
+		if p, err := FromPointer(doc, svc, bad); err == nil {
+			t.Errorf("FromPointer(%s) = %s, no error", bad, p)
+		}
+	}
+	// the other way: items by key become the index they have in the object
+	for path, want := range map[string]string{
+		"spec.ports[port=53,protocol=UDP].targetPort": "/spec/ports/1/targetPort",
+		`metadata.finalizers[="53"]`:                  "/metadata/finalizers/1",
+		`metadata.labels."app.kubernetes.io/name"`:    "/metadata/labels/app.kubernetes.io~1name",
+		"spec.new.field":                              "/spec/new/field",
+		"":                                            "",
+	} {
+		got, err := MustParse(path).Pointer(doc)
+		if err != nil || got != want {
+			t.Errorf("Pointer(%s) = %s, %v; want %s", path, got, err, want)
+		}
+	}
+	if _, err := MustParse("spec.ports[port=99].name").Pointer(doc); err == nil {
+		t.Error("a pointer to an item the object lacks")
+	}
+}
+
+// TestCompare: paths sort element by element, a path before those below
+// it, integers by size.
+func TestCompare(t *testing.T) {
+	sorted := []string{
+		"", "a", "a.b", "a.b.c", "a.c", "b",
+		"l[name=a]", "l[name=a].x", "l[name=b]", "l[port=9]", "l[port=10]", `l[port="10"]`,
+		"l[0]", "l[2]", "l[10]", "l[=null]", "l[=false]", "l[=1]", "l[=1.5]", "l[=x]",
+	}
+	for i := range sorted {
+		for j := range sorted {
+			a, b := MustParse(sorted[i]), MustParse(sorted[j])
+			got := Compare(a, b)
+			want := 0
+			switch {
+			case i < j:
+				want = -1
+			case i > j:
+				want = 1
+			}
+			if got != want {
+				t.Errorf("Compare(%s, %s) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
+	}
+	p := MustParse("a.b[name=x].c")
+	if !p.HasPrefix(MustParse("a.b")) || !p.Below(MustParse("a.b[name=x]")) || p.Below(p) || !p.HasPrefix(p) || p.HasPrefix(MustParse("a.c")) {
+		t.Error("HasPrefix/Below")
+	}
+	if q := p.Parent().Append(Field("d")); q.String() != "a.b[name=x].d" || p.String() != "a.b[name=x].c" {
+		t.Errorf("Append modified its path: %s, %s", p, q)
+	}
+}

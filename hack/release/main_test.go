@@ -1,0 +1,150 @@
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	commitTime = time.Date(2026, 11, 22, 16, 16, 21, 0, time.UTC)
+	files      = []archiveFile{
+		{Name: "kmerge", Mode: 0o755, Data: []byte("\x7fELF binary")},
+		{Name: "README.md", Mode: 0o644, Data: []byte("# kmerge\n")},
+	}
+)
+
+func TestTargets(t *testing.T) {
+	if len(Targets) != 6 {
+		t.Errorf("%d targets, want linux, darwin, windows × amd64, arm64", len(Targets))
+	}
+	for _, c := range []struct {
+		t             Target
+		binary, named string
+	}{
+		{Target{"linux", "arm64"}, "kmerge", "kmerge_v1.2.0_linux_arm64.tar.gz"},
+		{Target{"darwin", "amd64"}, "kmerge", "kmerge_v1.2.0_darwin_amd64.tar.gz"},
+		{Target{"windows", "arm64"}, "kmerge.exe", "kmerge_v1.2.0_windows_arm64.zip"},
+	} {
+		if c.t.binary() != c.binary || c.t.archiveName("v1.2.0") != c.named {
+			t.Errorf("%s: %s in %s, want %s in %s", c.t, c.t.binary(), c.t.archiveName("v1.2.0"), c.binary, c.named)
+		}
+	}
+	ts, err := parseTargets("linux/amd64, windows/arm64")
+	if err != nil || len(ts) != 2 || ts[1] != (Target{"windows", "arm64"}) {
+		t.Errorf("parseTargets: %v %v", ts, err)
+	}
+	if _, err := parseTargets("plan9/386"); err == nil || !strings.Contains(err.Error(), `"plan9/386" is not one of`) {
+		t.Errorf("parseTargets(plan9/386): %v", err)
+	}
+}
+
+// TestTarGz: the same files and time give the same bytes; the archive holds
+// the folder and the files with their modes, owner 0 and no owner names,
+// the commit's time; gzip stores no name and no time.
+func TestTarGz(t *testing.T) {
+	a, err := tarGz("kmerge_v1_linux_amd64/", files, commitTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := tarGz("kmerge_v1_linux_amd64/", files, commitTime)
+	c, _ := tarGz("kmerge_v1_linux_amd64/", files, commitTime.Add(time.Second))
+	if !bytes.Equal(a, b) || bytes.Equal(a, c) {
+		t.Fatalf("same inputs equal: %v; another time differs: %v", bytes.Equal(a, b), !bytes.Equal(a, c))
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gz.Name != "" || !gz.ModTime.IsZero() {
+		t.Errorf("gzip header: name %q, time %v", gz.Name, gz.ModTime)
+	}
+	tr := tar.NewReader(gz)
+	want := []struct {
+		name string
+		mode int64
+		data string
+	}{{"kmerge_v1_linux_amd64/", 0o755, ""}, {"kmerge_v1_linux_amd64/kmerge", 0o755, "\x7fELF binary"}, {"kmerge_v1_linux_amd64/README.md", 0o644, "# kmerge\n"}}
+	for _, w := range want {
+		h, err := tr.Next()
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		data, _ := io.ReadAll(tr)
+		if h.Name != w.name || h.Mode != w.mode || string(data) != w.data || h.Uid != 0 || h.Gid != 0 || h.Uname != "" || h.Gname != "" || !h.ModTime.Equal(commitTime) {
+			t.Errorf("entry %s mode %o uid %d gid %d %q/%q time %v, data %q; want %s mode %o, %q", h.Name, h.Mode, h.Uid, h.Gid, h.Uname, h.Gname, h.ModTime, data, w.name, w.mode, w.data)
+		}
+	}
+	if _, err := tr.Next(); err != io.EOF {
+		t.Errorf("more entries: %v", err)
+	}
+}
+
+// TestZip: as TestTarGz, for the windows archives.
+func TestZip(t *testing.T) {
+	a, err := zipArchive("kmerge_v1_windows_amd64/", files, commitTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := zipArchive("kmerge_v1_windows_amd64/", files, commitTime)
+	c, _ := zipArchive("kmerge_v1_windows_amd64/", files, commitTime.Add(2*time.Second))
+	if !bytes.Equal(a, b) || bytes.Equal(a, c) {
+		t.Fatalf("same inputs equal: %v; another time differs: %v", bytes.Equal(a, b), !bytes.Equal(a, c))
+	}
+	zr, err := zip.NewReader(bytes.NewReader(a), int64(len(a)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name string
+		mode os.FileMode
+		data string
+	}{{"kmerge_v1_windows_amd64/", os.ModeDir | 0o755, ""}, {"kmerge_v1_windows_amd64/kmerge", 0o755, "\x7fELF binary"}, {"kmerge_v1_windows_amd64/README.md", 0o644, "# kmerge\n"}}
+	if len(zr.File) != len(want) {
+		t.Fatalf("%d entries, want %d", len(zr.File), len(want))
+	}
+	for i, w := range want {
+		f := zr.File[i]
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		if f.Name != w.name || f.Mode() != w.mode || string(data) != w.data || !f.Modified.Equal(commitTime) {
+			t.Errorf("entry %s mode %v time %v data %q, want %s %v %q", f.Name, f.Mode(), f.Modified, data, w.name, w.mode, w.data)
+		}
+	}
+}
+
+// TestChecksums: sha256sum's format, sorted by name.
+func TestChecksums(t *testing.T) {
+	got := string(checksums(map[string][]byte{"b.zip": []byte("b"), "a.tar.gz": []byte("")}))
+	want := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  a.tar.gz\n" +
+		"3e23e8160039594a33894f6564e1b1348bbd7a0088d42c4acb73eeaed59c009d  b.zip\n"
+	if got != want {
+		t.Errorf("checksums:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestCheckBinary: a binary without the release build settings is refused,
+// naming what it lacks (the test binary: no version control stamp).
+func TestCheckBinary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = checkBinary(exe, Target{"linux", "amd64"}, "0123")
+	if err == nil || !strings.Contains(err.Error(), "linux/amd64: ") {
+		t.Errorf("checkBinary(test binary) = %v, want a refusal", err)
+	}
+	if _, err := checkBinary("testdata/nosuch", Target{"linux", "amd64"}, "0123"); err == nil {
+		t.Error("checkBinary(missing file): no error")
+	}
+}

@@ -1,0 +1,43 @@
+// Package errpos quotes the line an error of kmerge's packages points at
+// (tree.ErrorPosition finds where), as kmerge's command line and its
+// playground show errors.
+package errpos
+
+import (
+	"strings"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Quote returns the line of data that pos points at, and a caret under its
+// column, each indented by two spaces; "" when there is no such line or it
+// is too long to show.
+func Quote(data []byte, pos tree.Position) string {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return ""
+	}
+	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
+	if len(line) > 200 {
+		return ""
+	}
+	var caret strings.Builder
+	if pos.Column > 0 {
+		for i, r := range []rune(line) {
+			if i >= pos.Column-1 {
+				break
+			}
+			if r == '\t' {
+				caret.WriteByte('\t')
+			} else {
+				caret.WriteByte(' ')
+			}
+		}
+		caret.WriteByte('^')
+	}
+	s := "  " + line + "\n"
+	if caret.Len() > 0 {
+		s += "  " + caret.String() + "\n"
+	}
+	return s
+}

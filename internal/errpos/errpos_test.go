@@ -1,0 +1,72 @@
+package errpos
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// TestErrorPosition: tree.ErrorPosition finds the position of each error
+// type of kmerge's packages that carries one, also wrapped; errors without
+// a line have none.
+func TestErrorPosition(t *testing.T) {
+	_, syntax := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
+	_, kp := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
+	_, invalid := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
+	_, doc := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
+	for _, c := range []struct {
+		err  error
+		want string // "" for no position
+	}{
+		{syntax, "m.yaml:2:0"}, // yaml.v3 gives a line only
+		{fmt.Errorf("reading: %w", syntax), "m.yaml:2:0"},
+		{kp, "p.kpatch:2:1"},
+		{doc, "patch.yaml:2:11"},
+		{invalid, "patch.yaml:1:8"},
+		{&tree.SyntaxError{Pos: tree.Position{File: "big.yaml"}, Msg: "too big"}, ""},
+		{errors.New("plain"), ""},
+	} {
+		if c.err == nil {
+			t.Fatalf("no error to test (want %s)", c.want)
+		}
+		pos, ok := tree.ErrorPosition(c.err)
+		got := ""
+		if ok {
+			got = fmt.Sprintf("%s:%d:%d", pos.File, pos.Line, pos.Column)
+		}
+		if got != c.want {
+			t.Errorf("%v: position %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+// TestQuote: the line and a caret under the column; tabs kept so that the
+// caret lines up; CRLF line ends; lines that are not there or too long.
+func TestQuote(t *testing.T) {
+	long := make([]byte, 201)
+	for i := range long {
+		long[i] = 'x'
+	}
+	for _, c := range []struct {
+		data      string
+		line, col int
+		want      string
+	}{
+		{"a: 1\nreplicas: many\n", 2, 11, "  replicas: many\n            ^\n"},
+		{"\tkey: v\n", 1, 3, "  \tkey: v\n  \t ^\n"},
+		{"a\r\nb: c\r\n", 2, 4, "  b: c\n     ^\n"},
+		{"a: 1\n", 1, 0, "  a: 1\n"}, // no column: no caret
+		{"a: 1\n", 3, 1, ""},
+		{"a: 1\n", 0, 1, ""},
+		{string(long), 1, 1, ""},
+	} {
+		if got := Quote([]byte(c.data), tree.Position{Line: c.line, Column: c.col}); got != c.want {
+			t.Errorf("%q %d:%d:\n got %q\nwant %q", c.data, c.line, c.col, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,366 @@
+package lsp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/explain"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// completer collects the proposals for one cursor: each replaces the text
+// from start (a byte offset in the cursor's line) to the cursor.
+type completer struct {
+	d      *document
+	ws     *workspace
+	line   int
+	start  int
+	cursor int
+	items  []CompletionItem
+	seen   map[string]bool
+}
+
+func (c *completer) add(label string, kind int, detail, doc string) {
+	c.addText(label, label, kind, detail, doc)
+}
+
+func (c *completer) addText(label, text string, kind int, detail, doc string) {
+	if c.seen[label] {
+		return
+	}
+	c.seen[label] = true
+	item := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%04d", len(c.items)),
+		TextEdit: &TextEdit{Range: Range{Start: c.d.pos(c.line, c.start), End: c.d.pos(c.line, c.cursor)}, NewText: text}}
+	if doc != "" {
+		item.Documentation = &MarkupContent{Kind: "markdown", Value: doc}
+	}
+	c.items = append(c.items, item)
+}
+
+// complete proposes what may be typed at the cursor. In a .kpatch file:
+// in a header, kinds and then object names (from the project's
+// manifests), then fields and shortcuts (from the schema of the target's
+// kind) and list selectors with the values of the items present in the
+// target objects; in an assignment's key, the same below the section's
+// header; in a value, ${values.*} and ${features.*} after "${", else
+// !delete (and true or false for a boolean). In a YAML patch list, the
+// objects after "target:".
+func (s *Server) complete(d *document, p Position) *CompletionList {
+	a := s.analysisOf(d)
+	cursor := d.byteCol(p)
+	text := d.line(p.Line)
+	c := &completer{d: d, ws: a.ws, line: p.Line, cursor: cursor, seen: map[string]bool{}}
+	before := text[:cursor]
+	switch {
+	case !d.kpatch:
+		if i := strings.Index(before, "target:"); i >= 0 && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(before[:i]), "-")) == "" {
+			c.start = cursor - len(strings.TrimLeft(before[i+len("target:"):], " "))
+			for _, r := range a.ws.set.Resources {
+				c.add(strings.ToLower(r.Kind)+"."+r.Name, kindRef, r.ID(), "")
+			}
+		}
+	case strings.HasPrefix(strings.TrimLeft(before, " \t"), "["):
+		c.header(strings.TrimLeft(before, " \t")[1:])
+	default:
+		c.assignment(a, p.Line, before)
+	}
+	return &CompletionList{Items: append([]CompletionItem{}, c.items...)}
+}
+
+// header completes inside a header, after its "[".
+func (c *completer) header(inner string) {
+	base := c.cursor - len(inner)
+	ns := ""
+	if slash := strings.IndexByte(inner, '/'); slash >= 0 && !strings.ContainsAny(inner[:slash], ".\"'") {
+		ns, inner, base = inner[:slash], inner[slash+1:], base+slash+1
+	}
+	dot := strings.IndexByte(inner, '.')
+	if dot < 0 {
+		c.start = base
+		c.kinds(ns)
+		return
+	}
+	kind := inner[:dot]
+	rest := inner[dot+1:]
+	dot2 := strings.IndexByte(rest, '.')
+	if dot2 < 0 {
+		c.start = base + dot + 1
+		c.names(ns, kind)
+		return
+	}
+	target := inner[:dot+1+dot2]
+	pathText := rest[dot2+1:]
+	cut := strings.LastIndexAny(pathText, ".[")
+	c.start = c.cursor - (len(pathText) - cut - 1)
+	prefix := ""
+	if cut > 0 {
+		prefix = pathText[:cut]
+	}
+	header := "[" + target
+	if ns != "" {
+		header = "[" + ns + "/" + target
+	}
+	if prefix != "" {
+		header += "." + prefix
+	}
+	patches, err := kpatch.ParseKpatch([]byte(header+"]\n"), c.d.path)
+	if err != nil || len(patches) != 1 {
+		return
+	}
+	c.below(patches[0].Target, patches[0].Path, cut >= 0 && pathText[cut] == '[', true)
+}
+
+// kinds proposes the kinds of the project's objects.
+func (c *completer) kinds(ns string) {
+	count := map[string]int{}
+	var ids []string
+	for _, r := range c.ws.set.Resources {
+		if ns != "" && r.Namespace != ns {
+			continue
+		}
+		k := strings.ToLower(r.Kind)
+		if count[k] == 0 {
+			ids = append(ids, k+"\x00"+r.APIVersion+" "+r.Kind)
+		}
+		count[k]++
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		k, detail, _ := strings.Cut(id, "\x00")
+		c.add(k, kindClass, fmt.Sprintf("%s (%s)", detail, plural(count[k], "object")), "")
+	}
+}
+
+// names proposes the names of the objects of a kind, and *.
+func (c *completer) names(ns, kind string) {
+	var names []string
+	where := map[string]string{}
+	for _, r := range c.ws.set.Resources {
+		if (ns == "" || r.Namespace == ns) && c.ws.schema.NameMatches(kind, r.GVK()) {
+			if _, ok := where[r.Name]; !ok {
+				names = append(names, r.Name)
+				where[r.Name] = r.ID() + " (" + shortPos(r.Position()) + ")"
+			}
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c.add(n, kindRef, where[n], "")
+	}
+	if len(names) > 0 {
+		c.add("*", kindRef, "every "+kind, "")
+	}
+}
+
+// below proposes what may follow path in the objects target picks: in a
+// bracket, the selectors of the items present; else the fields and
+// shortcuts of the type there, and, for a list, its selectors (bare in a
+// header).
+func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, header bool) {
+	objs := c.ws.targets(target)
+	var typ *schema.Type
+	var field *schema.Field
+	var nodes []*yaml.Node
+	for i, r := range objs {
+		if i == maxShown {
+			break
+		}
+		places, err := kpatch.Lookup(r, path, c.ws.options())
+		if err != nil {
+			continue
+		}
+		for _, pl := range places {
+			if typ == nil {
+				typ, field = pl.Type, pl.Field
+			}
+			if pl.Node != nil {
+				nodes = append(nodes, pl.Node)
+			}
+		}
+	}
+	if len(path) == 0 && len(objs) > 0 {
+		typ = c.ws.schema.Kind(objs[0].APIVersion, objs[0].Kind)
+	}
+	isList := typ != nil && typ.Kind == schema.List
+	for _, n := range nodes {
+		isList = isList || n.Kind == yaml.SequenceNode
+	}
+	if bracket || isList {
+		c.selectors(field, nodes, bracket, header)
+		if bracket {
+			return
+		}
+		if typ != nil && typ.Kind == schema.List {
+			typ = typ.Elem // a path through a list without a selector: every item
+		}
+	}
+	if typ != nil && typ.Kind == schema.Object {
+		for _, f := range typ.Fields() {
+			if len(path) == 0 && f.Name == "status" {
+				continue // patches set desired state, as shortcuts assume
+			}
+			c.add(f.Name, kindField, explain.TypeName(f.Type), explain.Summary(f))
+		}
+		for _, sc := range c.ws.shortcutsOf(typ) {
+			c.add(sc.Name, kindRef, "→ "+strings.Join(sc.Path, "."), "a shortcut for "+strings.Join(sc.Path, "."))
+		}
+	}
+	if typ == nil || typ.Kind == schema.Map || typ.Kind == schema.Any {
+		for _, n := range nodes {
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					c.add(n.Content[i].Value, kindField, "in "+objs[0].ID(), "")
+				}
+			}
+		}
+	}
+}
+
+// selectors proposes selectors for the items of the lists in nodes: by
+// the list's merge key (or, failing one, its list-map keys, recommended
+// keys, or name), with the values the items have, then [-] to append.
+func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, header bool) {
+	var keys []string
+	if field != nil {
+		switch {
+		case len(field.Meta.MergeKey) > 0:
+			keys = field.Meta.MergeKey
+		case len(field.ListMapKeys) > 0:
+			keys = field.ListMapKeys
+		case len(field.Meta.RecommendedKeys) > 0:
+			keys = field.Meta.RecommendedKeys
+		}
+	}
+	for _, n := range nodes {
+		if n.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, it := range n.Content {
+			ks := keys
+			if len(ks) == 0 && tree.MapGet(it, "name") != nil {
+				ks = []string{"name"}
+			}
+			var conds []string
+			for _, k := range ks {
+				v := tree.MapGet(it, k)
+				if v == nil || v.Kind != yaml.ScalarNode {
+					conds = nil
+					break
+				}
+				sel := &kpatch.Selector{Op: kpatch.SelMatch, Conds: []kpatch.Cond{{Key: []string{k}, Value: v.Value}}}
+				conds = append(conds, strings.Trim(sel.String(), "[]"))
+			}
+			text := fmt.Sprint(i)
+			if len(conds) > 0 {
+				text = strings.Join(conds, ",")
+			}
+			switch {
+			case bracket:
+				c.add(text, kindValue, fmt.Sprintf("item %d", i), "")
+			case header && len(conds) == 1:
+				c.add(text, kindValue, fmt.Sprintf("item %d", i), "")
+			default:
+				c.add("["+text+"]", kindValue, fmt.Sprintf("item %d", i), "")
+			}
+		}
+	}
+	if bracket {
+		c.add("-", kindKeyword, "a new item at the end", "")
+	} else {
+		c.add("[-]", kindKeyword, "a new item at the end", "")
+	}
+}
+
+// assignment completes a line below a header: its key, or its value.
+func (c *completer) assignment(a *analysis, line int, before string) {
+	var section *kpatch.Patch
+	for _, p := range a.patches {
+		if p.Pos.Line-1 <= line && (section == nil || p.Pos.Line > section.Pos.Line) {
+			section = p
+		}
+	}
+	sep := separatorIndex(before)
+	if sep < 0 {
+		key := strings.TrimLeft(before, " \t")
+		if section == nil {
+			return
+		}
+		cut := strings.LastIndexAny(key, ".[")
+		c.start = c.cursor - (len(key) - cut - 1)
+		path := append(kpatch.Path(nil), section.Path...)
+		if cut > 0 {
+			more, err := kpatch.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+			if err != nil {
+				return
+			}
+			path = append(path, more...)
+		}
+		if key == "" {
+			c.add("!delete", kindKeyword, "delete what the header names", "")
+		}
+		c.below(section.Target, path, cut >= 0 && key[cut] == '[', false)
+		return
+	}
+	value := before[sep+1:]
+	if i := strings.LastIndex(value, "${"); i >= 0 && !strings.Contains(value[i:], "}") {
+		c.start = c.cursor - len(value) + i + 2
+		for _, n := range c.ws.vars.Names() {
+			c.addText(n, n+"}", kindVariable, "", "")
+		}
+		return
+	}
+	c.start = c.cursor - len(strings.TrimLeft(value, " \t"))
+	c.add("!delete", kindKeyword, "delete what the key names", "")
+	if section == nil {
+		return
+	}
+	keyPath, err := kpatch.ParsePath(strings.TrimSpace(before[:sep]), tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+	if err != nil {
+		return
+	}
+	for i, r := range c.ws.targets(section.Target) {
+		if i == maxShown {
+			break
+		}
+		places, err := kpatch.Lookup(r, append(append(kpatch.Path(nil), section.Path...), keyPath...), c.ws.options())
+		if err != nil {
+			continue
+		}
+		for _, pl := range places {
+			if pl.Type != nil && pl.Type.Kind == schema.Boolean {
+				c.add("true", kindValue, "boolean", "")
+				c.add("false", kindValue, "boolean", "")
+			}
+			if pl.Node != nil && tree.KindOf(pl.Node).Scalar() {
+				c.add(pl.Node.Value, kindValue, "now, in "+r.ID(), "")
+			}
+		}
+	}
+}
+
+// separatorIndex finds the : or = that ends an assignment's key, outside
+// quotes and brackets; -1 when the cursor is still in the key.
+func separatorIndex(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			i = quotedEnd(s, i) - 1
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ':', '=':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}

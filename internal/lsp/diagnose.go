@@ -1,0 +1,256 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// analysis is what kmerge found in a document: its patches (as far as
+// they parse), the diagnostics, and what its patches changed in the
+// objects they target.
+type analysis struct {
+	ws          *workspace
+	patches     []*kpatch.Patch
+	diagnostics []Diagnostic
+	changes     []objectChange
+}
+
+// objectChange is a change a patch of the document made to an object.
+type objectChange struct {
+	object string // the object's identity
+	change.Change
+}
+
+// maxParseErrors bounds the parse errors reported for one file.
+const maxParseErrors = 50
+
+// parseDocument parses a document's text. The parsers stop at the first
+// error; to report more than one, a .kpatch file is parsed again with the
+// bad line blanked out (a bad header with its section), which keeps every
+// other line where it is.
+func parseDocument(d *document) ([]*kpatch.Patch, []error) {
+	if !d.kpatch {
+		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
+		if err != nil {
+			return nil, []error{err}
+		}
+		return patches, nil
+	}
+	lines := append([]string(nil), d.lines...)
+	var errs []error
+	for len(errs) < maxParseErrors {
+		patches, err := kpatch.Parse([]byte(strings.Join(lines, "\n")), d.path, kpatch.LoadOptions{})
+		if err == nil {
+			return patches, errs
+		}
+		errs = append(errs, err)
+		var ke *kpatch.Error
+		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
+			return nil, errs
+		}
+		i := ke.Pos.Line - 1
+		header := strings.HasPrefix(strings.TrimSpace(lines[i]), "[")
+		lines[i] = ""
+		for j := i + 1; header && j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "["); j++ {
+			lines[j] = ""
+		}
+	}
+	return nil, errs
+}
+
+// analyze parses a document and runs the project's patches, with the
+// document's text in place of its file, on the objects its patches
+// target: copies of them, so that the loaded project never changes.
+func (s *Server) analyze(d *document) *analysis {
+	ws := s.workspaceFor(d.path)
+	a := &analysis{ws: ws}
+	patches, errs := parseDocument(d)
+	a.patches = patches
+	for _, err := range errs {
+		a.addError(d, err, severityError)
+	}
+	switch {
+	case ws.err != nil:
+		a.diagnostics = append(a.diagnostics, projectDiagnostic(ws))
+	case len(ws.set.Resources) == 0:
+		a.diagnostics = append(a.diagnostics, Diagnostic{Severity: severityInformation, Source: "kmerge",
+			Message: "kmerge found no manifests for this file: write a kmerge.yaml (kmerge init) naming them, so that targets, fields and values can be checked"})
+	default:
+		s.run(d, a)
+	}
+	sort.SliceStable(a.diagnostics, func(i, j int) bool {
+		pi, pj := a.diagnostics[i].Range.Start, a.diagnostics[j].Range.Start
+		return pi.Line < pj.Line || pi.Line == pj.Line && pi.Character < pj.Character
+	})
+	return a
+}
+
+// run applies the project's patches, the document's in place of its file,
+// to copies of the objects the document's patches target, and turns what
+// happened there into diagnostics of the document.
+func (s *Server) run(d *document, a *analysis) {
+	ws := a.ws
+	var all []*kpatch.Patch
+	mine := false
+	for _, f := range ws.files {
+		switch od := s.docByPath(f); {
+		case f == d.path:
+			all = append(all, a.patches...)
+			mine = true
+		case od != nil:
+			p, _ := parseDocument(od)
+			all = append(all, p...)
+		default:
+			all = append(all, ws.patchesOnDisk(f).patches...)
+		}
+	}
+	if !mine {
+		all = append(all, a.patches...)
+	}
+	seen := map[*resource.Resource]bool{}
+	for _, p := range a.patches {
+		for _, r := range ws.targets(p.Target) {
+			seen[r] = true
+		}
+	}
+	objs := &resource.Set{}
+	for _, r := range ws.set.Resources {
+		if seen[r] {
+			c := *r
+			c.Root = tree.Clone(r.Root)
+			objs.Resources = append(objs.Resources, &c)
+		}
+	}
+	rec := &conflict.Recorder{}
+	opts := ws.options()
+	opts.Record, opts.KeepGoing, opts.Strict, opts.Workers, opts.Changes = rec, true, ws.proj.Strict, 1, true
+	run := kpatch.NewRun(all, opts)
+	for _, r := range objs.Resources {
+		run.Patch(r)
+	}
+	res, err := run.Finish(objs)
+	if err != nil {
+		a.addError(d, err, severityError)
+		return
+	}
+	for _, err := range res.Errors {
+		a.addError(d, err, severityError)
+	}
+	for _, w := range res.Warnings {
+		if w.Pos.File == d.path {
+			a.add(d, w.Pos, w.Msg, severityWarning, nil)
+		}
+	}
+	for _, r := range objs.Resources {
+		for _, c := range run.Changes(r) {
+			if c.Pos.File == d.path {
+				a.changes = append(a.changes, objectChange{object: r.ID(), Change: c})
+			}
+		}
+	}
+	for _, c := range conflict.Find(rec.Records()) {
+		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
+			here, other := side[0], side[1]
+			if here.Change.Pos.File != d.path {
+				continue
+			}
+			rel := []RelatedInformation{{Location: s.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
+			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
+		}
+	}
+}
+
+// describeSide says what one side of a conflict does, for the other's
+// diagnostic.
+func describeSide(object string, side conflict.Side) string {
+	return fmt.Sprintf("%s (%s patch) %s", object, side.Patch, side.Change)
+}
+
+// addError adds a diagnostic for an error of the document's file; errors
+// of other files are left to those files.
+func (a *analysis) addError(d *document, err error, severity int) {
+	var ke *kpatch.Error
+	var se *tree.SyntaxError
+	switch {
+	case errors.As(err, &ke):
+		if ke.Pos.File == d.path {
+			a.add(d, ke.Pos, ke.Msg, severity, nil)
+		}
+	case errors.As(err, &se):
+		if se.Pos.File == d.path {
+			a.add(d, tree.Position{File: se.Pos.File, Line: max(se.Pos.Line, 1), Column: max(se.Pos.Column, 1)}, se.Msg, severity, nil)
+		}
+	default:
+		a.add(d, tree.Position{File: d.path, Line: 1, Column: 1}, err.Error(), severity, nil)
+	}
+}
+
+// add adds a diagnostic at a position of the document, once: a patch
+// that fails the same way on several objects is one diagnostic.
+func (a *analysis) add(d *document, p tree.Position, msg string, severity int, rel []RelatedInformation) {
+	r := tokenRange(d, p, a.patches)
+	for i, old := range a.diagnostics {
+		if old.Range == r && old.Severity == severity && sameProblem(old.Message, msg) {
+			if !strings.HasSuffix(old.Message, " (and on other objects)") && old.Message != msg {
+				a.diagnostics[i].Message += " (and on other objects)"
+			}
+			return
+		}
+	}
+	a.diagnostics = append(a.diagnostics, Diagnostic{Range: r, Severity: severity, Source: "kmerge", Message: msg, RelatedInformation: rel})
+}
+
+// sameProblem reports whether two messages at one place say the same but
+// for the object they name: "apps/v1 Deployment a: ..." and "... b: ...".
+func sameProblem(a, b string) bool {
+	if a == b {
+		return true
+	}
+	_, ra, oka := strings.Cut(a, ": ")
+	_, rb, okb := strings.Cut(b, ": ")
+	return oka && okb && strings.TrimSuffix(ra, " (and on other objects)") == rb
+}
+
+// projectDiagnostic reports a project that does not load, on the first
+// line, pointing at the place of the error.
+func projectDiagnostic(ws *workspace) Diagnostic {
+	msg := "the project does not load: " + ws.err.Error()
+	d := Diagnostic{Severity: severityError, Source: "kmerge", Message: msg}
+	var pe tree.PositionedError
+	var p tree.Position
+	if errors.As(ws.err, &pe) {
+		p = pe.Position()
+	}
+	if p.File != "" {
+		d.RelatedInformation = []RelatedInformation{{Location: location(p, nil), Message: msg}}
+	}
+	return d
+}
+
+// location is a position of any file, as a protocol location.
+func (s *Server) location(p tree.Position) Location {
+	if od := s.docByPath(p.File); od != nil {
+		return Location{URI: od.uri, Range: tokenRange(od, p, nil)}
+	}
+	return location(p, nil)
+}
+
+// location is a position of a file on disk; lines, when given, are its
+// text.
+func location(p tree.Position, lines []string) Location {
+	if lines == nil {
+		if data, err := os.ReadFile(p.File); err == nil {
+			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		}
+	}
+	return Location{URI: pathURI(p.File), Range: fileRange(p, lines, !strings.HasSuffix(p.File, ".kpatch"))}
+}

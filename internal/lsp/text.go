@@ -1,0 +1,115 @@
+package lsp
+
+import (
+	"net/url"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/kmerge/kmerge/tree"
+)
+
+// document is a file the editor has open, with its unsaved text.
+type document struct {
+	uri     string
+	path    string // absolute
+	version int
+	text    string
+	lines   []string // without line ends
+	kpatch  bool     // a .kpatch file (else a YAML patch list)
+
+	// what the last analysis found, for hover and completion
+	analysis *analysis
+}
+
+func newDocument(uri string, version int, text string) *document {
+	d := &document{uri: uri, path: uriPath(uri), version: version}
+	d.kpatch = strings.EqualFold(filepath.Ext(d.path), ".kpatch")
+	d.setText(text)
+	return d
+}
+
+func (d *document) setText(text string) {
+	d.text = text
+	d.lines = strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	d.analysis = nil
+}
+
+// line returns a line's text, "" past the end.
+func (d *document) line(i int) string {
+	if i < 0 || i >= len(d.lines) {
+		return ""
+	}
+	return d.lines[i]
+}
+
+// byteCol turns a protocol position's character (UTF-16 units) into a
+// byte offset in its line.
+func (d *document) byteCol(p Position) int {
+	line := d.line(p.Line)
+	units := 0
+	for i, r := range line {
+		if units >= p.Character {
+			return i
+		}
+		units += len(utf16.Encode([]rune{r}))
+	}
+	return len(line)
+}
+
+// pos turns a byte offset in a line into a protocol position.
+func (d *document) pos(line, byteCol int) Position {
+	text := d.line(line)
+	byteCol = max(0, min(byteCol, len(text)))
+	return Position{Line: line, Character: len(utf16.Encode([]rune(text[:byteCol])))}
+}
+
+// column turns a kmerge position's column (1-based; bytes in a .kpatch
+// file, characters in YAML, as yaml.v3 counts) into a byte offset.
+func (d *document) column(p tree.Position) int {
+	col := max(p.Column-1, 0)
+	if d.kpatch {
+		return col
+	}
+	text := d.line(p.Line - 1)
+	off := 0
+	for i := 0; i < col && off < len(text); i++ {
+		_, size := utf8.DecodeRuneInString(text[off:])
+		off += size
+	}
+	return off
+}
+
+// uriPath turns a file URI into an absolute path.
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return uri
+	}
+	return filepath.FromSlash(u.Path)
+}
+
+// pathURI turns a path into a file URI.
+func pathURI(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// fileRange is the range at a position of another file (the other side of
+// a conflict, an object in a manifest): the rest of its line, read from
+// the file when it can be, else the position alone.
+func fileRange(p tree.Position, text []string, yamlColumns bool) Range {
+	line := p.Line - 1
+	start := max(p.Column-1, 0)
+	if line < 0 || line >= len(text) {
+		return Range{Start: Position{Line: max(line, 0), Character: start}, End: Position{Line: max(line, 0), Character: start}}
+	}
+	d := &document{lines: text, kpatch: !yamlColumns}
+	b := d.column(p)
+	end := len(strings.TrimRight(text[line], " \t"))
+	return Range{Start: d.pos(line, b), End: d.pos(line, max(end, b))}
+}

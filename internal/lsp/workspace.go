@@ -1,0 +1,202 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/project"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// workspace is a project, loaded once and kept: its manifests parsed, its
+// schema, variables and patch files. Diagnostics for an edited file run
+// only that file's patches (and the project's other patches on the
+// objects it targets), so an edit costs what the file touches, not what
+// the project holds.
+type workspace struct {
+	key  string // the project file, or the folder of a project found without one
+	proj *project.Project
+	err  error // loading the project failed: reported on every file
+
+	set    *resource.Set
+	byName map[string][]*resource.Resource
+	schema *schema.Schema
+	vars   *kpatch.Vars
+	order  smp.ListOrder
+	files  []string // the project's patch files, absolute, in order
+
+	mu        sync.Mutex
+	disk      map[string]parsed // patch files as saved, parsed
+	shortcuts map[*schema.Type][]kpatch.Shortcut
+}
+
+// parsed is a patch file's patches, or why it does not parse.
+type parsed struct {
+	patches []*kpatch.Patch
+	err     error
+}
+
+// findProject names the project a file belongs to: the kmerge.yaml of its
+// folder or the nearest parent; else the nearest folder (up to the top of
+// a git repository, at most three levels up) in which project.Detect
+// finds manifests; else the file's folder, with no manifests.
+func findProject(file string) (key string, p *project.Project, err error) {
+	dir := filepath.Dir(file)
+	found, err := project.Find(dir)
+	if err != nil {
+		return dir, nil, err
+	}
+	if found != "" {
+		abs, _ := filepath.Abs(found)
+		p, err := project.Load(abs)
+		return abs, p, err
+	}
+	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
+		p, err := project.Detect(d)
+		if err == nil && len(p.Manifests) > 0 {
+			return d, p, nil
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
+			break
+		}
+	}
+	return dir, &project.Project{File: filepath.Join(dir, project.FileName), Dir: dir}, nil
+}
+
+// loadWorkspace reads a project's manifests, schemas and values.
+func loadWorkspace(key string, p *project.Project, err error) *workspace {
+	ws := &workspace{key: key, proj: p, err: err, disk: map[string]parsed{}, shortcuts: map[*schema.Type][]kpatch.Shortcut{},
+		byName: map[string][]*resource.Resource{}, schema: schema.Builtin(), vars: kpatch.NewVars(), set: &resource.Set{}}
+	if err != nil {
+		return ws
+	}
+	fail := func(err error) *workspace {
+		ws.err = err
+		return ws
+	}
+	if ws.schema, err = kmerge.LoadSchemas(p.Schemas); err != nil {
+		return fail(err)
+	}
+	if ws.vars, err = p.Vars(nil); err != nil {
+		return fail(err)
+	}
+	if p.ListOrder != "" {
+		if ws.order, err = smp.ParseListOrder(p.ListOrder); err != nil {
+			return fail(err)
+		}
+	}
+	if len(p.Manifests) > 0 {
+		if ws.set, err = resource.Load(abs(p.Manifests), nil, resource.LoadOptions{}); err != nil {
+			ws.set = &resource.Set{}
+			return fail(err)
+		}
+	}
+	for _, r := range ws.set.Resources {
+		ws.byName[r.Name] = append(ws.byName[r.Name], r)
+	}
+	if len(p.Patches) > 0 {
+		if ws.files, err = kpatch.Files(abs(p.Patches)); err != nil {
+			return fail(err)
+		}
+	}
+	return ws
+}
+
+func abs(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			a = p
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// patchesOnDisk returns a patch file's patches as saved, parsed once.
+func (ws *workspace) patchesOnDisk(file string) parsed {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if p, ok := ws.disk[file]; ok {
+		return p
+	}
+	var p parsed
+	data, err := tree.ReadFile(file, nil)
+	if err == nil {
+		p.patches, p.err = kpatch.Parse(data, file, kpatch.LoadOptions{})
+	} else {
+		p.err = err
+	}
+	ws.disk[file] = p
+	return p
+}
+
+// forget drops what is cached of a patch file saved anew.
+func (ws *workspace) forget(file string) {
+	ws.mu.Lock()
+	delete(ws.disk, file)
+	ws.mu.Unlock()
+}
+
+// owns reports whether a change to file changes the loaded project
+// itself: the project file, a manifest, values file or schema, or a patch
+// file added to or removed from a patch folder.
+func (ws *workspace) owns(file string, created bool) bool {
+	if ws.proj == nil {
+		return false
+	}
+	if ws.proj.Owns(file) || filepath.Base(file) == project.FileName {
+		return true
+	}
+	if created {
+		for _, p := range abs(ws.proj.Patches) {
+			if file == p || strings.HasPrefix(file, p+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortcutsOf returns the shortcuts at a type, computed once.
+func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	sc, ok := ws.shortcuts[t]
+	if !ok {
+		sc = kpatch.Shortcuts(t)
+		ws.shortcuts[t] = sc
+	}
+	return sc
+}
+
+// targets returns the objects a patch target picks, in set order.
+func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
+	m, err := sel.Matcher(ws.schema)
+	if err != nil {
+		return nil
+	}
+	candidates := ws.set.Resources
+	if sel.Name != "" && sel.Name != "*" {
+		candidates = ws.byName[sel.Name]
+	}
+	var out []*resource.Resource
+	for _, r := range candidates {
+		if m.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (ws *workspace) options() kpatch.Options {
+	return kpatch.Options{Schema: ws.schema, Vars: ws.vars, ListOrder: ws.order}
+}

@@ -1,0 +1,245 @@
+package kpatch
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+)
+
+// Run is Apply taken apart, for callers that patch objects as their files
+// are read and write each file out as soon as its objects are done, rather
+// than holding every file until the end: NewRun, then Patch for every
+// object (in any order, from several goroutines at once), then Finish with
+// the set of all the objects. The result is Apply's.
+type Run struct {
+	opts     Options
+	order    []*Patch // strategic and merge patches, then field patches
+	matchers []*resource.Matcher
+	badSel   []error          // the target does not parse: the patch applies to nothing
+	byName   map[string][]int // patches (index in order) whose target names one object
+	anyName  []int            // the others, in order
+	cache    *shortcutCache
+
+	mu    sync.Mutex
+	slots map[*resource.Resource][]*slot // the patches each object got, in order
+}
+
+// NewRun prepares a run of patches.
+func NewRun(patches []*Patch, opts Options) *Run {
+	if opts.Schema == nil {
+		opts.Schema = schema.Builtin()
+	}
+	if opts.Vars == nil {
+		opts.Vars = NewVars()
+	}
+	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
+		slots: map[*resource.Resource][]*slot{}}
+	for _, p := range patches {
+		if p.Type != Field {
+			run.order = append(run.order, p)
+		}
+	}
+	for _, p := range patches {
+		if p.Type == Field {
+			run.order = append(run.order, p)
+		}
+	}
+	run.matchers = make([]*resource.Matcher, len(run.order))
+	run.badSel = make([]error, len(run.order))
+	for i, p := range run.order {
+		run.matchers[i], run.badSel[i] = p.Target.Matcher(opts.Schema)
+		if run.badSel[i] != nil {
+			continue
+		}
+		if name := p.Target.Name; name != "" && name != "*" {
+			run.byName[name] = append(run.byName[name], i)
+		} else {
+			run.anyName = append(run.anyName, i)
+		}
+	}
+	return run
+}
+
+// targets returns the patches (indexes in order) whose targets pick r, in
+// order.
+func (run *Run) targets(r *resource.Resource) []int {
+	named, any := run.byName[r.Name], run.anyName
+	var out []int
+	for len(named) > 0 || len(any) > 0 {
+		var i int
+		if len(any) == 0 || len(named) > 0 && named[0] < any[0] {
+			i, named = named[0], named[1:]
+		} else {
+			i, any = any[0], any[1:]
+		}
+		if run.matchers[i].Matches(r) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Targets reports whether some patch applies to r: whether Patch will edit
+// it (a caller snapshots its file first).
+func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+
+// Patch applies to r, in order, every patch whose target picks it, and
+// reports whether one did. It stops at the first failure, which Finish
+// returns. Patch is safe to call for different objects at once.
+func (run *Run) Patch(r *resource.Resource) bool {
+	var slots []*slot
+	touched := false
+	targets := run.targets(r)
+	// what each patch changes is recorded for conflicts between patches
+	// (an object only one patch changes has none), for the trace, and for
+	// callers that ask (Options.Changes)
+	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
+	for _, i := range targets {
+		sl := &slot{patch: run.order[i], index: i, r: r}
+		slots = append(slots, sl)
+		sl.run(run.opts, run.cache, record)
+		touched = touched || sl.touched
+		if sl.err != nil && !run.opts.KeepGoing {
+			break // the object's later patches do not matter: the run fails
+		}
+	}
+	if len(slots) > 0 {
+		run.mu.Lock()
+		run.slots[r] = slots
+		run.mu.Unlock()
+	}
+	return touched
+}
+
+// Changes returns what the patches did to r, in the order they did it,
+// once Patch has returned for r: recorded with Options.Changes (or a trace,
+// or a Recorder and more than one patch for r); nil otherwise.
+func (run *Run) Changes(r *resource.Resource) []change.Change {
+	run.mu.Lock()
+	slots := run.slots[r]
+	run.mu.Unlock()
+	var out []change.Change
+	for _, sl := range slots {
+		out = append(out, sl.changes...)
+	}
+	return out
+}
+
+// Done tells the run that the caller is done with r's changes (it read
+// Changes, or will not): the run then keeps them only when more than one
+// patch changed r, for conflicts, so that the memory they take goes with
+// the object.
+func (run *Run) Done(r *resource.Resource) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if slots := run.slots[r]; len(slots) == 1 {
+		slots[0].changes = nil
+	}
+}
+
+// Finish puts together what the patches did to the objects of set (every
+// object given to Patch, in the order of the set): the warnings, the
+// conflict effects and the trace come in the order of a sequential run,
+// by patch, then by object; the error returned is the first one in that
+// order. A target whose kind names kinds of several groups among the
+// objects it picked is an error too.
+func (run *Run) Finish(set *resource.Set) (*Result, error) {
+	opts := run.opts
+	byPatch := make([][]*slot, len(run.order))
+	for _, r := range set.Resources {
+		for _, sl := range run.slots[r] {
+			byPatch[sl.index] = append(byPatch[sl.index], sl)
+		}
+	}
+	res := &Result{}
+	touched := map[*resource.Resource]bool{}
+	for i, p := range run.order {
+		slots := byPatch[i]
+		matched := make([]*resource.Resource, len(slots))
+		for j, sl := range slots {
+			matched[j] = sl.r
+		}
+		err := run.badSel[i]
+		if err == nil {
+			err = p.Target.Ambiguity(matched)
+		}
+		switch {
+		case err != nil:
+			err = &Error{Pos: p.Pos, Msg: err.Error()}
+		case len(slots) == 0 && opts.Strict:
+			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
+		case len(slots) == 0:
+			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
+		}
+		if err != nil && !opts.KeepGoing {
+			return nil, err
+		} else if err != nil {
+			res.Errors = append(res.Errors, err)
+			continue
+		}
+		for _, sl := range slots {
+			if sl.err != nil && !opts.KeepGoing {
+				return nil, sl.err
+			} else if sl.err != nil {
+				res.Errors = append(res.Errors, sl.err)
+			}
+			res.Warnings = append(res.Warnings, sl.warnings...)
+			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
+				opts.Record.Add(conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			}
+			if opts.Trace != nil && sl.trace.Len() > 0 {
+				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
+					return nil, err
+				}
+			}
+			if sl.touched {
+				touched[sl.r] = true
+			}
+		}
+	}
+	for _, r := range set.Resources {
+		if touched[r] {
+			res.Touched = append(res.Touched, r)
+		}
+	}
+	return res, nil
+}
+
+// slot is one patch applied to one object, with what it reported.
+type slot struct {
+	patch    *Patch
+	index    int // of the patch in the run's order
+	r        *resource.Resource
+	warnings []Warning
+	changes  []change.Change // what the patch changed, when recorded
+	kind     string          // the patch's kind as conflicts name it
+	trace    bytes.Buffer
+	touched  bool
+	err      error
+}
+
+// run applies the slot's patch to its object; record says whether to
+// record what it changes.
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
+	if opts.Trace != nil {
+		opts.Trace = &sl.trace
+	}
+	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	if record {
+		ap.log = &change.Log{}
+	}
+	sl.err = ap.patchObject(sl.r, sl.patch)
+	ap.settleInsertions()
+	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
+	if ap.log != nil {
+		sl.changes = ap.log.Changes
+	}
+	for i := range sl.warnings {
+		sl.warnings[i].Object = sl.r
+	}
+}

@@ -1,0 +1,202 @@
+package validate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Reason classifies a violation.
+type Reason string
+
+// The reasons.
+const (
+	// ReasonType: the value has a JSON kind the schema does not allow there
+	// (an object for an integer, a list for an object, a string for a
+	// boolean, ...). An API server's decoder refuses the object.
+	ReasonType Reason = "type"
+	// ReasonFormat: the value has the right JSON kind, but the type's own
+	// decoder refuses it (a quantity, a time, base64 data, a duration).
+	ReasonFormat Reason = "format"
+	// ReasonRange: an integer out of the range of its format (int32).
+	ReasonRange Reason = "range"
+	// ReasonUnknownField: a field the object's schema does not have. An
+	// API server's strict field validation refuses it (kubectl's default);
+	// without it, the field is dropped.
+	ReasonUnknownField Reason = "unknownField"
+	// ReasonRequired: apiVersion, kind or metadata.name (or generateName)
+	// is missing or empty.
+	ReasonRequired Reason = "required"
+)
+
+// Violation is one place where an object does not fit its schema.
+type Violation struct {
+	Path   fieldpath.Path
+	Reason Reason
+	// Want is what the schema wants, as messages show types
+	// ("integer/int32", "list", "object"); for an unknown field, the
+	// object type that lacks it (its definition name, when it has one).
+	Want string
+	// Found describes what the object holds: "an object", "the string
+	// \"lots\"", "the integer 3000000000"; "nothing" for a missing field.
+	Found string
+	// Detail says why a decoder refuses the value (ReasonFormat,
+	// ReasonRange), or gives a hint (ReasonUnknownField).
+	Detail string
+	// Node is the value at Path, nil when it is missing.
+	Node *yaml.Node
+
+	// Set by Attribute:
+
+	// Patch is where the patch that wrote the value says so; zero when no
+	// patch did, or kmerge cannot tell which.
+	Patch tree.Position
+	// Input reports that the object had this violation before it was
+	// patched; Line and Column are then its place in the input.
+	Input        bool
+	Line, Column int
+}
+
+// String describes the violation: "spec.replicas: expected
+// integer/int32, found an object".
+func (v Violation) String() string {
+	path := v.Path.String()
+	if path == "" {
+		path = "(the object)"
+	}
+	var msg string
+	switch v.Reason {
+	case ReasonType:
+		msg = "expected " + v.Want + ", found " + v.Found
+	case ReasonFormat:
+		msg = v.Found + " is not " + formatWord(v.Want) + " (" + v.Want + "): " + v.Detail
+	case ReasonRange:
+		msg = v.Found + " is out of range for " + v.Want + " (" + v.Detail + ")"
+	case ReasonUnknownField:
+		msg = "unknown field of " + v.Want
+		if v.Detail != "" {
+			msg += " (" + v.Detail + ")"
+		}
+	case ReasonRequired:
+		msg = v.Detail
+	default:
+		msg = string(v.Reason)
+	}
+	return path + ": " + msg
+}
+
+// formatWord names what a formatted scalar holds, for messages.
+func formatWord(want string) string {
+	_, format, _ := strings.Cut(want, "/")
+	switch format {
+	case "quantity":
+		return "a quantity"
+	case "date-time":
+		return "an RFC 3339 time"
+	case "byte":
+		return "base64 data"
+	case "duration":
+		return "a duration"
+	}
+	return "a valid " + want
+}
+
+// describe says what a value is, for Found.
+func describe(n *yaml.Node, k tree.Kind) string {
+	switch k {
+	case tree.Object:
+		return "an object"
+	case tree.Array:
+		return "a list"
+	case tree.Null:
+		return "null"
+	case tree.String:
+		s := n.Value
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		return "the string " + strconv.Quote(s)
+	case tree.Bool:
+		return "the boolean " + n.Value
+	case tree.Int:
+		return "the integer " + n.Value
+	}
+	return "the number " + n.Value
+}
+
+// Error is a violation in one object: what kmerge.Patch and kmerge.Apply
+// report, as an error or as a warning.
+type Error struct {
+	File   string // the object's file ("<stdin>" for standard input)
+	Object string // the object, "apps/v1 Deployment web"; "" when it is not a Kubernetes object
+	Violation
+}
+
+// Position returns where the error points: the patch position when a
+// patch wrote the value, the place in the input when the input had it
+// already, else the object's file.
+func (e *Error) Position() tree.Position {
+	switch {
+	case e.Patch != (tree.Position{}):
+		return e.Patch
+	case e.Input:
+		return tree.Position{File: e.File, Line: e.Line, Column: e.Column}
+	}
+	return tree.Position{File: e.File}
+}
+
+var _ tree.PositionedError = (*Error)(nil)
+
+// Where says which object the violation is in and how it got there, for
+// the second line of a message.
+func (e *Error) Where() string {
+	what := e.File
+	if e.Object != "" {
+		what += ", " + e.Object
+	}
+	switch {
+	case e.Input:
+		return "in " + what + ": the input has it already (no patch wrote it)"
+	case e.Patch == (tree.Position{}):
+		return "while patching " + what + " (a patch wrote it; kmerge cannot tell which)"
+	}
+	return "while patching " + what
+}
+
+// Error formats the error as "file:line:col: path: message", then Where
+// on a line of its own.
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s%s\n  %s", e.Position(), e.Violation, e.Where())
+}
+
+// Warning formats the error as a warning: "file:line:col: warning: path:
+// message", then Where on a line of its own.
+func (e *Error) Warning() string {
+	return fmt.Sprintf("%swarning: %s\n  %s", e.Position(), e.Violation, e.Where())
+}
+
+// Errors returns the violations err is made of: err itself when it is an
+// *Error, the errors it joins (errors.Join, as kmerge.Patch and
+// kmerge.Apply return them) when they all are; nil otherwise.
+func Errors(err error) []*Error {
+	var errs []error
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]*Error, 0, len(errs))
+	for _, e := range errs {
+		ve, ok := e.(*Error)
+		if !ok {
+			return nil
+		}
+		out = append(out, ve)
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package kmerge
+
+import (
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// checker validates patched objects: one per run, for every object the
+// run patched.
+type checker struct {
+	mode   validate.Mode
+	schema *schema.Schema
+	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
+}
+
+// violations returns what is wrong with a document: against the
+// definition when there is one, else as a Kubernetes object when it is
+// one (see isObject); other documents have no schema to check.
+func (c checker) violations(doc *yaml.Node, object bool) []validate.Violation {
+	switch {
+	case c.def != nil:
+		return validate.Value(doc, c.def)
+	case object:
+		return validate.Object(doc, c.schema)
+	}
+	return nil
+}
+
+// isObject reports whether a document, as it was read, is a Kubernetes
+// object: a mapping with an apiVersion or a kind. It is asked before the
+// patch, so that a patch deleting both is reported rather than taken for
+// turning the object into something else.
+func isObject(doc *yaml.Node) bool {
+	root := tree.Root(doc)
+	return root != nil && (tree.MapGet(root, "apiVersion") != nil || tree.MapGet(root, "kind") != nil)
+}
+
+// check validates a patched object and splits its violations into errors
+// (they fail the run) and warnings, as the mode says (validate.Mode.Fails).
+// before returns the violations of the object as it was read, changes what
+// the patches did to it; they are called only when the result has
+// violations, to attribute them (validate.Attribute). file and object name
+// it in messages.
+func (c checker) check(obj *yaml.Node, object bool, file, name string, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
+	if c.mode == validate.None {
+		return nil, nil
+	}
+	vs := c.violations(obj, object)
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	validate.Attribute(vs, changes(), before())
+	for _, v := range vs {
+		e := &validate.Error{File: file, Object: name, Violation: v}
+		if c.mode.Fails(v) {
+			errs = append(errs, e)
+		} else {
+			warns = append(warns, e)
+		}
+	}
+	return errs, warns
+}
+
+// changesOf turns the change records of the patches (package change) into
+// what attribution needs: the paths they changed, where the patches say
+// so, and whether they wrote the whole value there (a set, a delete, an
+// insertion) or changed part of it. What a patch read (a test, the
+// existence a JSON patch needs) changed nothing.
+func changesOf(changes []change.Change) []validate.Change {
+	out := make([]validate.Change, 0, len(changes))
+	for _, c := range changes {
+		if c.Op == change.Test || c.Op == change.Exists {
+			continue
+		}
+		whole := c.Op == change.Set || c.Op == change.Delete || c.Op == change.Insert
+		out = append(out, validate.Change{Path: c.Path, Pos: c.Pos, Whole: whole})
+	}
+	return out
+}
+
+// rereader reads a file's input again, once, to check objects as they were
+// before the patches: only a run that finds violations pays for it.
+type rereader struct {
+	once   sync.Once
+	data   []byte
+	file   string
+	limits *tree.Limits
+	docs   []*yaml.Node
+}
+
+func newRereader(data []byte, file string, limits *tree.Limits) *rereader {
+	return &rereader{data: data, file: file, limits: limits}
+}
+
+// doc returns document i of the input, nil when it cannot be read.
+func (r *rereader) doc(i int) *yaml.Node {
+	r.once.Do(func() {
+		if st, err := tree.Read(r.data, tree.Options{File: r.file, Limits: r.limits}); err == nil {
+			r.docs = st.Docs
+		}
+	})
+	if i < 0 || i >= len(r.docs) {
+		return nil
+	}
+	return r.docs[i]
+}
+
+// object returns the object r as it was read: its document, or the item
+// of its List document.
+func (rr *rereader) object(r *resource.Resource) *yaml.Node {
+	doc := rr.doc(r.Doc)
+	if r.Item < 0 {
+		return doc
+	}
+	items := tree.MapGet(tree.Root(doc), "items")
+	if items == nil || items.Kind != yaml.SequenceNode || r.Item >= len(items.Content) {
+		return nil
+	}
+	return items.Content[r.Item]
+}
