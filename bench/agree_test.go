@@ -150,6 +150,29 @@ func TestCorpusDeterministic(t *testing.T) {
 	}
 }
 
+// TestReadAgrees: kmerge's reader takes every document of the corpus, in
+// both styles (none is left to yaml.v3), and builds yaml.v3's trees.
+func TestReadAgrees(t *testing.T) {
+	for _, kind := range corpus.Kinds {
+		in := inputs(t, kind)
+		for i, name := range in.Names {
+			for _, doc := range [][]byte{in.DocYAML[i], in.DocHandYAML[i]} {
+				got, err := KmergeRead(doc)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				want, err := YAMLv3Read(doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: the trees differ", name)
+				}
+			}
+		}
+	}
+}
+
 // TestCorpusValid: every patched document of the corpus fits its schema,
 // so that BenchmarkValidate measures what every valid run pays, and the
 // validated apply gives what the apply gives.

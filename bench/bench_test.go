@@ -113,6 +113,49 @@ func BenchmarkApplyYAML(b *testing.B) {
 	}
 }
 
+// BenchmarkRead: YAML text to yaml.Node trees, the parse every YAML apply
+// starts with: kmerge's reader against yaml.v3's Decoder, on the corpus's
+// YAML (style=program, as yaml.v3 writes it) and its hand-written style
+// (corpus.HandWritten). Both give the same trees (TestReadAgrees).
+func BenchmarkRead(b *testing.B) {
+	for _, kind := range corpus.Kinds {
+		b.Run("kind="+kind, func(b *testing.B) {
+			in := inputs(b, kind)
+			for _, style := range []struct {
+				name string
+				docs [][]byte
+			}{{"program", in.DocYAML}, {"hand", in.DocHandYAML}} {
+				b.Run("style="+style.name, func(b *testing.B) {
+					b.Run("impl=kmerge", func(b *testing.B) {
+						runDocs(b, style.docs, func(d []byte) error { _, err := KmergeRead(d); return err })
+					})
+					b.Run("impl=yamlv3", func(b *testing.B) {
+						runDocs(b, style.docs, func(d []byte) error { _, err := YAMLv3Read(d); return err })
+					})
+				})
+			}
+		})
+	}
+}
+
+// runDocs times f over every document, one operation for all of them.
+func runDocs(b *testing.B, docs [][]byte, f func([]byte) error) {
+	b.ReportAllocs()
+	n := 0
+	for _, d := range docs {
+		n += len(d)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, d := range docs {
+			if err := f(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+}
+
 // EnvSizes are the lengths of the list-scaling benchmark.
 var EnvSizes = []int{10, 100, 1000, 10000}
 

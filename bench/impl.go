@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -24,6 +25,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kmerge/kmerge/bench/corpus"
+	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -226,6 +228,29 @@ func YAMLv3Floor(doc []byte) ([]byte, error) {
 	}
 	err := enc.Close()
 	return b.Bytes(), err
+}
+
+// KmergeRead is kmerge's YAML reader: internal/fastyaml, which tree.Read
+// uses for the YAML it handles (all of the corpus), giving the trees
+// yaml.v3 gives.
+func KmergeRead(doc []byte) ([]*yaml.Node, error) { return fastyaml.Parse(doc) }
+
+// YAMLv3Read is yaml.v3's Decoder, one Decode per document, as tree.Read
+// parsed every YAML input before kmerge had its own reader, and still
+// parses what that reader declines.
+func YAMLv3Read(doc []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(doc))
+	var docs []*yaml.Node
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if err == io.EOF {
+				return docs, nil
+			}
+			return nil, err
+		}
+		docs = append(docs, &n)
+	}
 }
 
 // KmergeDiff is kmerge's two-way patch creation, JSON in and out.

@@ -444,7 +444,10 @@ func str(m *yaml.Node, key string) string {
 	if v == nil || v.Kind != yaml.ScalarNode {
 		return ""
 	}
-	return v.Value
+	// A copy: the identity of an object is kept after its document is
+	// let go, and a value read by tree.Read may share memory with the
+	// text of the whole file.
+	return strings.Clone(v.Value)
 }
 
 // object checks that n is a Kubernetes object (or, when list is set, a List

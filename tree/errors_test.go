@@ -30,6 +30,11 @@ func TestYAMLErrorLines(t *testing.T) {
 		{"a:\n  b: 1\n c: 2\nd: [\n", 3, 2},         // the first fault, not the unclosed [ after it
 		{"a:\r\n  b: 1\r\n c: 2\r\n", 3, 2},         // CRLF line ends
 		{"a:\n  b:\n    c: 1\n   d: 2\n\n\n", 4, 4}, // blank lines after the fault
+		// a tag naming no type: yaml.v3 reads it and writes "!!", which does
+		// not read back (FuzzRead found it); the error is at the tagged value
+		{"a: 1\nb: !<tag:yaml.org,2002:> x\n", 2, 4},
+		{"a: 1\n!<!!> b: x\n", 2, 1},
+		{"- !<tag:yaml.org,2002:>\n", 1, 3},
 	} {
 		_, err := Read([]byte(c.in), Options{File: "f.yaml"})
 		se, ok := err.(*SyntaxError)

@@ -121,8 +121,12 @@ func (nz *normalizer) expand(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
-// check resolves merge keys and rejects duplicate or non-scalar keys.
+// check resolves merge keys and rejects duplicate or non-scalar keys, and
+// tags that name no type.
 func (nz *normalizer) check(n *yaml.Node) error {
+	if err := nz.checkTag(n); err != nil {
+		return err
+	}
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -137,6 +141,9 @@ func (nz *normalizer) check(n *yaml.Node) error {
 		var seen map[string]*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
+			if err := nz.checkTag(k); err != nil {
+				return err
+			}
 			if k.Kind != yaml.ScalarNode {
 				return errorf(nz.file, k.Line, k.Column, "mapping key is a %s; Kubernetes documents need string keys", kindWord(k))
 			}
@@ -159,6 +166,16 @@ func (nz *normalizer) check(n *yaml.Node) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkTag rejects a tag whose type name is empty: the verbatim tags
+// !<tag:yaml.org,2002:> and !<!!> read as the bare handle "!!", which no
+// YAML writer can write back as text that reads again.
+func (nz *normalizer) checkTag(n *yaml.Node) error {
+	if n.Tag == "!!" {
+		return errorf(nz.file, n.Line, n.Column, "tag %s names no type", "!<tag:yaml.org,2002:>")
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 func main() {
 	benchFile := flag.String("bench", "", "benchmark output")
 	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
-	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}")
 	flag.Parse()
 	if *benchFile == "" || *tmplFile == "" {
 		flag.Usage()
@@ -141,6 +141,13 @@ func dur(ns float64) string {
 	return fmt.Sprintf("%.0f ns", ns)
 }
 
+func mbps(v float64) string {
+	if v < 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
 func ratio(a, b float64) string {
 	if a <= 0 || b <= 0 {
 		return "–"
@@ -207,7 +214,7 @@ type target struct {
 type page struct {
 	Env                                    string
 	Targets, ApplyJSON, ApplyYAML, EnvList string
-	Diff, E2E                              string
+	Read, Diff, E2E                        string
 	Runs                                   int
 	targets                                []target
 }
@@ -263,6 +270,32 @@ func run(benchFile, e2eFile, tmplFile string) error {
 		}
 	}
 	p.ApplyYAML = t.b.String()
+
+	t = table{}
+	t.header("kind", "style", "kmerge", "yaml.v3", "kmerge MB/s", "yaml.v3 MB/s", "speed-up", "allocs kmerge / yaml.v3", "bytes kmerge / yaml.v3")
+	lo, hi := -1.0, -1.0
+	for _, k := range kinds {
+		for _, style := range []string{"program", "hand"} {
+			g := "BenchmarkRead/kind=" + k + "/style=" + style
+			km, y3 := r.get(g, "kmerge", "ns/doc"), r.get(g, "yamlv3", "ns/doc")
+			if km < 0 || y3 < 0 {
+				continue
+			}
+			t.row(k, style, dur(km), dur(y3), mbps(r.get(g, "kmerge", "MB/s")), mbps(r.get(g, "yamlv3", "MB/s")), speedup(y3, km),
+				fmt.Sprintf("%s / %s", count(r.perDoc(g, "kmerge", "allocs/op")), count(r.perDoc(g, "yamlv3", "allocs/op"))),
+				fmt.Sprintf("%s / %s", size(r.perDoc(g, "kmerge", "B/op")), size(r.perDoc(g, "yamlv3", "B/op"))))
+			x := y3 / km
+			if lo < 0 || x < lo {
+				lo = x
+			}
+			hi = max(hi, x)
+		}
+	}
+	p.Read = t.b.String()
+	if lo > 0 {
+		p.target("YAML reader vs go.yaml.in/yaml/v3's parse, same trees", "≥ 5× the throughput",
+			fmt.Sprintf("%.1f× to %.1f× (the eight kinds and styles)", lo, hi), lo >= 5)
+	}
 
 	t = table{}
 	t.header("env entries", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "kmerge cost / cost at n/10", "upstream cost / cost at n/10")

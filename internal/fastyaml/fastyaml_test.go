@@ -1,0 +1,325 @@
+package fastyaml
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// repoRoot is the root of the repository, from this package's directory.
+const repoRoot = "../.."
+
+// yamlFiles returns the .yaml and .yml files of the repository.
+func yamlFiles(t testing.TB) []string {
+	var files []string
+	err := filepath.WalkDir(repoRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != repoRoot {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d YAML files found under %s", len(files), repoRoot)
+	}
+	return files
+}
+
+// fuzzCorpora returns the string and []byte values of every fuzz corpus
+// file of the repository (testdata/fuzz/*/*).
+func fuzzCorpora(t testing.TB) []string {
+	var out []string
+	err := filepath.WalkDir(repoRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || filepath.Base(filepath.Dir(filepath.Dir(path))) != "fuzz" {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			line := sc.Text()
+			for _, prefix := range []string{"string(", "[]byte("} {
+				if q, ok := strings.CutPrefix(line, prefix); ok {
+					if s, err := strconv.Unquote(strings.TrimSuffix(q, ")")); err == nil {
+						out = append(out, s)
+					}
+				}
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// yamlv3Inputs returns the YAML inputs of yaml.v3's own tests (node_test.go,
+// decode_test.go, encode_test.go of go.yaml.in/yaml/v3 v3.0.6), many of them
+// about where comments go, kept in testdata/yamlv3-inputs.txt one quoted
+// string a line.
+func yamlv3Inputs(t testing.TB) []string {
+	b, err := os.ReadFile("testdata/yamlv3-inputs.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		s, err := strconv.Unquote(line)
+		if err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// same checks Parse against yaml.v3 on one input: unless Parse declines,
+// yaml.v3 accepts it and builds the same trees. It reports whether Parse
+// took the input.
+func same(t *testing.T, name, in string) bool {
+	t.Helper()
+	got, err := Parse([]byte(in))
+	if err != nil {
+		var u *Unsupported
+		if !errors.As(err, &u) {
+			t.Fatalf("%s: error of type %T: %v", name, err, err)
+		}
+		if strings.HasPrefix(u.Reason, internalError) {
+			t.Fatalf("%s: %v on\n%q", name, err, in)
+		}
+		return false
+	}
+	want, err := decodeV3([]byte(in))
+	if err != nil {
+		t.Fatalf("%s: Parse accepts what yaml.v3 rejects (%v):\n%q", name, err, in)
+	}
+	if d := diffDocs(got, want); d != "" {
+		t.Fatalf("%s: %s\ninput:\n%q", name, d, in)
+	}
+	return true
+}
+
+// TestRepositoryYAML compares Parse with yaml.v3 on every YAML file of the
+// repository: manifests, patches, fixtures, golden outputs. Most must take
+// the fast path; the others are logged with the reason.
+func TestRepositoryYAML(t *testing.T) {
+	files := yamlFiles(t)
+	fast, valid := 0, 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same(t, path, string(data)) {
+			fast++
+		}
+		if _, err := decodeV3(data); err == nil {
+			valid++
+			if _, err := Parse(data); err != nil {
+				t.Logf("%s: %v", path, err)
+			}
+		}
+	}
+	t.Logf("%d YAML files, %d valid YAML, %d on the fast path", len(files), valid, fast)
+	if fast < valid*95/100 {
+		t.Errorf("only %d of %d valid YAML files on the fast path", fast, valid)
+	}
+}
+
+// TestYAMLv3Inputs compares Parse with yaml.v3 on yaml.v3's own test inputs.
+func TestYAMLv3Inputs(t *testing.T) {
+	ins := yamlv3Inputs(t)
+	fast := 0
+	for i, in := range ins {
+		if same(t, "input "+strconv.Itoa(i), in) {
+			fast++
+		}
+	}
+	t.Logf("%d of yaml.v3's %d test inputs on the fast path", fast, len(ins))
+	if fast < len(ins)*2/3 {
+		t.Errorf("only %d of %d on the fast path", fast, len(ins))
+	}
+}
+
+// TestDeclines: what Parse leaves to yaml.v3, and why; and some of what it
+// must not leave.
+func TestDeclines(t *testing.T) {
+	for _, c := range []struct{ in, reason string }{
+		{"%YAML 1.1\n---\na: b\n", "directive"},
+		{"a: !!str b\n", "tag"},
+		{"a: &x b\nc: *x\n", "anchor"},
+		{"a: *x\n", "alias"},
+		{"? a\n: b\n", "complex key (?)"},
+		{"a: [b: c]\n", "mapping in a flow sequence"},
+		{"a: [b, # c\n  d]\n", "comment in a flow collection"},
+		{"a: b\r\n", "carriage return"},
+		{"\ufeffa: b\n", "byte order mark"},
+		{"a: b\u2028c: d\n", "Unicode line break"},
+		{"a: \x01\n", "control character"},
+		{"a: b\n c: d\n", "mapping values are not allowed in this context"},
+		{"a: 'b\n", "found unexpected end of stream"},
+		{"- a\nb: c\n", "did not find expected '-' indicator"}, // not YAML
+		{"a:\n\t- b\n", "found character that cannot start any token"},
+		{"a: \"\\q\"\n", "found unknown escape character"},
+		{"k" + strings.Repeat("x", 1100) + ": v\n", "mapping values are not allowed in this context"}, // a key of more than 1024 characters
+	} {
+		_, err := Parse([]byte(c.in))
+		var u *Unsupported
+		if !errors.As(err, &u) || u.Reason != c.reason {
+			t.Errorf("Parse(%q): %v, want it declined for %q", c.in, err, c.reason)
+		}
+		if _, v3err := decodeV3([]byte(c.in)); v3err == nil && u != nil && strings.HasPrefix(u.Reason, "found") {
+			t.Errorf("%q: yaml.v3 accepts it", c.in)
+		}
+	}
+	for _, in := range []string{
+		"",
+		"# only a comment\n",
+		"---\n",
+		"a: |2-\n    x\n  y\nb: >+\n  folded\n  text\n\n",
+		"a: [1, 'two', \"three\", {four: 4}, []]\nb: {}\n",
+		"# head\n\na: b # line\n# foot\n---\n- x\n...\n",
+		"naïve: 日本語 # コメント\n",
+		"a: \"\\t\\u00e9\\U0001F600\\x41\"\n",
+		"a:\tb\n",
+		"plain: multi\n  line\n\n  text\n",
+	} {
+		if !same(t, "", in) {
+			_, err := Parse([]byte(in))
+			t.Errorf("Parse(%q) declines: %v", in, err)
+		}
+	}
+}
+
+// TestResolve: the tags resolve gives plain scalars are yaml.v3's, on the
+// words of its resolver and on random strings of the characters numbers,
+// timestamps and those words are made of.
+func TestResolve(t *testing.T) {
+	ins := []string{"", "~", "null", "Null", "NULL", "nULL", "true", "True", "TRUE", "tRUE", "false", "yes", "no", "on", "off",
+		"y", "n", "<<", "<", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-.nan", "0", "00", "08", "0o17", "0x1F", "0b101", "-0b1",
+		"-0o7", "1_000", "+1", "-0", "1e3", "1.5e-3", ".5", "5.", "1.2.3", "9223372036854775807", "9223372036854775808",
+		"18446744073709551616", "123456789012345678", "1234567890123456789", "2001-12-14", "2001-12-14t21:59:43.10-05:00",
+		"2001-12-14 21:59:43.10", "2001-12-14T21:59:43.10Z", "0000-1-1T0:0:0,0Z", "2001-12-14 21:59:43,5", "2002-1-1", "20011-1-1", "50m", "128Mi", "1.0.0", "0.1", "-",
+		"+", "_", "0x", "1:20", "1_2.5", "8080", "v1", "app-00001"}
+	r := rand.New(rand.NewPCG(3, 4))
+	const chars = "0123456789+-_.,:eEtTzZxXoObBaAfFiInN ~<luLU"
+	for range 200000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		ins = append(ins, string(b))
+	}
+	// Strings shaped like numbers and timestamps, from their pieces.
+	pieces := []string{"2001", "0000", "1", "12", "0", "9", "-", "-", ":", ":", "T", "t", " ", ".", ",", "Z", "+",
+		"07:00", "5", "0x", "0o", "0b", "_", "e", "E", "1e3", ".5", "inf", "nan", "F"}
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		ins = append(ins, b.String())
+	}
+	// Timestamps with every separator and zone, one character of them
+	// replaced by any printable ASCII character.
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for range 200000 {
+		v := []byte(pick("2001", "0000", "1999") + "-" + pick("1", "12", "01") + "-" + pick("2", "14", "02") +
+			pick("", "T", "t", " ", "  ") + pick("", "0:0:0", "21:59:43", "1:2:3") + pick("", ".", ",") + pick("", "0", "10", "123456789") +
+			pick("", "Z", "+07:00", "-05:00", "-5", " -5", "+0700"))
+		if r.IntN(2) == 0 {
+			v[r.IntN(len(v))] = byte(' ' + r.IntN(95))
+		}
+		ins = append(ins, string(v))
+	}
+	for _, v := range ins {
+		n := yaml.Node{Kind: yaml.ScalarNode, Value: v}
+		if got, want := resolve(v), n.ShortTag(); got != want {
+			t.Errorf("resolve(%q) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestValuesAreCopies: the trees do not change when the caller's input
+// does.
+func TestValuesAreCopies(t *testing.T) {
+	data := []byte("a: b # c\nd: 'e'\n")
+	docs, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	want, _ := decodeV3([]byte("a: b # c\nd: 'e'\n"))
+	if d := diffDocs(docs, want); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestAppendToContent: a Content slice of a tree has no room after its
+// end, so that appending to it does not write over another's.
+func TestAppendToContent(t *testing.T) {
+	docs, err := Parse([]byte("a: [1, 2]\nb: [3]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := docs[0].Content[0]
+	a, b := m.Content[1], m.Content[3]
+	a.Content = append(a.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "x"})
+	if len(b.Content) != 1 || b.Content[0].Value != "3" || len(m.Content) != 4 || m.Content[2].Value != "b" {
+		t.Errorf("appending to one Content slice changed another")
+	}
+}
+
+// FuzzDifferential parses any input with Parse and with yaml.v3's Decoder:
+// unless Parse declines it, yaml.v3 must accept it too and build the same
+// trees, every field of every node. Seeds: every fuzz corpus and YAML file
+// of the repository, yaml.v3's own test inputs, and generated streams
+// (gen_test.go).
+func FuzzDifferential(f *testing.F) {
+	for _, s := range fuzzCorpora(f) {
+		f.Add(s)
+	}
+	for _, path := range yamlFiles(f) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	for _, s := range yamlv3Inputs(f) {
+		f.Add(s)
+	}
+	g := &gen{r: rand.New(rand.NewPCG(5, 6))}
+	for range 200 {
+		f.Add(g.stream())
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		same(t, "", in)
+	})
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fastyaml
+
+const raceEnabled = false
