@@ -55,7 +55,8 @@ func outlineInputs(t testing.TB) map[string][]byte {
 // documentStarts handles: comments between documents, "..." with and
 // without comments after it, empty documents, directives, documents
 // without a final newline, block scalars at the end of a document, flow
-// collections over several lines.
+// collections over several lines; sequence items whose first line is a
+// comment after the dash.
 var outlineEdges = []string{
 	"a: 1\n# after a\n---\n# before b\nb: 2\n",
 	"a: 1\n...\n# between\n---\nb: 2\n...\n",
@@ -68,6 +69,9 @@ var outlineEdges = []string{
 	"--- |\n  root text\n--- >-\n  folded\n---\n- a\n- b\n",
 	"a: 1\n---\n\n\n# only a comment\n",
 	"a: &x 1\nb: *x\n---\nc: 2\n",
+	// items whose first key has a head comment, as yaml.v3 writes them
+	// (a ResourceList of commented manifests)
+	"kind: ResourceList\nitems:\n  - # first: owned by a\n    # and b\n    apiVersion: v1\n    kind: A\n    metadata:\n      name: a\n    data:\n      x: \"1\"\n  - # second\n    apiVersion: v1\n    kind: B\n    metadata:\n      name: b\n    spec:\n      list:\n        - # one\n          name: one\n          value: 1\n        - name: two\n          value: 2\nfunctionConfig:\n  kind: C\n",
 }
 
 // fuzzString decodes a file of a Go fuzz corpus holding one string (and

@@ -97,6 +97,12 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 		if !bytes.Equal(bytes.Join(lines[from:to], nil), oldText) {
 			return nil, false // the source does not write the unit as yaml.v3 does
 		}
+		if len(repls) > 0 && onlyBlanksOrComments(lines[repls[len(repls)-1].to:from]) {
+			// two units with nothing but blank lines and comments between
+			// them are one change to the general way, which writes the
+			// lines between as the rendering has them (no blank line)
+			return nil, false
+		}
 		repls = append(repls, repl{from, to, newText})
 	}
 	out := make([]byte, 0, len(chunk)+256)
@@ -331,6 +337,36 @@ func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
 		}
 		return !blank // a blank line after the text may be the scalar's or not
 	}
+	// dash checks the line of a sequence item whose dash is at column col:
+	// "- " and the item's first node, or, for a mapping whose first key
+	// has a head comment, "- " and the comment's first line, as yaml.v3
+	// writes it, with the rest of the comment and the key on the lines
+	// below, at col+2
+	dash := func(it *yaml.Node, col int) bool {
+		l := line(it)
+		if l == nil || it.Column-1 != col+2 {
+			return false
+		}
+		isDash := func(l []byte, next byte) bool {
+			return len(l) >= col+3 && indentOf(l) == col && l[col] == '-' && l[col+1] == ' ' && (next == 0 || l[col+2] == next)
+		}
+		if isDash(l, 0) {
+			return true
+		}
+		if it.Kind != yaml.MappingNode || len(it.Content) == 0 || it.Content[0].HeadComment == "" || indentOf(l) != col+2 {
+			return false
+		}
+		for i := it.Line - first - 1; i >= 0 && !seen[i]; i-- {
+			switch {
+			case isDash(lines[i], '#'):
+				seen[i] = true
+				return true
+			case indentOf(lines[i]) != col+2 || lines[i][col+2] != '#':
+				return false
+			}
+		}
+		return false
+	}
 	isBlock := func(n *yaml.Node) bool {
 		return n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
 	}
@@ -363,8 +399,7 @@ func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
 			return true
 		case yaml.SequenceNode:
 			for _, it := range n.Content {
-				l := line(it)
-				if l == nil || indentOf(l) != col || len(l) < col+3 || l[col] != '-' || l[col+1] != ' ' || it.Column-1 != col+2 {
+				if !dash(it, col) {
 					return false
 				}
 				var ok bool
@@ -399,6 +434,17 @@ func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
 		}
 	}
 	return true
+}
+
+// onlyBlanksOrComments reports whether there are lines, and each is blank
+// or a comment.
+func onlyBlanksOrComments(lines [][]byte) bool {
+	for _, l := range lines {
+		if !isBlankOrComment(bytes.TrimSuffix(l, []byte{'\n'})) {
+			return false
+		}
+	}
+	return len(lines) > 0
 }
 
 // oneLine reports whether a flow collection or scalar has every node on

@@ -97,6 +97,10 @@ func gen(args []string) error {
 		fmt.Fprintf(&kust, "- manifests/%s.yaml\n", c.Name)
 	}
 	kust.WriteString("patches:\n")
+	// the ResourceList kmerge fn reads: every manifest an item, the
+	// patches in the functionConfig, as a program (kustomize) writes it
+	items := &yaml.Node{Kind: yaml.SequenceNode}
+	patchList := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, c := range cases {
 		file := c.Name + ".yaml"
 		text := c.DocYAML()
@@ -106,16 +110,18 @@ func gen(args []string) error {
 		if err := os.WriteFile(filepath.Join(dir, "manifests", file), text, 0o644); err != nil {
 			return err
 		}
+		items.Content = append(items.Content, c.Doc)
 		if !patched(i, *n, *npatches) {
 			continue
 		}
 		// kmerge: a YAML patch list with one strategic patch
-		item := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		patch := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 			scalar("target"), scalar(strings.ToLower(c.Kind) + "." + c.Name),
 			scalar("type"), scalar("strategic"),
 			scalar("patch"), c.Patch,
-		}}}}
-		out, err := yaml.Marshal(item)
+		}}
+		patchList.Content = append(patchList.Content, patch)
+		out, err := yaml.Marshal(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{patch}})
 		if err != nil {
 			return err
 		}
@@ -145,6 +151,26 @@ func gen(args []string) error {
 			return err
 		}
 		fmt.Fprintf(&kust, "- path: smp/%s\n", file)
+	}
+	rl := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		scalar("apiVersion"), scalar("config.kubernetes.io/v1"),
+		scalar("kind"), scalar("ResourceList"),
+		scalar("items"), items,
+		scalar("functionConfig"), {Kind: yaml.MappingNode, Content: []*yaml.Node{
+			scalar("apiVersion"), scalar("kmerge.dev/v1alpha1"),
+			scalar("kind"), scalar("Patches"),
+			scalar("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("name"), scalar("patches")}},
+			scalar("spec"), {Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("patches"), patchList}},
+		}},
+	}}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(rl); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "resourcelist.yaml"), b.Bytes(), 0o644); err != nil {
+		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "kustomization.yaml"), kust.Bytes(), 0o644)
 }
