@@ -53,6 +53,11 @@ type ApplyOptions struct {
 	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
 	// it, to rule the short way out when something looks wrong.
 	Thorough bool
+	// NoOutput leaves the Output of ApplyResult's Files empty: ApplyPatches
+	// does not write the sources, for a caller that writes them itself
+	// after further edits (kmerge fn adds its results to the ResourceList
+	// first). Errors writing them are then the caller's to meet.
+	NoOutput bool
 	// Validate checks every object a patch touched against its schema
 	// (package validate): validate.Strict makes a violation a patch wrote
 	// an error (the joined *validate.Error of every such violation, and
@@ -200,7 +205,11 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		})
 	}
 	changed := slices.Contains(touched, true)
-	b, err := render(src, changed, opts.KeepFormat)
+	var b []byte
+	var err error
+	if !opts.NoOutput {
+		b, err = render(src, changed, opts.KeepFormat)
+	}
 	if mine {
 		src.Stream.DropSnapshot()
 	}

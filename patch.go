@@ -59,6 +59,12 @@ type PatchOptions struct {
 	// Warn receives the violations that are not errors, in document
 	// order; nil drops them.
 	Warn func(*validate.Error)
+	// Thorough writes edited documents the long way, which gives the same
+	// output: rendered whole and spliced into their text, rather than
+	// rendering only their changed entries (tree.Options.Whole; see
+	// ApplyOptions.Thorough). Every document is parsed either way: the
+	// patch applies to each.
+	Thorough bool
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -106,7 +112,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	if len(ps.Docs) != 1 {
 		return nil, fmt.Errorf("%s: a patch is one document, this has %d", patchName, len(ps.Docs))
 	}
-	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits})
+	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits, Whole: opts.Thorough})
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,22 @@ func Process(input []byte) ([]byte, error) {
 // ResourceList, for a caller that shows them elsewhere too (kmerge fn
 // prints the warnings on standard error, where kustomize shows them).
 func Run(input []byte) ([]byte, []Result, error) {
-	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{})
+	return RunWith(input, Options{})
+}
+
+// Options control RunWith.
+type Options struct {
+	// Thorough writes the ResourceList the long way, which gives the same
+	// output (kmerge.ApplyOptions.Thorough): its edited parts rendered
+	// with the whole list and spliced into its text, rather than only the
+	// changed entries rendered. The kmerge command's KMERGE_THOROUGH=1
+	// sets it.
+	Thorough bool
+}
+
+// RunWith is Run with options.
+func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
+	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,6 +179,14 @@ func Run(input []byte) ([]byte, []Result, error) {
 		results, err = run(set, cfg)
 	}
 	st := src.Stream
+	var out []byte
+	if err == nil {
+		setResults(root, results)
+		if out, err = write(st); err != nil {
+			// as kmerge.ApplyPatches gives an error writing a source
+			err, results = fmt.Errorf("%s: %w", src.Path, err), nil
+		}
+	}
 	var runErr error
 	if err != nil {
 		// nothing is applied when something fails: the input goes out as
@@ -174,28 +197,33 @@ func Run(input []byte) ([]byte, []Result, error) {
 		} else {
 			results = append(results, Result{Message: withAdvice(err), Severity: "error"})
 		}
-		if st, err = tree.Read(input, tree.Options{File: "<stdin>"}); err != nil {
+		if st, err = tree.Read(input, tree.Options{File: "<stdin>", Whole: opts.Thorough}); err != nil {
 			return nil, nil, err
 		}
 		st.Snapshot()
-		root = tree.Root(st.Docs[0])
-	}
-	setResults(root, results)
-	var out bytes.Buffer
-	werr := st.WriteYAML(&out)
-	if st.Format == tree.JSON {
-		out.Reset()
-		werr = st.WriteJSON(&out)
-	}
-	if werr != nil {
-		return nil, nil, werr
+		setResults(tree.Root(st.Docs[0]), results)
+		if out, err = write(st); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, r := range results {
 		if r.Severity == "error" {
-			return out.Bytes(), results, &Error{Results: errorsOf(results), Err: runErr}
+			return out, results, &Error{Results: errorsOf(results), Err: runErr}
 		}
 	}
-	return out.Bytes(), results, nil
+	return out, results, nil
+}
+
+// write writes a ResourceList in its format.
+func write(st *tree.Stream) ([]byte, error) {
+	var out bytes.Buffer
+	var err error
+	if st.Format == tree.JSON {
+		err = st.WriteJSON(&out)
+	} else {
+		err = st.WriteYAML(&out)
+	}
+	return out.Bytes(), err
 }
 
 // withAdvice is the message of an error, with what a function's user can
@@ -222,7 +250,8 @@ func errorsOf(results []Result) []Result {
 }
 
 func run(set *resource.Set, cfg *Config) ([]Result, error) {
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate})
+	// the ResourceList is written by Run, with the results
+	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
 	}

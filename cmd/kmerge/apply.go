@@ -228,7 +228,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
 		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
-		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: os.Getenv("KMERGE_THOROUGH") == "1"}
+		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough()}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}

@@ -54,7 +54,7 @@ See docs/krm.md.`,
 			if err != nil {
 				return err
 			}
-			out, results, err := krm.Run(in)
+			out, results, err := krm.RunWith(in, krm.Options{Thorough: thorough()})
 			var fnErr *krm.Error
 			if err != nil && !errors.As(err, &fnErr) {
 				return err

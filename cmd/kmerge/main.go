@@ -183,3 +183,9 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }
+
+// thorough reports whether KMERGE_THOROUGH=1 asks apply, check, patch and
+// fn to take the long way (kmerge.ApplyOptions.Thorough): every document
+// parsed, and edited ones rendered whole. The output is the same; the
+// variable is there to rule the short way out when something looks wrong.
+func thorough() bool { return os.Getenv("KMERGE_THOROUGH") == "1" }

@@ -102,7 +102,7 @@ parse) is an error naming the patch line; see docs/validation.md.`,
 }
 
 func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := kmerge.PatchOptions{Limits: &o.limits.Limits}
+	opts := kmerge.PatchOptions{Limits: &o.limits.Limits, Thorough: thorough()}
 	mode, err := parseValidate(o.validate)
 	if err != nil {
 		return err

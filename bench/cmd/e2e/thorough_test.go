@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/krm"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -29,7 +30,10 @@ import (
 // List documents. Patches: one per manifest (dense), one in seven
 // (sparse), by label selector, matching nothing. Errors: YAML that does
 // not parse, a duplicate key, a duplicate object, a document that is not an
-// object, in documents no patch targets; every limit.
+// object, in documents no patch targets; every limit. The same for kmerge
+// fn (the ResourceList gen writes, with krm.Options.Thorough and without)
+// and kmerge patch (a strategic, a merge and a JSON patch on every
+// document of the stream, with kmerge.PatchOptions.Thorough and without).
 func TestThoroughSame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates corpora")
@@ -69,6 +73,50 @@ func TestThoroughSame(t *testing.T) {
 				}
 			})
 		}
+		t.Run(sc.name+"/fn", func(t *testing.T) {
+			// the ResourceList gen writes (every manifest an item, the
+			// patches in its functionConfig), and the same list with an
+			// error in its patches
+			rl, err := os.ReadFile(filepath.Join(dir, "resourcelist.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFn(t, rl)
+			broken := strings.Replace(string(rl), "type: strategic", "type: nonsense", 1)
+			if broken == string(rl) {
+				t.Fatal("no strategic patch in the ResourceList")
+			}
+			if err := sameFn(t, []byte(broken)); err == nil {
+				t.Error("a patch of an unknown type: no error")
+			}
+		})
+		t.Run(sc.name+"/patch", func(t *testing.T) {
+			// kmerge patch: one patch, every document of a stream
+			doc := []byte(stream(manifests, "---\n", 0))
+			for _, p := range []struct {
+				typ   kmerge.PatchType
+				patch string
+			}{
+				{kmerge.Strategic, "metadata:\n  labels:\n    patched: \"yes\"\n  annotations:\n    note: by kmerge patch\n"},
+				{kmerge.Merge, "metadata:\n  labels:\n    team: null\n"},
+				{kmerge.JSON, `[{"op": "add", "path": "/metadata/labels/added", "value": "x"}]`},
+			} {
+				outcome := func(thorough bool) string {
+					out, err := kmerge.Patch(doc, []byte(p.patch), kmerge.PatchOptions{Type: p.typ, Thorough: thorough})
+					if err != nil {
+						return "error: " + err.Error()
+					}
+					return string(out)
+				}
+				all, short := outcome(true), outcome(false)
+				if strings.HasPrefix(all, "error: ") {
+					t.Errorf("%s", all)
+				}
+				if all != short {
+					t.Errorf("patch %q: rendering whole and rendering what changed differ:\n%s", p.patch, firstDifference(all, short))
+				}
+			}
+		})
 		t.Run(sc.name+"/errors", func(t *testing.T) {
 			bads := map[string]string{"duplicate object": manifests[sorted(manifests)[1]]}
 			for name, bad := range badDocuments {
@@ -141,6 +189,23 @@ func same(t *testing.T, opts kmerge.ApplyOptions) error {
 	sparse, _ := outcome(false)
 	if all != sparse {
 		t.Errorf("parsing everything and parsing what patches target differ:\n%s", firstDifference(all, sparse))
+	}
+	return err
+}
+
+// sameFn runs a ResourceList through kmerge fn's function with and
+// without krm.Options.Thorough, fails the test on any difference (the
+// ResourceList written, the results, the error), and returns the error.
+func sameFn(t *testing.T, rl []byte) error {
+	t.Helper()
+	outcome := func(thorough bool) (string, error) {
+		out, results, err := krm.RunWith(rl, krm.Options{Thorough: thorough})
+		return fmt.Sprintf("%s\nresults: %+v\nerror: %v", out, results, err), err
+	}
+	all, err := outcome(true)
+	short, _ := outcome(false)
+	if all != short {
+		t.Errorf("kmerge fn the long way and the short way differ:\n%s", firstDifference(all, short))
 	}
 	return err
 }
