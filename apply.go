@@ -275,6 +275,11 @@ func render(src *resource.Source, changed, keepFormat bool) ([]byte, error) {
 // Stream joins the outputs into one YAML stream, separated by ---.
 func (r *ApplyResult) Stream() []byte {
 	var b bytes.Buffer
+	size := 0
+	for _, f := range r.Files {
+		size += len(f.Output) + len("\n---\n")
+	}
+	b.Grow(size)
 	for i, f := range r.Files {
 		out := f.Output
 		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {

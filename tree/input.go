@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"io"
 	"os"
 )
@@ -28,19 +29,36 @@ func ReadInput(r io.Reader, file string, limits *Limits) ([]byte, error) {
 }
 
 // ReadFile reads the file at path as ReadInput reads a stream; a file whose
-// size is above the limit is refused before it is opened for reading.
+// size is above the limit is refused before it is read. A regular file is
+// read into a buffer of its size, at once.
 func ReadFile(path string, limits *Limits) ([]byte, error) {
 	max := DefaultLimits().MaxBytes
 	if limits != nil {
 		max = limits.MaxBytes
-	}
-	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && max > 0 && info.Size() > int64(max) {
-		return nil, limitError("bytes", path, 0, 0, "input is %d bytes, more than the limit of %d", info.Size(), max)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadInput(f, path, limits)
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return ReadInput(f, path, limits)
+	}
+	if max > 0 && info.Size() > int64(max) {
+		return nil, limitError("bytes", path, 0, 0, "input is %d bytes, more than the limit of %d", info.Size(), max)
+	}
+	var b bytes.Buffer
+	b.Grow(int(info.Size()) + bytes.MinRead) // room to read the end of the file, without growing
+	var r io.Reader = f
+	if max > 0 {
+		r = io.LimitReader(f, int64(max)+1) // should the file grow meanwhile
+	}
+	if _, err := b.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	if max > 0 && b.Len() > max {
+		return nil, limitError("bytes", path, 0, 0, "input is more than the limit of %d bytes", max)
+	}
+	return b.Bytes(), nil
 }

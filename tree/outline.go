@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
 // Reading only what identifies the documents of a stream.
@@ -183,20 +185,65 @@ func shiftLines(n *yaml.Node, by int) {
 // error of an input that is not valid. It succeeds only when every
 // document reads, within the limits, and the stream cuts into documents
 // at its markers (documentStarts) as the parser reads them.
+//
+// The stream is read by internal/fastyaml's Skim, the scanner and parser
+// that parse it otherwise, building only the outlines' nodes: that reads
+// what a parse reads (a document that is not valid YAML fails it), and
+// counts each document's nodes and depth for the limits, for a fraction
+// of a parse's time and memory. Where Skim declines (anchors, tags, a key
+// given twice, input fastyaml leaves to yaml.v3...), the stream is parsed
+// (readYAML, which gives the errors) and the outlines taken from its
+// documents.
 func readOutlines(data []byte, file string, limits Limits, o *Outline) ([]*yaml.Node, []int, bool) {
-	docs, err := readYAML(data, file, limits)
-	if err != nil {
-		return nil, nil, false
+	docs, ok := skimOutlines(data, limits, o)
+	if !ok {
+		var err error
+		if docs, err = readYAML(data, file, limits); err != nil {
+			return nil, nil, false
+		}
+		for i, d := range docs {
+			docs[i] = outline(d, o)
+		}
 	}
 	_, body := cutBOM(data)
 	starts := documentStarts(body)
 	if len(starts) != len(docs) || commentedDocEnd(body) {
 		return nil, nil, false
 	}
-	for i, d := range docs {
-		docs[i] = outline(d, o)
-	}
 	return docs, starts, true
+}
+
+// skimOutlines reads the outlines of a stream with fastyaml.Skim, within
+// the limits readYAML applies (addDocument); ok is false when Skim declines
+// the stream or a document is beyond a limit.
+func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
+	skimmed, err := fastyaml.Skim(data, o.fast())
+	if err != nil || limits.MaxDocuments > 0 && len(skimmed) > limits.MaxDocuments {
+		return nil, false
+	}
+	docs := make([]*yaml.Node, len(skimmed))
+	for i, d := range skimmed {
+		if limits.MaxDepth > 0 && d.Depth > limits.MaxDepth || limits.MaxNodes > 0 && d.Nodes > limits.MaxNodes {
+			return nil, false
+		}
+		docs[i] = d.Doc
+	}
+	return docs, true
+}
+
+// fast returns the outline as fastyaml.Skim takes it.
+func (o *Outline) fast() *fastyaml.Outline {
+	if o == nil {
+		return nil
+	}
+	f := &fastyaml.Outline{Items: o.Items.fast(), All: o.All}
+	if o.Fields != nil {
+		f.Fields = make(map[string]*fastyaml.Outline, len(o.Fields))
+		for k, v := range o.Fields {
+			f.Fields[k] = v.fast()
+		}
+	}
+	return f
 }
 
 // commentedDocEnd reports whether a "..." line of src has something after

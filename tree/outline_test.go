@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
 // testOutline is the outline of a Kubernetes object's identity, as package
@@ -244,4 +246,64 @@ func writeFull(t *testing.T, data []byte, lim *Limits) []byte {
 		return nil
 	}
 	return b.Bytes()
+}
+
+// TestSkim: fastyaml.Skim, which reads the outlines, gives of every input
+// it does not decline the outlines of the documents readYAML parses, and
+// counts their nodes and depth as the limits count them (normalizeYAML);
+// it declines what it must leave to a parse.
+func TestSkim(t *testing.T) {
+	var count func(n *yaml.Node, depth int) (nodes, deepest int)
+	count = func(n *yaml.Node, depth int) (int, int) {
+		nodes, deepest := 1, depth
+		for _, c := range n.Content {
+			k, d := count(c, depth+1)
+			nodes, deepest = nodes+k, max(deepest, d)
+		}
+		return nodes, deepest
+	}
+	skimmed := 0
+	inputs := outlineInputs(t)
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		data := inputs[name]
+		docs, err := readYAML(data, name, Limits{})
+		if err != nil {
+			continue
+		}
+		for _, o := range []*Outline{testOutline, nil, {All: true}} {
+			sk, err := fastyaml.Skim(data, o.fast())
+			if err != nil {
+				continue
+			}
+			skimmed++
+			if len(sk) != len(docs) {
+				t.Fatalf("%s: %d documents skimmed, %d parsed", name, len(sk), len(docs))
+			}
+			for i, d := range docs {
+				if want := outline(d, o); !sameOutline(sk[i].Doc, want) {
+					t.Errorf("%s: document %d skims as\n%s", name, i, nodeDiff(sk[i].Doc, want, "doc"))
+				}
+				if nodes, depth := count(d, 0); sk[i].Nodes != nodes || sk[i].Depth != depth {
+					t.Errorf("%s: document %d skims as %d nodes %d deep, parses as %d nodes %d deep", name, i, sk[i].Nodes, sk[i].Depth, nodes, depth)
+				}
+			}
+		}
+	}
+	if skimmed < 60 {
+		t.Errorf("only %d inputs skimmed", skimmed)
+	}
+	for _, in := range []string{
+		"a: 1\nb: 2\na: 3\n",               // a key twice
+		"a:\n  x: 1\n  x: 2\n",             // below
+		"base: {a: 1}\nm:\n  <<: {b: 2}\n", // a merge key
+		"? [a]\n: 1\n",                     // a key that is not a scalar
+		"{a: 1}: 2\n",
+		"a: &x 1\nb: *x\n", // anchors (fastyaml declines them)
+		"a: [1\n",          // not YAML
+		"a: 1\n b: 2\n",
+	} {
+		if _, err := fastyaml.Skim([]byte(in), testOutline.fast()); err == nil {
+			t.Errorf("%q: skimmed", in)
+		}
+	}
 }

@@ -289,28 +289,29 @@ func (b *builder) document() *yaml.Node {
 }
 
 func (b *builder) scalar() *yaml.Node {
-	var style yaml.Style
-	var tag string
-	switch b.ev.style {
-	case doubleQuotedStyle:
-		style, tag = yaml.DoubleQuotedStyle, strTag
-	case singleQuotedStyle:
-		style, tag = yaml.SingleQuotedStyle, strTag
-	case literalStyle:
-		style, tag = yaml.LiteralStyle, strTag
-	case foldedStyle:
-		style, tag = yaml.FoldedStyle, strTag
-	default:
-		if b.ev.value == "<<" {
-			tag = mergeTag
-		} else {
-			tag = resolve(b.ev.value)
-		}
-	}
+	style, tag := scalarOf(&b.ev)
 	n := b.node(yaml.ScalarNode, tag, b.ev.value)
 	n.Style = style
 	b.expect(evScalar)
 	return n
+}
+
+// scalarOf returns the style and the tag of the node of a scalar event.
+func scalarOf(ev *event) (yaml.Style, string) {
+	switch ev.style {
+	case doubleQuotedStyle:
+		return yaml.DoubleQuotedStyle, strTag
+	case singleQuotedStyle:
+		return yaml.SingleQuotedStyle, strTag
+	case literalStyle:
+		return yaml.LiteralStyle, strTag
+	case foldedStyle:
+		return yaml.FoldedStyle, strTag
+	}
+	if ev.value == "<<" {
+		return 0, mergeTag
+	}
+	return 0, resolve(ev.value)
 }
 
 func (b *builder) sequence() *yaml.Node {
