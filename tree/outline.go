@@ -246,9 +246,11 @@ func (o *Outline) fast() *fastyaml.Outline {
 	return f
 }
 
-// commentedDocEnd reports whether a "..." line of src has something after
-// the marker: a comment there is the next document's to yaml.v3, while the
-// "..." line ends the text of the one before (documentStarts).
+// commentedDocEnd reports whether a "..." line of src has a comment after
+// the marker, or on a line after it before anything else: yaml.v3 gives
+// such a comment to the document before or to the next one depending on
+// what follows it, while the "..." line ends the text of the one before
+// (documentStarts).
 func commentedDocEnd(src []byte) bool {
 	for off := 0; ; {
 		i := bytes.Index(src[off:], []byte("..."))
@@ -257,12 +259,28 @@ func commentedDocEnd(src []byte) bool {
 		}
 		off += i
 		if off == 0 || src[off-1] == '\n' {
-			line := src[off:]
+			line, rest := src[off:], []byte(nil)
 			if j := bytes.IndexByte(line, '\n'); j >= 0 {
-				line = line[:j]
+				line, rest = line[:j], line[j+1:]
 			}
-			if isMarker(line, "...") && len(bytes.TrimSpace(line[3:])) > 0 {
-				return true
+			if isMarker(line, "...") {
+				if len(bytes.TrimSpace(line[3:])) > 0 {
+					return true
+				}
+				for len(rest) > 0 {
+					next := rest
+					if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+						next, rest = rest[:j], rest[j+1:]
+					} else {
+						rest = nil
+					}
+					if t := bytes.TrimSpace(next); len(t) > 0 {
+						if t[0] == '#' {
+							return true
+						}
+						break
+					}
+				}
 			}
 		}
 		off += 3

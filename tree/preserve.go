@@ -145,6 +145,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	if len(s.snapshot) != n {
 		return nil, nil, nil
 	}
+	if _, body := cutBOM(s.src); fast && commentedDocEnd(body) {
+		fast = false // a comment after "..." is not in the text of the document it belongs to
+	}
 	edits := make([]docEdit, n)
 	changed := false
 	var starts []int // of the documents' texts, found when one is edited
