@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -130,8 +131,16 @@ func TestThoroughSame(t *testing.T) {
 				mdir := writeFiles(t, files)
 				sdir := writeFiles(t, map[string]string{"all.yaml": stream(manifests, "---\n", 0) + "---\n" + bad})
 				for _, m := range []string{mdir, sdir} {
-					if err := same(t, kmerge.ApplyOptions{Manifests: []string{m}, Patches: []string{filepath.Join(dir, "patches")}}); err == nil && name != "anchors" {
+					err := same(t, kmerge.ApplyOptions{Manifests: []string{m}, Patches: []string{filepath.Join(dir, "patches")}})
+					switch {
+					case err == nil && name != "anchors":
 						t.Errorf("%s: no error", name)
+					case err != nil && notYAML[name] && !positioned.MatchString(err.Error()):
+						// issue 13: a document no patch targets that is not
+						// valid YAML fails the run with its position, as a
+						// full parse gives it (yaml.v3's syntax errors have
+						// a line and no column)
+						t.Errorf("%s: the error names no position: %v", name, err)
 					}
 				}
 			}
@@ -158,6 +167,16 @@ var badDocuments = map[string]string{
 	"tab":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: bad\n",
 	"anchors":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n anchored\ndata:\n  name: *n\n",
 }
+
+// notYAML are the badDocuments that are not valid YAML (or not what a
+// Kubernetes manifest may be: a key twice), and positioned the start of
+// the message naming where, in the file of errors (zz-bad.yaml) or the
+// stream (all.yaml): file:line:col, or file:line for yaml.v3's syntax
+// errors.
+var (
+	notYAML    = map[string]bool{"syntax": true, "indentation": true, "duplicate key": true, "deep duplicate": true, "tab": true}
+	positioned = regexp.MustCompile(`(zz-bad|all)\.yaml:[1-9]\d*(:[1-9]\d*)?: `)
+)
 
 // same applies opts with and without Thorough, fails the test on any
 // difference, and returns the error of the run.
