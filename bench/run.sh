@@ -9,6 +9,8 @@
 #   SKIP_BENCH=1 E2E_APPEND=1 E2E_SIZES=10000:mixed:1:50 bash bench/run.sh
 #                                     # one more end-to-end size, same benchmark results
 #   BASELINE=e7cad0b bash bench/run.sh  # kmerge built from that commit too, side by side
+#   SKIP_BENCH=1 E2E_SIZES= FN_SIZES=5000:10 BASELINE=e7cad0b bash bench/run.sh
+#                                     # kmerge fn only, beside kmerge at that commit
 #
 # E2E_SIZES lists end-to-end runs as manifests:corpus:repetitions[:patches]:
 # with patches (the sparse scenario), only that many manifests get a patch,
@@ -17,6 +19,10 @@
 # timed. kustomize takes about six minutes for the 10,000 manifests, so that
 # one runs once. BASELINE names a commit whose kmerge runs beside the
 # current one (its peak memory is the reference of the memory target).
+# FN_SIZES lists kmerge fn runs as items:patches: a ResourceList of that
+# many mixed manifests with the patches in its functionConfig (e2e gen's
+# resourcelist.yaml), timed three times beside cat of it and BASELINE's
+# kmerge fn.
 #
 # Needs Go 1.26 and the Go module proxy; installs kustomize (v5.8.2, the
 # newest that builds with Go 1.26 and kyaml v0.21.2) into a temporary
@@ -26,7 +32,8 @@ cd "$(dirname "$0")"
 BENCH=$(pwd)
 ROOT=$(cd .. && pwd)
 COUNT=${COUNT:-6}
-E2E_SIZES=${E2E_SIZES:-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1:50"}
+E2E_SIZES=${E2E_SIZES-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1:50"}
+FN_SIZES=${FN_SIZES-"5000:10"}
 KUSTOMIZE_VERSION=v5.8.2
 RESULTS=$BENCH/results
 mkdir -p "$RESULTS"
@@ -93,6 +100,21 @@ if [ -z "${SKIP_E2E:-}" ]; then
     done
     check=$("$TMP/bin/e2e" compare "$TMP/kmerge.out" "$TMP/kustomize.out")
     echo "n=$n corpus=$corpus patches=$patches check=$check" | tee -a "$RESULTS/e2e.txt" >&2
+  done
+  for size in $FN_SIZES; do
+    IFS=: read -r n patches <<< "$size"
+    corpus=mixed
+    dir="$TMP/fn-$n-$patches"
+    step "kmerge fn: a ResourceList of $n items, $patches patches"
+    "$TMP/bin/e2e" gen -n "$n" -corpus "$corpus" -patches "$patches" "$dir"
+    for run in 1 2 3; do
+      timed fn-kmerge sh -c '"$0" fn < resourcelist.yaml' "$TMP/bin/kmerge"
+      if [ -n "${BASELINE:-}" ]; then
+        timed fn-kmerge-baseline sh -c '"$0" fn < resourcelist.yaml' "$TMP/bin/kmerge-baseline"
+        cmp -s "$TMP/fn-kmerge.out" "$TMP/fn-kmerge-baseline.out" || { echo "kmerge fn and kmerge fn at $BASELINE differ" >&2; exit 1; }
+      fi
+      timed fn-cat cat resourcelist.yaml
+    done
   done
 fi
 

@@ -23,7 +23,7 @@ import (
 func main() {
 	benchFile := flag.String("bench", "", "benchmark output")
 	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
-	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
 	flag.Parse()
 	if *benchFile == "" || *tmplFile == "" {
 		flag.Usage()
@@ -214,7 +214,7 @@ type target struct {
 type page struct {
 	Env                                    string
 	Targets, ApplyJSON, ApplyYAML, EnvList string
-	Read, Diff, E2E                        string
+	Read, Diff, E2E, Fn                    string
 	Runs                                   int
 	targets                                []target
 }
@@ -363,7 +363,9 @@ func run(benchFile, e2eFile, tmplFile string) error {
 // per manifest) and "n=1000 corpus=deployments patches=1000 check=..."
 // lines. Tools: kmerge, kustomize, the floor (yaml.v3 parse + emit with a
 // patch per manifest, cat of the manifests with fewer) and kmerge-baseline
-// (kmerge at an earlier commit, run.sh's BASELINE).
+// (kmerge at an earlier commit, run.sh's BASELINE); and, for kmerge fn on
+// a ResourceList of n items (page.Fn), fn-kmerge, fn-kmerge-baseline and
+// fn-cat (cat of the list).
 func e2e(p *page, file string) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -374,6 +376,9 @@ func e2e(p *page, file string) error {
 	rss := map[key]map[string]float64{}
 	checks := map[key]string{}
 	var keys []key
+	fnWalls := map[key]map[string][]float64{}
+	fnRSS := map[key]map[string]float64{}
+	var fnKeys []key
 	for _, line := range strings.Split(string(data), "\n") {
 		kv := map[string]string{}
 		for _, f := range strings.Fields(line) {
@@ -388,7 +393,7 @@ func e2e(p *page, file string) error {
 			kv["patches"] = kv["n"]
 		}
 		k := key{kv["n"], kv["corpus"], kv["patches"]}
-		if walls[k] == nil {
+		if walls[k] == nil && !strings.HasPrefix(kv["tool"], "fn-") {
 			walls[k], rss[k] = map[string][]float64{}, map[string]float64{}
 			keys = append(keys, k)
 		}
@@ -398,6 +403,15 @@ func e2e(p *page, file string) error {
 		}
 		w, _ := strconv.ParseFloat(kv["wall"], 64)
 		m, _ := strconv.ParseFloat(kv["rss_kb"], 64)
+		if strings.HasPrefix(kv["tool"], "fn-") {
+			if fnWalls[k] == nil {
+				fnWalls[k], fnRSS[k] = map[string][]float64{}, map[string]float64{}
+				fnKeys = append(fnKeys, k)
+			}
+			fnWalls[k][kv["tool"]] = append(fnWalls[k][kv["tool"]], w)
+			fnRSS[k][kv["tool"]] = max(fnRSS[k][kv["tool"]], m)
+			continue
+		}
 		walls[k][kv["tool"]] = append(walls[k][kv["tool"]], w)
 		rss[k][kv["tool"]] = max(rss[k][kv["tool"]], m)
 	}
@@ -464,5 +478,19 @@ func e2e(p *page, file string) error {
 		}
 	}
 	p.E2E = t.b.String()
+
+	t = table{}
+	t.header("ResourceList items + patches", "kmerge fn", "peak RSS", "cat of the list", "kmerge fn / cat", "kmerge fn before (peak RSS)", "speed-up")
+	for _, k := range fnKeys {
+		km, c, b := median(fnWalls[k]["fn-kmerge"]), median(fnWalls[k]["fn-cat"]), median(fnWalls[k]["fn-kmerge-baseline"])
+		before := "–"
+		if b > 0 {
+			before = fmt.Sprintf("%s (%s)", secs(b), mib(fnRSS[k]["fn-kmerge-baseline"]))
+		}
+		t.row(fmt.Sprintf("%s + %s", k.n, k.patches), secs(km), mib(fnRSS[k]["fn-kmerge"]), secs(c), ratio(km, c), before, speedup(b, km))
+	}
+	if len(fnKeys) > 0 {
+		p.Fn = t.b.String()
+	}
 	return nil
 }
