@@ -56,8 +56,10 @@ fi
 
 [ -n "${E2E_APPEND:-}" ] || : > "$RESULTS/e2e.txt"
 if [ -z "${SKIP_E2E:-}" ]; then
-  step "kustomize $KUSTOMIZE_VERSION into $TMP/bin"
-  (cd "$TMP" && GOWORK=off GOBIN="$TMP/bin" go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION")
+  if [ -n "$E2E_SIZES" ]; then
+    step "kustomize $KUSTOMIZE_VERSION into $TMP/bin"
+    (cd "$TMP" && GOWORK=off GOBIN="$TMP/bin" go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION")
+  fi
   if [ ! -x /usr/bin/time ]; then
     step "GNU time"
     apt-get update -qq && apt-get install -y -qq time >/dev/null
