@@ -46,6 +46,16 @@
 // panic of this package (a bug) also declines the input, with a reason
 // starting "internal error", which the tests fail on.
 //
+// # Skim
+//
+// Skim reads a stream as Parse does, through the same scanner and parser,
+// but builds only the nodes an Outline names (package tree's outlines: an
+// object's identity), and counts each document's nodes and depth: a reader
+// of the documents no patch targets that fails where Parse fails, for a
+// fraction of its time and memory. Besides what Parse declines, it
+// declines a key given twice, a merge key and a key that is not a scalar,
+// which the caller learns about by parsing.
+//
 // # Proof
 //
 // FuzzDifferential (in this package) parses every input with Parse and with
