@@ -116,7 +116,9 @@ func BenchmarkApplyYAML(b *testing.B) {
 // BenchmarkRead: YAML text to yaml.Node trees, the parse every YAML apply
 // starts with: kmerge's reader against yaml.v3's Decoder, on the corpus's
 // YAML (style=program, as yaml.v3 writes it) and its hand-written style
-// (corpus.HandWritten). Both give the same trees (TestReadAgrees).
+// (corpus.HandWritten). Both give the same trees (TestReadAgrees). And
+// kmerge-skim: the reading of a document no patch targets (fastyaml.Skim,
+// only the object's identity built).
 func BenchmarkRead(b *testing.B) {
 	for _, kind := range corpus.Kinds {
 		b.Run("kind="+kind, func(b *testing.B) {
@@ -131,6 +133,9 @@ func BenchmarkRead(b *testing.B) {
 					})
 					b.Run("impl=yamlv3", func(b *testing.B) {
 						runDocs(b, style.docs, func(d []byte) error { _, err := YAMLv3Read(d); return err })
+					})
+					b.Run("impl=kmerge-skim", func(b *testing.B) {
+						runDocs(b, style.docs, func(d []byte) error { _, err := KmergeSkim(d); return err })
 					})
 				})
 			}

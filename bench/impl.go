@@ -235,6 +235,16 @@ func YAMLv3Floor(doc []byte) ([]byte, error) {
 // yaml.v3 gives.
 func KmergeRead(doc []byte) ([]*yaml.Node, error) { return fastyaml.Parse(doc) }
 
+// KmergeSkim is how kmerge apply reads a document no patch targets:
+// internal/fastyaml's Skim, which reads it as Parse does but builds only
+// what identifies an object (the outline package resource asks for).
+func KmergeSkim(doc []byte) ([]fastyaml.Skimmed, error) { return fastyaml.Skim(doc, identity) }
+
+var identity = &fastyaml.Outline{Fields: map[string]*fastyaml.Outline{
+	"apiVersion": nil, "kind": nil,
+	"metadata": {Fields: map[string]*fastyaml.Outline{"name": nil, "namespace": nil}},
+}}
+
 // YAMLv3Read is yaml.v3's Decoder, one Decode per document, as tree.Read
 // parsed every YAML input before kmerge had its own reader, and still
 // parses what that reader declines.

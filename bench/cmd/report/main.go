@@ -272,7 +272,7 @@ func run(benchFile, e2eFile, tmplFile string) error {
 	p.ApplyYAML = t.b.String()
 
 	t = table{}
-	t.header("kind", "style", "kmerge", "yaml.v3", "kmerge MB/s", "yaml.v3 MB/s", "speed-up", "allocs kmerge / yaml.v3", "bytes kmerge / yaml.v3")
+	t.header("kind", "style", "kmerge", "yaml.v3", "kmerge MB/s", "yaml.v3 MB/s", "speed-up", "allocs kmerge / yaml.v3", "bytes kmerge / yaml.v3", "skim MB/s")
 	lo, hi := -1.0, -1.0
 	for _, k := range kinds {
 		for _, style := range []string{"program", "hand"} {
@@ -283,7 +283,8 @@ func run(benchFile, e2eFile, tmplFile string) error {
 			}
 			t.row(k, style, dur(km), dur(y3), mbps(r.get(g, "kmerge", "MB/s")), mbps(r.get(g, "yamlv3", "MB/s")), speedup(y3, km),
 				fmt.Sprintf("%s / %s", count(r.perDoc(g, "kmerge", "allocs/op")), count(r.perDoc(g, "yamlv3", "allocs/op"))),
-				fmt.Sprintf("%s / %s", size(r.perDoc(g, "kmerge", "B/op")), size(r.perDoc(g, "yamlv3", "B/op"))))
+				fmt.Sprintf("%s / %s", size(r.perDoc(g, "kmerge", "B/op")), size(r.perDoc(g, "yamlv3", "B/op"))),
+				mbps(r.get(g, "kmerge-skim", "MB/s")))
 			x := y3 / km
 			if lo < 0 || x < lo {
 				lo = x
