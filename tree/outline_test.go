@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -248,6 +249,19 @@ func writeFull(t *testing.T, data []byte, lim *Limits) []byte {
 	return b.Bytes()
 }
 
+// manyKeys is a mapping of n keys k0, k1..., and then extra as a key if
+// it is not empty.
+func manyKeys(n int, extra string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: %d\n", i, i)
+	}
+	if extra != "" {
+		b.WriteString(extra + ": again\n")
+	}
+	return b.String()
+}
+
 // TestSkim: fastyaml.Skim, which reads the outlines, gives of every input
 // it does not decline the outlines of the documents readYAML parses, and
 // counts their nodes and depth as the limits count them (normalizeYAML);
@@ -292,6 +306,9 @@ func TestSkim(t *testing.T) {
 	if skimmed < 60 {
 		t.Errorf("only %d inputs skimmed", skimmed)
 	}
+	if sk, err := fastyaml.Skim([]byte(manyKeys(40, "")), testOutline.fast()); err != nil || sk[0].Nodes != 1+1+2*40 {
+		t.Errorf("a mapping of 40 keys: %v, %+v", err, sk)
+	}
 	for _, in := range []string{
 		"a: 1\nb: 2\na: 3\n",               // a key twice
 		"a:\n  x: 1\n  x: 2\n",             // below
@@ -299,6 +316,7 @@ func TestSkim(t *testing.T) {
 		"? [a]\n: 1\n",                     // a key that is not a scalar
 		"{a: 1}: 2\n",
 		"a: &x 1\nb: *x\n", // anchors (fastyaml declines them)
+		manyKeys(40, "k7"), // a key twice among many
 		"a: [1\n",          // not YAML
 		"a: 1\n b: 2\n",
 	} {

@@ -118,6 +118,7 @@ func (s *skimmer) skim(o *Outline, keep bool, depth int) *yaml.Node {
 		}
 		s.b.expect(evMappingStart)
 		base := len(s.keys)
+		var seen map[string]bool // the keys, once there are many
 		for s.b.peek() != evMappingEnd {
 			if s.b.peek() != evScalar {
 				s.b.p.decline("a mapping key that is not a scalar")
@@ -126,12 +127,25 @@ func (s *skimmer) skim(o *Outline, keep bool, depth int) *yaml.Node {
 			if _, tag := scalarOf(&s.b.ev); tag == mergeTag {
 				s.b.p.decline("a merge key")
 			}
-			for _, k := range s.keys[base:] {
-				if k == key {
-					s.b.p.decline("a key given twice")
+			if seen == nil && len(s.keys)-base == 16 {
+				seen = make(map[string]bool)
+				for _, k := range s.keys[base:] {
+					seen[k] = true
 				}
 			}
-			s.keys = append(s.keys, key)
+			if seen != nil {
+				if seen[key] {
+					s.b.p.decline("a key given twice")
+				}
+				seen[key] = true
+			} else {
+				for _, k := range s.keys[base:] {
+					if k == key {
+						s.b.p.decline("a key given twice")
+					}
+				}
+				s.keys = append(s.keys, key)
+			}
 			var sub *Outline
 			in := false
 			if o != nil {
