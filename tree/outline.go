@@ -26,12 +26,15 @@ import (
 // it) holds the node itself: a scalar with its value, a mapping or a
 // sequence without its contents. The document's root is always held,
 // with the kind, tag, style, value, line and column of every node held;
-// comments are not.
-type Outline struct {
-	Fields map[string]*Outline // of a mapping: the entries kept, by key
-	Items  *Outline            // of a sequence: what of each item
-	All    bool                // the whole value
-}
+// comments are not. Its fields:
+//
+//	Fields map[string]*Outline // of a mapping: the entries kept, by key
+//	Items  *Outline            // of a sequence: what of each item
+//	All    bool                // the whole value
+//
+// It is the outline internal/fastyaml's Skim reads with, the one reader of
+// YAML (readOutlines).
+type Outline = fastyaml.Outline
 
 // Outlined reports whether document i of the stream is an outline (see
 // Options.Outline): Load parses it.
@@ -217,7 +220,7 @@ func readOutlines(data []byte, file string, limits Limits, o *Outline) ([]*yaml.
 // the limits readYAML applies (addDocument); ok is false when Skim declines
 // the stream or a document is beyond a limit.
 func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
-	skimmed, err := fastyaml.Skim(data, o.fast())
+	skimmed, err := fastyaml.Skim(data, o)
 	if err != nil || limits.MaxDocuments > 0 && len(skimmed) > limits.MaxDocuments {
 		return nil, false
 	}
@@ -229,21 +232,6 @@ func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
 		docs[i] = d.Doc
 	}
 	return docs, true
-}
-
-// fast returns the outline as fastyaml.Skim takes it.
-func (o *Outline) fast() *fastyaml.Outline {
-	if o == nil {
-		return nil
-	}
-	f := &fastyaml.Outline{Items: o.Items.fast(), All: o.All}
-	if o.Fields != nil {
-		f.Fields = make(map[string]*fastyaml.Outline, len(o.Fields))
-		for k, v := range o.Fields {
-			f.Fields[k] = v.fast()
-		}
-	}
-	return f
 }
 
 // commentedDocEnd reports whether a "..." line of src has a comment after

@@ -285,7 +285,7 @@ func TestSkim(t *testing.T) {
 			continue
 		}
 		for _, o := range []*Outline{testOutline, nil, {All: true}} {
-			sk, err := fastyaml.Skim(data, o.fast())
+			sk, err := fastyaml.Skim(data, o)
 			if err != nil {
 				continue
 			}
@@ -306,7 +306,7 @@ func TestSkim(t *testing.T) {
 	if skimmed < 60 {
 		t.Errorf("only %d inputs skimmed", skimmed)
 	}
-	if sk, err := fastyaml.Skim([]byte(manyKeys(40, "")), testOutline.fast()); err != nil || sk[0].Nodes != 1+1+2*40 {
+	if sk, err := fastyaml.Skim([]byte(manyKeys(40, "")), testOutline); err != nil || sk[0].Nodes != 1+1+2*40 {
 		t.Errorf("a mapping of 40 keys: %v, %+v", err, sk)
 	}
 	for _, in := range []string{
@@ -320,7 +320,7 @@ func TestSkim(t *testing.T) {
 		"a: [1\n",          // not YAML
 		"a: 1\n b: 2\n",
 	} {
-		if _, err := fastyaml.Skim([]byte(in), testOutline.fast()); err == nil {
+		if _, err := fastyaml.Skim([]byte(in), testOutline); err == nil {
 			t.Errorf("%q: skimmed", in)
 		}
 	}

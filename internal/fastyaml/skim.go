@@ -66,14 +66,22 @@ func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
 // skimmer reads events with a builder's parser, building only some nodes.
 type skimmer struct {
 	b            *builder
-	nodes, depth int      // of the document being read
-	keys         []string // the keys of the mappings being read
+	nodes, depth int         // of the document being read
+	keys         []string    // the keys of the mappings being read
+	slab         []yaml.Node // nodes to hand out
 }
 
 // node makes a node of the current event, without comments; its value is
-// a copy, which does not hold the input's text in memory.
+// a copy, which does not hold the input's text in memory. Nodes come from
+// small slabs: an object's identity is a dozen.
 func (s *skimmer) node(kind yaml.Kind, tag, value string) *yaml.Node {
-	return &yaml.Node{Kind: kind, Tag: tag, Value: strings.Clone(value), Line: s.b.ev.start.line + 1, Column: s.b.ev.start.column + 1}
+	if len(s.slab) == 0 {
+		s.slab = make([]yaml.Node, 16)
+	}
+	n := &s.slab[0]
+	s.slab = s.slab[1:]
+	*n = yaml.Node{Kind: kind, Tag: tag, Value: strings.Clone(value), Line: s.b.ev.start.line + 1, Column: s.b.ev.start.column + 1}
+	return n
 }
 
 // skim reads the node of the next event, at depth, and returns it if keep,
