@@ -491,7 +491,15 @@ func TestLSPYAMLPatchList(t *testing.T) {
 			t.Errorf("diagnostic %d: %s %q, want %s with %q", i, got[i].Range, got[i].Message, w.rng, w.message)
 		}
 	}
-	c.change(uri, 2, "- target: \n")
+	// results are validated as kmerge apply validates them (strict, the
+	// project's default): a strategic patch that writes an object where
+	// an integer belongs is an error at the value it wrote
+	got = c.change(uri, 2, "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: {a: 1}\n")
+	if len(got) != 1 || got[0].Severity != 1 || got[0].Range.Start.Line != 4 ||
+		!strings.Contains(got[0].Message, "spec.replicas") || !strings.Contains(got[0].Message, "apps/v1 Deployment web") {
+		t.Errorf("validation: %+v", got)
+	}
+	c.change(uri, 3, "- target: \n")
 	var list struct {
 		Items []struct{ Label string } `json:"items"`
 	}
