@@ -199,7 +199,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 			if touched[j] = run.Patch(r); touched[j] {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
-					func() []validate.Change { return changesOf(run.Changes(r)) })
+					func() []validate.Change { return validate.Changes(run.Changes(r)) })
 			}
 			run.Done(r)
 		})

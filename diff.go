@@ -95,6 +95,10 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 			if errors.As(err, &sc) || errors.As(err, &mc) {
 				return nil, &DiffConflictError{Object: p.label, Err: err}
 			}
+			var ne *mergepatch.NotObjectError
+			if errors.As(err, &ne) && ne.Pos.Line > 0 {
+				ne.Pos.File = names[map[string]int{"original": 0, "modified": 1, "current": 2}[ne.Document]]
+			}
 			return nil, fmt.Errorf("%s: %w", p.label, err)
 		}
 		patches = append(patches, patch)

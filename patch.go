@@ -130,7 +130,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 		st.Docs[i] = res
 		errs, warns := c.check(res, object, docName, objectName(res),
 			func() []validate.Violation { return c.violations(input.doc(i), object) },
-			func() []validate.Change { return changesOf(log.Changes) })
+			func() []validate.Change { return validate.Changes(log.Changes) })
 		for _, e := range errs {
 			invalid = append(invalid, e)
 		}
@@ -176,7 +176,7 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 	}
 	errs, warns := c.check(res, object, opts.DocName, objectName(res),
 		func() []validate.Violation { return before },
-		func() []validate.Change { return changesOf(log.Changes) })
+		func() []validate.Change { return validate.Changes(log.Changes) })
 	opts.warn(warns)
 	if len(errs) > 0 {
 		invalid := make([]error, len(errs))

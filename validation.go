@@ -5,7 +5,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -66,23 +65,6 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 		}
 	}
 	return errs, warns
-}
-
-// changesOf turns the change records of the patches (package change) into
-// what attribution needs: the paths they changed, where the patches say
-// so, and whether they wrote the whole value there (a set, a delete, an
-// insertion) or changed part of it. What a patch read (a test, the
-// existence a JSON patch needs) changed nothing.
-func changesOf(changes []change.Change) []validate.Change {
-	out := make([]validate.Change, 0, len(changes))
-	for _, c := range changes {
-		if c.Op == change.Test || c.Op == change.Exists {
-			continue
-		}
-		whole := c.Op == change.Set || c.Op == change.Delete || c.Op == change.Insert
-		out = append(out, validate.Change{Path: c.Path, Pos: c.Pos, Whole: whole})
-	}
-	return out
 }
 
 // rereader reads a file's input again, once, to check objects as they were

@@ -50,7 +50,7 @@ func ThreeWayDiff(original, modified, current *yaml.Node, overwrite bool) (*yaml
 		case tree.Null:
 			r = tree.NewMap()
 		default:
-			return nil, &NotObjectError{Document: threeWayNames[i], Kind: k, Line: r.Line, Column: r.Column}
+			return nil, &NotObjectError{Document: threeWayNames[i], Kind: k, Pos: tree.Position{Line: r.Line, Column: r.Column}}
 		}
 		roots[i] = r
 	}
@@ -203,19 +203,21 @@ func (e *ConflictError) Error() string {
 // NotObjectError is a document ThreeWayDiff cannot take: an array or a
 // scalar, where a three-way merge patch needs objects.
 type NotObjectError struct {
-	Document     string    // "original", "modified" or "current"
-	Kind         tree.Kind // what it is
-	Line, Column int       // where its value starts, for documents read from text
+	Document string        // "original", "modified" or "current"
+	Kind     tree.Kind     // what it is
+	Pos      tree.Position // where its value starts, for documents read from text (no File: the caller knows it)
 }
 
-// Error names the document and what it is.
+// Error formats the error as "file:line:col: the DOCUMENT document is a
+// KIND: ...", the position as far as it is known.
 func (e *NotObjectError) Error() string {
-	at := ""
-	if e.Line > 0 {
-		at = fmt.Sprintf(" (line %d, column %d)", e.Line, e.Column)
-	}
-	return fmt.Sprintf("the %s document is %s %s%s: a three-way JSON merge patch needs objects", e.Document, article(e.Kind), e.Kind, at)
+	return fmt.Sprintf("%sthe %s document is %s %s: a three-way JSON merge patch needs objects", e.Pos, e.Document, article(e.Kind), e.Kind)
 }
+
+// Position returns where the document's value starts.
+func (e *NotObjectError) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*NotObjectError)(nil)
 
 func article(k tree.Kind) string {
 	if k == tree.Array || k == tree.Int {

@@ -96,9 +96,9 @@ func TestThreeWayDiffNotObject(t *testing.T) {
 		docs [3]string
 		want string
 	}{
-		{[3]string{`[1]`, `{}`, `{}`}, "the original document is an array (line 1, column 1): a three-way JSON merge patch needs objects"},
-		{[3]string{`{}`, "\n  5", `{}`}, "the modified document is an integer (line 2, column 3): a three-way JSON merge patch needs objects"},
-		{[3]string{`{}`, `{}`, `"s"`}, "the current document is a string (line 1, column 1): a three-way JSON merge patch needs objects"},
+		{[3]string{`[1]`, `{}`, `{}`}, "1:1: the original document is an array: a three-way JSON merge patch needs objects"},
+		{[3]string{`{}`, "\n  5", `{}`}, "2:3: the modified document is an integer: a three-way JSON merge patch needs objects"},
+		{[3]string{`{}`, `{}`, `"s"`}, "1:1: the current document is a string: a three-way JSON merge patch needs objects"},
 	} {
 		var docs [3]*yaml.Node
 		for i, s := range c.docs {

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -17,6 +18,23 @@ type Change struct {
 	// deleted the value) rather than changing part of it (merging into an
 	// object or a list, inserting an item).
 	Whole bool
+}
+
+// Changes turns the change records of the patches (package change) into
+// what Attribute needs: the paths they changed, where the patches say so,
+// and whether they wrote the whole value there (a set, a delete, an
+// insertion) or changed part of it. What a patch read (a test, the
+// existence a JSON patch needs) changed nothing.
+func Changes(changes []change.Change) []Change {
+	out := make([]Change, 0, len(changes))
+	for _, c := range changes {
+		if c.Op == change.Test || c.Op == change.Exists {
+			continue
+		}
+		whole := c.Op == change.Set || c.Op == change.Delete || c.Op == change.Insert
+		out = append(out, Change{Path: c.Path, Pos: c.Pos, Whole: whole})
+	}
+	return out
 }
 
 // Attribute says where each violation of a patched object came from.

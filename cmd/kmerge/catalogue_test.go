@@ -208,6 +208,13 @@ var badInputs = []badInput{
 		args: []string{"apply", "-f", "base", "-p", "a.kpatch", "-p", "b.kpatch", "--fail-on-conflict"}, path: "spec.replicas", fix: "Decide which value wins and remove the other patch, or drop --fail-on-conflict to let the later patch win."},
 	{title: "A three-way diff that would undo a change on the cluster", files: map[string]string{"last.yaml": catDeploy, "new.yaml": strings.Replace(catDeploy, "nginx:1.25", "nginx:1.27", 1), "live.yaml": strings.Replace(catDeploy, "replicas: 1", "replicas: 5", 1)},
 		args: []string{"diff", "last.yaml", "new.yaml", "--current", "live.yaml"}, path: "spec.replicas", noPosition: "a diff has no patch file to point into; the message names every path", fix: "This is the guard kubectl apply lacks: keep the live change (put replicas: 5 in new.yaml), or pass --overwrite to undo it."},
+	{title: "A live object that is not an object, in a three-way JSON merge patch", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "w2.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n", "live.json": "[{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}]\n"},
+		args: []string{"diff", "w.yaml", "w2.yaml", "--current", "live.json", "--type", "merge"}, fix: "Give the live object itself (`kubectl get widget w -o json`), not a list of objects: a three-way merge patch compares three objects."},
+	// project files
+	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
+		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
+	{title: "A project file path that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"},
+		args: []string{"apply"}, fix: "Create the folder, or correct the path: paths in kmerge.yaml are relative to its folder."},
 	// schemas and values
 	{title: "A --schema file that is not a schema", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "crd.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"},
 		args: append(apply("p.kpatch"), "--schema", "crd.yaml"), fix: "Give a CustomResourceDefinition or an OpenAPI v2/v3 document."},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -491,13 +492,60 @@ func TestLSPYAMLPatchList(t *testing.T) {
 			t.Errorf("diagnostic %d: %s %q, want %s with %q", i, got[i].Range, got[i].Message, w.rng, w.message)
 		}
 	}
-	c.change(uri, 2, "- target: \n")
+	// results are validated as kmerge apply validates them (strict, the
+	// project's default): a strategic patch that writes an object where
+	// an integer belongs is an error at the value it wrote
+	got = c.change(uri, 2, "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: {a: 1}\n")
+	if len(got) != 1 || got[0].Severity != 1 || got[0].Range.Start.Line != 4 ||
+		!strings.Contains(got[0].Message, "spec.replicas") || !strings.Contains(got[0].Message, "apps/v1 Deployment web") {
+		t.Errorf("validation: %+v", got)
+	}
+	c.change(uri, 3, "- target: \n")
 	var list struct {
 		Items []struct{ Label string } `json:"items"`
 	}
 	c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(0, 10)}, &list)
 	if len(list.Items) != 2 || list.Items[0].Label != "deployment.web" || list.Items[1].Label != "service.web" {
 		t.Errorf("targets: %+v", list.Items)
+	}
+	// in a patch: the fields of the target's kind where the cursor is, by
+	// the lines above it (the file being typed does not parse)
+	list4 := "- target: deployment.web\n  type: \n  patch:\n    spec:\n      template:\n        spec:\n          containers:\n          - name: web\n            \n- target: service.web\n  patch:\n    spec.ty\n"
+	c.change(uri, 4, list4)
+	labels := func(line, col int) []string {
+		var list struct {
+			Items []struct{ Label string } `json:"items"`
+		}
+		c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(line, col)}, &list)
+		var out []string
+		for _, it := range list.Items {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	has := func(got []string, want ...string) bool {
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if got := labels(1, 8); strings.Join(got, " ") != "field strategic merge json" {
+		t.Errorf("types: %v", got)
+	}
+	c.change(uri, 5, strings.Replace(list4, "type: \n", "type: strategic\n", 1))
+	if got := labels(8, 12); !has(got, "image", "resources", "env") || has(got, "replicas") {
+		t.Errorf("in a container of a strategic patch: %v", got)
+	}
+	if got := labels(3, 4); !has(got, "spec", "metadata") || has(got, "status") {
+		t.Errorf("the top of a strategic patch: %v", got)
+	}
+	if got := labels(4, 6); !has(got, "replicas", "template") || has(got, "status", "image") {
+		t.Errorf("below spec: %v", got)
+	}
+	if got := labels(11, 11); !has(got, "type", "ports") || has(got, "replicas") {
+		t.Errorf("a dotpath of a field patch: %v", got)
 	}
 	c.shutdown()
 }

@@ -169,7 +169,7 @@ var cliCases = []cliCase{
 		args:    []string{"diff", "examples/widget.yaml", "examples/widget.yaml", "--current", "-", "--type", "merge"},
 		stdin:   "[1, 2]\n",
 		code:    exitRejected,
-		stderrs: []string{"the current document is an array (line 1, column 1): a three-way JSON merge patch needs objects"},
+		stderrs: []string{"<stdin>:1:1: the current document is an array: a three-way JSON merge patch needs objects"},
 	},
 	{
 		name:   "diff pairs the documents of two streams by object",

@@ -49,8 +49,8 @@ func (c *completer) addText(label, text string, kind int, detail, doc string) {
 // kind) and list selectors with the values of the items present in the
 // target objects; in an assignment's key, the same below the section's
 // header; in a value, ${values.*} and ${features.*} after "${", else
-// !delete (and true or false for a boolean). In a YAML patch list, the
-// objects after "target:".
+// !delete (and true or false for a boolean). In a YAML patch list, see
+// patchList.
 func (s *Server) complete(d *document, p Position) *CompletionList {
 	a := s.analysisOf(d)
 	cursor := d.byteCol(p)
@@ -59,12 +59,7 @@ func (s *Server) complete(d *document, p Position) *CompletionList {
 	before := text[:cursor]
 	switch {
 	case !d.kpatch:
-		if i := strings.Index(before, "target:"); i >= 0 && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(before[:i]), "-")) == "" {
-			c.start = cursor - len(strings.TrimLeft(before[i+len("target:"):], " "))
-			for _, r := range a.ws.set.Resources {
-				c.add(strings.ToLower(r.Kind)+"."+r.Name, kindRef, r.ID(), "")
-			}
-		}
+		c.patchList(before)
 	case strings.HasPrefix(strings.TrimLeft(before, " \t"), "["):
 		c.header(strings.TrimLeft(before, " \t")[1:])
 	default:

@@ -12,6 +12,7 @@ import (
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // analysis is what kmerge found in a document: its patches (as far as
@@ -123,11 +124,13 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 	}
 	objs := &resource.Set{}
+	var originals []*resource.Resource // of objs.Resources, by index
 	for _, r := range ws.set.Resources {
 		if seen[r] {
 			c := *r
 			c.Root = tree.Clone(r.Root)
 			objs.Resources = append(objs.Resources, &c)
+			originals = append(originals, r)
 		}
 	}
 	rec := &conflict.Recorder{}
@@ -150,12 +153,13 @@ func (s *Server) run(d *document, a *analysis) {
 			a.add(d, w.Pos, w.Msg, severityWarning, nil)
 		}
 	}
-	for _, r := range objs.Resources {
+	for i, r := range objs.Resources {
 		for _, c := range run.Changes(r) {
 			if c.Pos.File == d.path {
 				a.changes = append(a.changes, objectChange{object: r.ID(), Change: c})
 			}
 		}
+		s.validate(d, a, r, originals[i], run.Changes(r))
 	}
 	for _, c := range conflict.Find(rec.Records()) {
 		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
@@ -166,6 +170,37 @@ func (s *Server) run(d *document, a *analysis) {
 			rel := []RelatedInformation{{Location: s.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
 			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
 		}
+	}
+}
+
+// validate checks a patched object against its schema, as kmerge apply
+// does after the patches (docs/validation.md), and reports the violations
+// the document's patches wrote where they wrote them: errors when the
+// project validates strictly (the default), warnings with validate: warn.
+// Violations the object had before the patches are not the document's
+// doing, and are left out.
+func (s *Server) validate(d *document, a *analysis, patched, original *resource.Resource, changes []change.Change) {
+	mode := validate.Strict
+	if a.ws.proj.Validate != "" {
+		mode, _ = validate.ParseMode(a.ws.proj.Validate) // the project file's reader has checked it
+	}
+	if mode == validate.None {
+		return
+	}
+	vs := validate.Object(patched.Root, a.ws.schema)
+	if len(vs) == 0 {
+		return
+	}
+	validate.Attribute(vs, validate.Changes(changes), validate.Object(original.Root, a.ws.schema))
+	for _, v := range vs {
+		if v.Input || v.Patch.File != d.path {
+			continue
+		}
+		severity := severityWarning
+		if mode.Fails(v) {
+			severity = severityError
+		}
+		a.add(d, v.Patch, v.String()+" ("+patched.ID()+")", severity, nil)
 	}
 }
 
