@@ -22,6 +22,7 @@
 package fastyaml
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -760,6 +761,9 @@ func (p *parser) scanPlainScalar(t *token) {
 			wordStart := p.pos
 			src, i, wide := p.src, p.pos, false
 			for {
+				if !flow {
+					i = skipWord(src, i)
+				}
 				c := src[i]
 				if !stop[c] {
 					i++
@@ -853,6 +857,27 @@ var blockStop, flowStop = func() (block, flow [256]bool) {
 	}
 	return block, flow
 }()
+
+// skipWord returns the offset of the first byte from i on that is in
+// blockStop, or a little before it: it looks at eight bytes at a time, as
+// long as eight bytes are left.
+func skipWord(src string, i int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for i+8 <= len(src) {
+		w := uint64(src[i]) | uint64(src[i+1])<<8 | uint64(src[i+2])<<16 | uint64(src[i+3])<<24 |
+			uint64(src[i+4])<<32 | uint64(src[i+5])<<40 | uint64(src[i+6])<<48 | uint64(src[i+7])<<56
+		stops := zeroBytes(w^(' '*ones)) | zeroBytes(w^('\t'*ones)) | zeroBytes(w^('\n'*ones)) |
+			zeroBytes(w) | zeroBytes(w^(':'*ones)) | w&high
+		if stops != 0 {
+			return i + bits.TrailingZeros64(stops)/8
+		}
+		i += 8
+	}
+	return i
+}
 
 func isFlowIndicator(c byte) bool {
 	return c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}'
