@@ -211,24 +211,26 @@ func (p *parser) unfoldComments(tok *token) {
 				// No heads on ends: the head waits for the next token.
 				break
 			}
-			if len(p.headComment) > 0 {
-				p.headComment = append(p.headComment, '\n')
-			}
-			p.headComment = append(p.headComment, c.head...)
+			p.headComment = join(p.headComment, c.head)
 		}
 		if len(c.foot) > 0 {
-			if len(p.footComment) > 0 {
-				p.footComment = append(p.footComment, '\n')
-			}
-			p.footComment = append(p.footComment, c.foot...)
+			p.footComment = join(p.footComment, c.foot)
 		}
 		if len(c.line) > 0 {
-			if len(p.lineComment) > 0 {
-				p.lineComment = append(p.lineComment, '\n')
-			}
-			p.lineComment = append(p.lineComment, c.line...)
+			p.lineComment = join(p.lineComment, c.line)
 		}
 		*c = comment{}
 		p.commentsHead++
 	}
+}
+
+// join appends a comment to the comments collected so far, on a line of its
+// own. The first is taken as it is, not copied: the comment queue lets go
+// of it, and what is appended to it later goes after its end.
+func join(collected, c []byte) []byte {
+	if len(collected) == 0 {
+		return c
+	}
+	collected = append(collected, '\n')
+	return append(collected, c...)
 }
