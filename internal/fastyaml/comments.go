@@ -222,6 +222,14 @@ func (p *parser) unfoldComments(tok *token) {
 		*c = comment{}
 		p.commentsHead++
 	}
+	if p.commentsHead == len(p.comments) {
+		// Every comment queued is taken: the queue starts over, which
+		// yaml.v3 does not do but which changes nothing, since the steps
+		// that look back at the queue (scanToNextToken, unrollIndent)
+		// pass over taken comments, which are zero.
+		p.comments = p.comments[:0]
+		p.commentsHead = 0
+	}
 }
 
 // join appends a comment to the comments collected so far, on a line of its
