@@ -116,7 +116,7 @@ type keySlot struct{ tok, slot int }
 // A comment waiting to be attached to a token (yaml_comment_t).
 type comment struct {
 	scan, token, start, end mark
-	head, line, foot        []byte
+	head, line, foot        ctext
 }
 
 // parser holds the scanner's and the parser's state (yaml_parser_t).
@@ -147,10 +147,10 @@ type parser struct {
 	// The parser's state (parser.go).
 	state       parseState
 	states      []parseState
-	headComment []byte
-	lineComment []byte
-	footComment []byte
-	stemComment []byte
+	headComment ctext
+	lineComment ctext
+	footComment ctext
+	stemComment ctext
 }
 
 // declined is what decline panics with; Parse recovers it.
@@ -687,9 +687,9 @@ func (p *parser) scanToNextToken() {
 		if p.ntok > 1 && p.tokens[p.ntok-1].typ == tokBlockEntry && len(p.comments) > 0 {
 			a := p.tokens[p.ntok-2].typ
 			c := &p.comments[len(p.comments)-1]
-			if a == tokBlockSequenceStart && len(c.line) > 0 && p.src[p.pos] != '\n' {
+			if a == tokBlockSequenceStart && c.line.len() > 0 && p.src[p.pos] != '\n' {
 				c.head = c.line
-				c.line = nil
+				c.line = ctext{}
 				if c.start.line == p.mark.line-1 {
 					c.token = p.mark
 				}

@@ -233,19 +233,12 @@ func (b *builder) node(kind yaml.Kind, tag, value string) *yaml.Node {
 	n.Value = value
 	n.Line = b.ev.start.line + 1
 	n.Column = b.ev.start.column + 1
-	if b.ev.head != nil || b.ev.line != nil || b.ev.foot != nil {
-		n.HeadComment = text(b.ev.head)
-		n.LineComment = text(b.ev.line)
-		n.FootComment = text(b.ev.foot)
+	if b.ev.head.set() || b.ev.line.set() || b.ev.foot.set() {
+		n.HeadComment = b.ev.head.str(b.p.src)
+		n.LineComment = b.ev.line.str(b.p.src)
+		n.FootComment = b.ev.foot.str(b.p.src)
 	}
 	return n
-}
-
-func text(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return string(b)
 }
 
 // content returns the children on the stack above base as a slice of
@@ -289,7 +282,7 @@ func (b *builder) document() *yaml.Node {
 	b.stack = append(b.stack, b.parse())
 	n.Content = b.content(base)
 	if b.peek() == evDocumentEnd {
-		n.FootComment = text(b.ev.foot)
+		n.FootComment = b.ev.foot.str(b.p.src)
 	}
 	b.expect(evDocumentEnd)
 	return n
@@ -331,8 +324,8 @@ func (b *builder) sequence() *yaml.Node {
 		b.stack = append(b.stack, b.parse())
 	}
 	n.Content = b.content(base)
-	n.LineComment = text(b.ev.line)
-	n.FootComment = text(b.ev.foot)
+	n.LineComment = b.ev.line.str(b.p.src)
+	n.FootComment = b.ev.foot.str(b.p.src)
 	b.expect(evSequenceEnd)
 	return n
 }
@@ -365,8 +358,8 @@ func (b *builder) mapping() *yaml.Node {
 		}
 	}
 	n.Content = b.content(base)
-	n.LineComment = text(b.ev.line)
-	n.FootComment = text(b.ev.foot)
+	n.LineComment = b.ev.line.str(b.p.src)
+	n.FootComment = b.ev.foot.str(b.p.src)
 	if n.Style&yaml.FlowStyle == 0 && n.FootComment != "" && len(n.Content) > 1 {
 		n.Content[len(n.Content)-2].FootComment = n.FootComment
 		n.FootComment = ""
