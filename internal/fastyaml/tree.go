@@ -199,10 +199,11 @@ func (b *builder) expect(t eventType) {
 // will need, so that little of the last slab is left unused: parsed
 // documents are often held for a whole run (the patches of kmerge apply),
 // and an unused part is held with them. The first slab is sized by the
-// number of lines: block YAML has about two nodes a line (a key and its
-// value; 1.4 to 2.3 in manifests, patches and the bench corpus), so that a
-// document of a few hundred lines needs one slab or two, the second sized
-// by the node density of the part read so far.
+// number of lines: block YAML has 1.4 to 2.3 nodes a line in manifests,
+// patches and the bench corpus (a key and its value, less where values
+// span lines), and the first slab takes 1.5 a line, so that it is rarely
+// too large; the next ones are sized by the node density of the part read
+// so far.
 const (
 	slabNodes = 210
 	slabPtrs  = 4000
@@ -212,7 +213,7 @@ const (
 // of them allocated so far.
 func (b *builder) slabSize(used, limit int) int {
 	if used == 0 || b.p.pos == 0 {
-		return min(max(2*b.lines, 4), limit)
+		return min(max(3*b.lines/2, 4), limit)
 	}
 	rest := len(b.p.src) - padding - b.p.pos
 	want := used*rest/b.p.pos + 1
