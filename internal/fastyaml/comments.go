@@ -23,7 +23,7 @@ func (p *parser) scanLineComment(tokenMark mark) {
 		return
 	}
 	var start mark
-	var text []byte
+	var text ctext
 	for peek := 0; peek < 512; peek++ {
 		c := p.src[p.pos+peek]
 		if isBlank(c) {
@@ -42,10 +42,10 @@ func (p *parser) scanLineComment(tokenMark mark) {
 					}
 					p.skipLine()
 				} else if p.mark.index >= seen {
-					if len(text) == 0 {
+					if text.len() == 0 {
 						start = p.mark
 					}
-					text = p.readLine(text)
+					p.readLine(&text)
 				} else {
 					p.skip()
 				}
@@ -53,19 +53,16 @@ func (p *parser) scanLineComment(tokenMark mark) {
 		}
 		break
 	}
-	if len(text) > 0 {
+	if text.len() > 0 {
 		p.comments = append(p.comments, comment{token: tokenMark, start: start, line: text})
 	}
 }
 
-// readLine appends the rest of the line to s, as yaml.v3's read does one
+// readLine appends the rest of the line to t, as yaml.v3's read does one
 // character at a time.
-func (p *parser) readLine(s []byte) []byte {
+func (p *parser) readLine(t *ctext) {
 	i := p.lineEnd()
-	if s == nil {
-		s = make([]byte, 0, max(i-p.pos, 32))
-	}
-	s = append(s, p.src[p.pos:i]...)
+	t.appendSource(p.src, p.pos, i)
 	for j := i - 1; j >= p.pos; j-- {
 		if !isBlank(p.src[j]) {
 			p.newlines = 0
@@ -73,7 +70,6 @@ func (p *parser) readLine(s []byte) []byte {
 		}
 	}
 	p.advance(i)
-	return s
 }
 
 // scanComments queues the comment lines starting at the current position,
@@ -96,7 +92,7 @@ func (p *parser) scanComments(scanMark mark) {
 	firstEmpty := p.newlines <= 1
 	line := p.mark.line
 	column := p.mark.column
-	var text []byte
+	var text ctext
 
 	// The foot line is the line where a comment must start to still be a
 	// foot of the content before; with content on the current line, the
@@ -123,7 +119,7 @@ func (p *parser) scanComments(scanMark mark) {
 					// The first empty line, with none before: the comment
 					// so far is a foot of the token before, not a head
 					// of the next one.
-					if len(text) > 0 {
+					if text.len() > 0 {
 						if start.column-1 < nextIndent {
 							// Dedented: not about the token before.
 							tokenMark = start
@@ -132,10 +128,10 @@ func (p *parser) scanComments(scanMark mark) {
 						p.comments = append(p.comments, comment{scan: scanMark, token: tokenMark, start: start, end: end, foot: text})
 						scanMark = end
 						tokenMark = scanMark
-						text = nil
+						text = ctext{}
 					}
-				} else if len(text) > 0 && c != 0 {
-					text = append(text, '\n')
+				} else if text.len() > 0 && c != 0 {
+					text.appendByte(p.src, '\n')
 				}
 			}
 			if c != '\n' {
@@ -148,23 +144,23 @@ func (p *parser) scanComments(scanMark mark) {
 			continue
 		}
 
-		if len(text) > 0 && column-1 < nextIndent && column != start.column {
+		if text.len() > 0 && column-1 < nextIndent && column != start.column {
 			// A comment at another indentation is a foot of the content
 			// before rather than a head of the content after.
 			end := mark{p.mark.index + peek, line, column}
 			p.comments = append(p.comments, comment{scan: scanMark, token: tokenMark, start: start, end: end, foot: text})
 			scanMark = end
 			tokenMark = scanMark
-			text = nil
+			text = ctext{}
 		}
 
 		if c != '#' {
 			break
 		}
-		if len(text) == 0 {
+		if text.len() == 0 {
 			start = mark{p.mark.index + peek, line, column}
 		} else {
-			text = append(text, '\n')
+			text.appendByte(p.src, '\n')
 		}
 		recentEmpty = false
 
@@ -178,7 +174,7 @@ func (p *parser) scanComments(scanMark mark) {
 				}
 				p.skipLine()
 			} else if p.mark.index >= seen {
-				text = p.readLine(text)
+				p.readLine(&text)
 			} else {
 				p.skip()
 			}
@@ -190,7 +186,7 @@ func (p *parser) scanComments(scanMark mark) {
 		nextIndent = max(p.indent, 0)
 	}
 
-	if len(text) > 0 {
+	if text.len() > 0 {
 		p.comments = append(p.comments, comment{
 			scan:  scanMark,
 			token: start,
@@ -206,29 +202,120 @@ func (p *parser) scanComments(scanMark mark) {
 func (p *parser) unfoldComments(tok *token) {
 	for p.commentsHead < len(p.comments) && tok.start.index >= p.comments[p.commentsHead].token.index {
 		c := &p.comments[p.commentsHead]
-		if len(c.head) > 0 {
+		if c.head.len() > 0 {
 			if tok.typ == tokBlockEnd {
 				// No heads on ends: the head waits for the next token.
 				break
 			}
-			if len(p.headComment) > 0 {
-				p.headComment = append(p.headComment, '\n')
-			}
-			p.headComment = append(p.headComment, c.head...)
+			p.headComment.join(p.src, c.head)
 		}
-		if len(c.foot) > 0 {
-			if len(p.footComment) > 0 {
-				p.footComment = append(p.footComment, '\n')
-			}
-			p.footComment = append(p.footComment, c.foot...)
+		if c.foot.len() > 0 {
+			p.footComment.join(p.src, c.foot)
 		}
-		if len(c.line) > 0 {
-			if len(p.lineComment) > 0 {
-				p.lineComment = append(p.lineComment, '\n')
-			}
-			p.lineComment = append(p.lineComment, c.line...)
+		if c.line.len() > 0 {
+			p.lineComment.join(p.src, c.line)
 		}
 		*c = comment{}
 		p.commentsHead++
 	}
+	if p.commentsHead == len(p.comments) {
+		// Every comment queued is taken: the queue starts over, which
+		// yaml.v3 does not do but which changes nothing, since the steps
+		// that look back at the queue (scanToNextToken, unrollIndent)
+		// pass over taken comments, which are zero.
+		p.comments = p.comments[:0]
+		p.commentsHead = 0
+	}
+}
+
+// ctext is the text of comments. It is a part of the input, src[off:end],
+// as long as it is one (a comment line, or comment lines at column 0 one
+// after the other, as most comments are), which nodes take without a copy;
+// else it is buf. Texts are only ever appended to, and buf is never shared
+// with another text that is appended to, so appending in place is safe.
+type ctext struct {
+	buf      []byte // the text, if not nil
+	off, end int    // the text is src[off:end] while buf is nil
+}
+
+func (t *ctext) len() int {
+	if t.buf != nil {
+		return len(t.buf)
+	}
+	return t.end - t.off
+}
+
+// set reports whether t holds text, or held some: yaml.v3 tests such
+// slices against nil.
+func (t *ctext) set() bool { return t.buf != nil || t.end != 0 }
+
+// str returns the text as a string, a part of src where it is one.
+func (t *ctext) str(src string) string {
+	if t.buf != nil {
+		return string(t.buf)
+	}
+	return src[t.off:t.end]
+}
+
+// at returns the i-th byte of the text.
+func (t *ctext) at(src string, i int) byte {
+	if t.buf != nil {
+		return t.buf[i]
+	}
+	return src[t.off+i]
+}
+
+// slice returns the bytes i to j of the text.
+func (t *ctext) slice(i, j int) ctext {
+	if t.buf != nil {
+		return ctext{buf: t.buf[i:j]}
+	}
+	return ctext{off: t.off + i, end: t.off + j}
+}
+
+// own makes the text bytes of its own, with room for n more.
+func (t *ctext) own(src string, n int) {
+	if t.buf == nil {
+		t.buf = append(make([]byte, 0, t.end-t.off+n+16), src[t.off:t.end]...)
+	}
+}
+
+// appendSource appends src[i:j].
+func (t *ctext) appendSource(src string, i, j int) {
+	switch {
+	case t.buf == nil && t.end == t.off:
+		t.off, t.end = i, j
+	case t.buf == nil && t.end == i:
+		t.end = j
+	default:
+		t.own(src, j-i)
+		t.buf = append(t.buf, src[i:j]...)
+	}
+}
+
+// appendByte appends c.
+func (t *ctext) appendByte(src string, c byte) {
+	if t.buf == nil && t.end > t.off && t.end < len(src) && src[t.end] == c {
+		t.end++
+		return
+	}
+	t.own(src, 1)
+	t.buf = append(t.buf, c)
+}
+
+// join appends a comment to the comments collected so far, on a line of
+// its own. The first is taken as it is, not copied: the comment queue lets
+// go of it.
+func (t *ctext) join(src string, c ctext) {
+	if t.len() == 0 {
+		*t = c
+		return
+	}
+	t.appendByte(src, '\n')
+	if c.buf == nil {
+		t.appendSource(src, c.off, c.end)
+		return
+	}
+	t.own(src, len(c.buf))
+	t.buf = append(t.buf, c.buf...)
 }

@@ -13,10 +13,15 @@
 // The scanner, the parser and the tree builder are yaml.v3's own (its
 // scannerc.go, parserc.go and decode.go, themselves a port of libyaml),
 // restricted to a subset of YAML and rewritten for speed: the input is
-// read in place rather than through a decoding buffer, scalar values are
-// substrings of the input wherever the text is the value, nodes come from
-// slabs, and plain scalars resolve their tag without yaml.v3's resolver for
-// the common shapes. Where yaml.v3 attaches comments (the most intricate
+// read in place rather than through a decoding buffer, scalar values and
+// comments are substrings of one copy of the input wherever the text is
+// the value (a comment of one line, or of lines at column 0 one after the
+// other), nodes come from slabs sized by the number of lines, and plain
+// scalars resolve their tag without yaml.v3's resolver for the common
+// shapes. What a tree shares is held as long as any part of it is: a
+// caller that keeps one value or one subtree of a parse for long keeps the
+// copy of the input and the slabs it came from (kmerge copies the
+// identities it keeps, resource.str). Where yaml.v3 attaches comments (the most intricate
 // part of it: comments are queued by the scanner with the marks of the
 // tokens they belong to, unfolded into the parser as tokens are peeked, and
 // moved between events and nodes), this package runs the same steps in the

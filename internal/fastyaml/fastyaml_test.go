@@ -299,8 +299,9 @@ func TestAppendToContent(t *testing.T) {
 // FuzzDifferential parses any input with Parse and with yaml.v3's Decoder:
 // unless Parse declines it, yaml.v3 must accept it too and build the same
 // trees, every field of every node. Seeds: every fuzz corpus and YAML file
-// of the repository, yaml.v3's own test inputs, and generated streams
-// (gen_test.go).
+// of the repository (among them the manifests of examples/ and, in
+// testdata/manifests, documents of the bench corpus in both its styles),
+// yaml.v3's own test inputs, and generated streams (gen_test.go).
 func FuzzDifferential(f *testing.F) {
 	for _, s := range fuzzCorpora(f) {
 		f.Add(s)

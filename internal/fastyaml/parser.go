@@ -32,7 +32,7 @@ type event struct {
 	start mark
 	value string
 
-	head, line, foot []byte
+	head, line, foot ctext
 }
 
 type parseState uint8
@@ -94,12 +94,12 @@ func (p *parser) popState() {
 func (p *parser) takeComments(e *event) {
 	// Most events have no comments: pointers are written only when they
 	// change, which spares the garbage collector's write barriers.
-	if p.headComment != nil || p.lineComment != nil || p.footComment != nil {
+	if p.headComment.set() || p.lineComment.set() || p.footComment.set() {
 		e.head, e.line, e.foot = p.headComment, p.lineComment, p.footComment
-		p.headComment, p.lineComment, p.footComment = nil, nil, nil
+		p.headComment, p.lineComment, p.footComment = ctext{}, ctext{}, ctext{}
 	}
-	if p.stemComment != nil {
-		p.stemComment = nil
+	if p.stemComment.set() {
+		p.stemComment = ctext{}
 	}
 }
 
@@ -108,8 +108,8 @@ func (p *parser) nextEvent(e *event) {
 	// The event is reused: its pointers are written only when they
 	// change, which spares the garbage collector's write barriers.
 	e.typ, e.style, e.flow = evNone, 0, false
-	if e.head != nil || e.line != nil || e.foot != nil {
-		e.head, e.line, e.foot = nil, nil, nil
+	if e.head.set() || e.line.set() || e.foot.set() {
+		e.head, e.line, e.foot = ctext{}, ctext{}, ctext{}
 	}
 	if p.streamEndProduced || p.state == parseEnd {
 		return
@@ -187,17 +187,17 @@ func (p *parser) parseDocumentStart(e *event, implicit bool) {
 		// document, the rest to its first node.
 		p.pushState(parseDocumentEnd)
 		p.state = parseBlockNode
-		var head []byte
-		if len(p.headComment) > 0 {
-			for i := len(p.headComment) - 1; i > 0; i-- {
-				if p.headComment[i] == '\n' {
-					if i == len(p.headComment)-1 {
-						head = p.headComment[:i]
-						p.headComment = p.headComment[i+1:]
+		var head ctext
+		if h, n := p.headComment, p.headComment.len(); n > 0 {
+			for i := n - 1; i > 0; i-- {
+				if h.at(p.src, i) == '\n' {
+					if i == n-1 {
+						head = h.slice(0, i)
+						p.headComment = h.slice(i+1, n)
 						break
-					} else if p.headComment[i-1] == '\n' {
-						head = p.headComment[:i-1]
-						p.headComment = p.headComment[i+1:]
+					} else if h.at(p.src, i-1) == '\n' {
+						head = h.slice(0, i-1)
+						p.headComment = h.slice(i+1, n)
 						break
 					}
 				}
@@ -243,8 +243,8 @@ func (p *parser) parseDocumentEnd(e *event) {
 	p.state = parseDocumentStart
 	e.typ, e.start = evDocumentEnd, start
 	p.takeComments(e)
-	if len(e.head) > 0 && len(e.foot) == 0 {
-		e.foot, e.head = e.head, nil
+	if e.head.len() > 0 && e.foot.len() == 0 {
+		e.foot, e.head = e.head, ctext{}
 	}
 }
 
@@ -278,16 +278,16 @@ func (p *parser) parseNode(e *event, block, indentlessSequence bool) {
 	case block && t.typ == tokBlockSequenceStart:
 		p.state = parseBlockSequenceFirstEntry
 		e.typ, e.start = evSequenceStart, start
-		if p.stemComment != nil {
+		if p.stemComment.set() {
 			e.head = p.stemComment
-			p.stemComment = nil
+			p.stemComment = ctext{}
 		}
 	case block && t.typ == tokBlockMappingStart:
 		p.state = parseBlockMappingFirstKey
 		e.typ, e.start = evMappingStart, start
-		if p.stemComment != nil {
+		if p.stemComment.set() {
 			e.head = p.stemComment
-			p.stemComment = nil
+			p.stemComment = ctext{}
 		}
 	default:
 		p.decline("did not find expected node content")
@@ -304,7 +304,7 @@ func (p *parser) parseBlockSequenceEntry(e *event, first bool) {
 	switch t.typ {
 	case tokBlockEntry:
 		m := t.end()
-		priorHeadLen := len(p.headComment)
+		priorHeadLen := p.headComment.len()
 		p.skipToken()
 		p.splitStemComment(priorHeadLen)
 		t = p.peekToken()
@@ -329,7 +329,7 @@ func (p *parser) parseIndentlessSequenceEntry(e *event) {
 	t := p.peekToken()
 	if t.typ == tokBlockEntry {
 		m := t.end()
-		priorHeadLen := len(p.headComment)
+		priorHeadLen := p.headComment.len()
 		p.skipToken()
 		p.splitStemComment(priorHeadLen)
 		t = p.peekToken()
@@ -357,11 +357,17 @@ func (p *parser) splitStemComment(stemLen int) {
 	if t.typ != tokBlockSequenceStart && t.typ != tokBlockMappingStart {
 		return
 	}
-	p.stemComment = p.headComment[:stemLen]
-	if len(p.headComment) == stemLen {
-		p.headComment = nil
+	n := p.headComment.len()
+	p.stemComment = p.headComment.slice(0, stemLen)
+	if n == stemLen {
+		p.headComment = ctext{}
 	} else {
-		p.headComment = append([]byte(nil), p.headComment[stemLen+1:]...)
+		rest := p.headComment.slice(stemLen+1, n)
+		if rest.buf != nil {
+			// A copy: the stem comment keeps the bytes before.
+			rest.buf = append([]byte(nil), rest.buf...)
+		}
+		p.headComment = rest
 	}
 }
 

@@ -22,6 +22,7 @@
 package fastyaml
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -115,7 +116,7 @@ type keySlot struct{ tok, slot int }
 // A comment waiting to be attached to a token (yaml_comment_t).
 type comment struct {
 	scan, token, start, end mark
-	head, line, foot        []byte
+	head, line, foot        ctext
 }
 
 // parser holds the scanner's and the parser's state (yaml_parser_t).
@@ -146,10 +147,10 @@ type parser struct {
 	// The parser's state (parser.go).
 	state       parseState
 	states      []parseState
-	headComment []byte
-	lineComment []byte
-	footComment []byte
-	stemComment []byte
+	headComment ctext
+	lineComment ctext
+	footComment ctext
+	stemComment ctext
 }
 
 // declined is what decline panics with; Parse recovers it.
@@ -686,9 +687,9 @@ func (p *parser) scanToNextToken() {
 		if p.ntok > 1 && p.tokens[p.ntok-1].typ == tokBlockEntry && len(p.comments) > 0 {
 			a := p.tokens[p.ntok-2].typ
 			c := &p.comments[len(p.comments)-1]
-			if a == tokBlockSequenceStart && len(c.line) > 0 && p.src[p.pos] != '\n' {
+			if a == tokBlockSequenceStart && c.line.len() > 0 && p.src[p.pos] != '\n' {
 				c.head = c.line
-				c.line = nil
+				c.line = ctext{}
 				if c.start.line == p.mark.line-1 {
 					c.token = p.mark
 				}
@@ -760,6 +761,9 @@ func (p *parser) scanPlainScalar(t *token) {
 			wordStart := p.pos
 			src, i, wide := p.src, p.pos, false
 			for {
+				if !flow {
+					i = skipWord(src, i)
+				}
 				c := src[i]
 				if !stop[c] {
 					i++
@@ -853,6 +857,27 @@ var blockStop, flowStop = func() (block, flow [256]bool) {
 	}
 	return block, flow
 }()
+
+// skipWord returns the offset of the first byte from i on that is in
+// blockStop, or a little before it: it looks at eight bytes at a time, as
+// long as eight bytes are left.
+func skipWord(src string, i int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for i+8 <= len(src) {
+		w := uint64(src[i]) | uint64(src[i+1])<<8 | uint64(src[i+2])<<16 | uint64(src[i+3])<<24 |
+			uint64(src[i+4])<<32 | uint64(src[i+5])<<40 | uint64(src[i+6])<<48 | uint64(src[i+7])<<56
+		stops := zeroBytes(w^(' '*ones)) | zeroBytes(w^('\t'*ones)) | zeroBytes(w^('\n'*ones)) |
+			zeroBytes(w) | zeroBytes(w^(':'*ones)) | w&high
+		if stops != 0 {
+			return i + bits.TrailingZeros64(stops)/8
+		}
+		i += 8
+	}
+	return i
+}
 
 func isFlowIndicator(c byte) bool {
 	return c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}'

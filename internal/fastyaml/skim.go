@@ -40,7 +40,7 @@ func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
 	if line, reason := check(data); reason != "" {
 		return nil, &Unsupported{Line: line, Reason: reason}
 	}
-	s := &skimmer{b: newBuilder(data)}
+	s := &skimmer{b: newBuilder(data, 0)} // no line count: skimming builds few nodes, the slabs start small
 	defer func() {
 		if r := recover(); r != nil {
 			d, ok := r.(declined)

@@ -53,10 +53,11 @@ const internalError = "internal error"
 // The scalar values of the nodes may share memory with one copy of data
 // that Parse makes: data itself can be modified after Parse returns.
 func Parse(data []byte) (docs []*yaml.Node, err error) {
-	if line, reason := check(data); reason != "" {
-		return nil, &Unsupported{Line: line, Reason: reason}
+	lines, reason := check(data)
+	if reason != "" {
+		return nil, &Unsupported{Line: lines, Reason: reason}
 	}
-	b := newBuilder(data)
+	b := newBuilder(data, lines)
 	defer func() {
 		if r := recover(); r != nil {
 			d, ok := r.(declined)
@@ -77,7 +78,9 @@ func Parse(data []byte) (docs []*yaml.Node, err error) {
 
 // check finds what yaml.v3's reader and scanner treat specially in the
 // input, which this package declines: bytes that are not UTF-8, line breaks
-// other than \n, control characters, byte order marks.
+// other than \n, control characters, byte order marks. It returns the line
+// it stopped at, which for an input it does not decline is the number of
+// lines.
 func check(data []byte) (line int, reason string) {
 	line = 1
 	for i := 0; i < len(data); {
@@ -146,11 +149,12 @@ type builder struct {
 	ptrs      []*yaml.Node // slab of Content slices
 	nodesUsed int          // nodes in the slabs before nodes
 	ptrsUsed  int          // pointers in the slabs before ptrs
+	lines     int          // lines of the input, for sizing the first slabs
 
 	// The first backing arrays of the parser's stacks and queue, and of
 	// stack, allocated with the builder: most documents need no other.
 	parser   parser
-	tokens   [16]token
+	tokens   [12]token
 	keys     [4]simpleKey
 	keySlots [8]keySlot
 	indents  [16]int
@@ -158,9 +162,9 @@ type builder struct {
 	children [32]*yaml.Node
 }
 
-// newBuilder returns a builder for parsing data.
-func newBuilder(data []byte) *builder {
-	b := &builder{}
+// newBuilder returns a builder for parsing data, of so many lines.
+func newBuilder(data []byte, lines int) *builder {
+	b := &builder{lines: lines}
 	b.p = &b.parser
 	b.p.src = string(data) + "\x00\x00\x00\x00" // padding NULs
 	b.p.tokens = b.tokens[:]
@@ -192,10 +196,14 @@ func (b *builder) expect(t eventType) {
 // Nodes and Content slices are carved out of slabs of at most slabNodes
 // and slabPtrs, a little under 32 KiB each: Go allocates larger objects
 // through a slower path. Slabs are sized to what the rest of the input
-// will need, judged from what the part read so far needed (at first: a
-// node every 16 bytes, fewer than manifests have), so that little of the
-// last slab is left unused: parsed documents are often held for a whole
-// run, and an unused part is held with them.
+// will need, so that little of the last slab is left unused: parsed
+// documents are often held for a whole run (the patches of kmerge apply),
+// and an unused part is held with them. The first slab is sized by the
+// number of lines: block YAML has 1.4 to 2.3 nodes a line in manifests,
+// patches and the bench corpus (a key and its value, less where values
+// span lines), and the first slab takes 1.5 a line, so that it is rarely
+// too large; the next ones are sized by the node density of the part read
+// so far.
 const (
 	slabNodes = 210
 	slabPtrs  = 4000
@@ -204,12 +212,12 @@ const (
 // slabSize returns the size of the next slab of nodes or pointers, used
 // of them allocated so far.
 func (b *builder) slabSize(used, limit int) int {
-	rest := len(b.p.src) - b.p.pos
 	if used == 0 || b.p.pos == 0 {
-		return min(max(rest/16, 4), limit)
+		return min(max(3*b.lines/2, 4), limit)
 	}
+	rest := len(b.p.src) - padding - b.p.pos
 	want := used*rest/b.p.pos + 1
-	return min(want, limit)
+	return min(max(want, 4), limit)
 }
 
 // node makes a node of the current event.
@@ -226,19 +234,12 @@ func (b *builder) node(kind yaml.Kind, tag, value string) *yaml.Node {
 	n.Value = value
 	n.Line = b.ev.start.line + 1
 	n.Column = b.ev.start.column + 1
-	if b.ev.head != nil || b.ev.line != nil || b.ev.foot != nil {
-		n.HeadComment = text(b.ev.head)
-		n.LineComment = text(b.ev.line)
-		n.FootComment = text(b.ev.foot)
+	if b.ev.head.set() || b.ev.line.set() || b.ev.foot.set() {
+		n.HeadComment = b.ev.head.str(b.p.src)
+		n.LineComment = b.ev.line.str(b.p.src)
+		n.FootComment = b.ev.foot.str(b.p.src)
 	}
 	return n
-}
-
-func text(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return string(b)
 }
 
 // content returns the children on the stack above base as a slice of
@@ -282,7 +283,7 @@ func (b *builder) document() *yaml.Node {
 	b.stack = append(b.stack, b.parse())
 	n.Content = b.content(base)
 	if b.peek() == evDocumentEnd {
-		n.FootComment = text(b.ev.foot)
+		n.FootComment = b.ev.foot.str(b.p.src)
 	}
 	b.expect(evDocumentEnd)
 	return n
@@ -325,8 +326,8 @@ func (b *builder) sequence() *yaml.Node {
 		b.stack = append(b.stack, b.parse())
 	}
 	n.Content = b.content(base)
-	n.LineComment = text(b.ev.line)
-	n.FootComment = text(b.ev.foot)
+	n.LineComment = b.ev.line.str(b.p.src)
+	n.FootComment = b.ev.foot.str(b.p.src)
 	b.expect(evSequenceEnd)
 	return n
 }
@@ -359,8 +360,8 @@ func (b *builder) mapping() *yaml.Node {
 		}
 	}
 	n.Content = b.content(base)
-	n.LineComment = text(b.ev.line)
-	n.FootComment = text(b.ev.foot)
+	n.LineComment = b.ev.line.str(b.p.src)
+	n.FootComment = b.ev.foot.str(b.p.src)
 	if n.Style&yaml.FlowStyle == 0 && n.FootComment != "" && len(n.Content) > 1 {
 		n.Content[len(n.Content)-2].FootComment = n.FootComment
 		n.FootComment = ""
