@@ -220,3 +220,25 @@ func TestParseKpatchNotUTF8(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestBareSelectorErrors: a bare selector (a header's name=value) whose
+// value holds an = or a comma must be quoted or bracketed: in brackets
+// the comma starts a second condition (FuzzParse found a header that
+// printed with brackets meaning something else). The column is where the
+// selector starts: "[deployment.web.containers." is 27 characters.
+func TestBareSelectorErrors(t *testing.T) {
+	for in, value := range map[string]string{"name=a,b": `"a,b"`, "name=,b": `",b"`, "name=a=b": `"a=b"`} {
+		_, err := ParseKpatch([]byte("[deployment.web.containers."+in+"]\nimage: x\n"), "f")
+		var pe *Error
+		want := fmt.Sprintf("selector %q: a value with = or , needs brackets and quotes: [name=%s]", in, value)
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Column != 28 || pe.Msg != want {
+			t.Errorf("%s: %v, want f:1:28: %s", in, err, want)
+		}
+	}
+	// quoted or bracketed, the comma is the value's
+	for _, in := range []string{`[name="a,b"]`, `[name='a=b']`} {
+		if _, err := ParseKpatch([]byte("[deployment.web.containers."+in+"]\nimage: x\n"), "f"); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}

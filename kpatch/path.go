@@ -244,8 +244,10 @@ func (l *pathLexer) segment() ([]Step, error) {
 				return nil, l.errorf(start, "selector %q: a key cannot hold spaces", word)
 			}
 			v = strings.TrimSpace(v)
-			if strings.Contains(v, "=") {
-				return nil, l.errorf(start, "selector %q: quote the value or use brackets", word)
+			if strings.ContainsAny(v, "=,") {
+				// a comma would read as a second condition in brackets,
+				// where a bare selector is printed when another follows it
+				return nil, l.errorf(start, "selector %q: a value with = or , needs brackets and quotes: [%s=%s]", word, k, strconv.Quote(v))
 			}
 			l.pos = end
 			steps = append(steps, Step{Pos: l.at(start), Sel: &Selector{Op: SelMatch, Conds: []Cond{{Key: []string{k}, Value: v}}}})
