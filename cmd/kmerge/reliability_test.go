@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes files (name: text) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestParseSize: every suffix, the largest limit (8Ei = 2^63, one more than
+// an int64 holds, taken as math.MaxInt) and what is refused. The expected
+// values are the suffixes' definitions (k = 10^3, Ki = 2^10, ...).
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		err  string
+	}{
+		{in: "1", want: 1},
+		{in: "100", want: 100},
+		{in: "2k", want: 2000},
+		{in: "2Ki", want: 2048},
+		{in: "3M", want: 3000000},
+		{in: "3Mi", want: 3 << 20},
+		{in: "1G", want: 1000000000},
+		{in: "1Gi", want: 1 << 30},
+		{in: "1T", want: 1000000000000},
+		{in: "1Ti", want: 1 << 40},
+		{in: "1P", want: 1000000000000000},
+		{in: "1Pi", want: 1 << 50},
+		{in: "9E", want: 9000000000000000000},
+		{in: "7Ei", want: 7 << 60},
+		{in: "8Ei", want: math.MaxInt},
+		{in: "9223372036854775807", want: math.MaxInt},
+		{in: "9223372036854775808", want: math.MaxInt}, // 2^63 = 8Ei
+		{in: "9223372036854775809", err: `"9223372036854775809" is more than the largest limit, 8Ei (2^63)`},
+		{in: "18446744073709551616", err: `"18446744073709551616" is more than the largest limit, 8Ei (2^63)`}, // 2^64 wrapped around to 0
+		{in: "99999999999999999999999", err: `"99999999999999999999999" is more than the largest limit, 8Ei (2^63)`},
+		{in: "9Ei", err: `"9Ei" is more than the largest limit, 8Ei (2^63)`},
+		{in: "16Ei", err: `"16Ei" is more than the largest limit, 8Ei (2^63)`}, // wrapped around to 0 in int64
+		{in: "10E", err: `"10E" is more than the largest limit, 8Ei (2^63)`},
+		{in: "0", err: `"0" is not a positive number`},
+		{in: "0Ki", err: `"0Ki" is not a positive number`},
+		{in: "-1", err: `"-1" is not a positive number`},
+		{in: "+1", err: `"+1" is not a positive number`},
+		{in: "Ki", err: `"Ki" is not a positive number`},
+		{in: "", err: `"" is not a positive number`},
+		{in: "1.5Gi", err: `"1.5Gi" is not a positive number`},
+		{in: "1KiB", err: `"1KiB" is not a positive number`},
+	} {
+		got, err := parseSize(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err)):
+			t.Errorf("parseSize(%q) = %d, %v; want the error %q", c.in, got, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestLargestByteLimit: --limit bytes=9223372036854775807 (and 8Ei) used to
+// read every file as empty (one byte more than the limit wrapped around to
+// a negative count) and write the empty outputs over the inputs, exit 0.
+// Under the largest limit the run is the run without one.
+func TestLargestByteLimit(t *testing.T) {
+	const in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n"
+	for _, limit := range []string{"bytes=9223372036854775807", "bytes=8Ei", "nodes=8Ei", "depth=8Ei", "documents=8Ei", "line=8Ei"} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"base/a.yaml": in, "ov/p.kpatch": "[cm.a]\ndata.k: w\n"})
+		base, ov := filepath.Join(dir, "base"), filepath.Join(dir, "ov")
+		want := strings.Replace(in, "k: v", "k: w", 1)
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"apply", "-f", base, "-p", ov, "--limit", limit}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != want {
+			t.Errorf("--limit %s: exit %d, stdout %q, stderr %q; want %q", limit, code, stdout.String(), stderr.String(), want)
+		}
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"apply", "-f", base, "-p", ov, "--limit", limit, "--output-dir", base}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Errorf("--limit %s --output-dir: exit %d, stderr %q", limit, code, stderr.String())
+		}
+		if got, err := os.ReadFile(filepath.Join(base, "a.yaml")); string(got) != want {
+			t.Errorf("--limit %s --output-dir: a.yaml is %q (%v); want %q", limit, got, err, want)
+		}
+	}
+}
