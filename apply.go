@@ -294,12 +294,13 @@ func (r *ApplyResult) Stream() []byte {
 }
 
 // Diff returns a unified diff (diff -u, three lines of context) of each
-// changed file, named a/PATH and b/PATH.
+// changed file, named a/PATH and b/PATH; a file without a final newline is
+// marked "\ No newline at end of file", as diff -u marks it, so that
+// patch -p1 applies the diff.
 func (r *ApplyResult) Diff() string {
 	var b strings.Builder
 	for _, f := range r.Files {
-		b.WriteString(linediff.Unified("a/"+f.Path, "b/"+f.Path,
-			linediff.SplitLines(string(f.Input)), linediff.SplitLines(string(f.Output)), 3))
+		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, string(f.Input), string(f.Output), 3))
 	}
 	return b.String()
 }

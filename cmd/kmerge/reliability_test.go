@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,6 +97,54 @@ func TestLargestByteLimit(t *testing.T) {
 		}
 		if got, err := os.ReadFile(filepath.Join(base, "a.yaml")); string(got) != want {
 			t.Errorf("--limit %s --output-dir: a.yaml is %q (%v); want %q", limit, got, err, want)
+		}
+	}
+}
+
+// TestDiffNoNewlineAtEnd: apply --diff marks a file without a final newline
+// as diff -u does ("\ No newline at end of file"), so that patch -p1 turns
+// the inputs into what --output-dir writes. Without the marker, patch
+// rejected the hunk that ends such a file. The format itself is checked
+// without patch(1) in internal/linediff (TestUnifiedTextNoNewline).
+func TestDiffNoNewlineAtEnd(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"base/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v", // no final newline
+		"base/b.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n  z: last",
+		"p.kpatch":    "[cm.a]\ndata.k: w\n[cm.b]\ndata.k: w\n",
+	}
+	writeFiles(t, dir, files)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"apply", "-f", "base", "-p", "p.kpatch", "--diff"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("apply --diff: exit %d: %s", code, stderr.String())
+	}
+	diff := stdout.String()
+	// the patched line is the last one of a.yaml, which lacks a newline
+	// before and after (the patch changes the value, not the ending)
+	wantA := "--- a/base/a.yaml\n+++ b/base/a.yaml\n@@ -3,4 +3,4 @@\n metadata:\n   name: a\n data:\n-  k: v\n\\ No newline at end of file\n+  k: w\n\\ No newline at end of file\n"
+	if !strings.HasPrefix(diff, wantA) {
+		t.Errorf("apply --diff:\n%s\nwant it to start with:\n%s", diff, wantA)
+	}
+	stdout.Reset()
+	if code := run([]string{"apply", "-f", "base", "-p", "p.kpatch", "--output-dir", "want"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("apply --output-dir: exit %d: %s", code, stderr.String())
+	}
+	bin, err := exec.LookPath("patch")
+	if err != nil {
+		t.Logf("no patch(1) here: only the format was checked")
+		return
+	}
+	cmd := exec.Command(bin, "-p1", "--batch", "--no-backup-if-mismatch", "-r", "-", "-d", "base")
+	cmd.Stdin = strings.NewReader(strings.ReplaceAll(diff, "/base/", "/"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch -p1: %v\n%s\ndiff:\n%s", err, out, diff)
+	}
+	for _, name := range []string{"a.yaml", "b.yaml"} {
+		got, _ := os.ReadFile(filepath.Join("base", name))
+		want, _ := os.ReadFile(filepath.Join("want", name))
+		if string(got) != string(want) || len(want) == 0 {
+			t.Errorf("%s after patch -p1: %q, want %q (--output-dir's)", name, got, want)
 		}
 	}
 }
