@@ -272,25 +272,15 @@ func render(src *resource.Source, changed, keepFormat bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Stream joins the outputs into one YAML stream, separated by ---.
+// Stream joins the outputs into one YAML stream, separated by --- (as
+// tree.JoinStreams joins them: the output reads as the documents of every
+// output, in order).
 func (r *ApplyResult) Stream() []byte {
-	var b bytes.Buffer
-	size := 0
-	for _, f := range r.Files {
-		size += len(f.Output) + len("\n---\n")
-	}
-	b.Grow(size)
+	outs := make([][]byte, len(r.Files))
 	for i, f := range r.Files {
-		out := f.Output
-		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
-			if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
-				b.WriteByte('\n')
-			}
-			b.WriteString("---\n")
-		}
-		b.Write(out)
+		outs[i] = f.Output
 	}
-	return b.Bytes()
+	return tree.JoinStreams(outs...)
 }
 
 // Diff returns a unified diff (diff -u, three lines of context) of each

@@ -172,7 +172,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
+	var outs [][]byte
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	for _, name := range files {
 		doc, docName, err := in.readInput(name)
@@ -187,17 +187,13 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return withSchemaAdvice(err, "patch")
 		}
-		if out.Len() > 0 && o.output != "json" {
-			if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
-				out.WriteByte('\n')
-			}
-			if !bytes.HasPrefix(res, []byte("---")) {
-				out.WriteString("---\n")
-			}
-		}
-		out.Write(res)
+		outs = append(outs, res)
 	}
-	_, err = stdout.Write(out.Bytes())
+	if o.output == "json" {
+		_, err = stdout.Write(bytes.Join(outs, nil)) // JSON texts, one after another
+	} else {
+		_, err = stdout.Write(tree.JoinStreams(outs...))
+	}
 	return err
 }
 

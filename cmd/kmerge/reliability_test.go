@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge/tree"
 )
 
 // writeFiles writes files (name: text) under dir.
@@ -145,6 +147,50 @@ func TestDiffNoNewlineAtEnd(t *testing.T) {
 		want, _ := os.ReadFile(filepath.Join("want", name))
 		if string(got) != string(want) || len(want) == 0 {
 			t.Errorf("%s after patch -p1: %q, want %q (--output-dir's)", name, got, want)
+		}
+	}
+}
+
+// TestJoinedOutput: files printed one after another on standard output
+// (apply, patch) read back as their objects. A file without a final
+// newline followed by one that starts with --- used to print "k: v---",
+// one mapping of both objects' keys (kmerge refused its own output as a
+// duplicate key), and a byte order mark at the start of each file put one
+// in the middle of the stream (read as part of the next key). Every
+// pair of the tree package's join fragments is tested there
+// (tree.TestJoinStreams); this is the commands' wiring.
+func TestJoinedOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFiles(t, dir, map[string]string{
+		"base/a.yaml": "\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v",
+		"base/b.yaml": "\ufeff---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n",
+		"base/c.yaml": "\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n",
+		"p.kpatch":    "[cm.b]\ndata.k: w\n",
+	})
+	// the first file keeps its byte order mark, the stream's; a, which
+	// the patch does not touch, gets the newline it lacks
+	want := "\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n" +
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: w\n" +
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"
+	for _, args := range [][]string{
+		{"apply", "-f", "base", "-p", "p.kpatch"},
+		{"patch", "-f", "base/a.yaml", "-f", "base/b.yaml", "-f", "base/c.yaml", "-p", `{"metadata":{"labels":null}}`},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+		}
+		got := stdout.String()
+		if args[0] == "patch" {
+			want = strings.Replace(want, "k: w", "k: v", 1)
+		}
+		if got != want {
+			t.Errorf("%q:\n%q\nwant\n%q", args, got, want)
+		}
+		st, err := tree.Read(stdout.Bytes(), tree.Options{})
+		if err != nil || len(st.Docs) != 3 {
+			t.Errorf("%q: the output does not read back as three objects: %v", args, err)
 		}
 	}
 }
