@@ -31,9 +31,12 @@ func advice(err error) string {
 	var a advised
 	var se *tree.SyntaxError
 	var ke *kpatch.Error
+	var le *kmerge.DirLockedError
 	switch {
 	case errors.As(err, &a):
 		return a.advice
+	case errors.As(err, &le):
+		return "wait for it to finish: two runs cannot write one folder at once"
 	case errors.As(err, &ke) && ke.Limit != "":
 		return limitAdvice(ke.Limit)
 	case errors.As(err, &se) && se.Limit != "":

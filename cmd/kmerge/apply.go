@@ -36,6 +36,7 @@ type applyOptions struct {
 	validate       string
 	project        string
 	limits         *limits
+	lock           *kmerge.DirLock // of outDir, while the run lasts
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -189,6 +190,19 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if err := checkPatchPaths(o.patches); err != nil {
 		return err
 	}
+	var sigs *signals
+	if o.outDir != "" && !check {
+		// locked from before the inputs are read: an edit in place
+		// must not be overlapped by another run (signals.go)
+		lock, err := kmerge.LockDir(o.outDir)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
+		sigs = watchSignals(lock, stderr)
+		defer sigs.stop()
+		o.lock = lock
+	}
 	order, err := smp.ParseListOrder(o.listOrder)
 	if err != nil {
 		return usageError{err}
@@ -277,7 +291,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		return nil
 	case o.outDir != "":
-		return res.WriteDir(o.outDir)
+		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: sigs.startWriting(), Lock: o.lock})
 	case o.output == "json":
 		out, err := jsonObjects(res.Files, &o.limits.Limits)
 		if err != nil {

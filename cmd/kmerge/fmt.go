@@ -109,11 +109,7 @@ func fmtOne(o *fmtOptions, name string, src []byte, stdout io.Writer) error {
 		io.WriteString(stdout, linediff.UnifiedText("a/"+name, "b/"+name, string(src), string(out), 3))
 	}
 	if o.write && !same {
-		mode := os.FileMode(0o644)
-		if info, err := os.Stat(name); err == nil {
-			mode = info.Mode().Perm()
-		}
-		return writeFileAtomic(name, out, mode)
+		return writeFileAtomic(name, out)
 	}
 	if !o.list && !o.diff && !o.write {
 		_, err = stdout.Write(out)

@@ -77,6 +77,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	inputs["<stdin>"] = in.buf.Bytes()
 	report(stderr, err, inputs)
+	if code, ok := signalExit(err); ok {
+		return code
+	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		if cmd == nil {
