@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge"
 )
 
 // badInput is one entry of docs/errors.md: inputs, a command, and how to
@@ -30,7 +32,14 @@ type badInput struct {
 	// noPosition says why the message cannot name a line, when it cannot
 	noPosition string
 	fix        string
+	// links are symbolic links to make (name: target)
+	links map[string]string
+	// locked is a folder whose lock another kmerge run holds (this test,
+	// in fact: its process id is shown as 4242, to keep the page stable)
+	locked string
 }
+
+const catConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"
 
 const catDeploy = `apiVersion: apps/v1
 kind: Deployment
@@ -113,6 +122,20 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "No manifest nests this deep; if yours does, raise the limit."},
 	{title: "A manifest larger than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--limit", "bytes=100"), noPosition: "the whole file is too big", fix: "Raise the limit, or split the file."},
+	{title: "A limit larger than 8Ei", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--limit", "bytes=16Ei"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Give a value up to `8Ei`, which is as good as no limit."},
+	// the output folder
+	{title: "A folder where --output-dir must write a file", files: map[string]string{"base/c.yaml": catConfigMap, "out/c.yaml/notes.txt": "mine\n", "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		args: append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "Move the folder out of the way; nothing was written, not even the files that could have been."},
+	{title: "A symbolic link inside the output folder", files: map[string]string{"base/sub/c.yaml": catConfigMap, "elsewhere/notes.txt": "not kmerge's\n", "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		links: map[string]string{"out/sub": "../elsewhere"},
+		args:  append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "kmerge writes only inside the output folder: replace the link by a folder, or write to the folder the link leads to with --output-dir."},
+	{title: "Another run writing the same output folder", files: map[string]string{"base/c.yaml": catConfigMap, "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		locked: "out",
+		args:   append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "Run one at a time (the lock holds from before the inputs are read until the folder is written). A lock file that a killed run left locks nothing: the next run takes it over."},
+	{title: "A symbolic link loop among the manifests", files: map[string]string{"base/c.yaml": catConfigMap, "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		links: map[string]string{"base/again": "."},
+		args:  apply("p.kpatch"), noPosition: "a folder has no lines", fix: "Remove the link, or make it lead to a folder that does not hold it."},
 	// .kpatch files
 	{title: "An assignment before any header", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "replicas: 3\n"},
 		args: apply("p.kpatch"), fix: "Start the section with a header naming the object: `[deployment.web]`."},
@@ -256,6 +279,20 @@ func TestErrorCatalogue(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		for name, to := range c.links {
+			if err := os.Symlink(to, filepath.Join(dir, name)); err != nil {
+				if os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755) != nil || os.Symlink(to, filepath.Join(dir, name)) != nil {
+					t.Skipf("%s: no symbolic links here: %v", c.title, err)
+				}
+			}
+		}
+		if c.locked != "" {
+			lock, err := kmerge.LockDir(filepath.Join(dir, c.locked))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Unlock()
+		}
 		var stdout, stderr bytes.Buffer
 		func() {
 			wd, _ := os.Getwd()
@@ -278,6 +315,10 @@ func TestErrorCatalogue(t *testing.T) {
 			}
 		}()
 		msg := stderr.String()
+		if c.locked != "" {
+			msg = strings.ReplaceAll(msg, fmt.Sprintf("(process %d)", os.Getpid()), "(process 4242)")
+			msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+		}
 		if stdout.Len() > 0 && c.args[0] != "fn" {
 			t.Errorf("%s: something reached standard output:\n%s", c.title, stdout.String())
 		}
@@ -304,6 +345,17 @@ func TestErrorCatalogue(t *testing.T) {
 				continue
 			}
 			fmt.Fprintf(&doc, "`%s`:\n\n```%s\n%s```\n\n", name, fence(name), shorten(content))
+		}
+		links := make([]string, 0, len(c.links))
+		for name := range c.links {
+			links = append(links, name)
+		}
+		sort.Strings(links)
+		for _, name := range links {
+			fmt.Fprintf(&doc, "`%s`: a symbolic link to `%s`.\n\n", name, c.links[name])
+		}
+		if c.locked != "" {
+			fmt.Fprintf(&doc, "`%s/`: another kmerge run, still running, writes this folder.\n\n", c.locked)
 		}
 		if c.stdin != "" {
 			fmt.Fprintf(&doc, "standard input:\n\n```yaml\n%s```\n\n", shorten(c.stdin))
@@ -344,6 +396,8 @@ func fence(name string) string {
 		return "toml"
 	case ".json":
 		return "json"
+	case ".txt":
+		return "text"
 	}
 	return "yaml"
 }

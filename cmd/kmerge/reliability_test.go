@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -192,5 +193,69 @@ func TestJoinedOutput(t *testing.T) {
 		if err != nil || len(st.Docs) != 3 {
 			t.Errorf("%q: the output does not read back as three objects: %v", args, err)
 		}
+	}
+}
+
+// TestSymlinkedInputs: a link to a folder, given with -f or listed under
+// manifests: in kmerge.yaml, is read as the folder (it read as empty,
+// exit 0, with only "matches no object" warnings); a link to a folder
+// found inside a folder is read too; --output-dir may name a link to a
+// folder (it was named); a link that makes a loop is an error naming it.
+func TestSymlinkedInputs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\ndata:\n  k: v\n"
+	writeFiles(t, dir, map[string]string{
+		"real/a.yaml":      fmt.Sprintf(cm, "a"),
+		"shared/b.yaml":    fmt.Sprintf(cm, "b"),
+		"p.kpatch":         "[cm.a]\ndata.k: w\n[cm.b]\ndata.k: w\n",
+		"proj/kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [../linkdir]\npatches: [../p.kpatch]\n",
+	})
+	for _, l := range [][2]string{{"real", "linkdir"}, {"../shared", "real/shared"}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Skipf("no symbolic links: %v", err)
+		}
+	}
+	want := fmt.Sprintf(cm, "a") + "---\n" + fmt.Sprintf(cm, "b")
+	want = strings.ReplaceAll(want, "k: v", "k: w")
+	for _, args := range [][]string{
+		{"apply", "-f", "linkdir", "-p", "p.kpatch", "--strict"},
+		{"apply", "--project", "proj", "--strict"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != want || stderr.Len() > 0 {
+			t.Errorf("%q: exit %d, stdout:\n%s\nstderr:\n%s\nwant:\n%s", args, code, stdout.String(), stderr.String(), want)
+		}
+	}
+	// writing into the folder a link names: its own files only (the
+	// link to shared/ inside it holds a file to replace: refused)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"apply", "-f", "linkdir", "-p", "p.kpatch", "--output-dir", "linkdir"}, strings.NewReader(""), &stdout, &stderr)
+	wantErr := "kmerge: linkdir/shared: a symbolic link (to ../shared) inside the output folder: kmerge writes only inside the folder, and does not follow links there\n"
+	if code != 1 || stderr.String() != wantErr {
+		t.Errorf("--output-dir with a link inside: exit %d, stderr:\n%s\nwant:\n%s", code, stderr.String(), wantErr)
+	}
+	if b, _ := os.ReadFile("real/a.yaml"); string(b) != fmt.Sprintf(cm, "a") {
+		t.Errorf("real/a.yaml was written: %q", b)
+	}
+	os.Remove("real/shared")
+	stderr.Reset()
+	if code := run([]string{"apply", "-f", "linkdir", "-p", "p.kpatch", "--output-dir", "linkdir"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Errorf("--output-dir linkdir: exit %d: %s", code, stderr.String())
+	}
+	if b, _ := os.ReadFile("real/a.yaml"); !strings.Contains(string(b), "k: w") {
+		t.Errorf("real/a.yaml, written through --output-dir linkdir: %q", b)
+	}
+	// a loop
+	if err := os.Symlink("..", filepath.Join("real", "up")); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	code = run([]string{"apply", "-f", "linkdir", "-p", "p.kpatch"}, strings.NewReader(""), &stdout, &stderr)
+	// up leads to the folder holding linkdir, a link back to real: the
+	// loop closes there
+	wantErr = "kmerge: " + filepath.Join("linkdir", "up", "linkdir") + ": a symbolic link (to real) back to a folder that holds it: following it would never end\n"
+	if code != 1 || !strings.HasPrefix(stderr.String(), wantErr) {
+		t.Errorf("a loop: exit %d, stderr:\n%s\nwant:\n%s", code, stderr.String(), wantErr)
 	}
 }
