@@ -217,3 +217,40 @@ func TestKilledRunCleanedUp(t *testing.T) {
 		t.Errorf("left after the next run: %d files, %v...", len(ours), ours[:min(5, len(ours))])
 	}
 }
+
+// TestConcurrentRuns: while one kmerge process edits a folder in place, a
+// second run on the same folder fails at once, naming the first process
+// and the lock, and writes nothing; the first run then completes, and the
+// folder is its output alone. Two such runs used to end with a mix of
+// both outputs, each exit 0.
+func TestConcurrentRuns(t *testing.T) {
+	bin := kmergeBinary(t)
+	dir := t.TempDir()
+	_, after := bigInPlace(t, dir, 2000)
+	base := filepath.Join(dir, "base")
+	writeFiles(t, dir, map[string]string{"other.kpatch": "[configmap.*]\ndata.value: other\n"})
+	first := exec.Command(bin, "apply", "-f", base, "-p", filepath.Join(dir, "p.kpatch"), "--output-dir", base)
+	var stderr1 bytes.Buffer
+	first.Stderr = &stderr1
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the lock", func() bool {
+		b, _ := os.ReadFile(filepath.Join(base, ".kmerge.lock"))
+		return strings.TrimSpace(string(b)) == fmt.Sprint(first.Process.Pid)
+	})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"apply", "-f", base, "-p", filepath.Join(dir, "other.kpatch"), "--output-dir", base}, strings.NewReader(""), &stdout, &stderr)
+	want := fmt.Sprintf("kmerge: %s: another kmerge run (process %d) is writing this folder: it holds the lock %s\n  (wait for it to finish: two runs cannot write one folder at once)\n",
+		base, first.Process.Pid, filepath.Join(base, ".kmerge.lock"))
+	if code != 1 || stderr.String() != want {
+		t.Errorf("the second run: exit %d, stderr:\n%s\nwant:\n%s", code, stderr.String(), want)
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first run: %v: %s", err, stderr1.String())
+	}
+	got, ours := folder(t, base)
+	if !sameFiles(got, after) || len(ours) > 0 {
+		t.Errorf("the folder is not the first run's output alone (%d files; left: %v)", len(got), ours)
+	}
+}
