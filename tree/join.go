@@ -74,7 +74,7 @@ func terminated(s []byte) []byte {
 		return s
 	}
 	plus := append(s[:len(s):len(s)], '\n')
-	if bytes.IndexAny(s, "|>") < 0 {
+	if !bytes.ContainsAny(s, "|>") {
 		return plus // no block scalar, whose value the line break could end
 	}
 	unlimited := &Limits{} // s was read once already, under the caller's limits
