@@ -30,7 +30,7 @@ func (f Format) String() string {
 }
 
 // Limits bound what Read accepts, so that hostile input fails fast instead
-// of exhausting memory. Zero means no limit.
+// of exhausting memory. Zero (or less) means no limit.
 type Limits struct {
 	MaxBytes     int // size of the input
 	MaxDocuments int // documents in one stream
