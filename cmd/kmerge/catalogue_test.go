@@ -213,6 +213,8 @@ var badInputs = []badInput{
 	// project files
 	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
+	{title: "An empty project file", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "# to do\n"},
+		args: []string{"apply"}, fix: "Start it with `apiVersion: kmerge/v1` and `kind: Project`, or let `kmerge init` write it from the folder's contents."},
 	{title: "A project file path that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"},
 		args: []string{"apply"}, fix: "Create the folder, or correct the path: paths in kmerge.yaml are relative to its folder."},
 	// schemas and values

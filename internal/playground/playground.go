@@ -106,7 +106,14 @@ func Run(in Input) Output {
 			out.Explain, err = explain.Kind(s, words, "")
 		}
 		if err != nil {
-			out.ExplainError = &Message{Text: err.Error()}
+			text := err.Error()
+			var uk *explain.UnknownKindError
+			if errors.As(err, &uk) {
+				// the library names the kind; the page says where a
+				// custom resource's schema goes
+				text += " (a custom resource's kind comes from its CRD or OpenAPI document: put it in the Schema pane)"
+			}
+			out.ExplainError = &Message{Text: text}
 		}
 	}
 	if err := in.apply(s, &out); err != nil {

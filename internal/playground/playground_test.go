@@ -278,7 +278,7 @@ func TestExplain(t *testing.T) {
 		{Input{Explain: "deployment.spec.template.spec.containers"}, "PATH:     spec.template.spec.containers\n", ""},
 		{Input{Explain: " service.spec.ports ", Patches: "[broken"}, "PATH:     spec.ports\n", ""},
 		{Input{Explain: "widget.spec.parts", Schema: widgetCRD}, "SOURCE:   schema.yaml\n", ""},
-		{Input{Explain: "widget.spec.parts"}, "", `no kind named "widget"`},
+		{Input{Explain: "widget.spec.parts"}, "", `no kind named "widget" (a custom resource's kind comes from its CRD or OpenAPI document: put it in the Schema pane)`},
 		{Input{Explain: "pod.spec.nosuch"}, "", `spec has no field "nosuch"`},
 		{Input{}, "", ""},
 	} {
