@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
@@ -302,6 +303,9 @@ func (o *applyOptions) checkFlags(stderr io.Writer) error {
 	switch o.output {
 	case "", "yaml", "json":
 	default:
+		if near := suggest.Closest(o.output, []string{"yaml", "json"}); len(near) == 1 && !looksLikeDir(o.output) {
+			return usagef("-o %q: the output format is yaml or json (as in kubectl); did you mean -o %s?", o.output, near[0])
+		}
 		if o.outDir != "" || !looksLikeDir(o.output) {
 			return usagef("-o %q: the output format is yaml or json (as in kubectl); to write the files to a folder, use --output-dir %s", o.output, o.output)
 		}

@@ -58,6 +58,9 @@ patch is printed after a comment naming its object.`,
   # a patch that merges Service ports by port and protocol (for kmerge, not API servers)
   kmerge diff old.yaml new.yaml --extended`,
 		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("diff needs ORIGINAL and MODIFIED, two versions of a document, and makes the patch from one to the other; to see what patch files change in manifests, use kmerge apply --diff")
+			}
 			if len(args) != 2 {
 				return usagef("diff needs ORIGINAL and MODIFIED, got %d arguments", len(args))
 			}

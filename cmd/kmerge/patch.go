@@ -25,6 +25,7 @@ type patchOptions struct {
 	output     string
 	validate   string
 	local      bool
+	dryRun     string
 	limits     *limits
 }
 
@@ -40,8 +41,8 @@ input, and may be repeated, as in kubectl; the results follow each other in
 the order of the files, separated by --- lines.
 
 -p is the patch itself, as in kubectl patch -p; --patch-file reads it from a
-file. --local is accepted as kubectl users type it: kmerge never contacts a
-cluster.
+file. --local and --dry-run (none, client, server) are accepted as kubectl
+users type them: kmerge never contacts a cluster.
 
 The schema of a Kubernetes object comes from its apiVersion and kind: the
 built-in table (every kind of k8s.io/api), or the CustomResourceDefinitions and
@@ -89,6 +90,8 @@ parse) is an error naming the patch line; see docs/validation.md.`,
 	f.StringVarP(&o.patch, "patch", "p", "", "the patch itself, YAML or JSON (a file: --patch-file)")
 	f.StringVar(&o.patchFile, "patch-file", "", "file holding the patch, YAML or JSON")
 	f.BoolVar(&o.local, "local", false, "accepted for kubectl's patch --local: kmerge always works on the files, never on a cluster")
+	f.StringVar(&o.dryRun, "dry-run", "none", "accepted for kubectl's patch --dry-run (none, client or server): kmerge never changes a cluster, so every run is a dry run")
+	f.Lookup("dry-run").NoOptDefVal = "client" // --dry-run alone, as kubectl once took it
 	f.StringVar(&o.patchType, "type", "strategic", "patch type: strategic, merge (JSON merge patch, RFC 7396) or json (JSON patch, RFC 6902)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds and definitions (repeatable)")
 	f.StringVar(&o.definition, "definition", "", "schema definition for documents that are not Kubernetes objects (e.g. mergeItem)")
@@ -109,6 +112,11 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	opts.Validate = mode
 	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
+	switch o.dryRun {
+	case "none", "client", "server":
+	default:
+		return usagef("--dry-run=%s: kubectl takes none, client or server (kmerge patch accepts them all, and never changes a cluster)", o.dryRun)
+	}
 	if len(o.filenames) == 0 {
 		return usagef("patch needs the files to patch: -f FILE (or a folder, or -f - for standard input)")
 	}
