@@ -12,10 +12,11 @@ import (
 
 // SortMergeLists normalises a JSON object the way upstream's tests
 // normalise the documents of two of their YAML tables before use, so that
-// list order in their expectations means what it meant to upstream. The
-// rule, as upstream's sort test table states it (table 01, which
-// TestSortMergeLists checks against this function): every list the schema
-// gives the merge strategy is sorted, a list of objects by the text (%v) of
+// list order in their expectations means what it meant to upstream (its
+// own helper for this is unexported). The rule, which TestSortMergeLists
+// checks on upstream's test table for that helper (table 01) and
+// TestUpstreamAssertions on every document of tables 02 and 04: every list
+// the schema gives the merge strategy is sorted, a list of objects by the text (%v) of
 // each object's merge key, its objects normalised in turn; a list of
 // scalars loses its duplicates and is sorted by the text of its values.
 // Objects are normalised field by field; lists without the merge strategy,
