@@ -103,7 +103,8 @@ func (t Table) Absent() []byte {
 	return nil
 }
 
-// Doc returns the document name of c as upstream passes it.
+// Doc returns the document name of case c as upstream passes it to the
+// library: its JSON, or Absent when the case leaves it out.
 func (t Table) Doc(c Case, name string) []byte {
 	if s, ok := c.JSON[name]; ok {
 		return []byte(s)
