@@ -59,7 +59,7 @@ func FindModule() (Module, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return Module{}, fmt.Errorf("go list -m %s: %v\n%s", ModulePath, err, bytes.TrimSpace(stderr.Bytes()))
+		return Module{}, fmt.Errorf("go list -m %s, offline (GOPROXY=off): %v\n%s\n(the module cache lacks what the conformance module needs: run go mod download there)", ModulePath, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	var m struct {
 		Path, Version, Dir string
