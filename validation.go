@@ -5,6 +5,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -17,6 +18,9 @@ type checker struct {
 	mode   validate.Mode
 	schema *schema.Schema
 	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
+	// showSecrets describes the values of Secrets in clear; by default a
+	// violation of one shows it masked (internal/secret)
+	showSecrets bool
 }
 
 // violations returns what is wrong with a document: against the
@@ -56,7 +60,13 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 		return nil, nil
 	}
 	validate.Attribute(vs, changes(), before())
+	masks := !c.showSecrets && secret.Object(obj)
 	for _, v := range vs {
+		if masks {
+			if m := secret.Value(v.Node, v.Path); m != v.Node {
+				v.Mask(secret.Mask)
+			}
+		}
 		e := &validate.Error{File: file, Object: name, Violation: v}
 		if c.mode.Fails(v) {
 			errs = append(errs, e)

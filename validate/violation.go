@@ -50,6 +50,10 @@ type Violation struct {
 	Detail string
 	// Node is the value at Path, nil when it is missing.
 	Node *yaml.Node
+	// Secret says that the value is secret (a v1 Secret's data or
+	// stringData) and Found shows it masked (Mask): so does the line the
+	// violation points at, when a message quotes it.
+	Secret bool
 
 	// Set by Attribute:
 
@@ -88,6 +92,17 @@ func (v Violation) String() string {
 		msg = string(v.Reason)
 	}
 	return path + ": " + msg
+}
+
+// Mask makes Found show a scalar value as text (a mask: "***") instead of
+// what it is, keeping its kind ("the string \"***\"", "the integer
+// ***"), and sets Secret. Found shows no value of an object or a list, so
+// it is left alone for them.
+func (v *Violation) Mask(text string) {
+	v.Secret = true
+	if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
+		v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: text}, tree.KindOf(n))
+	}
 }
 
 // formatWord names what a formatted scalar holds, for messages.
