@@ -223,7 +223,7 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	case Merge:
 		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log})
+		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets})
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty

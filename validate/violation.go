@@ -189,6 +189,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s%s\n  %s", e.Position(), e.Violation, e.Where())
 }
 
+// Masked reports whether the message masks the value (Violation.Secret):
+// the line the error points at may hold it too, and is best quoted
+// masked.
+func (e *Error) Masked() bool { return e.Secret }
+
 // Warning formats the error as a warning: "file:line:col: warning: path:
 // message", then Where on a line of its own.
 func (e *Error) Warning() string {

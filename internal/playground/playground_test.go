@@ -437,20 +437,20 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	}
 	var trace bytes.Buffer
 	res, err := kmerge.Apply(kmerge.ApplyOptions{Manifests: []string{ManifestsFile}, Patches: []string{patchFile},
-		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict})
+		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict, ShowSecrets: in.ShowSecrets})
 	out.Trace = trace.String()
 	if err != nil {
 		return fail(err)
 	}
 	out.Result, out.Diff, out.Objects, out.Patches = string(res.Stream()), res.Diff(), res.Objects, res.Patches
 	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos))
+		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos, false))
 	}
 	for _, e := range res.Invalid {
-		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position()))
+		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position(), e.Secret))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos, c.A.Change.Mask))
 	}
 	return out
 }

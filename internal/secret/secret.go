@@ -18,6 +18,7 @@
 package secret
 
 import (
+	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -66,11 +67,29 @@ func Touches(p fieldpath.Path) bool {
 	return len(p) == 0 || p[0].Kind == fieldpath.FieldElement && secretField(p[0].Name)
 }
 
-// Pointer reports whether the value a JSON pointer names (RFC 6901, as a
-// JSON patch gives it), in a Secret, is or holds secret values.
-func Pointer(ptr string) bool {
+// AtPointer returns the place a JSON pointer names (RFC 6901, as a JSON
+// patch gives it), as this package's functions take it: each token a
+// field (only the first matters to the rule). A pointer that does not
+// parse is the whole object, so that nothing secret escapes.
+func AtPointer(ptr string) fieldpath.Path {
 	toks, err := fieldpath.ParsePointer(ptr)
-	return err != nil || len(toks) == 0 || secretField(toks[0])
+	if err != nil {
+		return nil
+	}
+	p := make(fieldpath.Path, len(toks))
+	for i, t := range toks {
+		p[i] = fieldpath.Field(t)
+	}
+	return p
+}
+
+// InError reports whether err is about a secret value that its message
+// masks, which the error says with a method Masked() bool (the first
+// error in err's tree that has one decides): the line such an error
+// points at holds the value, and is quoted masked (Line).
+func InError(err error) bool {
+	var m interface{ Masked() bool }
+	return errors.As(err, &m) && m.Masked()
 }
 
 // Value returns what a message shows of n, the value at p of a Secret: n
