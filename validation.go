@@ -5,7 +5,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -60,13 +59,10 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 		return nil, nil
 	}
 	validate.Attribute(vs, changes(), before())
-	masks := !c.showSecrets && secret.Object(obj)
+	if !c.showSecrets {
+		validate.MaskSecrets(obj, vs)
+	}
 	for _, v := range vs {
-		if masks {
-			if m := secret.Value(v.Node, v.Path); m != v.Node {
-				v.Mask(secret.Mask)
-			}
-		}
 		e := &validate.Error{File: file, Object: name, Violation: v}
 		if c.mode.Fails(v) {
 			errs = append(errs, e)

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -51,8 +52,8 @@ type Violation struct {
 	// Node is the value at Path, nil when it is missing.
 	Node *yaml.Node
 	// Secret says that the value is secret (a v1 Secret's data or
-	// stringData) and Found shows it masked (Mask): so does the line the
-	// violation points at, when a message quotes it.
+	// stringData) and Found shows it masked (MaskSecrets): the line the
+	// violation points at holds it too, and is best quoted masked.
 	Secret bool
 
 	// Set by Attribute:
@@ -94,14 +95,24 @@ func (v Violation) String() string {
 	return path + ": " + msg
 }
 
-// Mask makes Found show a scalar value as text (a mask: "***") instead of
-// what it is, keeping its kind ("the string \"***\"", "the integer
-// ***"), and sets Secret. Found shows no value of an object or a list, so
-// it is left alone for them.
-func (v *Violation) Mask(text string) {
-	v.Secret = true
-	if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
-		v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: text}, tree.KindOf(n))
+// MaskSecrets masks the secret values of obj (a v1 Secret's data and
+// stringData; internal/secret) in its violations vs, as kmerge shows
+// them unless asked not to: Found shows a secret scalar as "***", keeping
+// what kind it is ("the string \"***\"", "the integer ***"), and Secret
+// is set. The violations of other objects are left alone.
+func MaskSecrets(obj *yaml.Node, vs []Violation) {
+	if !secret.Object(obj) {
+		return
+	}
+	for i := range vs {
+		v := &vs[i]
+		if secret.Value(v.Node, v.Path) == v.Node {
+			continue // nothing secret in it
+		}
+		v.Secret = true
+		if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
+			v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: secret.Mask}, tree.KindOf(n))
+		}
 	}
 }
 
