@@ -284,30 +284,6 @@ func describeType(t *schema.Type, pl place) string {
 	return pl.where()
 }
 
-// describeAt is describeNode for the value n of the place pl, and whether
-// it masks it: a secret value (masks) shows as "***", its kind kept ("the
-// string \"***\"", "the integer ***").
-func (ap *applier) describeAt(pl place, n *yaml.Node) (string, bool) {
-	k := tree.KindOf(n)
-	if !k.Scalar() || !ap.masks(pl.r) || secret.Value(n, pl.path) == n {
-		return describeNode(n), false
-	}
-	if k == tree.String {
-		return fmt.Sprintf("the string %q", secret.Mask), true
-	}
-	return "the " + k.String() + " " + secret.Mask, true
-}
-
-// selectorHint is the hint of a selector that matched no item of the list
-// at pl (the values the items have), but for a list of secret values
-// (masks): its items' values are not shown.
-func (ap *applier) selectorHint(pl place, items []*yaml.Node, conds []Cond) string {
-	if ap.masks(pl.r) && secret.Touches(pl.path) {
-		return ""
-	}
-	return selectorHint(items, elemOf(pl.typ), conds)
-}
-
 func describeNode(n *yaml.Node) string {
 	switch k := tree.KindOf(n); k {
 	case tree.Object, tree.Array:

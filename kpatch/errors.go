@@ -1,9 +1,6 @@
 package kpatch
 
-import (
-	"github.com/kmerge/kmerge/internal/secret"
-	"github.com/kmerge/kmerge/tree"
-)
+import "github.com/kmerge/kmerge/tree"
 
 // Error is a problem in a patch file or in applying it, at a position of
 // the patch file.
@@ -24,15 +21,6 @@ type Error struct {
 	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), nil for other
 	// errors.
 	Err error
-
-	masked bool // Msg masks a secret value (Options.ShowSecrets)
-}
-
-// Masked reports whether the message masks a secret value (a v1 Secret's
-// data or stringData; Options.ShowSecrets), its own or that of Err: the
-// line the error points at may hold it too, and is best quoted masked.
-func (e *Error) Masked() bool {
-	return e.masked || secret.InError(e.Err)
 }
 
 // Error formats the error as "file:line:col: message".

@@ -151,8 +151,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}
 	if node != nil && node.Kind != yaml.MappingNode {
-		what, masked := ap.describeAt(pl, node)
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), what, st.Field), masked: masked}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), describeNode(node), st.Field)}
 	}
 	var childType *schema.Type
 	if field != nil {
@@ -246,8 +245,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	sel := st.Sel
 	node := pl.node
 	if node != nil && node.Kind != yaml.SequenceNode {
-		what, masked := ap.describeAt(pl, node)
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), what, sel), masked: masked}
+		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), describeNode(node), sel)}
 	}
 	if pl.typ != nil && pl.typ.Kind != schema.List && pl.typ.Kind != schema.Any {
 		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.where(), pl.typ.Kind, typeWord(pl.typ))}
@@ -275,7 +273,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, ap.selectorHint(pl, items, sel.Conds))
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		return out, nil, nil
 	}
@@ -300,7 +298,7 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 			}
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), ap.selectorHint(pl, items, sel.Conds))
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		if sel.Op == SelInsertAfter {
 			at++
