@@ -3,6 +3,11 @@ package kmerge
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
@@ -23,8 +28,8 @@ func maskTexts(f *File, limits *tree.Limits) (string, string) {
 	if !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
 		return string(f.Input), string(f.Output)
 	}
-	in, inErr := readSecrets(f.Input, f.Path, limits)
-	out, outErr := readSecrets(f.Output, f.Path, limits)
+	in, inErr := readSecrets(f.Input, limits)
+	out, outErr := readSecrets(f.Output, limits)
 	if inErr != nil || outErr != nil {
 		// what cannot be read cannot be masked: it is not shown
 		note := "# kmerge: the %s of this file cannot be read to find its Secrets and mask them; --show-secrets shows it\n"
@@ -54,8 +59,8 @@ func maskTexts(f *File, limits *tree.Limits) (string, string) {
 			*b.Root = *secret.Value(b.Root, nil)
 		}
 	}
-	textIn, inErr := writeMasked(in)
-	textOut, outErr := writeMasked(out)
+	textIn, inErr := writeMasked(in, f.Input)
+	textOut, outErr := writeMasked(out, f.Output)
 	if inErr != nil || outErr != nil {
 		note := "# kmerge: the %s of this file cannot be written with its Secrets masked; --show-secrets shows it\n"
 		return fmt.Sprintf(note, "input"), fmt.Sprintf(note, "output")
@@ -65,9 +70,10 @@ func maskTexts(f *File, limits *tree.Limits) (string, string) {
 
 // readSecrets reads the objects of a text, parsing only the documents
 // that hold a Secret, and snapshots its stream to write it back keeping
-// the text.
-func readSecrets(data []byte, file string, limits *tree.Limits) (*resource.Set, error) {
-	set, err := resource.Parse(data, file, resource.LoadOptions{Limits: limits, Workers: 1,
+// the text. Its format is found from the text, not the file's name: a
+// touched .json file's output is YAML.
+func readSecrets(data []byte, limits *tree.Limits) (*resource.Set, error) {
+	set, err := resource.Parse(data, "text", resource.LoadOptions{Limits: limits, Workers: 1,
 		Select: func(r *resource.Resource) bool { return secret.Holds(r.APIVersion, r.Kind) }})
 	if err != nil {
 		return nil, err
@@ -78,20 +84,90 @@ func readSecrets(data []byte, file string, limits *tree.Limits) (*resource.Set, 
 	return set, nil
 }
 
-// writeMasked writes a set read by readSecrets, after masking, in its
-// source's format.
-func writeMasked(set *resource.Set) (string, error) {
+// writeMasked writes a set read by readSecrets from data, after masking:
+// YAML as the patches' output is written (the text kept but for the
+// masked values' lines), JSON as data with the masked values' tokens
+// replaced (spliceJSON).
+func writeMasked(set *resource.Set, data []byte) (string, error) {
 	var b bytes.Buffer
 	for _, src := range set.Sources {
-		var err error
 		if src.Stream.Format == tree.JSON {
-			err = src.Stream.WriteJSON(&b)
-		} else {
-			err = src.Stream.WriteYAML(&b)
+			return spliceJSON(data, set), nil
 		}
-		if err != nil {
+		if err := src.Stream.WriteYAML(&b); err != nil {
 			return "", err
 		}
 	}
 	return b.String(), nil
+}
+
+// spliceJSON returns a JSON text with the tokens of the Secrets' masked
+// values replaced by the masks: the masked scalars keep the lines and
+// columns (in bytes) of the values they replace, and a JSON value is one
+// token, a string from quote to quote, else up to the next delimiter.
+func spliceJSON(data []byte, set *resource.Set) string {
+	lineStart := []int{0, 0} // by line, from 1
+	for i, c := range data {
+		if c == '\n' {
+			lineStart = append(lineStart, i+1)
+		}
+	}
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind != yaml.ScalarNode {
+			for _, c := range n.Content {
+				walk(c)
+			}
+			return
+		}
+		if n.Value != secret.Mask && n.Value != secret.Before && n.Value != secret.After || n.Line < 1 || n.Line >= len(lineStart) {
+			return
+		}
+		from := lineStart[n.Line] + n.Column - 1
+		if from < 0 || from >= len(data) {
+			return
+		}
+		to := from + 1
+		if data[from] == '"' {
+			for to < len(data) && data[to] != '"' {
+				if data[to] == '\\' {
+					to++
+				}
+				to++
+			}
+			to++
+		} else {
+			for to < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[to])) {
+				to++
+			}
+		}
+		edits = append(edits, edit{from, min(to, len(data)), strconv.Quote(n.Value)})
+	}
+	for _, r := range set.Resources {
+		if secret.Holds(r.APIVersion, r.Kind) {
+			for _, field := range []string{"data", "stringData"} {
+				if v := tree.MapGet(r.Root, field); v != nil {
+					walk(v)
+				}
+			}
+		}
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.from - b.from })
+	var b strings.Builder
+	at := 0
+	for _, e := range edits {
+		if e.from < at {
+			continue // cannot happen: one token, one value
+		}
+		b.Write(data[at:e.from])
+		b.WriteString(e.text)
+		at = e.to
+	}
+	b.Write(data[at:])
+	return b.String()
 }
