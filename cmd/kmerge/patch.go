@@ -14,19 +14,20 @@ import (
 )
 
 type patchOptions struct {
-	filenames  []string
-	patch      string
-	patchFile  string
-	patchType  string
-	schemas    []string
-	definition string
-	listOrder  string
-	fallback   string
-	output     string
-	validate   string
-	local      bool
-	dryRun     string
-	limits     *limits
+	filenames   []string
+	patch       string
+	patchFile   string
+	patchType   string
+	schemas     []string
+	definition  string
+	listOrder   string
+	fallback    string
+	output      string
+	validate    string
+	local       bool
+	dryRun      string
+	showSecrets bool
+	limits      *limits
 }
 
 func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
@@ -99,13 +100,14 @@ parse) is an error naming the patch line; see docs/validation.md.`,
 	f.StringVar(&o.fallback, "fallback", "", "merge: patch kinds without a schema with JSON merge patch semantics instead of failing")
 	f.StringVarP(&o.output, "output", "o", "", "output format: yaml or json (default: the input's)")
 	addValidateFlag(cmd, &o.validate)
+	addShowSecretsFlag(cmd, &o.showSecrets)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	return cmd
 }
 
 func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := kmerge.PatchOptions{Limits: &o.limits.Limits, Thorough: thorough()}
+	opts := kmerge.PatchOptions{Limits: &o.limits.Limits, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	mode, err := parseValidate(o.validate)
 	if err != nil {
 		return err
@@ -212,6 +214,16 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 // addValidateFlag adds --validate, the same in every command.
 func addValidateFlag(cmd *cobra.Command, v *string) {
 	cmd.Flags().StringVar(v, "validate", "strict", "check results against their schemas: strict (a value a patch wrote that the schema refuses is an error), warn (a warning), none")
+}
+
+// addShowSecretsFlag adds --show-secrets, the same in every command that
+// prints values for people, and kubectl diff's name for it, --show-secret,
+// hidden.
+func addShowSecretsFlag(cmd *cobra.Command, v *bool) {
+	f := cmd.Flags()
+	f.BoolVar(v, "show-secrets", false, "show the values of Secrets (data, stringData) in clear in diffs, the trace and messages; by default they are ***")
+	f.BoolVar(v, "show-secret", false, "kubectl diff's name of --show-secrets")
+	f.MarkHidden("show-secret") //nolint:errcheck // the flag exists
 }
 
 func parseValidate(s string) (validate.Mode, error) {
