@@ -67,6 +67,16 @@ type ApplyOptions struct {
 	// are warnings in both. The zero value, validate.None, checks nothing
 	// (the kmerge command's default is strict).
 	Validate validate.Mode
+	// ShowSecrets shows the values of v1 Secrets (their data and
+	// stringData) in clear in what is meant for people: the Trace, the
+	// texts of the Conflicts (change.Change.Mask) and of validation
+	// errors and warnings (validate.Violation.Secret), and
+	// ApplyResult.Diff. By default they are masked: "***", and, where a
+	// value is shown beside the value it replaced, "*** (before)" and
+	// "*** (after)" when they differ, as kubectl diff shows them
+	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
+	// keep their values either way.
+	ShowSecrets bool
 }
 
 // ApplyResult is what Apply did.
@@ -79,6 +89,11 @@ type ApplyResult struct {
 	// Invalid are the violations of the schema that are warnings (see
 	// ApplyOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
+	// ShowSecrets makes Diff show the values of Secrets in clear; it is
+	// ApplyOptions.ShowSecrets.
+	ShowSecrets bool
+
+	limits *tree.Limits // what Diff reads a file's texts with, to mask them
 }
 
 // File is one input file and its output.
@@ -126,7 +141,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches))
+	return finish(run, rec, set, files, len(patches), opts)
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -155,13 +170,14 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
 		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches))
+	return finish(run, rec, set, files, len(patches), opts)
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes: opts.Validate != validate.None} // validation attributes violations to changes
+		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+		ShowSecrets: opts.ShowSecrets}
 }
 
 // fileResult is a file written, or the error writing it, and the
@@ -193,7 +209,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
-		c := checker{mode: opts.Validate, schema: opts.Schema}
+		c := checker{mode: opts.Validate, schema: opts.Schema, showSecrets: opts.ShowSecrets}
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
@@ -224,13 +240,14 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 
 // finish completes a run: the warnings and the first error of the patches
 // (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int) (*ApplyResult, error) {
+func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
 	res, err := run.Finish(set)
 	if err != nil {
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files))}
+		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files)),
+		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {
@@ -287,11 +304,20 @@ func (r *ApplyResult) Stream() []byte {
 // Diff returns a unified diff (diff -u, three lines of context) of each
 // changed file, named a/PATH and b/PATH; a file without a final newline is
 // marked "\ No newline at end of file", as diff -u marks it, so that
-// patch -p1 applies the diff.
+// patch -p1 applies the diff. Unless ShowSecrets, the values of Secrets
+// are masked first (maskTexts), so that the diff shows which values
+// changed, not what they were or became.
 func (r *ApplyResult) Diff() string {
 	var b strings.Builder
 	for _, f := range r.Files {
-		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, string(f.Input), string(f.Output), 3))
+		if !f.Changed() {
+			continue
+		}
+		in, out := string(f.Input), string(f.Output)
+		if !r.ShowSecrets {
+			in, out = maskTexts(f, r.limits)
+		}
+		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, in, out, 3))
 	}
 	return b.String()
 }

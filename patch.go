@@ -65,6 +65,12 @@ type PatchOptions struct {
 	// ApplyOptions.Thorough). Every document is parsed either way: the
 	// patch applies to each.
 	Thorough bool
+	// ShowSecrets shows the values of v1 Secrets (data and stringData) in
+	// clear in messages: validation errors and warnings, and a JSON
+	// patch's failed test. By default they are masked, as
+	// ApplyOptions.ShowSecrets says. The result keeps its values either
+	// way.
+	ShowSecrets bool
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -189,7 +195,7 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 }
 
 func (opts PatchOptions) checker() checker {
-	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition}
+	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition, showSecrets: opts.ShowSecrets}
 }
 
 func (opts PatchOptions) warn(warns []*validate.Error) {
@@ -217,7 +223,7 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	case Merge:
 		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log})
+		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets})
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty

@@ -17,6 +17,9 @@ type checker struct {
 	mode   validate.Mode
 	schema *schema.Schema
 	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
+	// showSecrets describes the values of Secrets in clear; by default a
+	// violation of one shows it masked (internal/secret)
+	showSecrets bool
 }
 
 // violations returns what is wrong with a document: against the
@@ -56,6 +59,9 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 		return nil, nil
 	}
 	validate.Attribute(vs, changes(), before())
+	if !c.showSecrets {
+		validate.MaskSecrets(obj, vs)
+	}
 	for _, v := range vs {
 		e := &validate.Error{File: file, Object: name, Violation: v}
 		if c.mode.Fails(v) {

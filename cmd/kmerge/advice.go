@@ -7,6 +7,7 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -44,6 +45,8 @@ func advice(err error) string {
 	case errors.As(err, &ke) && ke.ValuesFile:
 		// a file given as what it is not
 		return fmt.Sprintf("if %s holds values for ${values.*}, pass it with --values %s, and keep it out of the folders given to -p", ke.Pos.File, ke.Pos.File)
+	case errors.As(err, new(*project.EmptyError)):
+		return "kmerge init writes one from the folder's contents"
 	case errors.As(err, &ke) && ke.Undefined != "":
 		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
 			return fmt.Sprintf("set it with --feature %s=true|false", name)

@@ -219,7 +219,7 @@ var badInputs = []badInput{
 	{title: "A value that is no quantity", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web]\nresources.limits.cpu: 2 cores\n"},
 		args: apply("p.kpatch"), path: "resources.limits.cpu", fix: "Write a quantity: a number with an optional suffix (`2`, `500m`, `1.5Gi`)."},
 	{title: "Secret data that is not base64", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n", "p.kpatch": "[secret.db]\ndata.password: hunter2\n"},
-		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text."},
+		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text. The message shows the value as `***`, and the quoted line too: kmerge masks the values of Secrets in what it prints for people; `--show-secrets` shows them ([reliability.md](reliability.md#secrets))."},
 	{title: "An integer out of int32's range", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 3000000000\n"},
 		args: apply("p.kpatch"), path: "spec.replicas", fix: "replicas is an int32: at most 2147483647."},
 	{title: "A patch that deletes metadata.name", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.name: !delete\n"},
@@ -227,6 +227,8 @@ var badInputs = []badInput{
 	{title: "A field the custom resource's schema does not have", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "crd.yaml": widgetCRD},
 		args: []string{"patch", "-f", "w.yaml", "-p", "spec: {colour: red}", "--schema", "crd.yaml"}, path: "spec.colour", fix: "Use a field the CRD declares (`kmerge explain widget.spec --schema crd.yaml` lists them), or add it to the CRD's schema."},
 	// conflicts and diffs
+	{title: "A JSON patch's test of a Secret's value that fails", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMg==\n", "p.yaml": "- target: secret.db\n  type: json\n  patch:\n  - {op: test, path: /data/password, value: b2xkcGFzcw==}\n  - {op: replace, path: /data/password, value: bjN3cGFzcw==}\n"},
+		args: apply("p.yaml"), path: "/data/password", fix: "The test guards the replace: the Secret does not hold the value the patch expects. Both values are shown as `***` (and the quoted line is masked from its first key on), since they are a Secret's; `--show-secrets` shows them. Compare the value in the manifest with the test's, or drop the test."},
 	{title: "Two patches that disagree, with --fail-on-conflict", files: map[string]string{"base/d.yaml": catDeploy, "a.kpatch": "[deployment.web]\nreplicas: 2\n", "b.kpatch": "[deployment.web]\nreplicas: 3\n"},
 		args: []string{"apply", "-f", "base", "-p", "a.kpatch", "-p", "b.kpatch", "--fail-on-conflict"}, path: "spec.replicas", fix: "Decide which value wins and remove the other patch, or drop --fail-on-conflict to let the later patch win."},
 	{title: "A three-way diff that would undo a change on the cluster", files: map[string]string{"last.yaml": catDeploy, "new.yaml": strings.Replace(catDeploy, "nginx:1.25", "nginx:1.27", 1), "live.yaml": strings.Replace(catDeploy, "replicas: 1", "replicas: 5", 1)},
@@ -236,6 +238,8 @@ var badInputs = []badInput{
 	// project files
 	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
+	{title: "An empty project file", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "# to do\n"},
+		args: []string{"apply"}, fix: "Start it with `apiVersion: kmerge/v1` and `kind: Project`, or let `kmerge init` write it from the folder's contents."},
 	{title: "A project file path that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"},
 		args: []string{"apply"}, fix: "Create the folder, or correct the path: paths in kmerge.yaml are relative to its folder."},
 	// schemas and values

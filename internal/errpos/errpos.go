@@ -6,13 +6,22 @@ package errpos
 import (
 	"strings"
 
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // Quote returns the line of data that pos points at, and a caret under its
 // column, each indented by two spaces; "" when there is no such line or it
 // is too long to show.
-func Quote(data []byte, pos tree.Position) string {
+func Quote(data []byte, pos tree.Position) string { return quote(data, pos, false) }
+
+// QuoteMasked quotes the line pos points at as Quote does, with the value
+// on it masked (secret.Line): for a message that masks a secret value
+// (secret.InError, validate.Violation.Secret, change.Change.Mask), whose
+// line holds the value too.
+func QuoteMasked(data []byte, pos tree.Position) string { return quote(data, pos, true) }
+
+func quote(data []byte, pos tree.Position, masked bool) string {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	if pos.Line < 1 || pos.Line > len(lines) {
 		return ""
@@ -20,6 +29,9 @@ func Quote(data []byte, pos tree.Position) string {
 	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
 	if len(line) > 200 {
 		return ""
+	}
+	if masked {
+		line = secret.Line(line, pos.Column)
 	}
 	var caret strings.Builder
 	if pos.Column > 0 {
