@@ -409,9 +409,6 @@ func LockDir(dir string) (*DirLock, error) {
 	return &DirLock{l}, nil
 }
 
-// Dir is the folder locked.
-func (l *DirLock) Dir() string { return l.l.Dir }
-
 // Unlock lets go of the lock and removes the lock file.
 func (l *DirLock) Unlock() error {
 	if l == nil {

@@ -195,15 +195,18 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	var sigs *signals
 	if o.outDir != "" && !check {
-		// locked from before the inputs are read: an edit in place
-		// must not be overlapped by another run (signals.go)
+		// signals handled from before the folder is locked, and locked
+		// from before the inputs are read: an edit in place must not be
+		// overlapped by another run (signals.go)
+		sigs = watchSignals(o.outDir, stderr)
 		lock, err := kmerge.LockDir(o.outDir)
 		if err != nil {
+			sigs.stop()
 			return err
 		}
 		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
-		sigs = watchSignals(lock, stderr)
 		defer sigs.stop()
+		sigs.setLock(lock)
 		o.lock = lock
 	}
 	order, err := smp.ParseListOrder(o.listOrder)

@@ -49,26 +49,30 @@ func signalName(sig os.Signal) string {
 // folder.
 type signals struct {
 	ch      chan os.Signal
-	done    chan struct{}
+	done    chan struct{} // closed by stop
+	ended   chan struct{} // closed when the watching goroutine returns
 	ctx     context.Context
 	mu      sync.Mutex
 	writing bool
+	lock    *kmerge.DirLock // the folder's, once taken
 }
 
-// watchSignals starts watching; before the writing starts (startWriting),
-// a signal prints why to stderr, unlocks lock and exits.
-func watchSignals(lock *kmerge.DirLock, stderr io.Writer) *signals {
+// watchSignals starts watching, for a run that writes the folder dir;
+// before the writing starts (startWriting), a signal prints why to stderr,
+// lets go of the folder's lock (setLock) and exits.
+func watchSignals(dir string, stderr io.Writer) *signals {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	s := &signals{ch: make(chan os.Signal, 1), done: make(chan struct{}), ctx: ctx}
+	s := &signals{ch: make(chan os.Signal, 1), done: make(chan struct{}), ended: make(chan struct{}), ctx: ctx}
 	signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
+		defer close(s.ended)
 		select {
 		case sig := <-s.ch:
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if !s.writing {
-				fmt.Fprintf(stderr, "kmerge: %s: %s before anything was written\n", lock.Dir(), signalError{sig})
-				lock.Unlock() //nolint:errcheck // exiting
+				fmt.Fprintf(stderr, "kmerge: %s: %s before anything was written\n", dir, signalError{sig})
+				s.lock.Unlock() //nolint:errcheck // exiting
 				os.Exit(signalError{sig}.exitCode())
 			}
 			cancel(signalError{sig})
@@ -79,6 +83,13 @@ func watchSignals(lock *kmerge.DirLock, stderr io.Writer) *signals {
 	return s
 }
 
+// setLock gives the folder's lock, for a signal to let go of.
+func (s *signals) setLock(l *kmerge.DirLock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lock = l
+}
+
 // startWriting returns the context that a signal cancels from now on.
 func (s *signals) startWriting() context.Context {
 	s.mu.Lock()
@@ -87,10 +98,14 @@ func (s *signals) startWriting() context.Context {
 	return s.ctx
 }
 
-// stop stops watching: signals have their default effect again.
+// stop stops watching: signals have their default effect again. It
+// returns once the watching goroutine has (a signal it took before the
+// writing started ends the process instead), so that the lock is not let
+// go of twice at once.
 func (s *signals) stop() {
 	signal.Stop(s.ch)
 	close(s.done)
+	<-s.ended
 }
 
 // signalExit returns the exit code of a run a signal stopped.
