@@ -62,6 +62,7 @@ func (s *Stream) Load(i int) error {
 	}
 	s.Docs[i] = doc
 	s.outlined[i] = false
+	s.left--
 	if s.snapshot != nil {
 		s.snapshot[i] = Clone(doc) // as it was read: nothing has edited it
 	}
@@ -75,7 +76,7 @@ func (s *Stream) LoadAll() error {
 	if s.outlined == nil {
 		return nil
 	}
-	docs, err := readYAML(s.src, s.File, s.limits)
+	docs, err := s.readYAML(s.src)
 	if err != nil {
 		return err
 	}
@@ -90,8 +91,8 @@ func (s *Stream) LoadAll() error {
 			}
 		}
 	}
-	s.outlined, s.starts = nil, nil
-	s.Style = detectStyle(s.src)
+	s.outlined, s.starts, s.startLines = nil, nil, nil
+	s.detectStyle()
 	return nil
 }
 
@@ -99,15 +100,10 @@ func (s *Stream) LoadAll() error {
 // the stream once a document is parsed (an outlined stream has none until
 // then: it is only needed to write parsed documents).
 func (s *Stream) settle() {
-	if !s.styled {
-		s.Style, s.styled = detectStyle(s.src), true
+	s.detectStyle()
+	if s.left == 0 {
+		s.outlined, s.starts, s.startLines = nil, nil, nil
 	}
-	for _, o := range s.outlined {
-		if o {
-			return
-		}
-	}
-	s.outlined, s.starts = nil, nil
 }
 
 // chunk returns where the text of document i starts and ends in the
@@ -132,7 +128,7 @@ func (s *Stream) chunk(i int) (start, end int) {
 // that reads as the documents it should; the document's nodes get the
 // lines they have in the source.
 func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
-	bom, body := cutBOM(s.src)
+	_, body := cutBOM(s.src)
 	empty := func(j int) bool { // nothing after "---", or no "---" either
 		c := s.Docs[j].Content
 		return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
@@ -168,7 +164,7 @@ func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
 	if err != nil || len(docs) != want {
 		return nil, false
 	}
-	shiftLines(docs[i-lo], bytes.Count(s.src[:len(bom)+first], []byte{'\n'}))
+	shiftLines(docs[i-lo], s.line0+s.startLines[lo])
 	return docs[i-lo], true
 }
 
@@ -197,11 +193,15 @@ func shiftLines(n *yaml.Node, by int) {
 // given twice, input fastyaml leaves to yaml.v3...), the stream is parsed
 // (readYAML, which gives the errors) and the outlines taken from its
 // documents.
-func readOutlines(data []byte, file string, limits Limits, o *Outline) ([]*yaml.Node, []int, bool) {
-	docs, ok := skimOutlines(data, limits, o)
-	if !ok {
+func (s *Stream) readOutlines(data []byte, o *Outline) ([]*yaml.Node, []int, bool) {
+	docs, ok := skimOutlines(data, s.limits, o)
+	if ok {
+		for _, d := range docs {
+			shiftLines(d, s.line0)
+		}
+	} else {
 		var err error
-		if docs, err = readYAML(data, file, limits); err != nil {
+		if docs, err = s.readYAML(data); err != nil {
 			return nil, nil, false
 		}
 		for i, d := range docs {

@@ -150,7 +150,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	}
 	edits := make([]docEdit, n)
 	changed := false
-	var starts []int // of the documents' texts, found when one is edited
+	var starts, lines []int // of the documents' texts, found when one is edited
 	for i, d := range s.Docs {
 		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
@@ -161,14 +161,15 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			if starts = documentStarts(body); len(starts) != n {
 				return nil, nil, nil
 			}
+			lines = lineCounts(body, starts)
 		}
 		if fast {
-			bom, body := cutBOM(s.src)
+			_, body := cutBOM(s.src)
 			start, end := starts[i], len(body)
 			if i+1 < n {
 				end = starts[i+1]
 			}
-			first := 1 + bytes.Count(s.src[:len(bom)+start], []byte{'\n'})
+			first := 1 + s.line0 + lines[i]
 			if text, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
 				if !bytes.Equal(text, body[start:end]) {
 					edits[i] = docEdit{changed: true, outcome: rerendered, text: text}

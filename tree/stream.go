@@ -69,6 +69,14 @@ type Options struct {
 	// never by rendering only its changed entries (see Snapshot): the
 	// output is the same, and tests compare the two.
 	Whole bool
+	// Line is the line data starts at in its file, when data is a part
+	// of a longer stream (SplitStream); 0 or 1: the first line. The
+	// stream's nodes get the lines they have in the file.
+	Line int
+	// Style, when set, is the style of the stream, which is not detected
+	// from data: a part of a stream gets the style of the whole
+	// (SplitStream), so that it is written as the whole would be.
+	Style *Style
 }
 
 // Style is the layout of a YAML stream: read from the input, used to write
@@ -90,14 +98,18 @@ type Stream struct {
 	snapshot   []*yaml.Node // deep copies of Docs made by Snapshot
 	resnapshot bool         // Snapshot was called more than once
 
-	// outlined documents (Options.Outline): which are, where each starts
-	// in src (after a byte order mark), what they hold; styled: Style is
-	// detected (an outlined stream's is when a document is loaded)
-	outline  *Outline
-	outlined []bool
-	starts   []int
-	styled   bool
-	whole    bool // Options.Whole
+	// outlined documents (Options.Outline): which are, how many, where
+	// each starts in src (after a byte order mark) and the line breaks
+	// before that, what they hold; styled: Style is detected (an outlined
+	// stream's is when a document is loaded)
+	outline    *Outline
+	outlined   []bool
+	left       int
+	starts     []int
+	startLines []int
+	styled     bool
+	whole      bool // Options.Whole
+	line0      int  // the lines of the file before src (Options.Line)
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -120,7 +132,10 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err := checkUTF8(data, opts.File); err != nil {
 		return nil, err
 	}
-	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits, whole: opts.Whole}
+	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits, whole: opts.Whole, line0: max(opts.Line-1, 0)}
+	if opts.Style != nil {
+		s.Style, s.styled = *opts.Style, true
+	}
 	format := YAML
 	if opts.Format != nil {
 		format = *opts.Format
@@ -134,35 +149,75 @@ func Read(data []byte, opts Options) (*Stream, error) {
 			return s, err
 		}
 		// Not JSON after all: YAML flow style also starts with '{' or '['.
-		ydocs, yerr := readYAML(data, opts.File, limits)
+		ydocs, yerr := s.readYAML(data)
 		if yerr != nil {
 			return nil, err // the JSON error is the one the author needs
 		}
 		s.Docs, s.src = ydocs, data
-		s.Style = detectStyle(data)
+		s.detectStyle()
 		return s, nil
 	}
 	if opts.Outline != nil {
-		if docs, starts, ok := readOutlines(data, opts.File, limits, opts.Outline); ok {
+		if docs, starts, ok := s.readOutlines(data, opts.Outline); ok {
 			s.Docs, s.src, s.outline, s.starts = docs, data, opts.Outline, starts
 			s.outlined = make([]bool, len(docs))
 			for i := range s.outlined {
 				s.outlined[i] = true
 			}
+			s.left = len(docs)
+			_, body := cutBOM(data)
+			s.startLines = lineCounts(body, starts)
 			if len(docs) == 0 {
-				s.outlined, s.starts = nil, nil
-				s.Style, s.styled = detectStyle(data), true
+				s.outlined, s.starts, s.startLines = nil, nil, nil
+				s.detectStyle()
 			}
 			return s, nil
 		}
 	}
-	docs, err := readYAML(data, opts.File, limits)
+	docs, err := s.readYAML(data)
 	if err != nil {
 		return nil, err
 	}
 	s.Docs, s.src = docs, data
-	s.Style, s.styled = detectStyle(data), true
+	s.detectStyle()
 	return s, nil
+}
+
+// readYAML is readYAML with the stream's file and limits, the lines of
+// the documents and of an error those they have in the file (Options.Line).
+func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
+	docs, err := readYAML(data, s.File, s.limits)
+	if err != nil {
+		var se *SyntaxError
+		if s.line0 > 0 && errors.As(err, &se) && se.Pos.Line > 0 {
+			se.Pos.Line += s.line0
+		}
+		return nil, err
+	}
+	for _, d := range docs {
+		shiftLines(d, s.line0)
+	}
+	return docs, nil
+}
+
+// detectStyle sets the stream's style from its text, unless it was given
+// (Options.Style) or is detected already.
+func (s *Stream) detectStyle() {
+	if !s.styled {
+		s.Style, s.styled = detectStyle(s.src), true
+	}
+}
+
+// lineCounts returns, for each offset of starts (ascending), the number of
+// line breaks in src before it.
+func lineCounts(src []byte, starts []int) []int {
+	out := make([]int, len(starts))
+	n, at := 0, 0
+	for i, off := range starts {
+		n += bytes.Count(src[at:off], []byte{'\n'})
+		out[i], at = n, off
+	}
+	return out
 }
 
 func looksLikeJSON(data []byte) bool {

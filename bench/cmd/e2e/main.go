@@ -4,6 +4,7 @@
 //	e2e gen -n 1000 -corpus deployments [-patches K] DIR
 //	e2e compare KMERGE_OUTPUT KUSTOMIZE_OUTPUT
 //	e2e floor DIR
+//	e2e stream -n 100000 DIR
 //
 // gen writes, for the same n manifests and n strategic merge patches (or
 // K, one every n/K manifests: the sparse scenario),
@@ -13,11 +14,16 @@
 // target). compare reads both outputs and checks that they hold the same
 // objects. floor parses every file of DIR/manifests into go.yaml.in/yaml/v3
 // nodes and emits them again, on every core, and nothing else: the least a
-// tool that reads and writes YAML through yaml.v3 can take.
+// tool that reads and writes YAML through yaml.v3 can take. stream writes
+// one YAML stream of n small manifests, DIR/stream.yaml (Deployments,
+// Services, ConfigMaps and Secrets in turn), and ten .kpatch files in
+// DIR/patches whose wildcard targets ([deployment.*], [service.*]) patch
+// every Deployment and Service: half the documents, each by five patches.
 package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -50,6 +56,8 @@ func main() {
 		err = compare(os.Args[2:])
 	case "floor":
 		err = floor(os.Args[2:])
+	case "stream":
+		err = stream(os.Args[2:])
 	default:
 		usage()
 	}
@@ -60,7 +68,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] [-patches K] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR")
+	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] [-patches K] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR | e2e stream -n N DIR")
 	os.Exit(2)
 }
 
@@ -341,4 +349,117 @@ func floor(args []string) error {
 	}
 	fmt.Printf("%d files, %d bytes emitted\n", len(files), total)
 	return nil
+}
+
+// streamPatches are the .kpatch files of the stream scenario: five patches
+// of every Deployment and five of every Service, on separate paths (they do
+// not conflict).
+var streamPatches = []struct{ name, text string }{
+	{"01-deployment-team.kpatch", "[deployment.*]\nmetadata.labels.team: platform\n"},
+	{"02-deployment-replicas.kpatch", "[deployment.*]\nspec.replicas: 3\n"},
+	{"03-deployment-image.kpatch", "[deployment.*.containers.name=main]\nimage: registry.example.com/app:2.0.0\n"},
+	{"04-deployment-owner.kpatch", "[deployment.*]\nmetadata.annotations.\"example.com/owner\": platform\n"},
+	{"05-deployment-version.kpatch", "[deployment.*]\nspec.template.metadata.labels.version: v2\n"},
+	{"06-service-team.kpatch", "[service.*]\nmetadata.labels.team: platform\n"},
+	{"07-service-type.kpatch", "[service.*]\nspec.type: ClusterIP\n"},
+	{"08-service-scrape.kpatch", "[service.*]\nmetadata.annotations.\"example.com/scrape\": \"true\"\n"},
+	{"09-service-port.kpatch", "[service.*.ports.name=http]\ntargetPort: 8081\n"},
+	{"10-service-affinity.kpatch", "[service.*]\nspec.sessionAffinity: None\n"},
+}
+
+// stream writes the stream scenario (see the package documentation).
+func stream(args []string) error {
+	fs := flag.NewFlagSet("stream", flag.ExitOnError)
+	n := fs.Int("n", 100000, "documents")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		usage()
+	}
+	dir := fs.Arg(0)
+	if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o755); err != nil {
+		return err
+	}
+	for _, p := range streamPatches {
+		if err := os.WriteFile(filepath.Join(dir, "patches", p.name), []byte(p.text), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "stream.yaml"), streamText(*n), 0o644)
+}
+
+// streamText is a YAML stream of n small manifests, as a program that
+// renders manifests (helm template) writes them: a Deployment, a Service,
+// a ConfigMap and a Secret in turn, each of its own number and namespace.
+func streamText(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		ns := fmt.Sprintf("team-%d", i%17)
+		name := fmt.Sprintf("app-%06d", i)
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, `# Source: app/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: %[1]s
+  namespace: %[2]s
+  labels:
+    app: %[1]s
+spec:
+  replicas: %[3]d
+  selector:
+    matchLabels:
+      app: %[1]s
+  template:
+    metadata:
+      labels:
+        app: %[1]s
+    spec:
+      containers:
+      - name: main
+        image: registry.example.com/app:1.%[4]d.0
+        ports:
+        - containerPort: 8080
+`, name, ns, 1+i%3, i%10)
+		case 1:
+			fmt.Fprintf(&b, `# Source: app/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: %[1]s
+  namespace: %[2]s
+spec:
+  selector:
+    app: %[1]s
+  ports:
+  - name: http
+    port: 80
+    targetPort: 8080
+`, name, ns)
+		case 2:
+			fmt.Fprintf(&b, `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: %[1]s
+  namespace: %[2]s
+data:
+  LOG_LEVEL: info
+  REGION: eu-west-%[3]d
+`, name, ns, i%3)
+		default:
+			fmt.Fprintf(&b, `apiVersion: v1
+kind: Secret
+metadata:
+  name: %[1]s
+  namespace: %[2]s
+type: Opaque
+data:
+  password: %[3]s
+`, name, ns, base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("secret-%d", i))))
+		}
+	}
+	return b.Bytes()
 }
