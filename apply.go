@@ -120,28 +120,122 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	var mu sync.Mutex
-	done := map[int]fileResult{} // by index in the set
-	// only the documents a patch targets are parsed (LoadOptions.Select)
+	done := map[*resource.Source]fileResult{}
+	joins := map[*byte]*partJoin{} // files read in parts, by their input
+	// only the documents a patch targets are parsed (LoadOptions.Select),
+	// and a long stream is read in parts, several at once (Parts)
 	load := resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers, Whole: opts.Thorough}
 	if !opts.Thorough {
-		load.Select, load.SelectLabels = run.Targets, run.SelectsLabels()
+		load.Select, load.SelectLabels, load.Parts = run.Targets, run.SelectsLabels(), partBytes
 	}
 	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
-		func(i int, src *resource.Source, objs []*resource.Resource) {
+		func(src *resource.Source, objs []*resource.Resource) {
 			f := patchFile(run, src, objs, opts)
 			src.Release(objs)
 			mu.Lock()
-			done[i] = f
-			mu.Unlock()
+			defer mu.Unlock()
+			if src.Whole == nil {
+				done[src] = f
+				return
+			}
+			j := joins[&src.Whole[0]]
+			if j == nil {
+				j = &partJoin{waiting: map[int]partDone{}}
+				joins[&src.Whole[0]] = j
+			}
+			j.add(src, f)
 		})
 	if err != nil {
 		return nil, err
 	}
-	files := make([]fileResult, len(set.Sources))
-	for i := range files {
-		files[i] = done[i]
+	var files []fileResult
+	for i, src := range set.Sources {
+		switch {
+		case src.Whole == nil:
+			files = append(files, done[src])
+		case src.Part == 0:
+			j := joins[&src.Whole[0]]
+			n := 1
+			for i+n < len(set.Sources) && set.Sources[i+n].Part > 0 {
+				n++
+			}
+			if j.next != n {
+				return nil, fmt.Errorf("%s: %d of its %d parts written", src.Path, j.next, n)
+			}
+			if src.Kustomization { // every part is: not a manifest
+				j.res = fileResult{}
+			}
+			files = append(files, j.res)
+		}
 	}
 	return finish(run, rec, set, files, len(patches), opts)
+}
+
+// partBytes is the size of the parts Apply reads a long stream in
+// (resource.LoadOptions.Parts): large enough that a part's overhead does
+// not count, small enough that the parts being worked on (their
+// documents parsed, and the copies of the edited ones) take little
+// memory.
+const partBytes = 128 << 10
+
+// partJoin joins the results of the parts of a file read in parts
+// (resource.Source.Part) into the file's, in order, as they come: the
+// output of a part is added to the file's as soon as those of the parts
+// before it are, and let go of.
+type partJoin struct {
+	next    int              // the part to add next
+	waiting map[int]partDone // parts done before the ones before them
+	res     fileResult
+	read    int // the bytes of input of the parts added
+}
+
+type partDone struct {
+	src *resource.Source
+	res fileResult
+}
+
+func (j *partJoin) add(src *resource.Source, f fileResult) {
+	j.waiting[src.Part] = partDone{src, f}
+	for {
+		p, ok := j.waiting[j.next]
+		if !ok {
+			return
+		}
+		delete(j.waiting, j.next)
+		j.next++
+		if j.res.file == nil {
+			j.res.file = &File{Path: p.src.Path, Rel: p.src.Rel, Input: p.src.Whole}
+		}
+		if j.res.err == nil {
+			j.res.err = p.res.err
+		}
+		j.res.invalid = append(j.res.invalid, p.res.invalid...)
+		j.res.warns = append(j.res.warns, p.res.warns...)
+		// a part whose documents are all kustomizations, in a file whose
+		// documents are not, is its text: it has no objects
+		out := p.src.Input
+		if p.res.file != nil {
+			out = p.res.file.Output
+		}
+		j.read += len(p.src.Input)
+		j.res.file.Output = j.grow(j.res.file.Output, len(out), len(p.src.Whole))
+		j.res.file.Output = append(j.res.file.Output, out...)
+	}
+}
+
+// grow returns b with room for n more bytes: when it has none, in an
+// array sized for the whole output, by the output so far against the
+// input it was made of (in total bytes of input), so that the output of a
+// long stream is not copied again and again as it grows.
+func (j *partJoin) grow(b []byte, n, total int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	size := len(b) + n
+	if j.read > 0 {
+		size = max(size, int(float64(size)/float64(j.read)*float64(total)*1.02))
+	}
+	return append(make([]byte, 0, size), b...)
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -210,7 +304,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	checks := make([]check, len(objs))
 	if targeted {
 		c := checker{mode: opts.Validate, schema: opts.Schema, showSecrets: opts.ShowSecrets}
-		input := newRereader(src.Input, src.Path, opts.Limits)
+		input := newRereader(src.Input, src.Path, src.Line, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
 			if touched[j] = run.Patch(r); touched[j] {

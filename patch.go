@@ -124,7 +124,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	}
 	st.Snapshot()
 	c := opts.checker()
-	input := newRereader(doc, docName, opts.Limits)
+	input := newRereader(doc, docName, 0, opts.Limits)
 	var invalid []error
 	for i, d := range st.Docs {
 		object := isObject(d)

@@ -30,7 +30,9 @@ type Options struct {
 	Trace     io.Writer      // when set, every change is written to it
 	// Record, when set, receives what each patch changed in each object
 	// (conflict.Find's input), for the objects more than one patch
-	// changes: a patch never conflicts with itself.
+	// changes (a patch never conflicts with itself), but for those a Run
+	// was told it is Done with and whose patches do not conflict: Done
+	// finds their conflicts at once and lets go of the changes.
 	Record *conflict.Recorder
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.

@@ -77,9 +77,9 @@ func ExampleRun() {
 	}
 	run := kpatch.NewRun(patches, kpatch.Options{})
 	var mu sync.Mutex
-	out := map[int]string{}
+	out := map[*resource.Source]string{}
 	set, err := resource.Stream([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
-		func(i int, src *resource.Source, objs []*resource.Resource) {
+		func(src *resource.Source, objs []*resource.Resource) {
 			src.Stream.Snapshot()
 			for _, r := range objs {
 				run.Patch(r)
@@ -88,7 +88,7 @@ func ExampleRun() {
 			src.Stream.WriteYAML(&b)
 			src.Release(objs) // written: let go of the parsed documents
 			mu.Lock()
-			out[i] = b.String()
+			out[src] = b.String()
 			mu.Unlock()
 		})
 	if err != nil {
@@ -98,7 +98,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Print(out[0])
+	fmt.Print(out[set.Sources[0]])
 	for _, w := range res.Warnings {
 		fmt.Println(w)
 	}

@@ -27,7 +27,8 @@ type Run struct {
 	cache    *shortcutCache
 
 	mu    sync.Mutex
-	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	slots map[*resource.Resource][]slot // the patches each object got, in order
+	none  *report                       // the report of the slots that have none (Done)
 }
 
 // NewRun prepares a run of patches.
@@ -39,7 +40,7 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}}
+		slots: map[*resource.Resource][]slot{}, none: &report{}}
 	for _, p := range patches {
 		if p.Type != Field {
 			run.order = append(run.order, p)
@@ -106,16 +107,16 @@ func (run *Run) SelectsLabels() bool {
 // reports whether one did. It stops at the first failure, which Finish
 // returns. Patch is safe to call for different objects at once.
 func (run *Run) Patch(r *resource.Resource) bool {
-	var slots []*slot
 	touched := false
 	targets := run.targets(r)
+	slots := make([]slot, 0, len(targets))
 	// what each patch changes is recorded for conflicts between patches
 	// (an object only one patch changes has none), for the trace, and for
 	// callers that ask (Options.Changes)
 	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
 	for _, i := range targets {
-		sl := &slot{patch: run.order[i], index: i, r: r}
-		slots = append(slots, sl)
+		slots = append(slots, slot{patch: run.order[i], index: i, r: r, report: &report{}})
+		sl := &slots[len(slots)-1]
 		sl.run(run.opts, run.cache, record)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
@@ -138,21 +139,42 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 	slots := run.slots[r]
 	run.mu.Unlock()
 	var out []change.Change
-	for _, sl := range slots {
-		out = append(out, sl.changes...)
+	for i := range slots {
+		out = append(out, slots[i].changes...)
 	}
 	return out
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run then keeps them only when more than one
-// patch changed r, for conflicts, so that the memory they take goes with
-// the object.
+// Changes, or will not): the run then keeps them only where two patches'
+// changes to r conflict (conflict.Find), for Options.Record, so that the
+// memory they take goes with the object; of a patch that reported nothing
+// else either (no warning, error or trace), it keeps only that it applied.
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
-	defer run.mu.Unlock()
-	if slots := run.slots[r]; len(slots) == 1 {
-		slots[0].changes = nil
+	slots := run.slots[r]
+	run.mu.Unlock()
+	keep := false
+	if len(slots) > 1 && run.opts.Record != nil {
+		var recs []conflict.Record
+		for i := range slots {
+			if len(slots[i].changes) > 0 {
+				recs = append(recs, slots[i].record())
+			}
+		}
+		keep = len(recs) > 1 && len(conflict.Find(recs)) > 0
+	}
+	for i := range slots {
+		sl := &slots[i]
+		if sl.report == run.none {
+			continue
+		}
+		if !keep {
+			sl.changes = nil
+		}
+		if len(sl.warnings) == 0 && len(sl.changes) == 0 && sl.err == nil && sl.trace.Len() == 0 {
+			sl.report = run.none
+		}
 	}
 }
 
@@ -166,8 +188,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	opts := run.opts
 	byPatch := make([][]*slot, len(run.order))
 	for _, r := range set.Resources {
-		for _, sl := range run.slots[r] {
-			byPatch[sl.index] = append(byPatch[sl.index], sl)
+		slots := run.slots[r]
+		for i := range slots {
+			byPatch[slots[i].index] = append(byPatch[slots[i].index], &slots[i])
 		}
 	}
 	res := &Result{}
@@ -204,7 +227,7 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			}
 			res.Warnings = append(res.Warnings, sl.warnings...)
 			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
-				opts.Record.Add(conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+				opts.Record.Add(sl.record())
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -224,17 +247,30 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	return res, nil
 }
 
-// slot is one patch applied to one object, with what it reported.
+// slot is one patch applied to one object, with what it reported (its
+// report's fields). Done gives a slot that has nothing to report the run's
+// shared empty report (Run.none, never written), so that a run over many
+// objects keeps little of each.
 type slot struct {
-	patch    *Patch
-	index    int // of the patch in the run's order
-	r        *resource.Resource
+	patch   *Patch
+	index   int // of the patch in the run's order
+	r       *resource.Resource
+	touched bool
+	*report
+}
+
+// report is what a patch reported about an object.
+type report struct {
 	warnings []Warning
 	changes  []change.Change // what the patch changed, when recorded
 	kind     string          // the patch's kind as conflicts name it
 	trace    bytes.Buffer
-	touched  bool
 	err      error
+}
+
+// record is what the slot's patch changed, for conflict.Find.
+func (sl *slot) record() conflict.Record {
+	return conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes}
 }
 
 // run applies the slot's patch to its object; record says whether to

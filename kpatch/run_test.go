@@ -100,33 +100,44 @@ image: b:2
 
 // TestRunChanges: with Options.Changes a run records what each patch
 // changed in each object (Run.Changes); Done lets go of them for an object
-// only one patch changed, and keeps them, for conflicts, where two did.
+// only one patch changed, and for one whose patches do not conflict, and
+// keeps them, for conflicts, where two patches' changes conflict.
 func TestRunChanges(t *testing.T) {
-	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
+	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.y: \"3\"\n"), "p.kpatch")
+	// a: one patch; b: two on different keys; c: two on one key
+	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.y: \"3\"\n\n[configmap.c]\ndata.x: \"4\"\n\n[configmap.c]\ndata.x: \"5\"\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &conflict.Recorder{}
 	run := NewRun(patches, Options{Changes: true, Record: rec})
-	a, b := set.Resources[0], set.Resources[1]
-	run.Patch(a)
-	run.Patch(b)
+	a, b, c := set.Resources[0], set.Resources[1], set.Resources[2]
+	for _, r := range set.Resources {
+		run.Patch(r)
+	}
 	if got := (&change.Log{Changes: run.Changes(a)}).String(); !strings.Contains(got, "p.kpatch:2:1: sets data.x to 1") {
 		t.Errorf("changes of a:\n%s", got)
 	}
-	run.Done(a)
-	run.Done(b)
-	if len(run.Changes(a)) != 0 || len(run.Changes(b)) == 0 {
-		t.Errorf("after Done: %d changes of a (one patch), %d of b (two)", len(run.Changes(a)), len(run.Changes(b)))
+	if len(run.Changes(b)) == 0 {
+		t.Errorf("no changes of b before Done")
+	}
+	for _, r := range set.Resources {
+		run.Done(r)
+	}
+	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 || len(run.Changes(c)) == 0 {
+		t.Errorf("after Done: %d changes of a (one patch), %d of b (two that do not conflict), %d of c (two that do)",
+			len(run.Changes(a)), len(run.Changes(b)), len(run.Changes(c)))
 	}
 	if _, err := run.Finish(set); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(rec.Records()); got != 2 {
-		t.Errorf("%d records, want b's two", got)
+		t.Errorf("%d records, want c's two", got)
+	}
+	if got := conflict.Find(rec.Records()); len(got) != 1 || got[0].Object != c.ID() {
+		t.Errorf("conflicts %v, want one on %s", got, c.ID())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -27,7 +28,8 @@ import (
 )
 
 // Resource is one object of a set. Its Root is the object's mapping node
-// inside its source's stream: editing it edits the source.
+// inside its source's stream: editing it edits the source (nil once the
+// source is released: Source.Release).
 type Resource struct {
 	Root   *yaml.Node
 	Source *Source
@@ -35,6 +37,8 @@ type Resource struct {
 	Item   int // index in the items of a List document, -1 for a whole document
 
 	APIVersion, Kind, Namespace, Name string
+
+	line, column int // of Root, kept when it is released
 }
 
 // GVK returns the group, version and kind of the object.
@@ -42,6 +46,9 @@ func (r *Resource) GVK() schema.GroupVersionKind { return schema.ParseGVK(r.APIV
 
 // Position returns where the object starts.
 func (r *Resource) Position() tree.Position {
+	if r.Root == nil {
+		return tree.Position{File: r.Source.Path, Line: r.line, Column: r.column}
+	}
 	return tree.Position{File: r.Source.Path, Line: r.Root.Line, Column: r.Root.Column}
 }
 
@@ -78,6 +85,18 @@ type Source struct {
 	// document of it that is not empty is one: see Objects): it holds no
 	// objects, and is no manifest to write out.
 	Kustomization bool
+	// Part numbers the parts of a file read in parts (LoadOptions.Parts)
+	// from 0; a file read whole is part 0 of one. A part is a source of
+	// its own, of the file's Path and Rel, whose Input is its text (some
+	// documents of the file: tree.SplitStream) and whose Line is the line
+	// that text starts at in the file; Whole is the input of the file
+	// (nil for a file read whole). The parts of a file follow each other
+	// in a set.
+	Part  int
+	Line  int
+	Whole []byte
+
+	style tree.Style // of a part: the file's
 }
 
 // Set is the objects of some files.
@@ -114,6 +133,17 @@ type LoadOptions struct {
 	// Whole makes the sources' streams write edited documents whole
 	// (tree.Options.Whole).
 	Whole bool
+	// Parts, with Select and without Whole, reads a YAML file longer than
+	// twice Parts bytes in parts of about that size, each a Source of its
+	// own (Source.Part), cut where each part reads as the documents the
+	// whole file holds there (tree.SplitStream): Stream then reads, and
+	// passes to its callback, the parts of one file several at once, so
+	// that one long stream is worked on by every core and a part's parsed
+	// documents can be let go of as soon as it is done. A file whose
+	// parts do not read as the whole does (one with an error, or more
+	// documents than Limits allow) is read whole, which gives its error.
+	// 0: every file is read whole.
+	Parts int
 }
 
 // Load reads the objects of files, folders (recursively: files ending in
@@ -129,18 +159,22 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 // Stream reads what Load reads and calls each with every source and its
 // objects as soon as the source is parsed, on up to opts.Workers goroutines
 // at once (for several sources at the same time), while later files are
-// still being read. i is the index of the source in the set. It returns
-// the set, as Load does, once every call has returned; each may have
-// released sources it is done with (Source.Release). A source that fails to
-// parse is not passed to each; the error returned is the one Load would
-// return.
-func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, src *Source, objs []*Resource)) (*Set, error) {
+// still being read. It returns the set, as Load does, once every call has
+// returned; each may have released sources it is done with
+// (Source.Release). A source that fails to parse is not passed to each;
+// the error returned is the one Load would return. The parts of a file
+// read in parts (LoadOptions.Parts) are passed one by one, several at once;
+// should the file have to be read whole after all (one of its parts does
+// not read), each is called with the whole file too, and only that source
+// is in the set: each must not assume that every source it gets is in it.
+func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(src *Source, objs []*Resource)) (*Set, error) {
 	// the files, in order; then read and parsed in parallel; then their
 	// objects, in order
 	type input struct {
-		src  *Source
-		objs []*Resource
-		err  error
+		src   *Source
+		objs  []*Resource
+		err   error
+		parts []*input // of a file read in parts
 	}
 	var inputs []*input
 	files, err := listFiles(paths)
@@ -165,8 +199,42 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 				return
 			}
 		}
-		if in.objs, in.err = src.parse(opts); in.err == nil && each != nil {
-			each(i, src, in.objs)
+		if parts := src.split(opts); parts != nil {
+			in.parts = make([]*input, len(parts))
+			for j, p := range parts {
+				in.parts[j] = &input{src: p}
+			}
+			var docs, kust, empty atomic.Int64
+			parallel.For(len(parts), opts.Workers, func(j int) {
+				p := in.parts[j]
+				var c counts
+				if p.objs, c, p.err = p.src.parse(opts); p.err == nil {
+					docs.Add(int64(c.docs))
+					kust.Add(int64(c.kustomizations))
+					empty.Add(int64(c.empty))
+					if each != nil {
+						each(p.src, p.objs)
+					}
+				}
+			})
+			max := maxDocuments(opts.Limits)
+			ok := max <= 0 || docs.Load() <= int64(max)
+			for _, p := range in.parts {
+				ok = ok && p.err == nil
+			}
+			if ok {
+				// the file is a kustomization when all its documents are
+				// kustomizations or empty, not when a part's are
+				k := kust.Load() > 0 && kust.Load()+empty.Load() == docs.Load()
+				for _, p := range in.parts {
+					p.src.Kustomization = k
+				}
+				return
+			}
+			in.parts = nil // read whole, for its error
+		}
+		if in.objs, _, in.err = src.parse(opts); in.err == nil && each != nil {
+			each(src, in.objs)
 		}
 	})
 	set := &Set{}
@@ -174,10 +242,42 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 		if in.err != nil {
 			return nil, in.err
 		}
+		if in.parts != nil {
+			for _, p := range in.parts {
+				set.Sources = append(set.Sources, p.src)
+				set.Resources = append(set.Resources, p.objs...)
+			}
+			continue
+		}
 		set.Sources = append(set.Sources, in.src)
 		set.Resources = append(set.Resources, in.objs...)
 	}
 	return set, set.checkUnique()
+}
+
+// maxDocuments returns the limit on the documents of one stream.
+func maxDocuments(l *tree.Limits) int {
+	if l == nil {
+		return tree.DefaultLimits().MaxDocuments
+	}
+	return l.MaxDocuments
+}
+
+// split returns the parts of a file to read in parts (LoadOptions.Parts),
+// nil for one to read whole.
+func (src *Source) split(opts LoadOptions) []*Source {
+	if opts.Parts <= 0 || opts.Select == nil || opts.Whole || strings.EqualFold(filepath.Ext(src.Path), ".json") {
+		return nil
+	}
+	parts, st := tree.SplitStream(src.Input, opts.Parts)
+	if parts == nil {
+		return nil
+	}
+	out := make([]*Source, len(parts))
+	for i, p := range parts {
+		out[i] = &Source{Path: src.Path, Rel: src.Rel, Input: p.Text, Part: i, Line: p.Line, Whole: src.Input, style: st}
+	}
+	return out
 }
 
 // Parse reads the objects of one input held in memory, as Load reads a
@@ -186,7 +286,7 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 // Path and Rel of its one source.
 func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 	src := &Source{Path: file, Rel: filepath.Base(file), Input: data}
-	objs, err := src.parse(opts)
+	objs, _, err := src.parse(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -194,14 +294,27 @@ func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 	return set, set.checkUnique()
 }
 
+// counts are what a source's documents are (see Objects).
+type counts struct{ docs, kustomizations, empty int }
+
 // parse parses the source's Input into its Stream and returns its objects.
-func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
+func (src *Source) parse(opts LoadOptions) ([]*Resource, counts, error) {
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(src.Path), ".json") {
 		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
 		format = &f
 	}
 	topts := tree.Options{File: src.Path, Limits: opts.Limits, Format: format, Whole: opts.Whole}
+	if src.Whole != nil {
+		// a part: its documents are counted for the whole file, and it is
+		// written in the file's style
+		limits := tree.DefaultLimits()
+		if opts.Limits != nil {
+			limits = *opts.Limits
+		}
+		limits.MaxDocuments = 0
+		topts.Limits, topts.Line, topts.Style = &limits, src.Line, &src.style
+	}
 	if opts.Select != nil && format == nil {
 		topts.Outline = identityOutline
 		if opts.SelectLabels {
@@ -210,32 +323,32 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
 	}
 	var err error
 	if src.Stream, err = tree.Read(src.Input, topts); err != nil {
-		return nil, err
+		return nil, counts{}, err
 	}
-	objs, err := Objects(src)
+	objs, c, err := objects(src)
 	if !src.Stream.Outlines() {
-		return objs, err
+		return objs, c, err
 	}
 	if err != nil {
 		// the error, as a full parse gives it
 		if err := src.Stream.LoadAll(); err != nil {
-			return nil, err
+			return nil, c, err
 		}
-		return Objects(src)
+		return objects(src)
 	}
 	loaded := false
 	for _, r := range objs {
 		if src.Stream.Outlined(r.Doc) && opts.Select(r) {
 			if err := src.Stream.Load(r.Doc); err != nil {
-				return nil, err
+				return nil, c, err
 			}
 			loaded = true
 		}
 	}
 	if !loaded {
-		return objs, nil
+		return objs, c, nil
 	}
-	return Objects(src) // with the Roots of the documents parsed
+	return objects(src) // with the Roots of the documents parsed
 }
 
 // The outlines of documents an object is identified by (Objects and
@@ -259,15 +372,17 @@ func outlineOf(labels *tree.Outline) *tree.Outline {
 	return o
 }
 
-// Release drops the parsed documents of src and the contents of objs (its
-// objects), keeping what identifies them and where they start: for callers
-// that have written the source out and want its memory back. The objects
-// can still be selected by kind, name and namespace, but no longer by
-// label.
+// Release drops the parsed documents of src and the Roots of objs (its
+// objects), keeping what identifies them and where they start (Position):
+// for callers that have written the source out and want its memory back.
+// The objects can still be selected by kind, name and namespace, but no
+// longer by label.
 func (src *Source) Release(objs []*Resource) {
 	src.Stream = nil
 	for _, r := range objs {
-		r.Root = &yaml.Node{Kind: r.Root.Kind, Line: r.Root.Line, Column: r.Root.Column}
+		if r.Root != nil {
+			r.line, r.column, r.Root = r.Root.Line, r.Root.Column, nil
+		}
 	}
 }
 
@@ -336,9 +451,16 @@ func manifestFiles(dir string) ([]string, error) {
 // ones: kustomize needs neither). A source whose documents are all
 // kustomizations (or empty) is marked as one (Source.Kustomization).
 func Objects(src *Source) ([]*Resource, error) {
+	objs, _, err := objects(src)
+	return objs, err
+}
+
+// objects is Objects, which also counts the source's documents.
+func objects(src *Source) ([]*Resource, counts, error) {
 	st, path := src.Stream, src.Path
 	var out []*Resource
 	kustomizations, empty := 0, 0
+	words := interner{}
 	for i, doc := range st.Docs {
 		root := tree.Root(doc)
 		if root == nil || tree.KindOf(root) == tree.Null {
@@ -351,18 +473,18 @@ func Objects(src *Source) ([]*Resource, error) {
 		}
 		items := tree.MapGet(root, "items")
 		list := items != nil && isList(str(root, "kind"))
-		r, err := object(src, i, -1, root, list)
+		r, err := object(src, i, -1, root, list, words)
 		if err != nil {
-			return nil, err
+			return nil, counts{}, err
 		}
 		if list {
 			if items.Kind != yaml.SequenceNode {
-				return nil, errAt(path, items, "the items of a %s must be a list", r.Kind)
+				return nil, counts{}, errAt(path, items, "the items of a %s must be a list", r.Kind)
 			}
 			for j, it := range items.Content {
-				ir, err := object(src, i, j, it, false)
+				ir, err := object(src, i, j, it, false, words)
 				if err != nil {
-					return nil, err
+					return nil, counts{}, err
 				}
 				out = append(out, ir)
 			}
@@ -371,7 +493,7 @@ func Objects(src *Source) ([]*Resource, error) {
 		out = append(out, r)
 	}
 	src.Kustomization = kustomizations > 0 && kustomizations+empty == len(st.Docs)
-	return out, nil
+	return out, counts{len(st.Docs), kustomizations, empty}, nil
 }
 
 // IsKustomizationFile reports whether the file at path, holding data, is
@@ -450,9 +572,28 @@ func str(m *yaml.Node, key string) string {
 	return strings.Clone(v.Value)
 }
 
+// interner keeps one copy of the values that repeat from object to object
+// (apiVersion, kind, namespace), for the identities of a source's objects.
+type interner map[string]string
+
+// str is the function str, whose result is shared with the other values
+// of the interner that are the same.
+func (in interner) str(m *yaml.Node, key string) string {
+	v := tree.MapGet(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode || m.Kind != yaml.MappingNode {
+		return ""
+	}
+	if s, ok := in[v.Value]; ok {
+		return s
+	}
+	s := strings.Clone(v.Value)
+	in[s] = s
+	return s
+}
+
 // object checks that n is a Kubernetes object (or, when list is set, a List
 // of them, which needs no name) and describes it.
-func object(src *Source, doc, item int, n *yaml.Node, list bool) (*Resource, error) {
+func object(src *Source, doc, item int, n *yaml.Node, list bool, words interner) (*Resource, error) {
 	if n.Kind != yaml.MappingNode {
 		what := "the document"
 		if item >= 0 {
@@ -461,7 +602,7 @@ func object(src *Source, doc, item int, n *yaml.Node, list bool) (*Resource, err
 		return nil, errAt(src.Path, n, "not a Kubernetes object: %s is %s, not a mapping", what, article(tree.KindOf(n).String()))
 	}
 	r := &Resource{Root: n, Source: src, Doc: doc, Item: item,
-		APIVersion: str(n, "apiVersion"), Kind: str(n, "kind")}
+		APIVersion: words.str(n, "apiVersion"), Kind: words.str(n, "kind")}
 	switch {
 	case r.APIVersion == "" && r.Kind == "":
 		return nil, errAt(src.Path, n, "not a Kubernetes object: no apiVersion and no kind")
@@ -471,7 +612,7 @@ func object(src *Source, doc, item int, n *yaml.Node, list bool) (*Resource, err
 		return nil, errAt(src.Path, n, "not a Kubernetes object: no kind")
 	}
 	meta := tree.MapGet(n, "metadata")
-	r.Name, r.Namespace = str(meta, "name"), str(meta, "namespace")
+	r.Name, r.Namespace = str(meta, "name"), words.str(meta, "namespace")
 	if r.Name == "" && !list {
 		return nil, errAt(src.Path, n, "%s %s has no metadata.name", r.APIVersion, r.Kind)
 	}
@@ -484,7 +625,7 @@ func (set *Set) checkUnique() error {
 		gvk := r.GVK()
 		id := gvk.Group + "/" + gvk.Kind + "/" + r.Namespace + "/" + r.Name
 		if prev, dup := seen[id]; dup {
-			return errAt(r.Source.Path, r.Root, "%s is defined twice: here and at %s", r.ID(), strings.TrimSuffix(prev.Position().String(), ": "))
+			return &tree.SyntaxError{Pos: r.Position(), Msg: fmt.Sprintf("%s is defined twice: here and at %s", r.ID(), strings.TrimSuffix(prev.Position().String(), ": "))}
 		}
 		seen[id] = r
 	}

@@ -255,8 +255,8 @@ func TestStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	seen := map[int]string{}
-	set, err := Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+	seen := map[string]string{}
+	set, err := Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
 		var ids []string
 		for _, r := range objs {
 			if r.Source != src || r.Root.Kind != yaml.MappingNode || len(r.Root.Content) == 0 {
@@ -267,10 +267,10 @@ func TestStream(t *testing.T) {
 		src.Release(objs)
 		mu.Lock()
 		defer mu.Unlock()
-		if _, twice := seen[i]; twice {
-			t.Errorf("source %d given twice", i)
+		if _, twice := seen[src.Rel]; twice {
+			t.Errorf("source %s given twice", src.Rel)
 		}
-		seen[i] = src.Rel + ": " + strings.Join(ids, ", ")
+		seen[src.Rel] = src.Rel + ": " + strings.Join(ids, ", ")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +282,8 @@ func TestStream(t *testing.T) {
 		"c/list.yaml: v1 ConfigMap a, v1 ConfigMap b",
 	}
 	for i, w := range want {
-		if seen[i] != w {
-			t.Errorf("source %d: %q, want %q", i, seen[i], w)
+		if rel, _, _ := strings.Cut(w, ":"); seen[rel] != w || set.Sources[i].Rel != rel {
+			t.Errorf("source %d: %s, %q, want %q", i, set.Sources[i].Rel, seen[rel], w)
 		}
 	}
 	if len(set.Resources) != len(loaded.Resources) {
@@ -298,7 +298,7 @@ func TestStream(t *testing.T) {
 
 	write(t, dir, map[string]string{"a.yaml": "a: [\n", "b.yaml": "b: [\n"})
 	calls := 0
-	_, err = Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+	_, err = Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
 		mu.Lock()
 		calls++
 		mu.Unlock()

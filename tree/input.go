@@ -16,12 +16,31 @@ func ReadInput(r io.Reader, file string, limits *Limits) ([]byte, error) {
 	if limits != nil {
 		max = limits.MaxBytes
 	}
-	if max <= 0 {
-		return io.ReadAll(r)
+	var lr io.Reader = r
+	if max > 0 {
+		lr = io.LimitReader(r, overLimit(max))
 	}
-	data, err := io.ReadAll(io.LimitReader(r, overLimit(max)))
-	if err != nil {
-		return nil, err
+	var data []byte
+	if f, ok := r.(*os.File); ok {
+		// standard input redirected from a file: read into a buffer of
+		// its size, as ReadFile does
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > 0 && (max <= 0 || info.Size() <= int64(max)) {
+			var b bytes.Buffer
+			b.Grow(int(info.Size()) + bytes.MinRead)
+			if _, err := b.ReadFrom(lr); err != nil {
+				return nil, err
+			}
+			data = b.Bytes()
+		}
+	}
+	if data == nil {
+		var err error
+		if data, err = io.ReadAll(lr); err != nil {
+			return nil, err
+		}
+	}
+	if max <= 0 {
+		return data, nil
 	}
 	if len(data) > max {
 		return nil, limitError("bytes", file, 0, 0, "input is more than the limit of %d bytes", max)

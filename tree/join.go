@@ -20,15 +20,20 @@ import (
 // follows a "..." line, the only place YAML allows one.
 //
 // Text that does not read as YAML (JSON texts read as YAML) is joined by
-// the same rules, as far as they go.
+// the same rules, as far as they go. When only one stream is not empty,
+// it is the result, not a copy of it.
 func JoinStreams(streams ...[]byte) []byte {
 	last := -1 // the last non-empty stream, which keeps its end as it is
-	size := 0
+	size, nonEmpty := 0, 0
 	for i, s := range streams {
 		if len(s) > 0 {
 			last = i
+			nonEmpty++
 		}
 		size += len(s) + len("\n...\n---\n")
+	}
+	if nonEmpty == 1 {
+		return streams[last] // the first stream, as it is: no copy
 	}
 	out := make([]byte, 0, size)
 	for i, s := range streams {
