@@ -377,7 +377,7 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 			return true
 		}
 		if c.Kind == yaml.ScalarNode {
-			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) {
+			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) || misquoted(c) {
 				return true
 			}
 		} else if misrendered(c, inFlow) {
@@ -402,7 +402,9 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //   - a line comment after a key whose value is a tagged or anchored
 //     block collection (k: # c, then !tag or &anchor and the items) puts
 //     the tag or anchor at the start of the next line, which does not
-//     read: the comment goes on the line above the key.
+//     read: the comment goes on the line above the key;
+//   - a string the writer's rule quotes (quote.go: text a YAML 1.1 reader
+//     misreads, a block scalar starting with a tab) is double-quoted.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
@@ -423,6 +425,7 @@ func respell(n *yaml.Node, inFlow bool) {
 		if isKeptBlock(c) {
 			c.Style = c.Style&^(yaml.FoldedStyle|yaml.LiteralStyle) | yaml.DoubleQuotedStyle
 		}
+		requote(c)
 	}
 }
 
