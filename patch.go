@@ -224,7 +224,11 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	}
 	typ, err := TypeOf(opts.Schema, opts.Definition, doc)
 	if errors.Is(err, ErrNoSchema) && opts.Fallback {
-		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
+		mp, err := smp.MergePatch(patch, opts.PatchName)
+		if err != nil {
+			return nil, err
+		}
+		return mergepatch.Apply(doc, mp, mergepatch.Options{File: opts.PatchName, Record: log})
 	}
 	if err != nil {
 		return nil, err

@@ -57,6 +57,7 @@ import (
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -230,6 +231,10 @@ func write(st *tree.Stream) ([]byte, error) {
 // do about it where the error alone does not say.
 func withAdvice(err error) string {
 	var ke *kpatch.Error
+	var sme *smp.Error
+	if errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema {
+		return fmt.Sprintf("%v (add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)", err)
+	}
 	if errors.As(err, &ke) && ke.Undefined != "" {
 		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
 			return fmt.Sprintf("%v (set it in the functionConfig's features: %s: true)", err, name)

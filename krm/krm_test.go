@@ -91,4 +91,16 @@ func TestAdvice(t *testing.T) {
 	if strings.Contains(err.Error(), "--") {
 		t.Errorf("a command-line flag in a function's message: %v", err)
 	}
+	// a directive on a kind without a schema: give the schema in the
+	// functionConfig or the items
+	in = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {parts: [{name: a}]}}\n" +
+		"functionConfig: {kind: Patches, spec: {patches: [{target: widget.w, type: strategic, patch: {spec: {parts: [{name: a, $patch: delete}]}}}]}}\n"
+	_, err = Process([]byte(in))
+	if !errors.As(err, &fe) || len(fe.Results) != 1 {
+		t.Fatalf("%v", err)
+	}
+	if msg := fe.Results[0].Message; !strings.Contains(msg, "spec.parts[0]: $patch: delete cannot be applied without the kind's schema") ||
+		!strings.HasSuffix(msg, "(add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)") {
+		t.Errorf("got %s", msg)
+	}
 }

@@ -184,6 +184,10 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	{title: "A directive the merge patch fallback cannot apply (kmerge patch --fallback merge)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}, {name: b}]}\n", "p.yaml": "spec:\n  parts:\n  - name: a\n    $patch: delete\n"},
+		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml", "--fallback", "merge"}, path: "spec.parts[0]", fix: "Give the CRD with --schema (its list-map-keys name the item to delete), or, without one, write the list as it must end up: `spec: {parts: [{name: b}]}` (a merge patch replaces lists)."},
+	{title: "A directive on a kind with no schema, in a patch list", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  limits: {cpu: 1, memory: 1Gi}\n", "p.yaml": "- target: widget.w\n  type: strategic\n  patch:\n    spec:\n      limits:\n        $retainKeys: [cpu]\n        cpu: 2\n"},
+		args: apply("p.yaml"), path: "spec.limits", fix: "Give the CRD with --schema, or delete the fields yourself: `limits: {cpu: 2, memory: null}` (null deletes a field in a merge patch)."},
 	// results that do not fit their schema (--validate=strict, the default)
 	{title: "An object where an integer belongs", files: map[string]string{"d.yaml": catDeploy},
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {replicas: {a: 1}}"}, path: "spec.replicas", fix: "Write a number: `spec: {replicas: 3}`. `kmerge explain deployment.spec.replicas` shows the type."},
