@@ -74,3 +74,25 @@ func TestPatchFallbackDirectives(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchListItems: the items of a List document are the objects, as
+// kubectl reads them: each gets the patch (the List does not), and an
+// error in one names the item (DocumentError.Item).
+func TestPatchListItems(t *testing.T) {
+	list := []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: {x: \"1\"}}\n")
+	out, err := Patch(list, []byte(`{"data":{"z":"2"}}`), PatchOptions{})
+	want := "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {z: \"2\"}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: {x: \"1\", z: \"2\"}}\n"
+	if err != nil || string(out) != want {
+		t.Errorf("%v\n%s\nwant\n%s", err, out, want)
+	}
+	_, err = Patch(list, []byte(`[{"op": "remove", "path": "/data/x"}]`), PatchOptions{Type: JSON, DocName: "l.yaml"})
+	var de *DocumentError
+	if !errors.As(err, &de) || de.Item != 0 || de.Object != "v1 ConfigMap a" ||
+		!strings.Contains(err.Error(), "while patching l.yaml, items[0], v1 ConfigMap a") {
+		t.Errorf("%v", err)
+	}
+	_, err = Patch([]byte("kind: RoleList\nitems: {a: 1}\n"), []byte(`{"a":1}`), PatchOptions{DocName: "l.yaml"})
+	if err == nil || !strings.HasPrefix(err.Error(), "l.yaml:2:8: the items of a RoleList must be a list") {
+		t.Errorf("items not a list: %v", err)
+	}
+}
