@@ -226,6 +226,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
+	{title: "A functionConfig field of the wrong type", stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\nfunctionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n    kpatch:\n    - \"[deployment.web]\"\n    - \"replicas: 3\"\n",
+		args: []string{"fn"}, path: "functionConfig.spec.kpatch", fix: "Write the .kpatch text as a block: `kpatch: |`, then its lines, indented."},
 	// the command line (exit 2)
 	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},
