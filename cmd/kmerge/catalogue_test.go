@@ -199,6 +199,8 @@ var badInputs = []badInput{
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {Replicas: 3}"}, path: "spec.Replicas", fix: "Write the field as the message suggests (`replicas`): an API server's field names are case-sensitive."},
 	{title: "A value that is no quantity", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web]\nresources.limits.cpu: 2 cores\n"},
 		args: apply("p.kpatch"), path: "resources.limits.cpu", fix: "Write a quantity: a number with an optional suffix (`2`, `500m`, `1.5Gi`)."},
+	{title: "A quantity with spaces around it", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"web","resources":{"limits":{"memory":"1Gi "}}}]}}}}`}, path: "resources.limits.memory", fix: "Write the quantity without the spaces: `1Gi` (templates that pad values leave them)."},
 	{title: "Secret data that is not base64", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n", "p.kpatch": "[secret.db]\ndata.password: hunter2\n"},
 		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text."},
 	{title: "An integer out of int32's range", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 3000000000\n"},
