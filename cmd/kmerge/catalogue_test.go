@@ -97,6 +97,10 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Close the quote."},
 	{title: "A trailing comma in a JSON manifest", files: map[string]string{"base/d.json": `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a",}}`, "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "JSON allows no comma before `}` or `]`."},
+	{title: "A control character in a manifest", files: map[string]string{"base/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"a\x01b\"\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Write the character as an escape in a double-quoted string (`\"a\\x01b\"`), or remove it: YAML text holds printable characters only (tab and line breaks aside)."},
+	{title: "A YAML version kmerge does not read", files: map[string]string{"base/c.yaml": "%YAML 2.0\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2 (a `%YAML 1.1` document is read as YAML 1.2 too)."},
 	{title: "A manifest that is not UTF-8", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Save the file as UTF-8 (iconv -f latin1 -t utf-8)."},
 	{title: "A document that is a list, not an object", files: map[string]string{"base/d.yaml": "- a\n- b\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
@@ -363,7 +367,14 @@ func shorten(s string) string {
 		if len(l) > 100 {
 			l = l[:90] + "…(" + fmt.Sprint(len(l)) + " bytes)\n"
 		}
-		b.WriteString(strings.ToValidUTF8(l, "\\xe9"))
+		// bytes that are not text are shown as escapes: the one latin-1
+		// byte of the UTF-8 entry, and control characters
+		b.WriteString(strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\t' && r != '\n' {
+				return 0x2400 + r // a control picture: ␁
+			}
+			return r
+		}, strings.ToValidUTF8(l, "\\xe9")))
 	}
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteString("\n")
