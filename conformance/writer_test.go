@@ -415,3 +415,38 @@ func FuzzWriterReadsSameIn11(f *testing.F) {
 		}
 	})
 }
+
+// TestBinaryAsUpstream: kmerge reads a !!binary value as sigs.k8s.io/yaml
+// (kubectl's reader) does, the string its base64 text decodes to, and
+// refuses what it refuses (docs/upstream-differences.md, "Reading
+// documents").
+func TestBinaryAsUpstream(t *testing.T) {
+	for _, in := range []string{
+		"a: !!binary aGVsbG8=\n",
+		"a: !!binary |\n  aGVs\n  bG8=\n",
+		"a: !!binary >\n  aGVs\n  bG8=\n", // folded: a space in the text, which is no base64
+		"a: !!binary \"4pyTIMOgIGxhIG1vZGU=\"\n",
+		"data: {k: !!binary YQ==, l: [!!binary Yg==]}\n",
+		"a: !!binary hello!\n",
+	} {
+		st, err := tree.Read([]byte(in), tree.Options{})
+		_, uperr := sigsyaml.YAMLToJSON([]byte(in))
+		if (err != nil) != (uperr != nil) {
+			t.Errorf("%q: kmerge: %v; upstream: %v", in, err, uperr)
+		}
+		if err != nil {
+			continue
+		}
+		j, err := tree.MarshalJSON(st.Docs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, err := sigsyaml.YAMLToJSON([]byte(in))
+		if err != nil {
+			t.Fatalf("%q: upstream: %v", in, err)
+		}
+		if !sameJSON(decodeJSON(j), decodeJSON(up)) {
+			t.Errorf("%q: kmerge reads %s, upstream %s", in, j, up)
+		}
+	}
+}

@@ -150,3 +150,38 @@ func TestYAMLVersionDirective(t *testing.T) {
 		}
 	}
 }
+
+// A !!binary value is the string its base64 text decodes to, as
+// sigs.k8s.io/yaml (kubectl's reader) reads it (the conformance module's
+// TestBinaryAsUpstream compares them); bytes that are not UTF-8 text, and
+// text that is not base64, are errors at the value. Expected values:
+// aGVsbG8= is base64 for "hello"; /w== for the byte 0xff.
+func TestBinary(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: !!binary aGVsbG8=\n":                    `{"a":"hello"}`,
+		"a: !!binary |\n  aGVs\n  bG8=\n":           `{"a":"hello"}`,
+		"a: !<tag:yaml.org,2002:binary> aGVsbG8=\n": `{"a":"hello"}`,
+		"!!binary aGVsbG8=: 1\n":                    `{"hello":1}`,
+		"a: &x !!binary aGVsbG8=\nb: *x\n":          `{"a":"hello","b":"hello"}`,
+		"a: !!binary \"\"\n":                        `{"a":""}`,
+	} {
+		st, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		b, err := MarshalJSON(st.Docs[0])
+		if err != nil || string(b) != want {
+			t.Errorf("%q: read as %s (%v), want %s", in, b, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"a: 1\nb: !!binary /w==\n": "f.yaml:2:4: the !!binary value decodes to bytes that are not UTF-8 text",
+		"a: !!binary hello!\n":     "f.yaml:1:4: the !!binary value is not base64 text",
+	} {
+		_, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: got %v, want %s", in, err, want)
+		}
+	}
+}

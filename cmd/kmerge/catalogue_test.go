@@ -99,6 +99,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "JSON allows no comma before `}` or `]`."},
 	{title: "A control character in a manifest", files: map[string]string{"base/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"a\x01b\"\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Write the character as an escape in a double-quoted string (`\"a\\x01b\"`), or remove it: YAML text holds printable characters only (tab and line breaks aside)."},
+	{title: "A !!binary value that is not text", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: key\ndata:\n  key.der: !!binary MIIBCgKCAQEA\n", "p.kpatch": "[secret.key]\ndata.user: YWRtaW4=\n"},
+		args: apply("p.kpatch"), fix: "Drop the tag: `key.der: MIIBCgKCAQEA`. A Secret's data holds base64 text, which the API server decodes; a `!!binary` value is decoded on reading (as kubectl decodes it), and these bytes are no text."},
 	{title: "A YAML version kmerge does not read", files: map[string]string{"base/c.yaml": "%YAML 2.0\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2 (a `%YAML 1.1` document is read as YAML 1.2 too)."},
 	{title: "A manifest that is not UTF-8", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
