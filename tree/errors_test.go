@@ -185,3 +185,12 @@ func TestBinary(t *testing.T) {
 		}
 	}
 }
+
+// An error after a %YAML 1.2 directive has the line and column it has
+// without the directive (counted by hand: c is indented less than b).
+func TestYAMLVersionErrorColumn(t *testing.T) {
+	_, err := Read([]byte("%YAML 1.2\n---\na:\n  b: 1\n c: 2\n"), Options{File: "f.yaml"})
+	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 5 || se.Pos.Column != 2 {
+		t.Errorf("%v, want line 5 column 2", err)
+	}
+}

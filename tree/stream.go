@@ -199,7 +199,8 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 
 // decodeYAML is readYAML with yaml.v3's Decoder alone.
 func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(version11(data)))
+	data = version11(data) // the same length: positions are the input's
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {
 		var doc yaml.Node
