@@ -221,7 +221,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	fail := func(what string) error {
 		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
-	str := newString
+	str := tree.NewString
 	if varNode != nil {
 		vk := tree.KindOf(varNode)
 		switch kind {
@@ -229,7 +229,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 			return str(varNode.Value), nil // any scalar fits a string
 		case schema.Any:
 			if vk == tree.String {
-				return newString(varNode.Value), nil
+				return tree.NewString(varNode.Value), nil
 			}
 			return tree.Clone(varNode), nil
 		default:
@@ -277,7 +277,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	}
 	n, _ := typedScalar(text)
 	if tree.KindOf(n) == tree.String {
-		return newString(n.Value), nil
+		return tree.NewString(n.Value), nil
 	}
 	n.Style = 0
 	return n, nil

@@ -106,6 +106,12 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Close the quote."},
 	{title: "A trailing comma in a JSON manifest", files: map[string]string{"base/d.json": `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a",}}`, "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "JSON allows no comma before `}` or `]`."},
+	{title: "A control character in a manifest", files: map[string]string{"base/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"a\x01b\"\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Write the character as an escape in a double-quoted string (`\"a\\x01b\"`), or remove it: YAML text holds printable characters only (tab and line breaks aside)."},
+	{title: "A !!binary value that is not text", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: key\ndata:\n  key.der: !!binary MIIBCgKCAQEA\n", "p.kpatch": "[secret.key]\ndata.user: YWRtaW4=\n"},
+		args: apply("p.kpatch"), fix: "Drop the tag: `key.der: MIIBCgKCAQEA`. A Secret's data holds base64 text, which the API server decodes; a `!!binary` value is decoded on reading (as kubectl decodes it), and these bytes are no text."},
+	{title: "A YAML version kmerge does not read", files: map[string]string{"base/c.yaml": "%YAML 2.0\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2 (a `%YAML 1.1` document is read as YAML 1.2 too)."},
 	{title: "A manifest that is not UTF-8", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Save the file as UTF-8 (iconv -f latin1 -t utf-8)."},
 	{title: "A document that is a list, not an object", files: map[string]string{"base/d.yaml": "- a\n- b\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
@@ -207,6 +213,10 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	{title: "A directive the merge patch fallback cannot apply (kmerge patch --fallback merge)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}, {name: b}]}\n", "p.yaml": "spec:\n  parts:\n  - name: a\n    $patch: delete\n"},
+		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml", "--fallback", "merge"}, path: "spec.parts[0]", fix: "Give the CRD with --schema (its list-map-keys name the item to delete), or, without one, write the list as it must end up: `spec: {parts: [{name: b}]}` (a merge patch replaces lists)."},
+	{title: "A directive on a kind with no schema, in a patch list", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  limits: {cpu: 1, memory: 1Gi}\n", "p.yaml": "- target: widget.w\n  type: strategic\n  patch:\n    spec:\n      limits:\n        $retainKeys: [cpu]\n        cpu: 2\n"},
+		args: apply("p.yaml"), path: "spec.limits", fix: "Give the CRD with --schema, or delete the fields yourself: `limits: {cpu: 2, memory: null}` (null deletes a field in a merge patch)."},
 	// results that do not fit their schema (--validate=strict, the default)
 	{title: "An object where an integer belongs", files: map[string]string{"d.yaml": catDeploy},
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {replicas: {a: 1}}"}, path: "spec.replicas", fix: "Write a number: `spec: {replicas: 3}`. `kmerge explain deployment.spec.replicas` shows the type."},
@@ -218,6 +228,8 @@ var badInputs = []badInput{
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {Replicas: 3}"}, path: "spec.Replicas", fix: "Write the field as the message suggests (`replicas`): an API server's field names are case-sensitive."},
 	{title: "A value that is no quantity", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web]\nresources.limits.cpu: 2 cores\n"},
 		args: apply("p.kpatch"), path: "resources.limits.cpu", fix: "Write a quantity: a number with an optional suffix (`2`, `500m`, `1.5Gi`)."},
+	{title: "A quantity with spaces around it", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"web","resources":{"limits":{"memory":"1Gi "}}}]}}}}`}, path: "resources.limits.memory", fix: "Write the quantity without the spaces: `1Gi` (templates that pad values leave them)."},
 	{title: "Secret data that is not base64", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n", "p.kpatch": "[secret.db]\ndata.password: hunter2\n"},
 		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text. The message shows the value as `***`, and the quoted line too: kmerge masks the values of Secrets in what it prints for people; `--show-secrets` shows them ([reliability.md](reliability.md#secrets))."},
 	{title: "An integer out of int32's range", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 3000000000\n"},
@@ -249,6 +261,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
+	{title: "A functionConfig field of the wrong type", stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\nfunctionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n    kpatch:\n    - \"[deployment.web]\"\n    - \"replicas: 3\"\n",
+		args: []string{"fn"}, path: "functionConfig.spec.kpatch", fix: "Write the .kpatch text as a block: `kpatch: |`, then its lines, indented."},
 	// the command line (exit 2)
 	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},
@@ -413,7 +427,14 @@ func shorten(s string) string {
 		if len(l) > 100 {
 			l = l[:90] + "…(" + fmt.Sprint(len(l)) + " bytes)\n"
 		}
-		b.WriteString(strings.ToValidUTF8(l, "\\xe9"))
+		// bytes that are not text are shown as escapes: the one latin-1
+		// byte of the UTF-8 entry, and control characters
+		b.WriteString(strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\t' && r != '\n' {
+				return 0x2400 + r // a control picture: ␁
+			}
+			return r
+		}, strings.ToValidUTF8(l, "\\xe9")))
 	}
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteString("\n")

@@ -39,7 +39,8 @@ func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra
 to every document of the files -f gives and print the result. -f takes files,
 folders (their .yaml, .yml and .json files, recursively) and - for standard
 input, and may be repeated, as in kubectl; the results follow each other in
-the order of the files, separated by --- lines.
+the order of the files, separated by --- lines. The items of a List (kind
+List, or RoleList and the like) are the objects: each gets the patch.
 
 -p is the patch itself, as in kubectl patch -p; --patch-file reads it from a
 file. --local and --dry-run (none, client, server) are accepted as kubectl
