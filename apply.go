@@ -67,6 +67,10 @@ type ApplyOptions struct {
 	// are warnings in both. The zero value, validate.None, checks nothing
 	// (the kmerge command's default is strict).
 	Validate validate.Mode
+	// partBytes is the size of the parts a long stream is read in
+	// (resource.LoadOptions.Parts): 0 is partBytes, less than 0 none. For
+	// tests.
+	partBytes int
 	// ShowSecrets shows the values of v1 Secrets (their data and
 	// stringData) in clear in what is meant for people: the Trace, the
 	// texts of the Conflicts (change.Change.Mask) and of validation
@@ -127,6 +131,9 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	load := resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers, Whole: opts.Thorough}
 	if !opts.Thorough {
 		load.Select, load.SelectLabels, load.Parts = run.Targets, run.SelectsLabels(), partBytes
+		if opts.partBytes != 0 {
+			load.Parts = max(opts.partBytes, 0)
+		}
 	}
 	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
 		func(src *resource.Source, objs []*resource.Resource) {
@@ -149,26 +156,70 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 		return nil, err
 	}
 	var files []fileResult
-	for i, src := range set.Sources {
-		switch {
-		case src.Whole == nil:
+	for i := 0; i < len(set.Sources); i++ {
+		src := set.Sources[i]
+		if src.Whole == nil {
 			files = append(files, done[src])
-		case src.Part == 0:
-			j := joins[&src.Whole[0]]
-			n := 1
-			for i+n < len(set.Sources) && set.Sources[i+n].Part > 0 {
-				n++
-			}
-			if j.next != n {
-				return nil, fmt.Errorf("%s: %d of its %d parts written", src.Path, j.next, n)
-			}
-			if src.Kustomization { // every part is: not a manifest
-				j.res = fileResult{}
-			}
-			files = append(files, j.res)
+			continue
 		}
+		j := joins[&src.Whole[0]]
+		n := 1
+		for i+n < len(set.Sources) && set.Sources[i+n].Part > 0 {
+			n++
+		}
+		if j.next != n {
+			return nil, fmt.Errorf("%s: %d of its %d parts written", src.Path, j.next, n)
+		}
+		res := j.res
+		switch {
+		case src.Kustomization: // every part is: not a manifest
+			res = fileResult{}
+		case res.rewritten:
+			// a part had to be written as yaml.v3 writes it, so the whole
+			// file must be, as it is when read whole: read whole, and
+			// patched again
+			var err error
+			if res, err = patchWhole(run, set, i, n, load, opts); err != nil {
+				return nil, err
+			}
+			n = 1 // the parts are one source now
+		}
+		files = append(files, res)
+		i += n - 1
 	}
 	return finish(run, rec, set, files, len(patches), opts)
+}
+
+// patchWhole reads the file whose parts are the n sources of the set from
+// the i-th as one source, patches it and writes it (patchFile), and puts
+// it and its objects in the set in place of the parts and theirs. The
+// run's records of the parts' objects stay, but Finish reads those of the
+// objects of the set.
+func patchWhole(run *kpatch.Run, set *resource.Set, i, n int, load resource.LoadOptions, opts ApplyOptions) (fileResult, error) {
+	part := set.Sources[i]
+	load.Parts = 0
+	whole, err := resource.Parse(part.Whole, part.Path, load)
+	if err != nil {
+		return fileResult{}, err
+	}
+	src, objs := whole.Sources[0], whole.Resources
+	src.Rel = part.Rel
+	f := patchFile(run, src, objs, opts)
+	src.Release(objs)
+	// the parts' objects are one run of the set's, before the objects of
+	// the sources after them
+	parts := set.Sources[i : i+n]
+	from := slices.IndexFunc(set.Resources, func(r *resource.Resource) bool { return slices.Index(set.Sources, r.Source) >= i })
+	if from < 0 {
+		from = len(set.Resources)
+	}
+	to := from
+	for to < len(set.Resources) && slices.Contains(parts, set.Resources[to].Source) {
+		to++
+	}
+	set.Resources = slices.Replace(set.Resources, from, to, objs...)
+	set.Sources = slices.Replace(set.Sources, i, i+n, src)
+	return f, nil
 }
 
 // partBytes is the size of the parts Apply reads a long stream in
@@ -209,6 +260,7 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 		if j.res.err == nil {
 			j.res.err = p.res.err
 		}
+		j.res.rewritten = j.res.rewritten || p.res.rewritten
 		j.res.invalid = append(j.res.invalid, p.res.invalid...)
 		j.res.warns = append(j.res.warns, p.res.warns...)
 		// a part whose documents are all kustomizations, in a file whose
@@ -280,6 +332,11 @@ type fileResult struct {
 	file           *File
 	err            error
 	invalid, warns []*validate.Error
+	// rewritten: a part of a file (resource.Source.Part) that could not be
+	// written keeping its text, and was written by yaml.v3 as a whole
+	// (tree.Stream.Rewritten): the whole file is then read and patched
+	// again, as one (Apply)
+	rewritten bool
 }
 
 // patchFile patches the objects of a source and renders it.
@@ -321,10 +378,11 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	if !opts.NoOutput {
 		b, err = render(src, changed, opts.KeepFormat)
 	}
+	res := fileResult{file: &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err: err,
+		rewritten: src.Whole != nil && src.Stream.Rewritten()}
 	if mine {
 		src.Stream.DropSnapshot()
 	}
-	res := fileResult{file: &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err: err}
 	for _, c := range checks {
 		res.invalid = append(res.invalid, c.errs...)
 		res.warns = append(res.warns, c.warns...)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 )
@@ -17,6 +18,12 @@ import (
 // writeCorpus writes n Deployments (with comments, some in Lists) over
 // files, and patches that touch many of them, warn, and conflict.
 func writeCorpus(t *testing.T, n int) (string, string) {
+	return writeCorpusAs(t, n, false)
+}
+
+// writeCorpusAs is writeCorpus; with stream, the files are one stream,
+// all.yaml, of the same documents.
+func writeCorpusAs(t *testing.T, n int, stream bool) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	base, patches := filepath.Join(dir, "base"), filepath.Join(dir, "patches")
@@ -53,6 +60,7 @@ spec:
 		}
 		return b.String()
 	}
+	var all strings.Builder
 	for f := 0; f < n/10; f++ {
 		var b strings.Builder
 		if f%4 == 3 {
@@ -66,7 +74,19 @@ spec:
 				b.WriteString("---\n" + deploy(i, ""))
 			}
 		}
+		if stream {
+			if all.Len() > 0 && f%4 == 3 {
+				all.WriteString("---\n")
+			}
+			all.WriteString(b.String())
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(base, fmt.Sprintf("f%03d.yaml", f)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if stream {
+		if err := os.WriteFile(filepath.Join(base, "all.yaml"), []byte(all.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,6 +133,53 @@ func TestApplyDeterministic(t *testing.T) {
 	if got := runOnce(0); got != want {
 		t.Fatal("GOMAXPROCS=1: output differs")
 	}
+}
+
+// TestApplyParts: one long stream read in parts (resource.LoadOptions.Parts,
+// here of 2 KB: some 50 parts), patched and written several at once, gives
+// what it gives read whole, and what reading every document gives
+// (Thorough), whatever the number of workers: outputs, warnings, conflicts
+// and the trace.
+func TestApplyParts(t *testing.T) {
+	base, patches := writeCorpusAs(t, 400, true)
+	runOnce := func(workers, parts int, thorough bool) string {
+		var trace bytes.Buffer
+		res, err := Apply(ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(),
+			Trace: &trace, Workers: workers, partBytes: parts, Thorough: thorough})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 1 || res.Files[0].Rel != "all.yaml" {
+			t.Fatalf("%d files", len(res.Files))
+		}
+		return shown(res, &trace, nil)
+	}
+	want := runOnce(1, -1, false)
+	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "(strategic patch) sets spec.replicas to 9") {
+		t.Fatalf("the corpus does not warn or conflict:\n%.2000s", want)
+	}
+	if got := runOnce(0, 0, true); got != want {
+		t.Errorf("read whole and every document parsed (Thorough): output differs")
+	}
+	set, err := resource.Stream([]string{base}, nil, resource.LoadOptions{Parts: 2048, Select: func(*resource.Resource) bool { return true }}, nil)
+	if err != nil || len(set.Sources) < 30 {
+		t.Fatalf("the stream is read in %d parts (%v)", len(set.Sources), err)
+	}
+	for _, workers := range []int{1, 2, 3, 8, 0} {
+		if got := runOnce(workers, 2048, false); got != want {
+			t.Errorf("in parts, %d workers: output differs from the stream read whole:\n%s", workers, firstDiff(want, got))
+		}
+	}
+}
+
+// firstDiff shows where two texts part.
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-200)
+	return fmt.Sprintf("%s\n----\n%s", a[from:min(len(a), i+200)], b[from:min(len(b), i+200)])
 }
 
 // TestWriteDirFailure: a failure while writing (here: a folder the output
@@ -289,5 +356,117 @@ func TestApplyStreaming(t *testing.T) {
 		if !strings.HasPrefix(streamed, "error: ") || !strings.Contains(streamed, c.want) {
 			t.Errorf("%s: %s, want an error with %q", c.name, streamed, c.want)
 		}
+	}
+}
+
+// TestPatchWhole: a file read in parts is read, patched and written again
+// as one source (what Apply does when a part had to be written by yaml.v3
+// as a whole): the parts and their objects are replaced by the file and
+// its objects, in place in the set, and the file is written as it is when
+// read whole.
+func TestPatchWhole(t *testing.T) {
+	base, patchDir := writeCorpusAs(t, 400, true)
+	file := filepath.Join(base, "all.yaml")
+	input, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a file before the stream and one after it
+	for name, cm := range map[string]string{"aa.yaml": "a", "zz.yaml": "z"} {
+		if err := os.WriteFile(filepath.Join(base, name), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+cm+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := ApplyOptions{Manifests: []string{base}, Patches: []string{patchDir}, Vars: kpatch.NewVars(), partBytes: -1}
+	whole, err := Apply(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &conflict.Recorder{}
+	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
+	load := resource.LoadOptions{Select: run.Targets, Parts: 2048}
+	set, err := resource.Stream([]string{base}, nil, load, func(src *resource.Source, objs []*resource.Resource) {
+		patchFile(run, src, objs, opts)
+		src.Release(objs)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(set.Sources) - 2 // the parts of all.yaml, between aa.yaml and zz.yaml
+	if n < 30 || set.Sources[1].Part != 0 || set.Sources[1].Rel != "all.yaml" || set.Sources[n+1].Rel != "zz.yaml" {
+		t.Fatalf("%d sources", len(set.Sources))
+	}
+	var ids []string
+	for _, r := range set.Resources {
+		ids = append(ids, r.ID())
+	}
+	f, err := patchWhole(run, set, 1, n, load, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := set.Sources[1]
+	if len(set.Sources) != 3 || src.Whole != nil || !bytes.Equal(src.Input, input) || src.Rel != "all.yaml" || set.Sources[2].Rel != "zz.yaml" {
+		t.Fatalf("%d sources after", len(set.Sources))
+	}
+	if len(set.Resources) != len(ids) {
+		t.Fatalf("%d objects after, %d before", len(set.Resources), len(ids))
+	}
+	for i, r := range set.Resources {
+		want := src
+		switch i {
+		case 0:
+			want = set.Sources[0]
+		case len(ids) - 1:
+			want = set.Sources[2]
+		}
+		if r.ID() != ids[i] || r.Source != want {
+			t.Fatalf("object %d: %s of %s, want %s of %s", i, r.ID(), r.Source.Rel, ids[i], want.Rel)
+		}
+	}
+	if !bytes.Equal(f.file.Output, whole.Files[1].Output) || f.rewritten {
+		t.Errorf("written again whole: differs from the file read whole:\n%s", firstDiff(string(whole.Files[1].Output), string(f.file.Output)))
+	}
+	if _, err := run.Finish(set); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestApplyPartsKustomizations: in a long stream read in parts, a part of
+// kustomizations only is written as its text when the file holds objects
+// too (as the file read whole is), and a file of kustomizations is left out
+// of the output, in parts as whole.
+func TestApplyPartsKustomizations(t *testing.T) {
+	kust := strings.Repeat("---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n", 200)
+	var cms strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&cms, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\ndata:\n  k: v%d\n", i, i)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"k.yaml": kust + cms.String(), "only.yaml": kust, "p.kpatch": "[configmap.*]\ndata.x: z\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(parts int) *ApplyResult {
+		res, err := Apply(ApplyOptions{Manifests: []string{filepath.Join(dir, "only.yaml"), filepath.Join(dir, "k.yaml")},
+			Patches: []string{filepath.Join(dir, "p.kpatch")}, partBytes: parts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	whole, parts := run(-1), run(1000)
+	if len(whole.Files) != 1 || len(parts.Files) != 1 || whole.Files[0].Rel != "k.yaml" || parts.Files[0].Rel != "k.yaml" {
+		t.Fatalf("%d files read whole, %d in parts", len(whole.Files), len(parts.Files))
+	}
+	if !bytes.Equal(whole.Files[0].Output, parts.Files[0].Output) || !bytes.Equal(parts.Files[0].Input, []byte(kust+cms.String())) {
+		t.Errorf("in parts, the output differs:\n%s", firstDiff(string(whole.Files[0].Output), string(parts.Files[0].Output)))
+	}
+	if !strings.HasPrefix(string(parts.Files[0].Output), kust) || !strings.Contains(string(parts.Files[0].Output), "  x: z\n") {
+		t.Errorf("output:\n%.500s", parts.Files[0].Output)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {
@@ -389,5 +390,104 @@ func TestFiles(t *testing.T) {
 	}
 	if _, err := Files([]string{filepath.Join(dir, "nosuch")}); err == nil {
 		t.Error("a missing path is no error")
+	}
+}
+
+// TestStreamParts: a long stream read in parts (LoadOptions.Parts) gives
+// the objects a whole read gives, at the same positions, in parts that
+// follow each other in the set (Part, Line, Whole); a stream whose parts do
+// not all read (an error in a late part, more documents than the limit
+// allows) is read whole, and gives the whole read's error; a stream of
+// kustomizations is one in every part, and its documents are counted over
+// the file.
+func TestStreamParts(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n  namespace: ns%d\ndata:\n  k: v%d\n", i, i%3, i)
+	}
+	good := b.String()
+	selectAll := func(*Resource) bool { return true }
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.yaml": deploy, "s.yaml": good})
+	whole, err := Load([]string{dir}, nil, LoadOptions{Select: selectAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	called := 0
+	set, err := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Workers: 3}, func(src *Source, objs []*Resource) {
+		mu.Lock()
+		called++
+		mu.Unlock()
+		src.Release(objs)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Sources) < 10 || called != len(set.Sources) {
+		t.Fatalf("%d sources, each called %d times", len(set.Sources), called)
+	}
+	for i, src := range set.Sources[1:] {
+		if src.Part != i || src.Path != filepath.Join(dir, "s.yaml") || src.Rel != "s.yaml" || string(src.Whole) != good ||
+			!strings.HasPrefix(good[strings.Index(good, string(src.Input)):], string(src.Input)) {
+			t.Errorf("source %d: part %d of %s (%s)", i+1, src.Part, src.Path, src.Rel)
+		}
+		if want := 1 + strings.Count(good[:strings.Index(good, string(src.Input))], "\n"); src.Line != want {
+			t.Errorf("part %d: line %d, want %d", src.Part, src.Line, want)
+		}
+	}
+	if len(set.Resources) != len(whole.Resources) {
+		t.Fatalf("%d objects in parts, %d read whole", len(set.Resources), len(whole.Resources))
+	}
+	for i, r := range set.Resources {
+		w := whole.Resources[i]
+		if r.ID() != w.ID() || r.Position() != w.Position() {
+			t.Errorf("object %d: %s at %s, read whole %s at %s", i, r.ID(), r.Position(), w.ID(), w.Position())
+		}
+	}
+
+	// errors: the whole read's
+	for name, text := range map[string]string{
+		"syntax":    good + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ndata: [1, 2\n",
+		"duplicate": good + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c7\n  namespace: ns1\n",
+		"object":    good + "---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n",
+	} {
+		write(t, dir, map[string]string{"s.yaml": text})
+		_, want := Load([]string{dir}, nil, LoadOptions{Select: selectAll})
+		_, got := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: %v, read whole: %v", name, got, want)
+		}
+	}
+	write(t, dir, map[string]string{"s.yaml": good})
+	lim := &tree.Limits{MaxDocuments: 299}
+	_, want := Load([]string{dir}, nil, LoadOptions{Select: selectAll, Limits: lim})
+	_, got := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: lim}, nil)
+	if want == nil || got == nil || got.Error() != want.Error() {
+		t.Errorf("299 documents at most: %v, read whole: %v", got, want)
+	}
+	if _, err := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: &tree.Limits{MaxDocuments: 300}}, nil); err != nil {
+		t.Errorf("300 documents at most: %v", err)
+	}
+
+	// kustomizations: a file of them is one in every part; a part of them
+	// in a file of objects is not
+	kusts := strings.Repeat("---\n"+kust, 200)
+	write(t, dir, map[string]string{"s.yaml": kusts, "k.yaml": kusts + good})
+	set, err = Stream([]string{filepath.Join(dir, "s.yaml"), filepath.Join(dir, "k.yaml")}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := map[string][2]int{} // of each file: parts, kustomization parts
+	for _, src := range set.Sources {
+		p := parts[src.Rel]
+		p[0]++
+		if src.Kustomization {
+			p[1]++
+		}
+		parts[src.Rel] = p
+	}
+	if s, k := parts["s.yaml"], parts["k.yaml"]; s[0] < 5 || s[1] != s[0] || k[0] < 10 || k[1] != 0 {
+		t.Errorf("parts, kustomization parts: s.yaml %v, k.yaml %v", s, k)
 	}
 }

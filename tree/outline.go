@@ -96,13 +96,15 @@ func (s *Stream) LoadAll() error {
 	return nil
 }
 
-// settle forgets the outlines once none is left, and detects the style of
-// the stream once a document is parsed (an outlined stream has none until
-// then: it is only needed to write parsed documents).
+// settle forgets the outlines once none is left (but not where the
+// documents' texts start: they were read one by one, and are checked so
+// when written, see checkEdited), and detects the style of the stream once
+// a document is parsed (an outlined stream has none until then: it is only
+// needed to write parsed documents).
 func (s *Stream) settle() {
 	s.detectStyle()
 	if s.left == 0 {
-		s.outlined, s.starts, s.startLines = nil, nil, nil
+		s.outlined = nil
 	}
 }
 

@@ -325,3 +325,152 @@ func TestSkim(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitStream: SplitStream cuts a stream only at "---" lines between
+// documents that hold content; read with Options.Line and Options.Style
+// (with outlines and without), each part holds the documents the whole
+// stream holds there, every field of every node the same; edited and
+// written part by part, the parts' texts joined are what the whole stream
+// writes with the same edits. The stream is every outline input that
+// reads, joined.
+func TestSplitStream(t *testing.T) {
+	inputs := outlineInputs(t)
+	var all []byte
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		data := inputs[name]
+		if st, err := Read(data, Options{}); err != nil || st.Format != YAML || len(data) == 0 || data[len(data)-1] != '\n' ||
+			bytes.HasPrefix(data, utf8BOM) || bytes.Contains(data, []byte("\n%")) || data[0] == '%' || commentedDocEnd(data) ||
+			bytes.IndexByte(data, '\r') >= 0 {
+			// a part of the stream must end with a line break, hold no BOM
+			// or directive, and no comment after "..."; a stream mixing
+			// CRLF and LF documents is written otherwise outlined than read
+			// whole (TestOutlineSameOutput reads each input alone)
+			continue
+		}
+		if len(all) > 0 {
+			all = append(all, "---\n"...)
+		}
+		all = append(all, data...)
+	}
+	whole, err := Read(all, Options{})
+	if err != nil {
+		t.Fatalf("the joined stream: %v", err)
+	}
+	if _, body := cutBOM(all); commentedDocEnd(body) {
+		t.Fatal("the joined stream has a comment after \"...\": it would not be cut")
+	}
+	rewrites := 0
+	for _, size := range []int{1, 100, 1000, 5000} {
+		parts, st := SplitStream(all, size)
+		if len(parts) < 2 {
+			t.Fatalf("size %d: %d parts", size, len(parts))
+		}
+		if size == 1 && len(parts) < 10 {
+			t.Errorf("size 1: only %d parts of %d documents", len(parts), len(whole.Docs))
+		}
+		if want := detectStyle(all); st != want {
+			t.Errorf("size %d: style %+v, want %+v", size, st, want)
+		}
+		var joined []byte
+		line := 1
+		var docs []*yaml.Node
+		for i, p := range parts {
+			joined = append(joined, p.Text...)
+			if p.Line != line {
+				t.Errorf("size %d, part %d: line %d, want %d", size, i, p.Line, line)
+			}
+			line += bytes.Count(p.Text, []byte{'\n'})
+			if i > 0 && !bytes.HasPrefix(p.Text, []byte("---\n")) {
+				t.Errorf("size %d, part %d starts with %q", size, i, p.Text[:min(20, len(p.Text))])
+			}
+			ps, err := Read(p.Text, Options{Line: p.Line, Style: &st})
+			if err != nil {
+				t.Fatalf("size %d, part %d: %v", size, i, err)
+			}
+			docs = append(docs, ps.Docs...)
+		}
+		if !bytes.Equal(joined, all) {
+			t.Fatalf("size %d: the parts joined are not the stream", size)
+		}
+		if len(docs) != len(whole.Docs) {
+			t.Fatalf("size %d: %d documents in the parts, %d in the stream", size, len(docs), len(whole.Docs))
+		}
+		for i := range docs {
+			if d := nodeDiff(docs[i], whole.Docs[i], fmt.Sprintf("doc %d", i)); d != "" {
+				t.Fatalf("size %d: %s", size, d)
+			}
+		}
+		// the same edits, part by part (with outlines) and whole
+		for seed := range uint64(8) {
+			edit := func(st *Stream, first int) []byte {
+				t.Helper()
+				var picked []int
+				for i := range st.Docs {
+					r := rand.New(rand.NewPCG(seed, uint64(first+i)))
+					if r.IntN(3) == 0 {
+						picked = append(picked, i)
+						if err := st.Load(i); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				st.Snapshot()
+				for _, i := range picked {
+					fuzzEdit(st.Docs[i:i+1], uint8(rand.New(rand.NewPCG(seed, uint64(first+i)+1<<32)).IntN(30)))
+				}
+				return write(t, st)
+			}
+			w, err := Read(all, Options{Outline: testOutline})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := edit(w, 0)
+
+			var got []byte
+			first, rewritten := 0, false
+			for _, p := range parts {
+				ps, err := Read(p.Text, Options{Line: p.Line, Style: &st, Outline: testOutline})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, edit(ps, first)...)
+				first += len(ps.Docs)
+				rewritten = rewritten || ps.Rewritten()
+			}
+			if rewritten {
+				// a part written by yaml.v3 as a whole: the caller writes
+				// the whole stream instead (kmerge.Apply reads it again
+				// whole); a part whose every document is loaded is read
+				// back whole, which places some comments otherwise than
+				// reading its edited documents one by one
+				rewrites++
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("size %d, seed %d: the parts written differ from the stream written:\n%s", size, seed, unified(want, got))
+			}
+		}
+	}
+	if rewrites > 0 {
+		t.Errorf("%d of 32 edits rewrote a part", rewrites)
+	}
+	// what is not cut
+	for _, s := range []string{
+		strings.Repeat("a: 1\n---\n", 100),                           // documents all of content: cut
+		strings.Repeat("a: 1\n# c\n---\nb: 2\n", 100),                // a comment before "---"
+		strings.Repeat("a: 1\n---\n# only a comment\n---\n", 100),    // an empty document after
+		strings.Repeat("a: 1\n\n---\nb: 2\n", 100),                   // a blank line before
+		strings.Repeat("a: 1\n--- # c\nb: 2\n", 100),                 // a comment after the marker
+		strings.Repeat("a: 1\r\n---\r\nb: 2\r\n", 100),               // CRLF
+		"a: 1\n...\n# c\n---\n" + strings.Repeat("a: 1\n---\n", 100), // a comment after "..."
+		`{"a": 1}` + strings.Repeat("\n---\na: 1", 100),              // JSON
+	} {
+		parts, _ := SplitStream([]byte(s), 10)
+		if cut := len(parts) > 0; cut != strings.HasPrefix(s, "a: 1\n---\na") {
+			t.Errorf("%q...: %d parts", s[:min(len(s), 30)], len(parts))
+		}
+	}
+	if parts, _ := SplitStream([]byte(strings.Repeat("a: 1\n---\n", 10)), 100); parts != nil {
+		t.Errorf("a stream shorter than twice the size: %d parts", len(parts))
+	}
+}

@@ -85,6 +85,13 @@ func (s *Stream) Snapshot() {
 	}
 }
 
+// Rewritten reports whether the last WriteYAML after Snapshot could not
+// keep the source's text, and wrote every document with yaml.v3's encoder
+// (see Snapshot). Joined with others, the parts of a long stream
+// (SplitStream) write what the whole stream writes unless one of them was
+// rewritten: the whole stream is then rewritten too, every document of it.
+func (s *Stream) Rewritten() bool { return s.rewritten }
+
 // DropSnapshot discards the copies Snapshot made, and the memory they hold:
 // WriteYAML then writes the stream as if Snapshot had never been called.
 func (s *Stream) DropSnapshot() { s.snapshot, s.resnapshot = nil, false }
@@ -100,6 +107,7 @@ func (s *Stream) writePreserving(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	s.rewritten = out == nil
 	if out == nil {
 		if err := s.LoadAll(); err != nil {
 			return err
@@ -242,7 +250,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	if n == 1 && outcomes[0] == canonical {
 		return out, outcomes, nil
 	}
-	if s.outlined != nil {
+	if s.starts != nil {
+		// documents read one by one (outlines, loaded or not) are read
+		// back so, a comment between two of them where their texts put it
 		return s.checkEdited(out, outcomes, edits)
 	}
 	// Read everything back: the output must be the current documents, and

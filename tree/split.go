@@ -19,7 +19,7 @@ type Part struct {
 //
 // A stream is cut only before a "---" line that follows a line of content
 // (neither blank nor a comment nor a marker) and precedes one (after
-// comments, before the next marker): the documents on either side then
+// comment lines, but no blank line): the documents on either side then
 // read the same alone as together. Comments between two documents, empty
 // documents and directives give a document's comments to its neighbour
 // (yaml.v3 reads them so), and a stream with a comment after a "..." line
@@ -62,8 +62,9 @@ func contentBefore(text []byte) bool {
 	return isContent(last)
 }
 
-// contentAfter reports whether text (after a "---" line) has a line of
-// content before the next marker.
+// contentAfter reports whether text (after a "---" line) starts with a
+// line of content, after comment lines perhaps (a comment separated from
+// what follows by a blank line can be the document before's).
 func contentAfter(text []byte) bool {
 	for len(text) > 0 {
 		line := text
@@ -72,11 +73,11 @@ func contentAfter(text []byte) bool {
 		} else {
 			text = nil
 		}
-		switch {
-		case isMarker(line, "---") || isMarker(line, "..."):
-			return false
-		case isContent(line):
+		if isContent(line) {
 			return true
+		}
+		if t := bytes.TrimLeft(line, " \t"); len(t) == 0 || t[0] != '#' || bytes.IndexByte(line, '\r') >= 0 {
+			return false // a blank line, a marker, a directive
 		}
 	}
 	return false

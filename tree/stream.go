@@ -110,6 +110,7 @@ type Stream struct {
 	styled     bool
 	whole      bool // Options.Whole
 	line0      int  // the lines of the file before src (Options.Line)
+	rewritten  bool // the last WriteYAML did not keep the source's text (Rewritten)
 }
 
 // Read parses data as a stream of YAML or JSON documents.

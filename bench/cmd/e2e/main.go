@@ -57,7 +57,7 @@ func main() {
 	case "floor":
 		err = floor(os.Args[2:])
 	case "stream":
-		err = stream(os.Args[2:])
+		err = genStream(os.Args[2:])
 	default:
 		usage()
 	}
@@ -367,8 +367,8 @@ var streamPatches = []struct{ name, text string }{
 	{"10-service-affinity.kpatch", "[service.*]\nspec.sessionAffinity: None\n"},
 }
 
-// stream writes the stream scenario (see the package documentation).
-func stream(args []string) error {
+// genStream writes the stream scenario (see the package documentation).
+func genStream(args []string) error {
 	fs := flag.NewFlagSet("stream", flag.ExitOnError)
 	n := fs.Int("n", 100000, "documents")
 	fs.Parse(args)

@@ -375,3 +375,19 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// TestThoroughSameStream: the one-stream scenario (e2e stream: small
+// manifests, ten .kpatch files of wildcard targets), long enough to be read
+// in parts, written by kmerge apply's default way as by the thorough way.
+func TestThoroughSameStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a corpus")
+	}
+	dir := t.TempDir()
+	if err := genStream([]string{"-n", "4000", dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := same(t, kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "stream.yaml")}, Patches: []string{filepath.Join(dir, "patches")}, Validate: validate.Strict}); err != nil {
+		t.Fatal(err)
+	}
+}
