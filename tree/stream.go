@@ -417,31 +417,50 @@ func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
 			err = fmt.Errorf("cannot write the document as YAML: %v", r)
 		}
 	}()
-	indent := st.Indent
-	if indent < 1 {
-		indent = 2
-	}
 	for i, d := range docs {
 		d = encodable(d)
-		// An encoder per document: yaml.v3's emitter keeps every event
-		// it has emitted until the encoder is done, so one encoder for a
-		// long stream would hold the events of all of it.
 		if i > 0 {
 			buf.WriteString("---\n")
 		}
-		enc := yaml.NewEncoder(buf)
-		enc.SetIndent(indent)
-		if st.CompactSequences {
-			enc.CompactSeqIndent()
+		// the shapes manifests have are written by the writer of
+		// emit.go, the same bytes several times faster; the rest by
+		// yaml.v3's encoder
+		if out, ok := emitYAML(buf.AvailableBuffer(), d, st); ok {
+			buf.Write(out)
+			continue
 		}
-		if err := enc.Encode(d); err != nil {
-			return err
-		}
-		if err := enc.Close(); err != nil {
+		if err := encodeV3(buf, st, d); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// encodeV3 appends a document (encodable) to buf as yaml.v3's encoder
+// writes it in style st. A panic of the emitter (trees built by hand can
+// upset it) is returned as an error.
+func encodeV3(buf *bytes.Buffer, st Style, d *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot write the document as YAML: %v", r)
+		}
+	}()
+	indent := st.Indent
+	if indent < 1 {
+		indent = 2
+	}
+	// An encoder per document: yaml.v3's emitter keeps every event it has
+	// emitted until the encoder is done, so one encoder for a long stream
+	// would hold the events of all of it.
+	enc := yaml.NewEncoder(buf)
+	enc.SetIndent(indent)
+	if st.CompactSequences {
+		enc.CompactSeqIndent()
+	}
+	if err := enc.Encode(d); err != nil {
+		return err
+	}
+	return enc.Close()
 }
 
 // encodable returns a document as yaml.v3's encoder must get it: an empty
