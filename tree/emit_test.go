@@ -224,3 +224,23 @@ func genValue(r *rand.Rand, depth int) *yaml.Node {
 	}
 	return genScalar(r)
 }
+
+// FuzzEmit: on every document any input reads as, in every style, the
+// writer writes what yaml.v3 writes, or declines.
+func FuzzEmit(f *testing.F) {
+	for _, data := range outlineInputs(f) {
+		f.Add(string(data))
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
+		st, err := Read([]byte(src), Options{Limits: &lim})
+		if err != nil {
+			return
+		}
+		for i, doc := range st.Docs {
+			for _, style := range emitStyles {
+				checkEmit(t, fmt.Sprintf("doc %d", i), doc, style)
+			}
+		}
+	})
+}

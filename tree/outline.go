@@ -336,7 +336,7 @@ func sameOutline(a, b *yaml.Node) bool {
 // is written as it is without them.
 func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([]byte, []outcome, error) {
 	for i, e := range edits {
-		if !e.changed {
+		if !e.changed || e.proven {
 			continue
 		}
 		doc, ok := s.readChunk(e.text, i)

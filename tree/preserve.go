@@ -136,6 +136,7 @@ type docEdit struct {
 	outcome  outcome
 	verified []byte // a spliced text: it reads as the current tree, comments included
 	text     []byte // what was written
+	proven   bool   // a rerendered text that reads as the current tree (see rerender)
 }
 
 // preserved returns the stream written with its source text kept and how
@@ -178,9 +179,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 				end = starts[i+1]
 			}
 			first := 1 + s.line0 + lines[i]
-			if text, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
+			if text, proven, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
 				if !bytes.Equal(text, body[start:end]) {
-					edits[i] = docEdit{changed: true, outcome: rerendered, text: text}
+					edits[i] = docEdit{changed: true, outcome: rerendered, text: text, proven: proven}
 					changed = true
 				}
 				continue
@@ -233,7 +234,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		}
 	}
 	if n == 1 && outcomes[0] == rerendered {
-		if !s.readsAs(out, s.Docs[0]) {
+		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
 			return s.preservedWith(false)
 		}
 		return out, outcomes, nil

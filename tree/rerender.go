@@ -51,37 +51,53 @@ type unitOf struct {
 // chunk (starting at line first of the stream's source), written by
 // rendering only the parts that changed; ok is false when that cannot be
 // done, and the document must be written otherwise.
-func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text []byte, ok bool) {
+//
+// proven says that the text need not be read back to know it reads as the
+// edited document, comments included: every unit, old and new, was written
+// by the writer of emit.go (which writes no scalar over several lines and
+// no block scalar), and its new rendering, read back in the document of
+// its ancestors, is that document. The source reads as the snapshot, the
+// units' old renderings are its lines, which are laid out as yaml.v3 lays
+// them out, and everything else of the edited tree is the snapshot's: each
+// unit's lines, replaced by lines that read as its new entries or items at
+// the same place, read as those, and the lines around them read as they
+// did (a line after a unit is a sibling of it, or of an ancestor, or a
+// comment or a blank line, which no value of the writer's takes in).
+func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text []byte, proven, ok bool) {
 	if bytes.IndexByte(chunk, '\r') >= 0 || len(chunk) == 0 || chunk[len(chunk)-1] != '\n' {
-		return nil, false
+		return nil, false, false
 	}
 	if snap.Kind != yaml.DocumentNode || doc.Kind != yaml.DocumentNode || len(snap.Content) != 1 || len(doc.Content) != 1 ||
 		snap.HeadComment != doc.HeadComment || snap.LineComment != doc.LineComment || snap.FootComment != "" || doc.FootComment != "" {
-		return nil, false
+		return nil, false, false
 	}
 	var units []unitOf
 	if whole := diffUnits(snap.Content[0], doc.Content[0], nil, nil, &units); whole {
-		return nil, false // the root itself changed
+		return nil, false, false // the root itself changed
 	}
 	lines := bytes.SplitAfter(chunk, []byte{'\n'})
 	lines = lines[:len(lines)-1] // the empty string after the last "\n"
 	if !laidOut(snap.Content[0], lines, first, s.Style) {
-		return nil, false
+		return nil, false, false
 	}
+	proven = true
 	type repl struct {
 		from, to int
 		text     []byte
 	}
 	var repls []repl
 	for _, u := range units {
-		oldText, oldLines, ok := s.renderUnit(u, false)
+		old, ok := s.renderUnit(u, false)
 		if !ok {
-			return nil, false
+			return nil, false, false
 		}
-		newText, _, ok := s.renderUnit(u, true)
+		oldText, oldLines := old.text, old.lines
+		unit, ok := s.renderUnit(u, true)
 		if !ok {
-			return nil, false
+			return nil, false, false
 		}
+		newText := unit.text
+		proven = proven && old.emitted && unit.emitted && unit.readsBack()
 		// the unit's first line that is not a head comment is the line of
 		// its first key, or of its first item's first node
 		at := u.oldP.Content[u.oldFrom].Line
@@ -92,16 +108,16 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 		from := at - first - h
 		to := from + len(oldLines)
 		if h == len(oldLines) || from < 0 || to > len(lines) || len(repls) > 0 && from < repls[len(repls)-1].to {
-			return nil, false
+			return nil, false, false
 		}
 		if !bytes.Equal(bytes.Join(lines[from:to], nil), oldText) {
-			return nil, false // the source does not write the unit as yaml.v3 does
+			return nil, false, false // the source does not write the unit as yaml.v3 does
 		}
 		if len(repls) > 0 && onlyBlanksOrComments(lines[repls[len(repls)-1].to:from]) {
 			// two units with nothing but blank lines and comments between
 			// them are one change to the general way, which writes the
 			// lines between as the rendering has them (no blank line)
-			return nil, false
+			return nil, false, false
 		}
 		repls = append(repls, repl{from, to, newText})
 	}
@@ -113,7 +129,7 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 		at = r.to
 	}
 	out = append(out, bytes.Join(lines[at:], nil)...)
-	return out, true
+	return out, proven, true
 }
 
 // diffUnits appends to units the parts of b (the edited tree) that differ
@@ -202,7 +218,25 @@ func diffUnits(a, b *yaml.Node, path []*yaml.Node, index []int, units *[]unitOf)
 // item it is the first entry of; an item is not a line of its own). It
 // gives up on what would not render that way: flow style, anchors, tags, a
 // sequence item on the way that is a sequence, foot comments in the unit.
-func (s *Stream) renderUnit(u unitOf, edited bool) (text []byte, lines [][]byte, ok bool) {
+// renderedUnit is a unit rendered: its lines, and the document of its
+// ancestors it was rendered in, and all of that document's text; emitted
+// says that the writer of emit.go wrote it, not yaml.v3.
+type renderedUnit struct {
+	text    []byte
+	lines   [][]byte
+	doc     *yaml.Node
+	all     []byte
+	emitted bool
+}
+
+// readsBack reports whether the text of the unit's document reads as the
+// document, comments included.
+func (r *renderedUnit) readsBack() bool {
+	docs, err := readYAML(r.all, "", Limits{})
+	return err == nil && len(docs) == 1 && Equal(docs[0], r.doc) && sameComments(docs[0], r.doc)
+}
+
+func (s *Stream) renderUnit(u unitOf, edited bool) (r renderedUnit, ok bool) {
 	p, from, to := u.oldP, u.oldFrom, u.oldTo
 	if edited {
 		p, from, to = u.newP, u.newFrom, u.newTo
@@ -210,7 +244,7 @@ func (s *Stream) renderUnit(u unitOf, edited bool) (text []byte, lines [][]byte,
 	children := p.Content[from:to]
 	for _, c := range children {
 		if hasFootComment(c) {
-			return nil, nil, false
+			return r, false
 		}
 	}
 	prefix := 0
@@ -224,7 +258,7 @@ func (s *Stream) renderUnit(u unitOf, edited bool) (text []byte, lines [][]byte,
 	for d := len(u.path) - 2; d >= 0; d-- {
 		orig := u.path[d]
 		if orig.Style&yaml.FlowStyle != 0 || orig.Anchor != "" || orig.Style&yaml.TaggedStyle != 0 || u.path[d+1].Anchor != "" {
-			return nil, nil, false
+			return r, false
 		}
 		up := &yaml.Node{Kind: orig.Kind, Tag: orig.Tag, Style: orig.Style}
 		i := u.index[d]
@@ -232,32 +266,37 @@ func (s *Stream) renderUnit(u unitOf, edited bool) (text []byte, lines [][]byte,
 		case yaml.MappingNode:
 			key := orig.Content[i]
 			if key.Kind != yaml.ScalarNode || key.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || key.Anchor != "" {
-				return nil, nil, false
+				return r, false
 			}
 			up.Content = append(up.Content, &yaml.Node{Kind: key.Kind, Tag: key.Tag, Style: key.Style, Value: key.Value})
 			prefix++ // the key's line
 		case yaml.SequenceNode:
 			if u.path[d+1].Kind != yaml.MappingNode {
-				return nil, nil, false // an item that is a sequence: "- - x"
+				return r, false // an item that is a sequence: "- - x"
 			}
 		default:
-			return nil, nil, false
+			return r, false
 		}
 		up.Content = append(up.Content, n)
 		n = up
 	}
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}
-	var buf bytes.Buffer
-	if err := encodeYAML(&buf, s.Style, []*yaml.Node{doc}); err != nil {
-		return nil, nil, false
+	doc := encodable(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
+	var text []byte
+	if text, r.emitted = emitYAML(nil, doc, s.Style); !r.emitted {
+		var buf bytes.Buffer
+		if err := encodeV3(&buf, s.Style, doc); err != nil {
+			return r, false
+		}
+		text = buf.Bytes()
 	}
-	all := bytes.SplitAfter(buf.Bytes(), []byte{'\n'})
+	all := bytes.SplitAfter(text, []byte{'\n'})
 	all = all[:len(all)-1]
 	if prefix >= len(all) {
-		return nil, nil, false
+		return r, false
 	}
-	lines = all[prefix:]
-	return bytes.Join(lines, nil), lines, true
+	r.lines = all[prefix:]
+	r.text, r.doc, r.all = bytes.Join(r.lines, nil), doc, text
+	return r, true
 }
 
 // hasFootComment reports whether a node of the tree n has a foot comment.

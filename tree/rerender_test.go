@@ -14,9 +14,10 @@ import (
 
 // TestRerender: writing an edited stream by rendering only the changed
 // entries (rerender) gives the bytes the general way gives (render the
-// documents whole, splice or take the rendering), on random edits of the
-// preservation corpus, of its yaml.v3 renderings (YAML as programs write
-// it), and of the fuzz corpora. Every other seed edits only below the
+// documents whole, splice or take the rendering), and reads as the edited
+// documents (rerender reads back only what it has not proven), on random
+// edits of the preservation corpus, of its yaml.v3 renderings (YAML as
+// programs write it), and of the fuzz corpora. Every other seed edits only below the
 // root (an edit of the root's keys is written the general way): then most
 // edited documents of the renderings of the preservation corpus must take
 // the fast way (not those with anchors, flow collections over several
@@ -139,6 +140,17 @@ func rerenderEdit(t *testing.T, data []byte, seed uint64, fast bool) ([]byte, []
 	if fast {
 		if w := write(t, st); !bytes.Equal(w, out) {
 			t.Fatalf("WriteYAML and preservedWith(true) differ")
+		}
+		// what is written reads as the edited documents, with their
+		// comments, even where it was not read back (rerender's proven)
+		docs, err := readYAML(out, "", Limits{})
+		if err != nil || len(docs) != len(st.Docs) {
+			t.Fatalf("the output does not read as %d documents: %v\n%s", len(st.Docs), err, out)
+		}
+		for i, o := range outcomes {
+			if o == rerendered && (!Equal(docs[i], st.Docs[i]) || !sameComments(docs[i], st.Docs[i])) {
+				t.Fatalf("document %d, rerendered, reads otherwise:\n%s", i, out)
+			}
 		}
 	}
 	return out, outcomes
