@@ -227,7 +227,7 @@ func patchWhole(run *kpatch.Run, set *resource.Set, i, n int, load resource.Load
 // not count, small enough that the parts being worked on (their
 // documents parsed, and the copies of the edited ones) take little
 // memory.
-const partBytes = 128 << 10
+const partBytes = 64 << 10
 
 // partJoin joins the results of the parts of a file read in parts
 // (resource.Source.Part) into the file's, in order, as they come: the
@@ -237,7 +237,8 @@ type partJoin struct {
 	next    int              // the part to add next
 	waiting map[int]partDone // parts done before the ones before them
 	res     fileResult
-	read    int // the bytes of input of the parts added
+	read    int  // the bytes of input of the parts added
+	same    bool // the output so far is the input so far
 }
 
 type partDone struct {
@@ -256,6 +257,7 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 		j.next++
 		if j.res.file == nil {
 			j.res.file = &File{Path: p.src.Path, Rel: p.src.Rel, Input: p.src.Whole}
+			j.same = true
 		}
 		if j.res.err == nil {
 			j.res.err = p.res.err
@@ -268,6 +270,16 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 		out := p.src.Input
 		if p.res.file != nil {
 			out = p.res.file.Output
+		}
+		if j.same && bytes.Equal(out, p.src.Input) {
+			// the output is the input so far: a slice of it, not a copy
+			j.read += len(p.src.Input)
+			j.res.file.Output = p.src.Whole[:j.read]
+			continue
+		}
+		if j.same {
+			j.same = false
+			j.res.file.Output = append(make([]byte, 0, j.read+len(out)), j.res.file.Output...)
 		}
 		j.read += len(p.src.Input)
 		j.res.file.Output = j.grow(j.res.file.Output, len(out), len(p.src.Whole))

@@ -7,10 +7,21 @@ import (
 	"os"
 )
 
+// A TextReader is a reader that keeps what it reads (the kmerge command's
+// standard input, kept to quote the lines errors point at): ReadInput
+// reads it with its ReadText method, which returns the rest of the input,
+// limit bytes at most (no limit when limit <= 0), without a copy of it.
+type TextReader interface {
+	io.Reader
+	ReadText(limit int64) ([]byte, error)
+}
+
 // ReadInput reads r, named file in messages, but no more than the byte
 // limit of limits (nil: DefaultLimits()) allows: an input above the limit
 // is refused with the same error Read gives, without being read into
-// memory first.
+// memory first. Standard input redirected from a file (an *os.File that is
+// a regular file) is read into a buffer of its size, as ReadFile reads a
+// file; a TextReader with its ReadText.
 func ReadInput(r io.Reader, file string, limits *Limits) ([]byte, error) {
 	max := DefaultLimits().MaxBytes
 	if limits != nil {
@@ -21,12 +32,20 @@ func ReadInput(r io.Reader, file string, limits *Limits) ([]byte, error) {
 		lr = io.LimitReader(r, overLimit(max))
 	}
 	var data []byte
-	if f, ok := r.(*os.File); ok {
-		// standard input redirected from a file: read into a buffer of
-		// its size, as ReadFile does
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > 0 && (max <= 0 || info.Size() <= int64(max)) {
+	switch r := r.(type) {
+	case TextReader:
+		limit := int64(0)
+		if max > 0 {
+			limit = overLimit(max)
+		}
+		var err error
+		if data, err = r.ReadText(limit); err != nil {
+			return nil, err
+		}
+	case *os.File:
+		if size := regularSize(r); size > 0 && (max <= 0 || size <= int64(max)) {
 			var b bytes.Buffer
-			b.Grow(int(info.Size()) + bytes.MinRead)
+			b.Grow(int(size) + bytes.MinRead)
 			if _, err := b.ReadFrom(lr); err != nil {
 				return nil, err
 			}
@@ -93,4 +112,18 @@ func overLimit(max int) int64 {
 		return math.MaxInt64
 	}
 	return int64(max) + 1
+}
+
+// regularSize returns the size of what is left of f when it is a regular
+// file, 0 otherwise.
+func regularSize(f *os.File) int64 {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || at > info.Size() {
+		return 0
+	}
+	return info.Size() - at
 }

@@ -19,14 +19,37 @@ type texts map[string][]byte
 
 // recorder is standard input, recorded as it is read.
 type recorder struct {
-	r   io.Reader
-	buf bytes.Buffer
+	r     io.Reader
+	buf   bytes.Buffer
+	given int // of buf, returned by ReadText
 }
 
 func (r *recorder) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	r.buf.Write(p[:n])
+	r.given = r.buf.Len()
 	return n, err
+}
+
+// ReadText reads the rest of the input into the record and returns it,
+// without a second copy of it (tree.TextReader): a long stream on
+// standard input is held in memory once.
+func (r *recorder) ReadText(limit int64) ([]byte, error) {
+	src := r.r
+	if f, ok := src.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			if at, err := f.Seek(0, io.SeekCurrent); err == nil && at <= info.Size() {
+				r.buf.Grow(int(info.Size()-at) + bytes.MinRead)
+			}
+		}
+	}
+	if limit > 0 {
+		src = io.LimitReader(src, limit)
+	}
+	_, err := r.buf.ReadFrom(src)
+	out := r.buf.Bytes()[r.given:]
+	r.given = r.buf.Len()
+	return out, err
 }
 
 // quote returns the line an error points at, and a caret under its column
