@@ -11,6 +11,8 @@
 #   BASELINE=e7cad0b bash bench/run.sh  # kmerge built from that commit too, side by side
 #   SKIP_BENCH=1 E2E_SIZES= FN_SIZES=5000:10 BASELINE=e7cad0b bash bench/run.sh
 #                                     # kmerge fn only, beside kmerge at that commit
+#   SKIP_BENCH=1 E2E_SIZES= FN_SIZES= STREAM_SIZES="10000 100000" bash bench/run.sh
+#                                     # one long stream only
 #
 # E2E_SIZES lists end-to-end runs as manifests:corpus:repetitions[:patches]:
 # with patches (the sparse scenario), only that many manifests get a patch,
@@ -22,7 +24,11 @@
 # FN_SIZES lists kmerge fn runs as items:patches: a ResourceList of that
 # many mixed manifests with the patches in its functionConfig (e2e gen's
 # resourcelist.yaml), timed three times beside cat of it and BASELINE's
-# kmerge fn.
+# kmerge fn. STREAM_SIZES lists the sizes of the one-stream scenario (e2e
+# stream: that many small manifests in one YAML stream on standard input,
+# ten .kpatch files patching half of them), each timed three times beside
+# cat of the stream and yaml.v3's parse + emit of it. Every timed run
+# records its wall time, peak memory and CPU time (user + system).
 #
 # Needs Go 1.26 and the Go module proxy; installs kustomize (v5.8.2, the
 # newest that builds with Go 1.26 and kyaml v0.21.2) into a temporary
@@ -34,6 +40,7 @@ ROOT=$(cd .. && pwd)
 COUNT=${COUNT:-6}
 E2E_SIZES=${E2E_SIZES-"1000:deployments:3 1000:deployments-hand:3 10000:mixed:1:50"}
 FN_SIZES=${FN_SIZES-"5000:10"}
+STREAM_SIZES=${STREAM_SIZES-"10000 25000 50000 100000"}
 KUSTOMIZE_VERSION=v5.8.2
 RESULTS=$BENCH/results
 mkdir -p "$RESULTS"
@@ -72,14 +79,15 @@ if [ -z "${SKIP_E2E:-}" ]; then
     git -C "$ROOT" archive "$BASELINE" | tar -x -C "$TMP/baseline"
     (cd "$TMP/baseline" && GOWORK=off go build -o "$TMP/bin/kmerge-baseline" ./cmd/kmerge)
   fi
-  # timed TOOL LABEL COMMAND...: runs the command in $dir, output to
-  # $TMP/LABEL.out, and records its wall time and peak memory
+  # timed LABEL COMMAND...: runs the command in $dir, output to
+  # $TMP/LABEL.out, and records its wall time, peak memory and CPU time
   timed() {
     local label=$1
     shift
-    (cd "$dir" && /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" > "$TMP/$label.out")
-    read -r wall rss < "$TMP/time"
-    echo "n=$n corpus=$corpus patches=$patches tool=$label wall=$wall rss_kb=$rss" | tee -a "$RESULTS/e2e.txt" >&2
+    (cd "$dir" && /usr/bin/time -f '%e %M %U %S' -o "$TMP/time" "$@" > "$TMP/$label.out")
+    read -r wall rss user sys < "$TMP/time"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+    echo "n=$n corpus=$corpus patches=$patches tool=$label wall=$wall rss_kb=$rss cpu=$cpu${extra:-}" | tee -a "$RESULTS/e2e.txt" >&2
   }
   for size in $E2E_SIZES; do
     IFS=: read -r n corpus runs patches <<< "$size"
@@ -117,6 +125,23 @@ if [ -z "${SKIP_E2E:-}" ]; then
       fi
       timed fn-cat cat resourcelist.yaml
     done
+  done
+  for n in $STREAM_SIZES; do
+    corpus=stream patches=10
+    dir="$TMP/stream-$n"
+    step "one stream of $n manifests, $patches patch files"
+    "$TMP/bin/e2e" stream -n "$n" "$dir"
+    extra=" bytes=$(wc -c < "$dir/stream.yaml")"
+    for run in 1 2 3; do
+      timed stream-kmerge sh -c '"$0" apply -f - -p patches < stream.yaml' "$TMP/bin/kmerge"
+      if [ -n "${BASELINE:-}" ] && [ "$run" = 1 ]; then
+        timed stream-kmerge-baseline sh -c '"$0" apply -f - -p patches < stream.yaml' "$TMP/bin/kmerge-baseline"
+        cmp -s "$TMP/stream-kmerge.out" "$TMP/stream-kmerge-baseline.out" || { echo "kmerge and kmerge at $BASELINE differ" >&2; exit 1; }
+      fi
+      timed stream-cat cat stream.yaml
+      timed stream-yaml.v3 "$TMP/bin/e2e" floor stream.yaml
+    done
+    extra=
   done
 fi
 

@@ -14,6 +14,7 @@ import (
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -251,6 +252,13 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
+	}
+	if rec, ok := stdin.(*recorder); ok && rec.budget != nil {
+		// the manifest files count for the memory budget (standard input
+		// counts as it is read)
+		if files, err := resource.Files(o.files); err == nil {
+			rec.budget.addFiles(files)
+		}
 	}
 	res, err := kmerge.Apply(opts)
 	if err != nil {

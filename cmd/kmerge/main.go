@@ -44,7 +44,7 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runWith(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, newMemoryBudget()))
 }
 
 // usageError marks errors in the command line (exit code 2).
@@ -61,7 +61,12 @@ func usagef(format string, args ...any) error {
 // reaches stdout only when the command succeeds (and, with apply --diff
 // --exit-code, when it found changes).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	in := &recorder{r: stdin}
+	return runWith(args, stdin, stdout, stderr, nil)
+}
+
+// runWith is run, with the memory budget main sets (nil: none).
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, budget *memoryBudget) int {
+	in := &recorder{r: stdin, budget: budget}
 	inputs := texts{}
 	root := newRootCmd(in, stdout, stderr, inputs)
 	root.SetArgs(args)

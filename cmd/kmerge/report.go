@@ -19,9 +19,10 @@ type texts map[string][]byte
 
 // recorder is standard input, recorded as it is read.
 type recorder struct {
-	r     io.Reader
-	buf   bytes.Buffer
-	given int // of buf, returned by ReadText
+	r      io.Reader
+	buf    bytes.Buffer
+	given  int           // of buf, returned by ReadText
+	budget *memoryBudget // counts what ReadText reads; nil: none
 }
 
 func (r *recorder) Read(p []byte) (int, error) {
@@ -49,6 +50,7 @@ func (r *recorder) ReadText(limit int64) ([]byte, error) {
 	_, err := r.buf.ReadFrom(src)
 	out := r.buf.Bytes()[r.given:]
 	r.given = r.buf.Len()
+	r.budget.add(int64(len(out)))
 	return out, err
 }
 

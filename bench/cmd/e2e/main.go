@@ -3,7 +3,7 @@
 //
 //	e2e gen -n 1000 -corpus deployments [-patches K] DIR
 //	e2e compare KMERGE_OUTPUT KUSTOMIZE_OUTPUT
-//	e2e floor DIR
+//	e2e floor DIR|FILE
 //	e2e stream -n 100000 DIR
 //
 // gen writes, for the same n manifests and n strategic merge patches (or
@@ -12,9 +12,10 @@
 // strategic patch each) and DIR/kustomization.yaml with DIR/smp/*.yaml
 // (kustomize's patches: the same patches, with the identity of their
 // target). compare reads both outputs and checks that they hold the same
-// objects. floor parses every file of DIR/manifests into go.yaml.in/yaml/v3
-// nodes and emits them again, on every core, and nothing else: the least a
-// tool that reads and writes YAML through yaml.v3 can take. stream writes
+// objects. floor parses every file of DIR/manifests (or the stream FILE)
+// into go.yaml.in/yaml/v3 nodes and emits them again, on every core, and
+// nothing else: the least a tool that reads and writes YAML through yaml.v3
+// can take. stream writes
 // one YAML stream of n small manifests, DIR/stream.yaml (Deployments,
 // Services, ConfigMaps and Secrets in turn), and ten .kpatch files in
 // DIR/patches whose wildcard targets ([deployment.*], [service.*]) patch
@@ -68,7 +69,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] [-patches K] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR | e2e stream -n N DIR")
+	fmt.Fprintln(os.Stderr, "usage: e2e gen -n N -corpus deployments|mixed[-hand] [-patches K] DIR | e2e compare KMERGE_OUT KUSTOMIZE_OUT | e2e floor DIR|FILE | e2e stream -n N DIR")
 	os.Exit(2)
 }
 
@@ -295,8 +296,9 @@ func objects(file string) (map[string]any, error) {
 }
 
 // floor parses and emits every manifest of DIR/manifests with yaml.v3, the
-// files spread over GOMAXPROCS goroutines, and writes the total size of
-// the output to standard output (so that the work cannot be skipped).
+// files spread over GOMAXPROCS goroutines (or the one stream FILE, on one),
+// and writes the total size of the output to standard output (so that the
+// work cannot be skipped).
 func floor(args []string) error {
 	if len(args) != 1 {
 		usage()
@@ -304,6 +306,9 @@ func floor(args []string) error {
 	files, err := filepath.Glob(filepath.Join(args[0], "manifests", "*.yaml"))
 	if err != nil {
 		return err
+	}
+	if info, err := os.Stat(args[0]); err == nil && info.Mode().IsRegular() {
+		files = []string{args[0]} // one stream
 	}
 	workers := runtime.GOMAXPROCS(0)
 	sizes := make([]int, workers)

@@ -23,7 +23,7 @@ import (
 func main() {
 	benchFile := flag.String("bench", "", "benchmark output")
 	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
-	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}, {{.Stream}}")
 	flag.Parse()
 	if *benchFile == "" || *tmplFile == "" {
 		flag.Usage()
@@ -214,9 +214,10 @@ type target struct {
 type page struct {
 	Env                                    string
 	Targets, ApplyJSON, ApplyYAML, EnvList string
-	Read, Diff, E2E, Fn                    string
+	Read, Diff, E2E, Fn, Stream            string
 	Runs                                   int
 	targets                                []target
+	cores                                  int // of the machine (bench.txt's "cores:"), 0 if unknown
 }
 
 func (p *page) target(what, goal, reached string, met bool) {
@@ -231,6 +232,11 @@ func run(benchFile, e2eFile, tmplFile string) error {
 		return err
 	}
 	p := &page{Env: strings.Join(r.env, ", ")}
+	for _, e := range r.env {
+		if c, ok := strings.CutPrefix(e, "cores: "); ok {
+			p.cores, _ = strconv.Atoi(c)
+		}
+	}
 	p.Runs = r.count("BenchmarkApplyJSON/kind=Deployment", "kmerge")
 
 	var t table
@@ -374,12 +380,17 @@ func e2e(p *page, file string) error {
 	}
 	type key struct{ n, corpus, patches string }
 	walls := map[key]map[string][]float64{}
+	cpus := map[key]map[string][]float64{}
 	rss := map[key]map[string]float64{}
 	checks := map[key]string{}
 	var keys []key
 	fnWalls := map[key]map[string][]float64{}
 	fnRSS := map[key]map[string]float64{}
 	var fnKeys []key
+	stWalls, stCPU := map[key]map[string][]float64{}, map[key]map[string][]float64{}
+	stRSS := map[key]map[string]float64{}
+	stBytes := map[key]float64{}
+	var stKeys []key
 	for _, line := range strings.Split(string(data), "\n") {
 		kv := map[string]string{}
 		for _, f := range strings.Fields(line) {
@@ -394,16 +405,31 @@ func e2e(p *page, file string) error {
 			kv["patches"] = kv["n"]
 		}
 		k := key{kv["n"], kv["corpus"], kv["patches"]}
+		w, _ := strconv.ParseFloat(kv["wall"], 64)
+		m, _ := strconv.ParseFloat(kv["rss_kb"], 64)
+		cpu, err := strconv.ParseFloat(kv["cpu"], 64)
+		if err != nil {
+			cpu = -1 // older results have none
+		}
+		if strings.HasPrefix(kv["tool"], "stream-") {
+			if stWalls[k] == nil {
+				stWalls[k], stCPU[k], stRSS[k] = map[string][]float64{}, map[string][]float64{}, map[string]float64{}
+				stKeys = append(stKeys, k)
+			}
+			stWalls[k][kv["tool"]] = append(stWalls[k][kv["tool"]], w)
+			stCPU[k][kv["tool"]] = append(stCPU[k][kv["tool"]], cpu)
+			stRSS[k][kv["tool"]] = max(stRSS[k][kv["tool"]], m)
+			stBytes[k], _ = strconv.ParseFloat(kv["bytes"], 64)
+			continue
+		}
 		if walls[k] == nil && !strings.HasPrefix(kv["tool"], "fn-") {
-			walls[k], rss[k] = map[string][]float64{}, map[string]float64{}
+			walls[k], cpus[k], rss[k] = map[string][]float64{}, map[string][]float64{}, map[string]float64{}
 			keys = append(keys, k)
 		}
 		if _, c, ok := strings.Cut(line, " check="); ok {
 			checks[k] = c
 			continue
 		}
-		w, _ := strconv.ParseFloat(kv["wall"], 64)
-		m, _ := strconv.ParseFloat(kv["rss_kb"], 64)
 		if strings.HasPrefix(kv["tool"], "fn-") {
 			if fnWalls[k] == nil {
 				fnWalls[k], fnRSS[k] = map[string][]float64{}, map[string]float64{}
@@ -414,6 +440,7 @@ func e2e(p *page, file string) error {
 			continue
 		}
 		walls[k][kv["tool"]] = append(walls[k][kv["tool"]], w)
+		cpus[k][kv["tool"]] = append(cpus[k][kv["tool"]], cpu)
 		rss[k][kv["tool"]] = max(rss[k][kv["tool"]], m)
 	}
 	median := func(vs []float64) float64 {
@@ -423,6 +450,15 @@ func e2e(p *page, file string) error {
 		s := append([]float64(nil), vs...)
 		sort.Float64s(s)
 		return s[len(s)/2]
+	}
+	// the median CPU time, -1 when a run has none
+	medianCPU := func(vs []float64) float64 {
+		for _, v := range vs {
+			if v < 0 {
+				return -1
+			}
+		}
+		return median(vs)
 	}
 	secs := func(v float64) string {
 		if v < 0 {
@@ -438,7 +474,7 @@ func e2e(p *page, file string) error {
 	}
 	var t table
 	t.header("manifests + strategic patches", "kmerge apply", "kustomize build", "kmerge / kustomize (time)", "speed-up",
-		"peak RSS kmerge", "peak RSS kustomize", "floor", "kmerge / floor", "kmerge before (peak RSS)", "outputs")
+		"peak RSS kmerge", "peak RSS kustomize", "floor", "kmerge / floor", "kmerge / floor (CPU time)", "kmerge before (peak RSS)", "outputs")
 	for _, k := range keys {
 		km, ku := median(walls[k]["kmerge"]), median(walls[k]["kustomize"])
 		kr, ur := rss[k]["kmerge"], rss[k]["kustomize"]
@@ -458,7 +494,12 @@ func e2e(p *page, file string) error {
 		if b := median(walls[k]["kmerge-baseline"]); b > 0 {
 			before = fmt.Sprintf("%s (%s)", secs(b), mib(rss[k]["kmerge-baseline"]))
 		}
-		t.row(what, secs(km), secs(ku), ratio(km, ku), speedup(ku, km), mib(kr), mib(ur), floorCell, ratio(km, fl), before, checks[k])
+		kc, fc := medianCPU(cpus[k]["kmerge"]), medianCPU(cpus[k][floorTool])
+		cpuCell := ratio(kc, fc)
+		if kc > 0 && fc > 0 {
+			cpuCell = fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, fc), kc, fc)
+		}
+		t.row(what, secs(km), secs(ku), ratio(km, ku), speedup(ku, km), mib(kr), mib(ur), floorCell, ratio(km, fl), cpuCell, before, checks[k])
 		switch {
 		case k.n == "10000" && k.patches == "50":
 			p.target("end to end, sparse: 10,000 manifests in 10,000 files + 50 strategic patches, kmerge apply / cat of the files", "≤ 5",
@@ -468,8 +509,13 @@ func e2e(p *page, file string) error {
 		case k.n == "1000" && k.corpus == "deployments" && k.patches == "1000":
 			p.target("end to end, dense: 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 25× faster",
 				strings.Trim(speedup(ku, km), "*")+" faster", ku >= 25*km)
-			p.target("end to end, dense: kmerge apply / yaml.v3 parse + emit of the manifests", "≤ 0.7",
-				ratio(km, fl), fl > 0 && km <= 0.7*fl)
+			if kc > 0 && fc > 0 {
+				p.target("end to end, dense: kmerge apply / yaml.v3 parse + emit of the manifests, CPU time", "≤ 0.7",
+					fmt.Sprintf("%s (wall time: %s)", ratio(kc, fc), ratio(km, fl)), kc <= 0.7*fc)
+			} else {
+				p.target("end to end, dense: kmerge apply / yaml.v3 parse + emit of the manifests", "≤ 0.7",
+					ratio(km, fl), fl > 0 && km <= 0.7*fl)
+			}
 			if b := rss[k]["kmerge-baseline"]; b > 0 {
 				p.target("end to end, dense: peak memory vs kmerge before", "no higher",
 					fmt.Sprintf("peak RSS %s vs %s", mib(kr), mib(b)), kr <= b)
@@ -493,5 +539,61 @@ func e2e(p *page, file string) error {
 	if len(fnKeys) > 0 {
 		p.Fn = t.b.String()
 	}
+	for _, k := range fnKeys {
+		if k.n == "5000" && k.patches == "10" {
+			r := fnRSS[k]["fn-kmerge"]
+			p.target("kmerge fn on a ResourceList of 5,000 items with 10 patches: peak memory", "≤ 200 MiB",
+				"peak RSS "+mib(r), r > 0 && r <= 200*1024)
+		}
+	}
+
+	// one long stream on standard input: the cost per document against
+	// the smallest size's, the cores used (CPU time over wall time), the
+	// peak memory against four times the stream's bytes plus 100 MiB
+	t = table{}
+	t.header("documents (bytes)", "kmerge apply -f -", "CPU time", "CPU / wall", "CPU per document", "per document / at the smallest size",
+		"peak RSS", "4× the bytes + 100 MiB", "cat", "yaml.v3 parse + emit (one core)", "kmerge before (peak RSS)")
+	sort.SliceStable(stKeys, func(i, j int) bool { return atoi(stKeys[i].n) < atoi(stKeys[j].n) })
+	first := -1.0
+	for _, k := range stKeys {
+		n := float64(atoi(k.n))
+		km, kc := median(stWalls[k]["stream-kmerge"]), medianCPU(stCPU[k]["stream-kmerge"])
+		perDoc := -1.0
+		if kc > 0 && n > 0 {
+			perDoc = kc / n
+			if first < 0 {
+				first = perDoc
+			}
+		}
+		budget := 4*stBytes[k]/1024 + 100*1024 // KiB
+		before := "–"
+		if b := median(stWalls[k]["stream-kmerge-baseline"]); b > 0 {
+			before = fmt.Sprintf("%s (%s)", secs(b), mib(stRSS[k]["stream-kmerge-baseline"]))
+		}
+		cores := "–"
+		if kc > 0 && km > 0 {
+			cores = fmt.Sprintf("%.2f", kc/km)
+		}
+		kr := stRSS[k]["stream-kmerge"]
+		t.row(fmt.Sprintf("%s (%s)", k.n, size(stBytes[k])), secs(km), secs(kc), cores, dur(perDoc*1e9), ratio(perDoc, first),
+			mib(kr), mib(budget), secs(median(stWalls[k]["stream-cat"])), secs(median(stWalls[k]["stream-yaml.v3"])), before)
+		if k.n == "100000" {
+			p.target("one stream of 100,000 documents on standard input: linear", "cost per document ≤ 1.2× that at the smallest size",
+				ratio(perDoc, first)+"×", perDoc > 0 && perDoc <= 1.2*first)
+			want := 0.75 * float64(max(p.cores, 1))
+			p.target("one stream of 100,000 documents: every core", fmt.Sprintf("CPU time / wall time ≥ %.1f (%d cores)", want, p.cores),
+				cores, kc > 0 && km > 0 && kc/km >= want)
+			p.target("one stream of 100,000 documents: peak memory", "≤ 4× its bytes + 100 MiB",
+				fmt.Sprintf("%s (budget %s)", mib(kr), mib(budget)), kr > 0 && kr <= budget)
+		}
+	}
+	if len(stKeys) > 0 {
+		p.Stream = t.b.String()
+	}
 	return nil
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
