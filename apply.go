@@ -373,7 +373,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	checks := make([]check, len(objs))
 	if targeted {
 		c := checker{mode: opts.Validate, schema: opts.Schema, showSecrets: opts.ShowSecrets}
-		input := newRereader(src.Input, src.Path, src.Line, opts.Limits)
+		input := newRereader(src.Input, src.Path, src.Line, src.Column, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
 			if touched[j] = run.Patch(r); touched[j] {

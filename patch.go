@@ -125,7 +125,7 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	}
 	st.Snapshot()
 	c := opts.checker()
-	input := newRereader(doc, docName, 0, opts.Limits)
+	input := newRereader(doc, docName, 0, 0, opts.Limits)
 	var invalid []error
 	// one object: patched, checked, put back where it was
 	patchOne := func(d *yaml.Node, i, item int, before func() *yaml.Node) (*yaml.Node, error) {

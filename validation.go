@@ -80,18 +80,19 @@ type rereader struct {
 	data   []byte
 	file   string
 	line   int // the line data starts at in the file (a part of it)
+	column int // the columns before each line of data in the file
 	limits *tree.Limits
 	docs   []*yaml.Node
 }
 
-func newRereader(data []byte, file string, line int, limits *tree.Limits) *rereader {
-	return &rereader{data: data, file: file, line: line, limits: limits}
+func newRereader(data []byte, file string, line, column int, limits *tree.Limits) *rereader {
+	return &rereader{data: data, file: file, line: line, column: column, limits: limits}
 }
 
 // doc returns document i of the input, nil when it cannot be read.
 func (r *rereader) doc(i int) *yaml.Node {
 	r.once.Do(func() {
-		if st, err := tree.Read(r.data, tree.Options{File: r.file, Limits: r.limits, Line: r.line}); err == nil {
+		if st, err := tree.Read(r.data, tree.Options{File: r.file, Limits: r.limits, Line: r.line, Column: r.column}); err == nil {
 			r.docs = st.Docs
 		}
 	})

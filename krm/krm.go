@@ -158,6 +158,11 @@ type Options struct {
 
 // RunWith is Run with options.
 func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
+	if !opts.Thorough {
+		if out, results, ok, err := runItems(input); ok {
+			return out, results, err
+		}
+	}
 	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
 	if err != nil {
 		return nil, nil, err

@@ -2,6 +2,7 @@ package krm
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,71 @@ func TestAdvice(t *testing.T) {
 	if msg := fe.Results[0].Message; !strings.Contains(msg, "spec.parts[0]: $patch: delete cannot be applied without the kind's schema") ||
 		!strings.HasSuffix(msg, "(add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)") {
 		t.Errorf("got %s", msg)
+	}
+}
+
+// TestItemsSame: the short way (the items of a ResourceList read one by one,
+// runItems) writes what reading the list whole writes (Options.Thorough),
+// with the same results and error, on every case of testdata and on
+// variants of them (items indented under items:, more items, a list with
+// results, an error in the patches, a duplicate item); and it is taken where
+// the list is laid out for it.
+func TestItemsSame(t *testing.T) {
+	ins, err := filepath.Glob("testdata/*/in.yaml")
+	if err != nil || len(ins) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	inputs := map[string]string{}
+	for _, in := range ins {
+		b, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(filepath.Dir(in))
+		inputs[name] = string(b)
+		// the items indented under items: (as yaml.v3 writes them)
+		if strings.Contains(inputs[name], "\nitems:\n- ") {
+			var b strings.Builder
+			inside := false
+			for _, line := range strings.SplitAfter(inputs[name], "\n") {
+				switch {
+				case strings.HasPrefix(line, "items:"):
+					inside = true
+				case inside && line != "" && line[0] != ' ' && line[0] != '-' && line[0] != '\n':
+					inside = false
+				case inside && len(line) > 1:
+					line = "  " + line
+				}
+				b.WriteString(line)
+			}
+			inputs[name+" indented"] = b.String()
+		}
+		// more items, one of them patched by nothing
+		inputs[name+" more"] = strings.Replace(inputs[name], "\nitems:\n", "\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: extra-one\n  data:\n    a: \"1\"\n", 1)
+		// a duplicate item
+		inputs[name+" duplicate"] = strings.Replace(inputs[name], "\nitems:\n", "\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: twice\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: twice\n", 1)
+	}
+	taken := 0
+	for name, in := range inputs {
+		wantOut, wantRes, wantErr := RunWith([]byte(in), Options{Thorough: true})
+		out, res, ok, err := runItems([]byte(in))
+		if !ok {
+			continue
+		}
+		taken++
+		if string(out) != string(wantOut) || fmt.Sprint(res) != fmt.Sprint(wantRes) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: the short way writes\n%s\nresults %v\nerror %v\nreading the list whole\n%s\nresults %v\nerror %v", name, out, res, err, wantOut, wantRes, wantErr)
+		}
+		if got, _, gotErr := RunWith([]byte(in), Options{}); string(got) != string(out) || fmt.Sprint(gotErr) != fmt.Sprint(err) {
+			t.Errorf("%s: RunWith does not take the short way", name)
+		}
+	}
+	if taken < len(inputs)/2 {
+		t.Errorf("the short way was taken for %d of %d lists", taken, len(inputs))
+	}
+	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate"} {
+		if _, _, ok, _ := runItems([]byte(inputs[name])); !ok {
+			t.Errorf("%s: the short way was not taken", name)
+		}
 	}
 }

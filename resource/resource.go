@@ -95,6 +95,11 @@ type Source struct {
 	Part  int
 	Line  int
 	Whole []byte
+	// Column is the number of columns before each line of Input in the
+	// file (tree.Options.Column): a source whose Input is a part of a
+	// file's text taken out of it dedented (package krm reads the items
+	// of a long ResourceList so); 0 otherwise.
+	Column int
 
 	style tree.Style // of a part: the file's
 }
@@ -637,6 +642,11 @@ func object(src *Source, doc, item int, n *yaml.Node, list bool, words interner)
 	}
 	return r, nil
 }
+
+// Check reports an error when two objects of the set have one identity,
+// as Load does: the set is made by its caller (package krm reads the items
+// of a ResourceList one by one).
+func (set *Set) Check() error { return set.checkUnique() }
 
 func (set *Set) checkUnique() error {
 	seen := map[string]*Resource{}

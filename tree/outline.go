@@ -166,18 +166,19 @@ func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
 	if err != nil || len(docs) != want {
 		return nil, false
 	}
-	shiftLines(docs[i-lo], s.line0+s.startLines[lo])
+	shiftPos(docs[i-lo], s.line0+s.startLines[lo], s.col0)
 	return docs[i-lo], true
 }
 
-// shiftLines moves the nodes of a tree down by n lines.
-func shiftLines(n *yaml.Node, by int) {
-	if by == 0 {
+// shiftPos moves the nodes of a tree down by lines and right by cols.
+func shiftPos(n *yaml.Node, lines, cols int) {
+	if lines == 0 && cols == 0 {
 		return
 	}
-	n.Line += by
+	n.Line += lines
+	n.Column += cols
 	for _, c := range n.Content {
-		shiftLines(c, by)
+		shiftPos(c, lines, cols)
 	}
 }
 
@@ -199,7 +200,7 @@ func (s *Stream) readOutlines(data []byte, o *Outline) ([]*yaml.Node, []int, boo
 	docs, ok := skimOutlines(data, s.limits, o)
 	if ok {
 		for _, d := range docs {
-			shiftLines(d, s.line0)
+			shiftPos(d, s.line0, s.col0)
 		}
 	} else {
 		var err error

@@ -77,7 +77,7 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 	}
 	lines := bytes.SplitAfter(chunk, []byte{'\n'})
 	lines = lines[:len(lines)-1] // the empty string after the last "\n"
-	if !laidOut(snap.Content[0], lines, first, s.Style) {
+	if !laidOut(snap.Content[0], lines, first, s.col0, s.Style) {
 		return nil, false, false
 	}
 	proven = true
@@ -316,17 +316,17 @@ func hasFootComment(n *yaml.Node) bool {
 }
 
 // laidOut reports whether the source text of a document (its lines, the
-// first being line first of the stream) indents every line as yaml.v3
-// writes the document in style st: each key, item and block scalar's
-// content where the emitter puts it, "- " before an item's content, no
-// line but those of keys, items, block scalars, comments and markers (a
-// scalar or a flow collection over several lines, say, fails). The
-// emitter's rule (yaml_emitter_increase_indent_compact): the content of
-// a sequence item is 2 columns right of its dash; any other nested block
-// (a mapping's value, a block scalar's text) is at the next multiple of
-// the indentation after its parent's, less 2 for a sequence in the
-// compact style.
-func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
+// first being line first of the stream, each with col0 columns of the
+// file before it: Options.Column) indents every line as yaml.v3 writes the
+// document in style st: each key, item and block scalar's content where
+// the emitter puts it, "- " before an item's content, no line but those of
+// keys, items, block scalars, comments and markers (a scalar or a flow
+// collection over several lines, say, fails). The emitter's rule, as its
+// output shows it: the content of a sequence item is 2 columns right of
+// its dash; any other nested block (a mapping's value, a block scalar's
+// text) is at the next multiple of the indentation after its parent's,
+// less 2 for a sequence in the compact style.
+func laidOut(root *yaml.Node, lines [][]byte, first, col0 int, st Style) bool {
 	ind := st.Indent
 	if ind < 2 || ind > 9 {
 		ind = 2 // as yaml.v3's emitter takes it
@@ -383,7 +383,7 @@ func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
 	// below, at col+2
 	dash := func(it *yaml.Node, col int) bool {
 		l := line(it)
-		if l == nil || it.Column-1 != col+2 {
+		if l == nil || it.Column-1-col0 != col+2 {
 			return false
 		}
 		isDash := func(l []byte, next byte) bool {
@@ -419,7 +419,7 @@ func laidOut(root *yaml.Node, lines [][]byte, first int, st Style) bool {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
-				if k.Kind != yaml.ScalarNode || k.Column-1 != col || isBlock(k) || k.Anchor != "" || line(k) == nil {
+				if k.Kind != yaml.ScalarNode || k.Column-1-col0 != col || isBlock(k) || k.Anchor != "" || line(k) == nil {
 					return false
 				}
 				var ok bool

@@ -73,6 +73,12 @@ type Options struct {
 	// of a longer stream (SplitStream); 0 or 1: the first line. The
 	// stream's nodes get the lines they have in the file.
 	Line int
+	// Column is the number of columns before each line of data in its
+	// file, when data is a part of a longer text that holds its lines
+	// indented by that much (an item of a sequence, taken out and
+	// dedented: package krm reads the items of a long ResourceList so).
+	// The stream's nodes get the columns they have in the file.
+	Column int
 	// Style, when set, is the style of the stream, which is not detected
 	// from data: a part of a stream gets the style of the whole
 	// (SplitStream), so that it is written as the whole would be.
@@ -110,6 +116,7 @@ type Stream struct {
 	styled     bool
 	whole      bool // Options.Whole
 	line0      int  // the lines of the file before src (Options.Line)
+	col0       int  // the columns before src's lines in the file (Options.Column)
 	rewritten  bool // the last WriteYAML did not keep the source's text (Rewritten)
 }
 
@@ -133,7 +140,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err := checkUTF8(data, opts.File); err != nil {
 		return nil, err
 	}
-	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits, whole: opts.Whole, line0: max(opts.Line-1, 0)}
+	s := &Stream{File: opts.File, Style: Style{Indent: 2}, limits: limits, whole: opts.Whole, line0: max(opts.Line-1, 0), col0: max(opts.Column, 0)}
 	if opts.Style != nil {
 		s.Style, s.styled = *opts.Style, true
 	}
@@ -184,19 +191,23 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	return s, nil
 }
 
-// readYAML is readYAML with the stream's file and limits, the lines of
-// the documents and of an error those they have in the file (Options.Line).
+// readYAML is readYAML with the stream's file and limits, the lines and
+// columns of the documents and of an error those they have in the file
+// (Options.Line, Options.Column).
 func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
 	docs, err := readYAML(data, s.File, s.limits)
 	if err != nil {
 		var se *SyntaxError
-		if s.line0 > 0 && errors.As(err, &se) && se.Pos.Line > 0 {
+		if errors.As(err, &se) && se.Pos.Line > 0 {
 			se.Pos.Line += s.line0
+			if se.Pos.Column > 0 {
+				se.Pos.Column += s.col0
+			}
 		}
 		return nil, err
 	}
 	for _, d := range docs {
-		shiftLines(d, s.line0)
+		shiftPos(d, s.line0, s.col0)
 	}
 	return docs, nil
 }
@@ -334,6 +345,11 @@ func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits) 
 	}
 	return normalizeYAML(doc, file, limits)
 }
+
+// DetectStyle returns the style of a YAML text: the indentation of nested
+// mappings and whether block sequences under a key start at the key's
+// column, as Read detects them (Stream.Style).
+func DetectStyle(data []byte) Style { return detectStyle(data) }
 
 // detectStyle finds the indentation of nested mappings and whether block
 // sequences under a key start at the key's column. Each nested line votes.

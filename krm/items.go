@@ -1,0 +1,323 @@
+package krm
+
+import (
+	"bytes"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// The short way for a ResourceList: its items read one by one.
+//
+// A ResourceList is one document, and reading it whole makes nodes of
+// every item: several times the list's bytes, for a list of thousands of
+// manifests of which a few are patched. The short way reads the list as
+// an outline (tree.Options.Outline): the identity of each item (and its
+// labels and annotations, which selectors and results read), the
+// functionConfig whole, and where each item's text is. The items a patch
+// targets, and the CustomResourceDefinitions (schemas), are read on their
+// own, each from its text taken out of the list and dedented (a stream of
+// its own, whose nodes have the lines and columns they have in the list:
+// tree.Options.Line and Column), patched as kmerge.ApplyPatches patches
+// them, and written by their streams; the list written is its text with
+// the text of each changed item replaced by its item's, indented back, and
+// the results at its end, as the whole list's writing places them. The
+// output is the same as reading the list whole gives (TestThoroughSame,
+// the fn cases of the command's tests): the short way is taken only where
+// the list is laid out so that the items' texts read alone as they do in
+// it (block style, indented by two, each item's lines below its dash, no
+// comment or blank line at the end) and writes only what it has read back
+// where it changed; otherwise the list is read whole.
+
+// listOutline is what the short way reads of a ResourceList.
+var listOutline = &tree.Outline{Fields: map[string]*tree.Outline{
+	"apiVersion": nil, "kind": nil,
+	"items": {Items: &tree.Outline{Fields: map[string]*tree.Outline{
+		"apiVersion": nil, "kind": nil,
+		"metadata": {Fields: map[string]*tree.Outline{"name": nil, "namespace": nil,
+			"labels": {All: true}, "annotations": {All: true}}},
+	}}},
+	"functionConfig": {All: true},
+	"results":        nil,
+}}
+
+// itemsList is a ResourceList read as an outline.
+type itemsList struct {
+	input []byte
+	st    *tree.Stream
+	root  *yaml.Node   // the list's root mapping (an outline)
+	items []*yaml.Node // its items (outlines)
+	lines []int        // the offset of each line of input
+	ind   int          // the columns before each item's dash
+	spans [][2]int     // the lines of each item: from its dash up to the next (0-based, end excluded)
+	style tree.Style
+}
+
+// readItemsList reads a ResourceList as an outline, or reports that the
+// short way does not apply to it.
+func readItemsList(input []byte) (*itemsList, bool) {
+	if bytes.IndexByte(input, '\r') >= 0 || len(input) == 0 || input[len(input)-1] != '\n' {
+		return nil, false
+	}
+	st, err := tree.Read(input, tree.Options{File: stdinName, Outline: listOutline})
+	if err != nil || st.Format != tree.YAML || !st.Outlines() || len(st.Docs) != 1 {
+		return nil, false
+	}
+	l := &itemsList{input: input, st: st, root: tree.Root(st.Docs[0]), style: tree.DetectStyle(input)}
+	seq := tree.MapGet(l.root, "items")
+	if kindOf(l.root) != "ResourceList" || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 ||
+		len(seq.Content) == 0 || l.style.Indent != 2 {
+		return nil, false
+	}
+	l.items = seq.Content
+	l.lines = append(l.lines, 0)
+	for i, c := range input[:len(input)-1] {
+		if c == '\n' {
+			l.lines = append(l.lines, i+1)
+		}
+	}
+	// where the items end: the line of the next key of the list
+	itemsKey := l.root.Content[tree.MapIndex(l.root, "items")]
+	end := len(l.lines)
+	for i := 0; i+1 < len(l.root.Content); i += 2 {
+		if k := l.root.Content[i]; k.Line > itemsKey.Line && k.Line-1 < end {
+			end = k.Line - 1
+		}
+	}
+	l.ind = l.items[0].Column - 3
+	if l.ind < 0 {
+		return nil, false
+	}
+	dash := append(bytes.Repeat([]byte{' '}, l.ind), "- "...)
+	for k, it := range l.items {
+		if it.Kind != yaml.MappingNode || it.Style&yaml.FlowStyle != 0 || it.Column-3 != l.ind {
+			return nil, false
+		}
+		// the item's dash: on its first key's line, or on a line of a
+		// comment above it ("- # comment")
+		from := it.Line - 1
+		for from >= 0 && !bytes.HasPrefix(l.line(from), dash) {
+			from--
+		}
+		if from < 0 || k > 0 && from < l.spans[k-1][0]+1 {
+			return nil, false
+		}
+		if k > 0 {
+			l.spans[k-1][1] = from
+		}
+		l.spans = append(l.spans, [2]int{from, end})
+	}
+	// every line of an item is below its dash, or blank; the last one's
+	// last line is not
+	below := bytes.Repeat([]byte{' '}, l.ind+2)
+	for _, sp := range l.spans {
+		for i := sp[0] + 1; i < sp[1]; i++ {
+			line := l.line(i)
+			if len(bytes.TrimRight(line, " \n")) > 0 && !bytes.HasPrefix(line, below) {
+				return nil, false
+			}
+			if i == sp[1]-1 && len(bytes.TrimSpace(line)) == 0 {
+				return nil, false
+			}
+		}
+	}
+	return l, true
+}
+
+// line returns line i (0-based) of the input, with its line break.
+func (l *itemsList) line(i int) []byte {
+	end := len(l.input)
+	if i+1 < len(l.lines) {
+		end = l.lines[i+1]
+	}
+	return l.input[l.lines[i]:end]
+}
+
+// text returns the text of lines from..to (0-based, to excluded).
+func (l *itemsList) text(from, to int) []byte {
+	end := len(l.input)
+	if to < len(l.lines) {
+		end = l.lines[to]
+	}
+	return l.input[l.lines[from]:end]
+}
+
+// itemText returns the text of item k dedented: a document of its own.
+func (l *itemsList) itemText(k int) []byte {
+	sp := l.spans[k]
+	var b []byte
+	for i := sp[0]; i < sp[1]; i++ {
+		line := l.line(i)
+		if len(line) > l.ind+2 {
+			b = append(b, line[l.ind+2:]...)
+		} else {
+			b = append(b, '\n') // a blank line
+		}
+	}
+	return b
+}
+
+// indent turns the text of an item written as a document of its own back
+// into the text of the list's item; ok is false for a text that does not
+// start with a line of content.
+func (l *itemsList) indent(text []byte) ([]byte, bool) {
+	if len(text) == 0 || text[0] == ' ' || text[0] == '\n' || text[len(text)-1] != '\n' {
+		return nil, false
+	}
+	out := make([]byte, 0, len(text)+(l.ind+2)*bytes.Count(text, []byte{'\n'}))
+	for i, line := range bytes.SplitAfter(text[:len(text)-1], []byte{'\n'}) {
+		switch {
+		case i == 0:
+			out = append(out, bytes.Repeat([]byte{' '}, l.ind)...)
+			out = append(out, "- "...)
+		case len(line) > 1:
+			out = append(out, bytes.Repeat([]byte{' '}, l.ind+2)...)
+		}
+		out = append(out, line...)
+	}
+	return append(out, '\n'), true
+}
+
+// runItems is RunWith's short way (see above); ok is false when it does not
+// apply, and the caller reads the list whole.
+func runItems(input []byte) (out []byte, results []Result, ok bool, err error) {
+	l, ok := readItemsList(input)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	listSrc := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: l.st}
+	objs, err := resource.Objects(listSrc)
+	if err != nil || len(objs) != len(l.items) {
+		return nil, nil, false, nil // the whole list gives the error
+	}
+	set := &resource.Set{Sources: []*resource.Source{listSrc}, Resources: objs}
+	if err := set.Check(); err != nil {
+		return nil, nil, true, err // as resource.Load gives it
+	}
+	cfg, err := parseConfig(tree.MapGet(l.root, "functionConfig"), stdinName)
+	var streams []*tree.Stream // of the items read, by item (nil: not read)
+	if err == nil {
+		// the items a patch targets, and the schemas, read on their own
+		run := kpatch.NewRun(cfg.Patches, kpatch.Options{Schema: cfg.Schema, Vars: cfg.Vars})
+		streams = make([]*tree.Stream, len(objs))
+		for k, r := range objs {
+			if !run.Targets(r) && !(r.Kind == "CustomResourceDefinition" && strings.HasPrefix(r.APIVersion, "apiextensions.k8s.io/")) {
+				continue
+			}
+			text := l.itemText(k)
+			src := &resource.Source{Path: stdinName, Rel: listSrc.Rel, Input: text, Line: l.spans[k][0] + 1, Column: l.ind + 2}
+			if src.Stream, err = tree.Read(text, tree.Options{File: stdinName, Line: src.Line, Column: src.Column, Style: &l.style}); err != nil {
+				return nil, nil, false, nil
+			}
+			read, err := resource.Objects(src)
+			if err != nil || len(read) != 1 || read[0].ID() != r.ID() || len(src.Stream.Docs) != 1 {
+				return nil, nil, false, nil
+			}
+			src.Stream.Snapshot() // written here, with the list (see RunWith)
+			objs[k], streams[k] = read[0], src.Stream
+			set.Sources = append(set.Sources, src)
+		}
+		cfg.Schema, err = withCRDs(cfg.Schema, set)
+	}
+	if err == nil {
+		results, err = run(set, cfg)
+	}
+	if err == nil {
+		out, ok = l.write(streams, results)
+		if !ok {
+			return nil, nil, false, nil
+		}
+		return out, results, true, nil
+	}
+	// nothing is applied when something fails: the input goes out as it
+	// came, with the error as a result (one per schema violation)
+	runErr := err
+	if invalid := validate.Errors(err); invalid != nil {
+		results = invalidResults(set, invalid, "error")
+	} else {
+		results = []Result{{Message: withAdvice(err), Severity: "error"}}
+	}
+	if out, ok = l.write(nil, results); !ok {
+		return nil, nil, false, nil
+	}
+	return out, results, true, &Error{Results: errorsOf(results), Err: runErr}
+}
+
+// write returns the list with the items whose streams are given written
+// by them, and the results at its end (the entry of results the input had
+// taken out), or reports that it cannot: an item written by yaml.v3 as a
+// whole (tree.Stream.Rewritten: the whole list would be too), results that
+// do not read back, an output that does not read as the list.
+func (l *itemsList) write(streams []*tree.Stream, results []Result) ([]byte, bool) {
+	out := make([]byte, 0, len(l.input)+len(l.input)/64)
+	at := 0 // the line of the input copied up to
+	for k, st := range streams {
+		if st == nil {
+			continue
+		}
+		var b bytes.Buffer
+		if err := st.WriteYAML(&b); err != nil || st.Rewritten() {
+			return nil, false
+		}
+		sp := l.spans[k]
+		if bytes.Equal(b.Bytes(), l.itemText(k)) {
+			continue // unchanged: copied as it is
+		}
+		text, ok := l.indent(b.Bytes())
+		if !ok {
+			return nil, false
+		}
+		out = append(out, l.text(at, sp[0])...)
+		out = append(out, text...)
+		at = sp[1]
+	}
+	// the results go last (setResults takes the entry the input had out
+	// and adds the new one at the end of the list)
+	end := len(l.lines)
+	if i := tree.MapIndex(l.root, "results"); i >= 0 {
+		key := l.root.Content[i]
+		from, to := key.Line-1, len(l.lines)
+		for j := 0; j+1 < len(l.root.Content); j += 2 {
+			if k := l.root.Content[j]; k.Line > key.Line && k.Line-1 < to {
+				to = k.Line - 1
+			}
+		}
+		if from < at || key.Column != 1 {
+			return nil, false
+		}
+		out = append(out, l.text(at, from)...)
+		at = to
+	}
+	out = append(out, l.text(at, end)...)
+	if len(results) > 0 {
+		doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{tree.NewMap()}}
+		setResults(doc.Content[0], results)
+		var b bytes.Buffer
+		if err := tree.WriteYAML(&b, l.style, doc); err != nil {
+			return nil, false
+		}
+		back, err := tree.Read(b.Bytes(), tree.Options{})
+		if err != nil || len(back.Docs) != 1 || !tree.Equal(back.Docs[0], doc) {
+			return nil, false
+		}
+		out = append(out, b.Bytes()...)
+	}
+	// the output reads as a list of as many items, the same ones
+	st, err := tree.Read(out, tree.Options{File: stdinName, Outline: listOutline})
+	if err != nil || len(st.Docs) != 1 {
+		return nil, false
+	}
+	items := tree.MapGet(tree.Root(st.Docs[0]), "items")
+	if items == nil || len(items.Content) != len(l.items) {
+		return nil, false
+	}
+	return out, true
+}
+
+// stdinName names standard input in positions, as resource.Load names it.
+const stdinName = "<stdin>"
