@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kmerge/kmerge/bench/corpus"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // The tests check that the implementations compared compute the same
@@ -190,6 +192,51 @@ func TestCorpusValid(t *testing.T) {
 			}
 			if !bytes.Equal(plain, checked) {
 				t.Errorf("%s %s: validating changed the output", kind, in.Names[i])
+			}
+		}
+	}
+}
+
+// TestWriterAgrees: kmerge's YAML writer (tree.WriteYAML, which writes the
+// shapes manifests have itself and leaves the rest to yaml.v3's encoder)
+// writes every document of the corpus, patched or not, and every patch,
+// byte for byte as yaml.v3's encoder writes it (two spaces, and compact
+// sequences). tree's TestEmitCorpus and FuzzEmit compare the two on
+// that package's corpora.
+func TestWriterAgrees(t *testing.T) {
+	for _, kind := range corpus.Kinds {
+		in := inputs(t, kind)
+		for i, name := range in.Names {
+			patched, err := KmergeYAML(in.DocYAML[i], in.PatchYAML[i], in.Types[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, text := range [][]byte{in.DocYAML[i], in.PatchYAML[i], patched, in.DocHandYAML[i]} {
+				st, err := tree.Read(text, tree.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, style := range []tree.Style{{Indent: 2}, {Indent: 2, CompactSequences: true}} {
+					var got bytes.Buffer
+					if err := tree.WriteYAML(&got, style, st.Docs...); err != nil {
+						t.Fatal(err)
+					}
+					var want bytes.Buffer
+					enc := yaml.NewEncoder(&want)
+					enc.SetIndent(2)
+					if style.CompactSequences {
+						enc.CompactSeqIndent()
+					}
+					for _, d := range st.Docs {
+						if err := enc.Encode(d); err != nil {
+							t.Fatal(err)
+						}
+					}
+					enc.Close()
+					if !bytes.Equal(got.Bytes(), want.Bytes()) {
+						t.Fatalf("%s, text %d, style %+v: kmerge writes\n%s\nyaml.v3\n%s", name, j, style, got.Bytes(), want.Bytes())
+					}
+				}
 			}
 		}
 	}
