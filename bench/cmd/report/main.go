@@ -507,8 +507,14 @@ func e2e(p *page, file string) error {
 			p.target("end to end, sparse: the same vs kustomize build", "≥ 300× faster",
 				strings.Trim(speedup(ku, km), "*")+" faster", ku >= 300*km)
 		case k.n == "1000" && k.corpus == "deployments" && k.patches == "1000":
-			p.target("end to end, dense: 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 25× faster",
-				strings.Trim(speedup(ku, km), "*")+" faster", ku >= 25*km)
+			if uc := medianCPU(cpus[k]["kustomize"]); kc > 0 && uc > 0 {
+				p.target("end to end, dense: 1,000 Deployments + 1,000 strategic patches, vs kustomize build, CPU time", "≥ 25× faster",
+					fmt.Sprintf("%s faster (%.2f s / %.2f s; wall time: %s faster)", strings.Trim(speedup(uc, kc), "*"), kc, uc, strings.Trim(speedup(ku, km), "*")),
+					uc >= 25*kc)
+			} else {
+				p.target("end to end, dense: 1,000 Deployments + 1,000 strategic patches, vs kustomize build", "≥ 25× faster",
+					strings.Trim(speedup(ku, km), "*")+" faster", ku >= 25*km)
+			}
 			if kc > 0 && fc > 0 {
 				p.target("end to end, dense: kmerge apply / yaml.v3 parse + emit of the manifests, CPU time", "≤ 0.7",
 					fmt.Sprintf("%s (wall time: %s)", ratio(kc, fc), ratio(km, fl)), kc <= 0.7*fc)
