@@ -112,8 +112,13 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed, while later files are still being read, and then lets go of its
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
-func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
+//
+// Once ctx is done, Apply reads, patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. It writes no file in any case (WriteDir
+// does), and its inputs are left as they are.
+func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
+	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +131,9 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	if !opts.Thorough {
 		load.Select, load.SelectLabels = run.Targets, run.SelectsLabels()
 	}
-	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
+	set, err := resource.Stream(ctx, opts.Manifests, opts.Stdin, load,
 		func(i int, src *resource.Source, objs []*resource.Resource) {
-			f := patchFile(run, src, objs, opts)
+			f := patchFile(ctx, run, src, objs, opts)
 			src.Release(objs)
 			mu.Lock()
 			done[i] = f
@@ -141,7 +146,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches), opts)
+	return finish(ctx, run, rec, set, files, len(patches), opts)
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -154,7 +159,12 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // keeps its text (tree.Stream.Snapshot) lives only from just before its
 // first edit until then. A stream that holds a snapshot already (its
 // caller means to write it again after more edits) keeps it.
-func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+//
+// Once ctx is done, ApplyPatches patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. The objects patched by then stay patched, as
+// after any error: the set is then best thrown away.
+func ApplyPatches(ctx context.Context, set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))
@@ -168,9 +178,9 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	}
 	files := make([]fileResult, len(set.Sources))
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
-		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
+		files[i] = patchFile(ctx, run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches), opts)
+	return finish(ctx, run, rec, set, files, len(patches), opts)
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
@@ -188,10 +198,15 @@ type fileResult struct {
 	invalid, warns []*validate.Error
 }
 
-// patchFile patches the objects of a source and renders it.
-func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+// patchFile patches the objects of a source and renders it; once ctx is
+// done, it does neither (the run's Finish reports where it stopped, or,
+// when the source was not patched, the error of the file is that).
+func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
 	if src.Kustomization {
 		return fileResult{} // not a manifest: left out of the output
+	}
+	if err := ctx.Err(); err != nil {
+		return fileResult{err: fmt.Errorf("stopped before patching %s: %w", src.Path, err)}
 	}
 	targeted := false
 	for _, r := range objs {
@@ -213,7 +228,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(r); touched[j] {
+			if touched[j] = run.Patch(ctx, r); touched[j] {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
@@ -224,7 +239,9 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	changed := slices.Contains(touched, true)
 	var b []byte
 	var err error
-	if !opts.NoOutput {
+	if err = ctx.Err(); err != nil {
+		err = fmt.Errorf("stopped before writing %s: %w", src.Path, err)
+	} else if !opts.NoOutput {
 		b, err = render(src, changed, opts.KeepFormat)
 	}
 	if mine {
@@ -239,9 +256,18 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 }
 
 // finish completes a run: the warnings and the first error of the patches
-// (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
-	res, err := run.Finish(set)
+// (kpatch.Run.Finish), then the first error writing a file. A run whose
+// context is done stops at the first file (in input order) not patched or
+// not written for that reason, when there is one.
+func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
+	if done := ctx.Err(); done != nil {
+		for _, f := range files {
+			if f.err != nil && errors.Is(f.err, done) {
+				return nil, f.err
+			}
+		}
+	}
+	res, err := run.Finish(ctx, set)
 	if err != nil {
 		return nil, err
 	}

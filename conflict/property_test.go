@@ -1,6 +1,7 @@
 package conflict_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -177,7 +178,7 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 		}
 	}
 	for _, patches := range runs {
-		if _, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec, Workers: 1}); err != nil {
+		if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Schema: s, Record: rec, Workers: 1}); err != nil {
 			return nil, nil, err
 		}
 	}

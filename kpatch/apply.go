@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -86,10 +87,15 @@ type Result struct {
 // a document, field patches make precise changes on top). Objects are
 // edited in place, several at once (Options.Workers). A patch whose target
 // or selector matches nothing is a warning (an error with Strict).
-func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+//
+// Once ctx is done, no further patch is applied, and Apply returns
+// ctx.Err() wrapped with the object and the patch it stopped before; the
+// objects patched by then stay patched (as after any error, the set is
+// then best thrown away).
+func Apply(ctx context.Context, set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
-	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
-	return run.Finish(set)
+	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(ctx, set.Resources[i]) })
+	return run.Finish(ctx, set)
 }
 
 type applier struct {

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,10 @@ import (
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
 // order, folders starting with a dot skipped. Patches keep the order of
 // the files and of their place in each file.
-func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
+//
+// Once ctx is done, no further file is read, and Load returns ctx.Err()
+// wrapped with the first file it did not read.
+func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, error) {
 	files, err := Files(paths)
 	if err != nil {
 		return nil, err
@@ -25,6 +29,10 @@ func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 	parsed := make([][]*Patch, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), opts.Workers, func(i int) {
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("stopped before reading %s: %w", files[i], err)
+			return
+		}
 		data, err := tree.ReadFile(files[i], opts.Limits)
 		if err == nil {
 			parsed[i], err = Parse(data, files[i], opts)

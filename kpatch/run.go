@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sync"
 
@@ -26,8 +27,9 @@ type Run struct {
 	anyName  []int            // the others, in order
 	cache    *shortcutCache
 
-	mu    sync.Mutex
-	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	mu      sync.Mutex
+	slots   map[*resource.Resource][]*slot // the patches each object got, in order
+	stopped error                          // the first patch Patch did not apply, its context being done
 }
 
 // NewRun prepares a run of patches.
@@ -105,7 +107,11 @@ func (run *Run) SelectsLabels() bool {
 // Patch applies to r, in order, every patch whose target picks it, and
 // reports whether one did. It stops at the first failure, which Finish
 // returns. Patch is safe to call for different objects at once.
-func (run *Run) Patch(r *resource.Resource) bool {
+//
+// ctx is checked before each patch: once it is done, Patch applies no
+// more patches (to r or to any object after it), and Finish returns
+// ctx.Err() wrapped with the object and the patch it stopped before.
+func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	var slots []*slot
 	touched := false
 	targets := run.targets(r)
@@ -114,6 +120,10 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	// callers that ask (Options.Changes)
 	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
 	for _, i := range targets {
+		if err := ctx.Err(); err != nil {
+			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
+			break
+		}
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
 		sl.run(run.opts, run.cache, record)
@@ -128,6 +138,15 @@ func (run *Run) Patch(r *resource.Resource) bool {
 		run.mu.Unlock()
 	}
 	return touched
+}
+
+// stop records why Patch stopped, the first time.
+func (run *Run) stop(err error) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.stopped == nil {
+		run.stopped = err
+	}
 }
 
 // Changes returns what the patches did to r, in the order they did it,
@@ -162,7 +181,14 @@ func (run *Run) Done(r *resource.Resource) {
 // by patch, then by object; the error returned is the first one in that
 // order. A target whose kind names kinds of several groups among the
 // objects it picked is an error too.
-func (run *Run) Finish(set *resource.Set) (*Result, error) {
+//
+// When Patch stopped because its context was done, or ctx is done before
+// Finish has gone through the patches, Finish returns that context's error,
+// wrapped with where it stopped, and no result.
+func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) {
+	if run.stopped != nil {
+		return nil, run.stopped
+	}
 	opts := run.opts
 	byPatch := make([][]*slot, len(run.order))
 	for _, r := range set.Resources {
@@ -173,6 +199,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
 	for i, p := range run.order {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%sstopped before the patch's results were gathered: %w", p.Pos, err)
+		}
 		slots := byPatch[i]
 		matched := make([]*resource.Resource, len(slots))
 		for j, sl := range slots {

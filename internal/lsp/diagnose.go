@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -138,9 +139,9 @@ func (s *Server) run(d *document, a *analysis) {
 	opts.Record, opts.KeepGoing, opts.Strict, opts.Workers, opts.Changes = rec, true, ws.proj.Strict, 1, true
 	run := kpatch.NewRun(all, opts)
 	for _, r := range objs.Resources {
-		run.Patch(r)
+		run.Patch(context.Background(), r)
 	}
-	res, err := run.Finish(objs)
+	res, err := run.Finish(context.Background(), objs)
 	if err != nil {
 		a.addError(d, err, severityError)
 		return

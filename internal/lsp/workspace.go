@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,7 +97,7 @@ func loadWorkspace(key string, p *project.Project, err error) *workspace {
 		}
 	}
 	if len(p.Manifests) > 0 {
-		if ws.set, err = resource.Load(abs(p.Manifests), nil, resource.LoadOptions{}); err != nil {
+		if ws.set, err = resource.Load(context.Background(), abs(p.Manifests), nil, resource.LoadOptions{}); err != nil {
 			ws.set = &resource.Set{}
 			return fail(err)
 		}
