@@ -51,8 +51,7 @@ func (c *completer) addText(label, text string, kind int, detail, doc string) {
 // header; in a value, ${values.*} and ${features.*} after "${", else
 // !delete (and true or false for a boolean). In a YAML patch list, see
 // patchList.
-func (s *Server) complete(d *document, p Position) *CompletionList {
-	a := s.analysisOf(d)
+func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList {
 	cursor := d.byteCol(p)
 	text := d.line(p.Line)
 	c := &completer{d: d, ws: a.ws, line: p.Line, cursor: cursor, seen: map[string]bool{}}
@@ -275,7 +274,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 // assignment completes a line below a header: its key, or its value.
 func (c *completer) assignment(a *analysis, line int, before string) {
 	var section *kpatch.Patch
-	for _, p := range a.patches {
+	for _, p := range a.absolute(line) {
 		if p.Pos.Line-1 <= line && (section == nil || p.Pos.Line > section.Pos.Line) {
 			section = p
 		}
