@@ -76,6 +76,8 @@ type ApplyOptions struct {
 	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
 	// keep their values either way.
 	ShowSecrets bool
+
+	blame *blameRun // Blame's: what the patches changed, kept per object
 }
 
 // ApplyResult is what Apply did.
@@ -92,7 +94,8 @@ type ApplyResult struct {
 	// ApplyOptions.ShowSecrets.
 	ShowSecrets bool
 
-	limits *tree.Limits // what Diff reads a file's texts with, to mask them
+	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
+	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
 }
 
 // File is one input file and its output.
@@ -112,9 +115,16 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
+	res, _, err := apply(opts)
+	return res, err
+}
+
+// apply is Apply, and returns the set of objects read too (their roots
+// released).
+func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
@@ -134,13 +144,14 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 			mu.Unlock()
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := make([]fileResult, len(set.Sources))
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(run, rec, set, files, len(patches), opts)
+	return res, set, err
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -175,7 +186,8 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+		// validation attributes violations to changes; blame shows them
+		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
 }
 
@@ -185,6 +197,7 @@ type fileResult struct {
 	file           *File
 	err            error
 	invalid, warns []*validate.Error
+	blamed         []*blamedObject // Blame's
 }
 
 // patchFile patches the objects of a source and renders it.
@@ -205,6 +218,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		mine = true
 	}
 	touched := make([]bool, len(objs))
+	blamed := make([]*blamedObject, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
@@ -216,9 +230,19 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
+				if opts.blame != nil {
+					blamed[j] = opts.blame.collect(run.Changes(r), r)
+				}
 			}
 			run.Done(r)
 		})
+	}
+	if opts.blame != nil {
+		for j, r := range objs {
+			if !touched[j] {
+				opts.blame.picks(r) // picked and unchanged, for Blame's report
+			}
+		}
 	}
 	changed := slices.Contains(touched, true)
 	var b []byte
@@ -234,6 +258,11 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		res.invalid = append(res.invalid, c.errs...)
 		res.warns = append(res.warns, c.warns...)
 	}
+	for _, b := range blamed {
+		if b != nil {
+			res.blamed = append(res.blamed, b)
+		}
+	}
 	return res
 }
 
@@ -247,6 +276,9 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
 		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
+	if opts.blame != nil {
+		out.blamed = blamedOf(files)
+	}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {

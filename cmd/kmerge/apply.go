@@ -175,58 +175,61 @@ func (e errConflicts) Error() string {
 	return fmt.Sprintf("%d conflicts between patches", int(e))
 }
 
-func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+// applyOptions turns the flags (and the project file) into the options of
+// a run: what apply, check and blame share.
+func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
+	var none kmerge.ApplyOptions
 	proj, err := o.fromProject()
 	if err != nil {
-		return err
+		return none, err
 	}
 	if len(o.files) == 0 {
-		return usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
+		return none, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
 	if len(o.patches) == 0 {
-		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
+		return none, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
 	}
 	if err := o.checkFlags(stderr); err != nil {
-		return err
+		return none, err
 	}
 	if err := checkPatchPaths(o.patches); err != nil {
-		return err
+		return none, err
 	}
 	order, err := smp.ParseListOrder(o.listOrder)
 	if err != nil {
-		return usageError{err}
+		return none, usageError{err}
 	}
 	mode, err := parseValidate(o.validate)
 	if err != nil {
-		return err
+		return none, err
 	}
 	s, err := loadSchemas(o.schemas)
 	if err != nil {
-		return err
+		return none, err
 	}
 	vars := kpatch.NewVars()
 	if proj != nil {
 		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
-			return err
+			return none, err
 		}
 	}
 	for _, f := range o.valueFiles {
 		data, err := tree.ReadFile(f, &o.limits.Limits)
 		if err != nil {
-			return err
+			return none, err
 		}
 		if err := vars.LoadValues(data, f); err != nil {
-			return err
+			return none, err
 		}
 	}
 	for _, kv := range o.sets {
 		if err := vars.Set(kv); err != nil {
-			return usagef("--set %v", err)
+			return none, usagef("--set %v", err)
 		}
 	}
 	for _, f := range o.features {
 		if err := vars.SetFeatureText(f); err != nil {
-			return usagef("--feature %v", err)
+			return none, usagef("--feature %v", err)
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
@@ -234,6 +237,14 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
+	}
+	return opts, nil
+}
+
+func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+	opts, err := o.applyOptions(stdin, stderr)
+	if err != nil {
+		return err
 	}
 	res, err := kmerge.Apply(opts)
 	if err != nil {

@@ -212,6 +212,9 @@ var badInputs = []badInput{
 		args: []string{"diff", "last.yaml", "new.yaml", "--current", "live.yaml"}, path: "spec.replicas", noPosition: "a diff has no patch file to point into; the message names every path", fix: "This is the guard kubectl apply lacks: keep the live change (put replicas: 5 in new.yaml), or pass --overwrite to undo it."},
 	{title: "A live object that is not an object, in a three-way JSON merge patch", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "w2.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n", "live.json": "[{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}]\n"},
 		args: []string{"diff", "w.yaml", "w2.yaml", "--current", "live.json", "--type", "merge"}, fix: "Give the live object itself (`kubectl get widget w -o json`), not a list of objects: a three-way merge patch compares three objects."},
+	// kmerge blame
+	{title: "kmerge blame of an object no manifest holds", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append([]string{"blame"}, append(apply("p.kpatch")[1:], "deploy.wbe")...), noPosition: "the object is named on the command line", fix: "Name an object of the manifests as a patch header names it (`kind.name`, `namespace/kind.name`): the message suggests the nearest."},
 	// project files
 	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
