@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,7 +96,20 @@ const maxOverrode = 3
 // shortPos is a position as blame's text shows it: file:line.
 func shortPos(p tree.Position) string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 
-// annotation says who wrote a line: "p/b.kpatch:2 (over p/a.kpatch:2)".
+// relPos is an overridden position beside the writer's file: its line
+// alone in the same file (":5"), its base name in the same folder.
+func relPos(p tree.Position, writer string) string {
+	switch {
+	case p.File == writer:
+		return fmt.Sprintf(":%d", p.Line)
+	case filepath.Dir(p.File) == filepath.Dir(writer):
+		return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line)
+	}
+	return shortPos(p)
+}
+
+// annotation says who wrote a line: "p/b.kpatch:2 (over a.kpatch:2)",
+// the overridden positions written as relPos writes them.
 func annotation(o *kmerge.Origin) string {
 	s := shortPos(o.Pos)
 	if len(o.Overrode) == 0 {
@@ -107,7 +121,7 @@ func annotation(o *kmerge.Origin) string {
 			over = append(over, fmt.Sprintf("%d more", len(o.Overrode)-maxOverrode))
 			break
 		}
-		over = append(over, shortPos(x.Pos))
+		over = append(over, relPos(x.Pos, o.Pos.File))
 	}
 	return s + " (over " + strings.Join(over, ", ") + ")"
 }
