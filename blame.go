@@ -160,13 +160,9 @@ func (b *blameRun) picks(r *resource.Resource) bool {
 // an object depends on nothing else, but not reported, and the result's
 // Conflicts are those of the objects selected. Errors and the rest of the
 // result are Apply's.
-//
 // A patch that sets a place to the value the manifest has there, with no
-// earlier patch writing it, changed nothing: it is not an origin (a
-// strategic patch naming a list item by its merge key does that). Over an
-// earlier patch, it is one: the place is that patch's value no longer
-// (as server-side apply's managed fields count a field a manager sets to
-// the value it has), and the earlier patch is in its Overrode.
+// earlier patch writing it, changed nothing and is no origin
+// (change.Origins, given the object as read).
 func Blame(opts ApplyOptions, only ...resource.Selector) (*BlameResult, error) {
 	b := &blameRun{}
 	if len(only) > 0 {
@@ -277,10 +273,7 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 		if input != nil {
 			was = objectRoot(input.Docs[o.doc], o)
 		}
-		for _, c := range change.Origins(o.changes) {
-			if c.Op == change.Set && len(c.Overrode) == 0 && was != nil && unchanged(fieldpath.Get(was, c.Path), c.Value) {
-				continue // the value the manifest had: the patch changed nothing there
-			}
+		for _, c := range change.Origins(o.changes, was) {
 			og := Origin{Origin: c}
 			if lines != nil && c.Op != change.Delete && c.Op != change.Retain {
 				og.Start, og.End = lines.span(root, c.Path, c.Op == change.Create)
@@ -291,10 +284,6 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 	}
 	return docs, nil
 }
-
-// unchanged reports whether a value a patch set is the value the manifest
-// had there.
-func unchanged(had, set *yaml.Node) bool { return had != nil && tree.Equal(had, set) }
 
 // objectRoot returns the object o in its document of the output: the
 // document's root, or an item of its List; nil when the output does not

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -39,7 +41,8 @@ func whole(op Op) bool { return op == Set || op == Insert || op == Delete }
 
 // Origins says which change wrote each place of an object last. changes
 // are what the patches did to the object, in the order they did it (the
-// order kpatch.Run.Changes gives): every change that writes a place (Set,
+// order kpatch.Run.Changes gives); before is the object as it was before
+// them (nil: unknown). Every change that writes a place (Set,
 // Insert, Create, Delete, Retain) is an Origin until a later change
 // overrides it, and is then listed in that change's Overrode instead. A
 // later change overrides an earlier one at the same place, one below it
@@ -52,10 +55,17 @@ func whole(op Op) bool { return op == Set || op == Insert || op == Delete }
 // index names only that index: a JSON patch's index is its item's place
 // when the patch ran, which later patches may have moved.
 //
+// A Set of the value before has at its path, over no earlier change,
+// changed nothing and is no origin (a strategic patch naming a list item
+// by its merge key sets the key to the value it has). Over an earlier
+// change it is one all the same, as server-side apply's managed fields
+// count a value a manager sets, changed or not: the place no longer holds
+// that change's value, and removing this one would not show it again.
+//
 // The result is in the order of the changes; its length is at most that
 // of changes. The cost grows with the number of changes times the depth of
 // their paths, plus the items of lists that several changes name.
-func Origins(changes []Change) []Origin {
+func Origins(changes []Change, before *yaml.Node) []Origin {
 	t := &originTrie{root: &trieNode{}}
 	var out []Origin
 	alive := []bool{}
@@ -134,11 +144,20 @@ func Origins(changes []Change) []Origin {
 	}
 	kept := out[:0]
 	for i, o := range out {
-		if alive[i] {
+		if alive[i] && !(o.Op == Set && len(o.Overrode) == 0 && unchanged(before, o.Path, o.Value)) {
 			kept = append(kept, o)
 		}
 	}
 	return kept
+}
+
+// unchanged reports whether the object before has the value v at p.
+func unchanged(before *yaml.Node, p fieldpath.Path, v *yaml.Node) bool {
+	if before == nil {
+		return false
+	}
+	had := fieldpath.Get(before, p)
+	return had != nil && tree.Equal(had, v)
 }
 
 // sortedUnique sorts indexes and drops repeats.

@@ -113,7 +113,7 @@ func TestOrigins(t *testing.T) {
 				changes = append(changes, parseChange(t, s, i+1))
 			}
 			var got []string
-			for _, o := range Origins(changes) {
+			for _, o := range Origins(changes, nil) {
 				s := fmt.Sprintf("%s:%d %s", o.Pos.File, o.Pos.Line, o.Path)
 				for j, x := range o.Overrode {
 					if j == 0 {
@@ -164,8 +164,33 @@ func TestOriginsMany(t *testing.T) {
 		changes = append(changes, Change{Path: p, Op: Set, Pos: tree.Position{File: "a", Line: i + 1}})
 	}
 	changes = append(changes, Change{Path: fieldpath.MustParse("spec.l"), Op: Set, Pos: tree.Position{File: "b", Line: 1}})
-	os := Origins(changes)
+	os := Origins(changes, nil)
 	if len(os) != 1 || len(os[0].Overrode) != 20000 {
 		t.Fatalf("got %d origins, the last overriding %d", len(os), len(os[len(os)-1].Overrode))
+	}
+}
+
+// TestOriginsBefore: a Set of the value the object had, over no other
+// change, changed nothing; over another change it overrides that one.
+func TestOriginsBefore(t *testing.T) {
+	var before yaml.Node
+	if err := yaml.Unmarshal([]byte("spec:\n  containers:\n  - {name: web, image: web:1}\n  replicas: 1\n"), &before); err != nil {
+		t.Fatal(err)
+	}
+	str := func(s string) *yaml.Node { return tree.NewString(s) }
+	changes := []Change{
+		{Path: fieldpath.MustParse("spec.containers[name=web].name"), Op: Set, Value: str("web"), Pos: tree.Position{File: "a", Line: 1}},
+		{Path: fieldpath.MustParse("spec.containers[name=web].image"), Op: Set, Value: str("web:2"), Pos: tree.Position{File: "a", Line: 2}},
+		{Path: fieldpath.MustParse("spec.containers[name=web].image"), Op: Set, Value: str("web:1"), Pos: tree.Position{File: "b", Line: 1}},
+	}
+	var got []string
+	for _, o := range Origins(changes, &before) {
+		got = append(got, fmt.Sprintf("%s:%d %s %d", o.Pos.File, o.Pos.Line, o.Path, len(o.Overrode)))
+	}
+	// the name, as it was, is no origin; b's image, as it was too, is one:
+	// it overrides a's
+	want := "b:1 spec.containers[name=web].image 1"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

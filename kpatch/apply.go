@@ -37,7 +37,9 @@ type Options struct {
 	Workers int
 	// KeepGoing reports every error in Result.Errors instead of stopping
 	// at the first: a patch that fails on an object is left there and the
-	// object's next patches run (for an editor, which shows them all).
+	// object's next patches run, and an assignment of a field patch that
+	// fails is skipped and the patch's next assignments run (for an
+	// editor, which shows them all).
 	KeepGoing bool
 	// Changes records what each patch changes in every object, for
 	// Run.Changes: callers that attribute what an object became to the
@@ -201,17 +203,21 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		return nil
 	}
+	var errs []error // with KeepGoing, every failed assignment's
 	for _, pl := range places {
 		if pl.insert != nil {
 			pl = ap.materialize(pl, p.Pos)
 		}
 		for _, a := range p.Sets {
 			if err := ap.assign(pl, a); err != nil {
-				return err
+				if !ap.opts.KeepGoing {
+					return err
+				}
+				errs = append(errs, err)
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {

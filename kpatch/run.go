@@ -199,6 +199,8 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		for _, sl := range slots {
 			if sl.err != nil && !opts.KeepGoing {
 				return nil, sl.err
+			} else if joined, ok := sl.err.(interface{ Unwrap() []error }); ok {
+				res.Errors = append(res.Errors, joined.Unwrap()...) // the assignments of a field patch
 			} else if sl.err != nil {
 				res.Errors = append(res.Errors, sl.err)
 			}

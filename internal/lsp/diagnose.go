@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
@@ -20,6 +22,7 @@ import (
 // objects they target.
 type analysis struct {
 	ws          *workspace
+	manifest    bool // the document is a manifest of its project, not a patch file
 	patches     []*kpatch.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
@@ -40,11 +43,7 @@ const maxParseErrors = 50
 // other line where it is.
 func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 	if !d.kpatch {
-		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
-		if err != nil {
-			return nil, []error{err}
-		}
-		return patches, nil
+		return parsePatchList(d)
 	}
 	lines := append([]string(nil), d.lines...)
 	var errs []error
@@ -68,12 +67,62 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 	return nil, errs
 }
 
+// parsePatchList parses a YAML patch list. Its parser stops at the first
+// error; to report more, and to check the patches that are right, the
+// list is parsed again with the item that holds the error blanked out,
+// which keeps every other line where it is. A text that is not YAML, or
+// not a list, is one error.
+func parsePatchList(d *document) ([]*kpatch.Patch, []error) {
+	lines := append([]string(nil), d.lines...)
+	var errs []error
+	for len(errs) < maxParseErrors {
+		text := strings.Join(lines, "\n")
+		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{})
+		if err == nil {
+			return patches, errs
+		}
+		errs = append(errs, err)
+		at, ok := tree.ErrorPosition(err)
+		st, rerr := tree.Read([]byte(text), tree.Options{File: d.path})
+		if !ok || rerr != nil || len(st.Docs) != 1 || tree.Root(st.Docs[0]) == nil || tree.Root(st.Docs[0]).Kind != yaml.SequenceNode {
+			return nil, errs
+		}
+		items := tree.Root(st.Docs[0]).Content
+		from, to := 0, 0 // the lines (from 1) of the item holding the error
+		for i, it := range items {
+			end := len(lines)
+			if i+1 < len(items) {
+				end = items[i+1].Line - 1
+			}
+			if it.Line <= at.Line && at.Line <= end {
+				from, to = it.Line, end
+			}
+		}
+		if from == 0 {
+			return nil, errs
+		}
+		for i := from; i <= to; i++ {
+			lines[i-1] = ""
+		}
+	}
+	return nil, errs
+}
+
 // analyze parses a document and runs the project's patches, with the
 // document's text in place of its file, on the objects its patches
 // target: copies of them, so that the loaded project never changes.
 func (s *Server) analyze(d *document) *analysis {
 	ws := s.workspaceFor(d.path)
 	a := &analysis{ws: ws}
+	if ws.isManifest(d.path) {
+		// a manifest: no patch file to check (hover says which patches
+		// write its fields); a project that does not load is said
+		a.manifest = true
+		if ws.err != nil {
+			a.diagnostics = append(a.diagnostics, projectDiagnostic(ws))
+		}
+		return a
+	}
 	patches, errs := parseDocument(d)
 	a.patches = patches
 	for _, err := range errs {
@@ -100,23 +149,7 @@ func (s *Server) analyze(d *document) *analysis {
 // happened there into diagnostics of the document.
 func (s *Server) run(d *document, a *analysis) {
 	ws := a.ws
-	var all []*kpatch.Patch
-	mine := false
-	for _, f := range ws.files {
-		switch od := s.docByPath(f); {
-		case f == d.path:
-			all = append(all, a.patches...)
-			mine = true
-		case od != nil:
-			p, _ := parseDocument(od)
-			all = append(all, p...)
-		default:
-			all = append(all, ws.patchesOnDisk(f).patches...)
-		}
-	}
-	if !mine {
-		all = append(all, a.patches...)
-	}
+	all := s.projectPatches(ws, d, a.patches)
 	seen := map[*resource.Resource]bool{}
 	for _, p := range a.patches {
 		for _, r := range ws.targets(p.Target) {
@@ -171,6 +204,31 @@ func (s *Server) run(d *document, a *analysis) {
 			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
 		}
 	}
+}
+
+// projectPatches returns the patches of the project, in order: its files,
+// open documents in place of their saved text; own are the patches of the
+// document d, in its place among the files (at the end when it is not one
+// of them).
+func (s *Server) projectPatches(ws *workspace, d *document, own []*kpatch.Patch) []*kpatch.Patch {
+	var all []*kpatch.Patch
+	mine := false
+	for _, f := range ws.files {
+		switch od := s.docByPath(f); {
+		case f == d.path:
+			all = append(all, own...)
+			mine = true
+		case od != nil:
+			p, _ := parseDocument(od)
+			all = append(all, p...)
+		default:
+			all = append(all, ws.patchesOnDisk(f).patches...)
+		}
+	}
+	if !mine {
+		all = append(all, own...)
+	}
+	return all
 }
 
 // validate checks a patched object against its schema, as kmerge apply

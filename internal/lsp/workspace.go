@@ -169,6 +169,20 @@ func (ws *workspace) owns(file string, created bool) bool {
 	return false
 }
 
+// isManifest reports whether file is one of the project's manifests (or
+// below a folder of them).
+func (ws *workspace) isManifest(file string) bool {
+	if ws.proj == nil {
+		return false
+	}
+	for _, m := range abs(ws.proj.Manifests) {
+		if file == m || strings.HasPrefix(file, m+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 // shortcutsOf returns the shortcuts at a type, computed once.
 func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	ws.mu.Lock()
