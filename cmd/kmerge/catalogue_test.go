@@ -135,8 +135,6 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), path: "spec.paused", fix: "Write `true` or `false` (YAML 1.2 has no yes)."},
 	{title: "A scalar for an object field", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nspec.template.metadata.labels: none\n"},
 		args: apply("p.kpatch"), path: "spec.template.metadata.labels", fix: "Set a key inside it (`labels.tier: web`), or replace the object with a strategic or merge patch."},
-	{title: "A quoted number for an integer field", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web.ports.0]\ncontainerPort: \"8080\"\n"},
-		args: apply("p.kpatch"), path: "containerPort", fix: "Drop the quotes: quoted values are strings."},
 	{title: "Selecting items of something that is not a list", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.name[0]: x\n"},
 		args: apply("p.kpatch"), path: "metadata.name", fix: "Selectors (`[0]`, `[name=x]`) pick list items; `metadata.name` is a string."},
 	{title: "An undefined variable", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "values.yaml": "replica: 3\n"},
@@ -184,6 +182,8 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	{title: "A quoted variable for an integer in a strategic patch", files: map[string]string{"base/d.yaml": catDeploy, "values.yaml": "replicas: 5\n", "p.yaml": "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: \"${values.replicas}\"\n"},
+		args: append(apply("p.yaml"), "--values", "values.yaml"), path: "spec.replicas", fix: "Write the variable without quotes (`replicas: ${values.replicas}`): a strategic patch is YAML, where quotes make a string, as an API server would read it. (In a field patch the schema types the value, quoted or not.)"},
 	// results that do not fit their schema (--validate=strict, the default)
 	{title: "An object where an integer belongs", files: map[string]string{"d.yaml": catDeploy},
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {replicas: {a: 1}}"}, path: "spec.replicas", fix: "Write a number: `spec: {replicas: 3}`. `kmerge explain deployment.spec.replicas` shows the type."},

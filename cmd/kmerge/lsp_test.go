@@ -748,3 +748,23 @@ func TestLSPViolationsBesideErrors(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestLSPQuotesHint: quotes on a value of an integer, number or boolean
+// field change nothing (the schema types it): a hint says so. On a label's
+// value, a string, they are left alone.
+func TestLSPQuotesHint(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp")
+	got := c.open(fileURI(t, "testdata/lsp/overrides/c.kpatch"), "[deployment.web]\nspec.paused: \"true\"\nmetadata.labels.tier: \"web\"\n")
+	var hints []string
+	for _, d := range got {
+		if d.Severity == 4 {
+			hints = append(hints, d.Range.String()+" "+d.Message)
+		}
+	}
+	want := "1:13-1:19 the quotes change nothing: spec.paused is a boolean field, and the value is typed as one"
+	if len(hints) != 1 || hints[0] != want {
+		t.Errorf("hints %q, want [%q]", hints, want)
+	}
+	c.shutdown()
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -194,6 +195,7 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 		s.validate(d, a, r, originals[i], run.Changes(r))
 	}
+	a.quotesHints(d)
 	for _, c := range conflict.Find(rec.Records()) {
 		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
 			here, other := side[0], side[1]
@@ -202,6 +204,33 @@ func (s *Server) run(d *document, a *analysis) {
 			}
 			rel := []RelatedInformation{{Location: s.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
 			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
+		}
+	}
+}
+
+// quotesHints points out quotes that change nothing: a quoted value of a
+// field patch whose field is an integer, a number or a boolean is typed by
+// the schema all the same (docs/kpatch.md, values and types), so
+// replicas: "3" is replicas: 3. It looks the field up in the first object
+// the patch targets.
+func (a *analysis) quotesHints(d *document) {
+	for _, p := range a.patches {
+		objs := a.ws.targets(p.Target)
+		if p.Type != kpatch.Field || len(objs) == 0 {
+			continue
+		}
+		for _, set := range p.Sets {
+			if !set.Value.Quoted {
+				continue
+			}
+			places, err := kpatch.Lookup(objs[0], append(append(kpatch.Path(nil), p.Path...), set.Key...), a.ws.options())
+			if err != nil || len(places) == 0 || places[0].Type == nil {
+				continue
+			}
+			switch k := places[0].Type.Kind; k {
+			case schema.Integer, schema.Number, schema.Boolean:
+				a.add(d, set.Value.Pos, fmt.Sprintf("the quotes change nothing: %s is %s field, and the value is typed as one", places[0].Path, map[schema.Kind]string{schema.Integer: "an integer", schema.Number: "a number", schema.Boolean: "a boolean"}[k]), severityHint, nil)
+			}
 		}
 	}
 }
