@@ -155,7 +155,7 @@ func parse(data []byte, file string, stat bool) (*Project, error) {
 			}
 			path := p.join(it.Value)
 			if _, err := os.Stat(path); stat && err != nil {
-				return nil, errAt(it, "%s: no such file or folder (paths are relative to the project file's folder)", it.Value)
+				return nil, errAt(it, "%s: %s: no such file or folder (paths are relative to the project file's folder)", key, it.Value)
 			}
 			out = append(out, path)
 		}

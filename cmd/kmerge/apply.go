@@ -179,6 +179,16 @@ func (e errConflicts) Error() string {
 // a run: what apply, check and blame share.
 func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
 	var none kmerge.ApplyOptions
+	// the paths the flags name, checked once the command line is known to
+	// be right, before anything reads them; the project file's own are
+	// checked by its reader, which names their lines
+	given := []struct {
+		flag  string
+		paths []string
+	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}}
+	if err := checkPaths("--project", o.project); err != nil {
+		return none, err
+	}
 	proj, err := o.fromProject()
 	if err != nil {
 		return none, err
@@ -202,6 +212,11 @@ func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.A
 	mode, err := parseValidate(o.validate)
 	if err != nil {
 		return none, err
+	}
+	for _, g := range given {
+		if err := checkPaths(g.flag, g.paths...); err != nil {
+			return none, err
+		}
 	}
 	s, err := loadSchemas(o.schemas)
 	if err != nil {

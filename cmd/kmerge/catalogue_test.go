@@ -227,6 +227,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--schema", "crd.yaml"), fix: "Give a CustomResourceDefinition or an OpenAPI v2/v3 document."},
 	{title: "A values file that is not a mapping", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.n}\n", "values.yaml": "- n: 3\n"},
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
+	{title: "A file given to a flag that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "values.yaml": "replicas: 2\n"},
+		args: append(apply("p.kpatch"), "--values", "value.yaml"), noPosition: "the path is on the command line; the message names the flag", fix: "Correct the path (the message suggests a near name in its folder when there is one); -f, -p, --values, --schema and --project are each named so."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
 	// the command line (exit 2)

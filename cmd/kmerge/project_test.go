@@ -83,7 +83,7 @@ func TestProjectFlagsWin(t *testing.T) {
 func TestProjectErrors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\n", "kmerge.yaml:3:1: unknown key \"manifest\" in a project file (did you mean manifests?)"},
-		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: [base, nosuch]\n", "kmerge.yaml:3:19: nosuch: no such file or folder"},
+		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: [base, nosuch]\n", "kmerge.yaml:3:19: manifests: nosuch: no such file or folder"},
 		{"apiVersion: kmerge/v2\nkind: Project\n", "kmerge.yaml:1:13: apiVersion \"kmerge/v2\""},
 		{"kind: Project\nmanifests: [base]\n", "kmerge.yaml:1:1: a project file starts with apiVersion: kmerge/v1 and kind: Project; apiVersion is missing"},
 		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: base\n", "kmerge.yaml:3:12: manifests is a list of paths"},
