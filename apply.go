@@ -126,6 +126,10 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
+	if err != nil {
+		return nil, nil, err
+	}
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	var mu sync.Mutex
@@ -151,7 +155,46 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 		files[i] = done[i]
 	}
 	res, err := finish(run, rec, set, files, len(patches), opts)
-	return res, set, err
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Warnings = append(empty, res.Warnings...)
+	return res, set, nil
+}
+
+// emptyPatchPaths says which of the patch paths given to Apply change
+// nothing because they hold nothing: a folder without patch files, a file
+// without patches (empty, comments only, an empty list), each once, in
+// order. They are warnings, or, with strict, the first is an error: a run
+// that applies nothing prints its manifests as they were, which is easily
+// taken for success.
+func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kpatch.Warning, error) {
+	held := map[string]bool{}
+	for _, p := range patches {
+		held[p.Pos.File] = true
+	}
+	var out []kpatch.Warning
+	seen := map[string]bool{}
+	for _, path := range paths {
+		files, err := kpatch.Files([]string{path})
+		if err != nil {
+			return nil, err
+		}
+		if len(files) == 0 && !seen[path] {
+			seen[path] = true
+			out = append(out, kpatch.Warning{Pos: tree.Position{File: path}, Msg: "the folder holds no patch files (.kpatch, .yaml, .yml, .json), so it changes nothing"})
+		}
+		for _, f := range files {
+			if !held[f] && !seen[f] {
+				seen[f] = true
+				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+			}
+		}
+	}
+	if strict && len(out) > 0 {
+		return nil, &kpatch.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
+	}
+	return out, nil
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds

@@ -166,6 +166,8 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), fix: "Rename the file p.kpatch: a patch file's format comes from its name."},
 	{title: "A values file among the patch files", files: map[string]string{"base/d.yaml": catDeploy, "patches/a.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "patches/values.yaml": "replicas: 3\n"},
 		args: apply("patches"), fix: "Move values.yaml out of the patch folder and pass it with `--values values.yaml`."},
+	{title: "A patch file that holds nothing, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "# to do: more replicas in prod\n"},
+		args: append(apply("p.kpatch"), "--strict"), noPosition: "the file as a whole holds nothing", fix: "Write the patches, or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
