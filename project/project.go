@@ -67,6 +67,8 @@ type Project struct {
 	FailOnConflict bool   // --fail-on-conflict
 	ListOrder      string // --list-order: "spec", "upstream", or "" (the default)
 	Validate       string // --validate: "strict", "warn", "none", or "" (the default)
+
+	notes []string // what DetectAll left out, and why: comments Render writes
 }
 
 // Feature is a ${features.NAME} flag.

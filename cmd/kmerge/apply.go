@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,10 +195,10 @@ func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.A
 		return none, err
 	}
 	if len(o.files) == 0 {
-		return none, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
+		return none, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if len(o.patches) == 0 {
-		return none, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
+		return none, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if err := o.checkFlags(stderr); err != nil {
 		return none, err
@@ -317,6 +318,39 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	_, err = stdout.Write(res.Stream())
 	return err
+}
+
+// projectsBelowHint names the project files below the current folder,
+// when no project was read: overlays each have theirs (kmerge init), and
+// a run at the top of the repository finds none above it.
+func projectsBelowHint(read *project.Project) string {
+	if read != nil {
+		return ""
+	}
+	var found []string
+	root := "."
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error { //nolint:errcheck // a folder that cannot be read has no project to name
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || strings.Count(filepath.ToSlash(path), "/") >= 3) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == project.FileName {
+			found = append(found, filepath.Dir(path))
+		}
+		return nil
+	})
+	switch {
+	case len(found) == 0:
+		return ""
+	case len(found) > 3:
+		found = append(found[:3], fmt.Sprintf("%d more", len(found)-3))
+	}
+	return fmt.Sprintf("; projects below: %s (run in one's folder, or pass --project %s)", strings.Join(found, ", "), found[0])
 }
 
 // checkFlags checks the flags that choose the output: -o (a format),

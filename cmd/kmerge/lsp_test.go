@@ -768,3 +768,21 @@ func TestLSPQuotesHint(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestLSPOverlay: an overlay's patch file is checked in the overlay's
+// project (its folder's kmerge.yaml, as kmerge init writes it), against
+// the base alone: no conflict with the other overlay, which sets replicas
+// too.
+func TestLSPOverlay(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/overlays")
+	path := "testdata/overlays/overlays/staging/replicas.kpatch"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := c.open(fileURI(t, path), string(data)); len(d) != 0 {
+		t.Errorf("the staging overlay has diagnostics: %+v", d)
+	}
+	c.shutdown()
+}
