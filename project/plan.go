@@ -66,8 +66,8 @@ func DetectAll(dir string) ([]*Project, error) {
 		return filepath.Dir(p)
 	}
 	tops := map[string]map[string]bool{} // parent: its folders of patches
-	var expanded []string                 // the patch entries, folders of overlays split
-	shared := map[string][]string{}       // a folder of overlays: the patch files beside them
+	var expanded []string                // the patch entries, folders of overlays split
+	shared := map[string][]string{}      // a folder of overlays: the patch files beside them
 	for _, p := range all.Patches {
 		if subs, loose := overlays(p); len(subs) > 1 {
 			expanded = append(expanded, subs...)
