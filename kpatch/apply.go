@@ -84,7 +84,7 @@ type Result struct {
 
 // Apply applies patches to the objects of set: first the strategic and
 // merge patches, then the field patches, each group in the order given
-// (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
+// (docs/kpatch.md, "Order": the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
 // edited in place, several at once (Options.Workers). A patch whose target
 // or selector matches nothing is a warning (an error with Strict).
