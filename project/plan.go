@@ -99,7 +99,7 @@ func DetectAll(dir string) ([]*Project, error) {
 			add(t, true, p)
 			continue
 		}
-		if tops[t] != nil && len(tops[t]) > 1 {
+		if len(tops[t]) > 1 {
 			continue // patch files beside overlays: in each overlay
 		}
 		add(filepath.Dir(p), false, p) // a folder of patches, or loose ones: its folder's
