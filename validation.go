@@ -103,13 +103,17 @@ func (r *rereader) doc(i int) *yaml.Node {
 // object returns the object r as it was read: its document, or the item
 // of its List document.
 func (rr *rereader) object(r *resource.Resource) *yaml.Node {
-	doc := rr.doc(r.Doc)
 	if r.Item < 0 {
-		return doc
+		return rr.doc(r.Doc)
 	}
-	items := tree.MapGet(tree.Root(doc), "items")
-	if items == nil || items.Kind != yaml.SequenceNode || r.Item >= len(items.Content) {
+	return rr.item(r.Doc, r.Item)
+}
+
+// item returns item j of the List document i as it was read.
+func (rr *rereader) item(i, j int) *yaml.Node {
+	items := tree.MapGet(tree.Root(rr.doc(i)), "items")
+	if items == nil || items.Kind != yaml.SequenceNode || j >= len(items.Content) {
 		return nil
 	}
-	return items.Content[r.Item]
+	return items.Content[j]
 }

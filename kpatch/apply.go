@@ -156,6 +156,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
+		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
+			var mp *yaml.Node
+			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
+				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+			}
 		default:
 			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
 		}

@@ -235,7 +235,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	}
 	switch kind {
 	case schema.String:
-		return newString(text), nil // any scalar fits a string
+		return tree.NewString(text), nil // any scalar fits a string
 	case schema.Integer:
 		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
 			return nil, fail(shown + " is not an integer")
@@ -261,24 +261,24 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 			return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
 		}
 		if tree.KindOf(varNode) == tree.String {
-			return newString(varNode.Value), nil
+			return tree.NewString(varNode.Value), nil
 		}
 		c := tree.Clone(varNode)
 		c.Style = 0
 		return c, nil
 	}
 	if v.Quoted || len(v.parts) > 1 {
-		return newString(text), nil
+		return tree.NewString(text), nil
 	}
 	if kind == schema.IntOrString {
 		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
 		}
-		return newString(text), nil
+		return tree.NewString(text), nil
 	}
 	n, _ := typedScalar(text)
 	if tree.KindOf(n) == tree.String {
-		return newString(n.Value), nil
+		return tree.NewString(n.Value), nil
 	}
 	n.Style = 0
 	return n, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 type applyOptions struct {
@@ -39,6 +40,9 @@ type applyOptions struct {
 	project        string
 	showSecrets    bool
 	limits         *limits
+	lock           *kmerge.DirLock // of outDir, while the run lasts
+	order          smp.ListOrder   // --list-order, read by prepare
+	mode           validate.Mode   // --validate, read by prepare
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -176,10 +180,10 @@ func (e errConflicts) Error() string {
 	return fmt.Sprintf("%d conflicts between patches", int(e))
 }
 
-// applyOptions turns the flags (and the project file) into the options of
-// a run: what apply, check and blame share.
-func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
-	var none kmerge.ApplyOptions
+// prepare reads the project file into the options and checks the command
+// line, reading no input yet: what apply, check and blame share. It
+// returns the project read, nil when none is.
+func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 	// the paths the flags name, checked once the command line is known to
 	// be right, before anything reads them; the project file's own are
 	// checked by its reader, which names their lines
@@ -188,37 +192,42 @@ func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.A
 		paths []string
 	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}}
 	if err := checkPaths("--project", o.project); err != nil {
-		return none, err
+		return nil, err
 	}
 	proj, err := o.fromProject()
 	if err != nil {
-		return none, err
+		return nil, err
 	}
 	if len(o.files) == 0 {
-		return none, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
+		return nil, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if len(o.patches) == 0 {
-		return none, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
+		return nil, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if err := o.checkFlags(stderr); err != nil {
-		return none, err
+		return nil, err
 	}
 	if err := checkPatchPaths(o.patches); err != nil {
-		return none, err
+		return nil, err
 	}
-	order, err := smp.ParseListOrder(o.listOrder)
-	if err != nil {
-		return none, usageError{err}
+	if o.order, err = smp.ParseListOrder(o.listOrder); err != nil {
+		return nil, usageError{err}
 	}
-	mode, err := parseValidate(o.validate)
-	if err != nil {
-		return none, err
+	if o.mode, err = parseValidate(o.validate); err != nil {
+		return nil, err
 	}
 	for _, g := range given {
 		if err := checkPaths(g.flag, g.paths...); err != nil {
-			return none, err
+			return nil, err
 		}
 	}
+	return proj, nil
+}
+
+// load reads the schemas and the variables, and makes the options of the
+// run; proj is what prepare returned.
+func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
+	var none kmerge.ApplyOptions
 	s, err := loadSchemas(o.schemas)
 	if err != nil {
 		return none, err
@@ -249,7 +258,7 @@ func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.A
 		}
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
+		Schema: s, Strict: o.strict, ListOrder: o.order, KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode,
 		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
@@ -258,7 +267,27 @@ func (o *applyOptions) applyOptions(stdin io.Reader, stderr io.Writer) (kmerge.A
 }
 
 func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
-	opts, err := o.applyOptions(stdin, stderr)
+	proj, err := o.prepare(stderr)
+	if err != nil {
+		return err
+	}
+	var sigs *signals
+	if o.outDir != "" && !check {
+		// signals handled from before the folder is locked, and locked
+		// from before the inputs are read: an edit in place must not be
+		// overlapped by another run (signals.go)
+		sigs = watchSignals(o.outDir, stderr)
+		lock, err := kmerge.LockDir(o.outDir)
+		if err != nil {
+			sigs.stop()
+			return err
+		}
+		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
+		defer sigs.stop()
+		sigs.setLock(lock)
+		o.lock = lock
+	}
+	opts, err := o.load(proj, stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -307,7 +336,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		return nil
 	case o.outDir != "":
-		return res.WriteDir(o.outDir)
+		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: sigs.startWriting(), Lock: o.lock})
 	case o.output == "json":
 		out, err := jsonObjects(res.Files, &o.limits.Limits)
 		if err != nil {

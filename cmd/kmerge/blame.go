@@ -64,7 +64,11 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 		}
 		only = append(only, sel)
 	}
-	opts, err := o.applyOptions(stdin, stderr)
+	proj, err := o.prepare(stderr)
+	if err != nil {
+		return err
+	}
+	opts, err := o.load(proj, stdin, stderr)
 	if err != nil {
 		return err
 	}

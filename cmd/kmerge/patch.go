@@ -39,7 +39,8 @@ func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra
 to every document of the files -f gives and print the result. -f takes files,
 folders (their .yaml, .yml and .json files, recursively) and - for standard
 input, and may be repeated, as in kubectl; the results follow each other in
-the order of the files, separated by --- lines.
+the order of the files, separated by --- lines. The items of a List (kind
+List, or RoleList and the like) are the objects: each gets the patch.
 
 -p is the patch itself, as in kubectl patch -p; --patch-file reads it from a
 file. --local and --dry-run (none, client, server) are accepted as kubectl
@@ -191,7 +192,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
+	var outs [][]byte
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	for _, name := range files {
 		doc, docName, err := in.readInput(name)
@@ -206,17 +207,13 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return withSchemaAdvice(err, "patch")
 		}
-		if out.Len() > 0 && o.output != "json" {
-			if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
-				out.WriteByte('\n')
-			}
-			if !bytes.HasPrefix(res, []byte("---")) {
-				out.WriteString("---\n")
-			}
-		}
-		out.Write(res)
+		outs = append(outs, res)
 	}
-	_, err = stdout.Write(out.Bytes())
+	if o.output == "json" {
+		_, err = stdout.Write(bytes.Join(outs, nil)) // JSON texts, one after another
+	} else {
+		_, err = stdout.Write(tree.JoinStreams(outs...))
+	}
 	return err
 }
 

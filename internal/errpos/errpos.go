@@ -26,7 +26,7 @@ func quote(data []byte, pos tree.Position, masked bool) string {
 	if pos.Line < 1 || pos.Line > len(lines) {
 		return ""
 	}
-	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
+	line := strings.Map(visible, strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD"))
 	if len(line) > 200 {
 		return ""
 	}
@@ -52,4 +52,20 @@ func quote(data []byte, pos tree.Position, masked bool) string {
 		s += "  " + caret.String() + "\n"
 	}
 	return s
+}
+
+// visible shows a control character of a quoted line as one character
+// that prints (the caret stays under the column): C0 controls and DEL as
+// their Unicode control pictures (␀, ␁, ␡), C1 controls as U+FFFD; a
+// raw one would reach the terminal (and the page) as it is.
+func visible(r rune) rune {
+	switch {
+	case r < 0x20 && r != '\t':
+		return 0x2400 + r
+	case r == 0x7f:
+		return 0x2421
+	case r >= 0x80 && r < 0xa0:
+		return '\uFFFD'
+	}
+	return r
 }
