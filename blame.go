@@ -258,11 +258,6 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 			continue
 		}
 		doc := st.Docs[o.doc]
-		if len(docs) == 0 || docs[len(docs)-1].Index != o.doc {
-			docs = append(docs, &BlamedDocument{File: f.Path, Index: o.doc,
-				Lines: documentLines(text, starts, doc, opts.ShowSecrets)})
-		}
-		d := docs[len(docs)-1]
 		bo := &BlamedObject{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name}
 		root := objectRoot(doc, o)
 		var lines *lineIndex
@@ -280,6 +275,14 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 			}
 			bo.Origins = append(bo.Origins, og)
 		}
+		if len(bo.Origins) == 0 {
+			continue // the patches set what it had: nothing changed
+		}
+		if len(docs) == 0 || docs[len(docs)-1].Index != o.doc {
+			docs = append(docs, &BlamedDocument{File: f.Path, Index: o.doc,
+				Lines: documentLines(text, starts, doc, opts.ShowSecrets)})
+		}
+		d := docs[len(docs)-1]
 		d.Objects = append(d.Objects, bo)
 	}
 	return docs, nil

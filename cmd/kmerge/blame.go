@@ -88,6 +88,13 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	for _, id := range res.Unchanged {
 		fmt.Fprintf(stderr, "kmerge: %s: no patch changes it\n", id)
 	}
+	if len(res.Documents) == 0 && len(only) == 0 {
+		what := fmt.Sprintf("any of the %d objects", res.Objects)
+		if res.Objects == 1 {
+			what = "the object"
+		}
+		fmt.Fprintf(stderr, "kmerge: no patch changes %s: nothing to blame\n", what)
+	}
 	if format == "json" {
 		return writeBlameJSON(stdout, res, opts.ShowSecrets)
 	}
