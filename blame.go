@@ -253,6 +253,7 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 		return a.item - b.item
 	})
 	var docs []*BlamedDocument
+	indexes := map[int]*lineIndex{} // by document, made once
 	for _, o := range objs {
 		if o.doc >= len(st.Docs) {
 			continue
@@ -262,7 +263,10 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 		root := objectRoot(doc, o)
 		var lines *lineIndex
 		if root != nil {
-			lines = newLineIndex(doc, text)
+			if indexes[o.doc] == nil {
+				indexes[o.doc] = newLineIndex(doc, text)
+			}
+			lines = indexes[o.doc]
 		}
 		var was *yaml.Node // the object as read
 		if input != nil {
@@ -464,8 +468,8 @@ func newLineIndex(doc *yaml.Node, text []string) *lineIndex {
 	idx.starts = slices.Compact(idx.starts)
 	idx.last = len(text)
 	if len(idx.starts) > 0 {
-		first := idx.starts[len(idx.starts)-1]
-		for n := first + 1; n <= len(text); n++ {
+		lastStart := idx.starts[len(idx.starts)-1]
+		for n := lastStart + 1; n <= len(text); n++ {
 			if marker(text[n-1]) {
 				idx.last = n - 1
 				break
@@ -521,9 +525,8 @@ func (idx *lineIndex) end(start int, v *yaml.Node) int {
 	}
 	walk(v)
 	next := idx.last + 1
-	if i, found := slices.BinarySearch(idx.starts, last+1); i < len(idx.starts) {
-		_ = found
-		next = min(next, idx.starts[i])
+	if i, _ := slices.BinarySearch(idx.starts, last+1); i < len(idx.starts) {
+		next = min(next, idx.starts[i]) // the first line after v's nodes that a node starts on
 	}
 	end := next - 1
 	for end > last {
