@@ -131,7 +131,8 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
 // the conflicts between them, and renders every source of the set: files no
 // patch touched are their input, touched ones keep the text of everything
-// not changed. The set is edited in place.
+// not changed. The set is edited in place: the objects a patch deleted are
+// taken out of it (resource.Set.RemoveDeleted).
 //
 // Files are patched several at once (and the objects of a file too), each
 // rendered as soon as its objects are patched; the copy of a file that
@@ -154,7 +155,9 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
 		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches))
+	res, err := finish(run, rec, set, files, len(patches))
+	set.RemoveDeleted()
+	return res, err
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
@@ -196,7 +199,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(r); touched[j] {
+			if touched[j] = run.Patch(r); touched[j] && !r.Deleted {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
@@ -205,6 +208,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		})
 	}
 	changed := slices.Contains(touched, true)
+	src.RemoveDeleted(objs) // the objects a patch deleted
 	var b []byte
 	var err error
 	if !opts.NoOutput {
