@@ -97,7 +97,9 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
+	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,12 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches))
+	res, err := finish(run, rec, set, files, len(patches))
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(loadWarnings, res.Warnings...)
+	return res, nil
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds

@@ -57,6 +57,10 @@ type Warning struct {
 	// because its object's kind has no schema: giving the kind's schema
 	// (its CustomResourceDefinition) makes its lists merge.
 	NoSchema bool
+	// Ignored names, for a kustomization read among the patch files, the
+	// fields it holds that kmerge does not read (all but its patches):
+	// what kustomize would do with them is not done.
+	Ignored []string
 }
 
 // String formats the warning as "file:line:col: warning: message".

@@ -306,10 +306,14 @@ var (
 
 func outlineOf(labels *tree.Outline) *tree.Outline {
 	object := func() *tree.Outline {
+		meta := map[string]*tree.Outline{"name": nil, "namespace": nil, "labels": labels}
+		if labels != nil {
+			meta["annotations"] = labels
+		}
 		return &tree.Outline{Fields: map[string]*tree.Outline{
 			"apiVersion": nil,
 			"kind":       nil,
-			"metadata":   {Fields: map[string]*tree.Outline{"name": nil, "namespace": nil, "labels": labels}},
+			"metadata":   {Fields: meta},
 		}}
 	}
 	o := object()
@@ -585,10 +589,14 @@ func object(src *Source, doc, item int, n *yaml.Node, list bool) (*Resource, err
 func (set *Set) checkUnique() error {
 	seen := map[string]*Resource{}
 	for _, r := range set.Resources {
-		gvk := r.GVK()
-		id := gvk.Group + "/" + gvk.Kind + "/" + r.Namespace + "/" + r.Name
+		read := r.Identity() // as read: Stream's callers may have patched the objects already
+		if r.Original != nil {
+			read = *r.Original
+		}
+		gvk := schema.ParseGVK(read.APIVersion, read.Kind)
+		id := gvk.Group + "/" + gvk.Kind + "/" + read.Namespace + "/" + read.Name
 		if prev, dup := seen[id]; dup {
-			return errAt(r.Source.Path, r.Root, "%s is defined twice: here and at %s", r.ID(), strings.TrimSuffix(prev.Position().String(), ": "))
+			return errAt(r.Source.Path, r.Root, "%s is defined twice: here and at %s", read, strings.TrimSuffix(prev.Position().String(), ": "))
 		}
 		seen[id] = r
 	}

@@ -1,8 +1,10 @@
 package resource
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +39,12 @@ type Selector struct {
 	// Bare is set for a target that is a name alone ("demo"): it must
 	// pick one object (Ambiguity).
 	Bare bool
+	// ID makes the selector name one object by its identity: APIVersion,
+	// Kind and Name exactly, Namespace ("" for "default"). It picks the
+	// object that has that identity, or had it before patches changed it
+	// (as a whole: not the old name with the new kind), as kustomize
+	// finds the target of a strategic merge patch that has none.
+	ID bool
 }
 
 // String formats the selector as a target would be written: kind.name (a
@@ -44,6 +52,9 @@ type Selector struct {
 // header must write it), with a label selector in braces; a bare name as
 // itself; a kustomize target as a YAML flow mapping.
 func (sel Selector) String() string {
+	if sel.ID {
+		return Identity{APIVersion: sel.APIVersion, Kind: sel.Kind, Namespace: sel.Namespace, Name: sel.Name}.String()
+	}
 	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
 		return sel.mapping()
 	}
@@ -156,7 +167,12 @@ func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
 	compile := func(what, expr string) (*regexp.Regexp, error) {
 		re, err := regexp.Compile("^(?:" + expr + ")$")
 		if err != nil {
-			return nil, fmt.Errorf("the %s %q is not a regular expression: %v", what, expr, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+			why := err.Error()
+			var se *syntax.Error
+			if errors.As(err, &se) {
+				why = string(se.Code) // without the expression as compiled, anchored
+			}
+			return nil, fmt.Errorf("the %s %q is not a regular expression: %s", what, expr, why)
 		}
 		return re, nil
 	}
@@ -198,6 +214,9 @@ func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
 // on all the objects it picks: see Selector.Ambiguity.
 func (m *Matcher) Matches(r *Resource) bool {
 	sel := m.sel
+	if sel.ID {
+		return m.isID(r.Identity()) || r.Original != nil && m.isID(*r.Original)
+	}
 	name := m.matchesName(r.Name)
 	ns := m.matchesNamespace(r.Namespace)
 	if o := r.Original; o != nil {
@@ -227,6 +246,18 @@ func (m *Matcher) Matches(r *Resource) bool {
 		return false
 	}
 	return len(m.annotations.reqs) == 0 || m.annotations.Matches(r.Annotations())
+}
+
+// isID reports whether id is the identity an ID selector names.
+func (m *Matcher) isID(id Identity) bool {
+	sel := m.sel
+	orDefault := func(ns string) string {
+		if ns == "" {
+			return "default"
+		}
+		return ns
+	}
+	return id.Name == sel.Name && id.Kind == sel.Kind && id.APIVersion == sel.APIVersion && orDefault(id.Namespace) == orDefault(sel.Namespace)
 }
 
 func (m *Matcher) matchesName(name string) bool {
@@ -288,7 +319,7 @@ func (sel Selector) Ambiguity(matched []*Resource) error {
 		sort.Strings(ids)
 		return fmt.Errorf("the target %q names %d objects: write kind.name, one of %s", sel.Name, len(matched), strings.Join(ids, ", "))
 	}
-	if sel.Kind == "" || sel.Regexp {
+	if sel.Kind == "" || sel.Regexp || sel.ID {
 		return nil
 	}
 	groups := map[string]bool{}
