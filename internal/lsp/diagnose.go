@@ -20,6 +20,7 @@ import (
 // objects they target.
 type analysis struct {
 	ws          *workspace
+	owner       string // the kustomization that reads the document, when it is a patch file of one
 	patches     []*kpatch.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
@@ -39,24 +40,32 @@ const maxParseErrors = 50
 // bad line blanked out (a bad header with its section), which keeps every
 // other line where it is.
 func parseDocument(d *document) ([]*kpatch.Patch, []error) {
+	patches, _, errs := parseDocumentWarnings(d)
+	return patches, errs
+}
+
+// parseDocumentWarnings is parseDocument, with the warnings of reading a
+// kustomization (the fields kmerge does not read).
+func parseDocumentWarnings(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
 	if !d.kpatch {
-		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
+		var warnings []kpatch.Warning
+		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{Warn: func(w kpatch.Warning) { warnings = append(warnings, w) }})
 		if err != nil {
-			return nil, []error{err}
+			return nil, nil, []error{err}
 		}
-		return patches, nil
+		return patches, warnings, nil
 	}
 	lines := append([]string(nil), d.lines...)
 	var errs []error
 	for len(errs) < maxParseErrors {
 		patches, err := kpatch.Parse([]byte(strings.Join(lines, "\n")), d.path, kpatch.LoadOptions{})
 		if err == nil {
-			return patches, errs
+			return patches, nil, errs
 		}
 		errs = append(errs, err)
 		var ke *kpatch.Error
 		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
-			return nil, errs
+			return nil, nil, errs
 		}
 		i := ke.Pos.Line - 1
 		header := strings.HasPrefix(strings.TrimSpace(lines[i]), "[")
@@ -65,7 +74,7 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 			lines[j] = ""
 		}
 	}
-	return nil, errs
+	return nil, nil, errs
 }
 
 // analyze parses a document and runs the project's patches, with the
@@ -74,10 +83,27 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 func (s *Server) analyze(d *document) *analysis {
 	ws := s.workspaceFor(d.path)
 	a := &analysis{ws: ws}
-	patches, errs := parseDocument(d)
-	a.patches = patches
-	for _, err := range errs {
-		a.addError(d, err, severityError)
+	if a.owner = ws.kustomizationOf(d.path); a.owner != "" {
+		// a patch file of a kustomization: its patches are those the
+		// kustomization reads from it, as saved
+		p := ws.patchesOnDisk(a.owner)
+		for _, pt := range p.patches {
+			if pt.Pos.File == d.path {
+				a.patches = append(a.patches, pt)
+			}
+		}
+		if p.err != nil {
+			a.addError(d, p.err, severityError)
+		}
+	} else {
+		patches, warnings, errs := parseDocumentWarnings(d)
+		a.patches = patches
+		for _, err := range errs {
+			a.addError(d, err, severityError)
+		}
+		for _, w := range warnings {
+			a.add(d, w.Pos, w.Msg, severityWarning, nil)
+		}
 	}
 	switch {
 	case ws.err != nil:
@@ -106,6 +132,9 @@ func (s *Server) run(d *document, a *analysis) {
 		switch od := s.docByPath(f); {
 		case f == d.path:
 			all = append(all, a.patches...)
+			mine = true
+		case f == a.owner:
+			all = append(all, ws.patchesOnDisk(f).patches...) // the document's among them
 			mine = true
 		case od != nil:
 			p, _ := parseDocument(od)
