@@ -291,9 +291,10 @@ func (r *ApplyResult) Stream() []byte {
 		size += len(f.Output) + len("\n---\n")
 	}
 	b.Grow(size)
-	for i, f := range r.Files {
+	for _, f := range r.Files {
 		out := f.Output
-		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
+		// a file that wrote nothing (its objects deleted) adds no separator
+		if b.Len() > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
 			if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
 				b.WriteByte('\n')
 			}
