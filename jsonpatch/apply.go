@@ -10,6 +10,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -47,7 +48,7 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		return nil, err
 	}
 	orig := tree.Root(doc)
-	a := &applier{root: orig}
+	a := &applier{root: orig, mask: !opts.ShowSecrets && secret.Object(orig)}
 	var changes []change.Change // recorded once every operation applied
 	for _, o := range ops {
 		if opts.Record != nil {
@@ -81,6 +82,10 @@ type Options struct {
 	// Record, when set, receives the changes of a patch that applies
 	// (see changesOf); nil records nothing.
 	Record *change.Log
+	// ShowSecrets shows the values of a v1 Secret's data and stringData
+	// in clear in the message of a failed test. By default they are
+	// masked ("***"), and the error says so (Error.Masked).
+	ShowSecrets bool
 }
 
 // operation is one checked operation of the patch.
@@ -233,7 +238,8 @@ type applier struct {
 	root   *yaml.Node // the document's value; nil: null
 	saved  []savedNode
 	seen   map[*yaml.Node]bool
-	copied int // values the copy operations added so far
+	copied int  // values the copy operations added so far
+	mask   bool // the document is a Secret whose values messages mask
 }
 
 // maxCopied bounds the values the copy operations of one patch may add to
@@ -323,7 +329,13 @@ func (a *applier) apply(o *operation) error {
 			return err
 		}
 		if !equal(v, o.value) {
-			return o.errorf(ReasonTest, "test failed: %s is %s, not %s", showValueAt(o.pathTok), render(v), render(o.value))
+			want, masked := o.value, false
+			if p := secret.AtPointer(o.path); a.mask && secret.Touches(p) {
+				v, want, masked = secret.Value(v, p), secret.Value(want, p), true
+			}
+			e := o.errorf(ReasonTest, "test failed: %s is %s, not %s", showValueAt(o.pathTok), render(v), render(want))
+			e.masked = masked
+			return e
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
+	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -32,9 +33,15 @@ func advice(err error) string {
 	var a advised
 	var se *tree.SyntaxError
 	var ke *kpatch.Error
+	var le *kmerge.DirLockedError
+	var sme *smp.Error
 	switch {
 	case errors.As(err, &a):
 		return a.advice
+	case errors.As(err, &le):
+		return "wait for it to finish: two runs cannot write one folder at once"
+	case errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema:
+		return "pass the kind's CustomResourceDefinition or an OpenAPI document with --schema, and the patch is applied as a strategic merge patch"
 	case errors.As(err, &ke) && ke.Limit != "":
 		return limitAdvice(ke.Limit)
 	case errors.As(err, &se) && se.Limit != "":
