@@ -365,11 +365,16 @@ type slot struct {
 
 // afterDelete is the slot of a patch whose target picked an object an
 // earlier patch deleted: it does nothing, and needs the object to exist,
-// which conflicts with the delete.
+// which conflicts with the delete; unless it deletes the object too, which
+// agrees with the delete.
 func (sl *slot) afterDelete(record bool) {
 	sl.kind = sl.patch.Type.String()
 	if record {
-		sl.changes = []change.Change{{Op: change.Exists, Pos: sl.patch.Pos}}
+		op := change.Exists
+		if sl.patch.DeletesObject() {
+			op = change.Delete
+		}
+		sl.changes = []change.Change{{Op: op, Pos: sl.patch.Pos}}
 	}
 }
 
