@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		"  [deployment.app.containers[name=main][0]]  # c\n\n\n\tx = 'a''b' # d\n[\"a/b\".x.name=y]\n!delete\n",
 		"- target: deployment.app\n  type: strategic\n  patch: {spec: {replicas: 2}}\n",
 		"- target: {kind: Deployment, labelSelector: 'a in (b,c)'}\n  patch:\n    spec.replicas: !delete\n",
+		"[deployment.shop-*{app=web, tier notin (a,b)}.containers.name=web]\nimage: x\n[*.*{!legacy}]\n!delete\n[cm.web]\n!delete\n",
+		"- target: {group: apps, name: 'shop-(a|b)', annotationSelector: x=y}\n  type: strategic\n  options: {allowNameChange: true}\n  patch: {$patch: delete}\n- target: demo\n  patch: !delete\n",
 	} {
 		f.Add(s)
 	}

@@ -210,7 +210,7 @@ func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, str
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
 	}
-	if kind == "" && !quoted {
+	if kind == "" {
 		return sel, "", pos, errAt(i, "a target starts with a kind: [deployment.app]")
 	}
 	if kind != "*" || quoted {
@@ -231,7 +231,7 @@ func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, str
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
 	}
-	if name == "" && !quoted {
+	if name == "" {
 		return sel, "", pos, errAt(i, "a target is kind.name: the name is missing")
 	}
 	sel.Name = name
