@@ -188,7 +188,9 @@ func (s *Server) run(d *document, a *analysis) {
 				a.changes = append(a.changes, objectChange{object: r.ID(), Change: c})
 			}
 		}
-		s.validate(d, a, r, originals[i], run.Changes(r))
+		if !r.Deleted {
+			s.validate(d, a, r, originals[i], run.Changes(r))
+		}
 	}
 	for _, c := range conflict.Find(rec.Records()) {
 		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
