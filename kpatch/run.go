@@ -68,16 +68,18 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		} else {
 			run.anyName = append(run.anyName, i)
 		}
-		run.reidentifies = run.reidentifies || reidentifies(p)
+		run.reidentifies = run.reidentifies || p.MayReidentify()
 	}
 	return run
 }
 
-// reidentifies reports whether p may change the identity of an object:
-// a JSON patch, a strategic or merge patch with kustomize's options, a
-// field patch that may set a field of metadata, the kind or the
-// apiVersion (as written, or through a shortcut such as name).
-func reidentifies(p *Patch) bool {
+// MayReidentify reports whether the patch may change the identity of the
+// objects it applies to (their name, kind, apiVersion or namespace), so
+// that later patches that did not pick them may: a JSON patch, a
+// strategic or merge patch with kustomize's options, a field patch that
+// may set a field of metadata, the kind or the apiVersion (as written, or
+// through a shortcut such as name).
+func (p *Patch) MayReidentify() bool {
 	switch {
 	case p.Type == JSON:
 		return true

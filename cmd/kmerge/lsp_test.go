@@ -376,6 +376,19 @@ func TestLSPKustomization(t *testing.T) {
 		t.Errorf("replicas.yaml: %+v, want the conflict on line 5 (replicas: 3)", got)
 	}
 	c.shutdown()
+
+	// a section naming the name a patch of another file gives an object
+	// picks it: the objects of every patch are run
+	dir := t.TempDir()
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [patches]\n")
+	write(t, dir, "base/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	write(t, dir, "patches/a.yaml", "- target: deployment.web\n  type: strategic\n  options: {allowNameChange: true}\n  patch: {metadata: {name: api}}\n")
+	c = startServer(t)
+	c.initialize(dir)
+	if got := c.open(fileURI(t, filepath.Join(dir, "patches/b.kpatch")), "[deployment.api]\nspec.paused: true\n"); len(got) != 0 {
+		t.Errorf("b.kpatch: %+v, want none (deployment.api is the renamed web)", got)
+	}
+	c.shutdown()
 }
 
 func mustAbs(t *testing.T, p string) string {

@@ -147,7 +147,16 @@ func (s *Server) run(d *document, a *analysis) {
 		all = append(all, a.patches...)
 	}
 	seen := map[*resource.Resource]bool{}
-	for _, p := range a.patches {
+	targeting := a.patches
+	for _, p := range all {
+		if p.MayReidentify() {
+			// a patch may rename an object into what this file's
+			// patches name: the objects of every patch are run
+			targeting = all
+			break
+		}
+	}
+	for _, p := range targeting {
 		for _, r := range ws.targets(p.Target) {
 			seen[r] = true
 		}
