@@ -197,4 +197,14 @@ func TestLaterPatchesSeeLabels(t *testing.T) {
 	if !strings.Contains(out, "  name: loadgenerator\n  labels: {tier: x}\nspec:\n  replicas: 9\n") || !strings.Contains(out, "name: api\n  labels: {app: api}\nspec:\n  replicas: 1\n") {
 		t.Errorf("got:\n%s", out)
 	}
+	// what the first patch did is recorded, though no other patch picked
+	// the object before it applied: the two disagree on the replicas
+	_, conflicts, err := applyText(t, "[deployment.*{tier=x}]\nreplicas: 9\n",
+		"- target: deployment.loadgenerator\n  type: strategic\n  patch: {metadata: {labels: {tier: x}}, spec: {replicas: 5}}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conflicts) != 1 || conflicts[0].String() != "apps/v1 Deployment loadgenerator: p.yaml:3:49 (strategic patch) sets spec.replicas to 5, and p.kpatch:2:1 (field patch) sets spec.replicas to 9" {
+		t.Errorf("conflicts: %v", conflicts)
+	}
 }

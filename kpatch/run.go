@@ -31,6 +31,9 @@ type Run struct {
 	// identity of an object (its name, kind, apiVersion or namespace), so
 	// that patches that did not target it may then do so
 	reidentifies bool
+	// selectsLabels: a target of the run picks objects by label or
+	// annotation (SelectsLabels)
+	selectsLabels bool
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
@@ -70,6 +73,7 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		}
 		run.reidentifies = run.reidentifies || p.MayReidentify()
 	}
+	run.selectsLabels = run.SelectsLabels()
 	return run
 }
 
@@ -104,16 +108,6 @@ func identityField(st Step) bool {
 	return false
 }
 
-// targets returns the patches (indexes in order) whose targets pick r as
-// it is, in order.
-func (run *Run) targets(r *resource.Resource) []int {
-	var out []int
-	for i := run.next(r, -1); i >= 0; i = run.next(r, i) {
-		out = append(out, i)
-	}
-	return out
-}
-
 // next returns the first patch after the one at index last whose target
 // picks r as it is now, -1 when there is none: the patches that name r's
 // name (or the name it had before a patch renamed it), or no name.
@@ -140,7 +134,7 @@ func (run *Run) next(r *resource.Resource, last int) int {
 // it (a caller snapshots its file first). It looks at r's identity
 // (apiVersion, kind, namespace, name) and, when SelectsLabels, its labels:
 // nothing else of r needs to be read to answer.
-func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0 }
 
 // SelectsLabels reports whether a patch's target selects objects by label
 // or annotation: then Targets looks at objects' labels and annotations.
@@ -172,7 +166,9 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	// what each patch changes is recorded for conflicts between patches
 	// (an object only one patch changes has none), for the trace, and for
 	// callers that ask (Options.Changes)
-	record := run.opts.Record != nil && (run.reidentifies || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	// (a patch may make a later one pick r: by renaming it, or by giving
+	// it the labels a later selector asks for)
+	record := run.opts.Record != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
 	for i := first; i >= 0; i = run.next(r, i) {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
