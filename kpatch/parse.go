@@ -227,7 +227,7 @@ func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, str
 		return sel, "", pos, errAt(i, "a target is kind.name: add the object's name (or * for all objects of the kind)")
 	}
 	i++
-	name, quoted, err := seg()
+	name, _, err := seg()
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
 	}
