@@ -128,6 +128,9 @@ func parseKustomization(data []byte, file string, opts LoadOptions, limits *tree
 		}
 		patches = append(patches, ps...)
 	}
+	for _, p := range patches {
+		p.Kustomization = file
+	}
 	var warnings []Warning
 	if len(ignored) > 0 {
 		warnings = append(warnings, Warning{Pos: nodePos(file, ignoredAt), Ignored: ignored,

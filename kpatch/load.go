@@ -13,7 +13,8 @@ import (
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
-// order, folders starting with a dot skipped. Patches keep the order of
+// order, folders starting with a dot skipped, and so are project files
+// (kmerge.yaml) found in them. Patches keep the order of
 // the files and of their place in each file.
 func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 	files, err := Files(paths)
@@ -82,7 +83,7 @@ func Files(paths []string) ([]string, error) {
 					files = append(files, k)
 					return filepath.SkipDir
 				}
-			case isPatchFile(path):
+			case isPatchFile(path) && !isProjectFile(path):
 				files = append(files, path)
 			}
 			return nil
@@ -93,6 +94,12 @@ func Files(paths []string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// isProjectFile reports whether a file found in a patch folder is a
+// kmerge project file (package project's FileName), which is no patch
+// file: an overlay's project sits among its patches (kmerge init writes
+// overlays/prod/kmerge.yaml with patches: [.]).
+func isProjectFile(name string) bool { return filepath.Base(name) == "kmerge.yaml" }
 
 func isPatchFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {

@@ -50,6 +50,10 @@ type Patch struct {
 	// always its apiVersion and metadata.namespace, are not applied: they
 	// name the target, as kustomize reads them.
 	AllowNameChange, AllowKindChange bool
+	// Kustomization is the kustomization file the patch was read through,
+	// "" for a patch of a patch file of its own: its Pos may be in a file
+	// the kustomization names.
+	Kustomization string
 }
 
 // DeletesObject reports whether the patch deletes the objects it targets.
