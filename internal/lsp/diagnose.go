@@ -24,7 +24,7 @@ import (
 type analysis struct {
 	ws          *workspace
 	owner       string // the kustomization that reads the document, when it is a patch file of one
-	manifest    bool // the document is a manifest of its project, not a patch file
+	manifest    bool   // the document is a manifest of its project, not a patch file
 	patches     []*kpatch.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
