@@ -62,7 +62,7 @@ var kustomizationFields = map[string]bool{
 
 // parseKustomization reads the patches of a kustomization, data read from
 // file; the files it names are read relative to file's folder.
-func parseKustomization(data []byte, file string, opts LoadOptions, limits *tree.Limits) ([]*Patch, []Warning, error) {
+func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*Patch, []Warning, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits})
 	if err != nil {
 		return nil, nil, err
@@ -84,7 +84,7 @@ func parseKustomization(data []byte, file string, opts LoadOptions, limits *tree
 	if root.Kind != yaml.MappingNode {
 		return nil, nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", describeNode(root))
 	}
-	k := &kustomization{file: file, dir: filepath.Dir(file), limits: limits, opts: opts}
+	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits}
 	var ignored []string
 	var ignoredAt *yaml.Node
 	fields := map[string]*yaml.Node{}
@@ -150,8 +150,8 @@ func phrase(words []string) string {
 // kustomization is a kustomization being read.
 type kustomization struct {
 	file, dir string
+	data      []byte // the kustomization's text
 	limits    *tree.Limits
-	opts      LoadOptions
 }
 
 // resourceFiles lists the entries of resources that are files of the
@@ -217,21 +217,17 @@ func (k *kustomization) inline(n *yaml.Node) (content, error) {
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		// the text starts on the next line, at the block's indentation
-		c.line, c.col = n.Line, indentOfLine(k.file, n.Line+1)
+		c.line, c.col = n.Line, indentOfLine(k.data, n.Line+1)
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 		c.col++ // after the quote
 	}
 	return c, nil
 }
 
-// indentOfLine returns the indentation of line (1-based) of the file, 0
-// when it cannot be read.
-func indentOfLine(file string, line int) int {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0
-	}
-	lines := strings.SplitN(string(data), "\n", line+1)
+// indentOfLine returns the indentation of line (1-based) of text, 0 when
+// it has no such line.
+func indentOfLine(text []byte, line int) int {
+	lines := strings.SplitN(string(text), "\n", line+1)
 	if line-1 >= len(lines) {
 		return 0
 	}

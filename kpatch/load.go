@@ -158,7 +158,7 @@ func parse(data []byte, file string, opts LoadOptions) ([]*Patch, []Warning, err
 		return ps, nil, err
 	}
 	if isKustomizationFile(data, file) {
-		return parseKustomization(data, file, opts, &limits)
+		return parseKustomization(data, file, &limits)
 	}
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(file), ".json") {
