@@ -123,7 +123,9 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 // apply is Apply, and returns the set of objects read too (their roots
 // released).
 func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
+	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +161,7 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Warnings = append(empty, res.Warnings...)
+	res.Warnings = append(append(loadWarnings, empty...), res.Warnings...)
 	return res, set, nil
 }
 
@@ -173,6 +175,9 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 	held := map[string]bool{}
 	for _, p := range patches {
 		held[p.Pos.File] = true
+		if p.Kustomization != "" {
+			held[p.Kustomization] = true // a kustomization whose patches are in files it names
+		}
 	}
 	var out []kpatch.Warning
 	seen := map[string]bool{}
@@ -201,7 +206,8 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
 // the conflicts between them, and renders every source of the set: files no
 // patch touched are their input, touched ones keep the text of everything
-// not changed. The set is edited in place.
+// not changed. The set is edited in place: the objects a patch deleted are
+// taken out of it (resource.Set.RemoveDeleted).
 //
 // Files are patched several at once (and the objects of a file too), each
 // rendered as soon as its objects are patched; the copy of a file that
@@ -224,7 +230,9 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
 		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(run, rec, set, files, len(patches), opts)
+	set.RemoveDeleted()
+	return res, err
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
@@ -270,7 +278,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(r); touched[j] {
+			if touched[j] = run.Patch(r); touched[j] && !r.Deleted {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
@@ -289,6 +297,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		}
 	}
 	changed := slices.Contains(touched, true)
+	src.RemoveDeleted(objs) // the objects a patch deleted
 	var b []byte
 	var err error
 	if !opts.NoOutput {

@@ -67,6 +67,10 @@ type Warning struct {
 	// because its object's kind has no schema: giving the kind's schema
 	// (its CustomResourceDefinition) makes its lists merge.
 	NoSchema bool
+	// Ignored names, for a kustomization read among the patch files, the
+	// fields it holds that kmerge does not read (all but its patches):
+	// what kustomize would do with them is not done.
+	Ignored []string
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -86,12 +90,16 @@ type Result struct {
 // merge patches, then the field patches, each group in the order given
 // (docs/kpatch.md, "Order": the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
-// edited in place, several at once (Options.Workers). A patch whose target
-// or selector matches nothing is a warning (an error with Strict).
+// edited in place, several at once (Options.Workers); the objects a patch
+// deleted are taken out of the set and of their sources
+// (resource.Set.RemoveDeleted). A patch whose target or selector matches
+// nothing is a warning (an error with Strict).
 func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
 	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
-	return run.Finish(set)
+	res, err := run.Finish(set)
+	set.RemoveDeleted()
+	return res, err
 }
 
 type applier struct {
@@ -132,12 +140,25 @@ func (ap *applier) masks(r *resource.Resource) bool {
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+	if p.DeletesObject() {
+		// before any engine: a kind without a schema deletes as one with
+		r.Deleted = true
+		ap.touched[r] = true
+		ap.log.Add(change.Change{Op: change.Delete, Pos: p.Pos})
+		if ap.opts.Trace != nil {
+			fmt.Fprintf(ap.opts.Trace, "%s%s: deleted\n", p.Pos, r.ID())
+		}
+		return nil
+	}
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
 	case Strategic, Merge, JSON:
 		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
+		}
+		if p.Type != JSON {
+			keepIdentity(body, r, p)
 		}
 		strategic := p.Type == Strategic
 		if strategic && typ == nil {
@@ -224,6 +245,43 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// keepIdentity takes out of a strategic or merge patch body (a copy) what
+// would change the identity of the object r, as kustomize reads such a
+// patch: its apiVersion and metadata.namespace always, its metadata.name
+// and kind unless the patch allows a new name (a new kind). Those name
+// the target. A body whose top level is $patch: replace (the object
+// replaced whole) gets r's instead.
+func keepIdentity(body *yaml.Node, r *resource.Resource, p *Patch) {
+	if body.Kind != yaml.MappingNode {
+		return
+	}
+	replace := false
+	if d := tree.MapGet(body, "$patch"); d != nil && d.Kind == yaml.ScalarNode && d.Value == "replace" {
+		replace = true
+	}
+	fix := func(m *yaml.Node, key, value string, allowed bool) {
+		switch {
+		case allowed && tree.MapGet(m, key) != nil:
+		case replace && value != "":
+			tree.MapSet(m, key, tree.NewString(value))
+		default:
+			tree.MapDelete(m, key)
+		}
+	}
+	fix(body, "apiVersion", r.APIVersion, false)
+	fix(body, "kind", r.Kind, p.AllowKindChange)
+	meta := tree.MapGet(body, "metadata")
+	if meta == nil || meta.Kind != yaml.MappingNode {
+		return
+	}
+	wasEmpty := len(meta.Content) == 0
+	fix(meta, "namespace", r.Namespace, false)
+	fix(meta, "name", r.Name, p.AllowNameChange)
+	if len(meta.Content) == 0 && !wasEmpty {
+		tree.MapDelete(body, "metadata")
+	}
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {

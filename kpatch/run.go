@@ -3,6 +3,7 @@ package kpatch
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -27,6 +28,13 @@ type Run struct {
 	byName   map[string][]int // patches (index in order) whose target names one object
 	anyName  []int            // the others, in order
 	cache    *shortcutCache
+	// reidentifies is set when a patch of the run may change the
+	// identity of an object (its name, kind, apiVersion or namespace), so
+	// that patches that did not target it may then do so
+	reidentifies bool
+	// selectsLabels: a target of the run picks objects by label or
+	// annotation (SelectsLabels)
+	selectsLabels bool
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
@@ -59,45 +67,81 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		if run.badSel[i] != nil {
 			continue
 		}
-		if name := p.Target.Name; name != "" && name != "*" {
+		if name, ok := p.Target.ExactName(); ok {
 			run.byName[name] = append(run.byName[name], i)
 		} else {
 			run.anyName = append(run.anyName, i)
 		}
+		run.reidentifies = run.reidentifies || p.MayReidentify()
 	}
+	run.selectsLabels = run.SelectsLabels()
 	return run
 }
 
-// targets returns the patches (indexes in order) whose targets pick r, in
-// order.
-func (run *Run) targets(r *resource.Resource) []int {
-	named, any := run.byName[r.Name], run.anyName
-	var out []int
-	for len(named) > 0 || len(any) > 0 {
-		var i int
-		if len(any) == 0 || len(named) > 0 && named[0] < any[0] {
-			i, named = named[0], named[1:]
-		} else {
-			i, any = any[0], any[1:]
-		}
-		if run.matchers[i].Matches(r) {
-			out = append(out, i)
+// MayReidentify reports whether the patch may change the identity of the
+// objects it applies to (their name, kind, apiVersion or namespace), so
+// that later patches that did not pick them may: a JSON patch, a
+// strategic or merge patch with kustomize's options, a field patch that
+// may set a field of metadata, the kind or the apiVersion (as written, or
+// through a shortcut such as name).
+func (p *Patch) MayReidentify() bool {
+	switch {
+	case p.Type == JSON:
+		return true
+	case p.Type != Field:
+		return p.AllowNameChange || p.AllowKindChange
+	case len(p.Path) > 0:
+		return identityField(p.Path[0])
+	}
+	for _, a := range p.Sets {
+		if len(a.Key) > 0 && identityField(a.Key[0]) {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+func identityField(st Step) bool {
+	switch st.Field {
+	case "metadata", "name", "namespace", "kind", "apiVersion":
+		return st.Sel == nil
+	}
+	return false
+}
+
+// next returns the first patch after the one at index last whose target
+// picks r as it is now, -1 when there is none: the patches that name r's
+// name (or the name it had before a patch renamed it), or no name.
+func (run *Run) next(r *resource.Resource, last int) int {
+	best := -1
+	consider := func(list []int) {
+		j := sort.SearchInts(list, last+1)
+		for ; j < len(list) && (best < 0 || list[j] < best); j++ {
+			if run.matchers[list[j]].Matches(r) {
+				best = list[j]
+				return
+			}
+		}
+	}
+	consider(run.byName[r.Name])
+	if r.Original != nil && r.Original.Name != r.Name {
+		consider(run.byName[r.Original.Name])
+	}
+	consider(run.anyName)
+	return best
 }
 
 // Targets reports whether some patch applies to r: whether Patch will edit
 // it (a caller snapshots its file first). It looks at r's identity
 // (apiVersion, kind, namespace, name) and, when SelectsLabels, its labels:
 // nothing else of r needs to be read to answer.
-func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0 }
 
-// SelectsLabels reports whether a patch's target selects objects by label:
-// then Targets looks at objects' labels.
+// SelectsLabels reports whether a patch's target selects objects by label
+// or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.Labels != "" {
+		if p.Target.Labels != "" || p.Target.Annotations != "" {
 			return true
 		}
 	}
@@ -105,23 +149,41 @@ func (run *Run) SelectsLabels() bool {
 }
 
 // Patch applies to r, in order, every patch whose target picks it, and
-// reports whether one did. It stops at the first failure, which Finish
-// returns. Patch is safe to call for different objects at once.
+// reports whether one did. Whether a patch's target picks r is decided
+// just before the patch applies, on r as the patches before it left it:
+// after a patch renamed r, the later patches that name its new name apply
+// to it, as do those that name its old one (resource.Resource.Original);
+// after a patch deleted r, the later patches that target it do nothing
+// (each is a conflict with the delete). It stops at the first failure,
+// which Finish returns. Patch is safe to call for different objects at
+// once.
 func (run *Run) Patch(r *resource.Resource) bool {
 	var slots []*slot
 	touched := false
-	targets := run.targets(r)
+	first := run.next(r, -1)
+	if first < 0 {
+		return false
+	}
 	// what each patch changes is recorded for conflicts between patches
 	// (an object only one patch changes has none), for the trace, and for
 	// callers that ask (Options.Changes)
-	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
-	for _, i := range targets {
+	// (a patch may make a later one pick r: by renaming it, or by giving
+	// it the labels a later selector asks for)
+	record := run.opts.Record != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	for i := first; i >= 0; i = run.next(r, i) {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
+		if r.Deleted {
+			sl.afterDelete(record)
+			continue
+		}
 		sl.run(run.opts, run.cache, record)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
+		}
+		if sl.err == nil && !r.Deleted && r.Reidentify() {
+			sl.renamed = true
 		}
 	}
 	if len(slots) > 0 {
@@ -209,7 +271,7 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			}
 			warnings = append(warnings, sl.warnings...)
 			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
-				opts.Record.Add(conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+				opts.Record.Add(conflict.Record{Object: sl.r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -227,7 +289,67 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			res.Touched = append(res.Touched, r)
 		}
 	}
+	if err := run.checkRenames(set); err != nil {
+		if !opts.KeepGoing {
+			return nil, err
+		}
+		res.Errors = append(res.Errors, err)
+	}
 	return res, nil
+}
+
+// checkRenames returns an error when a patch gave an object the identity
+// another object has (both are then one object to an API server): at the
+// patch that renamed it last.
+func (run *Run) checkRenames(set *resource.Set) error {
+	var renamed []*resource.Resource
+	for _, r := range set.Resources {
+		if r.Original != nil && !r.Deleted {
+			renamed = append(renamed, r)
+		}
+	}
+	if len(renamed) == 0 {
+		return nil
+	}
+	key := func(r *resource.Resource) string {
+		gvk := r.GVK()
+		ns := r.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		return gvk.Group + "/" + gvk.Kind + "/" + ns + "/" + r.Name
+	}
+	byKey := map[string][]*resource.Resource{}
+	for _, r := range set.Resources {
+		if !r.Deleted {
+			byKey[key(r)] = append(byKey[key(r)], r)
+		}
+	}
+	for _, r := range renamed {
+		var other *resource.Resource
+		for _, o := range byKey[key(r)] {
+			if o != r {
+				other = o
+				break
+			}
+		}
+		if other == nil {
+			continue
+		}
+		at := r.Position()
+		for _, sl := range run.slots[r] {
+			if sl.renamed {
+				at = sl.patch.Pos
+			}
+		}
+		what := "is"
+		if other.Original != nil {
+			what = "was renamed to"
+		}
+		return &Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
+			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)}
+	}
+	return nil
 }
 
 // maxNamed bounds the other objects a gathered warning names.
@@ -295,7 +417,23 @@ type slot struct {
 	kind     string          // the patch's kind as conflicts name it
 	trace    bytes.Buffer
 	touched  bool
+	renamed  bool // the patch changed the object's identity
 	err      error
+}
+
+// afterDelete is the slot of a patch whose target picked an object an
+// earlier patch deleted: it does nothing, and needs the object to exist,
+// which conflicts with the delete; unless it deletes the object too, which
+// agrees with the delete.
+func (sl *slot) afterDelete(record bool) {
+	sl.kind = sl.patch.Type.String()
+	if record {
+		op := change.Exists
+		if sl.patch.DeletesObject() {
+			op = change.Delete
+		}
+		sl.changes = []change.Change{{Op: op, Pos: sl.patch.Pos}}
+	}
 }
 
 // run applies the slot's patch to its object; record says whether to

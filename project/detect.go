@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/walk"
+	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -34,7 +36,8 @@ const (
 // patch files) is one entry, other files are listed one by one;
 // CustomResourceDefinitions and OpenAPI documents are schemas, and
 // mappings in files named *values* are values files. A folder holding only
-// CRDs is a folder of schemas, not of manifests. Project files there
+// CRDs is a folder of schemas, not of manifests; a kustomize overlay (a
+// kustomization with patches) is a folder of patches. Project files there
 // already (the folder's, an overlay's) are left out.
 func Detect(dir string) (*Project, error) {
 	p := &Project{File: filepath.Join(dir, FileName), Dir: dir}
@@ -45,6 +48,19 @@ func Detect(dir string) (*Project, error) {
 	}
 	for _, f := range files {
 		classes[f] = classify(f, filepath.Base(f) == FileName)
+	}
+	// a kustomize overlay (a kustomization with patches) is a folder of
+	// patches, which -p reads through its kustomization: its strategic
+	// patches look like objects, but are none
+	for _, f := range files {
+		if slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) && hasPatches(f) {
+			overlay := filepath.Dir(f)
+			for g := range classes {
+				if g == f || strings.HasPrefix(g, overlay+string(filepath.Separator)) && classes[g] != other {
+					classes[g] = patchFile
+				}
+			}
+		}
 	}
 	var visit func(d string) error
 	visit = func(d string) error {
@@ -90,6 +106,28 @@ func Detect(dir string) (*Project, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// hasPatches reports whether the kustomization file at path has patches
+// (patches, patchesStrategicMerge or patchesJson6902): an overlay, and not
+// only a list of resources, as a base's is.
+func hasPatches(path string) bool {
+	data, err := tree.ReadFile(path, nil)
+	if err != nil {
+		return false
+	}
+	st, err := tree.Read(data, tree.Options{File: path})
+	if err != nil {
+		return false
+	}
+	for _, d := range st.Docs {
+		for _, field := range []string{"patches", "patchesStrategicMerge", "patchesJson6902"} {
+			if v := tree.MapGet(tree.Root(d), field); v != nil && len(v.Content) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // classify reads a file and says what it holds.

@@ -43,6 +43,16 @@ func TestDetectAll(t *testing.T) {
 			},
 		},
 		{
+			name: "kustomize overlays as they are: their strategic patches are no manifests, and each is an overlay",
+			files: map[string]string{"base/kustomization.yaml": "resources: [d.yaml]\n", "base/d.yaml": deploy,
+				"overlays/staging/kustomization.yaml": "resources: [../../base]\npatches:\n- path: r.yaml\n", "overlays/staging/r.yaml": deploy + "spec:\n  replicas: 2\n",
+				"overlays/prod/kustomization.yaml": "resources: [../../base]\npatchesStrategicMerge: [r.yaml]\n", "overlays/prod/r.yaml": deploy + "spec:\n  replicas: 5\n"},
+			want: []string{
+				"overlays/prod/kmerge.yaml: base | overlays/prod | | |",
+				"overlays/staging/kmerge.yaml: base | overlays/staging | | |",
+			},
+		},
+		{
 			name: "independent apps: a project each; a copy of the manifests elsewhere is left out, with a note",
 			files: map[string]string{"base/d.yaml": deploy, "overrides/p.kpatch": patch, "copy/d.yaml": deploy,
 				"app/manifests/c.yaml": cm, "app/overrides/p.kpatch": "[cm.settings]\ndata.a: b\n"},

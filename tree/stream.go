@@ -98,6 +98,37 @@ type Stream struct {
 	starts   []int
 	styled   bool
 	whole    bool // Options.Whole
+
+	removed []bool // documents taken out (Remove), by index; nil: none
+}
+
+// Remove takes document i out of the stream: it is no longer written
+// (WriteYAML, WriteJSON), with the text it had after Snapshot (its "---"
+// line, and the comments and blank lines up to the next document's).
+// Docs keeps it, so that the indexes of the other documents stay what they
+// were. Removing a document twice is removing it once.
+func (s *Stream) Remove(i int) {
+	if s.removed == nil {
+		s.removed = make([]bool, len(s.Docs))
+	}
+	s.removed[i] = true
+}
+
+// Removed reports whether document i was taken out of the stream (Remove).
+func (s *Stream) Removed(i int) bool { return s.removed != nil && s.removed[i] }
+
+// kept returns the documents that are written: Docs but the removed ones.
+func (s *Stream) kept() []*yaml.Node {
+	if s.removed == nil {
+		return s.Docs
+	}
+	out := make([]*yaml.Node, 0, len(s.Docs))
+	for i, d := range s.Docs {
+		if !s.removed[i] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -338,7 +369,7 @@ func (s *Stream) WriteYAML(w io.Writer) error {
 	if err := s.LoadAll(); err != nil {
 		return err
 	}
-	return WriteYAML(w, s.Style, s.Docs...)
+	return WriteYAML(w, s.Style, s.kept()...)
 }
 
 // WriteYAML writes documents as one YAML stream in the given style.
@@ -410,7 +441,7 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 		return err
 	}
 	var b []byte
-	for _, d := range s.Docs {
+	for _, d := range s.kept() {
 		var err error
 		b, err = AppendJSON(b, d, "    ")
 		if err != nil {

@@ -79,8 +79,11 @@ func withSchemaAdvice(err error, verb string) error {
 
 // warningText is a warning as kmerge prints it, with advice.
 func warningText(w kpatch.Warning) string {
-	if w.NoSchema {
+	switch {
+	case w.NoSchema:
 		return w.String() + "; pass its CRD with --schema"
+	case len(w.Ignored) > 0:
+		return w.String() + "; to keep them, run kmerge as a kustomize transformer (docs/krm.md), or kustomize on kmerge's output"
 	}
 	return w.String()
 }

@@ -51,7 +51,7 @@ type applyOptions struct {
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&o.files, "filename", "f", nil, "manifests: a file, a folder (read recursively) or - for standard input (repeatable)")
-	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, or a folder of them (repeatable)")
+	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, a kustomize overlay (its patches), or a folder of them (repeatable)")
 	f.Var(paths{&o.patches}, "patch", "the old name of --patches")
 	f.MarkHidden("patch") //nolint:errcheck // the flag exists; checkFlags warns when it is used
 	f.StringArrayVar(&o.valueFiles, "values", nil, "YAML file of ${values.*} variables (repeatable; later files win)")
@@ -91,10 +91,12 @@ func newApplyCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 --output-dir).
 
 Manifests come from files, folders (recursively: .yaml, .yml, .json) and standard
-input. Patches come from .kpatch files (sections of field assignments) and YAML
-patch lists (field, strategic and merge patches); see docs/kpatch.md. Strategic
-and merge patches are applied first, then field patches, each in the order of
-the files given and of their place in each file.
+input. Patches come from .kpatch files (sections of field assignments), YAML
+patch lists (field, strategic, merge and JSON patches) and kustomize overlays
+as they are (a kustomization's patches, in kustomize's order; docs/kustomize.md);
+see docs/kpatch.md. Strategic, merge and JSON patches are applied first, then
+field patches, each in the order of the files given and of their place in each
+file.
 
 Documents no patch touches come out byte for byte as they went in; in patched
 documents only the changed lines differ. Every file is printed, patched or not,
@@ -121,7 +123,10 @@ with --fail-on-conflict nothing is written.`,
   kmerge apply -f manifests/ -p patches/ --diff --exit-code
 
   # write the files under out/ by their names, atomically (out/ = manifests/: in place)
-  kmerge apply -f manifests/ -p patches/ --output-dir out/`,
+  kmerge apply -f manifests/ -p patches/ --output-dir out/
+
+  # a kustomize overlay as it is: its patches, on its base
+  kmerge apply -f base/ -p overlays/prod/`,
 		Args: noArgs("apply"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.changed = cmd.Flags().Changed

@@ -311,6 +311,8 @@ func TestLSPDiagnostics(t *testing.T) {
 			[]want{{"1:16-1:32", 1, "undefined variable ${values.nosuch}"}}},
 		{"an ambiguous shortcut", "[deployment.web]\nlocalhostProfile: x\n",
 			[]want{{"1:0-1:16", 1, `"localhostProfile" is not a field of apps/v1 Deployment web and could be`}}},
+		{"a header that ends with a dot", "[deployment.web.]\nreplicas: 2\n",
+			[]want{{"0:15-0:17", 1, "a target ends with a dot"}}},
 		{"a target that matches nothing", "# nothing\n[deployment.nosuch]  # a typo\nreplicas: 2\n",
 			[]want{{"1:0-1:19", 2, "no object matches deployment.nosuch"}}},
 		{"a selector that matches nothing", "[deployment.web.containers.name=nosuch]\nimage: x\n",
@@ -335,6 +337,56 @@ func TestLSPDiagnostics(t *testing.T) {
 				t.Errorf("the conflict does not point at the other patch (a.kpatch line 3, replicas: 2): %+v", rel)
 			}
 		}
+	}
+	c.shutdown()
+}
+
+// TestLSPKustomization: an overlay's kustomization among the project's
+// patches. Its fields kmerge does not read are a warning where they start;
+// its patch files are analysed through it (a file of a kustomize strategic
+// patch is no patch list); a conflict between two of its patches shows in
+// both files.
+func TestLSPKustomization(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp-kustomize")
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	kust := "testdata/lsp-kustomize/overlay/kustomization.yaml"
+	got := c.open(fileURI(t, kust), read(kust))
+	want := []struct{ rng, message string }{
+		{"2:0-2:10", "not its namePrefix"},
+		{"8:6-8:8", "conflict: apps/v1 Deployment web: " + mustAbs(t, "testdata/lsp-kustomize/overlay/replicas.yaml") + ":6:3 (strategic patch) sets spec.replicas to 3, and " + mustAbs(t, kust) + ":9:7 (json patch) sets spec.replicas to 5"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("kustomization.yaml: %d diagnostics, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Range.String() != w.rng || got[i].Severity != 2 || !strings.Contains(got[i].Message, w.message) {
+			t.Errorf("kustomization.yaml: diagnostic %d: %s %d %q, want %s 2 with %q", i, got[i].Range, got[i].Severity, got[i].Message, w.rng, w.message)
+		}
+	}
+	patch := "testdata/lsp-kustomize/overlay/replicas.yaml"
+	got = c.open(fileURI(t, patch), read(patch))
+	if len(got) != 1 || got[0].Range.Start.Line != 5 || !strings.Contains(got[0].Message, "conflict: apps/v1 Deployment web") {
+		t.Errorf("replicas.yaml: %+v, want the conflict on line 5 (replicas: 3)", got)
+	}
+	c.shutdown()
+
+	// a section naming the name a patch of another file gives an object
+	// picks it: the objects of every patch are run
+	dir := t.TempDir()
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [patches]\n")
+	write(t, dir, "base/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	write(t, dir, "patches/a.yaml", "- target: deployment.web\n  type: strategic\n  options: {allowNameChange: true}\n  patch: {metadata: {name: api}}\n")
+	c = startServer(t)
+	c.initialize(dir)
+	if got := c.open(fileURI(t, filepath.Join(dir, "patches/b.kpatch")), "[deployment.api]\nspec.paused: true\n"); len(got) != 0 {
+		t.Errorf("b.kpatch: %+v, want none (deployment.api is the renamed web)", got)
 	}
 	c.shutdown()
 }
@@ -369,6 +421,9 @@ func TestLSPFeatures(t *testing.T) {
 		"[deployment.web.containers.",          // 12
 		"[deployment.web.containers[",          // 13
 		"[deployment.web.metadata.",            // 14
+		"[deployment.*{",                       // 15
+		"[deployment.*{tier=a,app=",            // 16
+		"[deployment.w*{app=web}.",             // 17
 	}, "\n")
 	c.open(uri, text)
 	for _, tc := range []struct {
@@ -376,7 +431,10 @@ func TestLSPFeatures(t *testing.T) {
 		want       []string // labels that must be offered
 		not        []string // labels that must not
 	}{
-		{9, 1, []string{"deployment", "service"}, []string{"configmap"}},
+		{9, 1, []string{"deployment", "service", "*"}, []string{"configmap"}},
+		{15, 14, []string{"app"}, []string{"web"}},
+		{16, 25, []string{"web"}, []string{"app"}},
+		{17, 24, []string{"spec", "replicas", "containers"}, []string{"status"}},
 		{10, 12, []string{"web", "*"}, nil},
 		// an API server sets status and metadata's read-only fields, not a
 		// manifest: neither they nor shortcuts to them are offered

@@ -106,6 +106,27 @@ func TestProjectErrors(t *testing.T) {
 	}
 }
 
+// A project's patches may name a kustomize overlay, as -p does: the
+// project applies what the overlay's patches do, with the warning about
+// its other fields; kmerge check lists its patches that do not commute.
+func TestProjectOverlay(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "base/kustomization.yaml", "resources: [deploy.yaml]\n")
+	write(t, dir, "base/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	write(t, dir, "overlays/prod/kustomization.yaml", "resources: [../../base]\ncommonLabels: {env: prod}\npatches:\n- path: replicas.yaml\n- target: {kind: Deployment}\n  patch: |-\n    - {op: replace, path: /spec/replicas, value: 5}\n")
+	write(t, dir, "overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 3}\n")
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overlays/prod]\n")
+	code, out, stderr := runIn(t, dir, "apply")
+	if code != 0 || out != "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n" ||
+		!strings.Contains(stderr, "overlays/prod/kustomization.yaml:2:1: warning: kmerge reads the patches of a kustomization (patches, patchesStrategicMerge, patchesJson6902), not its commonLabels") {
+		t.Errorf("apply: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runIn(t, dir, "check")
+	if code != exitRejected || !strings.Contains(out, "conflict: apps/v1 Deployment web: overlays/prod/replicas.yaml:4:8 (strategic patch) sets spec.replicas to 3, and overlays/prod/kustomization.yaml:7:7 (json patch) sets spec.replicas to 5") {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+}
+
 // kmerge init finds the folders of a typical repository, and the project
 // it writes runs.
 func TestInit(t *testing.T) {

@@ -89,7 +89,7 @@ func (s *Server) manifestHover(d *document, a *analysis, p Position) *Hover {
 		copied.Root = tree.Clone(r.Root)
 		opts := a.ws.options()
 		opts.KeepGoing, opts.Workers, opts.Changes = true, 1, true
-		run := kpatch.NewRun(s.projectPatches(a.ws, d, nil), opts)
+		run := kpatch.NewRun(s.projectPatches(a.ws, d, nil, ""), opts)
 		run.Patch(&copied)
 		var best *change.Origin
 		for _, o := range change.Origins(run.Changes(&copied), r.Root) {

@@ -23,7 +23,8 @@ import (
 // objects they target.
 type analysis struct {
 	ws          *workspace
-	manifest    bool // the document is a manifest of its project, not a patch file
+	owner       string // the kustomization that reads the document, when it is a patch file of one
+	manifest    bool   // the document is a manifest of its project, not a patch file
 	patches     []*kpatch.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
@@ -43,6 +44,13 @@ const maxParseErrors = 50
 // bad line blanked out (a bad header with its section), which keeps every
 // other line where it is.
 func parseDocument(d *document) ([]*kpatch.Patch, []error) {
+	patches, _, errs := parseDocumentWarnings(d)
+	return patches, errs
+}
+
+// parseDocumentWarnings is parseDocument, with the warnings of reading a
+// kustomization (the fields kmerge does not read).
+func parseDocumentWarnings(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
 	if !d.kpatch {
 		return parsePatchList(d)
 	}
@@ -51,12 +59,12 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 	for len(errs) < maxParseErrors {
 		patches, err := kpatch.Parse([]byte(strings.Join(lines, "\n")), d.path, kpatch.LoadOptions{})
 		if err == nil {
-			return patches, errs
+			return patches, nil, errs
 		}
 		errs = append(errs, err)
 		var ke *kpatch.Error
 		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
-			return nil, errs
+			return nil, nil, errs
 		}
 		i := ke.Pos.Line - 1
 		header := strings.HasPrefix(strings.TrimSpace(lines[i]), "[")
@@ -65,7 +73,7 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 			lines[j] = ""
 		}
 	}
-	return nil, errs
+	return nil, nil, errs
 }
 
 // parsePatchList parses a YAML patch list. Its parser stops at the first
@@ -73,20 +81,21 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 // list is parsed again with the item that holds the error blanked out,
 // which keeps every other line where it is. A text that is not YAML, or
 // not a list, is one error.
-func parsePatchList(d *document) ([]*kpatch.Patch, []error) {
+func parsePatchList(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
 	lines := append([]string(nil), d.lines...)
 	var errs []error
 	for len(errs) < maxParseErrors {
 		text := strings.Join(lines, "\n")
-		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{})
+		var warnings []kpatch.Warning // a kustomization's fields kmerge does not read
+		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{Warn: func(w kpatch.Warning) { warnings = append(warnings, w) }})
 		if err == nil {
-			return patches, errs
+			return patches, warnings, errs
 		}
 		errs = append(errs, err)
 		at, ok := tree.ErrorPosition(err)
 		st, rerr := tree.Read([]byte(text), tree.Options{File: d.path})
 		if !ok || rerr != nil || len(st.Docs) != 1 || tree.Root(st.Docs[0]) == nil || tree.Root(st.Docs[0]).Kind != yaml.SequenceNode {
-			return nil, errs
+			return nil, nil, errs
 		}
 		items := tree.Root(st.Docs[0]).Content
 		from, to := 0, 0 // the lines (from 1) of the item holding the error
@@ -100,13 +109,13 @@ func parsePatchList(d *document) ([]*kpatch.Patch, []error) {
 			}
 		}
 		if from == 0 {
-			return nil, errs
+			return nil, nil, errs
 		}
 		for i := from; i <= to; i++ {
 			lines[i-1] = ""
 		}
 	}
-	return nil, errs
+	return nil, nil, errs
 }
 
 // analyze parses a document and runs the project's patches, with the
@@ -124,10 +133,27 @@ func (s *Server) analyze(d *document) *analysis {
 		}
 		return a
 	}
-	patches, errs := parseDocument(d)
-	a.patches = patches
-	for _, err := range errs {
-		a.addError(d, err, severityError)
+	if a.owner = ws.kustomizationOf(d.path); a.owner != "" {
+		// a patch file of a kustomization: its patches are those the
+		// kustomization reads from it, as saved
+		p := ws.patchesOnDisk(a.owner)
+		for _, pt := range p.patches {
+			if pt.Pos.File == d.path {
+				a.patches = append(a.patches, pt)
+			}
+		}
+		if p.err != nil {
+			a.addError(d, p.err, severityError)
+		}
+	} else {
+		patches, warnings, errs := parseDocumentWarnings(d)
+		a.patches = patches
+		for _, err := range errs {
+			a.addError(d, err, severityError)
+		}
+		for _, w := range warnings {
+			a.add(d, w.Pos, w.Msg, severityWarning, nil)
+		}
 	}
 	switch {
 	case ws.err != nil:
@@ -150,9 +176,18 @@ func (s *Server) analyze(d *document) *analysis {
 // happened there into diagnostics of the document.
 func (s *Server) run(d *document, a *analysis) {
 	ws := a.ws
-	all := s.projectPatches(ws, d, a.patches)
+	all := s.projectPatches(ws, d, a.patches, a.owner)
 	seen := map[*resource.Resource]bool{}
-	for _, p := range a.patches {
+	targeting := a.patches
+	for _, p := range all {
+		if p.MayReidentify() {
+			// a patch may rename an object into what this file's
+			// patches name: the objects of every patch are run
+			targeting = all
+			break
+		}
+	}
+	for _, p := range targeting {
 		for _, r := range ws.targets(p.Target) {
 			seen[r] = true
 		}
@@ -193,7 +228,9 @@ func (s *Server) run(d *document, a *analysis) {
 				a.changes = append(a.changes, objectChange{object: r.ID(), Change: c})
 			}
 		}
-		s.validate(d, a, r, originals[i], run.Changes(r))
+		if !r.Deleted {
+			s.validate(d, a, r, originals[i], run.Changes(r))
+		}
 	}
 	a.quotesHints(d)
 	for _, c := range conflict.Find(rec.Records()) {
@@ -238,14 +275,18 @@ func (a *analysis) quotesHints(d *document) {
 // projectPatches returns the patches of the project, in order: its files,
 // open documents in place of their saved text; own are the patches of the
 // document d, in its place among the files (at the end when it is not one
-// of them).
-func (s *Server) projectPatches(ws *workspace, d *document, own []*kpatch.Patch) []*kpatch.Patch {
+// of them, nor read by owner, the kustomization that names it, whose
+// patches are taken as saved).
+func (s *Server) projectPatches(ws *workspace, d *document, own []*kpatch.Patch, owner string) []*kpatch.Patch {
 	var all []*kpatch.Patch
 	mine := false
 	for _, f := range ws.files {
 		switch od := s.docByPath(f); {
 		case f == d.path:
 			all = append(all, own...)
+			mine = true
+		case f == owner: // the kustomization that reads the document
+			all = append(all, ws.patchesOnDisk(f).patches...) // the document's among them
 			mine = true
 		case od != nil:
 			p, _ := parseDocument(od)

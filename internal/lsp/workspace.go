@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -163,11 +164,37 @@ func (ws *workspace) patchesOnDisk(file string) parsed {
 	return p
 }
 
-// forget drops what is cached of a patch file saved anew.
+// kustomizationOf returns the kustomization among the project's patch
+// files that reads patches from file (a patch file of an overlay, which
+// kmerge reads only through it), "" when there is none.
+func (ws *workspace) kustomizationOf(file string) string {
+	for _, f := range ws.files {
+		if f == file || !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
+			continue
+		}
+		for _, p := range ws.patchesOnDisk(f).patches {
+			if p.Pos.File == file {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// forget drops what is cached of a patch file saved anew, and of the
+// kustomizations that read patches from it.
 func (ws *workspace) forget(file string) {
 	ws.mu.Lock()
+	defer ws.mu.Unlock()
 	delete(ws.disk, file)
-	ws.mu.Unlock()
+	for f, p := range ws.disk { // the kustomizations that read it
+		for _, pt := range p.patches {
+			if pt.Pos.File == file {
+				delete(ws.disk, f)
+				break
+			}
+		}
+	}
 }
 
 // owns reports whether a change to file changes the loaded project
@@ -216,15 +243,16 @@ func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	return sc
 }
 
-// targets returns the objects a patch target picks, in set order.
+// targets returns the objects a patch target picks, in set order (also
+// when the target is ambiguous: the error is the run's to report).
 func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
 	m, err := sel.Matcher(ws.schema)
 	if err != nil {
 		return nil
 	}
 	candidates := ws.set.Resources
-	if sel.Name != "" && sel.Name != "*" {
-		candidates = ws.byName[sel.Name]
+	if name, ok := sel.ExactName(); ok {
+		candidates = ws.byName[name]
 	}
 	var out []*resource.Resource
 	for _, r := range candidates {

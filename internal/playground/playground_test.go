@@ -367,7 +367,11 @@ func caseInput(t *testing.T, dir string) (Input, bool, bool) {
 		docs = append(docs, strings.TrimSuffix(read(t, b), "\n")+"\n")
 	}
 	in.Manifests = strings.Join(docs, "---\n")
-	// the patch files joined, when they are of one format
+	// the patch files joined, when they are of one format (a kustomize
+	// overlay names files of its own, which one pane cannot hold)
+	if _, err := os.Stat(filepath.Join(dir, "patches", "kustomization.yaml")); err == nil {
+		return in, false, false
+	}
 	patches, _ := filepath.Glob(filepath.Join(dir, "patches", "*"))
 	var texts []string
 	for _, p := range patches {
