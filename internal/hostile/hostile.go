@@ -1,0 +1,189 @@
+// Package hostile generates the hostile corpus: inputs a hostile or unlucky
+// user could give kmerge that once made it work without bound (minutes,
+// gigabytes), each with the command that runs it and the outcome expected
+// now. The large inputs are generated here, so the repository stays small;
+// the small ones are literal text in this file. The corpus is run by
+// cmd/kmerge's TestHostileCorpus and BenchmarkHostileCorpus, each case in a
+// subprocess of the built binary whose time and peak memory are measured
+// against the goal of docs/reliability.md (under 2 s and 200 MB).
+//
+// go run ./internal/hostile/write DIR writes the corpus to DIR, one folder
+// per case with its command line in cmd.txt, to run it by hand.
+package hostile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A Case is one hostile input and the command that runs it.
+type Case struct {
+	Name  string            // a short name, also the case's folder
+	Why   string            // what it attacks, and what kmerge did before it was bounded
+	Files map[string]string // the input files, by path relative to the case's folder
+	Args  []string          // the kmerge command line, run in the case's folder
+	// Code is the exit code expected, Stderr a text standard error must
+	// hold ("" for any).
+	Code   int
+	Stderr string
+}
+
+// Write writes the case's files under dir.
+func (c Case) Write(dir string) error {
+	names := make([]string, 0, len(c.Files))
+	for name := range c.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(c.Files[name]), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Size is the number of bytes of the case's files.
+func (c Case) Size() int {
+	n := 0
+	for _, text := range c.Files {
+		n += len(text)
+	}
+	return n
+}
+
+const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
+
+// word returns n bytes of text: a plain scalar that needs no quotes.
+func word(n int) string {
+	return strings.Repeat("x", n)
+}
+
+// lines returns n lines made by line(i), i from 0.
+func lines(n int, line func(b *strings.Builder, i int)) string {
+	var b strings.Builder
+	for i := range n {
+		line(&b, i)
+	}
+	return b.String()
+}
+
+// Cases returns the corpus, in a fixed order.
+func Cases() []Case {
+	// (a) a 95 KB anchored scalar, and a flow list of 10,000 aliases to it:
+	// 950 MB of text once expanded, from 135 KB
+	aliasList := configMap + "data:\n  big: &a " + word(95_000) + "\nlist: [" +
+		strings.TrimSuffix(strings.Repeat("*a, ", 10_000), ", ") + "]\n"
+	aliasKeys := configMap + "data:\n  big: &a " + word(95_000) + "\n" +
+		lines(4_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  k%d: *a\n", i) })
+	// (b) a 1 MB value used 2,000 times
+	values := "big: " + word(1<<20) + "\n"
+	varsPatch := "[configmap.cm]\n" + lines(2_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "data.k%d: ${values.big}\n", i) })
+	// (c) 2,000 sections setting one field
+	oneField := lines(2_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.a: v%d\n\n", i) })
+	// (d) a merge patch adding 60,000 keys to one map
+	manyKeysJSON := func(n int) string {
+		return `{"data":{` + strings.TrimSuffix(lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, `"k%d":"v",`, i) }), ",") + "}}\n"
+	}
+	// (f) 100,001 documents, one over the limit
+	manyDocs := lines(100_001, func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n", i)
+	})
+	// (g) 20,000 sections on one object, each setting its own field
+	manySections := lines(20_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.k%d: v\n\n", i) })
+
+	return []Case{
+		{
+			Name:   "alias-list-patch",
+			Why:    "a 95 KB anchored scalar and a flow list of 10,000 aliases to it (950 MB expanded): was killed at 60 s, 3.3 GB",
+			Files:  map[string]string{"cm.yaml": aliasList},
+			Args:   []string{"patch", "-f", "cm.yaml", "-p", `{"data":{"x":"y"}}`},
+			Code:   1,
+			Stderr: "--limit expanded=",
+		},
+		{
+			Name:   "alias-list-apply",
+			Why:    "the same manifest through apply",
+			Files:  map[string]string{"base/cm.yaml": aliasList, "p.kpatch": "[configmap.cm]\ndata.x: y\n"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "--limit expanded=",
+		},
+		{
+			Name:   "alias-keys",
+			Why:    "4,000 keys whose value is an alias to a 95 KB scalar (380 MB expanded): was exit 0 after 55 s, 4.4 GB",
+			Files:  map[string]string{"base/cm.yaml": aliasKeys, "p.kpatch": "[configmap.cm]\ndata.x: y\n"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "--limit expanded=",
+		},
+		{
+			Name:   "vars-big",
+			Why:    "a 26 KB .kpatch using a 1 MB ${values.big} 2,000 times (2 GB of text): was killed at 60 s, 5.8 GB",
+			Files:  map[string]string{"base/cm.yaml": configMap, "values.yaml": values, "p.kpatch": varsPatch},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--values", "values.yaml"},
+			Code:   1,
+			Stderr: "--limit expanded=",
+		},
+		{
+			Name:  "one-field-check",
+			Why:   "2,000 sections setting one field of one ConfigMap: check gave 1,999,000 conflicts in 17.6 s, 1.4 GB",
+			Files: map[string]string{"base/cm.yaml": configMap, "p.kpatch": oneField},
+			Args:  []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code:  1,
+		},
+		{
+			Name:  "one-field-apply",
+			Why:   "the same patches through apply: 34.6 s, 1.6 GB",
+			Files: map[string]string{"base/cm.yaml": configMap, "p.kpatch": oneField},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name:  "merge-60k-keys",
+			Why:   "a merge patch adding 60,000 keys to one map: over 60 s (quadratic in the keys)",
+			Files: map[string]string{"cm.yaml": configMap, "p.json": manyKeysJSON(60_000)},
+			Args:  []string{"patch", "-f", "cm.yaml", "--type", "merge", "--patch-file", "p.json"},
+		},
+		{
+			Name:   "jsonpatch-copies",
+			Why:    "31 JSON patch copy operations doubling a value: exit 1 after 506 MB",
+			Files:  map[string]string{"cm.yaml": configMap + "data:\n  a: x\n", "p.json": copyDoubling(31)},
+			Args:   []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json"},
+			Code:   1,
+			Stderr: "copy",
+		},
+		{
+			Name:   "documents-100001",
+			Why:    "100,001 documents, one over the limit: refused in 1.9 s after 534 MB",
+			Files:  map[string]string{"base/cms.yaml": manyDocs, "p.kpatch": "[configmap.c0]\ndata.x: y\n"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "--limit documents=",
+		},
+		{
+			Name:  "sections-20k",
+			Why:   "20,000 sections on one object, each setting its own field: apply took 21.7 s (quadratic in the sections)",
+			Files: map[string]string{"base/cm.yaml": configMap, "p.kpatch": manySections},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+	}
+}
+
+// copyDoubling returns a JSON patch of n copy operations, each copying the
+// list /data/l into itself, doubling it.
+func copyDoubling(n int) string {
+	var b strings.Builder
+	b.WriteString(`[{"op":"add","path":"/data/l","value":["` + word(100) + `"]}`)
+	for range n {
+		b.WriteString(`,{"op":"copy","from":"/data/l","path":"/data/l/-"}`)
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
