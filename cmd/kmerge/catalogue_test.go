@@ -109,6 +109,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Delete one copy, or give them different names or namespaces."},
 	{title: "A YAML alias bomb", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n  e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n  f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n  g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Expand fewer aliases; if the document really is that big, raise the limit."},
+	{title: "A document of more values than the limit", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: x\n  b: y\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: append(apply("p.kpatch"), "--limit", "nodes=10"), fix: "Split the document; if it really is that big, raise the limit."},
 	{title: "Nesting deeper than the limit", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: " + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "No manifest nests this deep; if yours does, raise the limit."},
 	{title: "A manifest larger than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
