@@ -158,9 +158,16 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
-	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
 		Changes: opts.Validate != validate.None} // validation attributes violations to changes
+	if opts.Limits != nil {
+		o.MaxExpanded = opts.Limits.MaxExpanded
+		if o.MaxExpanded <= 0 {
+			o.MaxExpanded = -1 // no limit
+		}
+	}
+	return o
 }
 
 // fileResult is a file written, or the error writing it, and the

@@ -42,6 +42,12 @@ type Options struct {
 	// Run.Changes: callers that attribute what an object became to the
 	// patches (validation, an editor's hover).
 	Changes bool
+	// MaxExpanded bounds what variables add to the values of one patch
+	// file, in bytes (each use of a variable counts the bytes of its
+	// value): patches over it apply to nothing, and Finish returns the
+	// error (Limit "expanded"). 0: tree.DefaultLimits().MaxExpanded; a
+	// negative value: no limit.
+	MaxExpanded int
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than

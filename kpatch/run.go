@@ -9,6 +9,7 @@ import (
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // Run is Apply taken apart, for callers that patch objects as their files
@@ -27,6 +28,8 @@ type Run struct {
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
+
+	err error // the patches cannot run at all (Options.MaxExpanded)
 }
 
 // NewRun prepares a run of patches.
@@ -39,6 +42,13 @@ func NewRun(patches []*Patch, opts Options) *Run {
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
 		slots: map[*resource.Resource][]*slot{}}
+	maxExpanded := opts.MaxExpanded
+	if maxExpanded == 0 {
+		maxExpanded = tree.DefaultLimits().MaxExpanded
+	}
+	// checked before a value is built: substituting them is what takes
+	// the memory
+	run.err = opts.Vars.checkExpansion(patches, maxExpanded)
 	for _, p := range patches {
 		if p.Type != Field {
 			run.order = append(run.order, p)
@@ -105,6 +115,9 @@ func (run *Run) SelectsLabels() bool {
 // reports whether one did. It stops at the first failure, which Finish
 // returns. Patch is safe to call for different objects at once.
 func (run *Run) Patch(r *resource.Resource) bool {
+	if run.err != nil {
+		return false
+	}
 	var slots []*slot
 	touched := false
 	targets := run.targets(r)
@@ -163,6 +176,11 @@ func (run *Run) Done(r *resource.Resource) {
 // objects it picked is an error too.
 func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	opts := run.opts
+	if run.err != nil && opts.KeepGoing {
+		return &Result{Errors: []error{run.err}}, nil
+	} else if run.err != nil {
+		return nil, run.err
+	}
 	byPatch := make([][]*slot, len(run.order))
 	for _, r := range set.Resources {
 		for _, sl := range run.slots[r] {

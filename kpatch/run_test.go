@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -128,5 +129,64 @@ func TestRunChanges(t *testing.T) {
 	}
 	if got := len(rec.Records()); got != 2 {
 		t.Errorf("%d records, want b's two", got)
+	}
+}
+
+// TestVariableExpansionLimit: Options.MaxExpanded bounds what variables add
+// to the values of one patch file, each use counting the bytes of its value
+// once (not once per object it applies to): a limit of exactly that
+// applies, one byte less applies nothing and fails at the use that crosses
+// it, with Limit "expanded"; each patch file has its own count.
+func TestVariableExpansionLimit(t *testing.T) {
+	vars := NewVars()
+	if err := vars.Set("v=abcd"); err != nil { // 4 bytes
+		t.Fatal(err)
+	}
+	field, err := ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		patches []*Patch
+		max     int
+		at      string // the error's position, "" for none
+	}{
+		{patches: field, max: 12},
+		{patches: field, max: 11, at: "p.kpatch:3:34: "},
+		{patches: field, max: 7, at: "p.kpatch:3:22: "},
+		{patches: field, max: 3, at: "p.kpatch:2:20: "},
+		{patches: doc, max: 4},
+		{patches: doc, max: 3, at: "s.yaml:3:39: "}, // the scalar's position, as an undefined variable's
+		// two files, 12 and 4 bytes: each within 12
+		{patches: append(append([]*Patch{}, field...), doc...), max: 12},
+		{patches: nil, max: 1},
+	} {
+		set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Apply(set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
+		var ke *Error
+		switch {
+		case c.at == "" && err != nil:
+			t.Errorf("limit %d: %v", c.max, err)
+		case c.at == "":
+			if len(c.patches) > 0 && len(res.Touched) == 0 {
+				t.Errorf("limit %d: nothing patched", c.max)
+			}
+		case !errors.As(err, &ke) || ke.Limit != "expanded" || ke.Pos.String() != c.at:
+			t.Errorf("limit %d: %v, want an \"expanded\" limit error at %s", c.max, err, c.at)
+		}
+		var out bytes.Buffer
+		if err := set.Sources[0].Stream.WriteYAML(&out); err != nil {
+			t.Fatal(err)
+		}
+		if c.at != "" && strings.Contains(out.String(), "abcd") {
+			t.Errorf("limit %d: an object was patched before the error", c.max)
+		}
 	}
 }

@@ -228,3 +228,62 @@ func lookupError(pos tree.Position, err error) *Error {
 	}
 	return e
 }
+
+// checkExpansion refuses patches whose variables would add more than max
+// bytes (0: no limit) to the values of one patch file: each use of a
+// variable counts the bytes of its value, once, however many objects or
+// list items the patch applies to. Patches are counted in order, so the
+// error names the first use over the limit.
+func (v *Vars) checkExpansion(patches []*Patch, max int) error {
+	if max <= 0 {
+		return nil
+	}
+	added := map[string]int{} // by patch file
+	count := func(parts []part) error {
+		for _, p := range parts {
+			if p.ref == "" {
+				continue
+			}
+			n, err := v.lookup(p.ref)
+			if err != nil {
+				continue // an error where the patch is applied
+			}
+			added[p.pos.File] += len(n.Value)
+			if added[p.pos.File] > max {
+				return &Error{Pos: p.pos, Limit: "expanded",
+					Msg: fmt.Sprintf("variables expand to more than %d bytes in one patch file (each use counts the bytes of its value)", max)}
+			}
+		}
+		return nil
+	}
+	for _, p := range patches {
+		for _, a := range p.Sets {
+			if err := count(a.Value.parts); err != nil {
+				return err
+			}
+		}
+		if p.Body == nil {
+			continue
+		}
+		var walk func(n *yaml.Node) error
+		walk = func(n *yaml.Node) error {
+			if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+				parts, err := splitVariables(n.Value, tree.Position{File: p.Pos.File, Line: n.Line, Column: n.Column})
+				if err != nil {
+					return nil //nolint:nilerr // an error where the patch is applied
+				}
+				return count(parts)
+			}
+			for _, c := range n.Content {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(p.Body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
