@@ -152,7 +152,7 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position()))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos))
 	}
 	return nil
 }

@@ -450,7 +450,7 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position()))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos))
 	}
 	return out
 }
