@@ -236,7 +236,7 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files))}
+		Conflicts: rec.Conflicts(), Files: make([]*File, len(files))}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {

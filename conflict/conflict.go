@@ -41,6 +41,7 @@ package conflict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -94,10 +95,12 @@ func (c Conflict) String() string {
 	return b.String()
 }
 
-// Recorder collects records as patches are applied. It is not safe for
-// concurrent use.
+// Recorder collects records as patches are applied, or the conflicts
+// found in the records of an object as soon as it is patched (so that the
+// records can go). It is not safe for concurrent use.
 type Recorder struct {
 	records []Record
+	found   []Conflict
 }
 
 // Add adds a record.
@@ -105,6 +108,27 @@ func (r *Recorder) Add(rec Record) {
 	if r != nil {
 		r.records = append(r.records, rec)
 	}
+}
+
+// AddConflicts adds the conflicts Find found in the records of an object,
+// which are not added. Objects are added in the order in which their first
+// record would have been.
+func (r *Recorder) AddConflicts(cs []Conflict) {
+	if r != nil {
+		r.found = append(r.found, cs...)
+	}
+}
+
+// Conflicts returns the conflicts added and those between the records
+// added (of other objects), in Find's order, objects in the order they
+// were added (conflicts first).
+func (r *Recorder) Conflicts() []Conflict {
+	if r == nil {
+		return nil
+	}
+	out := append(slices.Clone(r.found), Find(r.records)...)
+	sortConflicts(out)
+	return out
 }
 
 // Records returns what was added, in order.

@@ -55,13 +55,18 @@ func Find(records []Record) []Conflict {
 		f := newFinder(records, idx)
 		out = append(out, f.find(obj)...)
 	}
+	sortConflicts(out)
+	return out
+}
+
+// sortConflicts puts conflicts in Find's order, stably.
+func sortConflicts(out []Conflict) {
 	slices.SortStableFunc(out, func(a, b Conflict) int {
 		if c := comparePos(a.Sides[1].Change.Pos, b.Sides[1].Change.Pos); c != 0 {
 			return c
 		}
 		return fieldpath.Compare(a.Sides[0].Change.Path, b.Sides[0].Change.Path)
 	})
-	return out
 }
 
 func comparePos(a, b tree.Position) int {

@@ -48,6 +48,8 @@ type Options struct {
 	// error (Limit "expanded"). 0: tree.DefaultLimits().MaxExpanded; a
 	// negative value: no limit.
 	MaxExpanded int
+
+	scanOnly bool // tests: field patches look everything up by scanning, without an index
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
@@ -91,6 +93,7 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 }
 
 type applier struct {
+	ix        *objectIndex // the object's, for field patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool

@@ -28,6 +28,7 @@ type Run struct {
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	found map[*resource.Resource][]conflict.Conflict
 
 	err error // the patches cannot run at all (Options.MaxExpanded)
 }
@@ -41,7 +42,7 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}}
+		slots: map[*resource.Resource][]*slot{}, found: map[*resource.Resource][]conflict.Conflict{}}
 	maxExpanded := opts.MaxExpanded
 	if maxExpanded == 0 {
 		maxExpanded = tree.DefaultLimits().MaxExpanded
@@ -125,18 +126,45 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	// (an object only one patch changes has none), for the trace, and for
 	// callers that ask (Options.Changes)
 	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
+	var ix *objectIndex // for the object's field patches, which come last
 	for _, i := range targets {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
-		sl.run(run.opts, run.cache, record)
+		if sl.patch.Type != Field {
+			ix = nil // its writes do not go through the index
+		} else if ix == nil && !run.opts.scanOnly {
+			ix = newObjectIndex()
+		}
+		sl.run(run.opts, run.cache, record, ix)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
 		}
 	}
+	var found []conflict.Conflict
+	if run.opts.Record != nil && len(slots) > 1 {
+		// the conflicts between the object's patches are found now, so
+		// that what they changed need not be kept until Finish
+		var recs []conflict.Record
+		for _, sl := range slots {
+			if len(sl.changes) > 0 {
+				sl.recorded = true
+				recs = append(recs, conflict.Record{Object: r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			}
+		}
+		found = conflict.Find(recs)
+		if !run.opts.Changes {
+			for _, sl := range slots {
+				sl.changes = nil
+			}
+		}
+	}
 	if len(slots) > 0 {
 		run.mu.Lock()
 		run.slots[r] = slots
+		if len(found) > 0 {
+			run.found[r] = found
+		}
 		run.mu.Unlock()
 	}
 	return touched
@@ -157,14 +185,14 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run then keeps them only when more than one
-// patch changed r, for conflicts, so that the memory they take goes with
-// the object.
+// Changes, or will not): the run lets go of them (the conflicts between
+// them were found when r was patched), so that the memory they take goes
+// with the object.
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
-	if slots := run.slots[r]; len(slots) == 1 {
-		slots[0].changes = nil
+	for _, sl := range run.slots[r] {
+		sl.changes = nil
 	}
 }
 
@@ -189,6 +217,11 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	}
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
+	// the objects with conflicts, in the order of their first patch that
+	// recorded changes, and by object for one patch: the order of a
+	// sequential run, in which they are given to the recorder
+	var conflicted []*resource.Resource
+	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
 		slots := byPatch[i]
 		matched := make([]*resource.Resource, len(slots))
@@ -220,8 +253,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 				res.Errors = append(res.Errors, sl.err)
 			}
 			res.Warnings = append(res.Warnings, sl.warnings...)
-			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
-				opts.Record.Add(conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			if sl.recorded && !seen[sl.r] {
+				seen[sl.r] = true
+				conflicted = append(conflicted, sl.r)
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -238,6 +272,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			res.Touched = append(res.Touched, r)
 		}
 	}
+	for _, r := range conflicted {
+		opts.Record.AddConflicts(run.found[r])
+	}
 	return res, nil
 }
 
@@ -248,6 +285,7 @@ type slot struct {
 	r        *resource.Resource
 	warnings []Warning
 	changes  []change.Change // what the patch changed, when recorded
+	recorded bool            // changes went into the search for conflicts
 	kind     string          // the patch's kind as conflicts name it
 	trace    bytes.Buffer
 	touched  bool
@@ -256,11 +294,11 @@ type slot struct {
 
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex) {
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
 	if record {
 		ap.log = &change.Log{}
 	}

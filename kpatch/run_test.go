@@ -3,7 +3,6 @@ package kpatch
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -48,8 +47,8 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, r := range rec.Records() {
-			fmt.Fprintf(&b, "%s %s %s:\n%s", r.Object, r.Patch, r.Pos, (&change.Log{Changes: r.Changes}).String())
+		for _, c := range rec.Conflicts() {
+			b.WriteString("conflict: " + c.String() + "\n")
 		}
 		for _, r := range res.Touched {
 			b.WriteString("touched " + r.ID() + "\n")
@@ -73,7 +72,7 @@ image: b:2
 		t.Fatal(err)
 	}
 	want := result(set, res, rec, &trace)
-	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "-> a:2") || !strings.Contains(want, "replicas: 5") {
+	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "-> a:2") || !strings.Contains(want, "replicas: 5") || !strings.Contains(want, "conflict: ") {
 		t.Fatalf("the patches did not apply:\n%s", want)
 	}
 
@@ -100,14 +99,15 @@ image: b:2
 }
 
 // TestRunChanges: with Options.Changes a run records what each patch
-// changed in each object (Run.Changes); Done lets go of them for an object
-// only one patch changed, and keeps them, for conflicts, where two did.
+// changed in each object (Run.Changes); the conflicts between the patches
+// of an object are found when it is patched, so Done lets go of its
+// changes, and Finish gives the conflicts to the recorder.
 func TestRunChanges(t *testing.T) {
 	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.y: \"3\"\n"), "p.kpatch")
+	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,16 +119,20 @@ func TestRunChanges(t *testing.T) {
 	if got := (&change.Log{Changes: run.Changes(a)}).String(); !strings.Contains(got, "p.kpatch:2:1: sets data.x to 1") {
 		t.Errorf("changes of a:\n%s", got)
 	}
+	if len(run.Changes(b)) != 3 {
+		t.Errorf("%d changes of b, want the first patch's creation of data and the two patches' sets", len(run.Changes(b)))
+	}
 	run.Done(a)
 	run.Done(b)
-	if len(run.Changes(a)) != 0 || len(run.Changes(b)) == 0 {
-		t.Errorf("after Done: %d changes of a (one patch), %d of b (two)", len(run.Changes(a)), len(run.Changes(b)))
+	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 {
+		t.Errorf("after Done: %d changes of a, %d of b", len(run.Changes(a)), len(run.Changes(b)))
 	}
 	if _, err := run.Finish(set); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(rec.Records()); got != 2 {
-		t.Errorf("%d records, want b's two", got)
+	cs := rec.Conflicts()
+	if len(cs) != 1 || cs[0].String() != "v1 ConfigMap b: p.kpatch:5:1 (field patch) sets data.x to 2, and p.kpatch:8:1 (field patch) sets data.x to 3" {
+		t.Errorf("conflicts: %v", cs)
 	}
 }
 

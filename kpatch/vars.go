@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -16,6 +18,12 @@ import (
 type Vars struct {
 	values   *yaml.Node // a mapping
 	features map[string]bool
+
+	// the large mappings of values, indexed when first looked up (and
+	// forgotten when values change), so that N variables among N values
+	// are looked up in time linear in N
+	mu    sync.Mutex
+	index map[*yaml.Node]map[string]*yaml.Node
 }
 
 // NewVars returns empty variables.
@@ -50,18 +58,50 @@ func (v *Vars) MergeValues(root *yaml.Node, file string) error {
 		return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
 	}
 	mergeValues(v.values, root)
+	v.changed()
 	return nil
 }
 
+// changed forgets the index of the values.
+func (v *Vars) changed() {
+	v.mu.Lock()
+	v.index = nil
+	v.mu.Unlock()
+}
+
+// get is tree.MapGet on a mapping of the values, through the index when
+// the mapping is large.
+func (v *Vars) get(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) < 64 {
+		return tree.MapGet(m, key)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	keys := v.index[m]
+	if keys == nil {
+		if v.index == nil {
+			v.index = map[*yaml.Node]map[string]*yaml.Node{}
+		}
+		keys = make(map[string]*yaml.Node, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i].Value] = m.Content[i+1] // the last of a key given twice, as tree.MapGet
+		}
+		v.index[m] = keys
+	}
+	return keys[key]
+}
+
 func mergeValues(dst, src *yaml.Node) {
+	m := nodeedit.NewMap(dst) // indexed when large: linear in the values
 	for i := 0; i+1 < len(src.Content); i += 2 {
-		k, sv := src.Content[i].Value, src.Content[i+1]
-		if dv := tree.MapGet(dst, k); dv != nil && dv.Kind == yaml.MappingNode && sv.Kind == yaml.MappingNode {
+		k, sv := src.Content[i], src.Content[i+1]
+		if dv := m.Get(k.Value); dv != nil && dv.Kind == yaml.MappingNode && sv.Kind == yaml.MappingNode {
 			mergeValues(dv, sv)
 			continue
 		}
-		tree.MapSet(dst, k, tree.Clone(sv))
+		m.Set(tree.NewString(k.Value), tree.Clone(sv))
 	}
+	m.Finish()
 }
 
 // Set sets one value from text: "values.a.b=text" or "a.b=text" (what
@@ -88,6 +128,7 @@ func (v *Vars) Set(assignment string) error {
 		m = next
 	}
 	tree.MapSet(m, keys[len(keys)-1], val)
+	v.changed()
 	return nil
 }
 
@@ -153,7 +194,7 @@ func (v *Vars) lookup(ref string) (*yaml.Node, error) {
 	path := strings.TrimPrefix(ref, "values.")
 	n := v.values
 	for _, k := range strings.Split(path, ".") {
-		n = tree.MapGet(n, k)
+		n = v.get(n, k)
 		if n == nil {
 			msg := fmt.Sprintf("undefined variable ${%s}", ref)
 			if names := v.Names(); len(names) > 0 && len(names) <= 20 {

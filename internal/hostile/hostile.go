@@ -99,7 +99,7 @@ func Cases() []Case {
 	// (g) 20,000 sections on one object, each setting its own field
 	manySections := lines(20_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.k%d: v\n\n", i) })
 
-	return []Case{
+	return append([]Case{
 		{
 			Name:   "alias-list-patch",
 			Why:    "a 95 KB anchored scalar and a flow list of 10,000 aliases to it (950 MB expanded): was killed at 60 s, 3.3 GB",
@@ -172,6 +172,97 @@ func Cases() []Case {
 			Why:   "20,000 sections on one object, each setting its own field: apply took 21.7 s (quadratic in the sections)",
 			Files: map[string]string{"base/cm.yaml": configMap, "p.kpatch": manySections},
 			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+	}, found()...)
+}
+
+// deployment returns a Deployment named d whose pod has n containers,
+// c0 to c(n-1).
+func deployment(n int) string {
+	return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n" +
+		lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n        image: i\n", i) })
+}
+
+// found returns the cases found beyond the issue's table: the same
+// attacks on other paths.
+func found() []Case {
+	const n = 20_000
+	containers := deployment(n)
+	return []Case{
+		{
+			Name: "sections-20k-items",
+			Why:  "20,000 sections each on its own container of a Deployment of 20,000 (a selector per section)",
+			Files: map[string]string{"base/d.yaml": containers, "p.kpatch": lines(n, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, "[deployment.d.containers[name=c%d]]\nimage: j\n\n", i)
+			})},
+			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name:  "deletes-20k",
+			Why:   "20,000 sections each deleting its own key of a ConfigMap of 20,000",
+			Files: map[string]string{"base/cm.yaml": configMap + "data:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  k%d: v\n", i) }), "p.kpatch": lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.k%d: !delete\n\n", i) })},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name:  "strategic-20k-items",
+			Why:   "a strategic patch naming each of 20,000 containers by its merge key, with $setElementOrder",
+			Files: map[string]string{"d.yaml": containers, "p.yaml": "spec:\n  template:\n    spec:\n      $setElementOrder/containers:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n", n-1-i) }) + "      containers:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n        image: j\n", n-1-i) })},
+			Args:  []string{"patch", "-f", "d.yaml", "--patch-file", "p.yaml"},
+		},
+		{
+			Name:  "strategic-delete-primitives",
+			Why:   "$deleteFromPrimitiveList of 20,000 finalizers from a list of 20,000",
+			Files: map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  finalizers:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  - f%d\n", i) }), "p.yaml": "metadata:\n  $deleteFromPrimitiveList/finalizers:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  - f%d\n", i) })},
+			Args:  []string{"patch", "-f", "cm.yaml", "--patch-file", "p.yaml"},
+		},
+		{
+			Name:  "values-100k",
+			Why:   "a values file of 100,000 keys, 20,000 of them used",
+			Files: map[string]string{"base/cm.yaml": configMap, "values.yaml": lines(100_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "k%d: v\n", i) }), "p.kpatch": "[configmap.cm]\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "data.k%d: ${values.k%d}\n", i, 5*i) })},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch", "--values", "values.yaml"},
+		},
+		{
+			Name:  "deep-key",
+			Why:   "a .kpatch key 100,000 fields deep (a 200 KB line)",
+			Files: map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata" + strings.Repeat(".a", 100_000) + ": x\n"},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:  1,
+		},
+		{
+			Name:  "long-key",
+			Why:   "a manifest key of 50 MB",
+			Files: map[string]string{"base/cm.yaml": configMap + "data:\n  " + word(50<<20) + ": v\n", "p.kpatch": "[configmap.cm]\ndata.x: y\n"},
+			Args:  []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name: "jsonpatch-20k-ops",
+			Why:  "a JSON patch of 20,000 operations each inserting at the head of a list",
+			Files: map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  finalizers: []\n", "p.json": "[" + strings.TrimSuffix(lines(n, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, `{"op":"add","path":"/metadata/finalizers/0","value":"f%d"},`, i)
+			}), ",") + "]\n"},
+			Args: []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json"},
+		},
+		{
+			Name:  "diff-20k-items",
+			Why:   "kmerge diff of two Deployments of 20,000 containers, every image changed",
+			Files: map[string]string{"a.yaml": containers, "b.yaml": strings.ReplaceAll(containers, "image: i", "image: j")},
+			Args:  []string{"diff", "a.yaml", "b.yaml"},
+		},
+		{
+			Name: "objects-20k-wildcard",
+			Why:  "20,000 ConfigMaps, and 200 sections each on every ConfigMap (configmap.*)",
+			Files: map[string]string{"base/cms.yaml": lines(n, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n", i)
+			}), "p.kpatch": lines(200, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.*]\ndata.k%d: v\n\n", i) })},
+			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name: "label-selector-10k",
+			Why:  "a patch list target whose label selector has 10,000 terms, on 10,000 objects",
+			Files: map[string]string{"base/cms.yaml": lines(10_000, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n  labels: {a: b}\n", i)
+			}), "p.yaml": "- target: {kind: ConfigMap, labelSelector: \"" + strings.TrimSuffix(lines(10_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "k%d!=v,", i) }), ",") + "\"}\n  patch: {data.x: y}\n"},
+			Args: []string{"apply", "-f", "base", "-p", "p.yaml"},
 		},
 	}
 }

@@ -161,7 +161,7 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 		s.validate(d, a, r, originals[i], run.Changes(r))
 	}
-	for _, c := range conflict.Find(rec.Records()) {
+	for _, c := range rec.Conflicts() {
 		for i, here := range c.Sides {
 			if here.Change.Pos.File != d.path {
 				continue
