@@ -140,7 +140,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
 		default:

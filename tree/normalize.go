@@ -10,6 +10,29 @@ import (
 // text: the size of the node that holds it.
 const nodeCost = int(unsafe.Sizeof(yaml.Node{}))
 
+// ExpandedCost returns what the value n counts toward Limits.MaxExpanded
+// when it is copied (by a YAML alias, or by a JSON patch's copy
+// operation): for each of its values (a key and its value are two), the
+// bytes of its text and the size of a node. It stops counting once the
+// cost exceeds max (and at a depth of 10,000), so that measuring a huge
+// value costs no more than the limit it is checked against.
+func ExpandedCost(n *yaml.Node, max int) int {
+	cost := 0
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		n = Deref(n)
+		if n == nil || cost > max || depth > 10000 {
+			return
+		}
+		cost += len(n.Value) + nodeCost
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return cost
+}
+
 // normalizeYAML makes a parsed YAML document a plain tree: aliases are
 // replaced by copies of what they point to, merge keys (<<) by the entries
 // they bring in, and it checks that mapping keys are unique scalars. The size

@@ -207,6 +207,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), path: "metadata.name", fix: "Keep the name; to rename the object, set metadata.name to the new name."},
 	{title: "A field the custom resource's schema does not have", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "crd.yaml": widgetCRD},
 		args: []string{"patch", "-f", "w.yaml", "-p", "spec: {colour: red}", "--schema", "crd.yaml"}, path: "spec.colour", fix: "Use a field the CRD declares (`kmerge explain widget.spec --schema crd.yaml` lists them), or add it to the CRD's schema."},
+	{title: "JSON patch copies that add more than the limit", files: map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: " + strings.Repeat("x", 100) + "\n", "p.json": "[\n" + strings.Repeat(`  {"op": "copy", "from": "/data/a", "path": "/data/b"},`+"\n", 7) + `  {"op": "copy", "from": "/data/a", "path": "/data/b"}` + "\n]\n"},
+		args: []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json", "--limit", "expanded=2000"}, fix: "Copy less (each copy counts, even over the same path); if the patch really is that big, raise the limit."},
 	// conflicts and diffs
 	{title: "Two patches that disagree, with --fail-on-conflict", files: map[string]string{"base/d.yaml": catDeploy, "a.kpatch": "[deployment.web]\nreplicas: 2\n", "b.kpatch": "[deployment.web]\nreplicas: 3\n"},
 		args: []string{"apply", "-f", "base", "-p", "a.kpatch", "-p", "b.kpatch", "--fail-on-conflict"}, path: "spec.replicas", fix: "Decide which value wins and remove the other patch, or drop --fail-on-conflict to let the later patch win."},
