@@ -103,7 +103,7 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 		if maxLine <= 0 {
 			maxLine = DefaultMaxLineBytes
 		}
-		return parseKpatch(data, file, maxLine)
+		return parseKpatch(data, file, maxLine, limits.MaxDepth)
 	}
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(file), ".json") {

@@ -151,6 +151,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Delete in one section and set in another, or drop one of them."},
 	{title: "A .kpatch line longer than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.annotations.note: " + strings.Repeat("x", 200) + "\n"},
 		args: append(apply("p.kpatch"), "--limit", "line=100"), fix: "Shorten the line, or raise the limit."},
+	{title: "A .kpatch path deeper than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.annotations.x: 1\nspec.template.metadata.labels.app: web\n"},
+		args: append(apply("p.kpatch"), "--limit", "depth=4"), fix: "No patch needs a path this deep; if yours does, raise the limit (it bounds the nesting of manifests too)."},
 	{title: "Variables that expand to more than the limit", files: map[string]string{"base/d.yaml": catDeploy, "values.yaml": "note: " + strings.Repeat("x", 40) + "\n", "p.kpatch": "[deployment.web]\nmetadata.annotations.a: ${values.note}\nmetadata.annotations.b: ${values.note}\nmetadata.annotations.c: ${values.note}\n"},
 		args: append(apply("p.kpatch"), "--values", "values.yaml", "--limit", "expanded=100"), fix: "Use large values less often (each use is a copy); if the patches really are that big, raise the limit."},
 	// YAML patch lists
