@@ -2,10 +2,10 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
+	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
@@ -66,6 +67,16 @@ type ApplyOptions struct {
 	// are warnings in both. The zero value, validate.None, checks nothing
 	// (the kmerge command's default is strict).
 	Validate validate.Mode
+	// ShowSecrets shows the values of v1 Secrets (their data and
+	// stringData) in clear in what is meant for people: the Trace, the
+	// texts of the Conflicts (change.Change.Mask) and of validation
+	// errors and warnings (validate.Violation.Secret), and
+	// ApplyResult.Diff. By default they are masked: "***", and, where a
+	// value is shown beside the value it replaced, "*** (before)" and
+	// "*** (after)" when they differ, as kubectl diff shows them
+	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
+	// keep their values either way.
+	ShowSecrets bool
 }
 
 // ApplyResult is what Apply did.
@@ -78,6 +89,11 @@ type ApplyResult struct {
 	// Invalid are the violations of the schema that are warnings (see
 	// ApplyOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
+	// ShowSecrets makes Diff show the values of Secrets in clear; it is
+	// ApplyOptions.ShowSecrets.
+	ShowSecrets bool
+
+	limits *tree.Limits // what Diff reads a file's texts with, to mask them
 }
 
 // File is one input file and its output.
@@ -125,7 +141,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches))
+	return finish(run, rec, set, files, len(patches), opts)
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -154,13 +170,14 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
 		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches))
+	return finish(run, rec, set, files, len(patches), opts)
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes: opts.Validate != validate.None} // validation attributes violations to changes
+		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+		ShowSecrets: opts.ShowSecrets}
 	if opts.Limits != nil {
 		o.MaxExpanded = opts.Limits.MaxExpanded
 		if o.MaxExpanded <= 0 {
@@ -199,7 +216,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
-		c := checker{mode: opts.Validate, schema: opts.Schema}
+		c := checker{mode: opts.Validate, schema: opts.Schema, showSecrets: opts.ShowSecrets}
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
@@ -230,13 +247,14 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 
 // finish completes a run: the warnings and the first error of the patches
 // (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int) (*ApplyResult, error) {
+func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
 	res, err := run.Finish(set)
 	if err != nil {
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: rec.Conflicts(), Files: make([]*File, len(files))}
+		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
+		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {
@@ -279,115 +297,129 @@ func render(src *resource.Source, changed, keepFormat bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Stream joins the outputs into one YAML stream, separated by ---.
+// Stream joins the outputs into one YAML stream, separated by --- (as
+// tree.JoinStreams joins them: the output reads as the documents of every
+// output, in order).
 func (r *ApplyResult) Stream() []byte {
-	var b bytes.Buffer
-	size := 0
-	for _, f := range r.Files {
-		size += len(f.Output) + len("\n---\n")
-	}
-	b.Grow(size)
+	outs := make([][]byte, len(r.Files))
 	for i, f := range r.Files {
-		out := f.Output
-		if i > 0 && len(out) > 0 && !bytes.HasPrefix(out, []byte("---")) {
-			if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
-				b.WriteByte('\n')
-			}
-			b.WriteString("---\n")
-		}
-		b.Write(out)
+		outs[i] = f.Output
 	}
-	return b.Bytes()
+	return tree.JoinStreams(outs...)
 }
 
 // Diff returns a unified diff (diff -u, three lines of context) of each
-// changed file, named a/PATH and b/PATH.
+// changed file, named a/PATH and b/PATH; a file without a final newline is
+// marked "\ No newline at end of file", as diff -u marks it, so that
+// patch -p1 applies the diff. Unless ShowSecrets, the values of Secrets
+// are masked first (maskTexts), so that the diff shows which values
+// changed, not what they were or became.
 func (r *ApplyResult) Diff() string {
 	var b strings.Builder
 	for _, f := range r.Files {
-		b.WriteString(linediff.Unified("a/"+f.Path, "b/"+f.Path,
-			linediff.SplitLines(string(f.Input)), linediff.SplitLines(string(f.Output)), 3))
+		if !f.Changed() {
+			continue
+		}
+		in, out := string(f.Input), string(f.Output)
+		if !r.ShowSecrets {
+			in, out = maskTexts(f, r.limits)
+		}
+		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, in, out, 3))
 	}
 	return b.String()
 }
 
-// WriteDir writes every output under dir by its Rel name. All outputs are
-// first written to temporary files next to their targets, then renamed into
-// place: no file is ever half-written, and a failure while writing leaves
-// dir as it was. A file that already holds its output is left alone (its
-// modification time too), and a replaced file keeps its permissions, so
-// that dir may be the folder the manifests came from: an edit in place.
-// Two files with one Rel name are an error.
+// WriteDir writes every output under dir by its Rel name, all or nothing,
+// while it holds dir's lock: WriteDirWith with no options.
 func (r *ApplyResult) WriteDir(dir string) error {
+	return r.WriteDirWith(dir, WriteDirOptions{})
+}
+
+// WriteDirOptions control ApplyResult.WriteDirWith.
+type WriteDirOptions struct {
+	// Context, when cancelled (on a signal, say), stops the writing: what
+	// was written is undone, and the error wraps context.Cause.
+	Context context.Context
+	// Lock is dir's lock, taken by the caller with LockDir to hold it
+	// from before the inputs are read (an edit in place must not be
+	// overlapped by another run either); nil: WriteDirWith takes it while
+	// it writes.
+	Lock *DirLock
+}
+
+// WriteDirWith writes every output under dir by its Rel name, all or
+// nothing. Every target is checked before the first file is created (a
+// folder where a file must go, a file where a folder must go, a symbolic
+// link: an error naming it); every output is then written to a temporary
+// file next to its target (".NAME.kmerge-DIGITS.tmp"), and the targets are
+// replaced by renames, each replaced file kept under a temporary name until
+// every rename has succeeded. A failure, or the cancellation of
+// opts.Context, undoes what was done: dir is left as it was (folders
+// created are removed again). After success, the temporary files of the
+// same targets that a killed run left are removed.
+//
+// A file that already holds its output is left alone (its modification
+// time too), and a replaced file keeps its permissions, so that dir may be
+// the folder the manifests came from: an edit in place. A new file gets
+// the permissions 0666 less the umask (new folders 0777 less the umask).
+// Nothing is written outside dir: a symbolic link below dir is refused,
+// not followed (dir itself may be one). Two files with one Rel name are an
+// error.
+func (r *ApplyResult) WriteDirWith(dir string, opts WriteDirOptions) error {
 	from := map[string]string{}
-	for _, f := range r.Files {
+	files := make([]outdir.File, len(r.Files))
+	for i, f := range r.Files {
 		name := filepath.Join(dir, f.Rel)
 		if prev, dup := from[name]; dup {
 			return fmt.Errorf("%s: %s and %s would both be written to %s; give them in separate runs or from one folder", dir, prev, f.Path, name)
 		}
 		from[name] = f.Path
+		files[i] = outdir.File{Name: f.Rel, Data: f.Output}
 	}
-	temps := make([]string, len(r.Files)) // "": nothing to write
-	defer func() {
-		for _, t := range temps {
-			if t != "" {
-				os.Remove(t) // after a failure; renamed ones are gone already
-			}
-		}
-	}()
-	for i, f := range r.Files {
-		name := filepath.Join(dir, f.Rel)
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
-			if st.Size() == int64(len(f.Output)) && sameContent(name, f.Output) {
-				continue
-			}
-			mode = st.Mode().Perm()
-		}
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		tmp, err := writeTemp(name, f.Output, mode)
+	if opts.Lock == nil {
+		lock, err := LockDir(dir)
 		if err != nil {
 			return err
 		}
-		temps[i] = tmp
+		defer lock.Unlock()
+	} else if !sameDir(opts.Lock.l.Dir, dir) {
+		return fmt.Errorf("%s: the lock given is %s's", dir, opts.Lock.l.Dir)
 	}
-	for i, f := range r.Files {
-		if temps[i] == "" {
-			continue
-		}
-		if err := os.Rename(temps[i], filepath.Join(dir, f.Rel)); err != nil {
-			return err
-		}
-		temps[i] = ""
-	}
-	return nil
+	return outdir.Write(dir, files, outdir.Options{Context: opts.Context})
 }
 
-// sameContent reports whether the file at name holds data.
-func sameContent(name string, data []byte) bool {
-	old, err := os.ReadFile(name)
-	return err == nil && bytes.Equal(old, data)
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
 }
 
-// writeTemp writes data to a new temporary file next to name, with the
-// given permissions, and returns its path.
-func writeTemp(name string, data []byte, mode os.FileMode) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+// DirLock is the lock on an output folder (LockDir), which keeps two runs
+// from writing one folder at once: a lock file, .kmerge.lock, in the
+// folder, locked with flock(2) on Linux, macOS and the BSDs and with
+// LockFileEx on Windows (the system lets go of it when the process ends,
+// however it ends). Other systems have no lock.
+type DirLock struct{ l *outdir.Lock }
+
+// DirLockedError is the error of LockDir on a folder another process
+// holds the lock of.
+type DirLockedError = outdir.LockedError
+
+// LockDir takes the lock on the output folder dir, creating dir if it is
+// missing (Unlock removes it again if it is still empty). It does not wait:
+// a folder locked by another process is a *DirLockedError.
+func LockDir(dir string) (*DirLock, error) {
+	l, err := outdir.Acquire(dir)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	return &DirLock{l}, nil
+}
+
+// Unlock lets go of the lock and removes the lock file.
+func (l *DirLock) Unlock() error {
+	if l == nil {
+		return nil
 	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
+	return l.l.Unlock()
 }

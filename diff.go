@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -40,6 +43,11 @@ type DiffOptions struct {
 	Names [3]string
 	// Limits bound what is read; nil: tree.DefaultLimits().
 	Limits *tree.Limits
+	// ShowSecrets shows the values of v1 Secrets (data, stringData) in
+	// clear in a *DiffConflictError's message. By default they are masked
+	// ("***"). The patches themselves always hold the values: they are
+	// made to be applied.
+	ShowSecrets bool
 }
 
 // Diff returns the patch that turns original into modified (two-way), or,
@@ -93,7 +101,8 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 			var sc *smp.ConflictError
 			var mc *mergepatch.ConflictError
 			if errors.As(err, &sc) || errors.As(err, &mc) {
-				return nil, &DiffConflictError{Object: p.label, Err: err}
+				mask := !opts.ShowSecrets && slices.ContainsFunc(p.docs, secret.Object)
+				return nil, &DiffConflictError{Object: p.label, Err: err, Mask: mask}
 			}
 			var ne *mergepatch.NotObjectError
 			if errors.As(err, &ne) && ne.Pos.Line > 0 {
@@ -136,6 +145,9 @@ type DiffConflictError struct {
 	// Err lists the conflicts: a *smp.ConflictError for a strategic
 	// patch, a *mergepatch.ConflictError for a JSON merge patch.
 	Err error
+	// Mask says that the object is a v1 Secret whose values Error shows
+	// masked (DiffOptions.ShowSecrets).
+	Mask bool
 }
 
 // Error lists the conflicting paths, each with the patch's value and the
@@ -143,20 +155,23 @@ type DiffConflictError struct {
 func (e *DiffConflictError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: the patch would undo changes made to the live object since it was last applied:", e.Object)
-	conflict := func(where string, patch, changed *yaml.Node) {
+	conflict := func(where string, path fieldpath.Path, patch, changed *yaml.Node) {
+		if e.Mask {
+			patch, changed = secret.Value(patch, path), secret.Value(changed, path)
+		}
 		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", where, short(patch), short(changed))
 	}
 	switch ce := e.Err.(type) {
 	case *smp.ConflictError:
 		for _, c := range ce.Conflicts {
-			conflict(c.Where(), c.Patch, c.Changed)
+			conflict(c.Where(), c.Path, c.Patch, c.Changed)
 		}
 		if ce.Err != nil {
 			fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", ce.Err)
 		}
 	case *mergepatch.ConflictError:
 		for _, c := range ce.Conflicts {
-			conflict(c.Path.String(), c.Patch, c.Changed) // a field: never the whole object
+			conflict(c.Path.String(), c.Path, c.Patch, c.Changed) // a field: never the whole object
 		}
 	}
 	return b.String()

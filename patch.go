@@ -11,6 +11,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -66,6 +67,12 @@ type PatchOptions struct {
 	// ApplyOptions.Thorough). Every document is parsed either way: the
 	// patch applies to each.
 	Thorough bool
+	// ShowSecrets shows the values of v1 Secrets (data and stringData) in
+	// clear in messages: validation errors and warnings, and a JSON
+	// patch's failed test. By default they are masked, as
+	// ApplyOptions.ShowSecrets says. The result keeps its values either
+	// way.
+	ShowSecrets bool
 }
 
 // ErrNoSchema is wrapped by the error of a strategic patch on a document
@@ -121,21 +128,45 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	c := opts.checker()
 	input := newRereader(doc, docName, opts.Limits)
 	var invalid []error
-	for i, d := range st.Docs {
+	// one object: patched, checked, put back where it was
+	patchOne := func(d *yaml.Node, i, item int, before func() *yaml.Node) (*yaml.Node, error) {
 		object := isObject(d)
 		log := opts.changeLog()
 		res, err := patchDoc(d, ps.Docs[0], opts, log)
 		if err != nil {
-			return nil, newDocumentError(err, patchName, docName, i, len(st.Docs), d)
+			de := newDocumentError(err, patchName, docName, i, len(st.Docs), d)
+			de.Item = item
+			return nil, de
 		}
-		st.Docs[i] = res
 		errs, warns := c.check(res, object, docName, objectName(res),
-			func() []validate.Violation { return c.violations(input.doc(i), object) },
+			func() []validate.Violation { return c.violations(before(), object) },
 			func() []validate.Change { return validate.Changes(log.Changes) })
 		for _, e := range errs {
 			invalid = append(invalid, e)
 		}
 		opts.warn(warns)
+		return res, nil
+	}
+	for i, d := range st.Docs {
+		// The items of a List are the objects, as kubectl reads them
+		// (and as kmerge apply patches them): each gets the patch.
+		items, err := resource.ListItems(tree.Root(d), docName)
+		if err != nil {
+			return nil, err
+		}
+		if items == nil {
+			if st.Docs[i], err = patchOne(d, i, -1, func() *yaml.Node { return input.doc(i) }); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for j, it := range items.Content {
+			res, err := patchOne(it, i, j, func() *yaml.Node { return input.item(i, j) })
+			if err != nil {
+				return nil, err
+			}
+			items.Content[j] = tree.Root(res)
+		}
 	}
 	if len(invalid) > 0 {
 		return nil, errors.Join(invalid...)
@@ -190,7 +221,7 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 }
 
 func (opts PatchOptions) checker() checker {
-	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition}
+	return checker{mode: opts.Validate, schema: opts.Schema, def: opts.Definition, showSecrets: opts.ShowSecrets}
 }
 
 func (opts PatchOptions) warn(warns []*validate.Error) {
@@ -218,7 +249,7 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	case Merge:
 		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		jo := jsonpatch.Options{File: opts.PatchName, Record: log}
+		jo := jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets}
 		if opts.Limits != nil {
 			jo.MaxExpanded = opts.Limits.MaxExpanded
 			if jo.MaxExpanded <= 0 {
@@ -232,7 +263,11 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	}
 	typ, err := TypeOf(opts.Schema, opts.Definition, doc)
 	if errors.Is(err, ErrNoSchema) && opts.Fallback {
-		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
+		mp, err := smp.MergePatch(patch, opts.PatchName)
+		if err != nil {
+			return nil, err
+		}
+		return mergepatch.Apply(doc, mp, mergepatch.Options{File: opts.PatchName, Record: log})
 	}
 	if err != nil {
 		return nil, err
@@ -279,12 +314,16 @@ type DocumentError struct {
 	File  string // the stream's name
 	Index int    // the document, from 0
 	Count int    // the documents in the stream
+	// Item is the item of a List document the error is about, from 0
+	// (the document's items are the objects patched); -1 for the
+	// document itself.
+	Item int
 	// Object names the Kubernetes object ("apps/v1 Deployment web"), or "".
 	Object string
 }
 
 func newDocumentError(err error, patchName, file string, i, n int, doc *yaml.Node) *DocumentError {
-	return &DocumentError{Err: err, Patch: patchName, File: file, Index: i, Count: n, Object: objectName(doc)}
+	return &DocumentError{Err: err, Patch: patchName, File: file, Index: i, Count: n, Item: -1, Object: objectName(doc)}
 }
 
 // objectName names the object of a document: "apps/v1 Deployment web", or
@@ -303,11 +342,14 @@ func objectName(doc *yaml.Node) string {
 }
 
 // Error formats the error, then "while patching FILE (document i of n),
-// OBJECT" on a line of its own.
+// items[j] (an item of a List), OBJECT" on a line of its own.
 func (e *DocumentError) Error() string {
 	where := e.File
 	if e.Count > 1 {
 		where = fmt.Sprintf("%s (document %d of %d)", e.File, e.Index+1, e.Count)
+	}
+	if e.Item >= 0 {
+		where += fmt.Sprintf(", items[%d]", e.Item)
 	}
 	if e.Object != "" {
 		where += ", " + e.Object

@@ -17,6 +17,9 @@ type checker struct {
 	mode   validate.Mode
 	schema *schema.Schema
 	def    *schema.Type // the type of documents that are not Kubernetes objects, when given
+	// showSecrets describes the values of Secrets in clear; by default a
+	// violation of one shows it masked (internal/secret)
+	showSecrets bool
 }
 
 // violations returns what is wrong with a document: against the
@@ -56,6 +59,9 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 		return nil, nil
 	}
 	validate.Attribute(vs, changes(), before())
+	if !c.showSecrets {
+		validate.MaskSecrets(obj, vs)
+	}
 	for _, v := range vs {
 		e := &validate.Error{File: file, Object: name, Violation: v}
 		if c.mode.Fails(v) {
@@ -97,13 +103,17 @@ func (r *rereader) doc(i int) *yaml.Node {
 // object returns the object r as it was read: its document, or the item
 // of its List document.
 func (rr *rereader) object(r *resource.Resource) *yaml.Node {
-	doc := rr.doc(r.Doc)
 	if r.Item < 0 {
-		return doc
+		return rr.doc(r.Doc)
 	}
-	items := tree.MapGet(tree.Root(doc), "items")
-	if items == nil || items.Kind != yaml.SequenceNode || r.Item >= len(items.Content) {
+	return rr.item(r.Doc, r.Item)
+}
+
+// item returns item j of the List document i as it was read.
+func (rr *rereader) item(i, j int) *yaml.Node {
+	items := tree.MapGet(tree.Root(rr.doc(i)), "items")
+	if items == nil || items.Kind != yaml.SequenceNode || j >= len(items.Content) {
 		return nil
 	}
-	return items.Content[r.Item]
+	return items.Content[j]
 }

@@ -24,6 +24,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -90,21 +91,29 @@ type Change struct {
 	// Pos is where the patch says it: the patch's name, the line and the
 	// column of the key, the item or the directive.
 	Pos tree.Position
+	// Mask says that the change is to a v1 Secret whose values messages
+	// mask: String shows the values of its data and stringData as "***".
+	// It changes nothing else (conflicts are found on the values).
+	Mask bool
 }
 
 // String describes the change: "sets spec.replicas to 3".
 func (c Change) String() string {
 	s := c.Op.String() + " " + where(c.Path)
+	v := c.Value
+	if c.Mask {
+		v = secret.Value(v, c.Path)
+	}
 	switch c.Op {
 	case Set, Insert:
-		s += " to " + Show(c.Value)
+		s += " to " + Show(v)
 	case Test:
-		s += " is " + Show(c.Value)
+		s += " is " + Show(v)
 	case Retain:
-		s += " (" + Show(c.Value) + ")"
+		s += " (" + Show(c.Value) + ")" // field names
 	case Order:
 		if c.Value != nil {
-			s += " by " + Show(c.Value)
+			s += " by " + Show(v)
 		}
 	case Exists:
 		s += " to exist"

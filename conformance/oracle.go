@@ -7,7 +7,6 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -15,8 +14,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
-	sptest "k8s.io/apimachinery/pkg/util/strategicpatch/testing"
 
+	"github.com/kmerge/kmerge/conformance/upstreamsrc"
 	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -37,35 +36,29 @@ type Subject struct {
 }
 
 // Subjects returns the schemas the differential tests use: upstream's test
-// type mergeItem in its three flavours, and the built-in Deployment,
-// Service and Pod against upstream's struct-tag lookup of k8s.io/api.
+// type mergeItem in its three flavours (the OpenAPI ones from upstream's
+// test fixtures, in k8s.io/apimachinery's folder of the module cache), and
+// the built-in Deployment, Service and Pod against upstream's struct-tag
+// lookup of k8s.io/api.
 func Subjects() ([]Subject, error) {
-	dir, err := upstreamcases.Dir()
+	mod, err := upstreamsrc.FindModule()
+	if err != nil {
+		return nil, err
+	}
+	flavors, err := mod.Flavors("mergeItem")
 	if err != nil {
 		return nil, err
 	}
 	shape := schema.FromGoType(reflect.TypeFor[upstreamcases.MergeItem]())
-	structMeta, err := strategicpatch.NewPatchMetaFromStruct(upstreamcases.MergeItem{})
-	if err != nil {
-		return nil, err
-	}
-	v2file := filepath.Join(dir, "openapi", "swagger-merge-item.json")
-	v3file := filepath.Join(dir, "openapi", "swagger-merge-item-v3.json")
-	fake := sptest.Fake{Path: v2file}
-	v3get := sptest.OpenAPIV3Getter{Path: v3file}
-	v3doc := v3get.SchemaOrDie()
-	kv2, err := definition(v2file, "mergeItem")
-	if err != nil {
-		return nil, err
-	}
-	kv3, err := definition(v3file, "mergeItem")
-	if err != nil {
-		return nil, err
-	}
-	subjects := []Subject{
-		{Name: "mergeItem/struct", Upstream: structMeta, Kmerge: shape, Shape: shape},
-		{Name: "mergeItem/openapi-v2", Upstream: strategicpatch.PatchMetaFromOpenAPI{Schema: sptest.GetSchemaOrDie(&fake, "mergeItem")}, Kmerge: kv2, Shape: shape},
-		{Name: "mergeItem/openapi-v3", Upstream: strategicpatch.PatchMetaFromOpenAPIV3{SchemaList: v3doc.Components.Schemas, Schema: v3doc.Components.Schemas["mergeItem"]}, Kmerge: kv3, Shape: shape},
+	var subjects []Subject
+	for _, fl := range flavors {
+		kt := shape
+		if fl.File != "" {
+			if kt, err = definition(fl.File, "mergeItem"); err != nil {
+				return nil, err
+			}
+		}
+		subjects = append(subjects, Subject{Name: "mergeItem/" + fl.Name, Upstream: fl.Meta, Kmerge: kt, Shape: shape})
 	}
 	builtin := schema.Builtin()
 	for _, k := range []struct {

@@ -46,8 +46,10 @@
 // # JSON pointers
 //
 // Pointer converts a path to a JSON pointer (RFC 6901) against an object
-// (items named by key or value become indexes), FromPointer the other way
-// round (indexes become keys where the schema gives the list a merge key).
+// (items named by key or value become indexes); schema.PathOfPointer goes
+// the other way round (indexes become keys where the schema gives the list
+// a merge key), which needs a schema: fieldpath itself stands on package
+// tree alone.
 // ParsePointer and FormatPointer are kmerge's one implementation of the
 // pointer syntax, which jsonpatch uses too.
 package fieldpath

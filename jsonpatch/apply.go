@@ -10,6 +10,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -47,7 +48,7 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		return nil, err
 	}
 	orig := tree.Root(doc)
-	a := &applier{root: orig, maxCopied: opts.MaxExpanded}
+	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig)}
 	if a.maxCopied == 0 {
 		a.maxCopied = tree.DefaultLimits().MaxExpanded
 	}
@@ -92,6 +93,10 @@ type Options struct {
 	// tree.DefaultLimits().MaxExpanded (the limit on what YAML aliases
 	// add); a negative value: no limit.
 	MaxExpanded int
+	// ShowSecrets shows the values of a v1 Secret's data and stringData
+	// in clear in the message of a failed test. By default they are
+	// masked ("***"), and the error says so (Error.Masked).
+	ShowSecrets bool
 }
 
 // operation is one checked operation of the patch.
@@ -244,8 +249,9 @@ type applier struct {
 	root      *yaml.Node // the document's value; nil: null
 	saved     []savedNode
 	seen      map[*yaml.Node]bool
-	copied    int // what the copy operations added so far (tree.ExpandedCost)
-	maxCopied int // Options.MaxExpanded, resolved; 0: no limit
+	copied    int  // what the copy operations added so far (tree.ExpandedCost)
+	maxCopied int  // Options.MaxExpanded, resolved; 0: no limit
+	mask      bool // the document is a Secret whose values messages mask
 }
 
 type savedNode struct {
@@ -313,7 +319,13 @@ func (a *applier) apply(o *operation) error {
 			return err
 		}
 		if !equal(v, o.value) {
-			return o.errorf(ReasonTest, "test failed: %s is %s, not %s", showValueAt(o.pathTok), render(v), render(o.value))
+			want, masked := o.value, false
+			if p := secret.AtPointer(o.path); a.mask && secret.Touches(p) {
+				v, want, masked = secret.Value(v, p), secret.Value(want, p), true
+			}
+			e := o.errorf(ReasonTest, "test failed: %s is %s, not %s", showValueAt(o.pathTok), render(v), render(want))
+			e.masked = masked
+			return e
 		}
 	}
 	return nil

@@ -59,7 +59,14 @@ type Error struct {
 	Pos tree.Position
 	// Msg says what is wrong and what to fix.
 	Msg string
+
+	masked bool // Msg masks a secret value (Options.ShowSecrets)
 }
+
+// Masked reports whether the message masks a secret value (a failed test
+// of a Secret's data, Options.ShowSecrets): the patch's line the error
+// points at may hold it too, and is best quoted masked.
+func (e *Error) Masked() bool { return e.masked }
 
 // Error formats the error as "operation N (op path): message", or as
 // "operation N (move from to path): message"; an error about the patch as

@@ -508,7 +508,9 @@ func TestEmptyNull(t *testing.T) {
 	if err := tree.WriteYAML(&out, tree.Style{Indent: 2}, doc); err != nil {
 		t.Fatal(err)
 	}
-	if want := "l: [null, b]\nm: {k: v, n: null}\n"; out.String() != want {
+	// the key n is quoted: a YAML 1.1 reader takes it for a boolean
+	// (the writer's rule, tree/quote.go)
+	if want := "l: [null, b]\nm: {k: v, \"n\": null}\n"; out.String() != want {
 		t.Errorf("got\n%swant\n%s", out.String(), want)
 	}
 }

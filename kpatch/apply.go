@@ -12,6 +12,7 @@ import (
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
@@ -45,9 +46,17 @@ type Options struct {
 	// MaxExpanded bounds what variables add to the values of one patch
 	// file, in bytes (each use of a variable counts the bytes of its
 	// value): patches over it apply to nothing, and Finish returns the
-	// error (Limit "expanded"). 0: tree.DefaultLimits().MaxExpanded; a
-	// negative value: no limit.
+	// error (Limit "expanded"). It bounds what the copy operations of a
+	// JSON patch add too (jsonpatch.Options.MaxExpanded). 0:
+	// tree.DefaultLimits().MaxExpanded; a negative value: no limit.
 	MaxExpanded int
+	// ShowSecrets shows the values of v1 Secrets' data and stringData in
+	// clear in the trace and in messages. By default they are masked
+	// ("***"; "*** (before)" and "*** (after)" for a value that changed),
+	// and the changes recorded on them are marked change.Change.Mask, so
+	// that conflicts show them masked too. The patched objects keep their
+	// values either way.
+	ShowSecrets bool
 
 	scanOnly bool // tests: field patches look everything up by scanning, without an index
 }
@@ -112,10 +121,22 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
-func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath.Path, old, new string) {
-	if ap.opts.Trace != nil {
-		fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, old, new)
+// trace writes a change to the trace: the value at path before and after
+// (nil: absent), masked when they are secret (masks).
+func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath.Path, old, new *yaml.Node) {
+	if ap.opts.Trace == nil {
+		return
 	}
+	if ap.masks(r) {
+		old, new = secret.Pair(old, new, path)
+	}
+	fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, change.Show(old), change.Show(new))
+}
+
+// masks reports whether messages about r mask its secret values
+// (Options.ShowSecrets).
+func (ap *applier) masks(r *resource.Resource) bool {
+	return !ap.opts.ShowSecrets && secret.Holds(r.APIVersion, r.Kind)
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
@@ -140,9 +161,14 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
+		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
+			var mp *yaml.Node
+			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
+				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+			}
 		default:
 			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
 		}
@@ -160,7 +186,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 			for _, c := range ap.log.Changes {
 				switch c.Op {
 				case change.Set, change.Delete, change.Insert, change.Retain, change.Order:
-					ap.trace(c.Pos, r, c.Path, change.Show(fieldpath.Get(before, c.Path)), change.Show(fieldpath.Get(r.Root, c.Path)))
+					ap.trace(c.Pos, r, c.Path, fieldpath.Get(before, c.Path), fieldpath.Get(r.Root, c.Path))
 				}
 			}
 		}

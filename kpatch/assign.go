@@ -54,7 +54,7 @@ func (ap *applier) set(pl place, a Assignment) error {
 	if err != nil {
 		return err
 	}
-	old := "(absent)"
+	var old *yaml.Node // absent
 	switch {
 	case pl.insert != nil:
 		pl.parent.Content = append(pl.parent.Content, nil)
@@ -63,7 +63,8 @@ func (ap *applier) set(pl place, a Assignment) error {
 		ap.ix.reshaped(pl.parent)
 		ap.recordInsertion(pl, v, a.Pos)
 	case pl.node != nil:
-		old = pl.node.Value
+		was := *pl.node
+		old = &was
 		setScalarKeepingStyle(pl.node, v)
 		if pl.parent.Kind == yaml.MappingNode {
 			ap.ix.written(pl.key)
@@ -80,7 +81,7 @@ func (ap *applier) set(pl place, a Assignment) error {
 		ap.record(change.Set, pl.path, v, a.Pos)
 	}
 	ap.touched[pl.r] = true
-	ap.trace(a.Pos, pl.r, pl.path, old, v.Value)
+	ap.trace(a.Pos, pl.r, pl.path, old, v)
 	return nil
 }
 
@@ -203,7 +204,7 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 	}
 	ap.record(change.Delete, pl.path, nil, pos)
 	ap.touched[pl.r] = true
-	ap.trace(pos, pl.r, pl.path, change.Show(pl.node), "(absent)")
+	ap.trace(pos, pl.r, pl.path, pl.node, nil)
 	return nil
 }
 
@@ -228,7 +229,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	fail := func(what string) error {
 		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
-	str := newString
+	str := tree.NewString
 	if varNode != nil {
 		vk := tree.KindOf(varNode)
 		switch kind {
@@ -236,7 +237,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 			return str(varNode.Value), nil // any scalar fits a string
 		case schema.Any:
 			if vk == tree.String {
-				return newString(varNode.Value), nil
+				return tree.NewString(varNode.Value), nil
 			}
 			return tree.Clone(varNode), nil
 		default:
@@ -284,7 +285,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	}
 	n, _ := typedScalar(text)
 	if tree.KindOf(n) == tree.String {
-		return newString(n.Value), nil
+		return tree.NewString(n.Value), nil
 	}
 	n.Style = 0
 	return n, nil

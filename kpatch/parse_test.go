@@ -159,20 +159,6 @@ func TestParseValue(t *testing.T) {
 	}
 }
 
-// TestYAML11Special: strings a YAML 1.1 reader would misread.
-func TestYAML11Special(t *testing.T) {
-	for s, want := range map[string]bool{
-		"yes": true, "No": true, "ON": true, "off": true, "y": true, "N": true,
-		"1:20": true, "-1:20:30": true, "190:20:30.15": true, "1_000:30": true,
-		"true": false, // YAML 1.2 reads it as a boolean too: the writer quotes it anyway
-		"yess": false, "1:60": false, "1:2:": false, ":20": false, "a:20": false, "12": false, "": false, "1:20x": false,
-	} {
-		if got := yaml11Special(s); got != want {
-			t.Errorf("yaml11Special(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
 // TestVars: --set and --feature text, and their errors.
 func TestVars(t *testing.T) {
 	v := NewVars()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -307,6 +308,11 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
 	if ap.log != nil {
 		sl.changes = ap.log.Changes
+		if ap.masks(sl.r) {
+			for i := range sl.changes {
+				sl.changes[i].Mask = secret.Touches(sl.changes[i].Path)
+			}
+		}
 	}
 	for i := range sl.warnings {
 		sl.warnings[i].Object = sl.r

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -95,45 +93,4 @@ func splitVariables(text string, pos tree.Position) ([]part, error) {
 		parts = append(parts, part{text: lit.String()})
 	}
 	return parts, nil
-}
-
-// newString makes a string node for a value a patch writes. Text that a
-// YAML 1.1 reader (kubectl's, through sigs.k8s.io/yaml, among them) would
-// take for a boolean or a sexagesimal number is double-quoted, so that
-// every reader sees a string; the writer quotes anything YAML 1.2 would
-// misread.
-func newString(s string) *yaml.Node {
-	n := tree.NewString(s)
-	if yaml11Special(s) {
-		n.Style = yaml.DoubleQuotedStyle
-	}
-	return n
-}
-
-// yaml11Special reports whether plain text is a boolean or a base-60
-// number in YAML 1.1 (and a string in YAML 1.2).
-func yaml11Special(s string) bool {
-	switch s {
-	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-		"on", "On", "ON", "off", "Off", "OFF":
-		return true
-	}
-	// sexagesimal: [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?
-	t := strings.TrimLeft(s, "+-")
-	head, rest, ok := strings.Cut(t, ":")
-	if !ok || head == "" || strings.Trim(head, "0123456789_") != "" || head[0] == '_' {
-		return false
-	}
-	if dot := strings.IndexByte(rest, '.'); dot >= 0 {
-		if strings.Trim(rest[dot+1:], "0123456789_") != "" {
-			return false
-		}
-		rest = rest[:dot]
-	}
-	for _, part := range strings.Split(rest, ":") {
-		if len(part) == 0 || len(part) > 2 || strings.Trim(part, "0123456789") != "" || len(part) == 2 && part[0] > '5' {
-			return false
-		}
-	}
-	return true
 }

@@ -57,6 +57,7 @@ import (
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -230,6 +231,10 @@ func write(st *tree.Stream) ([]byte, error) {
 // do about it where the error alone does not say.
 func withAdvice(err error) string {
 	var ke *kpatch.Error
+	var sme *smp.Error
+	if errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema {
+		return fmt.Sprintf("%v (add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)", err)
+	}
 	if errors.As(err, &ke) && ke.Undefined != "" {
 		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
 			return fmt.Sprintf("%v (set it in the functionConfig's features: %s: true)", err, name)
@@ -395,11 +400,16 @@ func parseConfig(fc *yaml.Node, file string) (*Config, error) {
 	}
 	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict, file: file}
 	root := fieldpath.Path{fieldpath.Field("functionConfig")}
+	if err := cfg.wantKind(fc, root, tree.Object, "a "+ConfigAPIVersion+" "+ConfigKind+" object or a ConfigMap"); err != nil {
+		return nil, err
+	}
 	switch kind := kindOf(fc); {
 	case kind == ConfigKind:
 		return cfg, cfg.fromSpec(fc, root)
 	case kind == "ConfigMap":
 		return cfg, cfg.fromConfigMap(fc, root)
+	case kind == "":
+		return nil, cfg.errorf(fc, root, "it has no kind; kmerge takes a %s %s or a ConfigMap", ConfigAPIVersion, ConfigKind)
 	default:
 		return nil, cfg.errorf(fc, root, "it is a %s; kmerge takes a %s %s or a ConfigMap", kind, ConfigAPIVersion, ConfigKind)
 	}
@@ -419,10 +429,18 @@ func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
 	if spec == nil {
 		return cfg.errorf(fc, root, "no spec: give spec.kpatch or spec.patches")
 	}
+	if err := cfg.wantKind(spec, root.Append(fieldpath.Field("spec")), tree.Object, "the fields kpatch, patches, values, features, strict, failOnConflict, validate and schemas"); err != nil {
+		return err
+	}
 	for i := 0; i+1 < len(spec.Content); i += 2 {
 		kn, v := spec.Content[i], spec.Content[i+1]
 		field := root.Append(fieldpath.Field("spec"), fieldpath.Field(kn.Value))
 		name := field.String() // names the text of a field in the positions inside it
+		if want, ok := specKinds[kn.Value]; ok {
+			if err := cfg.wantKind(v, field, want.kind, want.what); err != nil {
+				return err
+			}
+		}
 		var err error
 		switch kn.Value {
 		case "kpatch":
@@ -451,16 +469,66 @@ func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
 	return nil
 }
 
+// specKinds are the JSON kinds of the fields of a Patches object's spec,
+// and what each holds, for the error about a value of another kind: a
+// value of the wrong kind is never read as nothing (a kpatch given as a
+// list once gave no patches, silently).
+var specKinds = map[string]struct {
+	kind tree.Kind
+	what string
+}{
+	"kpatch":         {tree.String, "the text of a .kpatch file (kpatch: |, then its lines, indented)"},
+	"patches":        {tree.Array, "a YAML patch list (- target: ..., type: ..., patch: ...)"},
+	"values":         {tree.Object, "a mapping of values, for ${values.*}"},
+	"features":       {tree.Object, "a mapping of feature names to true or false"},
+	"strict":         {tree.Bool, "true or false"},
+	"failOnConflict": {tree.Bool, "true or false"},
+	"validate":       {tree.String, "strict, warn or none"},
+	"schemas":        {tree.Array, "a list of CustomResourceDefinitions or OpenAPI documents"},
+}
+
+// wantKind returns an error naming path when n is not of the JSON kind
+// want; what says what belongs there.
+func (cfg *Config) wantKind(n *yaml.Node, path fieldpath.Path, want tree.Kind, what string) error {
+	if tree.KindOf(n) != want {
+		return cfg.errorf(n, path, "%s, where %s belongs", valuePhrase(n), what)
+	}
+	return nil
+}
+
+// valuePhrase names a value by its JSON kind, and a scalar by its text
+// too: "an object", "null", `the string "maybe"`.
+func valuePhrase(n *yaml.Node) string {
+	switch k := tree.KindOf(n); k {
+	case tree.Null:
+		return "null"
+	case tree.Object, tree.Array:
+		return "an " + k.String()
+	case tree.String:
+		return fmt.Sprintf("the string %q", n.Value)
+	default:
+		return "the " + k.String() + " " + n.Value
+	}
+}
+
 func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 	data := tree.MapGet(fc, "data")
 	if data == nil {
 		return cfg.errorf(fc, root, "the ConfigMap has no data: give data.kpatch or data.patches")
+	}
+	if err := cfg.wantKind(data, root.Append(fieldpath.Field("data")), tree.Object, "a mapping of the keys kpatch, patches, values, features, strict, failOnConflict and validate to text"); err != nil {
+		return err
 	}
 	for i := 0; i+1 < len(data.Content); i += 2 {
 		kn, vn := data.Content[i], data.Content[i+1]
 		text := vn.Value
 		field := root.Append(fieldpath.Field("data"), fieldpath.Field(kn.Value))
 		name := field.String()
+		// a ConfigMap's data holds text; unquoted true or 3 are taken
+		// by their text, as a ConfigMap's reader would have them quoted
+		if k := tree.KindOf(vn); !k.Scalar() || k == tree.Null {
+			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", valuePhrase(vn), kn.Value)
+		}
 		var err error
 		parse := func() (*yaml.Node, error) {
 			st, err := tree.Read([]byte(text), tree.Options{File: name})

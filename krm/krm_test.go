@@ -58,7 +58,25 @@ func TestProcessRejects(t *testing.T) {
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Foo}\n":                                  "<stdin>:4:17: functionConfig: it is a Foo",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: x, extra: 1}}\n": "functionConfig.spec.kpatch:1:1: an assignment needs a section",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {extra: 1}}\n":            "<stdin>:4:40: functionConfig.spec.extra: unknown field",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `<stdin>:4:48: functionConfig.spec.strict: "maybe" is not true or false`,
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `<stdin>:4:48: functionConfig.spec.strict: the string "maybe", where true or false belongs`,
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {spec: {}}\n":                                   "<stdin>:4:17: functionConfig: it has no kind",
+		// a value of the wrong kind is an error, never read as nothing
+		// (a kpatch given as a list or a mapping once gave no patches)
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: [a]}}\n":       "<stdin>:4:48: functionConfig.spec.kpatch: an array, where the text of a .kpatch file (kpatch: |, then its lines, indented) belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: {a: b}}}\n":    "<stdin>:4:48: functionConfig.spec.kpatch: an object, where the text of a .kpatch file",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: }}\n":          "<stdin>:4:48: functionConfig.spec.kpatch: null, where the text",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: 3}}\n":         "functionConfig.spec.kpatch: the integer 3, where the text",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: {a: 1}}}\n":   "<stdin>:4:49: functionConfig.spec.patches: an object, where a YAML patch list",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: }}\n":         "functionConfig.spec.patches: null, where a YAML patch list",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {values: [1]}}\n":       "functionConfig.spec.values: an array, where a mapping of values",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {features: x}}\n":       `functionConfig.spec.features: the string "x", where a mapping of feature names`,
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {validate: [warn]}}\n":  "functionConfig.spec.validate: an array, where strict, warn or none belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {schemas: {}}}\n":       "functionConfig.spec.schemas: an object, where a list of CustomResourceDefinitions",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: [kpatch]}\n":            "<stdin>:4:39: functionConfig.spec: an array, where the fields kpatch, patches",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: [kind]\n":                                     "<stdin>:4:17: functionConfig: an array, where a kmerge.dev/v1alpha1 Patches object or a ConfigMap belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: [kpatch]}\n":          "functionConfig.data: an array, where a mapping of the keys kpatch",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {kpatch: [a]}}\n":     "<stdin>:4:50: functionConfig.data.kpatch: an array, where text belongs: a ConfigMap's data values are strings (write YAML as a block: kpatch: |, then its lines, indented)",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {patches: {a: 1}}}\n": "functionConfig.data.patches: an object, where text belongs",
 	} {
 		_, err := Process([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), msg) {
@@ -90,5 +108,17 @@ func TestAdvice(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "--") {
 		t.Errorf("a command-line flag in a function's message: %v", err)
+	}
+	// a directive on a kind without a schema: give the schema in the
+	// functionConfig or the items
+	in = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {parts: [{name: a}]}}\n" +
+		"functionConfig: {kind: Patches, spec: {patches: [{target: widget.w, type: strategic, patch: {spec: {parts: [{name: a, $patch: delete}]}}}]}}\n"
+	_, err = Process([]byte(in))
+	if !errors.As(err, &fe) || len(fe.Results) != 1 {
+		t.Fatalf("%v", err)
+	}
+	if msg := fe.Results[0].Message; !strings.Contains(msg, "spec.parts[0]: $patch: delete cannot be applied without the kind's schema") ||
+		!strings.HasSuffix(msg, "(add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)") {
+		t.Errorf("got %s", msg)
 	}
 }

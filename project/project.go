@@ -139,7 +139,7 @@ func parse(data []byte, file string, stat bool) (*Project, error) {
 		root = r
 	}
 	if root == nil {
-		return nil, &tree.SyntaxError{Pos: tree.Position{File: file, Line: 1, Column: 1}, Msg: "empty project file: start with apiVersion: " + APIVersion + " and kind: " + Kind + " (kmerge init writes one)"}
+		return nil, &EmptyError{Pos: tree.Position{File: file, Line: 1, Column: 1}}
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, errAt(root, "a project file is a mapping: apiVersion, kind, manifests, patches, ...")
@@ -301,3 +301,18 @@ func didYouMean(name string) string {
 	}
 	return ""
 }
+
+// EmptyError is the error of a project file that holds no document (or
+// only empty ones).
+type EmptyError struct {
+	Pos tree.Position // the file, line 1, column 1
+}
+
+func (e *EmptyError) Error() string {
+	return e.Pos.String() + "empty project file: start with apiVersion: " + APIVersion + " and kind: " + Kind
+}
+
+// Position returns where the error is.
+func (e *EmptyError) Position() tree.Position { return e.Pos }
+
+var _ tree.PositionedError = (*EmptyError)(nil)

@@ -79,3 +79,20 @@ func TestVars(t *testing.T) {
 		t.Errorf("Owns")
 	}
 }
+
+// TestEmpty: a project file with nothing in it is an *EmptyError at its
+// first line, worded without a command (the CLI adds that kmerge init
+// writes one).
+func TestEmpty(t *testing.T) {
+	for _, text := range []string{"", "# to do\n", "---\n---\n", "null\n"} {
+		_, err := Parse([]byte(text), "kmerge.yaml")
+		e, ok := err.(*EmptyError)
+		if !ok {
+			t.Errorf("%q: %v (%T), want *EmptyError", text, err, err)
+			continue
+		}
+		if want := "kmerge.yaml:1:1: empty project file: start with apiVersion: kmerge/v1 and kind: Project"; e.Error() != want || e.Position().Line != 1 {
+			t.Errorf("%q: %q, want %q", text, e.Error(), want)
+		}
+	}
+}

@@ -349,16 +349,16 @@ func Objects(src *Source) ([]*Resource, error) {
 			kustomizations++
 			continue // a kustomization.yaml found in a folder of manifests: not an object
 		}
-		items := tree.MapGet(root, "items")
-		list := items != nil && isList(str(root, "kind"))
+		items, err := ListItems(root, path)
+		if err != nil {
+			return nil, err
+		}
+		list := items != nil
 		r, err := object(src, i, -1, root, list)
 		if err != nil {
 			return nil, err
 		}
 		if list {
-			if items.Kind != yaml.SequenceNode {
-				return nil, errAt(path, items, "the items of a %s must be a list", r.Kind)
-			}
 			for j, it := range items.Content {
 				ir, err := object(src, i, j, it, false)
 				if err != nil {
@@ -428,7 +428,26 @@ func isKustomizationName(path string) bool {
 	return false
 }
 
-func isList(kind string) bool { return kind == "List" || strings.HasSuffix(kind, "List") }
+// ListItems returns the items of a List document, n its root: a document
+// of kind List, or of a kind whose name ends in List (RoleList, as
+// kubectl get -o yaml writes them), that has items. Its items are the
+// objects, as kubectl reads them: apply and patch patch them, not the List.
+// It is nil for any other document, and an error naming the file (path)
+// and the position when items is not a list.
+func ListItems(n *yaml.Node, path string) (*yaml.Node, error) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	items := tree.MapGet(n, "items")
+	kind := str(n, "kind")
+	if items == nil || kind != "List" && !strings.HasSuffix(kind, "List") {
+		return nil, nil
+	}
+	if items.Kind != yaml.SequenceNode {
+		return nil, errAt(path, items, "the items of a %s must be a list", kind)
+	}
+	return items, nil
+}
 
 func errAt(file string, n *yaml.Node, format string, args ...any) error {
 	return &tree.SyntaxError{Pos: tree.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, args...)}

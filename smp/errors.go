@@ -37,6 +37,11 @@ const (
 	// ReasonType: a value has the wrong type for where it is (a directive
 	// list that is an object, a list the document holds as a scalar, ...).
 	ReasonType Reason = "type"
+	// ReasonNoSchema: a directive on an object whose kind has no schema,
+	// which the merge patch a strategic patch falls back to cannot honour
+	// (MergePatch); Error.Directive names it. Upstream has no such
+	// fallback: it is kmerge's.
+	ReasonNoSchema Reason = "noSchema"
 )
 
 // Error reports a rejected patch.
@@ -49,6 +54,10 @@ type Error struct {
 	// line and column; Line is 0 when unknown.
 	Pos tree.Position
 	Msg string
+	// Directive is, for ReasonNoSchema, the directive at fault: a key
+	// ("$retainKeys", "$setElementOrder/containers") or $patch with its
+	// value ("$patch: delete"); "" for other reasons.
+	Directive string
 }
 
 // Error formats the error as "file:line:col: path: message" (the parts

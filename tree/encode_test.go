@@ -86,3 +86,50 @@ func TestEncoderPerDocument(t *testing.T) {
 	}
 	t.Logf("%d streams compared", compared)
 }
+
+// TestWriterQuotes: the writer's rule for strings (quote.go), on strings
+// read from JSON (no style of their own) and from YAML. Expected texts:
+// YAML 1.1's boolean words (yaml.org/type/bool.html: y|Y|yes|Yes|YES|n|N|
+// no|No|NO|on|On|ON|off|Off|OFF, and true/false) in any letter case,
+// YAML 1.1's base-60 numbers (yaml.org/type/int.html, float.html) and its
+// value key "=" are double-quoted, keys as well as values; words that are
+// strings in YAML 1.1 too (yess, onto, 1:60, a:1) stay plain; a string
+// whose first line starts with a tab is double-quoted instead of written
+// as a block scalar (yaml.v3's emitter gives that block no indentation
+// indicator, and the tab then reads as indentation, which is an error).
+func TestWriterQuotes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a": "yes", "b": "No", "c": "ON", "d": "off", "e": "y", "f": "N"}`,
+			"a: \"yes\"\nb: \"No\"\nc: \"ON\"\nd: \"off\"\ne: \"y\"\nf: \"N\"\n"},
+		{`{"a": "oN", "b": "yEs", "c": "tRuE", "d": "nULL", "e": "FaLsE"}`,
+			"a: \"oN\"\nb: \"yEs\"\nc: \"tRuE\"\nd: \"nULL\"\ne: \"FaLsE\"\n"},
+		{`{"a": "1:30", "b": "-1:20:30", "c": "190:20:30.15", "d": "+1_000:30", "e": "="}`,
+			"a: \"1:30\"\nb: \"-1:20:30\"\nc: \"190:20:30.15\"\nd: \"+1_000:30\"\ne: \"=\"\n"},
+		{`{"yes": 1, "on": {"off": "n"}}`, "\"yes\": 1\n\"on\":\n  \"off\": \"n\"\n"},
+		{`["y", "yess", "onto", "1:60", "a:1", "1:2:", "--1:20", "=="]`,
+			"- \"y\"\n- yess\n- onto\n- 1:60\n- a:1\n- '1:2:'\n- --1:20\n- ==\n"},
+		{`{"a": "\tx\ny\n", "b": "\n\tx\n", "c": "x\n\ty\n"}`,
+			"a: \"\\tx\\ny\\n\"\nb: \"\\n\\tx\\n\"\nc: |\n  x\n  \ty\n"},
+		// YAML sources: plain words are the writer's to quote; quoted
+		// and tagged ones keep their style; a literal block that starts
+		// with a tab (readable with an indentation indicator) is quoted
+		{"a: yes\nb: 'on'\nc: !!str off\n", "a: \"yes\"\nb: 'on'\nc: !!str off\n"},
+		{"a: |2\n  \tx\n  y\n", "a: \"\\tx\\ny\\n\"\n"},
+	} {
+		st, err := Read([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		var b bytes.Buffer
+		if err := st.WriteYAML(&b); err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if b.String() != c.want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.in, b.String(), c.want)
+		}
+		back, err := Read(b.Bytes(), Options{})
+		if err != nil || !equalDocs(back.Docs, st.Docs) {
+			t.Errorf("%s: written as %q reads back differently (%v)", c.in, b.String(), err)
+		}
+	}
+}

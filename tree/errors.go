@@ -83,6 +83,20 @@ var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // data is the input, to keep the line inside it.
 func yamlError(file string, err error, data []byte) error {
 	msg := err.Error()
+	if msg == "yaml: control characters are not allowed" {
+		if line, col, r, ok := firstUnprintable(data); ok {
+			escape := fmt.Sprintf(`\x%02x`, r)
+			if r > 0xff {
+				escape = fmt.Sprintf(`\u%04x`, r)
+			}
+			return errorf(file, line, col, "character %U is not allowed in YAML text (in a double-quoted string, write it as the escape %s)", r, escape)
+		}
+	}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil && m[2] == "found incompatible YAML document" {
+		if line, version, ok := otherVersion(data); ok {
+			return errorf(file, line, 1, "%%YAML %s: kmerge reads YAML 1.2 (and documents marked %%YAML 1.1)", version)
+		}
+	}
 	e := &SyntaxError{Pos: Position{File: file}, Msg: msg}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		e.Pos.Line, _ = strconv.Atoi(m[1])
@@ -205,4 +219,42 @@ func checkUTF8(data []byte, file string) error {
 		i += size
 	}
 	return nil
+}
+
+// firstUnprintable returns the line and column (from 1, in characters) of
+// the first character of data that YAML does not allow in its text: the
+// C0 controls but tab, line feed and carriage return, DEL, the C1
+// controls but NEL, the surrogates and U+FFFE, U+FFFF (the complement of
+// the YAML 1.2 specification's c-printable, 5.1). data is UTF-8.
+func firstUnprintable(data []byte) (line, col int, r rune, ok bool) {
+	line, col = 1, 1
+	for _, r := range string(data) {
+		printable := r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+			r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
+		if !printable {
+			return line, col, r, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// otherVersion returns the line (from 1) and the version of the first
+// %YAML directive of data that names a version other than 1.1 and 1.2.
+func otherVersion(data []byte) (line int, version string, ok bool) {
+	for i, l := range strings.Split(string(data), "\n") {
+		rest, found := strings.CutPrefix(l, "%YAML")
+		if !found || rest == "" || rest[0] != ' ' && rest[0] != '\t' {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) > 0 && f[0] != "1.1" && f[0] != "1.2" {
+			return i + 1, f[0], true
+		}
+	}
+	return 0, "", false
 }

@@ -87,3 +87,110 @@ func TestYAMLErrorLineLargeInput(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// A character YAML does not allow in its text (a NUL, other controls) is
+// an error at its line and column (the YAML library names neither);
+// expected positions counted by hand, columns in characters.
+func TestUnprintablePosition(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: 1\nb: \"x\x00y\"\n": `f.yaml:2:6: character U+0000 is not allowed in YAML text (in a double-quoted string, write it as the escape \x00)`,
+		"a: b\n\x00":            `f.yaml:2:1: character U+0000 is not allowed in YAML text (in a double-quoted string, write it as the escape \x00)`,
+		"é: b\x01\n":            `f.yaml:1:5: character U+0001 is not allowed in YAML text (in a double-quoted string, write it as the escape \x01)`,
+		"a: 1\n# x\x7f\n":       `f.yaml:2:4: character U+007F is not allowed in YAML text (in a double-quoted string, write it as the escape \x7f)`,
+		"a: \"\xef\xbf\xbe\"\n": `f.yaml:1:5: character U+FFFE is not allowed in YAML text (in a double-quoted string, write it as the escape \ufffe)`,
+	} {
+		_, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: got %v\nwant %s", in, err, want)
+		}
+	}
+}
+
+// YAML versions: kmerge reads YAML 1.2, so a stream that says so reads
+// (yaml.v3 alone refuses %YAML 1.2), with its lines where they are, and
+// so does one marked 1.1; another version is an error at its directive.
+func TestYAMLVersionDirective(t *testing.T) {
+	for in, want := range map[string]string{
+		"%YAML 1.2\n---\na: yes\n":                                    `{"a":"yes"}`,
+		"%YAML   1.2 # the version\n---\na: 1\n":                      `{"a":1}`,
+		"%YAML 1.1\n---\na: 1\n":                                      `{"a":1}`,
+		"a: 1\n...\n%YAML 1.2\n---\nb: 2\n":                           `{"a":1}{"b":2}`,
+		"%YAML 1.2\n%TAG !e! tag:example.com,2000:\n---\nc: !e!x 3\n": `{"c":"3"}`,
+		// a "%YAML 1.2" line inside a document is text, not a directive
+		"--- |\n  %YAML 1.2\n": `"%YAML 1.2\n"`,
+	} {
+		st, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		var got string
+		for _, d := range st.Docs {
+			b, err := MarshalJSON(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += string(b)
+		}
+		if got != want {
+			t.Errorf("%q: read as %s, want %s", in, got, want)
+		}
+	}
+	_, err := Read([]byte("%YAML 1.2\n---\na: [1\n"), Options{File: "f.yaml"})
+	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 3 {
+		t.Errorf("an error after a %%YAML 1.2 directive: %v, want line 3", err)
+	}
+	for in, want := range map[string]string{
+		"%YAML 1.3\n---\na: 1\n":            "f.yaml:1:1: %YAML 1.3: kmerge reads YAML 1.2 (and documents marked %YAML 1.1)",
+		"a: 1\n...\n%YAML 2.0\n---\nb: 1\n": "f.yaml:3:1: %YAML 2.0: kmerge reads YAML 1.2 (and documents marked %YAML 1.1)",
+	} {
+		_, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: got %v\nwant %s", in, err, want)
+		}
+	}
+}
+
+// A !!binary value is the string its base64 text decodes to, as
+// sigs.k8s.io/yaml (kubectl's reader) reads it (the conformance module's
+// TestBinaryAsUpstream compares them); bytes that are not UTF-8 text, and
+// text that is not base64, are errors at the value. Expected values:
+// aGVsbG8= is base64 for "hello"; /w== for the byte 0xff.
+func TestBinary(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: !!binary aGVsbG8=\n":                    `{"a":"hello"}`,
+		"a: !!binary |\n  aGVs\n  bG8=\n":           `{"a":"hello"}`,
+		"a: !<tag:yaml.org,2002:binary> aGVsbG8=\n": `{"a":"hello"}`,
+		"!!binary aGVsbG8=: 1\n":                    `{"hello":1}`,
+		"a: &x !!binary aGVsbG8=\nb: *x\n":          `{"a":"hello","b":"hello"}`,
+		"a: !!binary \"\"\n":                        `{"a":""}`,
+	} {
+		st, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		b, err := MarshalJSON(st.Docs[0])
+		if err != nil || string(b) != want {
+			t.Errorf("%q: read as %s (%v), want %s", in, b, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"a: 1\nb: !!binary /w==\n": "f.yaml:2:4: the !!binary value decodes to bytes that are not UTF-8 text",
+		"a: !!binary hello!\n":     "f.yaml:1:4: the !!binary value is not base64 text",
+	} {
+		_, err := Read([]byte(in), Options{File: "f.yaml"})
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: got %v, want %s", in, err, want)
+		}
+	}
+}
+
+// An error after a %YAML 1.2 directive has the line and column it has
+// without the directive (counted by hand: c is indented less than b).
+func TestYAMLVersionErrorColumn(t *testing.T) {
+	_, err := Read([]byte("%YAML 1.2\n---\na:\n  b: 1\n c: 2\n"), Options{File: "f.yaml"})
+	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 5 || se.Pos.Column != 2 {
+		t.Errorf("%v, want line 5 column 2", err)
+	}
+}

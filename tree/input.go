@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 )
 
@@ -18,7 +19,7 @@ func ReadInput(r io.Reader, file string, limits *Limits) ([]byte, error) {
 	if max <= 0 {
 		return io.ReadAll(r)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	data, err := io.ReadAll(io.LimitReader(r, overLimit(max)))
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func ReadFile(path string, limits *Limits) ([]byte, error) {
 	b.Grow(int(info.Size()) + bytes.MinRead) // room to read the end of the file, without growing
 	var r io.Reader = f
 	if max > 0 {
-		r = io.LimitReader(f, int64(max)+1) // should the file grow meanwhile
+		r = io.LimitReader(f, overLimit(max)) // should the file grow meanwhile
 	}
 	if _, err := b.ReadFrom(r); err != nil {
 		return nil, err
@@ -61,4 +62,16 @@ func ReadFile(path string, limits *Limits) ([]byte, error) {
 		return nil, limitError("bytes", path, 0, 0, "input is more than the limit of %d bytes", max)
 	}
 	return b.Bytes(), nil
+}
+
+// overLimit is how many bytes to read of an input under a byte limit of
+// max > 0: one more than the limit, to tell an input of exactly max bytes
+// from a longer one, but never more than an int64 holds (a limit of
+// math.MaxInt64 bytes plus one would wrap around to a negative count,
+// which reads nothing).
+func overLimit(max int) int64 {
+	if int64(max) == math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(max) + 1
 }

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,33 @@ func TestJSONEscapesLineSeparators(t *testing.T) {
 	st, err := Read(b, Options{})
 	if err != nil || len(st.Docs) != 1 || Root(st.Docs[0]).Value != n.Value {
 		t.Fatalf("%s reads back as %v (%v)", b, st, err)
+	}
+}
+
+// TestReadLargestLimit: the largest byte limit (math.MaxInt, what
+// --limit bytes=8Ei gives) reads the whole input. Reading one byte more
+// than the limit used to compute math.MaxInt64+1, which wraps around to a
+// negative count: every input read as empty, without an error.
+func TestReadLargestLimit(t *testing.T) {
+	const text = "a: 1\n"
+	lim := &Limits{MaxBytes: math.MaxInt}
+	if data, err := ReadInput(strings.NewReader(text), "<stdin>", lim); err != nil || string(data) != text {
+		t.Errorf("ReadInput under the largest limit: %q, %v; want %q", data, err, text)
+	}
+	name := filepath.Join(t.TempDir(), "a.yaml")
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile(name, lim); err != nil || string(data) != text {
+		t.Errorf("ReadFile under the largest limit: %q, %v; want %q", data, err, text)
+	}
+	// a pipe is not a regular file: ReadFile reads it as a stream
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if data, err := ReadInput(f, name, &Limits{MaxBytes: math.MaxInt - 1}); err != nil || string(data) != text {
+		t.Errorf("ReadInput under a limit of math.MaxInt-1: %q, %v; want %q", data, err, text)
 	}
 }

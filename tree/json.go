@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf16"
@@ -151,7 +152,7 @@ func (r *jsonReader) value() (*yaml.Node, error) {
 	case c == 'n':
 		return r.literal("null", "!!null")
 	default:
-		return nil, r.errorf("invalid character %s looking for the beginning of a value", quoteByte(c))
+		return nil, r.errorf("expected a value (an object, array, string, number, true, false or null), found %s", foundAt(r.data, r.pos))
 	}
 }
 
@@ -191,7 +192,7 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 			break
 		}
 		if r.data[r.pos] != '"' {
-			return nil, r.errorf("invalid character %s looking for beginning of object key string", quoteByte(r.data[r.pos]))
+			return nil, r.errorf("expected a key (a string in double quotes), found %s", foundAt(r.data, r.pos))
 		}
 		k := r.node(yaml.ScalarNode, "!!str")
 		key, err := r.str()
@@ -221,7 +222,7 @@ func (r *jsonReader) object() (*yaml.Node, error) {
 			r.pos++
 			break
 		} else if c != ',' {
-			return nil, r.errorf("invalid character %s after object key:value pair", quoteByte(c))
+			return nil, r.errorf("expected ',' or '}' after a member of an object, found %s", foundAt(r.data, r.pos))
 		}
 		r.pos++
 	}
@@ -285,7 +286,7 @@ func (r *jsonReader) array() (*yaml.Node, error) {
 			r.pos++
 			break
 		} else if c != ',' {
-			return nil, r.errorf("invalid character %s after array element", quoteByte(c))
+			return nil, r.errorf("expected ',' or ']' after an item of an array, found %s", foundAt(r.data, r.pos))
 		}
 		r.pos++
 	}
@@ -387,7 +388,7 @@ func (r *jsonReader) str() (string, error) {
 			return string(b), nil
 		case c < 0x20:
 			r.pos = p
-			return "", r.errorf("invalid character %s in string literal", quoteByte(c))
+			return "", r.errorf("control character %s in a string (write it as an escape such as \\n or \\u001f)", foundAt(d, p))
 		case c == '\\':
 			if p+1 >= len(d) {
 				r.pos = p
@@ -427,7 +428,7 @@ func (r *jsonReader) str() (string, error) {
 				continue
 			default:
 				r.pos = p
-				return "", r.errorf("invalid escape character %s in string literal", quoteByte(e))
+				return "", r.errorf("unknown escape: %s after a backslash in a string (JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)", foundAt(d, p+1))
 			}
 			p += 2
 		case c < utf8.RuneSelf:
@@ -462,13 +463,13 @@ func hex4(d []byte, p int) (rune, bool) {
 	return v, true
 }
 
-func quoteByte(c byte) string {
-	if c == '\'' {
-		return `'\''`
+// foundAt describes the character at d[p] for an error message: the
+// character in single quotes, Go-escaped when it is not printable ('\t',
+// '\x00'), or the byte in hex when d[p] does not start valid UTF-8.
+func foundAt(d []byte, p int) string {
+	ch, size := utf8.DecodeRune(d[p:])
+	if ch == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("the byte 0x%02x (not UTF-8)", d[p])
 	}
-	if c == '"' {
-		return `'"'`
-	}
-	s := strconv.Quote(string(c))
-	return "'" + s[1:len(s)-1] + "'"
+	return strconv.QuoteRune(ch)
 }

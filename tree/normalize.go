@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"encoding/base64"
+	"unicode/utf8"
 	"unsafe"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -230,6 +232,27 @@ func (nz *normalizer) checkTag(n *yaml.Node) error {
 	if n.Tag == "!!" {
 		return errorf(nz.file, n.Line, n.Column, "tag %s names no type", "!<tag:yaml.org,2002:>")
 	}
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!binary" || n.Tag == "tag:yaml.org,2002:binary") {
+		return nz.binary(n)
+	}
+	return nil
+}
+
+// binary makes a !!binary scalar the string it stands for: its base64
+// text decoded (line breaks in it ignored), as sigs.k8s.io/yaml (kubectl's
+// reader) decodes it. A value is a JSON string, so bytes that are not
+// UTF-8 text are an error (that reader would replace them); so is text
+// that is not base64 (as for that reader).
+func (nz *normalizer) binary(n *yaml.Node) error {
+	b, err := base64.StdEncoding.DecodeString(n.Value)
+	if err != nil {
+		return errorf(nz.file, n.Line, n.Column, "the !!binary value is not base64 text")
+	}
+	if !utf8.Valid(b) {
+		return errorf(nz.file, n.Line, n.Column, "the !!binary value decodes to bytes that are not UTF-8 text, which a Kubernetes object (JSON) cannot hold: write the base64 text as a plain string where a field takes bytes (a Secret's data, a ConfigMap's binaryData)")
+	}
+	n.Tag, n.Value = "!!str", string(b)
+	n.Style &^= yaml.TaggedStyle | yaml.LiteralStyle | yaml.FoldedStyle
 	return nil
 }
 

@@ -30,7 +30,7 @@ func (f Format) String() string {
 }
 
 // Limits bound what Read accepts, so that hostile input fails fast instead
-// of exhausting memory. Zero means no limit.
+// of exhausting memory. Zero (or less) means no limit.
 type Limits struct {
 	MaxBytes     int // size of the input
 	MaxDocuments int // documents in one stream
@@ -244,6 +244,7 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 
 // decodeYAML is readYAML with yaml.v3's Decoder alone.
 func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+	data = version11(data) // the same length: positions are the input's
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	expanded := 0
@@ -260,6 +261,59 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 		}
 		docs = append(docs, &doc)
 	}
+}
+
+// version11 returns data with each "%YAML 1.2" directive spelled
+// "%YAML 1.1", the one version yaml.v3's Decoder takes: kmerge reads YAML
+// 1.2, so a document that says it is 1.2 is what it reads. The text keeps
+// its length, so that positions stay. Directives are found where they can
+// be: on the lines before a document's "---", at the start of the stream
+// and after a "..." line (a "---" or "..." line ends a document whatever
+// is in it); data without a directive is returned as it is.
+func version11(data []byte) []byte {
+	if !bytes.Contains(data, []byte("%YAML")) {
+		return data
+	}
+	var out []byte
+	prefix := true // before the first line of a document
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += off + 1
+		}
+		line := data[off:end]
+		switch {
+		case bytes.HasPrefix(line, []byte("...")) && marker(line[3:]):
+			prefix = true
+		case bytes.HasPrefix(line, []byte("---")) && marker(line[3:]):
+			prefix = false
+		case prefix && bytes.HasPrefix(line, []byte("%YAML")):
+			rest := line[len("%YAML"):]
+			v := bytes.TrimLeft(rest, " \t")
+			if len(v) < len(rest) && bytes.HasPrefix(v, []byte("1.2")) && marker(v[3:]) {
+				if out == nil {
+					out = bytes.Clone(data)
+				}
+				at := off + len(line) - len(v) + 2
+				out[at] = '1'
+			}
+		case prefix && len(bytes.TrimSpace(line)) > 0 && line[0] != '%' && line[0] != '#':
+			prefix = false // a document without "---"
+		}
+		off = end
+	}
+	if out == nil {
+		return data
+	}
+	return out
+}
+
+// marker reports whether rest, what follows "---", "..." or a directive's
+// version on its line, ends it: nothing, or white space (and what follows).
+func marker(rest []byte) bool {
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
 }
 
 // addDocument checks the document after docs against the limits and
@@ -423,7 +477,7 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 			return true
 		}
 		if c.Kind == yaml.ScalarNode {
-			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) {
+			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) || misquoted(c) {
 				return true
 			}
 		} else if misrendered(c, inFlow) {
@@ -448,7 +502,9 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //   - a line comment after a key whose value is a tagged or anchored
 //     block collection (k: # c, then !tag or &anchor and the items) puts
 //     the tag or anchor at the start of the next line, which does not
-//     read: the comment goes on the line above the key.
+//     read: the comment goes on the line above the key;
+//   - a string the writer's rule quotes (quote.go: text a YAML 1.1 reader
+//     misreads, a block scalar starting with a tab) is double-quoted.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
@@ -469,6 +525,7 @@ func respell(n *yaml.Node, inFlow bool) {
 		if isKeptBlock(c) {
 			c.Style = c.Style&^(yaml.FoldedStyle|yaml.LiteralStyle) | yaml.DoubleQuotedStyle
 		}
+		requote(c)
 	}
 }
 

@@ -37,7 +37,7 @@ func (k Kind) String() string {
 func (k Kind) Scalar() bool { return k < Object }
 
 // KindOf returns the JSON kind of n. A nil node is Null. Aliases are followed.
-// Scalars with tags other than the YAML core ones (timestamps, binary, custom
+// Scalars with tags other than the YAML core ones (timestamps, custom
 // tags) are strings, as they are once converted to JSON.
 func KindOf(n *yaml.Node) Kind {
 	n = Resolve(n)

@@ -138,16 +138,28 @@ var (
 	errQuantitySuffix  = errors.New("unable to parse quantity's suffix")
 )
 
-// parseQuantity reports whether resource.Quantity's UnmarshalJSON accepts
-// a JSON string: it trims the text (of the spaces a JSON encoder leaves
-// unescaped) and parses it as resource.ParseQuantity does, step by step,
-// so that it accepts and refuses exactly the same strings (a differential
-// test in the conformance module checks it). JSON numbers are always
-// quantities.
+// errQuantitySpace is kmerge's word for a quantity with white space
+// around it, which ParseQuantity refuses as errQuantityFormat.
+var errQuantitySpace = errors.New("a quantity has no spaces around it (an API server's JSON decoder trims them, and stores the quantity without them; resource.ParseQuantity refuses them)")
+
+// parseQuantity reports whether resource.ParseQuantity accepts a string:
+// it parses it as ParseQuantity does, step by step, so that it accepts and
+// refuses exactly the same strings (a differential test in the
+// conformance module checks it). JSON numbers are always quantities.
+//
+// Text with spaces around it (" 1", "1 ") is refused, as ParseQuantity
+// refuses it, although Quantity's UnmarshalJSON, what an API server
+// decodes JSON with, trims the spaces a JSON encoder leaves unescaped
+// before parsing: the server stores "1", so the manifest would say
+// something else than the object (a diff that never goes away), and a
+// reader parsing the text with ParseQuantity fails. A violation a
+// manifest had before the patches is a warning, not an error.
 func parseQuantity(s string) error {
-	s = strings.TrimFunc(s, func(r rune) bool { return r == ' ' || r == '\u0085' || r == '\u00a0' })
 	if s == "" {
 		return errQuantityFormat
+	}
+	if t := strings.TrimSpace(s); t != s && t != "" {
+		return errQuantitySpace
 	}
 	if s == "0" {
 		return nil

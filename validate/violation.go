@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -50,6 +51,10 @@ type Violation struct {
 	Detail string
 	// Node is the value at Path, nil when it is missing.
 	Node *yaml.Node
+	// Secret says that the value is secret (a v1 Secret's data or
+	// stringData) and Found shows it masked (MaskSecrets): the line the
+	// violation points at holds it too, and is best quoted masked.
+	Secret bool
 
 	// Set by Attribute:
 
@@ -88,6 +93,27 @@ func (v Violation) String() string {
 		msg = string(v.Reason)
 	}
 	return path + ": " + msg
+}
+
+// MaskSecrets masks the secret values of obj (a v1 Secret's data and
+// stringData; internal/secret) in its violations vs, as kmerge shows
+// them unless asked not to: Found shows a secret scalar as "***", keeping
+// what kind it is ("the string \"***\"", "the integer ***"), and Secret
+// is set. The violations of other objects are left alone.
+func MaskSecrets(obj *yaml.Node, vs []Violation) {
+	if !secret.Object(obj) {
+		return
+	}
+	for i := range vs {
+		v := &vs[i]
+		if secret.Value(v.Node, v.Path) == v.Node {
+			continue // nothing secret in it
+		}
+		v.Secret = true
+		if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
+			v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: secret.Mask}, tree.KindOf(n))
+		}
+	}
 }
 
 // formatWord names what a formatted scalar holds, for messages.
@@ -173,6 +199,11 @@ func (e *Error) Where() string {
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s%s\n  %s", e.Position(), e.Violation, e.Where())
 }
+
+// Masked reports whether the message masks the value (Violation.Secret):
+// the line the error points at may hold it too, and is best quoted
+// masked.
+func (e *Error) Masked() bool { return e.Secret }
 
 // Warning formats the error as a warning: "file:line:col: warning: path:
 // message", then Where on a line of its own.

@@ -3,7 +3,8 @@
 #   bash web/build.sh [OUT]      (OUT: web/dist by default)
 # OUT gets index.html, playground.js, playground.css, kmerge.wasm (kmerge
 # compiled with GOOS=js GOARCH=wasm from web/wasm) and the wasm_exec.js of
-# the Go that built it (they must match). Prints the sizes.
+# the Go that built it (they must match), LICENSE.txt and
+# THIRD_PARTY_NOTICES.txt. Prints the sizes.
 set -euo pipefail
 web="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-$web/dist}"
@@ -19,6 +20,10 @@ exec_js="$root/lib/wasm/wasm_exec.js" # Go 1.24 and later
 [ -f "$exec_js" ] || exec_js="$root/misc/wasm/wasm_exec.js"
 cp "$exec_js" "$out/wasm_exec.js"
 cp "$web/index.html" "$web/playground.js" "$web/playground.css" "$out/"
+# kmerge's license and the notices of the third-party code in kmerge.wasm
+# and wasm_exec.js (hack/notices writes them), linked from the page
+cp LICENSE "$out/LICENSE.txt"
+cp THIRD_PARTY_NOTICES.txt "$out/"
 
 raw=$(wc -c <"$out/kmerge.wasm")
 gz=$(gzip -9 -c "$out/kmerge.wasm" | wc -c)

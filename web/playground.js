@@ -271,6 +271,7 @@ function input() {
     schema: editors.schema.value,
     explain: $('explain').value,
     strict: $('strict').checked,
+    showSecrets: $('showSecrets').checked,
   };
 }
 
@@ -284,6 +285,7 @@ function load(state) {
   $('explain').value = str(state.explain);
   $('features').value = str(state.features);
   $('strict').checked = state.strict === true;
+  $('showSecrets').checked = state.showSecrets === true;
   $('schemaPane').open = str(state.schema).trim() !== '';
 }
 
@@ -543,6 +545,7 @@ async function start() {
   $('patchFormat').addEventListener('change', edited);
   $('features').addEventListener('input', edited);
   $('strict').addEventListener('change', schedule);
+  $('showSecrets').addEventListener('change', schedule);
   $('example').addEventListener('change', () => {
     const example = EXAMPLES[$('example').value];
     if (example) { load(example); run(); }

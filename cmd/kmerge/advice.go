@@ -8,6 +8,8 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/project"
+	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -33,9 +35,15 @@ func advice(err error) string {
 	var se *tree.SyntaxError
 	var ke *kpatch.Error
 	var je *jsonpatch.Error
+	var le *kmerge.DirLockedError
+	var sme *smp.Error
 	switch {
 	case errors.As(err, &a):
 		return a.advice
+	case errors.As(err, &le):
+		return "wait for it to finish: two runs cannot write one folder at once"
+	case errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema:
+		return "pass the kind's CustomResourceDefinition or an OpenAPI document with --schema, and the patch is applied as a strategic merge patch"
 	case errors.As(err, &ke) && ke.Limit != "":
 		return limitAdvice(ke.Limit)
 	case errors.As(err, &se) && se.Limit != "":
@@ -45,6 +53,8 @@ func advice(err error) string {
 	case errors.As(err, &ke) && ke.ValuesFile:
 		// a file given as what it is not
 		return fmt.Sprintf("if %s holds values for ${values.*}, pass it with --values %s, and keep it out of the folders given to -p", ke.Pos.File, ke.Pos.File)
+	case errors.As(err, new(*project.EmptyError)):
+		return "kmerge init writes one from the folder's contents"
 	case errors.As(err, &ke) && ke.Undefined != "":
 		if name, ok := strings.CutPrefix(ke.Undefined, "features."); ok {
 			return fmt.Sprintf("set it with --feature %s=true|false", name)

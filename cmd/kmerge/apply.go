@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
@@ -35,7 +36,9 @@ type applyOptions struct {
 	color          string
 	validate       string
 	project        string
+	showSecrets    bool
 	limits         *limits
+	lock           *kmerge.DirLock // of outDir, while the run lasts
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -55,6 +58,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
 	addValidateFlag(cmd, &o.validate)
+	addShowSecretsFlag(cmd, &o.showSecrets)
 	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
 	o.limits = newLimits()
 	o.limits.addFlag(f)
@@ -191,6 +195,22 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if err := checkPatchPaths(o.patches); err != nil {
 		return err
 	}
+	var sigs *signals
+	if o.outDir != "" && !check {
+		// signals handled from before the folder is locked, and locked
+		// from before the inputs are read: an edit in place must not be
+		// overlapped by another run (signals.go)
+		sigs = watchSignals(o.outDir, stderr)
+		lock, err := kmerge.LockDir(o.outDir)
+		if err != nil {
+			sigs.stop()
+			return err
+		}
+		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
+		defer sigs.stop()
+		sigs.setLock(lock)
+		o.lock = lock
+	}
 	order, err := smp.ParseListOrder(o.listOrder)
 	if err != nil {
 		return usageError{err}
@@ -230,7 +250,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
 		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
-		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough()}
+		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}
@@ -279,7 +299,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		return nil
 	case o.outDir != "":
-		return res.WriteDir(o.outDir)
+		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: sigs.startWriting(), Lock: o.lock})
 	case o.output == "json":
 		out, err := jsonObjects(res.Files, &o.limits.Limits)
 		if err != nil {
@@ -304,6 +324,9 @@ func (o *applyOptions) checkFlags(stderr io.Writer) error {
 	switch o.output {
 	case "", "yaml", "json":
 	default:
+		if near := suggest.Closest(o.output, []string{"yaml", "json"}); len(near) == 1 && !looksLikeDir(o.output) {
+			return usagef("-o %q: the output format is yaml or json (as in kubectl); did you mean -o %s?", o.output, near[0])
+		}
 		if o.outDir != "" || !looksLikeDir(o.output) {
 			return usagef("-o %q: the output format is yaml or json (as in kubectl); to write the files to a folder, use --output-dir %s", o.output, o.output)
 		}

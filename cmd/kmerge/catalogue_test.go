@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge"
 )
 
 // badInput is one entry of docs/errors.md: inputs, a command, and how to
@@ -30,7 +32,14 @@ type badInput struct {
 	// noPosition says why the message cannot name a line, when it cannot
 	noPosition string
 	fix        string
+	// links are symbolic links to make (name: target)
+	links map[string]string
+	// locked is a folder whose lock another kmerge run holds (this test,
+	// in fact: its process id is shown as 4242, to keep the page stable)
+	locked string
 }
+
+const catConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"
 
 const catDeploy = `apiVersion: apps/v1
 kind: Deployment
@@ -97,6 +106,12 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Close the quote."},
 	{title: "A trailing comma in a JSON manifest", files: map[string]string{"base/d.json": `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a",}}`, "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "JSON allows no comma before `}` or `]`."},
+	{title: "A control character in a manifest", files: map[string]string{"base/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"a\x01b\"\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Write the character as an escape in a double-quoted string (`\"a\\x01b\"`), or remove it: YAML text holds printable characters only (tab and line breaks aside)."},
+	{title: "A !!binary value that is not text", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: key\ndata:\n  key.der: !!binary MIIBCgKCAQEA\n", "p.kpatch": "[secret.key]\ndata.user: YWRtaW4=\n"},
+		args: apply("p.kpatch"), fix: "Drop the tag: `key.der: MIIBCgKCAQEA`. A Secret's data holds base64 text, which the API server decodes; a `!!binary` value is decoded on reading (as kubectl decodes it), and these bytes are no text."},
+	{title: "A YAML version kmerge does not read", files: map[string]string{"base/c.yaml": "%YAML 2.0\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2 (a `%YAML 1.1` document is read as YAML 1.2 too)."},
 	{title: "A manifest that is not UTF-8", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Save the file as UTF-8 (iconv -f latin1 -t utf-8)."},
 	{title: "A document that is a list, not an object", files: map[string]string{"base/d.yaml": "- a\n- b\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
@@ -115,6 +130,20 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "No manifest nests this deep; if yours does, raise the limit."},
 	{title: "A manifest larger than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--limit", "bytes=100"), noPosition: "the whole file is too big", fix: "Raise the limit, or split the file."},
+	{title: "A limit larger than 8Ei", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "--limit", "bytes=16Ei"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Give a value up to `8Ei`, which is as good as no limit."},
+	// the output folder
+	{title: "A folder where --output-dir must write a file", files: map[string]string{"base/c.yaml": catConfigMap, "out/c.yaml/notes.txt": "mine\n", "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		args: append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "Move the folder out of the way; nothing was written, not even the files that could have been."},
+	{title: "A symbolic link inside the output folder", files: map[string]string{"base/sub/c.yaml": catConfigMap, "elsewhere/notes.txt": "not kmerge's\n", "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		links: map[string]string{"out/sub": "../elsewhere"},
+		args:  append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "kmerge writes only inside the output folder: replace the link by a folder, or write to the folder the link leads to with --output-dir."},
+	{title: "Another run writing the same output folder", files: map[string]string{"base/c.yaml": catConfigMap, "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		locked: "out",
+		args:   append(apply("p.kpatch"), "--output-dir", "out"), noPosition: "the place is in the output folder, not in an input", fix: "Run one at a time (the lock holds from before the inputs are read until the folder is written). A lock file that a killed run left locks nothing: the next run takes it over."},
+	{title: "A symbolic link loop among the manifests", files: map[string]string{"base/c.yaml": catConfigMap, "p.kpatch": "[cm.c]\ndata.k: w\n"},
+		links: map[string]string{"base/again": "."},
+		args:  apply("p.kpatch"), noPosition: "a folder has no lines", fix: "Remove the link, or make it lead to a folder that does not hold it."},
 	// .kpatch files
 	{title: "An assignment before any header", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "replicas: 3\n"},
 		args: apply("p.kpatch"), fix: "Start the section with a header naming the object: `[deployment.web]`."},
@@ -190,6 +219,10 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	{title: "A directive the merge patch fallback cannot apply (kmerge patch --fallback merge)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}, {name: b}]}\n", "p.yaml": "spec:\n  parts:\n  - name: a\n    $patch: delete\n"},
+		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml", "--fallback", "merge"}, path: "spec.parts[0]", fix: "Give the CRD with --schema (its list-map-keys name the item to delete), or, without one, write the list as it must end up: `spec: {parts: [{name: b}]}` (a merge patch replaces lists)."},
+	{title: "A directive on a kind with no schema, in a patch list", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  limits: {cpu: 1, memory: 1Gi}\n", "p.yaml": "- target: widget.w\n  type: strategic\n  patch:\n    spec:\n      limits:\n        $retainKeys: [cpu]\n        cpu: 2\n"},
+		args: apply("p.yaml"), path: "spec.limits", fix: "Give the CRD with --schema, or delete the fields yourself: `limits: {cpu: 2, memory: null}` (null deletes a field in a merge patch)."},
 	// results that do not fit their schema (--validate=strict, the default)
 	{title: "An object where an integer belongs", files: map[string]string{"d.yaml": catDeploy},
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {replicas: {a: 1}}"}, path: "spec.replicas", fix: "Write a number: `spec: {replicas: 3}`. `kmerge explain deployment.spec.replicas` shows the type."},
@@ -201,8 +234,10 @@ var badInputs = []badInput{
 		args: []string{"patch", "-f", "d.yaml", "-p", "spec: {Replicas: 3}"}, path: "spec.Replicas", fix: "Write the field as the message suggests (`replicas`): an API server's field names are case-sensitive."},
 	{title: "A value that is no quantity", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web]\nresources.limits.cpu: 2 cores\n"},
 		args: apply("p.kpatch"), path: "resources.limits.cpu", fix: "Write a quantity: a number with an optional suffix (`2`, `500m`, `1.5Gi`)."},
+	{title: "A quantity with spaces around it", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"web","resources":{"limits":{"memory":"1Gi "}}}]}}}}`}, path: "resources.limits.memory", fix: "Write the quantity without the spaces: `1Gi` (templates that pad values leave them)."},
 	{title: "Secret data that is not base64", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n", "p.kpatch": "[secret.db]\ndata.password: hunter2\n"},
-		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text."},
+		args: apply("p.kpatch"), path: "data.password", fix: "Encode the value (`echo -n hunter2 | base64`), or set it in stringData, which takes plain text. The message shows the value as `***`, and the quoted line too: kmerge masks the values of Secrets in what it prints for people; `--show-secrets` shows them ([reliability.md](reliability.md#secrets))."},
 	{title: "An integer out of int32's range", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 3000000000\n"},
 		args: apply("p.kpatch"), path: "spec.replicas", fix: "replicas is an int32: at most 2147483647."},
 	{title: "A patch that deletes metadata.name", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.name: !delete\n"},
@@ -212,6 +247,8 @@ var badInputs = []badInput{
 	{title: "JSON patch copies that add more than the limit", files: map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: " + strings.Repeat("x", 100) + "\n", "p.json": "[\n" + strings.Repeat(`  {"op": "copy", "from": "/data/a", "path": "/data/b"},`+"\n", 7) + `  {"op": "copy", "from": "/data/a", "path": "/data/b"}` + "\n]\n"},
 		args: []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json", "--limit", "expanded=2000"}, fix: "Copy less (each copy counts, even over the same path); if the patch really is that big, raise the limit."},
 	// conflicts and diffs
+	{title: "A JSON patch's test of a Secret's value that fails", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMg==\n", "p.yaml": "- target: secret.db\n  type: json\n  patch:\n  - {op: test, path: /data/password, value: b2xkcGFzcw==}\n  - {op: replace, path: /data/password, value: bjN3cGFzcw==}\n"},
+		args: apply("p.yaml"), path: "/data/password", fix: "The test guards the replace: the Secret does not hold the value the patch expects. Both values are shown as `***` (and the quoted line is masked from its first key on), since they are a Secret's; `--show-secrets` shows them. Compare the value in the manifest with the test's, or drop the test."},
 	{title: "Two patches that disagree, with --fail-on-conflict", files: map[string]string{"base/d.yaml": catDeploy, "a.kpatch": "[deployment.web]\nreplicas: 2\n", "b.kpatch": "[deployment.web]\nreplicas: 3\n"},
 		args: []string{"apply", "-f", "base", "-p", "a.kpatch", "-p", "b.kpatch", "--fail-on-conflict"}, path: "spec.replicas", fix: "Decide which value wins and remove the other patch, or drop --fail-on-conflict to let the later patch win."},
 	{title: "A three-way diff that would undo a change on the cluster", files: map[string]string{"last.yaml": catDeploy, "new.yaml": strings.Replace(catDeploy, "nginx:1.25", "nginx:1.27", 1), "live.yaml": strings.Replace(catDeploy, "replicas: 1", "replicas: 5", 1)},
@@ -221,6 +258,8 @@ var badInputs = []badInput{
 	// project files
 	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
+	{title: "An empty project file", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "# to do\n"},
+		args: []string{"apply"}, fix: "Start it with `apiVersion: kmerge/v1` and `kind: Project`, or let `kmerge init` write it from the folder's contents."},
 	{title: "A project file path that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"},
 		args: []string{"apply"}, fix: "Create the folder, or correct the path: paths in kmerge.yaml are relative to its folder."},
 	// schemas and values
@@ -230,6 +269,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
+	{title: "A functionConfig field of the wrong type", stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\nfunctionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n    kpatch:\n    - \"[deployment.web]\"\n    - \"replicas: 3\"\n",
+		args: []string{"fn"}, path: "functionConfig.spec.kpatch", fix: "Write the .kpatch text as a block: `kpatch: |`, then its lines, indented."},
 	// the command line (exit 2)
 	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},
@@ -264,6 +305,20 @@ func TestErrorCatalogue(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		for name, to := range c.links {
+			if err := os.Symlink(to, filepath.Join(dir, name)); err != nil {
+				if os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755) != nil || os.Symlink(to, filepath.Join(dir, name)) != nil {
+					t.Skipf("%s: no symbolic links here: %v", c.title, err)
+				}
+			}
+		}
+		if c.locked != "" {
+			lock, err := kmerge.LockDir(filepath.Join(dir, c.locked))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Unlock()
+		}
 		var stdout, stderr bytes.Buffer
 		func() {
 			wd, _ := os.Getwd()
@@ -286,6 +341,10 @@ func TestErrorCatalogue(t *testing.T) {
 			}
 		}()
 		msg := stderr.String()
+		if c.locked != "" {
+			msg = strings.ReplaceAll(msg, fmt.Sprintf("(process %d)", os.Getpid()), "(process 4242)")
+			msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+		}
 		if stdout.Len() > 0 && c.args[0] != "fn" {
 			t.Errorf("%s: something reached standard output:\n%s", c.title, stdout.String())
 		}
@@ -312,6 +371,17 @@ func TestErrorCatalogue(t *testing.T) {
 				continue
 			}
 			fmt.Fprintf(&doc, "`%s`:\n\n```%s\n%s```\n\n", name, fence(name), shorten(content))
+		}
+		links := make([]string, 0, len(c.links))
+		for name := range c.links {
+			links = append(links, name)
+		}
+		sort.Strings(links)
+		for _, name := range links {
+			fmt.Fprintf(&doc, "`%s`: a symbolic link to `%s`.\n\n", name, c.links[name])
+		}
+		if c.locked != "" {
+			fmt.Fprintf(&doc, "`%s/`: another kmerge run, still running, writes this folder.\n\n", c.locked)
 		}
 		if c.stdin != "" {
 			fmt.Fprintf(&doc, "standard input:\n\n```yaml\n%s```\n\n", shorten(c.stdin))
@@ -352,6 +422,8 @@ func fence(name string) string {
 		return "toml"
 	case ".json":
 		return "json"
+	case ".txt":
+		return "text"
 	}
 	return "yaml"
 }
@@ -363,7 +435,14 @@ func shorten(s string) string {
 		if len(l) > 100 {
 			l = l[:90] + "…(" + fmt.Sprint(len(l)) + " bytes)\n"
 		}
-		b.WriteString(strings.ToValidUTF8(l, "\\xe9"))
+		// bytes that are not text are shown as escapes: the one latin-1
+		// byte of the UTF-8 entry, and control characters
+		b.WriteString(strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\t' && r != '\n' {
+				return 0x2400 + r // a control picture: ␁
+			}
+			return r
+		}, strings.ToValidUTF8(l, "\\xe9")))
 	}
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteString("\n")

@@ -10,15 +10,16 @@ import (
 )
 
 type diffOptions struct {
-	current    string
-	overwrite  bool
-	extended   bool
-	patchType  string
-	schemas    []string
-	definition string
-	fallback   string
-	output     string
-	limits     *limits
+	current     string
+	overwrite   bool
+	extended    bool
+	patchType   string
+	schemas     []string
+	definition  string
+	fallback    string
+	output      string
+	showSecrets bool
+	limits      *limits
 }
 
 func newDiffCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
@@ -58,6 +59,9 @@ patch is printed after a comment naming its object.`,
   # a patch that merges Service ports by port and protocol (for kmerge, not API servers)
   kmerge diff old.yaml new.yaml --extended`,
 		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("diff needs ORIGINAL and MODIFIED, two versions of a document, and makes the patch from one to the other; to see what patch files change in manifests, use kmerge apply --diff")
+			}
 			if len(args) != 2 {
 				return usagef("diff needs ORIGINAL and MODIFIED, got %d arguments", len(args))
 			}
@@ -76,13 +80,14 @@ patch is printed after a comment naming its object.`,
 	f.StringVar(&o.definition, "definition", "", "schema definition for documents that are not Kubernetes objects")
 	f.StringVar(&o.fallback, "fallback", "", "merge: diff kinds without a schema as JSON merge patches instead of failing")
 	f.StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
+	addShowSecretsFlag(cmd, &o.showSecrets)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	return cmd
 }
 
 func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout io.Writer) error {
-	opts := kmerge.DiffOptions{Limits: &o.limits.Limits, Overwrite: o.overwrite, Extended: o.extended, Fallback: o.fallback == "merge", JSON: o.output == "json"}
+	opts := kmerge.DiffOptions{Limits: &o.limits.Limits, Overwrite: o.overwrite, Extended: o.extended, Fallback: o.fallback == "merge", JSON: o.output == "json", ShowSecrets: o.showSecrets}
 	switch {
 	case o.patchType != "strategic" && o.patchType != "merge":
 		return usagef("--type %q: use strategic or merge", o.patchType)

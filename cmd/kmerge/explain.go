@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -100,6 +101,10 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 			words = append(words, more...)
 		}
 		out, err = explain.Kind(s, words, o.apiVersion)
+	}
+	var uk *explain.UnknownKindError
+	if errors.As(err, &uk) {
+		return advised{err, "a custom resource's kind comes from its CRD or OpenAPI document: pass it with --schema"}
 	}
 	if err != nil {
 		return err

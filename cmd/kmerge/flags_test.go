@@ -56,3 +56,44 @@ func TestOutputDirFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagMistakes: what people coming from kubectl type. -o yml is taken
+// for a misspelt format (not a folder to write), kmerge diff without
+// arguments points at apply --diff, and kmerge patch --dry-run (any of
+// kubectl's values) is the no-op it is here, while a value kubectl refuses
+// is refused.
+func TestFlagMistakes(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: one\n"
+	if err := os.WriteFile("cm.yaml", []byte(cm), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("p.kpatch", []byte("[cm.a]\ndata.x: two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	patched := strings.Replace(cm, "one", "two", 1)
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string // a part of it
+	}{
+		{[]string{"apply", "-f", "cm.yaml", "-p", "p.kpatch", "-o", "yml"}, 2, "", `-o "yml": the output format is yaml or json (as in kubectl); did you mean -o yaml?`},
+		{[]string{"apply", "-f", "cm.yaml", "-p", "p.kpatch", "-o", "jsn"}, 2, "", "did you mean -o json?"},
+		{[]string{"diff"}, 2, "", "to see what patch files change in manifests, use kmerge apply --diff"},
+		{[]string{"patch", "-f", "cm.yaml", "-p", `{"data":{"x":"two"}}`, "--dry-run=client"}, 0, patched, ""},
+		{[]string{"patch", "-f", "cm.yaml", "-p", `{"data":{"x":"two"}}`, "--dry-run=server"}, 0, patched, ""},
+		{[]string{"patch", "-f", "cm.yaml", "-p", `{"data":{"x":"two"}}`, "--dry-run"}, 0, patched, ""},
+		{[]string{"patch", "-f", "cm.yaml", "-p", `{"data":{"x":"two"}}`, "--dry-run=yes"}, 2, "", "--dry-run=yes: kubectl takes none, client or server"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || stdout.String() != c.stdout || !strings.Contains(stderr.String(), c.stderr) || (c.stderr == "") != (stderr.Len() == 0) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q", c.args, code, stdout.String(), stderr.String(), c.code, c.stdout, c.stderr)
+		}
+	}
+	if _, err := os.Stat("yml"); err == nil {
+		t.Error("-o yml wrote a folder")
+	}
+}

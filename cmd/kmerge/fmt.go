@@ -106,14 +106,10 @@ func fmtOne(o *fmtOptions, name string, src []byte, stdout io.Writer) error {
 		fmt.Fprintln(stdout, name)
 	}
 	if o.diff && !same {
-		io.WriteString(stdout, linediff.Unified("a/"+name, "b/"+name, linediff.SplitLines(string(src)), linediff.SplitLines(string(out)), 3))
+		io.WriteString(stdout, linediff.UnifiedText("a/"+name, "b/"+name, string(src), string(out), 3))
 	}
 	if o.write && !same {
-		mode := os.FileMode(0o644)
-		if info, err := os.Stat(name); err == nil {
-			mode = info.Mode().Perm()
-		}
-		return writeFileAtomic(name, out, mode)
+		return writeFileAtomic(name, out)
 	}
 	if !o.list && !o.diff && !o.write {
 		_, err = stdout.Write(out)

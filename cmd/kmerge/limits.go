@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -77,22 +79,40 @@ func (l *limits) Set(s string) error {
 	return nil
 }
 
-// parseSize reads a positive number with an optional suffix: k, M, G
-// (powers of 1000) or Ki, Mi, Gi (powers of 1024).
+// maxLimit is the largest value of a limit: 8Ei (2^63), the largest power
+// of two that --limit can spell, which is one more than an int64 holds. It
+// is taken as math.MaxInt: no input, and no count of anything in one, can
+// reach either.
+const maxLimit = 1 << 63
+
+// parseSize reads a positive number with an optional suffix: k, M, G, T, P,
+// E (powers of 1000) or Ki, Mi, Gi, Ti, Pi, Ei (powers of 1024). A value
+// above maxLimit is refused rather than wrapped around (multiplying by the
+// suffix in int64 arithmetic would make 16Ei zero and 8Ei negative).
 func parseSize(s string) (int, error) {
-	mult := 1
+	num := s
+	var mult uint64 = 1
 	for _, u := range []struct {
 		suffix string
-		mult   int
-	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"k", 1000}, {"M", 1000000}, {"G", 1000000000}} {
-		if t, ok := strings.CutSuffix(s, u.suffix); ok {
-			s, mult = t, u.mult
+		mult   uint64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"Pi", 1 << 50}, {"Ei", 1 << 60},
+		{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}} {
+		if t, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = t, u.mult
 			break
 		}
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive number (suffixes: k, M, G, Ki, Mi, Gi)", s)
+	digits := num != "" && strings.Trim(num, "0123456789") == ""
+	n, err := strconv.ParseUint(num, 10, 64)
+	if !digits || (err != nil && !errors.Is(err, strconv.ErrRange)) || err == nil && n == 0 {
+		return 0, fmt.Errorf("%q is not a positive number (suffixes: k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei)", s)
 	}
-	return n * mult, nil
+	if err != nil || n > maxLimit/mult {
+		return 0, fmt.Errorf("%q is more than the largest limit, 8Ei (2^63)", s)
+	}
+	n *= mult
+	if n > math.MaxInt {
+		return math.MaxInt, nil
+	}
+	return int(n), nil
 }

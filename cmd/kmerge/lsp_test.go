@@ -73,9 +73,9 @@ type client struct {
 	pending  []wire // notifications read while waiting for a response
 }
 
-func startServer(t *testing.T) *client {
+func startServer(t *testing.T, flags ...string) *client {
 	t.Helper()
-	cmd := exec.Command(kmergeBinary(t), "lsp")
+	cmd := exec.Command(kmergeBinary(t), append([]string{"lsp"}, flags...)...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -589,4 +589,60 @@ func TestLSPReload(t *testing.T) {
 		t.Fatalf("after adding the manifest: %+v", got)
 	}
 	c.shutdown()
+}
+
+// TestLSPSecrets: the server masks the values of a Secret in hovers (the
+// value now; what the line changes, as a pair: "*** (before)" → "***
+// (after)") and in diagnostics (a conflict and its other side, a
+// validation error), as kmerge apply masks them; kmerge lsp
+// --show-secrets shows them. testdata/lsp-secrets: a Secret db whose
+// stringData.token is hunter2, and a.kpatch setting it to from-a.
+func TestLSPSecrets(t *testing.T) {
+	for _, show := range []bool{false, true} {
+		var flags []string
+		if show {
+			flags = []string{"--show-secrets"}
+		}
+		c := startServer(t, flags...)
+		c.initialize("testdata/lsp-secrets")
+		uri := fileURI(t, "testdata/lsp-secrets/overrides/c.kpatch")
+		got := c.open(uri, "[secret.db]\nstringData.token: from-c\ndata.password: not base64!\n")
+		masked := map[bool]struct{ conflict, other, invalid, now, line string }{
+			false: {"sets stringData.token to ***, and ", "(field patch) sets stringData.token to ***",
+				`data.password: the string "***" is not base64 data`,
+				"v1 Secret db: `stringData.token` is `***`", "this line: v1 Secret db: `stringData.token` `*** (before)` → `*** (after)`"},
+			true: {"sets stringData.token to from-a, and ", "(field patch) sets stringData.token to from-a",
+				`data.password: the string "not base64!" is not base64 data`,
+				"v1 Secret db: `stringData.token` is `hunter2`", "this line: v1 Secret db: `stringData.token` `hunter2` → `from-c`"},
+		}[show]
+		var messages []string
+		for _, d := range got {
+			messages = append(messages, d.Message)
+			for _, r := range d.RelatedInformation {
+				messages = append(messages, r.Message)
+			}
+		}
+		all := strings.Join(messages, "\n")
+		for _, want := range []string{masked.conflict, masked.other, masked.invalid} {
+			if !strings.Contains(all, want) {
+				t.Errorf("show %v: the diagnostics lack %q:\n%s", show, want, all)
+			}
+		}
+		if !show && (strings.Contains(all, "from-") || strings.Contains(all, "not base64!")) {
+			t.Errorf("the diagnostics show a secret value:\n%s", all)
+		}
+		var h struct {
+			Contents struct{ Value string } `json:"contents"`
+		}
+		c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(1, 12)}, &h)
+		for _, want := range []string{masked.now, masked.line} {
+			if !strings.Contains(h.Contents.Value, want) {
+				t.Errorf("show %v: the hover on token lacks %q:\n%s", show, want, h.Contents.Value)
+			}
+		}
+		if !show && (strings.Contains(h.Contents.Value, "hunter2") || strings.Contains(h.Contents.Value, "from-c")) {
+			t.Errorf("the hover shows a secret value:\n%s", h.Contents.Value)
+		}
+		c.shutdown()
+	}
 }

@@ -14,7 +14,8 @@
 // each. Exit codes: 0 success; 1 the input or the patches were rejected
 // (the reason on standard error, nothing on standard output), conflicts
 // with --fail-on-conflict, or conflicts found by check; 2 the command line
-// is wrong.
+// is wrong; 130 and 143 apply --output-dir stopped by SIGINT or SIGTERM,
+// nothing written (signals.go).
 //
 // The library packages return errors that carry data (positions, paths,
 // limits, what is missing); this command words them with its flags
@@ -77,6 +78,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	inputs["<stdin>"] = in.buf.Bytes()
 	report(stderr, err, inputs)
+	if code, ok := signalExit(err); ok {
+		return code
+	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		if cmd == nil {

@@ -14,18 +14,20 @@ import (
 )
 
 type patchOptions struct {
-	filenames  []string
-	patch      string
-	patchFile  string
-	patchType  string
-	schemas    []string
-	definition string
-	listOrder  string
-	fallback   string
-	output     string
-	validate   string
-	local      bool
-	limits     *limits
+	filenames   []string
+	patch       string
+	patchFile   string
+	patchType   string
+	schemas     []string
+	definition  string
+	listOrder   string
+	fallback    string
+	output      string
+	validate    string
+	local       bool
+	dryRun      string
+	showSecrets bool
+	limits      *limits
 }
 
 func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra.Command {
@@ -37,11 +39,12 @@ func newPatchCmd(stdin io.Reader, stdout, stderr io.Writer, inputs texts) *cobra
 to every document of the files -f gives and print the result. -f takes files,
 folders (their .yaml, .yml and .json files, recursively) and - for standard
 input, and may be repeated, as in kubectl; the results follow each other in
-the order of the files, separated by --- lines.
+the order of the files, separated by --- lines. The items of a List (kind
+List, or RoleList and the like) are the objects: each gets the patch.
 
 -p is the patch itself, as in kubectl patch -p; --patch-file reads it from a
-file. --local is accepted as kubectl users type it: kmerge never contacts a
-cluster.
+file. --local and --dry-run (none, client, server) are accepted as kubectl
+users type them: kmerge never contacts a cluster.
 
 The schema of a Kubernetes object comes from its apiVersion and kind: the
 built-in table (every kind of k8s.io/api), or the CustomResourceDefinitions and
@@ -89,6 +92,8 @@ parse) is an error naming the patch line; see docs/validation.md.`,
 	f.StringVarP(&o.patch, "patch", "p", "", "the patch itself, YAML or JSON (a file: --patch-file)")
 	f.StringVar(&o.patchFile, "patch-file", "", "file holding the patch, YAML or JSON")
 	f.BoolVar(&o.local, "local", false, "accepted for kubectl's patch --local: kmerge always works on the files, never on a cluster")
+	f.StringVar(&o.dryRun, "dry-run", "none", "accepted for kubectl's patch --dry-run (none, client or server): kmerge never changes a cluster, so every run is a dry run")
+	f.Lookup("dry-run").NoOptDefVal = "client" // --dry-run alone, as kubectl once took it
 	f.StringVar(&o.patchType, "type", "strategic", "patch type: strategic, merge (JSON merge patch, RFC 7396) or json (JSON patch, RFC 6902)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds and definitions (repeatable)")
 	f.StringVar(&o.definition, "definition", "", "schema definition for documents that are not Kubernetes objects (e.g. mergeItem)")
@@ -96,19 +101,25 @@ parse) is an error naming the patch line; see docs/validation.md.`,
 	f.StringVar(&o.fallback, "fallback", "", "merge: patch kinds without a schema with JSON merge patch semantics instead of failing")
 	f.StringVarP(&o.output, "output", "o", "", "output format: yaml or json (default: the input's)")
 	addValidateFlag(cmd, &o.validate)
+	addShowSecretsFlag(cmd, &o.showSecrets)
 	o.limits = newLimits()
 	o.limits.addFlag(f)
 	return cmd
 }
 
 func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := kmerge.PatchOptions{Limits: &o.limits.Limits, Thorough: thorough()}
+	opts := kmerge.PatchOptions{Limits: &o.limits.Limits, Thorough: thorough(), ShowSecrets: o.showSecrets}
 	mode, err := parseValidate(o.validate)
 	if err != nil {
 		return err
 	}
 	opts.Validate = mode
 	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
+	switch o.dryRun {
+	case "none", "client", "server":
+	default:
+		return usagef("--dry-run=%s: kubectl takes none, client or server (kmerge patch accepts them all, and never changes a cluster)", o.dryRun)
+	}
 	if len(o.filenames) == 0 {
 		return usagef("patch needs the files to patch: -f FILE (or a folder, or -f - for standard input)")
 	}
@@ -172,7 +183,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
+	var outs [][]byte
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	for _, name := range files {
 		doc, docName, err := in.readInput(name)
@@ -187,23 +198,29 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return withSchemaAdvice(err, "patch")
 		}
-		if out.Len() > 0 && o.output != "json" {
-			if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
-				out.WriteByte('\n')
-			}
-			if !bytes.HasPrefix(res, []byte("---")) {
-				out.WriteString("---\n")
-			}
-		}
-		out.Write(res)
+		outs = append(outs, res)
 	}
-	_, err = stdout.Write(out.Bytes())
+	if o.output == "json" {
+		_, err = stdout.Write(bytes.Join(outs, nil)) // JSON texts, one after another
+	} else {
+		_, err = stdout.Write(tree.JoinStreams(outs...))
+	}
 	return err
 }
 
 // addValidateFlag adds --validate, the same in every command.
 func addValidateFlag(cmd *cobra.Command, v *string) {
 	cmd.Flags().StringVar(v, "validate", "strict", "check results against their schemas: strict (a value a patch wrote that the schema refuses is an error), warn (a warning), none")
+}
+
+// addShowSecretsFlag adds --show-secrets, the same in every command that
+// prints values for people, and kubectl diff's name for it, --show-secret,
+// hidden.
+func addShowSecretsFlag(cmd *cobra.Command, v *bool) {
+	f := cmd.Flags()
+	f.BoolVar(v, "show-secrets", false, "show the values of Secrets (data, stringData) in clear in diffs, the trace and messages; by default they are ***")
+	f.BoolVar(v, "show-secret", false, "kubectl diff's name of --show-secrets")
+	f.MarkHidden("show-secret") //nolint:errcheck // the flag exists
 }
 
 func parseValidate(s string) (validate.Mode, error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/project"
 )
 
@@ -102,7 +103,7 @@ commented. An existing project file is kept unless --force.`,
 			if _, err := os.Stat(p.File); err == nil && !force {
 				return fmt.Errorf("%s exists: use --force to replace it, or --print to see what init would write", p.File)
 			}
-			if err := writeFileAtomic(p.File, text, 0o644); err != nil {
+			if err := writeFileAtomic(p.File, text); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "wrote %s: %d manifest, %d patch, %d values and %d schema entries\n",
@@ -115,25 +116,9 @@ commented. An existing project file is kept unless --force.`,
 	return cmd
 }
 
-// writeFileAtomic writes data to name, with the given permissions,
-// through a temporary file renamed into place.
-func writeFileAtomic(name string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+// writeFileAtomic writes data to name through a temporary file renamed
+// into place: a new file gets 0666 less the umask, a replaced one keeps its
+// permissions.
+func writeFileAtomic(name string, data []byte) error {
+	return outdir.WriteFile(name, data)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/errpos"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -29,9 +30,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 }
 
 // quote returns the line an error points at, and a caret under its column
-// (errpos.Quote), from the inputs recorded or the file; "" when the line
-// cannot be read.
-func quote(pos tree.Position, inputs texts) string {
+// (masked, errpos.QuoteMasked, when the error masks a secret value), from
+// the inputs recorded or the file; "" when the line cannot be read.
+func quote(pos tree.Position, inputs texts, masked bool) string {
 	data, ok := inputs[pos.File]
 	if !ok {
 		info, err := os.Stat(pos.File)
@@ -41,6 +42,9 @@ func quote(pos tree.Position, inputs texts) string {
 		if data, err = os.ReadFile(pos.File); err != nil {
 			return ""
 		}
+	}
+	if masked {
+		return errpos.QuoteMasked(data, pos)
 	}
 	return errpos.Quote(data, pos)
 }
@@ -53,7 +57,7 @@ func report(w io.Writer, err error, inputs texts) {
 	if vs := validate.Errors(err); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintf(w, "kmerge: %v\n", v)
-			io.WriteString(w, quote(v.Position(), inputs))
+			io.WriteString(w, quote(v.Position(), inputs, v.Secret))
 		}
 		fmt.Fprintf(w, "kmerge: %s in the result: fix the patches, or pass --validate=warn to write the result anyway\n",
 			plural(len(vs), "schema violation", "schema violations"))
@@ -61,7 +65,7 @@ func report(w io.Writer, err error, inputs texts) {
 	}
 	fmt.Fprintf(w, "kmerge: %v\n", err)
 	if pos, ok := tree.ErrorPosition(err); ok {
-		io.WriteString(w, quote(pos, inputs))
+		io.WriteString(w, quote(pos, inputs, secret.InError(err)))
 	}
 	if a := advice(err); a != "" {
 		fmt.Fprintf(w, "  (%s)\n", a)

@@ -40,6 +40,12 @@ trap 'rm -rf "$work"' EXIT
 ctx=$work/context
 mkdir -p "$ctx"
 cp "$here/passwd" "$here/group" "$ctx/"
+# the license and the third-party notices, from the release (the same in
+# every archive), for /licenses
+mkdir -p "$ctx/licenses"
+first=kmerge_${version}_linux_amd64
+tar -xzf "$dist/$first.tar.gz" -C "$work" "$first/LICENSE" "$first/THIRD_PARTY_NOTICES.txt"
+mv "$work/$first/LICENSE" "$work/$first/THIRD_PARTY_NOTICES.txt" "$ctx/licenses/"
 for arch in amd64 arm64; do
   archive=$dist/kmerge_${version}_linux_${arch}.tar.gz
   (cd "$dist" && grep " $(basename "$archive")\$" "$(basename "${sums[0]}")" | sha256sum -c --quiet -)

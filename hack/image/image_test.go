@@ -25,8 +25,8 @@ import (
 // (cmd/kmerge/examples_test.go checks them).
 const imageName = "ghcr.io/kmerge/kmerge:latest"
 
-// TestContainerfile checks the definition: an empty base, the binary and
-// the account files only, a numeric non-root user that passwd and group
+// TestContainerfile checks the definition: an empty base, the binary, the
+// account files and the license files only, a numeric non-root user that passwd and group
 // name, nobody in passwd (kpt and kustomize run functions with --user
 // nobody, which must resolve), and kmerge fn as the entrypoint.
 func TestContainerfile(t *testing.T) {
@@ -56,7 +56,7 @@ func TestContainerfile(t *testing.T) {
 	if from != "scratch" || entrypoint != `["/kmerge", "fn"]` || user != "65532:65532" {
 		t.Errorf("FROM %s, USER %s, ENTRYPOINT %s", from, user, entrypoint)
 	}
-	if !slices.Equal(copies, []string{"passwd group /etc/", "linux_${TARGETARCH}/kmerge /kmerge"}) {
+	if !slices.Equal(copies, []string{"passwd group /etc/", "linux_${TARGETARCH}/kmerge /kmerge", "licenses /licenses"}) {
 		t.Errorf("COPY %q", copies)
 	}
 	passwd, group := readFile(t, "passwd"), readFile(t, "group")
@@ -154,10 +154,12 @@ type imageConfig struct {
 //   - an index of linux/amd64 and linux/arm64, in that order;
 //   - each configuration: entrypoint kmerge fn, no command, user
 //     65532:65532, the version and commit as labels;
-//   - each one layer holding exactly /etc/passwd, /etc/group and /kmerge
-//     (so no shell, nothing else), owned by root, the binary executable;
+//   - each one layer holding exactly /etc/passwd, /etc/group, /kmerge and
+//     /licenses (LICENSE and THIRD_PARTY_NOTICES.txt, the repository's) (so
+//     no shell, nothing else), owned by root, the binary executable;
 //   - the binary static (no ELF interpreter) for its architecture, the
 //     very bytes of the release archive, stamped with the labels' commit;
+//   - the release archives hold the repository's LICENSE and notices;
 //   - then, with podman: the image run as kpt and kustomize run functions
 //     (--user nobody, no network) gives what the binary run directly gives;
 //     the Argo CD plugin's generate command runs in it as user 999 on a
@@ -203,8 +205,13 @@ func TestImage(t *testing.T) {
 			t.Fatalf("%d layers, want 1", len(manifest.Layers))
 		}
 		files := layerFiles(t, a.blob(t, manifest.Layers[0], nil))
-		if names := slices.Sorted(maps.Keys(files)); !slices.Equal(names, []string{"etc/", "etc/group", "etc/passwd", "kmerge"}) {
-			t.Errorf("the layer holds %v, want etc/passwd, etc/group and kmerge", names)
+		if names := slices.Sorted(maps.Keys(files)); !slices.Equal(names, []string{"etc/", "etc/group", "etc/passwd", "kmerge", "licenses/", "licenses/LICENSE", "licenses/THIRD_PARTY_NOTICES.txt"}) {
+			t.Errorf("the layer holds %v, want etc/passwd, etc/group, kmerge and licenses/", names)
+		}
+		for _, name := range []string{"LICENSE", "THIRD_PARTY_NOTICES.txt"} {
+			if string(files["licenses/"+name].data) != readFile(t, filepath.Join("..", "..", name)) {
+				t.Errorf("/licenses/%s differs from the repository's", name)
+			}
 		}
 		if string(files["etc/passwd"].data) != readFile(t, "passwd") || string(files["etc/group"].data) != readFile(t, "group") {
 			t.Errorf("/etc/passwd or /etc/group differ from hack/image's")
@@ -224,6 +231,11 @@ func TestImage(t *testing.T) {
 			archive := filepath.Join(dist, "kmerge_"+version+"_linux_"+arch+".tar.gz")
 			if rel := fileInTarGz(t, archive, "kmerge_"+version+"_linux_"+arch+"/kmerge"); !bytes.Equal(rel, data) {
 				t.Errorf("linux/%s: the image's /kmerge is not the binary of %s", arch, archive)
+			}
+			for _, name := range []string{"LICENSE", "THIRD_PARTY_NOTICES.txt"} {
+				if rel := fileInTarGz(t, archive, "kmerge_"+version+"_linux_"+arch+"/"+name); string(rel) != readFile(t, filepath.Join("..", "..", name)) {
+					t.Errorf("%s: %s differs from the repository's", archive, name)
+				}
 			}
 		}
 	}

@@ -177,9 +177,15 @@ func build(commit, work, gocache string, targets []Target) (*release, error) {
 		return nil, fmt.Errorf("commit time %q: %v", stamp, err)
 	}
 	mtime := time.Unix(secs, 0).UTC()
-	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err != nil {
-		return nil, err
+	// the README, the license and the notices of the third-party code the
+	// binary contains (hack/notices) go into every archive
+	var docs []archiveFile
+	for _, name := range []string{"README.md", "LICENSE", "THIRD_PARTY_NOTICES.txt"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, archiveFile{Name: name, Mode: 0o644, Data: data})
 	}
 	rel := &release{files: map[string][]byte{}}
 	for _, t := range targets {
@@ -205,10 +211,7 @@ func build(commit, work, gocache string, targets []Target) (*release, error) {
 		if err != nil {
 			return nil, err
 		}
-		files := []archiveFile{
-			{Name: t.binary(), Mode: 0o755, Data: data},
-			{Name: "README.md", Mode: 0o644, Data: readme},
-		}
+		files := append([]archiveFile{{Name: t.binary(), Mode: 0o755, Data: data}}, docs...)
 		name := t.archiveName(rel.version)
 		prefix := strings.TrimSuffix(strings.TrimSuffix(name, ".tar.gz"), ".zip") + "/"
 		var archive []byte

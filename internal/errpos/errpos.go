@@ -6,20 +6,32 @@ package errpos
 import (
 	"strings"
 
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // Quote returns the line of data that pos points at, and a caret under its
 // column, each indented by two spaces; "" when there is no such line or it
 // is too long to show.
-func Quote(data []byte, pos tree.Position) string {
+func Quote(data []byte, pos tree.Position) string { return quote(data, pos, false) }
+
+// QuoteMasked quotes the line pos points at as Quote does, with the value
+// on it masked (secret.Line): for a message that masks a secret value
+// (secret.InError, validate.Violation.Secret, change.Change.Mask), whose
+// line holds the value too.
+func QuoteMasked(data []byte, pos tree.Position) string { return quote(data, pos, true) }
+
+func quote(data []byte, pos tree.Position, masked bool) string {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	if pos.Line < 1 || pos.Line > len(lines) {
 		return ""
 	}
-	line := strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD")
+	line := strings.Map(visible, strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD"))
 	if len(line) > 200 {
 		return ""
+	}
+	if masked {
+		line = secret.Line(line, pos.Column)
 	}
 	var caret strings.Builder
 	if pos.Column > 0 {
@@ -40,4 +52,20 @@ func Quote(data []byte, pos tree.Position) string {
 		s += "  " + caret.String() + "\n"
 	}
 	return s
+}
+
+// visible shows a control character of a quoted line as one character
+// that prints (the caret stays under the column): C0 controls and DEL as
+// their Unicode control pictures (␀, ␁, ␡), C1 controls as U+FFFD; a
+// raw one would reach the terminal (and the page) as it is.
+func visible(r rune) rune {
+	switch {
+	case r < 0x20 && r != '\t':
+		return 0x2400 + r
+	case r == 0x7f:
+		return 0x2421
+	case r >= 0x80 && r < 0xa0:
+		return '\uFFFD'
+	}
+	return r
 }

@@ -64,6 +64,8 @@ func TestQuote(t *testing.T) {
 		{"a: 1\n", 3, 1, ""},
 		{"a: 1\n", 0, 1, ""},
 		{string(long), 1, 1, ""},
+		// control characters show as their pictures, one character each
+		{"x: \"a\x00b\x01\x7f\u0080\"\n", 1, 6, "  x: \"a\u2400b\u2401\u2421\ufffd\"\n       ^\n"},
 	} {
 		if got := Quote([]byte(c.data), tree.Position{Line: c.line, Column: c.col}); got != c.want {
 			t.Errorf("%q %d:%d:\n got %q\nwant %q", c.data, c.line, c.col, got, c.want)

@@ -264,10 +264,11 @@ func findKind(s *schema.Schema, words []string, apiVersion string) (schema.Group
 		}
 	}
 	if len(matches) == 0 {
-		if hint := suggestKind(s, words[0]); hint != "" && apiVersion == "" {
-			return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q; %s (a custom resource's kind comes from its CRD or OpenAPI document: --schema)", words[0], hint)
+		err := &UnknownKindError{Name: words[0], APIVersion: apiVersion}
+		if apiVersion == "" {
+			err.Suggestion = suggestKind(s, words[0])
 		}
-		return schema.GroupVersionKind{}, nil, nil, fmt.Errorf("no kind named %q%s: pass its CRD or OpenAPI document with --schema", words[0], versionNote(apiVersion))
+		return schema.GroupVersionKind{}, nil, nil, err
 	}
 	// kind.group: the longest run of following words that qualifies it
 	for n := len(words); n >= 2; n-- {
@@ -292,9 +293,22 @@ func findKind(s *schema.Schema, words []string, apiVersion string) (schema.Group
 	return gvk, s.Kind(gvk.APIVersion(), gvk.Kind), words[used:], nil
 }
 
-func versionNote(apiVersion string) string {
-	if apiVersion == "" {
-		return ""
+// UnknownKindError is the error of Kind when the schema has no kind of
+// the name asked for. Where a custom resource's schema comes from (a flag,
+// a project file, a box of the playground) is for the caller to say.
+type UnknownKindError struct {
+	Name       string // as asked for
+	APIVersion string // the version asked for; "": any
+	Suggestion string // "did you mean ...?", or ""
+}
+
+func (e *UnknownKindError) Error() string {
+	msg := fmt.Sprintf("no kind named %q", e.Name)
+	if e.APIVersion != "" {
+		msg += " in " + e.APIVersion
 	}
-	return " in " + apiVersion
+	if e.Suggestion != "" {
+		msg += "; " + e.Suggestion
+	}
+	return msg
 }

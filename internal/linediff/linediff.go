@@ -292,8 +292,53 @@ func SplitLines(text string) []string {
 // than 2*context lines share a group. As in GNU diff, a count of 1 is left
 // out ("@@ -3 +3 @@") and an empty range is numbered by the line before it.
 // Lines are given without terminators and each is written followed by "\n";
-// a missing newline at the end of a file is not marked. Equal inputs give "".
+// a missing newline at the end of a file is not marked (UnifiedText marks
+// it). Equal inputs give "".
 func Unified(aName, bName string, a, b []string, context int) string {
+	return unified(aName, bName, a, b, context)
+}
+
+// noNewline is the line diff(1) and patch(1) write after a line that has no
+// line terminator: the last line of a file that does not end in one.
+const noNewline = "\\ No newline at end of file\n"
+
+// UnifiedText is Unified on two texts, split into lines by SplitLines, that
+// also says where a text does not end in a line terminator, as diff -u and
+// git diff do: the last line of such a text is followed by the line
+// "\ No newline at end of file" wherever it is shown, and it differs from
+// the same line with a terminator (so "x\n" and "x" differ, and their diff
+// replaces the line). patch(1) needs the marker: without it, a hunk that
+// ends a file without a final newline does not apply.
+func UnifiedText(aName, bName, a, b string, context int) string {
+	return unified(aName, bName, endLines(a), endLines(b), context)
+}
+
+// endLines is SplitLines, but a last line without a terminator keeps a
+// "\n" at its end: no line SplitLines gives holds one, so the line differs
+// from the same line with a terminator, and unified prints the marker
+// after it.
+func endLines(text string) []string {
+	lines := SplitLines(text)
+	if text != "" && text[len(text)-1] != '\n' {
+		lines[len(lines)-1] += "\n"
+	}
+	return lines
+}
+
+// writeLine writes a line of a unified diff: its prefix, the line and a
+// line terminator, and after a line that had none (endLines) the marker.
+func writeLine(sb *strings.Builder, prefix byte, line string) {
+	sb.WriteByte(prefix)
+	if l, ok := strings.CutSuffix(line, "\n"); ok {
+		sb.WriteString(l)
+		sb.WriteString("\n" + noNewline)
+		return
+	}
+	sb.WriteString(line)
+	sb.WriteByte('\n')
+}
+
+func unified(aName, bName string, a, b []string, context int) string {
 	hunks := Diff(a, b)
 	if len(hunks) == 0 {
 		return ""
@@ -319,18 +364,18 @@ func Unified(aName, bName string, a, b []string, context int) string {
 		pos := aStart
 		for _, h := range hunks[g : e+1] {
 			for ; pos < h.A0; pos++ {
-				sb.WriteString(" " + a[pos] + "\n")
+				writeLine(&sb, ' ', a[pos])
 			}
 			for _, l := range a[h.A0:h.A1] {
-				sb.WriteString("-" + l + "\n")
+				writeLine(&sb, '-', l)
 			}
 			for _, l := range b[h.B0:h.B1] {
-				sb.WriteString("+" + l + "\n")
+				writeLine(&sb, '+', l)
 			}
 			pos = h.A1
 		}
 		for ; pos < aEnd; pos++ {
-			sb.WriteString(" " + a[pos] + "\n")
+			writeLine(&sb, ' ', a[pos])
 		}
 		g = e + 1
 	}

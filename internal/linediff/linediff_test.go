@@ -2,6 +2,9 @@ package linediff
 
 import (
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -227,5 +230,76 @@ func TestUnified(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestUnifiedTextNoNewline: a text without a final line terminator is
+// marked as diff -u marks it. Each expected output is GNU diff 3's
+// `diff -u` of the two texts (headers aside), checked by hand against
+// POSIX's description of the marker: it follows the line that lacks the
+// terminator, wherever that line is printed (context, deleted or inserted).
+func TestUnifiedTextNoNewline(t *testing.T) {
+	const mark = "\\ No newline at end of file\n"
+	for _, c := range []struct {
+		name string
+		a, b string
+		want string
+	}{
+		{"old lacks it", "a\nx", "a\ny\n", "@@ -1,2 +1,2 @@\n a\n-x\n" + mark + "+y\n"},
+		{"new lacks it", "a\nx\n", "a\ny", "@@ -1,2 +1,2 @@\n a\n-x\n+y\n" + mark},
+		{"only the newline removed", "x\n", "x", "@@ -1 +1 @@\n-x\n+x\n" + mark},
+		{"only the newline added", "x", "x\n", "@@ -1 +1 @@\n-x\n" + mark + "+x\n"},
+		{"both lack it, in the context", "a\nb\nc", "a\nB\nc", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n" + mark},
+		{"both lack it, both changed", "a\nb", "a\nc", "@@ -1,2 +1,2 @@\n a\n-b\n" + mark + "+c\n" + mark},
+		{"from nothing", "", "x", "@@ -0,0 +1 @@\n+x\n" + mark},
+		{"to nothing", "x", "", "@@ -1 +0,0 @@\n-x\n" + mark},
+		{"far from the end: no mark", "a\nb\nc\nd\ne\nf\ng", "A\nb\nc\nd\ne\nf\ng", "@@ -1,2 +1,2 @@\n-a\n+A\n b\n"},
+		{"equal without newlines", "a\nb", "a\nb", ""},
+		{"with newlines as Unified", "a\nb\n", "a\nc\n", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want := c.want
+			if want != "" {
+				want = "--- old\n+++ new\n" + want
+			}
+			if got := UnifiedText("old", "new", c.a, c.b, 1); got != want {
+				t.Errorf("UnifiedText(%q, %q):\n%s\nwant:\n%s", c.a, c.b, got, want)
+			}
+		})
+	}
+}
+
+// TestUnifiedTextPatch: patch(1), the reader a diff is for, turns the old
+// text into the new one with UnifiedText's output, whether either ends in
+// a line terminator or not. It runs GNU patch when the machine has it (the
+// pure-Go check above holds without it).
+func TestUnifiedTextPatch(t *testing.T) {
+	bin, err := exec.LookPath("patch")
+	if err != nil {
+		t.Skip("no patch(1) on this machine: TestUnifiedTextNoNewline checks the format")
+	}
+	texts := []string{"", "x", "x\n", "a\nx", "a\nx\n", "a\ny", "a\ny\n", "1\n2\n3\n4\n5\n6\n7\n8", "1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\n5\nsix\n7\n8"}
+	dir := t.TempDir()
+	for _, a := range texts {
+		for _, b := range texts {
+			if a == b {
+				continue
+			}
+			diff := UnifiedText("a/f.txt", "b/f.txt", a, b, 3)
+			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(a), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "-p1", "--batch", "--silent", "--no-backup-if-mismatch", "-r", "-")
+			cmd.Dir = dir
+			cmd.Stdin = strings.NewReader(diff)
+			out, err := cmd.CombinedOutput()
+			got, rerr := os.ReadFile(filepath.Join(dir, "f.txt"))
+			if os.IsNotExist(rerr) && b == "" {
+				got, rerr = nil, nil // patch removes a file the diff empties
+			}
+			if err != nil || rerr != nil || string(got) != b {
+				t.Errorf("patch -p1 of %q to %q: %v %s, file %q (%v); diff:\n%s", a, b, err, out, got, rerr, diff)
+			}
+		}
 	}
 }

@@ -214,6 +214,9 @@ func (s *Server) validate(d *document, a *analysis, patched, original *resource.
 		return
 	}
 	validate.Attribute(vs, validate.Changes(changes), validate.Object(original.Root, a.ws.schema))
+	if !a.ws.showSecrets {
+		validate.MaskSecrets(patched.Root, vs)
+	}
 	for _, v := range vs {
 		if v.Input || v.Patch.File != d.path {
 			continue

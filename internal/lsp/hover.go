@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/explain"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -103,6 +106,9 @@ func (s *Server) hover(d *document, p Position) *Hover {
 			if !found && (pl.Field != nil || pl.Type != nil) {
 				field, found = pl, true
 			}
+			if a.ws.masks(r) {
+				pl.Node = secret.Value(pl.Node, pl.Path)
+			}
 			lines = append(lines, fmt.Sprintf("- %s: `%s` is %s", r.ID(), pl.Path, shownValue(pl)))
 		}
 	}
@@ -119,7 +125,7 @@ func (s *Server) hover(d *document, p Position) *Hover {
 		b.WriteString("now:\n" + strings.Join(lines, "\n") + "\n\n")
 	}
 	if sp.set != nil {
-		if change := changeText(a, objs, sp.set); change != "" {
+		if change := changeText(a, a.ws, objs, sp.set); change != "" {
 			b.WriteString("this line: " + change + "\n\n")
 		}
 	}
@@ -131,18 +137,25 @@ func (s *Server) hover(d *document, p Position) *Hover {
 
 // changeText says what an assignment did in the last analysis, by the
 // changes recorded at its position: the value in the manifest → the
-// value the line sets.
-func changeText(a *analysis, objs []*resource.Resource, set *kpatch.Assignment) string {
+// value the line sets (secret values masked as a pair, unless the
+// workspace shows them).
+func changeText(a *analysis, ws *workspace, objs []*resource.Resource, set *kpatch.Assignment) string {
 	byID := map[string]*resource.Resource{}
 	for _, r := range objs {
 		byID[r.ID()] = r
 	}
-	old := func(c objectChange) string {
+	// values returns the value in the manifest and the value set, as shown
+	values := func(c objectChange) (old string, new *yaml.Node) {
 		r := byID[c.object]
 		if r == nil {
-			return "?"
+			return "?", c.Value
 		}
-		return shownValue(kpatch.Place{Node: fieldpath.Get(r.Root, c.Path)})
+		was := fieldpath.Get(r.Root, c.Path)
+		new = c.Value
+		if ws.masks(r) {
+			was, new = secret.Pair(was, new, c.Path)
+		}
+		return shownValue(kpatch.Place{Node: was}), new
 	}
 	var parts []string
 	for _, c := range a.changes {
@@ -151,9 +164,11 @@ func changeText(a *analysis, objs []*resource.Resource, set *kpatch.Assignment) 
 		}
 		switch c.Op {
 		case change.Set:
-			parts = append(parts, fmt.Sprintf("%s: `%s` %s → `%s`", c.object, c.Path, old(c), change.Show(c.Value)))
+			old, new := values(c)
+			parts = append(parts, fmt.Sprintf("%s: `%s` %s → `%s`", c.object, c.Path, old, change.Show(new)))
 		case change.Delete:
-			parts = append(parts, fmt.Sprintf("%s: `%s` %s → deleted", c.object, c.Path, old(c)))
+			old, _ := values(c)
+			parts = append(parts, fmt.Sprintf("%s: `%s` %s → deleted", c.object, c.Path, old))
 		case change.Insert:
 			parts = append(parts, fmt.Sprintf("%s: a new item `%s`", c.object, c.Path))
 		}

@@ -32,6 +32,10 @@ type Options struct {
 	// Log receives a line per failed request (standard error, for an
 	// editor's log); nil discards them.
 	Log io.Writer
+	// ShowSecrets shows the values of Secrets (data, stringData) in clear
+	// in hovers and diagnostics; by default they are masked, as kmerge
+	// apply masks them (kmerge lsp --show-secrets).
+	ShowSecrets bool
 }
 
 // Server is a language server: the open documents and the projects they
@@ -272,6 +276,7 @@ func (s *Server) workspaceFor(path string) *workspace {
 	ws, ok := s.workspaces[key]
 	if !ok {
 		ws = loadWorkspace(key, p, err)
+		ws.showSecrets = s.opts.ShowSecrets
 		s.workspaces[key] = ws
 	}
 	s.projectOf[dir] = ws

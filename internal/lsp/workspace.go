@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
@@ -35,6 +36,8 @@ type workspace struct {
 	mu        sync.Mutex
 	disk      map[string]parsed // patch files as saved, parsed
 	shortcuts map[*schema.Type][]kpatch.Shortcut
+
+	showSecrets bool // Options.ShowSecrets
 }
 
 // parsed is a patch file's patches, or why it does not parse.
@@ -197,6 +200,12 @@ func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
 	return out
 }
 
+// masks reports whether hovers and diagnostics mask the secret values of
+// r (Options.ShowSecrets).
+func (ws *workspace) masks(r *resource.Resource) bool {
+	return !ws.showSecrets && secret.Holds(r.APIVersion, r.Kind)
+}
+
 func (ws *workspace) options() kpatch.Options {
-	return kpatch.Options{Schema: ws.schema, Vars: ws.vars, ListOrder: ws.order}
+	return kpatch.Options{Schema: ws.schema, Vars: ws.vars, ListOrder: ws.order, ShowSecrets: ws.showSecrets}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/internal/explain"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -48,6 +49,10 @@ type Input struct {
 	// custom resources: it extends the built-in schema, as --schema does.
 	Schema string `json:"schema"`
 	Strict bool   `json:"strict"` // a patch that matches nothing is an error
+	// ShowSecrets shows the values of Secrets in clear in the Diff, the
+	// Trace and the messages (--show-secrets); the Result has them either
+	// way.
+	ShowSecrets bool `json:"showSecrets"`
 	// Explain is a kind or a field to explain, as kmerge explain takes it
 	// (deployment.spec.template.spec.containers); "": none.
 	Explain string `json:"explain"`
@@ -106,7 +111,14 @@ func Run(in Input) Output {
 			out.Explain, err = explain.Kind(s, words, "")
 		}
 		if err != nil {
-			out.ExplainError = &Message{Text: err.Error()}
+			text := err.Error()
+			var uk *explain.UnknownKindError
+			if errors.As(err, &uk) {
+				// the library names the kind; the page says where a
+				// custom resource's schema goes
+				text += " (a custom resource's kind comes from its CRD or OpenAPI document: put it in the Schema pane)"
+			}
+			out.ExplainError = &Message{Text: text}
 		}
 	}
 	if err := in.apply(s, &out); err != nil {
@@ -138,7 +150,7 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 	}
 	var trace bytes.Buffer
 	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
-		Validate: validate.Strict}) // as kmerge apply does by default
+		Validate: validate.Strict, ShowSecrets: in.ShowSecrets}) // as kmerge apply does by default
 	out.Trace = trace.String() // the changes up to an error, too
 	if err != nil {
 		return err
@@ -146,13 +158,13 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 	out.Result, out.Diff = string(res.Stream()), res.Diff()
 	out.Patches, out.Objects = res.Patches, res.Objects
 	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos))
+		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos, false))
 	}
 	for _, e := range res.Invalid {
-		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position()))
+		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position(), e.Secret))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos, c.Sides[0].Change.Mask))
 	}
 	return nil
 }
@@ -218,16 +230,22 @@ func (in Input) message(err error) *Message {
 	if !ok {
 		return &Message{Text: text}
 	}
-	m := in.at(text, pos)
+	m := in.at(text, pos, secret.InError(err))
 	return &m
 }
 
-// at is a message pointing at pos, quoting the line there.
-func (in Input) at(text string, pos tree.Position) Message {
+// at is a message pointing at pos, quoting the line there; masked says
+// that the message masks a secret value, which the line holds too
+// (errpos.QuoteMasked).
+func (in Input) at(text string, pos tree.Position, masked bool) Message {
 	m := Message{Text: text}
 	if data, ok := in.text(pos.File); ok && pos.Line > 0 {
 		m.File, m.Line, m.Column = pos.File, pos.Line, pos.Column
-		m.Quote = errpos.Quote([]byte(data), pos)
+		if masked {
+			m.Quote = errpos.QuoteMasked([]byte(data), pos)
+		} else {
+			m.Quote = errpos.Quote([]byte(data), pos)
+		}
 	}
 	return m
 }

@@ -278,7 +278,7 @@ func TestExplain(t *testing.T) {
 		{Input{Explain: "deployment.spec.template.spec.containers"}, "PATH:     spec.template.spec.containers\n", ""},
 		{Input{Explain: " service.spec.ports ", Patches: "[broken"}, "PATH:     spec.ports\n", ""},
 		{Input{Explain: "widget.spec.parts", Schema: widgetCRD}, "SOURCE:   schema.yaml\n", ""},
-		{Input{Explain: "widget.spec.parts"}, "", `no kind named "widget"`},
+		{Input{Explain: "widget.spec.parts"}, "", `no kind named "widget" (a custom resource's kind comes from its CRD or OpenAPI document: put it in the Schema pane)`},
 		{Input{Explain: "pod.spec.nosuch"}, "", `spec has no field "nosuch"`},
 		{Input{}, "", ""},
 	} {
@@ -437,20 +437,20 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	}
 	var trace bytes.Buffer
 	res, err := kmerge.Apply(kmerge.ApplyOptions{Manifests: []string{ManifestsFile}, Patches: []string{patchFile},
-		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict})
+		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict, ShowSecrets: in.ShowSecrets})
 	out.Trace = trace.String()
 	if err != nil {
 		return fail(err)
 	}
 	out.Result, out.Diff, out.Objects, out.Patches = string(res.Stream()), res.Diff(), res.Objects, res.Patches
 	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos))
+		out.Warnings = append(out.Warnings, in.at(warningText(w), w.Pos, false))
 	}
 	for _, e := range res.Invalid {
-		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position()))
+		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position(), e.Secret))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos, c.Sides[0].Change.Mask))
 	}
 	return out
 }
@@ -474,4 +474,57 @@ func FuzzRun(f *testing.F) {
 			t.Errorf("objects and no result: %+v", out)
 		}
 	})
+}
+
+// TestSecrets: the page masks the values of Secrets in the Diff, the
+// Trace, the conflicts and the warnings (and the lines they quote), as
+// kmerge apply does, unless Input.ShowSecrets; the Result holds them
+// either way. The patches conflict on stringData.token (two field
+// patches, two values) and write data.password as text that is not
+// base64 (an error: so that the run gets to the diff, the error is
+// checked in a run of its own, with only that patch).
+func TestSecrets(t *testing.T) {
+	manifests := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata: {password: aHVudGVyMg==}\nstringData: {token: hunter2}\n"
+	patches := "[secret.db]\nstringData.token: from-a\n\n[secret.db]\nstringData.token: from-b\n"
+	for _, show := range []bool{false, true} {
+		out := Run(Input{Manifests: manifests, Patches: patches, ShowSecrets: show})
+		if out.Error != nil {
+			t.Fatalf("show %v: %s", show, out.Error.Text)
+		}
+		if !strings.Contains(out.Result, "token: from-b") {
+			t.Errorf("show %v: the result lost its value:\n%s", show, out.Result)
+		}
+		var conflict, quote string
+		if len(out.Conflicts) == 1 {
+			conflict, quote = out.Conflicts[0].Text, out.Conflicts[0].Quote
+		}
+		want := map[bool][]string{
+			false: {"-stringData: {token: '*** (before)'}\n+stringData: {token: '*** (after)'}\n", // the flow mapping kept
+				"stringData.token: *** (before) -> *** (after)\n", "stringData.token: *** (before) -> *** (after)\n",
+				"sets stringData.token to ***, and ", "  stringData.token: ***\n"},
+			true: {"from-b", "stringData.token: hunter2 -> from-a\n", "stringData.token: from-a -> from-b\n",
+				"sets stringData.token to from-a, and ", "  stringData.token: from-a\n"},
+		}[show]
+		got := []string{out.Diff, out.Trace, out.Trace, conflict, quote}
+		for i, w := range want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("show %v: %q lacks %q", show, got[i], w)
+			}
+		}
+		if !show {
+			for _, s := range append(got, out.Diff) {
+				if strings.Contains(s, "hunter2") || strings.Contains(s, "from-") {
+					t.Errorf("a secret value shows in %q", s)
+				}
+			}
+		}
+		out = Run(Input{Manifests: manifests, Patches: "[secret.db]\ndata.password: not base64!\n", ShowSecrets: show})
+		want = map[bool][]string{
+			false: {`data.password: the string "***" is not base64 data`, "  data.password: ***\n"},
+			true:  {`data.password: the string "not base64!" is not base64 data`, "  data.password: not base64!\n"},
+		}[show]
+		if out.Error == nil || !strings.Contains(out.Error.Text, want[0]) || out.Error.Quote != want[1]+"  ^\n" {
+			t.Errorf("show %v: the error is %+v, want %q quoting %q", show, out.Error, want[0], want[1])
+		}
+	}
 }

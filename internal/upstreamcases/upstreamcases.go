@@ -1,73 +1,23 @@
 // Package upstreamcases holds what the tests that compare kmerge with
-// upstream (k8s.io/apimachinery's strategic merge patch) share: where the
-// shared case data is, upstream's test types, the JSON normal form results
-// are compared in, and how upstream's error messages map to smp reasons.
-// It is used by smp's tests and by the conformance module, never by the
-// library itself.
+// upstream (k8s.io/apimachinery's strategic merge patch) share: upstream's
+// test types, the JSON normal form results are compared in, and how
+// upstream's error messages map to smp reasons. It has no dependency on
+// upstream; the conformance module, which has, uses it (and
+// conformance/upstreamsrc checks the types against upstream's source). The
+// library itself never does.
 package upstreamcases
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/kmerge/kmerge/smp"
 )
 
-// ErrMissing is wrapped by the error of Dir when the case data is not
-// where it is looked for by default.
-var ErrMissing = errors.New("upstream conformance cases not found")
-
-// RequireEnv names the variable that makes missing case data a failure
-// (CI sets it to 1) instead of a reason to skip (see Skip).
-const RequireEnv = "KMERGE_REQUIRE_CONFORMANCE"
-
-// Dir returns the folder of upstream's case data: $KMERGE_CONFORMANCE_DIR,
-// or shared/conformance/upstream next to the repository (the folder holding
-// go.work), found from the working directory. When the default folder is
-// missing, the error wraps ErrMissing.
-func Dir() (string, error) {
-	if d := os.Getenv("KMERGE_CONFORMANCE_DIR"); d != "" {
-		return d, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			data := filepath.Join(filepath.Dir(d), "shared", "conformance", "upstream")
-			if _, err := os.Stat(filepath.Join(data, "SEMANTICS.md")); err != nil {
-				return "", fmt.Errorf("%w at %s: set KMERGE_CONFORMANCE_DIR to the conformance/upstream folder of the shared material", ErrMissing, data)
-			}
-			return data, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("%w: no go.work above %s; set KMERGE_CONFORMANCE_DIR to the conformance/upstream folder of the shared material", ErrMissing, wd)
-		}
-	}
-}
-
-// Skip ends a test that needs the case data (err is the error of Dir, or
-// of a function that returned it): when the data is missing it skips the
-// test, saying why and how to run it, unless $KMERGE_REQUIRE_CONFORMANCE
-// is 1 (as in CI), which makes it a failure; any other error fails the
-// test. A clone without the shared material still runs every other test.
-func Skip(t testing.TB, err error) {
-	t.Helper()
-	if errors.Is(err, ErrMissing) && os.Getenv(RequireEnv) != "1" {
-		t.Skipf("%v (this test compares kmerge with upstream's own cases; %s=1, as CI sets it, makes this a failure)", err, RequireEnv)
-	}
-	t.Fatal(err)
-}
-
 // MergeItem and the types below are the Go types of upstream's strategic
-// merge patch tests (conformance/upstream/schema.yaml), with their tags.
+// merge patch tests (k8s.io/apimachinery's pkg/util/strategicpatch
+// patch_test.go), with their tags.
 type MergeItem struct {
 	Name                  string               `json:"name,omitempty"`
 	Value                 string               `json:"value,omitempty"`

@@ -22,6 +22,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -68,6 +69,7 @@ func TestPlayground(t *testing.T) {
 	t.Logf("%s", bytes.TrimSpace(out))
 	srv := httptest.NewServer(http.FileServer(http.Dir(dist)))
 	defer srv.Close()
+	checkLicenseFiles(t, srv.URL)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(browser),
@@ -427,4 +429,35 @@ func watchErrors(ctx context.Context) *pageLog {
 		}
 	}()
 	return l
+}
+
+// checkLicenseFiles checks that the built playground serves kmerge's
+// license and the third-party notices as the repository has them (the
+// page's footer links them).
+func checkLicenseFiles(t *testing.T, base string) {
+	t.Helper()
+	for served, repo := range map[string]string{"LICENSE.txt": "LICENSE", "THIRD_PARTY_NOTICES.txt": "THIRD_PARTY_NOTICES.txt"} {
+		want, err := os.ReadFile(filepath.Join("..", "..", repo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.Get(base + "/" + served)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(got, want) {
+			t.Errorf("/%s: status %d, %d bytes (%v); want the repository's %s (%d bytes)", served, resp.StatusCode, len(got), err, repo, len(want))
+		}
+	}
+	index, err := os.ReadFile("../index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{`href="LICENSE.txt"`, `href="THIRD_PARTY_NOTICES.txt"`} {
+		if !bytes.Contains(index, []byte(link)) {
+			t.Errorf("index.html does not link %s", link)
+		}
+	}
 }

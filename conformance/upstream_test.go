@@ -1,31 +1,61 @@
-package smp_test
+package conformance_test
 
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/conformance/upstreamsrc"
 	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )
 
-// The upstream conformance data: k8s.io/apimachinery's own strategic merge
-// patch test cases, with what upstream returned for each of them in each
-// schema flavour (observed/). Every apply step upstream ran is replayed here
-// and must give upstream's result, or be rejected where upstream rejected it.
+// Upstream's own strategic merge patch test cases (k8s.io/apimachinery's
+// patch_test.go, read from the module cache by upstreamsrc), with what
+// upstream returns for each of them in each schema flavour, computed here
+// by upstream itself. Every apply step and every patch creation upstream's
+// tests run is replayed with kmerge and must give upstream's result, or be
+// rejected where upstream rejects it.
 
-var flavors = []string{"struct", "openapi-v2", "openapi-v3"}
+type upstreamData struct {
+	mod    upstreamsrc.Module
+	tables []upstreamsrc.Table
+}
 
-// flavorTypes returns the type of mergeItem or precisionItem per flavour.
-func flavorTypes(t *testing.T, dir, name string) map[string]*schema.Type {
+var upstreamCases = sync.OnceValues(func() (upstreamData, error) {
+	m, tables, err := upstreamsrc.Load()
+	return upstreamData{m, tables}, err
+})
+
+// upstreamTables returns the tables named by ids, in that order.
+func upstreamTables(t *testing.T, ids ...string) (upstreamsrc.Module, []upstreamsrc.Table) {
+	t.Helper()
+	d, err := upstreamCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []upstreamsrc.Table
+	for _, id := range ids {
+		i := slices.IndexFunc(d.tables, func(tb upstreamsrc.Table) bool { return tb.ID == id })
+		if i < 0 {
+			t.Fatalf("upstream has no table %s", id)
+		}
+		out = append(out, d.tables[i])
+	}
+	return d.mod, out
+}
+
+// flavorTypes returns kmerge's type of mergeItem or precisionItem per
+// flavour: from the Go type, and from upstream's OpenAPI fixtures.
+func flavorTypes(t *testing.T, m upstreamsrc.Module, name string) map[string]*schema.Type {
 	t.Helper()
 	out := map[string]*schema.Type{}
 	file := map[string]string{"mergeItem": "swagger-merge-item", "precisionItem": "swagger-precision-item"}[name]
@@ -36,7 +66,7 @@ func flavorTypes(t *testing.T, dir, name string) map[string]*schema.Type {
 		out["struct"] = schema.FromGoType(reflect.TypeFor[upstreamcases.PrecisionItem]())
 	}
 	for fl, suffix := range map[string]string{"openapi-v2": ".json", "openapi-v3": "-v3.json"} {
-		s, err := schema.LoadFile(filepath.Join(dir, "openapi", file+suffix))
+		s, err := schema.LoadFile(m.Testdata(file + suffix))
 		if err != nil {
 			t.Fatalf("%s: %v", fl, err)
 		}
@@ -49,35 +79,19 @@ func flavorTypes(t *testing.T, dir, name string) map[string]*schema.Type {
 	return out
 }
 
-type caseFile struct {
-	Schema string     `yaml:"schema"`
-	Cases  []caseData `yaml:"cases"`
-}
-
-type caseData struct {
-	Description string            `yaml:"description"`
-	Line        int               `yaml:"line"`
-	JSON        map[string]string `yaml:"json"`
-}
-
-type observedFile struct {
-	Cases []struct {
-		Description string                       `yaml:"description"`
-		Line        int                          `yaml:"line"`
-		AllFlavors  map[string]string            `yaml:"allFlavors"`
-		ByFlavor    map[string]map[string]string `yaml:"byFlavor"`
-	} `yaml:"cases"`
-}
-
-func readYAMLFile(t *testing.T, path string, v any) {
+// observed returns what upstream returns for each step of the case, per
+// flavour.
+func observed(t *testing.T, m upstreamsrc.Module, tb upstreamsrc.Table, c upstreamsrc.Case) map[string]map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	fls, err := m.Flavors(tb.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
+	out := map[string]map[string]string{}
+	for _, fl := range fls {
+		out[fl.Name] = upstreamsrc.Observe(tb, c, fl)
 	}
+	return out
 }
 
 // applyJSON applies patch to doc with kmerge and returns canonical JSON.
@@ -143,43 +157,32 @@ var applySteps = []struct {
 	{"apply(current,threeWay)", "current", "threeWay"},
 }
 
+// TestUpstreamConformance replays every apply step upstream's tests run on
+// their own cases (tables 02-08), per schema flavour: the hand-written
+// patches of 02 and 03, and the two-way and three-way patches upstream
+// creates for the others.
 func TestUpstreamConformance(t *testing.T) {
-	dir, err := upstreamcases.Dir()
-	if err != nil {
-		upstreamcases.Skip(t, err)
-	}
 	tables := []struct {
-		file      string
+		id        string
 		handPatch bool // the patch to apply is the case's own twoWay document
 	}{
-		{"02-custom-apply.yaml", true},
-		{"03-custom-apply-raw.yaml", true},
-		{"04-create-patch.yaml", false},
-		{"05-create-patch-raw.yaml", false},
-		{"06-replace-raw-extension.yaml", false},
-		{"07-number-conversion.yaml", false},
-		{"08-unknown-field.yaml", false},
+		{"02-custom-apply", true},
+		{"03-custom-apply-raw", true},
+		{"04-create-patch", false},
+		{"05-create-patch-raw", false},
+		{"06-replace-raw-extension", false},
+		{"07-number-conversion", false},
+		{"08-unknown-field", false},
 	}
 	total := 0
 	for _, tb := range tables {
-		var cf caseFile
-		readYAMLFile(t, filepath.Join(dir, tb.file), &cf)
-		var of observedFile
-		readYAMLFile(t, filepath.Join(dir, "observed", tb.file), &of)
-		if len(of.Cases) != len(cf.Cases) {
-			t.Fatalf("%s: %d cases but %d observed", tb.file, len(cf.Cases), len(of.Cases))
-		}
-		types := flavorTypes(t, dir, cf.Schema)
-		for i, c := range cf.Cases {
-			obs := of.Cases[i]
-			if obs.Line != c.Line {
-				t.Fatalf("%s: case %d: observed line %d, case line %d", tb.file, i, obs.Line, c.Line)
-			}
-			for _, fl := range flavors {
-				steps := obs.AllFlavors
-				if steps == nil {
-					steps = obs.ByFlavor[fl]
-				}
+		m, one := upstreamTables(t, tb.id)
+		cf := one[0]
+		types := flavorTypes(t, m, cf.Schema)
+		for _, c := range cf.Cases {
+			obs := observed(t, m, cf, c)
+			for _, fl := range upstreamsrc.FlavorNames {
+				steps := obs[fl]
 				for _, st := range applySteps {
 					want, ok := steps[st.step]
 					if !ok || strings.HasPrefix(want, "(not run") {
@@ -197,7 +200,7 @@ func TestUpstreamConformance(t *testing.T) {
 					if strings.HasPrefix(patch, "ERROR") || strings.HasPrefix(patch, "CONFLICT") {
 						continue
 					}
-					name := fmt.Sprintf("%s/%d:%s/%s/%s", strings.TrimSuffix(tb.file, ".yaml"), c.Line, c.Description, fl, st.step)
+					name := fmt.Sprintf("%s/%d:%s/%s/%s", tb.id, c.Line, c.Description, fl, st.step)
 					total++
 					t.Run(name, func(t *testing.T) {
 						got, err := applyJSON(c.JSON[st.doc], patch, types[fl], smp.OrderUpstream)
@@ -208,7 +211,7 @@ func TestUpstreamConformance(t *testing.T) {
 		}
 	}
 	if total < 400 {
-		t.Fatalf("only %d apply checks ran; the case files look incomplete", total)
+		t.Fatalf("only %d apply checks ran; upstream's tables look incomplete", total)
 	}
 	t.Logf("%d upstream apply checks replayed", total)
 }
@@ -217,26 +220,16 @@ func TestUpstreamConformance(t *testing.T) {
 // its own cases: two-way patches, three-way patches, and three-way conflicts
 // (then the three-way patch with overwrite), per schema flavour.
 func TestUpstreamDiffConformance(t *testing.T) {
-	dir, err := upstreamcases.Dir()
-	if err != nil {
-		upstreamcases.Skip(t, err)
-	}
 	total := 0
-	for _, file := range []string{"04-create-patch.yaml", "05-create-patch-raw.yaml", "06-replace-raw-extension.yaml", "07-number-conversion.yaml", "08-unknown-field.yaml"} {
-		var cf caseFile
-		readYAMLFile(t, filepath.Join(dir, file), &cf)
-		var of observedFile
-		readYAMLFile(t, filepath.Join(dir, "observed", file), &of)
-		types := flavorTypes(t, dir, cf.Schema)
-		for i, c := range cf.Cases {
-			obs := of.Cases[i]
-			for _, fl := range flavors {
-				steps := obs.AllFlavors
-				if steps == nil {
-					steps = obs.ByFlavor[fl]
-				}
+	m, tables := upstreamTables(t, "04-create-patch", "05-create-patch-raw", "06-replace-raw-extension", "07-number-conversion", "08-unknown-field")
+	for _, cf := range tables {
+		types := flavorTypes(t, m, cf.Schema)
+		for _, c := range cf.Cases {
+			obs := observed(t, m, cf, c)
+			for _, fl := range upstreamsrc.FlavorNames {
+				steps := obs[fl]
 				typ := types[fl]
-				name := fmt.Sprintf("%s/%d:%s/%s", strings.TrimSuffix(file, ".yaml"), c.Line, c.Description, fl)
+				name := fmt.Sprintf("%s/%d:%s/%s", cf.ID, c.Line, c.Description, fl)
 				if want, ok := steps["twoWay"]; ok && !strings.HasPrefix(want, "(not run") {
 					total++
 					t.Run(name+"/twoWay", func(t *testing.T) {
@@ -267,7 +260,7 @@ func TestUpstreamDiffConformance(t *testing.T) {
 		}
 	}
 	if total < 600 {
-		t.Fatalf("only %d patch creations ran; the case files look incomplete", total)
+		t.Fatalf("only %d patch creations ran; upstream's tables look incomplete", total)
 	}
 	t.Logf("%d upstream patch creations replayed", total)
 }

@@ -1,0 +1,186 @@
+package kmerge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// applyText runs ApplyPatches on manifests and a .kpatch file given as
+// text.
+func applyText(t *testing.T, file, manifests, patches string, opts ApplyOptions) *ApplyResult {
+	t.Helper()
+	set, err := resource.Parse([]byte(manifests), file, resource.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := kpatch.Parse([]byte(patches), "p.kpatch", kpatch.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ApplyPatches(set, ps, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestDiffMasksSecrets: ApplyResult.Diff masks the values of Secrets
+// whatever holds them (a YAML document, a JSON file, the items of a
+// ResourceList, as kmerge fn reads them) unless ShowSecrets; the outputs
+// keep the values. Each expected diff is written from the rule
+// (internal/secret): a changed value is '*** (before)' / '*** (after)',
+// others '***', quoted as YAML quotes a string starting with *; the JSON
+// input is shown as the stream it is, masked, against the YAML the patched
+// JSON becomes.
+func TestDiffMasksSecrets(t *testing.T) {
+	for _, c := range []struct {
+		about, file, manifests, patches, want, clear string
+	}{
+		{
+			about: "a JSON Secret", file: "s.json",
+			manifests: `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"},
+ "stringData": {"password": "hunter2", "user": "admin"}}
+`,
+			patches: "[secret.db]\nstringData.password: n3wpass\n",
+			want: `--- a/s.json
++++ b/s.json
+@@ -1,2 +1,7 @@
+-{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"},
+- "stringData": {"password": "*** (before)", "user": "***"}}
++apiVersion: v1
++kind: Secret
++metadata:
++  name: db
++stringData:
++  password: '*** (after)'
++  user: '***'
+`,
+			clear: "n3wpass",
+		},
+		{
+			about: "the items of a ResourceList", file: "rl.yaml",
+			manifests: `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata:
+    name: db
+  data:
+    password: aHVudGVyMg==
+`,
+			patches: "[secret.db]\ndata.password: bjN3cGFzcw==\n",
+			want: `--- a/rl.yaml
++++ b/rl.yaml
+@@ -6,4 +6,4 @@
+   metadata:
+     name: db
+   data:
+-    password: '*** (before)'
++    password: '*** (after)'
+`,
+			clear: "bjN3cGFzcw==",
+		},
+	} {
+		res := applyText(t, c.file, c.manifests, c.patches, ApplyOptions{})
+		if got := res.Diff(); got != c.want {
+			t.Errorf("%s: the diff is\n%s\nwant\n%s", c.about, got, c.want)
+		}
+		if !strings.Contains(string(res.Files[0].Output), c.clear) {
+			t.Errorf("%s: the output lost its value %s:\n%s", c.about, c.clear, res.Files[0].Output)
+		}
+		res.ShowSecrets = true
+		if got := res.Diff(); !strings.Contains(got, c.clear) || strings.Contains(got, "***") {
+			t.Errorf("%s: with ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
+		}
+		res = applyText(t, c.file, c.manifests, c.patches, ApplyOptions{ShowSecrets: true})
+		if got := res.Diff(); !strings.Contains(got, c.clear) {
+			t.Errorf("%s: with ApplyOptions.ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
+		}
+	}
+}
+
+// TestConflictsMaskSecrets: the texts of conflicts mask the values of a
+// Secret (change.Change.Mask, set by kpatch) unless ShowSecrets; the
+// values themselves stay in the changes, which is what conflicts are
+// found on.
+func TestConflictsMaskSecrets(t *testing.T) {
+	manifests := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: hunter2}\n"
+	patches := "[secret.db]\nstringData.password: one\n\n[secret.db]\nstringData.password: two\n"
+	for _, show := range []bool{false, true} {
+		res := applyText(t, "s.yaml", manifests, patches, ApplyOptions{ShowSecrets: show})
+		if len(res.Conflicts) != 1 {
+			t.Fatalf("ShowSecrets %v: %d conflicts, want 1", show, len(res.Conflicts))
+		}
+		got := res.Conflicts[0].String()
+		want := "v1 Secret db: p.kpatch:2:1 (field patch) sets stringData.password to ***, and p.kpatch:5:1 (field patch) sets stringData.password to ***"
+		if show {
+			want = "v1 Secret db: p.kpatch:2:1 (field patch) sets stringData.password to one, and p.kpatch:5:1 (field patch) sets stringData.password to two"
+		}
+		if got != want {
+			t.Errorf("ShowSecrets %v: the conflict is\n%s\nwant\n%s", show, got, want)
+		}
+		if v := res.Conflicts[0].Sides[1].Change.Value; v == nil || v.Value != "two" {
+			t.Errorf("ShowSecrets %v: the change lost its value: %v", show, v)
+		}
+	}
+}
+
+// TestPatchMasksSecrets: kmerge.Patch's validation errors and a JSON
+// patch's failed test mask a Secret's values unless ShowSecrets, and say
+// so (validate.Violation.Secret, jsonpatch.Error.Masked), so that a
+// caller quoting the line they point at masks it too.
+func TestPatchMasksSecrets(t *testing.T) {
+	doc := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata: {password: aHVudGVyMg==}\n")
+	for _, c := range []struct {
+		about, patch string
+		typ          PatchType
+		masked       string // the message, masked
+		clear        string // what it holds with ShowSecrets
+	}{
+		{"not base64", "data: {password: 'n3w pass'}", Strategic,
+			`patch:1:8: data.password: the string "***" is not base64 data`, `the string "n3w pass"`},
+		{"a failed test", `[{"op": "test", "path": "/data/password", "value": "b2xk"}]`, JSON,
+			`test failed: /data/password is "***", not "***"`, `is "aHVudGVyMg==", not "b2xk"`},
+	} {
+		_, err := Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
+		if err == nil || !strings.Contains(err.Error(), c.masked) || strings.Contains(err.Error(), c.clear) {
+			t.Errorf("%s: the error is %v, want it to hold %q", c.about, err, c.masked)
+		}
+		var m interface{ Masked() bool }
+		if !errors.As(err, &m) || !m.Masked() {
+			t.Errorf("%s: the error does not say it masks a value", c.about)
+		}
+		_, err = Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict, ShowSecrets: true})
+		if err == nil || !strings.Contains(err.Error(), c.clear) {
+			t.Errorf("%s: with ShowSecrets, the error is %v, want it to hold %q", c.about, err, c.clear)
+		}
+	}
+}
+
+// TestDiffConflictMasksSecrets: kmerge diff's three-way conflict report
+// masks a Secret's values unless DiffOptions.ShowSecrets; the patch
+// itself (with Overwrite) keeps them, since it is made to be applied.
+func TestDiffConflictMasksSecrets(t *testing.T) {
+	original := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: one}\n")
+	modified := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: two}\n")
+	current := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: live}\n")
+	_, err := Diff(original, modified, DiffOptions{Current: current})
+	want := "v1 Secret db: the patch would undo changes made to the live object since it was last applied:\n  stringData.password\n    patch:   \"***\"\n    changed: \"***\""
+	if err == nil || err.Error() != want {
+		t.Errorf("the conflict is\n%v\nwant\n%s", err, want)
+	}
+	_, err = Diff(original, modified, DiffOptions{Current: current, ShowSecrets: true})
+	if err == nil || !strings.Contains(err.Error(), `patch:   "two"`) || !strings.Contains(err.Error(), `changed: "live"`) {
+		t.Errorf("with ShowSecrets, the conflict is\n%v\nwant the values in clear", err)
+	}
+	patch, err := Diff(original, modified, DiffOptions{Current: current, Overwrite: true})
+	if err != nil || !strings.Contains(string(patch), "password: two") {
+		t.Errorf("the patch is %q (%v), want it to set password: two", patch, err)
+	}
+}
