@@ -184,7 +184,7 @@ func randomRecords(t *testing.T, r *rand.Rand) []Record {
 // comparing every two changes finds (naiveFind), on random records.
 func TestFindIndexed(t *testing.T) {
 	r := rand.New(rand.NewPCG(20, 26))
-	n, found := 20000, 0
+	n, found := findCases, 0
 	for i := range n {
 		records := randomRecords(t, r)
 		got, want := Find(records), naiveFind(records)
