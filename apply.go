@@ -77,6 +77,8 @@ type ApplyOptions struct {
 	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
 	// keep their values either way.
 	ShowSecrets bool
+
+	blame *blameRun // Blame's: what the patches changed, kept per object
 }
 
 // ApplyResult is what Apply did.
@@ -93,7 +95,8 @@ type ApplyResult struct {
 	// ApplyOptions.ShowSecrets.
 	ShowSecrets bool
 
-	limits *tree.Limits // what Diff reads a file's texts with, to mask them
+	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
+	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
 }
 
 // File is one input file and its output.
@@ -113,9 +116,20 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
 func Apply(opts ApplyOptions) (*ApplyResult, error) {
+	res, _, err := apply(opts)
+	return res, err
+}
+
+// apply is Apply, and returns the set of objects read too (their roots
+// released).
+func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
@@ -135,13 +149,53 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 			mu.Unlock()
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := make([]fileResult, len(set.Sources))
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(run, rec, set, files, len(patches), opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Warnings = append(empty, res.Warnings...)
+	return res, set, nil
+}
+
+// emptyPatchPaths says which of the patch paths given to Apply change
+// nothing because they hold nothing: a folder without patch files, a file
+// without patches (empty, comments only, an empty list), each once, in
+// order. They are warnings, or, with strict, the first is an error: a run
+// that applies nothing prints its manifests as they were, which is easily
+// taken for success.
+func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kpatch.Warning, error) {
+	held := map[string]bool{}
+	for _, p := range patches {
+		held[p.Pos.File] = true
+	}
+	var out []kpatch.Warning
+	seen := map[string]bool{}
+	for _, path := range paths {
+		files, err := kpatch.Files([]string{path})
+		if err != nil {
+			return nil, err
+		}
+		if len(files) == 0 && !seen[path] {
+			seen[path] = true
+			out = append(out, kpatch.Warning{Pos: tree.Position{File: path}, Msg: "the folder holds no patch files (.kpatch, .yaml, .yml, .json), so it changes nothing"})
+		}
+		for _, f := range files {
+			if !held[f] && !seen[f] {
+				seen[f] = true
+				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+			}
+		}
+	}
+	if strict && len(out) > 0 {
+		return nil, &kpatch.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
+	}
+	return out, nil
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -176,7 +230,8 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+		// validation attributes violations to changes; blame shows them
+		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
 	if opts.Limits != nil {
 		o.MaxExpanded = opts.Limits.MaxExpanded
@@ -193,6 +248,7 @@ type fileResult struct {
 	file           *File
 	err            error
 	invalid, warns []*validate.Error
+	blamed         []*blamedObject // Blame's
 }
 
 // patchFile patches the objects of a source and renders it.
@@ -213,6 +269,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		mine = true
 	}
 	touched := make([]bool, len(objs))
+	blamed := make([]*blamedObject, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
@@ -224,9 +281,19 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
+				if opts.blame != nil {
+					blamed[j] = opts.blame.collect(run.Changes(r), r)
+				}
 			}
 			run.Done(r)
 		})
+	}
+	if opts.blame != nil {
+		for j, r := range objs {
+			if !touched[j] {
+				opts.blame.picks(r) // picked and unchanged, for Blame's report
+			}
+		}
 	}
 	changed := slices.Contains(touched, true)
 	var b []byte
@@ -242,6 +309,11 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		res.invalid = append(res.invalid, c.errs...)
 		res.warns = append(res.warns, c.warns...)
 	}
+	for _, b := range blamed {
+		if b != nil {
+			res.blamed = append(res.blamed, b)
+		}
+	}
 	return res
 }
 
@@ -255,6 +327,9 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
 		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
+	if opts.blame != nil {
+		out.blamed = blamedOf(files)
+	}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {

@@ -37,7 +37,9 @@ type Options struct {
 	Workers int
 	// KeepGoing reports every error in Result.Errors instead of stopping
 	// at the first: a patch that fails on an object is left there and the
-	// object's next patches run (for an editor, which shows them all).
+	// object's next patches run, and an assignment of a field patch that
+	// fails is skipped and the patch's next assignments run (for an
+	// editor, which shows them all).
 	KeepGoing bool
 	// Changes records what each patch changes in every object, for
 	// Run.Changes: callers that attribute what an object became to the
@@ -91,7 +93,7 @@ type Result struct {
 
 // Apply applies patches to the objects of set: first the strategic and
 // merge patches, then the field patches, each group in the order given
-// (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
+// (docs/kpatch.md, "Order": the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
 // edited in place, several at once (Options.Workers). A patch whose target
 // or selector matches nothing is a warning (an error with Strict).
@@ -143,7 +145,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
 	case Strategic, Merge, JSON:
-		body, err := ap.substitute(p.Body, p.Pos.File)
+		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
 		}
@@ -175,6 +177,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		if err != nil {
 			return patchError(p.Pos, r, err)
 		}
+		ap.note(notes)
 		if res.Kind != yaml.MappingNode {
 			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
 		}
@@ -216,17 +219,21 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		return nil
 	}
+	var errs []error // with KeepGoing, every failed assignment's
 	for _, pl := range places {
 		if pl.insert != nil {
 			pl = ap.materialize(pl, p.Pos)
 		}
 		for _, a := range p.Sets {
 			if err := ap.assign(pl, a); err != nil {
-				return err
+				if !ap.opts.KeepGoing {
+					return err
+				}
+				errs = append(errs, err)
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {
@@ -243,9 +250,13 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 
 // substitute copies a patch document with its variables substituted in
 // every scalar: a scalar that is exactly one unquoted variable takes the
-// variable's type, anything else becomes a string.
-func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
+// variable's type, anything else becomes a string (a patch document is
+// YAML, whose quotes make strings). notes holds, by the line and column
+// of each scalar that became a string from variables, what a message
+// about a string there should say (change.Change.Note).
+func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int]string, error) {
 	c := tree.Clone(n)
+	var notes map[[2]int]string
 	var walk func(n *yaml.Node) error
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
@@ -262,9 +273,17 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 			}
 			if node != nil {
 				n.Tag, n.Value, n.Style = node.Tag, node.Value, 0
-			} else {
-				n.Tag, n.Value = "!!str", text
+				return nil
 			}
+			note := "quoted or built from variables: a string, as YAML reads it"
+			if len(parts) == 1 && parts[0].ref != "" {
+				note += "; unquoted, ${" + parts[0].ref + "} keeps the variable's type"
+			}
+			if notes == nil {
+				notes = map[[2]int]string{}
+			}
+			notes[[2]int{n.Line, n.Column}] = note
+			n.Tag, n.Value = "!!str", text
 			return nil
 		}
 		for _, ch := range n.Content {
@@ -274,7 +293,22 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 		}
 		return nil
 	}
-	return c, walk(c)
+	err := walk(c)
+	return c, notes, err
+}
+
+// note gives the changes the patch recorded that set a scalar of the
+// patch substitute noted their notes.
+func (ap *applier) note(notes map[[2]int]string) {
+	if ap.log == nil || len(notes) == 0 {
+		return
+	}
+	for i := range ap.log.Changes {
+		c := &ap.log.Changes[i]
+		if c.Op == change.Set && c.Value != nil && c.Value.Kind == yaml.ScalarNode {
+			c.Note = notes[[2]int{c.Value.Line, c.Value.Column}]
+		}
+	}
 }
 
 func article(k schema.Kind) string {

@@ -1,5 +1,5 @@
 // Package kpatch reads patch files and applies them to sets of Kubernetes
-// objects: .kpatch files (spec/kpatch-file-format.md) and YAML patch lists
+// objects: .kpatch files (docs/kpatch.md) and YAML patch lists
 // of field, strategic, merge and JSON patches.
 //
 // A .kpatch file is sections of assignments under headers that name an

@@ -13,7 +13,8 @@ import (
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
-// order, folders starting with a dot skipped. Patches keep the order of
+// order, folders starting with a dot skipped, and so are project files
+// (kmerge.yaml) found in them. Patches keep the order of
 // the files and of their place in each file.
 func Load(paths []string, opts LoadOptions) ([]*Patch, error) {
 	files, err := Files(paths)
@@ -56,7 +57,7 @@ func Files(paths []string) ([]string, error) {
 			files = append(files, p)
 			continue
 		}
-		found, err := walk.Files(p, isPatchFile)
+		found, err := walk.Files(p, func(name string) bool { return isPatchFile(name) && !isProjectFile(name) })
 		if err != nil {
 			return nil, err
 		}
@@ -64,6 +65,12 @@ func Files(paths []string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// isProjectFile reports whether a file found in a patch folder is a
+// kmerge project file (package project's FileName), which is no patch
+// file: an overlay's project sits among its patches (kmerge init writes
+// overlays/prod/kmerge.yaml with patches: [.]).
+func isProjectFile(name string) bool { return filepath.Base(name) == "kmerge.yaml" }
 
 func isPatchFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {

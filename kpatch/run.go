@@ -3,6 +3,7 @@ package kpatch
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/kmerge/kmerge/change"
@@ -247,13 +248,16 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			res.Errors = append(res.Errors, err)
 			continue
 		}
+		var warnings []Warning // the patch's, on every object it picked
 		for _, sl := range slots {
 			if sl.err != nil && !opts.KeepGoing {
 				return nil, sl.err
+			} else if joined, ok := sl.err.(interface{ Unwrap() []error }); ok {
+				res.Errors = append(res.Errors, joined.Unwrap()...) // the assignments of a field patch
 			} else if sl.err != nil {
 				res.Errors = append(res.Errors, sl.err)
 			}
-			res.Warnings = append(res.Warnings, sl.warnings...)
+			warnings = append(warnings, sl.warnings...)
 			if sl.recorded && !seen[sl.r] {
 				seen[sl.r] = true
 				conflicted = append(conflicted, sl.r)
@@ -267,6 +271,7 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 				touched[sl.r] = true
 			}
 		}
+		res.Warnings = append(res.Warnings, gather(warnings)...)
 	}
 	for _, r := range set.Resources {
 		if touched[r] {
@@ -277,6 +282,61 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		opts.Record.AddConflicts(run.found[r])
 	}
 	return res, nil
+}
+
+// maxNamed bounds the other objects a gathered warning names.
+const maxNamed = 3
+
+// gather makes one warning of a patch's warnings at one place of the
+// patch (a selector that matches nothing in any of 25,000 objects is one
+// line, not 25,000): the first, saying how many other objects had it and
+// naming a few. Warnings keep the order of their first occurrence.
+func gather(ws []Warning) []Warning {
+	if len(ws) < 2 {
+		return ws
+	}
+	type group struct {
+		first  int
+		others []*resource.Resource // distinct, in order
+		seen   map[*resource.Resource]bool
+	}
+	groups := map[tree.Position]*group{}
+	var order []tree.Position
+	for i, w := range ws {
+		g := groups[w.Pos]
+		if g == nil {
+			g = &group{first: i, seen: map[*resource.Resource]bool{w.Object: true}}
+			groups[w.Pos] = g
+			order = append(order, w.Pos)
+			continue
+		}
+		if !g.seen[w.Object] {
+			g.seen[w.Object] = true
+			g.others = append(g.others, w.Object)
+		}
+	}
+	if len(order) == len(ws) {
+		return ws
+	}
+	out := make([]Warning, 0, len(order))
+	for _, pos := range order {
+		g := groups[pos]
+		w := ws[g.first]
+		if n := len(g.others); n > 0 {
+			var names []string
+			for _, r := range g.others[:min(n, maxNamed)] {
+				if r != nil {
+					names = append(names, r.ID())
+				}
+			}
+			if n > maxNamed {
+				names = append(names, fmt.Sprintf("%d more", n-maxNamed))
+			}
+			w.Msg += fmt.Sprintf(" (the same in %d other %s: %s)", n, map[bool]string{true: "object", false: "objects"}[n == 1], strings.Join(names, ", "))
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // slot is one patch applied to one object, with what it reported.

@@ -34,8 +34,8 @@ const (
 // patch files) is one entry, other files are listed one by one;
 // CustomResourceDefinitions and OpenAPI documents are schemas, and
 // mappings in files named *values* are values files. A folder holding only
-// CRDs is a folder of schemas, not of manifests. The project file that is
-// there already is left out.
+// CRDs is a folder of schemas, not of manifests. Project files there
+// already (the folder's, an overlay's) are left out.
 func Detect(dir string) (*Project, error) {
 	p := &Project{File: filepath.Join(dir, FileName), Dir: dir}
 	classes := map[string]class{}
@@ -44,7 +44,7 @@ func Detect(dir string) (*Project, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		classes[f] = classify(f, filepath.Clean(f) == filepath.Clean(p.File))
+		classes[f] = classify(f, filepath.Base(f) == FileName)
 	}
 	var visit func(d string) error
 	visit = func(d string) error {
@@ -98,7 +98,10 @@ func classify(path string, isProject bool) class {
 	if ext == ".kpatch" {
 		return patchFile
 	}
-	if isProject || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+	if isProject {
+		return empty // a project file, as the loaders skip it
+	}
+	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return other
 	}
 	data, err := tree.ReadFile(path, nil)
@@ -219,7 +222,7 @@ func below(dir string, classes map[string]class, c class) []string {
 // relative to its folder.
 func (p *Project) Render() []byte {
 	var b bytes.Buffer
-	b.WriteString("# kmerge project: `kmerge apply`, `kmerge check` and `kmerge lsp` read this file\n" +
+	b.WriteString("# kmerge project: `kmerge apply`, `check`, `blame` and `lsp` read this file\n" +
 		"# when no -f/-p is given (flags win; see docs/project.md). Paths are relative to\n" +
 		"# this file's folder.\n")
 	fmt.Fprintf(&b, "apiVersion: %s\nkind: %s\n", APIVersion, Kind)
@@ -239,6 +242,9 @@ func (p *Project) Render() []byte {
 		}
 	}
 	list("manifests", "Kubernetes objects: files, and folders read recursively (.yaml, .yml, .json)", p.Manifests)
+	for _, n := range p.notes {
+		b.WriteString("# " + n + "\n")
+	}
 	list("patches", ".kpatch files, YAML patch lists, and folders of them, applied in this order", p.Patches)
 	list("values", "YAML files of ${values.*} variables; later files win", p.Values)
 	b.WriteString("\n# ${values.*} given here, merged over the values files (as --set is)\n")

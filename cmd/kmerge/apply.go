@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 type applyOptions struct {
@@ -39,6 +41,8 @@ type applyOptions struct {
 	showSecrets    bool
 	limits         *limits
 	lock           *kmerge.DirLock // of outDir, while the run lasts
+	order          smp.ListOrder   // --list-order, read by prepare
+	mode           validate.Mode   // --validate, read by prepare
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -178,21 +182,95 @@ func (e errConflicts) Error() string {
 	return fmt.Sprintf("%d conflicts between patches", int(e))
 }
 
-func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+// prepare reads the project file into the options and checks the command
+// line, reading no input yet: what apply, check and blame share. It
+// returns the project read, nil when none is.
+func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
+	// the paths the flags name, checked once the command line is known to
+	// be right, before anything reads them; the project file's own are
+	// checked by its reader, which names their lines
+	given := []struct {
+		flag  string
+		paths []string
+	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}}
+	if err := checkPaths("--project", o.project); err != nil {
+		return nil, err
+	}
 	proj, err := o.fromProject()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(o.files) == 0 {
-		return usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
+		return nil, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if len(o.patches) == 0 {
-		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
+		return nil, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if err := o.checkFlags(stderr); err != nil {
-		return err
+		return nil, err
 	}
 	if err := checkPatchPaths(o.patches); err != nil {
+		return nil, err
+	}
+	if o.order, err = smp.ParseListOrder(o.listOrder); err != nil {
+		return nil, usageError{err}
+	}
+	if o.mode, err = parseValidate(o.validate); err != nil {
+		return nil, err
+	}
+	for _, g := range given {
+		if err := checkPaths(g.flag, g.paths...); err != nil {
+			return nil, err
+		}
+	}
+	return proj, nil
+}
+
+// load reads the schemas and the variables, and makes the options of the
+// run; proj is what prepare returned.
+func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
+	var none kmerge.ApplyOptions
+	s, err := loadSchemas(o.schemas)
+	if err != nil {
+		return none, err
+	}
+	vars := kpatch.NewVars()
+	if proj != nil {
+		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
+			return none, err
+		}
+	}
+	for _, f := range o.valueFiles {
+		data, err := tree.ReadFile(f, &o.limits.Limits)
+		if err != nil {
+			return none, err
+		}
+		if err := vars.LoadValues(data, f); err != nil {
+			return none, err
+		}
+	}
+	for _, kv := range o.sets {
+		if err := vars.Set(kv); err != nil {
+			return none, usagef("--set %v", err)
+		}
+	}
+	for _, f := range o.features {
+		if err := vars.SetFeatureText(f); err != nil {
+			return none, usagef("--feature %v", err)
+		}
+	}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
+		Schema: s, Strict: o.strict, ListOrder: o.order, KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode,
+		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
+	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
+		opts.Trace = stderr
+	}
+	return opts, nil
+}
+
+func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+	proj, err := o.prepare(stderr)
+	if err != nil {
 		return err
 	}
 	var sigs *signals
@@ -211,48 +289,9 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		sigs.setLock(lock)
 		o.lock = lock
 	}
-	order, err := smp.ParseListOrder(o.listOrder)
-	if err != nil {
-		return usageError{err}
-	}
-	mode, err := parseValidate(o.validate)
+	opts, err := o.load(proj, stdin, stderr)
 	if err != nil {
 		return err
-	}
-	s, err := loadSchemas(o.schemas)
-	if err != nil {
-		return err
-	}
-	vars := kpatch.NewVars()
-	if proj != nil {
-		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
-			return err
-		}
-	}
-	for _, f := range o.valueFiles {
-		data, err := tree.ReadFile(f, &o.limits.Limits)
-		if err != nil {
-			return err
-		}
-		if err := vars.LoadValues(data, f); err != nil {
-			return err
-		}
-	}
-	for _, kv := range o.sets {
-		if err := vars.Set(kv); err != nil {
-			return usagef("--set %v", err)
-		}
-	}
-	for _, f := range o.features {
-		if err := vars.SetFeatureText(f); err != nil {
-			return usagef("--feature %v", err)
-		}
-	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
-		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
-	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
-		opts.Trace = stderr
 	}
 	res, err := kmerge.Apply(opts)
 	if err != nil {
@@ -310,6 +349,39 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	_, err = stdout.Write(res.Stream())
 	return err
+}
+
+// projectsBelowHint names the project files below the current folder,
+// when no project was read: overlays each have theirs (kmerge init), and
+// a run at the top of the repository finds none above it.
+func projectsBelowHint(read *project.Project) string {
+	if read != nil {
+		return ""
+	}
+	var found []string
+	root := "."
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error { //nolint:errcheck // a folder that cannot be read has no project to name
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || strings.Count(filepath.ToSlash(path), "/") >= 3) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == project.FileName {
+			found = append(found, filepath.Dir(path))
+		}
+		return nil
+	})
+	switch {
+	case len(found) == 0:
+		return ""
+	case len(found) > 3:
+		found = append(found[:3], fmt.Sprintf("%d more", len(found)-3))
+	}
+	return fmt.Sprintf("; projects below: %s (run in one's folder, or pass --project %s)", strings.Join(found, ", "), found[0])
 }
 
 // checkFlags checks the flags that choose the output: -o (a format),

@@ -166,8 +166,6 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), path: "spec.paused", fix: "Write `true` or `false` (YAML 1.2 has no yes)."},
 	{title: "A scalar for an object field", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nspec.template.metadata.labels: none\n"},
 		args: apply("p.kpatch"), path: "spec.template.metadata.labels", fix: "Set a key inside it (`labels.tier: web`), or replace the object with a strategic or merge patch."},
-	{title: "A quoted number for an integer field", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web.containers.name=web.ports.0]\ncontainerPort: \"8080\"\n"},
-		args: apply("p.kpatch"), path: "containerPort", fix: "Drop the quotes: quoted values are strings."},
 	{title: "Selecting items of something that is not a list", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.name[0]: x\n"},
 		args: apply("p.kpatch"), path: "metadata.name", fix: "Selectors (`[0]`, `[name=x]`) pick list items; `metadata.name` is a string."},
 	{title: "An undefined variable", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "values.yaml": "replica: 3\n"},
@@ -203,6 +201,8 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), fix: "Rename the file p.kpatch: a patch file's format comes from its name."},
 	{title: "A values file among the patch files", files: map[string]string{"base/d.yaml": catDeploy, "patches/a.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "patches/values.yaml": "replicas: 3\n"},
 		args: apply("patches"), fix: "Move values.yaml out of the patch folder and pass it with `--values values.yaml`."},
+	{title: "A patch file that holds nothing, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "# to do: more replicas in prod\n"},
+		args: append(apply("p.kpatch"), "--strict"), noPosition: "the file as a whole holds nothing", fix: "Write the patches, or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
@@ -219,6 +219,8 @@ var badInputs = []badInput{
 		args: apply("p.yaml"), path: "spec.strategy", fix: "List every field the patch sets in $retainKeys (here rollingUpdate too)."},
 	{title: "A strategic patch on a kind with no schema (kmerge patch)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}]}\n", "p.yaml": "spec:\n  parts: [{name: b}]\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml"}, noPosition: "the document as a whole has no schema; the message names it", fix: "Give the CRD with --schema, or patch with --type merge (lists are then replaced)."},
+	{title: "A quoted variable for an integer in a strategic patch", files: map[string]string{"base/d.yaml": catDeploy, "values.yaml": "replicas: 5\n", "p.yaml": "- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: \"${values.replicas}\"\n"},
+		args: append(apply("p.yaml"), "--values", "values.yaml"), path: "spec.replicas", fix: "Write the variable without quotes (`replicas: ${values.replicas}`): a strategic patch is YAML, where quotes make a string, as an API server would read it. (In a field patch the schema types the value, quoted or not.)"},
 	{title: "A directive the merge patch fallback cannot apply (kmerge patch --fallback merge)", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {parts: [{name: a}, {name: b}]}\n", "p.yaml": "spec:\n  parts:\n  - name: a\n    $patch: delete\n"},
 		args: []string{"patch", "-f", "w.yaml", "--patch-file", "p.yaml", "--fallback", "merge"}, path: "spec.parts[0]", fix: "Give the CRD with --schema (its list-map-keys name the item to delete), or, without one, write the list as it must end up: `spec: {parts: [{name: b}]}` (a merge patch replaces lists)."},
 	{title: "A directive on a kind with no schema, in a patch list", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  limits: {cpu: 1, memory: 1Gi}\n", "p.yaml": "- target: widget.w\n  type: strategic\n  patch:\n    spec:\n      limits:\n        $retainKeys: [cpu]\n        cpu: 2\n"},
@@ -255,6 +257,9 @@ var badInputs = []badInput{
 		args: []string{"diff", "last.yaml", "new.yaml", "--current", "live.yaml"}, path: "spec.replicas", noPosition: "a diff has no patch file to point into; the message names every path", fix: "This is the guard kubectl apply lacks: keep the live change (put replicas: 5 in new.yaml), or pass --overwrite to undo it."},
 	{title: "A live object that is not an object, in a three-way JSON merge patch", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "w2.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 2}\n", "live.json": "[{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\"}]\n"},
 		args: []string{"diff", "w.yaml", "w2.yaml", "--current", "live.json", "--type", "merge"}, fix: "Give the live object itself (`kubectl get widget w -o json`), not a list of objects: a three-way merge patch compares three objects."},
+	// kmerge blame
+	{title: "kmerge blame of an object no manifest holds", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append([]string{"blame"}, append(apply("p.kpatch")[1:], "deploy.wbe")...), noPosition: "the object is named on the command line", fix: "Name an object of the manifests as a patch header names it (`kind.name`, `namespace/kind.name`): the message suggests the nearest."},
 	// project files
 	{title: "A misspelt key in the project file", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\npatches: [p.kpatch]\n"},
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
@@ -267,6 +272,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--schema", "crd.yaml"), fix: "Give a CustomResourceDefinition or an OpenAPI v2/v3 document."},
 	{title: "A values file that is not a mapping", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.n}\n", "values.yaml": "- n: 3\n"},
 		args: append(apply("p.kpatch"), "--values", "values.yaml"), fix: "Write values as a mapping: `n: 3`."},
+	{title: "A file given to a flag that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "values.yaml": "replicas: 2\n"},
+		args: append(apply("p.kpatch"), "--values", "value.yaml"), noPosition: "the path is on the command line; the message names the flag", fix: "Correct the path (the message suggests a near name in its folder when there is one); -f, -p, --values, --schema and --project are each named so."},
 	// KRM function
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
 	{title: "A functionConfig field of the wrong type", stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\nfunctionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n    kpatch:\n    - \"[deployment.web]\"\n    - \"replicas: 3\"\n",

@@ -53,6 +53,9 @@ func (c *completer) addText(label, text string, kind int, detail, doc string) {
 // patchList.
 func (s *Server) complete(d *document, p Position) *CompletionList {
 	a := s.analysisOf(d)
+	if a.manifest {
+		return &CompletionList{Items: []CompletionItem{}}
+	}
 	cursor := d.byteCol(p)
 	text := d.line(p.Line)
 	c := &completer{d: d, ws: a.ws, line: p.Line, cursor: cursor, seen: map[string]bool{}}
@@ -197,12 +200,15 @@ func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, h
 	}
 	if typ != nil && typ.Kind == schema.Object {
 		for _, f := range typ.Fields() {
-			if len(path) == 0 && f.Name == "status" {
+			if schema.ServerSet(typ, f.Name, len(path) == 0) {
 				continue // patches set desired state, as shortcuts assume
 			}
 			c.add(f.Name, kindField, explain.TypeName(f.Type), explain.Summary(f))
 		}
 		for _, sc := range c.ws.shortcutsOf(typ) {
+			if serverSetShortcut(typ, sc) {
+				continue
+			}
 			c.add(sc.Name, kindRef, "→ "+strings.Join(sc.Path, "."), "a shortcut for "+strings.Join(sc.Path, "."))
 		}
 	}
@@ -215,6 +221,25 @@ func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, h
 			}
 		}
 	}
+}
+
+// serverSetShortcut reports whether a shortcut at t leads to a field an
+// API server sets (schema.ServerSet): metadata.uid, metadata.managedFields.
+func serverSetShortcut(t *schema.Type, sc kpatch.Shortcut) bool {
+	for i, name := range sc.Path {
+		if t == nil {
+			return false
+		}
+		if schema.ServerSet(t, name, i == 0) {
+			return true
+		}
+		f := t.Field(name)
+		if f == nil {
+			return false
+		}
+		t = f.Type
+	}
+	return false
 }
 
 // selectors proposes selectors for the items of the lists in nodes: by

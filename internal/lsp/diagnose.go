@@ -7,10 +7,13 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -20,6 +23,7 @@ import (
 // objects they target.
 type analysis struct {
 	ws          *workspace
+	manifest    bool // the document is a manifest of its project, not a patch file
 	patches     []*kpatch.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
@@ -40,11 +44,7 @@ const maxParseErrors = 50
 // other line where it is.
 func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 	if !d.kpatch {
-		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
-		if err != nil {
-			return nil, []error{err}
-		}
-		return patches, nil
+		return parsePatchList(d)
 	}
 	lines := append([]string(nil), d.lines...)
 	var errs []error
@@ -68,12 +68,62 @@ func parseDocument(d *document) ([]*kpatch.Patch, []error) {
 	return nil, errs
 }
 
+// parsePatchList parses a YAML patch list. Its parser stops at the first
+// error; to report more, and to check the patches that are right, the
+// list is parsed again with the item that holds the error blanked out,
+// which keeps every other line where it is. A text that is not YAML, or
+// not a list, is one error.
+func parsePatchList(d *document) ([]*kpatch.Patch, []error) {
+	lines := append([]string(nil), d.lines...)
+	var errs []error
+	for len(errs) < maxParseErrors {
+		text := strings.Join(lines, "\n")
+		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{})
+		if err == nil {
+			return patches, errs
+		}
+		errs = append(errs, err)
+		at, ok := tree.ErrorPosition(err)
+		st, rerr := tree.Read([]byte(text), tree.Options{File: d.path})
+		if !ok || rerr != nil || len(st.Docs) != 1 || tree.Root(st.Docs[0]) == nil || tree.Root(st.Docs[0]).Kind != yaml.SequenceNode {
+			return nil, errs
+		}
+		items := tree.Root(st.Docs[0]).Content
+		from, to := 0, 0 // the lines (from 1) of the item holding the error
+		for i, it := range items {
+			end := len(lines)
+			if i+1 < len(items) {
+				end = items[i+1].Line - 1
+			}
+			if it.Line <= at.Line && at.Line <= end {
+				from, to = it.Line, end
+			}
+		}
+		if from == 0 {
+			return nil, errs
+		}
+		for i := from; i <= to; i++ {
+			lines[i-1] = ""
+		}
+	}
+	return nil, errs
+}
+
 // analyze parses a document and runs the project's patches, with the
 // document's text in place of its file, on the objects its patches
 // target: copies of them, so that the loaded project never changes.
 func (s *Server) analyze(d *document) *analysis {
 	ws := s.workspaceFor(d.path)
 	a := &analysis{ws: ws}
+	if ws.isManifest(d.path) {
+		// a manifest: no patch file to check (hover says which patches
+		// write its fields); a project that does not load is said
+		a.manifest = true
+		if ws.err != nil {
+			a.diagnostics = append(a.diagnostics, projectDiagnostic(ws))
+		}
+		return a
+	}
 	patches, errs := parseDocument(d)
 	a.patches = patches
 	for _, err := range errs {
@@ -100,23 +150,7 @@ func (s *Server) analyze(d *document) *analysis {
 // happened there into diagnostics of the document.
 func (s *Server) run(d *document, a *analysis) {
 	ws := a.ws
-	var all []*kpatch.Patch
-	mine := false
-	for _, f := range ws.files {
-		switch od := s.docByPath(f); {
-		case f == d.path:
-			all = append(all, a.patches...)
-			mine = true
-		case od != nil:
-			p, _ := parseDocument(od)
-			all = append(all, p...)
-		default:
-			all = append(all, ws.patchesOnDisk(f).patches...)
-		}
-	}
-	if !mine {
-		all = append(all, a.patches...)
-	}
+	all := s.projectPatches(ws, d, a.patches)
 	seen := map[*resource.Resource]bool{}
 	for _, p := range a.patches {
 		for _, r := range ws.targets(p.Target) {
@@ -161,6 +195,7 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 		s.validate(d, a, r, originals[i], run.Changes(r))
 	}
+	a.quotesHints(d)
 	for _, c := range rec.Conflicts() {
 		for i, here := range c.Sides {
 			if here.Change.Pos.File != d.path {
@@ -194,6 +229,58 @@ func (s *Server) run(d *document, a *analysis) {
 
 // maxRelated is how many other sides of a conflict a diagnostic lists.
 const maxRelated = 10
+
+// quotesHints points out quotes that change nothing: a quoted value of a
+// field patch whose field is an integer, a number or a boolean is typed by
+// the schema all the same (docs/kpatch.md, values and types), so
+// replicas: "3" is replicas: 3. It looks the field up in the first object
+// the patch targets.
+func (a *analysis) quotesHints(d *document) {
+	for _, p := range a.patches {
+		objs := a.ws.targets(p.Target)
+		if p.Type != kpatch.Field || len(objs) == 0 {
+			continue
+		}
+		for _, set := range p.Sets {
+			if !set.Value.Quoted {
+				continue
+			}
+			places, err := kpatch.Lookup(objs[0], append(append(kpatch.Path(nil), p.Path...), set.Key...), a.ws.options())
+			if err != nil || len(places) == 0 || places[0].Type == nil {
+				continue
+			}
+			switch k := places[0].Type.Kind; k {
+			case schema.Integer, schema.Number, schema.Boolean:
+				a.add(d, set.Value.Pos, fmt.Sprintf("the quotes change nothing: %s is %s field, and the value is typed as one", places[0].Path, map[schema.Kind]string{schema.Integer: "an integer", schema.Number: "a number", schema.Boolean: "a boolean"}[k]), severityHint, nil)
+			}
+		}
+	}
+}
+
+// projectPatches returns the patches of the project, in order: its files,
+// open documents in place of their saved text; own are the patches of the
+// document d, in its place among the files (at the end when it is not one
+// of them).
+func (s *Server) projectPatches(ws *workspace, d *document, own []*kpatch.Patch) []*kpatch.Patch {
+	var all []*kpatch.Patch
+	mine := false
+	for _, f := range ws.files {
+		switch od := s.docByPath(f); {
+		case f == d.path:
+			all = append(all, own...)
+			mine = true
+		case od != nil:
+			p, _ := parseDocument(od)
+			all = append(all, p...)
+		default:
+			all = append(all, ws.patchesOnDisk(f).patches...)
+		}
+	}
+	if !mine {
+		all = append(all, own...)
+	}
+	return all
+}
 
 // validate checks a patched object against its schema, as kmerge apply
 // does after the patches (docs/validation.md), and reports the violations

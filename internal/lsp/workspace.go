@@ -47,9 +47,11 @@ type parsed struct {
 }
 
 // findProject names the project a file belongs to: the kmerge.yaml of its
-// folder or the nearest parent; else the nearest folder (up to the top of
-// a git repository, at most three levels up) in which project.Detect
-// finds manifests; else the file's folder, with no manifests.
+// folder or the nearest parent; else, in the nearest folder (up to the top
+// of a git repository, at most three levels up) in which
+// project.DetectAll finds manifests, the project whose patches hold the
+// file (an overlay's), or the first; else the file's folder, with no
+// manifests.
 func findProject(file string) (key string, p *project.Project, err error) {
 	dir := filepath.Dir(file)
 	found, err := project.Find(dir)
@@ -62,9 +64,28 @@ func findProject(file string) (key string, p *project.Project, err error) {
 		return abs, p, err
 	}
 	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
-		p, err := project.Detect(d)
-		if err == nil && len(p.Manifests) > 0 {
-			return d, p, nil
+		ps, err := project.DetectAll(d)
+		if err != nil {
+			ps = nil
+		}
+		// the proposed project whose patches hold the file (an overlay's,
+		// when the folder has several), else the first with manifests
+		var found *project.Project
+		for _, p := range ps {
+			if len(p.Manifests) == 0 {
+				continue
+			}
+			for _, pp := range p.Patches {
+				if file == pp || strings.HasPrefix(file, pp+string(filepath.Separator)) {
+					return p.Dir, p, nil
+				}
+			}
+			if found == nil {
+				found = p
+			}
+		}
+		if found != nil {
+			return d, found, nil
 		}
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
 			break
@@ -164,6 +185,20 @@ func (ws *workspace) owns(file string, created bool) bool {
 			if file == p || strings.HasPrefix(file, p+string(filepath.Separator)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// isManifest reports whether file is one of the project's manifests (or
+// below a folder of them).
+func (ws *workspace) isManifest(file string) bool {
+	if ws.proj == nil {
+		return false
+	}
+	for _, m := range abs(ws.proj.Manifests) {
+		if file == m || strings.HasPrefix(file, m+string(filepath.Separator)) {
+			return true
 		}
 	}
 	return false
