@@ -236,11 +236,18 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
-	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
 		// validation attributes violations to changes; blame shows them
 		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
+	if opts.Limits != nil {
+		o.MaxExpanded = opts.Limits.MaxExpanded
+		if o.MaxExpanded <= 0 {
+			o.MaxExpanded = -1 // no limit
+		}
+	}
+	return o
 }
 
 // fileResult is a file written, or the error writing it, and the
@@ -327,7 +334,7 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files)),
+		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {
 		out.blamed = blamedOf(files)

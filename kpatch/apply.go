@@ -45,6 +45,13 @@ type Options struct {
 	// Run.Changes: callers that attribute what an object became to the
 	// patches (validation, an editor's hover).
 	Changes bool
+	// MaxExpanded bounds what variables add to the values of one patch
+	// file, in bytes (each use of a variable counts the bytes of its
+	// value): patches over it apply to nothing, and Finish returns the
+	// error (Limit "expanded"). It bounds what the copy operations of a
+	// JSON patch add too (jsonpatch.Options.MaxExpanded). 0:
+	// tree.DefaultLimits().MaxExpanded; a negative value: no limit.
+	MaxExpanded int
 	// ShowSecrets shows the values of v1 Secrets' data and stringData in
 	// clear in the trace and in messages. By default they are masked
 	// ("***"; "*** (before)" and "*** (after)" for a value that changed),
@@ -52,6 +59,8 @@ type Options struct {
 	// that conflicts show them masked too. The patched objects keep their
 	// values either way.
 	ShowSecrets bool
+
+	scanOnly bool // tests: field patches look everything up by scanning, without an index
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
@@ -103,6 +112,7 @@ func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 }
 
 type applier struct {
+	ix        *objectIndex // the object's, for field patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -174,7 +184,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, ShowSecrets: ap.opts.ShowSecrets})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
 		case p.Type == Strategic: // a kind without a schema: the merge patch fallback

@@ -60,17 +60,24 @@ func (ap *applier) set(pl place, a Assignment) error {
 		pl.parent.Content = append(pl.parent.Content, nil)
 		copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 		pl.parent.Content[*pl.insert] = v
+		ap.ix.reshaped(pl.parent)
 		ap.recordInsertion(pl, v, a.Pos)
 	case pl.node != nil:
 		was := *pl.node
 		old = &was
 		setScalarKeepingStyle(pl.node, v)
+		if pl.parent.Kind == yaml.MappingNode {
+			ap.ix.written(pl.key)
+		} else {
+			ap.ix.written("")
+		}
 		ap.record(change.Set, pl.path, v, a.Pos)
 	case pl.parent.Kind == yaml.MappingNode:
-		tree.MapSet(pl.parent, pl.key, v)
+		ap.ix.set(pl.parent, pl.key, v)
 		ap.record(change.Set, pl.path, v, a.Pos)
 	default:
 		pl.parent.Content[pl.index] = v
+		ap.ix.written("")
 		ap.record(change.Set, pl.path, v, a.Pos)
 	}
 	ap.touched[pl.r] = true
@@ -185,11 +192,12 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
 	if pl.parent.Kind == yaml.MappingNode {
-		tree.MapDelete(pl.parent, pl.key)
+		ap.ix.del(pl.parent, pl.key)
 	} else {
 		for i, it := range pl.parent.Content {
 			if it == pl.node {
 				pl.parent.Content = append(pl.parent.Content[:i], pl.parent.Content[i+1:]...)
+				ap.ix.reshaped(pl.parent)
 				break
 			}
 		}

@@ -154,7 +154,7 @@ func parse(data []byte, file string, opts LoadOptions) ([]*Patch, []Warning, err
 		if maxLine <= 0 {
 			maxLine = DefaultMaxLineBytes
 		}
-		ps, err := parseKpatch(data, file, maxLine)
+		ps, err := parseKpatch(data, file, maxLine, limits.MaxDepth)
 		return ps, nil, err
 	}
 	if isKustomizationFile(data, file) {

@@ -71,10 +71,13 @@ type Assignment struct {
 // "key = value". # starts a comment outside quotes. file names the file in
 // positions.
 func ParseKpatch(data []byte, file string) ([]*Patch, error) {
-	return parseKpatch(data, file, DefaultMaxLineBytes)
+	return parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
-func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
+// parseKpatch is ParseKpatch with limits: the longest line, and the
+// deepest path (tree.Limits.MaxDepth; 0: no limit), which a patch would
+// otherwise create in the object.
+func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, error) {
 	var patches []*Patch
 	var cur *Patch
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
@@ -108,6 +111,9 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkDepth(pos, len(p.Path), maxDepth); err != nil {
+				return nil, err
+			}
 			patches = append(patches, p)
 			cur = p
 		case cur == nil:
@@ -119,6 +125,9 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkDepth(a.Pos, len(cur.Path)+len(a.Key), maxDepth); err != nil {
+				return nil, err
+			}
 			cur.Sets = append(cur.Sets, a)
 		}
 	}
@@ -128,6 +137,16 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 		}
 	}
 	return patches, nil
+}
+
+// checkDepth refuses a path of more steps than max (0: no limit): a field
+// patch creates what its path leads to, and a path deeper than the limit
+// on the input's nesting would make a document no input may be.
+func checkDepth(pos tree.Position, steps, max int) error {
+	if max > 0 && steps > max {
+		return &Error{Pos: pos, Msg: fmt.Sprintf("a path of %d steps, deeper than the limit of %d levels", steps, max), Limit: "depth"}
+	}
+	return nil
 }
 
 // stripComment removes a # comment: # at the start of the line or after a

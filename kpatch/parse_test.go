@@ -361,3 +361,37 @@ func TestParseYAMLOptionsAndTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestPathDepthLimit: a field patch creates what its path leads to, so a
+// path of more steps than the depth limit (the header's and the key's
+// together) is refused when the patch is parsed, with Limit "depth" and
+// the position of the header or the assignment: a 200 KB line of ".a"
+// once made a document 100,000 levels deep (24 GB, killed).
+func TestPathDepthLimit(t *testing.T) {
+	deep := func(n int) string { return strings.TrimPrefix(strings.Repeat(".a", n), ".") }
+	for _, c := range []struct {
+		name, text, file string
+		at               string
+	}{
+		{"a deep header", "[widget.w." + deep(513) + "]\nx: 1\n", "p.kpatch", "p.kpatch:1:1: "},
+		{"a deep key below a header", "[widget.w." + deep(300) + "]\n" + deep(213) + ": 1\n", "p.kpatch", "p.kpatch:2:1: "},
+		// (an explicit key: YAML's implicit keys are at most 1,024 characters)
+		{"a deep key in a patch list", "- target: widget.w\n  patch:\n    ? " + deep(513) + "\n    : 1\n", "p.yaml", "p.yaml:3:7: "},
+		{"a whole line of it", "[widget.w]\n" + deep(100_000) + ": x\n", "p.kpatch", "p.kpatch:2:1: "},
+	} {
+		_, err := Parse([]byte(c.text), c.file, LoadOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Limit != "depth" || e.Pos.String() != c.at {
+			t.Errorf("%s: %v, want a depth limit error at %s", c.name, err, c.at)
+		}
+	}
+	// at the limit, and with a higher one
+	if _, err := Parse([]byte("[widget.w."+deep(300)+"]\n"+deep(212)+": 1\n"), "p.kpatch", LoadOptions{}); err != nil {
+		t.Errorf("512 steps: %v", err)
+	}
+	lim := tree.DefaultLimits()
+	lim.MaxDepth = 1000
+	if _, err := Parse([]byte("[widget.w]\n"+deep(600)+": 1\n"), "p.kpatch", LoadOptions{Limits: &lim}); err != nil {
+		t.Errorf("600 steps, limit 1,000: %v", err)
+	}
+}

@@ -38,6 +38,9 @@ type Run struct {
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	found map[*resource.Resource][]conflict.Conflict
+
+	err error // the patches cannot run at all (Options.MaxExpanded)
 }
 
 // NewRun prepares a run of patches.
@@ -49,7 +52,14 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}}
+		slots: map[*resource.Resource][]*slot{}, found: map[*resource.Resource][]conflict.Conflict{}}
+	maxExpanded := opts.MaxExpanded
+	if maxExpanded == 0 {
+		maxExpanded = tree.DefaultLimits().MaxExpanded
+	}
+	// checked before a value is built: substituting them is what takes
+	// the memory
+	run.err = opts.Vars.checkExpansion(patches, maxExpanded)
 	for _, p := range patches {
 		if p.Type != Field {
 			run.order = append(run.order, p)
@@ -158,6 +168,9 @@ func (run *Run) SelectsLabels() bool {
 // which Finish returns. Patch is safe to call for different objects at
 // once.
 func (run *Run) Patch(r *resource.Resource) bool {
+	if run.err != nil {
+		return false
+	}
 	var slots []*slot
 	touched := false
 	first := run.next(r, -1)
@@ -170,6 +183,7 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	// (a patch may make a later one pick r: by renaming it, or by giving
 	// it the labels a later selector asks for)
 	record := run.opts.Record != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	var ix *objectIndex // for the object's field patches, which come last
 	for i := first; i >= 0; i = run.next(r, i) {
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
@@ -177,7 +191,12 @@ func (run *Run) Patch(r *resource.Resource) bool {
 			sl.afterDelete(record)
 			continue
 		}
-		sl.run(run.opts, run.cache, record)
+		if sl.patch.Type != Field {
+			ix = nil // its writes do not go through the index
+		} else if ix == nil && !run.opts.scanOnly {
+			ix = newObjectIndex()
+		}
+		sl.run(run.opts, run.cache, record, ix)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
@@ -186,9 +205,30 @@ func (run *Run) Patch(r *resource.Resource) bool {
 			sl.renamed = true
 		}
 	}
+	var found []conflict.Conflict
+	if run.opts.Record != nil && len(slots) > 1 {
+		// the conflicts between the object's patches are found now, so
+		// that what they changed need not be kept until Finish
+		var recs []conflict.Record
+		for _, sl := range slots {
+			if len(sl.changes) > 0 {
+				sl.recorded = true
+				recs = append(recs, conflict.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			}
+		}
+		found = conflict.Find(recs)
+		if !run.opts.Changes {
+			for _, sl := range slots {
+				sl.changes = nil
+			}
+		}
+	}
 	if len(slots) > 0 {
 		run.mu.Lock()
 		run.slots[r] = slots
+		if len(found) > 0 {
+			run.found[r] = found
+		}
 		run.mu.Unlock()
 	}
 	return touched
@@ -209,14 +249,14 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run then keeps them only when more than one
-// patch changed r, for conflicts, so that the memory they take goes with
-// the object.
+// Changes, or will not): the run lets go of them (the conflicts between
+// them were found when r was patched), so that the memory they take goes
+// with the object.
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
-	if slots := run.slots[r]; len(slots) == 1 {
-		slots[0].changes = nil
+	for _, sl := range run.slots[r] {
+		sl.changes = nil
 	}
 }
 
@@ -228,6 +268,11 @@ func (run *Run) Done(r *resource.Resource) {
 // objects it picked is an error too.
 func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	opts := run.opts
+	if run.err != nil && opts.KeepGoing {
+		return &Result{Errors: []error{run.err}}, nil
+	} else if run.err != nil {
+		return nil, run.err
+	}
 	byPatch := make([][]*slot, len(run.order))
 	for _, r := range set.Resources {
 		for _, sl := range run.slots[r] {
@@ -236,6 +281,11 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	}
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
+	// the objects with conflicts, in the order of their first patch that
+	// recorded changes, and by object for one patch: the order of a
+	// sequential run, in which they are given to the recorder
+	var conflicted []*resource.Resource
+	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
 		slots := byPatch[i]
 		matched := make([]*resource.Resource, len(slots))
@@ -270,8 +320,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 				res.Errors = append(res.Errors, sl.err)
 			}
 			warnings = append(warnings, sl.warnings...)
-			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
-				opts.Record.Add(conflict.Record{Object: sl.r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			if sl.recorded && !seen[sl.r] {
+				seen[sl.r] = true
+				conflicted = append(conflicted, sl.r)
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -294,6 +345,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			return nil, err
 		}
 		res.Errors = append(res.Errors, err)
+	}
+	for _, r := range conflicted {
+		opts.Record.AddConflicts(run.found[r])
 	}
 	return res, nil
 }
@@ -414,6 +468,7 @@ type slot struct {
 	r        *resource.Resource
 	warnings []Warning
 	changes  []change.Change // what the patch changed, when recorded
+	recorded bool            // changes went into the search for conflicts
 	kind     string          // the patch's kind as conflicts name it
 	trace    bytes.Buffer
 	touched  bool
@@ -438,11 +493,11 @@ func (sl *slot) afterDelete(record bool) {
 
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex) {
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
 	if record {
 		ap.log = &change.Log{}
 	}

@@ -45,10 +45,22 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 		if root.Kind != yaml.SequenceNode {
 			return nil, notAList(file, root)
 		}
+		maxDepth := tree.DefaultLimits().MaxDepth
+		if limits != nil {
+			maxDepth = limits.MaxDepth
+		}
 		for _, item := range root.Content {
 			p, err := parseYAMLPatch(item, file)
 			if err != nil {
 				return nil, err
+			}
+			if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
+				return nil, err
+			}
+			for _, a := range p.Sets {
+				if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
+					return nil, err
+				}
 			}
 			patches = append(patches, p)
 		}

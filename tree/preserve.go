@@ -154,6 +154,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	edits := make([]docEdit, n)
 	changed := false
 	var starts []int // of the documents' texts, found when one is edited
+	// the line of the source at offset counted (1-based), advanced as
+	// documents are met in order, so that lines are counted once
+	counted, line := 0, 1
 	for i, d := range s.Docs {
 		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
@@ -171,7 +174,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			if i+1 < n {
 				end = starts[i+1]
 			}
-			first := 1 + bytes.Count(s.src[:len(bom)+start], []byte{'\n'})
+			line += bytes.Count(s.src[counted:len(bom)+start], []byte{'\n'})
+			counted = len(bom) + start
+			first := line
 			if text, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
 				if !bytes.Equal(text, body[start:end]) {
 					edits[i] = docEdit{changed: true, outcome: rerendered, text: text}

@@ -151,9 +151,11 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: `Apply the patches as kmerge apply does, without writing anything, and list the
 conflicts between them: two patches that set one field to different values, a
 delete against a set, a strategic or merge patch and a field patch touching one
-path. Each conflict names both patches by file:line. Exit 1 when there are any,
-or when a patch makes an object invalid for its schema (--validate, strict by
-default; the violations go to standard error, as with kmerge apply).`,
+path. Each conflict names its patches by file:line: every patch that changes
+the path where they meet (N patches setting one field are one conflict). Exit 1
+when there are any, or when a patch makes an object invalid for its schema
+(--validate, strict by default; the violations go to standard error, as with
+kmerge apply).`,
 		Example: `  kmerge check -f examples/base -p examples/overrides --values examples/values.yaml`,
 		Args:    noArgs("check"),
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -124,6 +124,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Delete one copy, or give them different names or namespaces."},
 	{title: "A YAML alias bomb", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n  e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n  f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n  g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Expand fewer aliases; if the document really is that big, raise the limit."},
+	{title: "A document of more values than the limit", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: x\n  b: y\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
+		args: append(apply("p.kpatch"), "--limit", "nodes=10"), fix: "Split the document; if it really is that big, raise the limit."},
 	{title: "Nesting deeper than the limit", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: " + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "No manifest nests this deep; if yours does, raise the limit."},
 	{title: "A manifest larger than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
@@ -176,6 +178,10 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), fix: "Delete in one section and set in another, or drop one of them."},
 	{title: "A .kpatch line longer than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.annotations.note: " + strings.Repeat("x", 200) + "\n"},
 		args: append(apply("p.kpatch"), "--limit", "line=100"), fix: "Shorten the line, or raise the limit."},
+	{title: "A .kpatch path deeper than the limit", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nmetadata.annotations.x: 1\nspec.template.metadata.labels.app: web\n"},
+		args: append(apply("p.kpatch"), "--limit", "depth=4"), fix: "No patch needs a path this deep; if yours does, raise the limit (it bounds the nesting of manifests too)."},
+	{title: "Variables that expand to more than the limit", files: map[string]string{"base/d.yaml": catDeploy, "values.yaml": "note: " + strings.Repeat("x", 40) + "\n", "p.kpatch": "[deployment.web]\nmetadata.annotations.a: ${values.note}\nmetadata.annotations.b: ${values.note}\nmetadata.annotations.c: ${values.note}\n"},
+		args: append(apply("p.kpatch"), "--values", "values.yaml", "--limit", "expanded=100"), fix: "Use large values less often (each use is a copy); if the patches really are that big, raise the limit."},
 	// YAML patch lists
 	{title: "A patch list that is not a list", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "target: deployment.web\npatch:\n  spec.replicas: 2\n"},
 		args: apply("p.yaml"), fix: "A patch list is a YAML list: start each patch with `- `."},
@@ -263,6 +269,8 @@ var badInputs = []badInput{
 		args: apply("p.kpatch"), path: "metadata.name", fix: "Keep the name; to rename the object, set metadata.name to the new name."},
 	{title: "A field the custom resource's schema does not have", files: map[string]string{"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n", "crd.yaml": widgetCRD},
 		args: []string{"patch", "-f", "w.yaml", "-p", "spec: {colour: red}", "--schema", "crd.yaml"}, path: "spec.colour", fix: "Use a field the CRD declares (`kmerge explain widget.spec --schema crd.yaml` lists them), or add it to the CRD's schema."},
+	{title: "JSON patch copies that add more than the limit", files: map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: " + strings.Repeat("x", 100) + "\n", "p.json": "[\n" + strings.Repeat(`  {"op": "copy", "from": "/data/a", "path": "/data/b"},`+"\n", 7) + `  {"op": "copy", "from": "/data/a", "path": "/data/b"}` + "\n]\n"},
+		args: []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json", "--limit", "expanded=2000"}, fix: "Copy less (each copy counts, even over the same path); if the patch really is that big, raise the limit."},
 	// conflicts and diffs
 	{title: "A JSON patch's test of a Secret's value that fails", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMg==\n", "p.yaml": "- target: secret.db\n  type: json\n  patch:\n  - {op: test, path: /data/password, value: b2xkcGFzcw==}\n  - {op: replace, path: /data/password, value: bjN3cGFzcw==}\n"},
 		args: apply("p.yaml"), path: "/data/password", fix: "The test guards the replace: the Secret does not hold the value the patch expects. Both values are shown as `***` (and the quoted line is masked from its first key on), since they are a Secret's; `--show-secrets` shows them. Compare the value in the manifest with the test's, or drop the test."},

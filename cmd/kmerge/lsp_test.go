@@ -32,7 +32,7 @@ var (
 )
 
 // kmergeBinary builds cmd/kmerge once per test run.
-func kmergeBinary(t *testing.T) string {
+func kmergeBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "kmerge-lsp-test")

@@ -233,17 +233,39 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 	}
 	a.quotesHints(d)
-	for _, c := range conflict.Find(rec.Records()) {
-		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
-			here, other := side[0], side[1]
+	for _, c := range rec.Conflicts() {
+		for i, here := range c.Sides {
 			if here.Change.Pos.File != d.path {
 				continue
 			}
-			rel := []RelatedInformation{{Location: s.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
-			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
+			var rel []RelatedInformation
+			for j, other := range c.Sides {
+				if j == i {
+					continue
+				}
+				if len(rel) == maxRelated {
+					break
+				}
+				what := "the other patch: "
+				if len(c.Sides) > 2 {
+					what = "another patch: "
+				}
+				rel = append(rel, RelatedInformation{Location: s.location(other.Change.Pos), Message: what + describeSide(c.Object, other)})
+			}
+			msg := "conflict: " + c.String()
+			if len(c.Sides) > maxRelated+1 {
+				// the whole list would make every side's message as long
+				// as the list
+				msg = fmt.Sprintf("conflict: %s, and %d other changes (the first %d in the related information)",
+					describeSide(c.Object, here), len(c.Sides)-1, maxRelated)
+			}
+			a.add(d, here.Change.Pos, msg, severityWarning, rel)
 		}
 	}
 }
+
+// maxRelated is how many other sides of a conflict a diagnostic lists.
+const maxRelated = 10
 
 // quotesHints points out quotes that change nothing: a quoted value of a
 // field patch whose field is an integer, a number or a boolean is typed by
