@@ -77,6 +77,8 @@ type ApplyOptions struct {
 	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
 	// keep their values either way.
 	ShowSecrets bool
+
+	blame *blameRun // Blame's: what the patches changed, kept per object
 }
 
 // ApplyResult is what Apply did.
@@ -93,7 +95,8 @@ type ApplyResult struct {
 	// ApplyOptions.ShowSecrets.
 	ShowSecrets bool
 
-	limits *tree.Limits // what Diff reads a file's texts with, to mask them
+	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
+	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
 }
 
 // File is one input file and its output.
@@ -118,9 +121,22 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // the patch), and no result. It writes no file in any case (WriteDir
 // does), and its inputs are left as they are.
 func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
+	res, _, err := apply(ctx, opts)
+	return res, err
+}
+
+// apply is Apply, and returns the set of objects read too (their roots
+// released).
+func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
+	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
@@ -140,19 +156,63 @@ func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
 			mu.Unlock()
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := make([]fileResult, len(set.Sources))
 	for i := range files {
 		files[i] = done[i]
 	}
-	return finish(ctx, run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Warnings = append(append(loadWarnings, empty...), res.Warnings...)
+	return res, set, nil
+}
+
+// emptyPatchPaths says which of the patch paths given to Apply change
+// nothing because they hold nothing: a folder without patch files, a file
+// without patches (empty, comments only, an empty list), each once, in
+// order. They are warnings, or, with strict, the first is an error: a run
+// that applies nothing prints its manifests as they were, which is easily
+// taken for success.
+func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kpatch.Warning, error) {
+	held := map[string]bool{}
+	for _, p := range patches {
+		held[p.Pos.File] = true
+		if p.Kustomization != "" {
+			held[p.Kustomization] = true // a kustomization whose patches are in files it names
+		}
+	}
+	var out []kpatch.Warning
+	seen := map[string]bool{}
+	for _, path := range paths {
+		files, err := kpatch.Files([]string{path})
+		if err != nil {
+			return nil, err
+		}
+		if len(files) == 0 && !seen[path] {
+			seen[path] = true
+			out = append(out, kpatch.Warning{Pos: tree.Position{File: path}, Msg: "the folder holds no patch files (.kpatch, .yaml, .yml, .json), so it changes nothing"})
+		}
+		for _, f := range files {
+			if !held[f] && !seen[f] {
+				seen[f] = true
+				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+			}
+		}
+	}
+	if strict && len(out) > 0 {
+		return nil, &kpatch.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
+	}
+	return out, nil
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
 // the conflicts between them, and renders every source of the set: files no
 // patch touched are their input, touched ones keep the text of everything
-// not changed. The set is edited in place.
+// not changed. The set is edited in place: the objects a patch deleted are
+// taken out of it (resource.Set.RemoveDeleted).
 //
 // Files are patched several at once (and the objects of a file too), each
 // rendered as soon as its objects are patched; the copy of a file that
@@ -180,14 +240,24 @@ func ApplyPatches(ctx context.Context, set *resource.Set, patches []*kpatch.Patc
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
 		files[i] = patchFile(ctx, run, set.Sources[i], objs[i], opts)
 	})
-	return finish(ctx, run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts)
+	set.RemoveDeleted()
+	return res, err
 }
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
-	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+		// validation attributes violations to changes; blame shows them
+		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
+	if opts.Limits != nil {
+		o.MaxExpanded = opts.Limits.MaxExpanded
+		if o.MaxExpanded <= 0 {
+			o.MaxExpanded = -1 // no limit
+		}
+	}
+	return o
 }
 
 // fileResult is a file written, or the error writing it, and the
@@ -196,6 +266,7 @@ type fileResult struct {
 	file           *File
 	err            error
 	invalid, warns []*validate.Error
+	blamed         []*blamedObject // Blame's
 }
 
 // patchFile patches the objects of a source and renders it; once ctx is
@@ -221,6 +292,7 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		mine = true
 	}
 	touched := make([]bool, len(objs))
+	blamed := make([]*blamedObject, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
@@ -228,15 +300,26 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(ctx, r); touched[j] {
+			if touched[j] = run.Patch(ctx, r); touched[j] && !r.Deleted {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
+				if opts.blame != nil {
+					blamed[j] = opts.blame.collect(run.Changes(r), r)
+				}
 			}
 			run.Done(r)
 		})
 	}
+	if opts.blame != nil {
+		for j, r := range objs {
+			if !touched[j] {
+				opts.blame.picks(r) // picked and unchanged, for Blame's report
+			}
+		}
+	}
 	changed := slices.Contains(touched, true)
+	src.RemoveDeleted(objs) // the objects a patch deleted
 	var b []byte
 	var err error
 	if err = ctx.Err(); err != nil {
@@ -251,6 +334,11 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 	for _, c := range checks {
 		res.invalid = append(res.invalid, c.errs...)
 		res.warns = append(res.warns, c.warns...)
+	}
+	for _, b := range blamed {
+		if b != nil {
+			res.blamed = append(res.blamed, b)
+		}
 	}
 	return res
 }
@@ -272,8 +360,11 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files)),
+		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
+	if opts.blame != nil {
+		out.blamed = blamedOf(files)
+	}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -203,4 +204,34 @@ spec:
 	//  spec:
 	// -  replicas: 1 # scaled by the overrides
 	// +  replicas: 3 # scaled by the overrides
+}
+
+// ExampleBlame says which patch wrote each line of an object: here the
+// replicas of the conflicts example, which a strategic patch sets to 5
+// and two field patches to 2 and then 3 (field patches come after
+// strategic ones), and the label that b.kpatch deletes.
+func ExampleBlame() {
+	dir := "cmd/kmerge/testdata/apply/conflicts-apply/"
+	res, err := kmerge.Blame(context.Background(), kmerge.ApplyOptions{Manifests: []string{dir + "base"}, Patches: []string{dir + "patches"}},
+		resource.Selector{Kind: "deployment", Name: "app"})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range res.Documents {
+		for _, o := range d.Objects {
+			for _, og := range o.Origins {
+				if og.Path.String() != "spec.replicas" && og.Path.String() != "metadata.labels.tier" {
+					continue
+				}
+				fmt.Printf("%s %s by %s:%d, lines %d-%d, over", og.Op, og.Path, filepath.Base(og.Pos.File), og.Pos.Line, og.Start, og.End)
+				for _, x := range og.Overrode {
+					fmt.Printf(" %s:%d", filepath.Base(x.Pos.File), x.Pos.Line)
+				}
+				fmt.Println()
+			}
+		}
+	}
+	// Output:
+	// sets spec.replicas by b.kpatch:2, lines 8-8, over c.yaml:5 a.kpatch:2
+	// deletes metadata.labels.tier by b.kpatch:3, lines 0-0, over a.kpatch:3
 }

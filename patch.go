@@ -49,7 +49,8 @@ type PatchOptions struct {
 	// DocName and PatchName name the inputs in messages ("<stdin>",
 	// "deploy.yaml"); empty: "document" and "patch".
 	DocName, PatchName string
-	// Limits bound what is read; nil: tree.DefaultLimits().
+	// Limits bound what is read (and, with MaxExpanded, what a JSON
+	// patch's copy operations add); nil: tree.DefaultLimits().
 	Limits *tree.Limits
 	// Validate checks every result against its schema (package validate):
 	// validate.Strict makes a violation the patch wrote an error (the
@@ -260,7 +261,14 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	case Merge:
 		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets})
+		jo := jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets}
+		if opts.Limits != nil {
+			jo.MaxExpanded = opts.Limits.MaxExpanded
+			if jo.MaxExpanded <= 0 {
+				jo.MaxExpanded = -1 // no limit
+			}
+		}
+		return jsonpatch.Apply(doc, patch, jo)
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty

@@ -126,7 +126,7 @@ func TestConflictsMaskSecrets(t *testing.T) {
 		if got != want {
 			t.Errorf("ShowSecrets %v: the conflict is\n%s\nwant\n%s", show, got, want)
 		}
-		if v := res.Conflicts[0].B.Change.Value; v == nil || v.Value != "two" {
+		if v := res.Conflicts[0].Sides[1].Change.Value; v == nil || v.Value != "two" {
 			t.Errorf("ShowSecrets %v: the change lost its value: %v", show, v)
 		}
 	}

@@ -40,7 +40,6 @@
 package conflict
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,26 +65,42 @@ type Side struct {
 	Change change.Change
 }
 
-// Conflict is a pair of changes of two patches to one object that do not
-// commute. A's patch was applied before B's.
+// Conflict is changes of different patches to one object that do not
+// commute, gathered where they meet (see Find): two changes, or more when
+// several patches change one path.
 type Conflict struct {
 	Object string
-	A, B   Side
+	// Sides are the changes, in the order their patches were applied
+	// (then the order of the changes of a patch): at least two, of at
+	// least two patches.
+	Sides []Side
 }
 
-// String describes the conflict: the object, then both sides with their
-// positions.
+// String describes the conflict: the object, then every side with its
+// position ("o: p:1:1 (field patch) sets a to 1, and p:2:1 (field patch)
+// sets a to 2").
 func (c Conflict) String() string {
-	side := func(s Side) string {
-		return fmt.Sprintf("%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
+	var b strings.Builder
+	b.WriteString(c.Object)
+	b.WriteString(": ")
+	for i, s := range c.Sides {
+		switch {
+		case i > 0 && i == len(c.Sides)-1:
+			b.WriteString(", and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
 	}
-	return fmt.Sprintf("%s: %s, and %s", c.Object, side(c.A), side(c.B))
+	return b.String()
 }
 
-// Recorder collects records as patches are applied. It is not safe for
-// concurrent use.
+// Recorder collects records as patches are applied, or the conflicts
+// found in the records of an object as soon as it is patched (so that the
+// records can go). It is not safe for concurrent use.
 type Recorder struct {
 	records []Record
+	found   []Conflict
 }
 
 // Add adds a record.
@@ -95,88 +110,33 @@ func (r *Recorder) Add(rec Record) {
 	}
 }
 
+// AddConflicts adds the conflicts Find found in the records of an object,
+// which are not added. Objects are added in the order in which their first
+// record would have been.
+func (r *Recorder) AddConflicts(cs []Conflict) {
+	if r != nil {
+		r.found = append(r.found, cs...)
+	}
+}
+
+// Conflicts returns the conflicts added and those between the records
+// added (of other objects), in Find's order, objects in the order they
+// were added (conflicts first).
+func (r *Recorder) Conflicts() []Conflict {
+	if r == nil {
+		return nil
+	}
+	out := append(slices.Clone(r.found), Find(r.records)...)
+	sortConflicts(out)
+	return out
+}
+
 // Records returns what was added, in order.
 func (r *Recorder) Records() []Record {
 	if r == nil {
 		return nil
 	}
 	return r.records
-}
-
-// Find returns the conflicts between the records, which are in the order
-// the patches were applied: between changes of different records of one
-// object, each pair once (a change that conflicts with many changes of one
-// other patch below it, once), ordered by the position of the later
-// change, then by the path of the earlier one, then in the order the
-// patches were applied.
-func Find(records []Record) []Conflict {
-	byObject := map[string][]int{}
-	var objects []string
-	for i, r := range records {
-		if _, seen := byObject[r.Object]; !seen {
-			objects = append(objects, r.Object)
-		}
-		byObject[r.Object] = append(byObject[r.Object], i)
-	}
-	var out []Conflict
-	for _, obj := range objects {
-		idx := byObject[obj]
-		for x := 0; x < len(idx); x++ {
-			for y := x + 1; y < len(idx); y++ {
-				out = append(out, between(&records[idx[x]], &records[idx[y]])...)
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b Conflict) int {
-		if c := comparePos(a.B.Change.Pos, b.B.Change.Pos); c != 0 {
-			return c
-		}
-		return fieldpath.Compare(a.A.Change.Path, b.A.Change.Path)
-	})
-	return out
-}
-
-func comparePos(a, b tree.Position) int {
-	if c := strings.Compare(a.File, b.File); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Line, b.Line); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Column, b.Column)
-}
-
-// between returns the conflicts between the changes of two records of one
-// object, a applied before b.
-func between(a, b *Record) []Conflict {
-	var out []Conflict
-	// a change that clashes with a whole subtree of the other patch is
-	// reported once for that patch
-	reported := map[[2]int]bool{} // {side, change index}
-	for i, x := range a.Changes {
-		for j, y := range b.Changes {
-			above, ok := conflicts(x, y, a.Patch, b.Patch)
-			if !ok {
-				continue
-			}
-			switch above {
-			case 0: // the same path: the pair covers what lies below either
-				reported[[2]int{0, i}], reported[[2]int{1, j}] = true, true
-			case 1:
-				if reported[[2]int{0, i}] {
-					continue
-				}
-				reported[[2]int{0, i}] = true
-			case 2:
-				if reported[[2]int{1, j}] {
-					continue
-				}
-				reported[[2]int{1, j}] = true
-			}
-			out = append(out, Conflict{Object: a.Object, A: Side{a.Patch, x}, B: Side{b.Patch, y}})
-		}
-	}
-	return out
 }
 
 // relation is how two paths relate.

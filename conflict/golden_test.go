@@ -103,7 +103,7 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 		t.Logf("warning: %s", w)
 	}
 	var lines []string
-	for _, c := range conflict.Find(rec.Records()) {
+	for _, c := range rec.Conflicts() {
 		lines = append(lines, c.String())
 	}
 	return strings.Join(lines, "\n")

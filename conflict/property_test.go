@@ -182,7 +182,7 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 			return nil, nil, err
 		}
 	}
-	return r.Root, conflict.Find(rec.Records()), nil
+	return r.Root, rec.Conflicts(), nil
 }
 
 // normalize returns a copy of the object in which the lists that are sets

@@ -38,12 +38,21 @@ type Options struct {
 	Workers int
 	// KeepGoing reports every error in Result.Errors instead of stopping
 	// at the first: a patch that fails on an object is left there and the
-	// object's next patches run (for an editor, which shows them all).
+	// object's next patches run, and an assignment of a field patch that
+	// fails is skipped and the patch's next assignments run (for an
+	// editor, which shows them all).
 	KeepGoing bool
 	// Changes records what each patch changes in every object, for
 	// Run.Changes: callers that attribute what an object became to the
 	// patches (validation, an editor's hover).
 	Changes bool
+	// MaxExpanded bounds what variables add to the values of one patch
+	// file, in bytes (each use of a variable counts the bytes of its
+	// value): patches over it apply to nothing, and Finish returns the
+	// error (Limit "expanded"). It bounds what the copy operations of a
+	// JSON patch add too (jsonpatch.Options.MaxExpanded). 0:
+	// tree.DefaultLimits().MaxExpanded; a negative value: no limit.
+	MaxExpanded int
 	// ShowSecrets shows the values of v1 Secrets' data and stringData in
 	// clear in the trace and in messages. By default they are masked
 	// ("***"; "*** (before)" and "*** (after)" for a value that changed),
@@ -51,6 +60,8 @@ type Options struct {
 	// that conflicts show them masked too. The patched objects keep their
 	// values either way.
 	ShowSecrets bool
+
+	scanOnly bool // tests: field patches look everything up by scanning, without an index
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
@@ -66,6 +77,10 @@ type Warning struct {
 	// because its object's kind has no schema: giving the kind's schema
 	// (its CustomResourceDefinition) makes its lists merge.
 	NoSchema bool
+	// Ignored names, for a kustomization read among the patch files, the
+	// fields it holds that kmerge does not read (all but its patches):
+	// what kustomize would do with them is not done.
+	Ignored []string
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -83,10 +98,12 @@ type Result struct {
 
 // Apply applies patches to the objects of set: first the strategic and
 // merge patches, then the field patches, each group in the order given
-// (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
+// (docs/kpatch.md, "Order": the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
-// edited in place, several at once (Options.Workers). A patch whose target
-// or selector matches nothing is a warning (an error with Strict).
+// edited in place, several at once (Options.Workers); the objects a patch
+// deleted are taken out of the set and of their sources
+// (resource.Set.RemoveDeleted). A patch whose target or selector matches
+// nothing is a warning (an error with Strict).
 //
 // Once ctx is done, no further patch is applied, and Apply returns
 // ctx.Err() wrapped with the object and the patch it stopped before; the
@@ -95,10 +112,13 @@ type Result struct {
 func Apply(ctx context.Context, set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
 	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(ctx, set.Resources[i]) })
-	return run.Finish(ctx, set)
+	res, err := run.Finish(ctx, set)
+	set.RemoveDeleted()
+	return res, err
 }
 
 type applier struct {
+	ix        *objectIndex // the object's, for field patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -136,12 +156,25 @@ func (ap *applier) masks(r *resource.Resource) bool {
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+	if p.DeletesObject() {
+		// before any engine: a kind without a schema deletes as one with
+		r.Deleted = true
+		ap.touched[r] = true
+		ap.log.Add(change.Change{Op: change.Delete, Pos: p.Pos})
+		if ap.opts.Trace != nil {
+			fmt.Fprintf(ap.opts.Trace, "%s%s: deleted\n", p.Pos, r.ID())
+		}
+		return nil
+	}
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
 	case Strategic, Merge, JSON:
-		body, err := ap.substitute(p.Body, p.Pos.File)
+		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
+		}
+		if p.Type != JSON {
+			keepIdentity(body, r, p)
 		}
 		strategic := p.Type == Strategic
 		if strategic && typ == nil {
@@ -157,7 +190,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, ShowSecrets: ap.opts.ShowSecrets})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
 		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
@@ -171,6 +204,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		if err != nil {
 			return patchError(p.Pos, r, err)
 		}
+		ap.note(notes)
 		if res.Kind != yaml.MappingNode {
 			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
 		}
@@ -212,17 +246,58 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		return nil
 	}
+	var errs []error // with KeepGoing, every failed assignment's
 	for _, pl := range places {
 		if pl.insert != nil {
 			pl = ap.materialize(pl, p.Pos)
 		}
 		for _, a := range p.Sets {
 			if err := ap.assign(pl, a); err != nil {
-				return err
+				if !ap.opts.KeepGoing {
+					return err
+				}
+				errs = append(errs, err)
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// keepIdentity takes out of a strategic or merge patch body (a copy) what
+// would change the identity of the object r, as kustomize reads such a
+// patch: its apiVersion and metadata.namespace always, its metadata.name
+// and kind unless the patch allows a new name (a new kind). Those name
+// the target. A body whose top level is $patch: replace (the object
+// replaced whole) gets r's instead.
+func keepIdentity(body *yaml.Node, r *resource.Resource, p *Patch) {
+	if body.Kind != yaml.MappingNode {
+		return
+	}
+	replace := false
+	if d := tree.MapGet(body, "$patch"); d != nil && d.Kind == yaml.ScalarNode && d.Value == "replace" {
+		replace = true
+	}
+	fix := func(m *yaml.Node, key, value string, allowed bool) {
+		switch {
+		case allowed && tree.MapGet(m, key) != nil:
+		case replace && value != "":
+			tree.MapSet(m, key, tree.NewString(value))
+		default:
+			tree.MapDelete(m, key)
+		}
+	}
+	fix(body, "apiVersion", r.APIVersion, false)
+	fix(body, "kind", r.Kind, p.AllowKindChange)
+	meta := tree.MapGet(body, "metadata")
+	if meta == nil || meta.Kind != yaml.MappingNode {
+		return
+	}
+	wasEmpty := len(meta.Content) == 0
+	fix(meta, "namespace", r.Namespace, false)
+	fix(meta, "name", r.Name, p.AllowNameChange)
+	if len(meta.Content) == 0 && !wasEmpty {
+		tree.MapDelete(body, "metadata")
+	}
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {
@@ -239,9 +314,13 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 
 // substitute copies a patch document with its variables substituted in
 // every scalar: a scalar that is exactly one unquoted variable takes the
-// variable's type, anything else becomes a string.
-func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
+// variable's type, anything else becomes a string (a patch document is
+// YAML, whose quotes make strings). notes holds, by the line and column
+// of each scalar that became a string from variables, what a message
+// about a string there should say (change.Change.Note).
+func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int]string, error) {
 	c := tree.Clone(n)
+	var notes map[[2]int]string
 	var walk func(n *yaml.Node) error
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
@@ -258,9 +337,17 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 			}
 			if node != nil {
 				n.Tag, n.Value, n.Style = node.Tag, node.Value, 0
-			} else {
-				n.Tag, n.Value = "!!str", text
+				return nil
 			}
+			note := "quoted or built from variables: a string, as YAML reads it"
+			if len(parts) == 1 && parts[0].ref != "" {
+				note += "; unquoted, ${" + parts[0].ref + "} keeps the variable's type"
+			}
+			if notes == nil {
+				notes = map[[2]int]string{}
+			}
+			notes[[2]int{n.Line, n.Column}] = note
+			n.Tag, n.Value = "!!str", text
 			return nil
 		}
 		for _, ch := range n.Content {
@@ -270,7 +357,22 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 		}
 		return nil
 	}
-	return c, walk(c)
+	err := walk(c)
+	return c, notes, err
+}
+
+// note gives the changes the patch recorded that set a scalar of the
+// patch substitute noted their notes.
+func (ap *applier) note(notes map[[2]int]string) {
+	if ap.log == nil || len(notes) == 0 {
+		return
+	}
+	for i := range ap.log.Changes {
+		c := &ap.log.Changes[i]
+		if c.Op == change.Set && c.Value != nil && c.Value.Kind == yaml.ScalarNode {
+			c.Note = notes[[2]int{c.Value.Line, c.Value.Column}]
+		}
+	}
 }
 
 func article(k schema.Kind) string {

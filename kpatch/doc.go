@@ -1,5 +1,5 @@
 // Package kpatch reads patch files and applies them to sets of Kubernetes
-// objects: .kpatch files (spec/kpatch-file-format.md) and YAML patch lists
+// objects: .kpatch files (docs/kpatch.md) and YAML patch lists
 // of field, strategic, merge and JSON patches.
 //
 // A .kpatch file is sections of assignments under headers that name an
@@ -16,7 +16,8 @@
 //
 // Parsing (ParseKpatch, ParseYAML, Load) gives Patches: a target selector
 // (resource.Selector), and either a path with assignments (a field patch)
-// or a patch document. Paths are kpatch's own syntax (Path): fields, list
+// or a patch document. Load and Parse also read kustomize overlays as they
+// are (kustomization.go): a kustomization's patches, in kustomize's order. Paths are kpatch's own syntax (Path): fields, list
 // selectors by condition, index, value and insertion, shortcuts for
 // fields the schema places deeper (replicas for spec.replicas);
 // every path kmerge prints (fieldpath) reads as one.
@@ -26,8 +27,10 @@
 // smp, mergepatch and jsonpatch packages, then the field patches, each
 // group in the order given. Its files:
 //
-//   - run.go: which patches apply to which objects, in what order, and
-//     putting together what they reported (warnings, changes, traces);
+//   - run.go: which patches apply to which objects, in what order (on
+//     each object as the patches before left it: renamed, relabelled,
+//     deleted), and putting together what they reported (warnings,
+//     changes, traces);
 //   - apply.go: one patch on one object, and the engines;
 //   - walk.go: following a path through an object and its schema type;
 //   - assign.go: setting, typing and deleting values at the places a path

@@ -18,7 +18,7 @@ import (
 //   - a header is [target.path], the target as Selector.String writes it
 //     (a kind or name that needs quotes gets double quotes), a selector of
 //     one plain condition without brackets (containers.name=main, the
-//     specification's preferred form), any other selector in brackets;
+//     format's preferred form), any other selector in brackets;
 //   - an assignment is "key: value" (one space after the colon; "key =
 //     value" becomes that too), the key as Path.String writes it, the value
 //     as written ("key:" for an empty value, "key:#x" for a value starting

@@ -3,18 +3,19 @@ package kpatch
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/parallel"
-	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
-// order, folders starting with a dot skipped. Patches keep the order of
+// order, folders starting with a dot skipped, and so are project files
+// (kmerge.yaml) found in them. Patches keep the order of
 // the files and of their place in each file.
 //
 // Once ctx is done, no further file is read, and Load returns ctx.Err()
@@ -27,6 +28,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, erro
 	// files are read and parsed in parallel, and their patches (or the
 	// first error, in file order) taken in order
 	parsed := make([][]*Patch, len(files))
+	warnings := make([][]Warning, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), opts.Workers, func(i int) {
 		if err := ctx.Err(); err != nil {
@@ -35,7 +37,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, erro
 		}
 		data, err := tree.ReadFile(files[i], opts.Limits)
 		if err == nil {
-			parsed[i], err = Parse(data, files[i], opts)
+			parsed[i], warnings[i], err = parse(data, files[i], opts)
 		}
 		errs[i] = err
 	})
@@ -46,10 +48,20 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, erro
 		}
 		patches = append(patches, parsed[i]...)
 	}
+	if opts.Warn != nil {
+		for _, ws := range warnings {
+			for _, w := range ws {
+				opts.Warn(w)
+			}
+		}
+	}
 	return patches, nil
 }
 
-// Files lists the patch files Load reads, in the order it reads them.
+// Files lists the patch files Load reads, in the order it reads them. A
+// folder that holds a kustomization (kustomization.yaml, .yml or
+// Kustomization), given or met below one given, is its kustomization:
+// kmerge reads the files of that folder only through it.
 func Files(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
@@ -59,26 +71,50 @@ func Files(paths []string) ([]string, error) {
 		}
 		if !info.IsDir() {
 			if !isPatchFile(p) {
-				return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json", p)
+				return nil, fmt.Errorf("%s: a patch file ends in .kpatch, .yaml, .yml or .json (or is a kustomization)", p)
 			}
 			files = append(files, p)
 			continue
 		}
-		found, err := walk.Files(p, isPatchFile)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && path != p && strings.HasPrefix(d.Name(), "."):
+				return filepath.SkipDir
+			case d.IsDir():
+				k, err := KustomizationIn(path)
+				if err != nil {
+					return err
+				}
+				if k != "" {
+					files = append(files, k)
+					return filepath.SkipDir
+				}
+			case isPatchFile(path) && !isProjectFile(path):
+				files = append(files, path)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, found...)
 	}
 	return files, nil
 }
+
+// isProjectFile reports whether a file found in a patch folder is a
+// kmerge project file (package project's FileName), which is no patch
+// file: an overlay's project sits among its patches (kmerge init writes
+// overlays/prod/kmerge.yaml with patches: [.]).
+func isProjectFile(name string) bool { return filepath.Base(name) == "kmerge.yaml" }
 
 func isPatchFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".kpatch", ".yaml", ".yml", ".json":
 		return true
 	}
-	return false
+	return filepath.Base(name) == "Kustomization"
 }
 
 // LoadOptions control Load and Parse.
@@ -91,27 +127,46 @@ type LoadOptions struct {
 	MaxLineBytes int
 	// Workers is how many files Load reads at once; 0: GOMAXPROCS.
 	Workers int
+	// Warn, when set, is given the warnings of reading the files (a
+	// kustomization's fields kmerge does not read), in file order.
+	Warn func(Warning)
 }
 
 // DefaultMaxLineBytes is the longest line of a .kpatch file by default.
 const DefaultMaxLineBytes = 1 << 20
 
 // Parse parses a patch file by its name: .kpatch files as kpatch text,
-// anything else as a YAML patch list.
+// anything else as a YAML patch list, or as a kustomization when it is
+// one (the files it names are read, relative to its folder: see
+// KustomizationIn). Warnings go to opts.Warn.
 func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
+	ps, warnings, err := parse(data, file, opts)
+	if err == nil && opts.Warn != nil {
+		for _, w := range warnings {
+			opts.Warn(w)
+		}
+	}
+	return ps, err
+}
+
+func parse(data []byte, file string, opts LoadOptions) ([]*Patch, []Warning, error) {
 	limits := tree.DefaultLimits()
 	if opts.Limits != nil {
 		limits = *opts.Limits
 	}
 	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
-		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
+		return nil, nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
 	}
 	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
 		maxLine := opts.MaxLineBytes
 		if maxLine <= 0 {
 			maxLine = DefaultMaxLineBytes
 		}
-		return parseKpatch(data, file, maxLine)
+		ps, err := parseKpatch(data, file, maxLine, limits.MaxDepth)
+		return ps, nil, err
+	}
+	if isKustomizationFile(data, file) {
+		return parseKustomization(data, file, &limits)
 	}
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(file), ".json") {
@@ -120,7 +175,7 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 	}
 	ps, err := parseYAML(data, file, &limits, format)
 	if err != nil {
-		return nil, misnamed(data, file, err)
+		return nil, nil, misnamed(data, file, err)
 	}
-	return ps, nil
+	return ps, nil, nil
 }

@@ -20,7 +20,7 @@ import (
 // list, an error saying that data is .kpatch text when it parses as such;
 // else err.
 func misnamed(data []byte, file string, err error) error {
-	ps, kerr := parseKpatch(data, file, DefaultMaxLineBytes)
+	ps, kerr := parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 	if kerr != nil || len(ps) == 0 {
 		return err
 	}
@@ -58,8 +58,8 @@ func notAList(file string, root *yaml.Node) error {
 // unknownPatchKey is the error for a key of a patch list item that is not
 // target, type or patch.
 func unknownPatchKey(file string, k *yaml.Node) error {
-	msg := fmt.Sprintf("unknown key %q in a patch: the keys are target, type and patch", k.Value)
-	if s := suggest.DidYouMean(k.Value, []string{"target", "type", "patch"}, nil); s != "" {
+	msg := fmt.Sprintf("unknown key %q in a patch: the keys are target, type, patch and options", k.Value)
+	if s := suggest.DidYouMean(k.Value, []string{"target", "type", "patch", "options"}, nil); s != "" {
 		msg += " (" + s + ")"
 	}
 	return &Error{Pos: tree.Position{File: file, Line: k.Line, Column: k.Column}, Msg: msg}

@@ -34,14 +34,30 @@ type Patch struct {
 	Type   Type
 
 	// Field patches: Path leads from the object to what the assignments
-	// are relative to; DeleteTarget deletes that instead.
+	// are relative to; DeleteTarget deletes that instead. DeleteTarget
+	// without a Path deletes the object itself, whatever the Type: a
+	// section whose header names an object and whose body is !delete, a
+	// strategic patch whose top level is $patch: delete (kustomize's way).
 	Path         Path
 	Sets         []Assignment
 	DeleteTarget bool
 
 	// Strategic and merge patches: the patch document.
 	Body *yaml.Node
+	// AllowNameChange and AllowKindChange are kustomize's patch options:
+	// a strategic or merge patch then gives its target the metadata.name
+	// (the kind) it holds. Without them the patch's name and kind, and
+	// always its apiVersion and metadata.namespace, are not applied: they
+	// name the target, as kustomize reads them.
+	AllowNameChange, AllowKindChange bool
+	// Kustomization is the kustomization file the patch was read through,
+	// "" for a patch of a patch file of its own: its Pos may be in a file
+	// the kustomization names.
+	Kustomization string
 }
+
+// DeletesObject reports whether the patch deletes the objects it targets.
+func (p *Patch) DeletesObject() bool { return p.DeleteTarget && len(p.Path) == 0 }
 
 // Assignment sets (or deletes) what Key names.
 type Assignment struct {
@@ -55,10 +71,13 @@ type Assignment struct {
 // "key = value". # starts a comment outside quotes. file names the file in
 // positions.
 func ParseKpatch(data []byte, file string) ([]*Patch, error) {
-	return parseKpatch(data, file, DefaultMaxLineBytes)
+	return parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
-func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
+// parseKpatch is ParseKpatch with limits: the longest line, and the
+// deepest path (tree.Limits.MaxDepth; 0: no limit), which a patch would
+// otherwise create in the object.
+func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, error) {
 	var patches []*Patch
 	var cur *Patch
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
@@ -92,6 +111,9 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkDepth(pos, len(p.Path), maxDepth); err != nil {
+				return nil, err
+			}
 			patches = append(patches, p)
 			cur = p
 		case cur == nil:
@@ -103,18 +125,28 @@ func parseKpatch(data []byte, file string, maxLine int) ([]*Patch, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkDepth(a.Pos, len(cur.Path)+len(a.Key), maxDepth); err != nil {
+				return nil, err
+			}
 			cur.Sets = append(cur.Sets, a)
 		}
 	}
 	for _, p := range patches {
-		if p.DeleteTarget && len(p.Path) == 0 {
-			return nil, &Error{Pos: p.Pos, Msg: fmt.Sprintf("[%s] names a whole object, and kmerge does not delete objects: !delete deletes a field or an item below it, e.g. [%s.metadata.annotations]", headerText(p), headerText(p))}
-		}
 		if p.DeleteTarget && len(p.Sets) > 0 {
 			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
 		}
 	}
 	return patches, nil
+}
+
+// checkDepth refuses a path of more steps than max (0: no limit): a field
+// patch creates what its path leads to, and a path deeper than the limit
+// on the input's nesting would make a document no input may be.
+func checkDepth(pos tree.Position, steps, max int) error {
+	if max > 0 && steps > max {
+		return &Error{Pos: pos, Msg: fmt.Sprintf("a path of %d steps, deeper than the limit of %d levels", steps, max), Limit: "depth"}
+	}
+	return nil
 }
 
 // stripComment removes a # comment: # at the start of the line or after a
@@ -147,7 +179,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	inner := s[1 : len(s)-1]
 	at := pos
 	at.Column++
-	sel, rest, restPos, err := parseTarget(inner, at)
+	sel, rest, restPos, err := parseTarget(inner, at, false)
 	if err != nil {
 		return nil, err
 	}
@@ -161,27 +193,31 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	return p, nil
 }
 
-// parseTarget reads "[ns/]kind.name" and returns what follows it (after a
-// dot). kind and name may be quoted; name may be *.
-func parseTarget(s string, pos tree.Position) (resource.Selector, string, tree.Position, error) {
+// parseTarget reads "[ns/]kind.name[{labels}]" and returns what follows
+// it (after a dot). kind and name may be quoted; kind may be * (any kind);
+// name may be * or a pattern with * in it ("shop-*"); a label selector in
+// braces, in kubectl's syntax, may follow the name. With bare, a name
+// alone ("demo", or "ns/demo") is a target too: a bare name (see
+// resource.Selector.Bare).
+func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, string, tree.Position, error) {
 	var sel resource.Selector
 	i := 0
-	seg := func() (string, error) {
+	seg := func() (string, bool, error) {
 		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
 			v, n, err := unquote(s[i:])
 			if err != nil {
-				return "", err
+				return "", true, err
 			}
 			i += n
-			return v, nil
+			return v, true, nil
 		}
 		j := i
-		for j < len(s) && s[j] != '.' && s[j] != '[' {
+		for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
 			j++
 		}
 		v := s[i:j]
 		i = j
-		return v, nil
+		return v, false, nil
 	}
 	errAt := func(col int, format string, args ...any) error {
 		p := pos
@@ -189,23 +225,32 @@ func parseTarget(s string, pos tree.Position) (resource.Selector, string, tree.P
 		return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
 	}
 	// a namespace: a bare prefix up to a slash, before any dot or quote
-	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'") {
+	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
 		sel.Namespace = s[:slash]
 		i = slash + 1
 	}
-	kind, err := seg()
+	kind, quoted, err := seg()
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
 	}
 	if kind == "" {
 		return sel, "", pos, errAt(i, "a target starts with a kind: [deployment.app]")
 	}
-	sel.Kind = kind
+	if kind != "*" || quoted {
+		sel.Kind = kind
+	}
+	if i >= len(s) && bare {
+		sel.Kind, sel.Name, sel.Bare = "", kind, true
+		return sel, "", pos, nil
+	}
+	if i < len(s) && s[i] == '{' {
+		return sel, "", pos, errAt(i, "a label selector follows the name: %s.*{...} for every object of the kind with those labels", kind)
+	}
 	if i >= len(s) || s[i] != '.' {
 		return sel, "", pos, errAt(i, "a target is kind.name: add the object's name (or * for all objects of the kind)")
 	}
 	i++
-	name, err := seg()
+	name, _, err := seg()
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
 	}
@@ -213,10 +258,28 @@ func parseTarget(s string, pos tree.Position) (resource.Selector, string, tree.P
 		return sel, "", pos, errAt(i, "a target is kind.name: the name is missing")
 	}
 	sel.Name = name
+	if i < len(s) && s[i] == '{' {
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			return sel, "", pos, errAt(i, "unclosed { of a label selector")
+		}
+		text := strings.TrimSpace(s[i+1 : i+end])
+		if text == "" {
+			return sel, "", pos, errAt(i, "an empty label selector: write one, such as {app=web}, or leave the braces out")
+		}
+		if _, err := resource.ParseLabelSelector(text); err != nil {
+			return sel, "", pos, errAt(i+1, "%v", err)
+		}
+		sel.Labels = text
+		i += end + 1
+	}
 	restPos := pos
 	if i < len(s) {
 		if s[i] != '.' {
 			return sel, "", pos, errAt(i, "expected . after the object's name, got %q", s[i])
+		}
+		if i+1 == len(s) {
+			return sel, "", pos, errAt(i, "a target ends with a dot: drop it, or write a path after it")
 		}
 		i++
 		restPos.Column += i
@@ -227,9 +290,11 @@ func parseTarget(s string, pos tree.Position) (resource.Selector, string, tree.P
 
 // ParseTarget parses a target as the YAML patch list writes it:
 // "kind.name" or "namespace/kind.name", kind and name quoted when they hold
-// dots. pos is where it is written.
+// dots, name a pattern with * in it, a label selector in braces after it;
+// or a name alone ("demo"), which must name one object. pos is where it is
+// written.
 func ParseTarget(s string, pos tree.Position) (resource.Selector, error) {
-	sel, rest, _, err := parseTarget(s, pos)
+	sel, rest, _, err := parseTarget(s, pos, true)
 	if err == nil && rest != "" {
 		err = &Error{Pos: pos, Msg: fmt.Sprintf("target %q: a target is kind.name; quote a name that holds dots", s)}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -226,5 +227,171 @@ func TestBareSelectorErrors(t *testing.T) {
 		if _, err := ParseKpatch([]byte("[deployment.web.containers."+in+"]\nimage: x\n"), "f"); err != nil {
 			t.Errorf("%s: %v", in, err)
 		}
+	}
+}
+
+// TestParseHeaderTargets: what a header's target holds, written back by
+// the printer of targets (Selector.String), and what follows it.
+func TestParseHeaderTargets(t *testing.T) {
+	for _, c := range []struct{ header, target, path string }{
+		{"[deployment.web]", "deployment.web", ""},
+		{"[deployment.shop-*]", "deployment.shop-*", ""},
+		{"[deployment.*-web.replicas]", "deployment.*-web", "replicas"},
+		{"[deployment.*{app=web}]", "deployment.*{app=web}", ""},
+		{"[deployment.shop-*{app.kubernetes.io/name in (web, cart),!legacy}.containers.name=web]", "deployment.shop-*{app.kubernetes.io/name in (web, cart),!legacy}", "containers[name=web]"},
+		{"[*.*{team=a}.metadata.annotations]", "*.*{team=a}", "metadata.annotations"},
+		{"[prod/deployment.web{ app = web }]", "prod/deployment.web{app = web}", ""},
+	} {
+		ps, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f.kpatch")
+		if err != nil {
+			t.Errorf("%s: %v", c.header, err)
+			continue
+		}
+		if got := ps[0].Target.String(); got != c.target || ps[0].Path.String() != c.path {
+			t.Errorf("%s: target %s path %s, want %s and %s", c.header, got, ps[0].Path, c.target, c.path)
+		}
+	}
+}
+
+// TestParseHeaderTargetErrors: each mistake in a header's target, with its
+// column.
+func TestParseHeaderTargetErrors(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		col    int
+		msg    string
+	}{
+		{"[deployment.web.]", 16, "a target ends with a dot: drop it, or write a path after it"},
+		{"[deployment.web.containers.]", 28, "a path cannot end with a dot"},
+		{"[deployment{app=web}]", 12, "a label selector follows the name: deployment.*{...} for every object of the kind with those labels"},
+		{"[deployment.*{app=web]", 14, "unclosed { of a label selector"},
+		{"[deployment.*{}]", 14, "an empty label selector: write one, such as {app=web}, or leave the braces out"},
+		{"[deployment.*{tier in front}]", 15, `label selector "tier in front": "tier in front": expected in (a, b)`},
+		{"[deployment.*{app=web}x]", 23, "expected . after the object's name, got 'x'"},
+		{"[deployment]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
+	} {
+		_, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f")
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Column != c.col || pe.Msg != c.msg {
+			t.Errorf("%s: %v\nwant f:1:%d: %s", c.header, err, c.col, c.msg)
+		}
+	}
+}
+
+// TestParseTargetBare: in a YAML patch list a name alone is a target (a
+// bare name, as Kure writes it), with or without a namespace.
+func TestParseTargetBare(t *testing.T) {
+	for in, want := range map[string]resource.Selector{
+		"demo":           {Name: "demo", Bare: true},
+		"prod/demo":      {Name: "demo", Namespace: "prod", Bare: true},
+		`"app.config"`:   {Name: "app.config", Bare: true},
+		"deployment.web": {Kind: "deployment", Name: "web"},
+		"*.web":          {Name: "web"},
+	} {
+		got, err := ParseTarget(in, tree.Position{File: "f", Line: 1, Column: 1})
+		if err != nil || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+}
+
+// TestParseObjectDelete: a section that names an object and holds !delete
+// deletes the object; so do a YAML field patch that is !delete and a
+// strategic patch whose top level is $patch: delete (kustomize's way). A
+// $patch: delete further down deletes what it is in, not the object.
+func TestParseObjectDelete(t *testing.T) {
+	ps, err := ParseKpatch([]byte("[deployment.loadgenerator]\n!delete\n[deployment.web.containers.name=x]\n!delete\n"), "f.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ps[0].DeletesObject() || ps[1].DeletesObject() || !ps[1].DeleteTarget {
+		t.Errorf(".kpatch: %v %v, want the object, then an item", ps[0].DeletesObject(), ps[1].DeletesObject())
+	}
+	ys, err := ParseYAML([]byte(`- target: deployment.a
+  patch: !delete
+- target: deployment.b
+  type: strategic
+  patch:
+    $patch: delete
+- target: deployment.c
+  type: strategic
+  patch:
+    spec:
+      $patch: delete
+- target: deployment.d
+  type: merge
+  patch:
+    $patch: delete
+`), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false, false} {
+		if got := ys[i].DeletesObject(); got != want {
+			t.Errorf("patch %d deletes its object: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestParseYAMLOptionsAndTargets: kustomize's options and target mapping,
+// and their mistakes.
+func TestParseYAMLOptionsAndTargets(t *testing.T) {
+	ps, err := ParseYAML([]byte(`- target: {group: apps, version: v1, kind: Deployment, name: "shop-.*", namespace: prod, labelSelector: app=web, annotationSelector: team=a}
+  type: strategic
+  options: {allowNameChange: true, allowKindChange: false}
+  patch: {metadata: {name: x}}
+`), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.Selector{Group: "apps", Version: "v1", Kind: "Deployment", Name: "shop-.*", Namespace: "prod", Labels: "app=web", Annotations: "team=a", Regexp: true}
+	if ps[0].Target != want || !ps[0].AllowNameChange || ps[0].AllowKindChange {
+		t.Errorf("got %+v name=%v kind=%v", ps[0].Target, ps[0].AllowNameChange, ps[0].AllowKindChange)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"- target: {knd: Deployment}\n  patch: {x: 1}\n", `f.yaml:1:12: unknown key "knd" in a target: the keys are group, version, kind, name (a regular expression), namespace, labelSelector, annotationSelector and apiVersion (did you mean kind?)`},
+		{"- target: {name: 'a['}\n  patch: {x: 1}\n", `f.yaml:1:18: the name "a[" is not a regular expression: missing closing ]`},
+		{"- target: {}\n  patch: {x: 1}\n", "f.yaml:1:11: an empty target would pick every object: name a kind, a name or a selector"},
+		{"- target: deployment.web\n  options: {allowNameChange: true}\n  patch: {x: 1}\n", "f.yaml:2:12: options apply to strategic and merge patches: a field patch changes a name or a kind as it says"},
+		{"- target: deployment.web\n  type: strategic\n  options: {allowNameChange: yes}\n  patch: {x: 1}\n", "f.yaml:3:30: allowNameChange is true or false"},
+		{"- target: deployment.web\n  type: strategic\n  options: {allowRename: true}\n  patch: {x: 1}\n", `f.yaml:3:13: unknown option "allowRename": the options are allowNameChange and allowKindChange`},
+	} {
+		if _, err := ParseYAML([]byte(c.in), "f.yaml"); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
+
+// TestPathDepthLimit: a field patch creates what its path leads to, so a
+// path of more steps than the depth limit (the header's and the key's
+// together) is refused when the patch is parsed, with Limit "depth" and
+// the position of the header or the assignment: a 200 KB line of ".a"
+// once made a document 100,000 levels deep (24 GB, killed).
+func TestPathDepthLimit(t *testing.T) {
+	deep := func(n int) string { return strings.TrimPrefix(strings.Repeat(".a", n), ".") }
+	for _, c := range []struct {
+		name, text, file string
+		at               string
+	}{
+		{"a deep header", "[widget.w." + deep(513) + "]\nx: 1\n", "p.kpatch", "p.kpatch:1:1: "},
+		{"a deep key below a header", "[widget.w." + deep(300) + "]\n" + deep(213) + ": 1\n", "p.kpatch", "p.kpatch:2:1: "},
+		// (an explicit key: YAML's implicit keys are at most 1,024 characters)
+		{"a deep key in a patch list", "- target: widget.w\n  patch:\n    ? " + deep(513) + "\n    : 1\n", "p.yaml", "p.yaml:3:7: "},
+		{"a whole line of it", "[widget.w]\n" + deep(100_000) + ": x\n", "p.kpatch", "p.kpatch:2:1: "},
+	} {
+		_, err := Parse([]byte(c.text), c.file, LoadOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Limit != "depth" || e.Pos.String() != c.at {
+			t.Errorf("%s: %v, want a depth limit error at %s", c.name, err, c.at)
+		}
+	}
+	// at the limit, and with a higher one
+	if _, err := Parse([]byte("[widget.w."+deep(300)+"]\n"+deep(212)+": 1\n"), "p.kpatch", LoadOptions{}); err != nil {
+		t.Errorf("512 steps: %v", err)
+	}
+	lim := tree.DefaultLimits()
+	lim.MaxDepth = 1000
+	if _, err := Parse([]byte("[widget.w]\n"+deep(600)+": 1\n"), "p.kpatch", LoadOptions{Limits: &lim}); err != nil {
+		t.Errorf("600 steps, limit 1,000: %v", err)
 	}
 }

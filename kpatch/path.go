@@ -93,7 +93,7 @@ func (p Path) String() string { return p.text(false) }
 
 // text formats the path; with bare (for a header), a selector of one
 // plain condition that no selector follows is written without brackets,
-// the specification's preferred form: containers.name=main.
+// the format's preferred form: containers.name=main.
 func (p Path) text(bare bool) string {
 	var b strings.Builder
 	for i, st := range p {

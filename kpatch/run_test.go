@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -49,8 +48,8 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, r := range rec.Records() {
-			fmt.Fprintf(&b, "%s %s %s:\n%s", r.Object, r.Patch, r.Pos, (&change.Log{Changes: r.Changes}).String())
+		for _, c := range rec.Conflicts() {
+			b.WriteString("conflict: " + c.String() + "\n")
 		}
 		for _, r := range res.Touched {
 			b.WriteString("touched " + r.ID() + "\n")
@@ -74,7 +73,7 @@ image: b:2
 		t.Fatal(err)
 	}
 	want := result(set, res, rec, &trace)
-	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "-> a:2") || !strings.Contains(want, "replicas: 5") {
+	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "-> a:2") || !strings.Contains(want, "replicas: 5") || !strings.Contains(want, "conflict: ") {
 		t.Fatalf("the patches did not apply:\n%s", want)
 	}
 
@@ -101,14 +100,15 @@ image: b:2
 }
 
 // TestRunChanges: with Options.Changes a run records what each patch
-// changed in each object (Run.Changes); Done lets go of them for an object
-// only one patch changed, and keeps them, for conflicts, where two did.
+// changed in each object (Run.Changes); the conflicts between the patches
+// of an object are found when it is patched, so Done lets go of its
+// changes, and Finish gives the conflicts to the recorder.
 func TestRunChanges(t *testing.T) {
 	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.y: \"3\"\n"), "p.kpatch")
+	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,16 +120,79 @@ func TestRunChanges(t *testing.T) {
 	if got := (&change.Log{Changes: run.Changes(a)}).String(); !strings.Contains(got, "p.kpatch:2:1: sets data.x to 1") {
 		t.Errorf("changes of a:\n%s", got)
 	}
+	if len(run.Changes(b)) != 3 {
+		t.Errorf("%d changes of b, want the first patch's creation of data and the two patches' sets", len(run.Changes(b)))
+	}
 	run.Done(a)
 	run.Done(b)
-	if len(run.Changes(a)) != 0 || len(run.Changes(b)) == 0 {
-		t.Errorf("after Done: %d changes of a (one patch), %d of b (two)", len(run.Changes(a)), len(run.Changes(b)))
+	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 {
+		t.Errorf("after Done: %d changes of a, %d of b", len(run.Changes(a)), len(run.Changes(b)))
 	}
 	if _, err := run.Finish(context.Background(), set); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(rec.Records()); got != 2 {
-		t.Errorf("%d records, want b's two", got)
+	cs := rec.Conflicts()
+	if len(cs) != 1 || cs[0].String() != "v1 ConfigMap b: p.kpatch:5:1 (field patch) sets data.x to 2, and p.kpatch:8:1 (field patch) sets data.x to 3" {
+		t.Errorf("conflicts: %v", cs)
+	}
+}
+
+// TestVariableExpansionLimit: Options.MaxExpanded bounds what variables add
+// to the values of one patch file, each use counting the bytes of its value
+// once (not once per object it applies to): a limit of exactly that
+// applies, one byte less applies nothing and fails at the use that crosses
+// it, with Limit "expanded"; each patch file has its own count.
+func TestVariableExpansionLimit(t *testing.T) {
+	vars := NewVars()
+	if err := vars.Set("v=abcd"); err != nil { // 4 bytes
+		t.Fatal(err)
+	}
+	field, err := ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		patches []*Patch
+		max     int
+		at      string // the error's position, "" for none
+	}{
+		{patches: field, max: 12},
+		{patches: field, max: 11, at: "p.kpatch:3:34: "},
+		{patches: field, max: 7, at: "p.kpatch:3:22: "},
+		{patches: field, max: 3, at: "p.kpatch:2:20: "},
+		{patches: doc, max: 4},
+		{patches: doc, max: 3, at: "s.yaml:3:39: "}, // the scalar's position, as an undefined variable's
+		// two files, 12 and 4 bytes: each within 12
+		{patches: append(append([]*Patch{}, field...), doc...), max: 12},
+		{patches: nil, max: 1},
+	} {
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Apply(context.Background(), set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
+		var ke *Error
+		switch {
+		case c.at == "" && err != nil:
+			t.Errorf("limit %d: %v", c.max, err)
+		case c.at == "":
+			if len(c.patches) > 0 && len(res.Touched) == 0 {
+				t.Errorf("limit %d: nothing patched", c.max)
+			}
+		case !errors.As(err, &ke) || ke.Limit != "expanded" || ke.Pos.String() != c.at:
+			t.Errorf("limit %d: %v, want an \"expanded\" limit error at %s", c.max, err, c.at)
+		}
+		var out bytes.Buffer
+		if err := set.Sources[0].Stream.WriteYAML(&out); err != nil {
+			t.Fatal(err)
+		}
+		if c.at != "" && strings.Contains(out.String(), "abcd") {
+			t.Errorf("limit %d: an object was patched before the error", c.max)
+		}
 	}
 }
 

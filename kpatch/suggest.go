@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -23,7 +24,20 @@ import (
 // kind has with the nearest names. It returns "" when it has nothing to
 // add, else " (...)".
 func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) string {
-	if sel.Kind == "" {
+	if sel.Bare {
+		if len(s.FindKinds(sel.Name)) > 0 {
+			return fmt.Sprintf(" (no object is named %s, and %s is a kind: write %s.NAME, or %s.* for every one)", sel.Name, sel.Name, sel.Name, sel.Name)
+		}
+		var names []string
+		for _, r := range set.Resources {
+			names = append(names, r.Name)
+		}
+		if near := suggest.Closest(sel.Name, names); len(near) > 0 {
+			return " (" + suggest.Phrase(near, func(n string) string { return n }) + ")"
+		}
+		return ""
+	}
+	if sel.Kind == "" || sel.Regexp && regexp.QuoteMeta(sel.Kind) != sel.Kind || sel.ID {
 		return ""
 	}
 	var ofKind []*resource.Resource
@@ -66,7 +80,7 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		}
 		return hint + ")"
 	}
-	if sel.Name == "" || sel.Name == "*" {
+	if _, exact := sel.ExactName(); !exact {
 		return ""
 	}
 	var names, elsewhere []string

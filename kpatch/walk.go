@@ -168,7 +168,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 		node = ap.createHere(&pl, yaml.MappingNode, st.Pos)
 	}
 	child.parent = node
-	child.node = tree.MapGet(node, st.Field)
+	child.node = ap.ix.mapGet(node, st.Field)
 	if child.node == nil && len(rest) > 0 && !create {
 		return nil, nil, nil
 	}
@@ -180,9 +180,10 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 func (ap *applier) createHere(pl *place, kind yaml.Kind, pos tree.Position) *yaml.Node {
 	n := &yaml.Node{Kind: kind, Tag: map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[kind]}
 	if pl.parent.Kind == yaml.MappingNode {
-		tree.MapSet(pl.parent, pl.key, n)
+		ap.ix.set(pl.parent, pl.key, n)
 	} else {
 		pl.parent.Content[pl.index] = n
+		ap.ix.written("")
 	}
 	pl.node = n
 	ap.record(change.Create, pl.path, &yaml.Node{Kind: kind, Tag: n.Tag}, pos)
@@ -267,10 +268,8 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index, nil)}, nil, nil
 	case SelMatch:
 		var out []place
-		for i, it := range items {
-			if matchItem(it, sel.Conds) {
-				out = append(out, ap.itemPlace(pl, it, i, sel.Conds))
-			}
+		for _, i := range ap.matching(node, sel.Conds) {
+			out = append(out, ap.itemPlace(pl, items[i], i, sel.Conds))
 		}
 		if len(out) == 0 {
 			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, selectorHint(items, elemOf(pl.typ), sel.Conds))
@@ -291,11 +290,8 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 		}
 	default:
 		at = -1
-		for i, it := range items {
-			if matchItem(it, sel.Conds) {
-				at = i
-				break
-			}
+		if m := ap.matching(node, sel.Conds); len(m) > 0 {
+			at = m[0]
 		}
 		if at < 0 {
 			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
@@ -354,6 +350,32 @@ func selectorElement(sel *Selector) (fieldpath.Element, bool) {
 	return fieldpath.Key(fields...), len(fields) > 0
 }
 
+// matching returns the places of the items of list (nil: none) that have
+// all the conditions' values, in order: through the object's index for a
+// large list, by the first condition's value.
+func (ap *applier) matching(list *yaml.Node, conds []Cond) []int {
+	if list == nil {
+		return nil
+	}
+	var out []int
+	if len(conds) > 0 {
+		if cands, ok := ap.ix.candidates(list, conds[0].Key, conds[0].Value); ok {
+			for _, i := range cands {
+				if matchItem(list.Content[i], conds) {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+	}
+	for i, it := range list.Content {
+		if matchItem(it, conds) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // matchItem reports whether an item has all the conditions' values.
 func matchItem(item *yaml.Node, conds []Cond) bool {
 	for _, c := range conds {
@@ -384,6 +406,7 @@ func (ap *applier) materialize(pl place, pos tree.Position) place {
 	pl.parent.Content = append(pl.parent.Content, nil)
 	copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 	pl.parent.Content[*pl.insert] = n
+	ap.ix.reshaped(pl.parent)
 	pl.node, pl.index, pl.insert = n, *pl.insert, nil
 	ap.touched[pl.r] = true
 	ap.recordInsertion(pl, n, pos)

@@ -6,21 +6,27 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // ParseYAML parses a targeted patch list, a YAML list of items with the
-// keys target (kind.name, or a mapping of apiVersion, kind, namespace, name
-// and labelSelector), type (field, the default, strategic, merge or json) and
-// patch. For example, the item
+// keys target (kind.name, a bare name, or kustomize's target: a mapping of
+// group, version, kind, name, namespace, labelSelector and
+// annotationSelector, or apiVersion), type (field, the default, strategic,
+// merge or json), patch, and options (kustomize's allowNameChange and
+// allowKindChange). For example, the item
 //
 //	target: deployment.my-app
 //	patch:
 //	  spec.replicas: 3
 //
-// sets the replicas of the Deployment my-app. A field patch maps paths to scalars (a nested mapping continues the path;
-// !delete deletes); a strategic or merge patch is the patch document.
+// sets the replicas of the Deployment my-app. A field patch maps paths to
+// scalars (a nested mapping continues the path; !delete deletes), or is
+// !delete, which deletes the object; a strategic or merge patch is the
+// patch document (a strategic patch whose top level is $patch: delete
+// deletes the object).
 func ParseYAML(data []byte, file string) ([]*Patch, error) {
 	return parseYAML(data, file, nil, nil)
 }
@@ -39,10 +45,22 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 		if root.Kind != yaml.SequenceNode {
 			return nil, notAList(file, root)
 		}
+		maxDepth := tree.DefaultLimits().MaxDepth
+		if limits != nil {
+			maxDepth = limits.MaxDepth
+		}
 		for _, item := range root.Content {
 			p, err := parseYAMLPatch(item, file)
 			if err != nil {
 				return nil, err
+			}
+			if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
+				return nil, err
+			}
+			for _, a := range p.Sets {
+				if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
+					return nil, err
+				}
 			}
 			patches = append(patches, p)
 		}
@@ -60,10 +78,10 @@ func nodePos(file string, n *yaml.Node) tree.Position {
 
 func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	if item.Kind != yaml.MappingNode {
-		return nil, nodeErr(file, item, "a patch is a mapping with target, type and patch")
+		return nil, nodeErr(file, item, "a patch is a mapping with target, type, patch and options")
 	}
 	p := &Patch{Pos: nodePos(file, item)}
-	var target, body *yaml.Node
+	var target, body, options *yaml.Node
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		k, v := item.Content[i], item.Content[i+1]
 		switch k.Value {
@@ -71,6 +89,8 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 			target = v
 		case "patch":
 			body = v
+		case "options":
+			options = v
 		case "type":
 			switch v.Value {
 			case "", "field":
@@ -99,12 +119,18 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		return nil, err
 	}
 	p.Target = sel
+	if options != nil {
+		if err := parseOptions(p, options, file); err != nil {
+			return nil, err
+		}
+	}
 	switch p.Type {
 	case Strategic:
 		if body.Kind != yaml.MappingNode {
 			return nil, nodeErr(file, body, "a strategic merge patch is a mapping")
 		}
 		p.Body = body
+		p.DeleteTarget = deletesObject(body)
 	case Merge:
 		p.Body = body
 	case JSON:
@@ -113,8 +139,12 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		}
 		p.Body = body
 	case Field:
+		if body.Kind == yaml.ScalarNode && body.Tag == "!delete" {
+			p.DeleteTarget = true // the object
+			return p, nil
+		}
 		if body.Kind != yaml.MappingNode {
-			return nil, nodeErr(file, body, "a field patch maps paths to values")
+			return nil, nodeErr(file, body, "a field patch maps paths to values (or is !delete, which deletes the object)")
 		}
 		if err := flatten(body, nil, file, &p.Sets); err != nil {
 			return nil, err
@@ -128,12 +158,19 @@ func parseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 		return ParseTarget(t.Value, nodePos(file, t))
 	}
 	if t.Kind != yaml.MappingNode {
-		return resource.Selector{}, nodeErr(file, t, "a target is kind.name or a mapping of apiVersion, kind, namespace, name, labelSelector")
+		return resource.Selector{}, nodeErr(file, t, "a target is kind.name, a name, or a mapping of %s", targetKeys)
 	}
-	var sel resource.Selector
+	sel := resource.Selector{Regexp: true}
 	for i := 0; i+1 < len(t.Content); i += 2 {
 		k, v := t.Content[i], t.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			return sel, nodeErr(file, v, "the %s of a target is a string", k.Value)
+		}
 		switch k.Value {
+		case "group":
+			sel.Group = v.Value
+		case "version":
+			sel.Version = v.Value
 		case "apiVersion":
 			sel.APIVersion = v.Value
 		case "kind":
@@ -143,18 +180,67 @@ func parseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 		case "name":
 			sel.Name = v.Value
 		case "labelSelector":
-			if _, err := resource.ParseLabelSelector(v.Value); err != nil {
-				return sel, nodeErr(file, v, "%v", err)
-			}
 			sel.Labels = v.Value
+		case "annotationSelector":
+			sel.Annotations = v.Value
 		default:
-			return sel, nodeErr(file, k, "unknown key %q in a target: the keys are apiVersion, kind, namespace, name and labelSelector", k.Value)
+			msg := fmt.Sprintf("unknown key %q in a target: the keys are %s", k.Value, targetKeys)
+			if s := suggest.DidYouMean(k.Value, strings.Split(targetKeyList, " "), nil); s != "" {
+				msg += " (" + s + ")"
+			}
+			return sel, &Error{Pos: nodePos(file, k), Msg: msg}
+		}
+		if _, err := (resource.Selector{Regexp: true, Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, Group: sel.Group, Version: sel.Version,
+			Labels: sel.Labels, Annotations: sel.Annotations}).Matcher(nil); err != nil {
+			return sel, nodeErr(file, v, "%v", err)
 		}
 	}
-	if sel.Kind == "" && sel.Labels == "" && sel.Name == "" {
-		return sel, nodeErr(file, t, "a target names a kind, a name or a labelSelector")
+	if len(t.Content) == 0 {
+		return sel, nodeErr(file, t, "an empty target would pick every object: name a kind, a name or a selector")
 	}
 	return sel, nil
+}
+
+// The keys of a target mapping: kustomize's, and apiVersion.
+const (
+	targetKeyList = "group version kind name namespace labelSelector annotationSelector apiVersion"
+	targetKeys    = "group, version, kind, name (a regular expression), namespace, labelSelector, annotationSelector and apiVersion"
+)
+
+// parseOptions reads kustomize's patch options.
+func parseOptions(p *Patch, n *yaml.Node, file string) error {
+	if n.Kind != yaml.MappingNode {
+		return nodeErr(file, n, "options is a mapping: {allowNameChange: true, allowKindChange: true}")
+	}
+	if p.Type != Strategic && p.Type != Merge {
+		return nodeErr(file, n, "options apply to strategic and merge patches: a %s patch changes a name or a kind as it says", p.Type)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var on bool
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
+			on = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		default:
+			return nodeErr(file, v, "%s is true or false", k.Value)
+		}
+		switch k.Value {
+		case "allowNameChange":
+			p.AllowNameChange = on
+		case "allowKindChange":
+			p.AllowKindChange = on
+		default:
+			return nodeErr(file, k, "unknown option %q: the options are allowNameChange and allowKindChange", k.Value)
+		}
+	}
+	return nil
+}
+
+// deletesObject reports whether a strategic patch's top level is
+// $patch: delete: kustomize then deletes the object it targets.
+func deletesObject(body *yaml.Node) bool {
+	d := tree.MapGet(body, "$patch")
+	return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
 }
 
 // flatten turns a field patch mapping into assignments: keys are paths, a

@@ -340,7 +340,9 @@ func TestStreamCancelled(t *testing.T) {
 }
 
 // TestSelectorString: a target prints as a header writes it, with a kind
-// qualified by its group and a name with a dot quoted.
+// qualified by its group and a name with a dot quoted, a label selector in
+// braces (after * when no name is given); a bare name as itself; a
+// kustomize target as the YAML flow mapping it was written as.
 func TestSelectorString(t *testing.T) {
 	for _, c := range []struct {
 		sel  Selector
@@ -349,7 +351,11 @@ func TestSelectorString(t *testing.T) {
 		{Selector{Kind: "deployment", Name: "web"}, "deployment.web"},
 		{Selector{Kind: "deployment.apps", Name: "*", Namespace: "prod"}, `prod/"deployment.apps".*`},
 		{Selector{Kind: "configmap", Name: "my.app"}, `configmap."my.app"`},
-		{Selector{Kind: "Deployment", Labels: "tier=web"}, "Deployment with labels tier=web"},
+		{Selector{Kind: "Deployment", Labels: "tier=web"}, "Deployment.*{tier=web}"},
+		{Selector{Kind: "deployment", Name: "shop-*", Labels: "env in (a,b)"}, "deployment.shop-*{env in (a,b)}"},
+		{Selector{Name: "demo", Bare: true}, "demo"},
+		{Selector{Kind: "Deployment", Name: "web-.*", Group: "apps", Regexp: true}, `{group: apps, kind: Deployment, name: "web-.*"}`},
+		{Selector{Kind: "ConfigMap", Annotations: "team=a", Regexp: true}, `{kind: ConfigMap, annotationSelector: team=a}`},
 	} {
 		if got := c.sel.String(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.sel, got, c.want)

@@ -90,7 +90,7 @@ func (s *Stream) LoadAll() error {
 			}
 		}
 	}
-	s.outlined, s.starts = nil, nil
+	s.outlined, s.starts, s.lines = nil, nil, nil
 	s.Style = detectStyle(s.src)
 	return nil
 }
@@ -107,7 +107,7 @@ func (s *Stream) settle() {
 			return
 		}
 	}
-	s.outlined, s.starts = nil, nil
+	s.outlined, s.starts, s.lines = nil, nil, nil
 }
 
 // chunk returns where the text of document i starts and ends in the
@@ -168,7 +168,18 @@ func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
 	if err != nil || len(docs) != want {
 		return nil, false
 	}
-	shiftLines(docs[i-lo], bytes.Count(s.src[:len(bom)+first], []byte{'\n'}))
+	if s.lines == nil {
+		// counted for every document at once: counting from the start
+		// for each would be quadratic in the documents loaded
+		s.lines = make([]int, len(s.starts))
+		at, n := 0, 0
+		for j, st := range s.starts {
+			n += bytes.Count(s.src[at:len(bom)+st], []byte{'\n'})
+			at = len(bom) + st
+			s.lines[j] = n
+		}
+	}
+	shiftLines(docs[i-lo], s.lines[lo])
 	return docs[i-lo], true
 }
 

@@ -104,6 +104,14 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if o.patchType == "merge" {
 		opts.Type = kmerge.Merge
 	}
+	for _, c := range [][2]string{{"ORIGINAL", origName}, {"MODIFIED", modName}, {"--current", o.current}} {
+		if err := checkPaths(c[0], c[1]); err != nil {
+			return err
+		}
+	}
+	if err := checkPaths("--schema", o.schemas...); err != nil {
+		return err
+	}
 	var err error
 	if opts.Schema, err = loadSchemas(o.schemas); err != nil {
 		return err

@@ -67,7 +67,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
-			return err
+			return &missingError{flag: "fmt", path: a, err: err}
 		}
 		if !info.IsDir() {
 			files = append(files, a)

@@ -165,6 +165,15 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	default:
 		return usagef("-o %q: use yaml or json", o.output)
 	}
+	if err := checkPaths("-f", o.filenames...); err != nil {
+		return err
+	}
+	if err := checkPaths("--patch-file", o.patchFile); err != nil {
+		return err
+	}
+	if err := checkPaths("--schema", o.schemas...); err != nil {
+		return err
+	}
 	if opts.Schema, err = loadSchemas(o.schemas); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -66,11 +69,14 @@ type unit struct {
 	// patches as parsed, as far as they parse; a section's positions count
 	// its lines from 1
 	patches []*kpatch.Patch
-	errs    []error // parse errors, positioned as the patches are
-	clean   string  // a section's text with the lines of its errors blanked (it parses)
+	errs    []error          // parse errors, positioned as the patches are
+	warns   []kpatch.Warning // what parsing warned of (a kustomization's fields kmerge does not read)
+	clean   string           // a section's text with the lines of its errors blanked (it parses)
 
 	targeted sync.Once
 	targets  []target // of each patch, in the unit's workspace (units are a workspace's)
+	hinted   sync.Once
+	hints    []hint // quoteHints's
 }
 
 var unitIDs atomic.Uint64
@@ -160,10 +166,13 @@ func (ws *workspace) units(d *document) []placed {
 			return []placed{{us[0], 0}}
 		}
 		u := &unit{id: newUnitID(), name: d.path, file: d.path}
-		var err error
-		if u.patches, err = kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{}); err != nil {
-			u.errs = []error{err}
+		if d.kpatch {
+			_, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
+			u.errs = []error{err} // too big
+		} else {
+			u.patches, u.warns, u.errs = parsePatchList(d)
 		}
+		ws.parsed.Add(1)
 		byText[strings.Clone(d.text)] = []*unit{u}
 		return []placed{{u, 0}}
 	}
@@ -254,21 +263,39 @@ type ref struct {
 
 func (r ref) patch() *kpatch.Patch { return r.u.patches[r.i] }
 
-// checked is what the patches targeting an object did to a copy of it.
+// checked is what patches did to copies of a group of objects, run
+// together: one object and the patches that pick it as it was read (a
+// check's usual group), or every object some patch picks and all the
+// project's patches (when a patch renamed an object, or changed labels a
+// target selects by: which patches pick an object is then decided as the
+// run goes, by kpatch.Run).
 type checked struct {
+	objects   []checkedObject // in set order
+	errs      []error         // in the order of a run
+	warns     []kpatch.Warning
+	conflicts []conflict.Conflict
+	// moved: a patch changed an object's identity, or its labels or
+	// annotations while a target of the run selects by them: the patches
+	// that pick it may not be those its identity as read says
+	moved bool
+}
+
+// checkedObject is what the patches did to a copy of one object.
+type checkedObject struct {
 	id         string // the patched object's identity
-	errs       []error
-	warns      []kpatch.Warning
 	changes    []change.Change
-	conflicts  []conflict.Conflict
 	violations []validate.Violation // attributed to the changes, masked as the workspace shows secrets
 }
 
-// objectKey is what checking an object depends on, besides the workspace
-// (its objects, schema, variables and options): the object, and the
-// patches that target it, in order.
-func objectKey(ws *workspace, r *resource.Resource, refs []ref) string {
-	b := binary.AppendUvarint(nil, uint64(ws.index[r]))
+// groupKey is what checking a group depends on, besides the workspace (its
+// objects, schema, variables and options): the objects, and the patches
+// run on them, in order.
+func groupKey(ws *workspace, objs []*resource.Resource, refs []ref) string {
+	var b []byte
+	for _, r := range objs {
+		b = binary.AppendUvarint(b, uint64(ws.index[r])+1)
+	}
+	b = append(b, 0)
 	for _, x := range refs {
 		b = binary.AppendUvarint(b, x.u.id)
 		b = binary.AppendUvarint(b, uint64(x.i))
@@ -276,46 +303,112 @@ func objectKey(ws *workspace, r *resource.Resource, refs []ref) string {
 	return string(b)
 }
 
-// checkObject runs patches, in order, on a copy of r (kmerge apply's
-// run, which reports every error rather than the first), and validates
-// the result, or returns what a check did with the same patches before.
-// It returns nil when ctx is done first.
-func (ws *workspace) checkObject(ctx context.Context, key string, r *resource.Resource, refs []ref) *checked {
+// checkGroup runs patches, in order, on copies of objs (kmerge apply's
+// run, which reports every error rather than the first), and validates the
+// results, or returns what a check did with the same patches before. It
+// returns nil when ctx is done first.
+func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resource.Resource, refs []ref) *checked {
 	ws.mu.Lock()
 	c, ok := ws.objects[key]
 	ws.mu.Unlock()
 	if ok {
 		return c
 	}
+	ws.patched.Add(int64(len(objs)))
 	patches := make([]*kpatch.Patch, len(refs))
+	labels := false // a target selects by labels or annotations
 	for i, x := range refs {
 		patches[i] = x.patch()
+		labels = labels || patches[i].Target.Labels != "" || patches[i].Target.Annotations != ""
 	}
-	ws.patched.Add(1)
 	rec := &conflict.Recorder{}
 	opts := ws.options()
 	opts.Record, opts.KeepGoing, opts.Workers, opts.Changes = rec, true, 1, true
 	opts.Strict = ws.proj != nil && ws.proj.Strict
 	run := kpatch.NewRun(patches, opts)
-	cp := *r
-	cp.Root = tree.Clone(r.Root)
-	run.Patch(ctx, &cp)
-	res, err := run.Finish(ctx, &resource.Set{Resources: []*resource.Resource{&cp}})
+	copies := make([]*resource.Resource, len(objs))
+	for i, r := range objs {
+		cp := *r
+		cp.Root = tree.Clone(r.Root)
+		copies[i] = &cp
+		run.Patch(ctx, &cp)
+	}
+	res, err := run.Finish(ctx, &resource.Set{Resources: copies})
 	if ctx.Err() != nil {
 		return nil
 	}
-	c = &checked{id: cp.ID(), changes: run.Changes(&cp)}
+	c = &checked{}
 	if err != nil {
 		c.errs = []error{err}
 	} else {
-		c.errs, c.warns = res.Errors, res.Warnings
-		c.conflicts = conflict.Find(rec.Records())
+		c.errs, c.warns, c.conflicts = res.Errors, res.Warnings, rec.Conflicts()
 	}
-	c.violations = ws.violations(&cp, r, c.changes)
+	for i, cp := range copies {
+		o := checkedObject{id: cp.ID(), changes: run.Changes(cp)}
+		if !cp.Deleted {
+			o.violations = ws.violations(cp, objs[i], o.changes)
+		}
+		c.moved = c.moved || cp.Original != nil
+		for _, ch := range o.changes {
+			c.moved = c.moved || labels && labelsOrAnnotations(ch.Path)
+		}
+		c.objects = append(c.objects, o)
+	}
 	ws.mu.Lock()
 	ws.objects[key] = c
 	ws.mu.Unlock()
 	return c
+}
+
+// labelsOrAnnotations reports whether a change at path may change an
+// object's labels or annotations: it is at them, below them, or above.
+func labelsOrAnnotations(path fieldpath.Path) bool {
+	switch {
+	case len(path) == 0:
+		return true
+	case path[0].Kind != fieldpath.FieldElement || path[0].Name != "metadata":
+		return false
+	case len(path) == 1:
+		return true
+	}
+	return path[1].Kind == fieldpath.FieldElement && (path[1].Name == "labels" || path[1].Name == "annotations")
+}
+
+// hint is a hint about a place of a unit.
+type hint struct {
+	pos tree.Position
+	msg string
+}
+
+// quoteHints points out the quotes of a unit's values that change
+// nothing: a quoted value of a field patch whose field is an integer, a
+// number or a boolean is typed by the schema all the same (docs/kpatch.md,
+// values and types), so replicas: "3" is replicas: 3. It looks the field
+// up in the first object the patch targets. Computed once.
+func (u *unit) quoteHints(ws *workspace) []hint {
+	u.hinted.Do(func() {
+		for i, p := range u.patches {
+			objs := u.targetsIn(ws)[i].objs
+			if p.Type != kpatch.Field || len(objs) == 0 {
+				continue
+			}
+			for _, set := range p.Sets {
+				if !set.Value.Quoted {
+					continue
+				}
+				places, err := kpatch.Lookup(objs[0], append(append(kpatch.Path(nil), p.Path...), set.Key...), ws.options())
+				if err != nil || len(places) == 0 || places[0].Type == nil {
+					continue
+				}
+				switch k := places[0].Type.Kind; k {
+				case schema.Integer, schema.Number, schema.Boolean:
+					u.hints = append(u.hints, hint{set.Value.Pos, fmt.Sprintf("the quotes change nothing: %s is %s field, and the value is typed as one",
+						places[0].Path, map[schema.Kind]string{schema.Integer: "an integer", schema.Number: "a number", schema.Boolean: "a boolean"}[k])})
+				}
+			}
+		}
+	})
+	return u.hints
 }
 
 // violations checks a patched object against its schema, as kmerge apply
@@ -418,10 +511,19 @@ func (a *analysis) place(p tree.Position) (tree.Position, *unit) {
 	return p, pl.u
 }
 
+// at is place's position alone.
+func (a *analysis) at(p tree.Position) tree.Position {
+	p, _ = a.place(p)
+	return p
+}
+
 // absolute returns the patches of the unit a line of the document is in,
 // positioned in the document (for hover, completion and definition);
 // every patch for a YAML patch list.
 func (a *analysis) absolute(line int) []*kpatch.Patch {
+	if a.owner != "" {
+		return a.own // as the owner read them: positioned in the document
+	}
 	if len(a.sections) == 0 {
 		return nil
 	}

@@ -202,7 +202,7 @@ func (c *completer) patchList(before string) {
 			return
 		}
 		for _, f := range typ.Fields() {
-			if len(pl.keys) == 0 && f.Name == "status" {
+			if schema.ServerSet(typ, f.Name, len(pl.keys) == 0) {
 				continue
 			}
 			c.add(f.Name, kindField, explain.TypeName(f.Type), explain.Summary(f))

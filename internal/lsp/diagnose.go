@@ -10,9 +10,10 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
-	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -24,7 +25,11 @@ import (
 type analysis struct {
 	ws          *workspace
 	d           *document
+	owner       string            // the kustomization that reads the document, when it is a patch file of one
+	manifest    bool              // the document is a manifest of its project, not a patch file
 	sections    []placed          // the document's units, in order
+	own         []*kpatch.Patch   // the document's patches as its owner reads them
+	order       []ref             // the project's patches, in kmerge apply's order
 	names       map[string]placed // the units of this check by name (place)
 	diagnostics []Diagnostic
 	changes     []objectChange // positioned in the document
@@ -47,6 +52,48 @@ type objectChange struct {
 	change.Change
 }
 
+// parsePatchList parses a YAML patch list. Its parser stops at the first
+// error; to report more, and to check the patches that are right, the
+// list is parsed again with the item that holds the error blanked out,
+// which keeps every other line where it is. A text that is not YAML, or
+// not a list, is one error.
+func parsePatchList(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
+	lines := append([]string(nil), d.lines...)
+	var errs []error
+	for len(errs) < maxParseErrors {
+		text := strings.Join(lines, "\n")
+		var warnings []kpatch.Warning // a kustomization's fields kmerge does not read
+		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{Warn: func(w kpatch.Warning) { warnings = append(warnings, w) }})
+		if err == nil {
+			return patches, warnings, errs
+		}
+		errs = append(errs, err)
+		at, ok := tree.ErrorPosition(err)
+		st, rerr := tree.Read([]byte(text), tree.Options{File: d.path})
+		if !ok || rerr != nil || len(st.Docs) != 1 || tree.Root(st.Docs[0]) == nil || tree.Root(st.Docs[0]).Kind != yaml.SequenceNode {
+			return nil, nil, errs
+		}
+		items := tree.Root(st.Docs[0]).Content
+		from, to := 0, 0 // the lines (from 1) of the item holding the error
+		for i, it := range items {
+			end := len(lines)
+			if i+1 < len(items) {
+				end = items[i+1].Line - 1
+			}
+			if it.Line <= at.Line && at.Line <= end {
+				from, to = it.Line, end
+			}
+		}
+		if from == 0 {
+			return nil, nil, errs
+		}
+		for i := from; i <= to; i++ {
+			lines[i-1] = ""
+		}
+	}
+	return nil, nil, errs
+}
+
 // analyze checks a version of a document (check.go): it parses it and runs
 // the project's patches, with the document's text in place of its file,
 // on the objects its patches target: copies of them, so that the loaded
@@ -56,15 +103,45 @@ func (s *Server) analyze(ctx context.Context, d *document, others map[string]*do
 	ws := s.workspaceFor(d.path)
 	a := &analysis{ws: ws, d: d, others: others, names: map[string]placed{}, seen: map[diagKey][]int{},
 		used: &liveKeys{units: map[*unit]bool{}, objects: map[string]bool{}}}
-	a.sections = d.sectionsIn(ws)
-	a.register(a.sections)
-	n := 0
-	for _, pl := range a.sections {
-		for _, err := range pl.u.errs {
-			if n < maxParseErrors {
-				a.addError(err, severityError)
+	defer func() { a.seen, a.lines = nil, nil }()
+	if ws.isManifest(d.path) {
+		// a manifest: no patch file to check (hover says which patches
+		// write its fields); a project that does not load is said
+		a.manifest = true
+		if ws.err != nil {
+			a.diagnostics = append(a.diagnostics, projectDiagnostic(ws))
+		} else {
+			a.projectOrder()
+		}
+		return a
+	}
+	if a.owner = ws.kustomizationOf(d.path); a.owner != "" {
+		// a patch file of a kustomization: its patches are those the
+		// kustomization reads from it, as saved
+		u := ws.diskUnit(a.owner)
+		for _, pt := range u.patches {
+			if pt.Pos.File == d.path {
+				a.own = append(a.own, pt)
 			}
-			n++
+		}
+		for _, err := range u.errs {
+			a.addError(err, severityError)
+		}
+	} else {
+		a.sections = d.sectionsIn(ws)
+		a.register(a.sections)
+		n := 0
+		for _, pl := range a.sections {
+			for _, err := range pl.u.errs {
+				if n < maxParseErrors {
+					a.addError(err, severityError)
+				}
+				n++
+			}
+			for _, w := range pl.u.warns {
+				p, u := a.place(w.Pos)
+				a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
+			}
 		}
 	}
 	switch {
@@ -85,7 +162,6 @@ func (s *Server) analyze(ctx context.Context, d *document, others map[string]*do
 		pi, pj := a.diagnostics[i].Range.Start, a.diagnostics[j].Range.Start
 		return pi.Line < pj.Line || pi.Line == pj.Line && pi.Character < pj.Character
 	})
-	a.seen, a.lines = nil, nil
 	ws.retain(d.uri, a.used)
 	return a
 }
@@ -98,32 +174,31 @@ func (a *analysis) register(units []placed) {
 	}
 }
 
-// run applies the project's patches, the document's in place of its file,
-// to copies of the objects the document's patches target, and turns what
-// happened there into diagnostics of the document, in the order kmerge
-// apply reports them (errors, then warnings, then violations, then
-// conflicts; diagnostics are sorted by place at the end). Each object is
-// patched by every patch that targets it, in kmerge apply's order:
-// strategic, merge and JSON patches first, then field patches, each in
-// the order of the files and of their place in them. It reports false
-// when ctx is done first.
-func (a *analysis) run(ctx context.Context) bool {
+// projectOrder sets a.order: the project's patches in kmerge apply's
+// order (strategic, merge and JSON patches first, then field patches, each
+// in the order of the files and of their place in them), with the
+// document's in place of its file (after the others when it is not one of
+// them, nor read by its owner), open documents from their texts, the
+// other files as saved.
+func (a *analysis) projectOrder() {
 	ws, d := a.ws, a.d
-	var order []ref
 	add := func(units []placed) {
 		for _, pl := range units {
 			for i := range pl.u.patches {
-				order = append(order, ref{pl.u, i})
+				a.order = append(a.order, ref{pl.u, i})
 			}
 		}
 	}
-	mine := false
+	mine := a.manifest
 	for _, f := range ws.files {
 		switch od := a.others[f]; {
 		case f == d.path:
 			add(a.sections)
 			mine = true
-		case od != nil:
+		case f == a.owner: // the kustomization that reads the document, as saved
+			add([]placed{{ws.diskUnit(f), 0}})
+			mine = true
+		case od != nil && !ws.isManifest(f) && ws.kustomizationOf(f) == "":
 			units := od.sectionsIn(ws)
 			a.register(units)
 			add(units)
@@ -134,34 +209,69 @@ func (a *analysis) run(ctx context.Context) bool {
 	if !mine {
 		add(a.sections)
 	}
-	slices.SortStableFunc(order, func(x, y ref) int {
+	slices.SortStableFunc(a.order, func(x, y ref) int {
 		return cmp.Compare(btoi(x.patch().Type == kpatch.Field), btoi(y.patch().Type == kpatch.Field))
 	})
+}
 
+// patches returns the patches of the order.
+func (a *analysis) patches() []*kpatch.Patch {
+	out := make([]*kpatch.Patch, len(a.order))
+	for i, x := range a.order {
+		out[i] = x.patch()
+	}
+	return out
+}
+
+// mine reports whether a patch of the order is the document's.
+func (a *analysis) mine(x ref) bool {
+	p, _ := a.place(x.patch().Pos)
+	return p.File == a.d.path
+}
+
+// run applies the project's patches (projectOrder) to copies of the
+// objects the document's patches target, and turns what happened there
+// into diagnostics of the document, in the order kmerge apply reports
+// them (errors, then warnings, then violations, then conflicts;
+// diagnostics are sorted by place at the end).
+//
+// Each object is patched on its own by the patches that pick it as it was
+// read (a group of one: what an edit that does not touch its patches need
+// not run again). That is kpatch.Run's choice too while no patch renames
+// an object or changes the labels a target selects by; when one did
+// (checked.moved), which patches pick an object is decided as the run
+// goes, and the check runs every object some patch picks, with every
+// patch, at once. The objects that a patch which may rename objects picks
+// are run too (a rename may make one of the document's patches pick
+// another object). It reports false when ctx is done first.
+func (a *analysis) run(ctx context.Context) bool {
+	ws := a.ws
+	a.projectOrder()
 	// what the document's patches pick, and what is wrong with their
 	// targets
 	var errs []error
 	var warns []kpatch.Warning
 	picked := map[*resource.Resource]bool{}
-	for _, x := range order {
-		if x.u.file != d.path {
-			continue // another file's: its target is that file's to report
-		}
+	for _, x := range a.order {
 		t := &x.u.targetsIn(ws)[x.i]
+		mine := a.mine(x)
+		if mine || x.patch().MayReidentify() {
+			for _, r := range t.objs {
+				picked[r] = true
+			}
+		}
 		switch {
+		case !mine:
 		case t.ambiguous != nil:
 			errs = append(errs, t.ambiguous)
 		case len(t.objs) == 0:
 			e, w := x.u.unmatched(ws, x.i)
 			errs, warns = append(errs, e...), append(warns, w...)
 		}
-		for _, r := range t.objs {
-			picked[r] = true
-		}
 	}
 	// the patches of each picked object
 	refs := map[*resource.Resource][]ref{}
-	for _, x := range order {
+	for _, x := range a.order {
 		t := &x.u.targetsIn(ws)[x.i]
 		if t.ambiguous != nil {
 			continue
@@ -172,7 +282,7 @@ func (a *analysis) run(ctx context.Context) bool {
 			}
 		}
 	}
-	var results []*checked
+	var groups []*checked
 	for _, r := range ws.set.Resources {
 		if !picked[r] {
 			continue
@@ -180,57 +290,87 @@ func (a *analysis) run(ctx context.Context) bool {
 		if ctx.Err() != nil {
 			return false
 		}
-		key := objectKey(ws, r, refs[r])
-		c := ws.checkObject(ctx, key, r, refs[r])
+		objs := []*resource.Resource{r}
+		key := groupKey(ws, objs, refs[r])
+		c := ws.checkGroup(ctx, key, objs, refs[r])
 		if c == nil {
 			return false
 		}
 		a.used.objects[key] = true
-		results = append(results, c)
+		if c.moved {
+			groups = nil
+			break
+		}
+		groups = append(groups, c)
 		errs = append(errs, c.errs...)
 		warns = append(warns, c.warns...)
+	}
+	if groups == nil && len(picked) > 0 {
+		// a patch moved an object: every object some patch picks, run
+		// with every patch (kpatch.Run decides which pick what, and
+		// what the targets that pick nothing are)
+		var objs []*resource.Resource
+		all := map[*resource.Resource]bool{}
+		for _, x := range a.order {
+			for _, r := range x.u.targetsIn(ws)[x.i].objs {
+				all[r] = true
+			}
+		}
+		for _, r := range ws.set.Resources {
+			if all[r] {
+				objs = append(objs, r)
+			}
+		}
+		key := groupKey(ws, objs, a.order)
+		c := ws.checkGroup(ctx, key, objs, a.order)
+		if c == nil {
+			return false
+		}
+		a.used.objects[key] = true
+		groups = []*checked{c}
+		errs, warns = c.errs, c.warns
 	}
 
 	for _, err := range errs {
 		a.addError(err, severityError)
 	}
 	for _, w := range warns {
-		if p, u := a.place(w.Pos); p.File == d.path {
+		if p, u := a.place(w.Pos); p.File == a.d.path {
 			a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
 		}
 	}
-	var conflicts []conflict.Conflict
-	for _, c := range results {
-		for _, ch := range c.changes {
-			if ch.Pos, _ = a.place(ch.Pos); ch.Pos.File == d.path {
-				a.changes = append(a.changes, objectChange{object: c.id, Change: ch})
+	rec := &conflict.Recorder{} // sorts the conflicts as a run does
+	for _, c := range groups {
+		for _, o := range c.objects {
+			for _, ch := range o.changes {
+				if ch.Pos, _ = a.place(ch.Pos); ch.Pos.File == a.d.path {
+					a.changes = append(a.changes, objectChange{object: o.id, Change: ch})
+				}
 			}
+			a.validate(o)
 		}
-		a.validate(c)
 		for _, cf := range c.conflicts {
-			cf.A.Change.Pos, _ = a.place(cf.A.Change.Pos)
-			cf.B.Change.Pos, _ = a.place(cf.B.Change.Pos)
-			conflicts = append(conflicts, cf)
+			cf.Sides = slices.Clone(cf.Sides)
+			for i := range cf.Sides {
+				cf.Sides[i].Change.Pos, _ = a.place(cf.Sides[i].Change.Pos)
+			}
+			rec.AddConflicts([]conflict.Conflict{cf})
 		}
 	}
-	// in conflict.Find's order: by the later change's position, then
-	// the path of the earlier one
-	slices.SortStableFunc(conflicts, func(x, y conflict.Conflict) int {
-		px, py := x.B.Change.Pos, y.B.Change.Pos
-		if c := cmp.Or(strings.Compare(px.File, py.File), cmp.Compare(px.Line, py.Line), cmp.Compare(px.Column, py.Column)); c != 0 {
-			return c
+	hinted := map[*unit]bool{}
+	for _, x := range a.order {
+		if hinted[x.u] || !a.mine(x) {
+			continue
 		}
-		return fieldpath.Compare(x.A.Change.Path, y.A.Change.Path)
-	})
-	for _, c := range conflicts {
-		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
-			here, other := side[0], side[1]
-			if here.Change.Pos.File != d.path {
-				continue
+		hinted[x.u] = true
+		for _, h := range x.u.quoteHints(ws) {
+			if p, u := a.place(h.pos); p.File == a.d.path {
+				a.add(p, u, h.pos, h.msg, severityHint, nil)
 			}
-			rel := []RelatedInformation{{Location: a.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
-			a.add(here.Change.Pos, nil, tree.Position{}, "conflict: "+c.String(), severityWarning, rel)
 		}
+	}
+	for _, c := range rec.Conflicts() {
+		a.conflict(c)
 	}
 	return true
 }
@@ -242,14 +382,48 @@ func btoi(b bool) int {
 	return 0
 }
 
+// maxRelated is how many other sides of a conflict a diagnostic lists.
+const maxRelated = 10
+
+// conflict reports a conflict on each of its sides in the document.
+func (a *analysis) conflict(c conflict.Conflict) {
+	for i, here := range c.Sides {
+		if here.Change.Pos.File != a.d.path {
+			continue
+		}
+		var rel []RelatedInformation
+		for j, other := range c.Sides {
+			if j == i {
+				continue
+			}
+			if len(rel) == maxRelated {
+				break
+			}
+			what := "the other patch: "
+			if len(c.Sides) > 2 {
+				what = "another patch: "
+			}
+			rel = append(rel, RelatedInformation{Location: a.location(other.Change.Pos), Message: what + describeSide(c.Object, other)})
+		}
+		msg := "conflict: " + c.String()
+		if len(c.Sides) > maxRelated+1 {
+			// the whole list would make every side's message as long
+			// as the list
+			msg = fmt.Sprintf("conflict: %s, and %d other changes (the first %d in the related information)",
+				describeSide(c.Object, here), len(c.Sides)-1, maxRelated)
+		}
+		a.add(here.Change.Pos, nil, tree.Position{}, msg, severityWarning, rel)
+	}
+}
+
 // validate reports the violations of a patched object (workspace.
 // violations) that the document's patches wrote, where they wrote them:
 // errors when the project validates strictly (the default), warnings with
 // validate: warn. Violations the object had before the patches are not
 // the document's doing, and are left out.
-func (a *analysis) validate(c *checked) {
+func (a *analysis) validate(o checkedObject) {
 	mode := a.ws.validation()
-	for _, v := range c.violations {
+	for _, v := range o.violations {
 		if v.Input {
 			continue
 		}
@@ -261,7 +435,7 @@ func (a *analysis) validate(c *checked) {
 		if mode.Fails(v) {
 			severity = severityError
 		}
-		a.add(p, u, v.Patch, v.String()+" ("+c.id+")", severity, nil)
+		a.add(p, u, v.Patch, v.String()+" ("+o.id+")", severity, nil)
 	}
 }
 

@@ -72,6 +72,9 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 // for a path, the field (how a patch treats it, in the words of kmerge
 // explain), its value in each target object, and what the line changes.
 func (s *Server) hover(d *document, a *analysis, p Position) *Hover {
+	if a.manifest {
+		return s.manifestHover(d, a, p)
+	}
 	sp := spotAt(d, a, p)
 	if sp == nil {
 		return nil

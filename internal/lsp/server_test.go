@@ -70,6 +70,8 @@ image: shop/api:1.2
 		{c, base + "\n[deployment.api]\nreplicas: lots\n\n", "c.kpatch checked against a.kpatch's buffer", append(baseLines, 18), 5},
 		{c, strings.Replace(base, "[deployment.nope]\nreplicas: 1\n", "[deployment.web.containers.name=sidecar]\nimage: envoy:${values.missing}\n", 1), "a section replaced by one with an undefined variable", nil, 0},
 		{c, base, "back to the first text", baseLines, 5},
+		{a, "[deployment.web]\nmetadata.name: web2\n", "a.kpatch renames web to web2", nil, 0},
+		{c, base + "\n[deployment.web2]\nreplicas: 5\n", "a section on web2, which a.kpatch's rename makes pick web", nil, 0},
 	}
 	edited := startClient(t, Options{})
 	open := map[string]string{}
@@ -108,6 +110,16 @@ image: shop/api:1.2
 			}
 			if rel := got[0].RelatedInformation; len(rel) != 1 || rel[0].Location.URI != a || rel[0].Location.Range.Start.Line != st.related {
 				t.Errorf("step %d (%s): the other side of the first conflict: %+v, want line %d of a.kpatch", i, st.what, rel, st.related)
+			}
+		}
+		if st.what == "a section on web2, which a.kpatch's rename makes pick web" {
+			// kpatch.Run decides which patches pick an object as the
+			// patches before left it: web2 is web, renamed by a.kpatch
+			// (which comes first), so the section matches, and its
+			// replicas (5) meet those of c.kpatch's first section (3)
+			all := show(got)
+			if strings.Contains(all, "no object matches deployment.web2") || !strings.Contains(all, "sets spec.replicas to 5") {
+				t.Errorf("step %d (%s):\n%s", i, st.what, all)
 			}
 		}
 		if i == 0 {

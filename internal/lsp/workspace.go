@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,9 +65,11 @@ func newWorkspace(key string, p *project.Project, err error, showSecrets bool) *
 }
 
 // findProject names the project a file belongs to: the kmerge.yaml of its
-// folder or the nearest parent; else the nearest folder (up to the top of
-// a git repository, at most three levels up) in which project.Detect
-// finds manifests; else the file's folder, with no manifests.
+// folder or the nearest parent; else, in the nearest folder (up to the top
+// of a git repository, at most three levels up) in which
+// project.DetectAll finds manifests, the project whose patches hold the
+// file (an overlay's), or the first; else the file's folder, with no
+// manifests.
 func findProject(file string) (key string, p *project.Project, err error) {
 	dir := filepath.Dir(file)
 	found, err := project.Find(dir)
@@ -79,9 +82,28 @@ func findProject(file string) (key string, p *project.Project, err error) {
 		return abs, p, err
 	}
 	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
-		p, err := project.Detect(d)
-		if err == nil && len(p.Manifests) > 0 {
-			return d, p, nil
+		ps, err := project.DetectAll(d)
+		if err != nil {
+			ps = nil
+		}
+		// the proposed project whose patches hold the file (an overlay's,
+		// when the folder has several), else the first with manifests
+		var found *project.Project
+		for _, p := range ps {
+			if len(p.Manifests) == 0 {
+				continue
+			}
+			for _, pp := range p.Patches {
+				if file == pp || strings.HasPrefix(file, pp+string(filepath.Separator)) {
+					return p.Dir, p, nil
+				}
+			}
+			if found == nil {
+				found = p
+			}
+		}
+		if found != nil {
+			return d, found, nil
 		}
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
 			break
@@ -168,11 +190,37 @@ func (ws *workspace) diskUnit(file string) *unit {
 	return u
 }
 
-// forget drops what is cached of a patch file saved anew.
+// kustomizationOf returns the kustomization among the project's patch
+// files that reads patches from file (a patch file of an overlay, which
+// kmerge reads only through it), "" when there is none.
+func (ws *workspace) kustomizationOf(file string) string {
+	for _, f := range ws.files {
+		if f == file || !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
+			continue
+		}
+		for _, p := range ws.diskUnit(f).patches {
+			if p.Pos.File == file {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// forget drops what is cached of a patch file saved anew, and of the
+// kustomizations that read patches from it.
 func (ws *workspace) forget(file string) {
 	ws.mu.Lock()
+	defer ws.mu.Unlock()
 	delete(ws.disk, file)
-	ws.mu.Unlock()
+	for f, p := range ws.disk { // the kustomizations that read it
+		for _, pt := range p.patches {
+			if pt.Pos.File == file {
+				delete(ws.disk, f)
+				break
+			}
+		}
+	}
 }
 
 // owns reports whether a change to file changes the loaded project
@@ -195,6 +243,20 @@ func (ws *workspace) owns(file string, created bool) bool {
 	return false
 }
 
+// isManifest reports whether file is one of the project's manifests (or
+// below a folder of them).
+func (ws *workspace) isManifest(file string) bool {
+	if ws.proj == nil {
+		return false
+	}
+	for _, m := range abs(ws.proj.Manifests) {
+		if file == m || strings.HasPrefix(file, m+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 // shortcutsOf returns the shortcuts at a type, computed once.
 func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	ws.mu.Lock()
@@ -207,15 +269,16 @@ func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	return sc
 }
 
-// targets returns the objects a patch target picks, in set order.
+// targets returns the objects a patch target picks, in set order (also
+// when the target is ambiguous: the error is the run's to report).
 func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
 	m, err := sel.Matcher(ws.schema)
 	if err != nil {
 		return nil
 	}
 	candidates := ws.set.Resources
-	if sel.Name != "" && sel.Name != "*" {
-		candidates = ws.byName[sel.Name]
+	if name, ok := sel.ExactName(); ok {
+		candidates = ws.byName[name]
 	}
 	var out []*resource.Resource
 	for _, r := range candidates {

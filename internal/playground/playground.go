@@ -166,7 +166,7 @@ func (in Input) apply(ctx context.Context, s *schema.Schema, out *Output) error 
 		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position(), e.Secret))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos, c.A.Change.Mask))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos, c.Sides[0].Change.Mask))
 	}
 	return nil
 }
