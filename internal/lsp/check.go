@@ -274,10 +274,18 @@ type checked struct {
 	errs      []error         // in the order of a run
 	warns     []kpatch.Warning
 	conflicts []conflict.Conflict
-	// moved: a patch changed an object's identity, or its labels or
-	// annotations while a target of the run selects by them: the patches
-	// that pick it may not be those its identity as read says
-	moved bool
+	// a patch changed an object's identity (renamed: the patches that
+	// pick it are then not those its identity as read says), or changed
+	// (or may have changed) its labels or annotations (which matters when
+	// a target of the project selects by them)
+	renamed, relabelled bool
+}
+
+// moved reports whether a patch may have made other patches pick an object
+// than those that picked it as it was read: it renamed one, or changed
+// labels or annotations when a target selects by them.
+func (c *checked) moved(selectsLabels bool) bool {
+	return c.renamed || selectsLabels && c.relabelled
 }
 
 // checkedObject is what the patches did to a copy of one object.
@@ -316,10 +324,8 @@ func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resourc
 	}
 	ws.patched.Add(int64(len(objs)))
 	patches := make([]*kpatch.Patch, len(refs))
-	labels := false // a target selects by labels or annotations
 	for i, x := range refs {
 		patches[i] = x.patch()
-		labels = labels || patches[i].Target.Labels != "" || patches[i].Target.Annotations != ""
 	}
 	rec := &conflict.Recorder{}
 	opts := ws.options()
@@ -348,9 +354,9 @@ func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resourc
 		if !cp.Deleted {
 			o.violations = ws.violations(cp, objs[i], o.changes)
 		}
-		c.moved = c.moved || cp.Original != nil
+		c.renamed = c.renamed || cp.Original != nil
 		for _, ch := range o.changes {
-			c.moved = c.moved || labels && labelsOrAnnotations(ch.Path)
+			c.relabelled = c.relabelled || labelsOrAnnotations(ch.Path)
 		}
 		c.objects = append(c.objects, o)
 	}

@@ -198,7 +198,7 @@ func (a *analysis) projectOrder() {
 		case f == a.owner: // the kustomization that reads the document, as saved
 			add([]placed{{ws.diskUnit(f), 0}})
 			mine = true
-		case od != nil && !ws.isManifest(f) && ws.kustomizationOf(f) == "":
+		case od != nil:
 			units := od.sectionsIn(ws)
 			a.register(units)
 			add(units)
@@ -241,21 +241,29 @@ func (a *analysis) mine(x ref) bool {
 // an object or changes the labels a target selects by; when one did
 // (checked.moved), which patches pick an object is decided as the run
 // goes, and the check runs every object some patch picks, with every
-// patch, at once. The objects that a patch which may rename objects picks
-// are run too (a rename may make one of the document's patches pick
-// another object). It reports false when ctx is done first.
+// patch, at once. The objects that a patch which may rename objects (or,
+// when a target selects by labels, change labels) picks are run too: such
+// a patch may make one of the document's patches pick another object. It
+// reports false when ctx is done first.
 func (a *analysis) run(ctx context.Context) bool {
 	ws := a.ws
 	a.projectOrder()
+	selectsLabels := false // a target selects by labels or annotations
+	for _, x := range a.order {
+		t := x.patch().Target
+		selectsLabels = selectsLabels || t.Labels != "" || t.Annotations != ""
+	}
 	// what the document's patches pick, and what is wrong with their
-	// targets
+	// targets; and what the patches that may make another pick an object
+	// pick (those that may rename it, or change its labels when a target
+	// selects by labels)
 	var errs []error
 	var warns []kpatch.Warning
 	picked := map[*resource.Resource]bool{}
 	for _, x := range a.order {
 		t := &x.u.targetsIn(ws)[x.i]
 		mine := a.mine(x)
-		if mine || x.patch().MayReidentify() {
+		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != kpatch.Field {
 			for _, r := range t.objs {
 				picked[r] = true
 			}
@@ -297,7 +305,7 @@ func (a *analysis) run(ctx context.Context) bool {
 			return false
 		}
 		a.used.objects[key] = true
-		if c.moved {
+		if c.moved(selectsLabels) {
 			groups = nil
 			break
 		}

@@ -72,6 +72,8 @@ image: shop/api:1.2
 		{c, base, "back to the first text", baseLines, 5},
 		{a, "[deployment.web]\nmetadata.name: web2\n", "a.kpatch renames web to web2", nil, 0},
 		{c, base + "\n[deployment.web2]\nreplicas: 5\n", "a section on web2, which a.kpatch's rename makes pick web", nil, 0},
+		{a, "[deployment.api]\nmetadata.labels.tier: edge\n", "a.kpatch labels api", nil, 0},
+		{c, base + "\n[deployment.*{tier=edge}]\nmetadata.labels.tier: core\n", "a section on the Deployments labelled tier=edge, which a.kpatch's label makes pick api", nil, 0},
 	}
 	edited := startClient(t, Options{})
 	open := map[string]string{}
@@ -119,6 +121,15 @@ image: shop/api:1.2
 			// replicas (5) meet those of c.kpatch's first section (3)
 			all := show(got)
 			if strings.Contains(all, "no object matches deployment.web2") || !strings.Contains(all, "sets spec.replicas to 5") {
+				t.Errorf("step %d (%s):\n%s", i, st.what, all)
+			}
+		}
+		if st.what == "a section on the Deployments labelled tier=edge, which a.kpatch's label makes pick api" {
+			// no object has the label as read; a.kpatch gives it to api
+			// before c.kpatch's patches run: the section picks api, and
+			// its label (core) meets a.kpatch's (edge)
+			all := show(got)
+			if strings.Contains(all, "no object matches") && strings.Contains(all, "tier=edge") || !strings.Contains(all, "sets metadata.labels.tier to core") {
 				t.Errorf("step %d (%s):\n%s", i, st.what, all)
 			}
 		}
