@@ -180,6 +180,9 @@ var later = new(int)
 // ($/cancelRequest), or the server stops; a request cancelled before it is
 // answered is answered with the error RequestCancelled.
 func (s *Server) async(m *message, work func(ctx context.Context) (any, *rpcError)) (any, *rpcError) {
+	if m.ID == nil {
+		return nil, nil // a notification asks for no answer
+	}
 	key := requestKey(m.ID)
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.reqMu.Lock()
