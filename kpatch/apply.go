@@ -150,9 +150,13 @@ func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath
 }
 
 // masks reports whether messages about r mask its secret values
-// (Options.ShowSecrets).
+// (Options.ShowSecrets): r was a Secret when the run picked it (its
+// identity, which a patch's changes are named by until the run has
+// applied it), or is one now, a patch having re-kinded it (a strategic or
+// merge patch with allowKindChange, a JSON patch replacing /kind): the
+// values that patch writes into data and stringData are the new Secret's.
 func (ap *applier) masks(r *resource.Resource) bool {
-	return !ap.opts.ShowSecrets && secret.Holds(r.APIVersion, r.Kind)
+	return !ap.opts.ShowSecrets && (secret.Holds(r.APIVersion, r.Kind) || secret.Object(r.Root))
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
