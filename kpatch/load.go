@@ -3,19 +3,20 @@ package kpatch
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
 // (.yaml, .yml, .json). Folders are read recursively, files in lexical
 // order, folders starting with a dot skipped, and so are project files
-// (kmerge.yaml) found in them. Patches keep the order of
+// (kmerge.yaml) found in them; symbolic links are followed, as manifests'
+// (a path given that is a link to a folder, links met in a folder). Patches keep the order of
 // the files and of their place in each file.
 //
 // Once ctx is done, no further file is read, and Load returns ctx.Err()
@@ -76,29 +77,21 @@ func Files(paths []string) ([]string, error) {
 			files = append(files, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				return err
-			case d.IsDir() && path != p && strings.HasPrefix(d.Name(), "."):
-				return filepath.SkipDir
-			case d.IsDir():
-				k, err := KustomizationIn(path)
-				if err != nil {
-					return err
-				}
-				if k != "" {
-					files = append(files, k)
-					return filepath.SkipDir
-				}
-			case isPatchFile(path) && !isProjectFile(path):
-				files = append(files, path)
+		// folders as manifests are walked (internal/walk: links followed,
+		// dot folders skipped), a kustomization standing for its folder
+		found, err := walk.FilesEnter(p, func(path string) bool {
+			return isPatchFile(path) && !isProjectFile(path)
+		}, func(dir string) ([]string, bool, error) {
+			k, err := KustomizationIn(dir)
+			if err != nil || k == "" {
+				return nil, false, err
 			}
-			return nil
+			return []string{k}, true, nil
 		})
 		if err != nil {
 			return nil, err
 		}
+		files = append(files, found...)
 	}
 	return files, nil
 }
