@@ -10,6 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
@@ -148,6 +149,7 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		if err != nil {
 			de := newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 			de.Item = item
+			de.masked = !opts.ShowSecrets && secret.Object(d) // the patch's line may set its values
 			return nil, de
 		}
 		errs, warns := c.check(res, object, docName, objectName(res),
@@ -332,7 +334,15 @@ type DocumentError struct {
 	Item int
 	// Object names the Kubernetes object ("apps/v1 Deployment web"), or "".
 	Object string
+
+	masked bool // the object is a v1 Secret: see Masked
 }
+
+// Masked reports whether the line of the patch the error points at may
+// hold a secret value, and is best quoted masked (package secret): the
+// document patched is a v1 Secret (unless PatchOptions.ShowSecrets), whose
+// values the patch's lines set, or the patch's error says so.
+func (e *DocumentError) Masked() bool { return e.masked || secret.InError(e.Err) }
 
 func newDocumentError(err error, patchName, file string, i, n int, doc *yaml.Node) *DocumentError {
 	return &DocumentError{Err: err, Patch: patchName, File: file, Index: i, Count: n, Item: -1, Object: objectName(doc)}

@@ -185,3 +185,47 @@ func TestDiffConflictMasksSecrets(t *testing.T) {
 		t.Errorf("the patch is %q (%v), want it to set password: two", patch, err)
 	}
 }
+
+// TestPatchErrorsOnSecretsMasked: an error applying a patch to a Secret
+// says that it masks (Masked), so that the line of the patch it points at,
+// which sets the Secret's values, is quoted masked (kmerge's report,
+// errpos.QuoteMasked); with ShowSecrets it does not. Patch (a
+// DocumentError) and ApplyPatches (a kpatch.Error) alike; a ConfigMap's
+// error does not mask. Before, only validation errors and a JSON patch's
+// failed test masked: the quoted line showed the value.
+func TestPatchErrorsOnSecretsMasked(t *testing.T) {
+	secretDoc := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {user: admin}\n"
+	configDoc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db}\n"
+	patch := `[{"op": "add", "path": "/data/password", "value": "aHVudGVyMg=="}]`
+	masks := func(err error) bool {
+		var m interface{ Masked() bool }
+		return errors.As(err, &m) && m.Masked()
+	}
+	for _, c := range []struct {
+		doc  string
+		show bool
+		want bool
+	}{
+		{secretDoc, false, true},
+		{secretDoc, true, false},
+		{configDoc, false, false},
+	} {
+		_, err := Patch(context.Background(), []byte(c.doc), []byte(patch), PatchOptions{Type: JSON, ShowSecrets: c.show})
+		if err == nil || masks(err) != c.want {
+			t.Errorf("Patch on %.30q (show %v): %v, masked %v; want an error, masked %v", c.doc, c.show, err, masks(err), c.want)
+		}
+		set, err := resource.Parse([]byte(c.doc), "in.yaml", resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := map[bool]string{true: "secret", false: "configmap"}[strings.Contains(c.doc, "Secret")]
+		ps, err := kpatch.Parse([]byte("- target: "+kind+".db\n  type: json\n  patch: "+patch+"\n"), "p.yaml", kpatch.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ApplyPatches(context.Background(), set, ps, ApplyOptions{ShowSecrets: c.show})
+		if err == nil || masks(err) != c.want {
+			t.Errorf("ApplyPatches on %.30q (show %v): %v, masked %v; want an error, masked %v", c.doc, c.show, err, masks(err), c.want)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package kpatch
 
-import "github.com/kmerge/kmerge/tree"
+import (
+	"errors"
+
+	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/tree"
+)
 
 // Error is a problem in a patch file or in applying it, at a position of
 // the patch file.
@@ -21,6 +26,35 @@ type Error struct {
 	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), nil for other
 	// errors.
 	Err error
+
+	masked bool // the patch was applied to a v1 Secret: see Masked
+}
+
+// Masked reports whether the line of the patch the error points at may
+// hold a secret value, and is best quoted masked (package secret): the
+// patch failed on a v1 Secret (unless Options.ShowSecrets), where its
+// lines set the Secret's values, or the error it wraps says so (a JSON
+// patch's failed test of a Secret's value).
+func (e *Error) Masked() bool { return e.masked || secret.InError(e.Err) }
+
+// maskedError returns err (an *Error, or several joined, as KeepGoing
+// gathers them) with its *Errors marked Masked; copies, as a patch's
+// errors may be shared.
+func maskedError(err error) error {
+	switch e := err.(type) {
+	case *Error:
+		c := *e
+		c.masked = true
+		return &c
+	case interface{ Unwrap() []error }:
+		errs := e.Unwrap()
+		out := make([]error, len(errs))
+		for i, x := range errs {
+			out[i] = maskedError(x)
+		}
+		return errors.Join(out...)
+	}
+	return err
 }
 
 // Error formats the error as "file:line:col: message".

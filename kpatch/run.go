@@ -531,6 +531,9 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 		ap.log = &change.Log{}
 	}
 	sl.err = ap.patchObject(sl.r, sl.patch)
+	if sl.err != nil && ap.masks(sl.r) {
+		sl.err = maskedError(sl.err) // its line may set the Secret's values
+	}
 	ap.settleInsertions()
 	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
 	if ap.log != nil {

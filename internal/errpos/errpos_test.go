@@ -73,3 +73,23 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteMasked: a line holding a secret value is quoted masked
+// (secret.Line); when the mask starts before the column (the column
+// pointed into a flow mapping whose earlier values are secret), the caret
+// points at the mask instead of past the end of the line.
+func TestQuoteMasked(t *testing.T) {
+	for _, c := range []struct {
+		data      string
+		line, col int
+		want      string
+	}{
+		{"data:\n  password: hunter2\n", 2, 3, "    password: ***\n    ^\n"},
+		{"patch: {data: {a: c2VjcmV0LWE=, token: \"bad!\"}}\n", 1, 35, "  patch: ***\n         ^\n"},
+		{"stringData.password: s3cret-${values.missing}\n", 1, 29, "  stringData.password: ***\n                       ^\n"},
+	} {
+		if got := QuoteMasked([]byte(c.data), tree.Position{Line: c.line, Column: c.col}); got != c.want {
+			t.Errorf("%q %d:%d:\n got %q\nwant %q", c.data, c.line, c.col, got, c.want)
+		}
+	}
+}
