@@ -51,17 +51,9 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// Record is what one patch did to one object.
-type Record struct {
-	Object  string        // the object's identity
-	Patch   string        // the patch's kind: "field", "strategic", "merge" or "json"
-	Pos     tree.Position // the patch: its header, or its item in a patch list
-	Changes []change.Change
-}
-
 // Side is one patch's part in a conflict.
 type Side struct {
-	Patch  string // the patch's kind
+	Patch  change.PatchKind // the patch's kind
 	Change change.Change
 }
 
@@ -99,12 +91,12 @@ func (c Conflict) String() string {
 // found in the records of an object as soon as it is patched (so that the
 // records can go). It is not safe for concurrent use.
 type Recorder struct {
-	records []Record
+	records []change.Record
 	found   []Conflict
 }
 
 // Add adds a record.
-func (r *Recorder) Add(rec Record) {
+func (r *Recorder) Add(rec change.Record) {
 	if r != nil {
 		r.records = append(r.records, rec)
 	}
@@ -132,7 +124,7 @@ func (r *Recorder) Conflicts() []Conflict {
 }
 
 // Records returns what was added, in order.
-func (r *Recorder) Records() []Record {
+func (r *Recorder) Records() []change.Record {
 	if r == nil {
 		return nil
 	}
@@ -219,7 +211,7 @@ func meet(e, f fieldpath.Element) meeting {
 // another patch) conflict, and which of them is the one that conflicts
 // with a whole part of the other patch (0: neither, the same path; 1: x,
 // above y or changing the list y names an item of; 2: y).
-func conflicts(x, y change.Change, kx, ky string) (int, bool) {
+func conflicts(x, y change.Change, kx, ky change.PatchKind) (int, bool) {
 	// the change to a list's items, or to their names, goes with every
 	// change that names an item of the list: reported once
 	if structural(x, y) || renames(x, y) {
@@ -231,7 +223,7 @@ func conflicts(x, y change.Change, kx, ky string) (int, bool) {
 	if otherItem(x, y) || otherItem(y, x) {
 		return 0, false
 	}
-	crossKind := (kx == "field") != (ky == "field")
+	crossKind := (kx == change.FieldPatch) != (ky == change.FieldPatch)
 	switch relate(x.Path, y.Path) {
 	case shape:
 		return 0, !passive(x) || !passive(y)

@@ -96,10 +96,8 @@ func TestRules(t *testing.T) {
 	} {
 		x := ch(t, c.x[0].(change.Op), c.x[1].(string), c.x[2].(string))
 		y := ch(t, c.y[0].(change.Op), c.y[1].(string), c.y[2].(string))
-		kx, ky := c.kx, c.ky
-		if kx == "" {
-			kx, ky = "strategic", "strategic"
-		}
+		kind := map[string]change.PatchKind{"": change.StrategicPatch, "field": change.FieldPatch, "strategic": change.StrategicPatch}
+		kx, ky := kind[c.kx], kind[c.ky]
 		if _, got := conflicts(x, y, kx, ky); got != c.want {
 			t.Errorf("%s: %s / %s: %v, want %v", c.name, x, y, got, c.want)
 		}
@@ -118,17 +116,17 @@ func TestFind(t *testing.T) {
 		c.Pos = tree.Position{File: "p", Line: line, Column: 1}
 		return c
 	}
-	records := []Record{
-		{Object: "o", Patch: "strategic", Changes: []change.Change{
+	records := []change.Record{
+		{Object: "o", Patch: change.StrategicPatch, Changes: []change.Change{
 			at(ch(t, change.Delete, "spec.x", ""), 1),
 			at(ch(t, change.Set, "spec.y", "1"), 2),
 		}},
-		{Object: "o", Patch: "strategic", Changes: []change.Change{
+		{Object: "o", Patch: change.StrategicPatch, Changes: []change.Change{
 			at(ch(t, change.Set, "spec.x.a", "1"), 3),
 			at(ch(t, change.Set, "spec.x.b", "1"), 4),
 			at(ch(t, change.Set, "spec.y", "2"), 5),
 		}},
-		{Object: "other", Patch: "strategic", Changes: []change.Change{at(ch(t, change.Set, "spec.y", "3"), 6)}},
+		{Object: "other", Patch: change.StrategicPatch, Changes: []change.Change{at(ch(t, change.Set, "spec.y", "3"), 6)}},
 	}
 	var got []string
 	for _, c := range Find(records) {

@@ -117,9 +117,9 @@ type applier struct {
 	res       *Result
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
-	log       *change.Log // what the patch changes
-	kind      string      // the patch's kind, as conflicts name it
-	inserted  []insertion // the items the patch inserted, for settleInsertions
+	log       *change.Log      // what the patch changes
+	kind      change.PatchKind // the patch's kind, as its change records name it
+	inserted  []insertion      // the items the patch inserted, for settleInsertions
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
@@ -162,20 +162,20 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	}
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
-	case Strategic, Merge, JSON:
+	case change.StrategicPatch, change.MergePatch, change.JSONPatch:
 		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
 		}
-		if p.Type != JSON {
+		if p.Type != change.JSONPatch {
 			keepIdentity(body, r, p)
 		}
-		strategic := p.Type == Strategic
+		strategic := p.Type == change.StrategicPatch
 		if strategic && typ == nil {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, NoSchema: true,
 				Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced)", r.APIVersion, r.Kind)})
 			strategic = false
-			ap.kind = Merge.String()
+			ap.kind = change.MergePatch
 		}
 		var before *yaml.Node
 		if ap.opts.Trace != nil {
@@ -183,11 +183,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		var res *yaml.Node
 		switch {
-		case p.Type == JSON:
+		case p.Type == change.JSONPatch:
 			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
-		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
+		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
 				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})

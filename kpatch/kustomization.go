@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -275,7 +276,7 @@ func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Se
 	if root.Kind != yaml.MappingNode {
 		return nil, nodeErr(file, root, "a strategic merge patch is a mapping; this is %s", describeNode(root))
 	}
-	p := &Patch{Pos: nodePos(file, root), Type: Strategic, Body: root, DeleteTarget: deletesObject(root)}
+	p := &Patch{Pos: nodePos(file, root), Type: change.StrategicPatch, Body: root, DeleteTarget: deletesObject(root)}
 	if sel != nil {
 		p.Target = *sel
 		return p, nil
@@ -393,7 +394,7 @@ func (k *kustomization) patches(list *yaml.Node) ([]*Patch, error) {
 			if sel == nil {
 				return nil, nodeErr(k.file, e, "a JSON patch in patches needs a target")
 			}
-			ps = []*Patch{{Pos: nodePos(c.file, docs[0]), Type: JSON, Body: docs[0], Target: *sel}}
+			ps = []*Patch{{Pos: nodePos(c.file, docs[0]), Type: change.JSONPatch, Body: docs[0], Target: *sel}}
 		case len(docs) > 1 && sel != nil:
 			return nil, nodeErr(k.file, target, "a patch of several documents has no target: each names its object (as kustomize requires)")
 		default:
@@ -420,7 +421,7 @@ func (k *kustomization) patches(list *yaml.Node) ([]*Patch, error) {
 // options reads an entry's options: kustomize's allowNameChange and
 // allowKindChange, which a JSON patch ignores (it changes what it says).
 func (k *kustomization) options(p *Patch, n *yaml.Node) error {
-	if p.Type == JSON {
+	if p.Type == change.JSONPatch {
 		return nil
 	}
 	return parseOptions(p, n, k.file)
@@ -480,7 +481,7 @@ func (k *kustomization) json6902(list *yaml.Node) ([]*Patch, error) {
 		if len(docs) != 1 || docs[0].Kind != yaml.SequenceNode {
 			return nil, nodeErr(k.file, at, "a JSON patch is a list of operations: - {op: replace, path: /spec/replicas, value: 3}")
 		}
-		out = append(out, &Patch{Pos: nodePos(c.file, docs[0]), Type: JSON, Body: docs[0], Target: sel})
+		out = append(out, &Patch{Pos: nodePos(c.file, docs[0]), Type: change.JSONPatch, Body: docs[0], Target: sel})
 	}
 	return out, nil
 }

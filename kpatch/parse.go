@@ -7,31 +7,16 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
-
-// Type is the kind of a patch.
-type Type uint8
-
-// The kinds of patches.
-const (
-	Field     Type = iota // assignments to paths (.kpatch sections, `type: field`)
-	Strategic             // a strategic merge patch
-	Merge                 // a JSON merge patch (RFC 7396)
-	JSON                  // a JSON patch (RFC 6902)
-)
-
-// String returns the name a YAML patch list gives the type.
-func (t Type) String() string {
-	return [...]string{"field", "strategic", "merge", "json"}[t]
-}
 
 // Patch is one patch: the objects it targets and what it does to them.
 type Patch struct {
 	Pos    tree.Position // the header, or the item of a YAML patch list
 	Target resource.Selector
-	Type   Type
+	Type   change.PatchKind // its String is the type a YAML patch list names
 
 	// Field patches: Path leads from the object to what the assignments
 	// are relative to; DeleteTarget deletes that instead. DeleteTarget
@@ -183,7 +168,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Patch{Pos: pos, Target: sel, Type: Field}
+	p := &Patch{Pos: pos, Target: sel, Type: change.FieldPatch}
 	if rest != "" {
 		l := &pathLexer{src: rest, base: restPos, bareSelectors: true}
 		if p.Path, err = l.parsePath(); err != nil {

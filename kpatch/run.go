@@ -61,12 +61,12 @@ func NewRun(patches []*Patch, opts Options) *Run {
 	// the memory
 	run.err = opts.Vars.checkExpansion(patches, maxExpanded)
 	for _, p := range patches {
-		if p.Type != Field {
+		if p.Type != change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
 	for _, p := range patches {
-		if p.Type == Field {
+		if p.Type == change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
@@ -96,9 +96,9 @@ func NewRun(patches []*Patch, opts Options) *Run {
 // through a shortcut such as name).
 func (p *Patch) MayReidentify() bool {
 	switch {
-	case p.Type == JSON:
+	case p.Type == change.JSONPatch:
 		return true
-	case p.Type != Field:
+	case p.Type != change.FieldPatch:
 		return p.AllowNameChange || p.AllowKindChange
 	case len(p.Path) > 0:
 		return identityField(p.Path[0])
@@ -191,7 +191,7 @@ func (run *Run) Patch(r *resource.Resource) bool {
 			sl.afterDelete(record)
 			continue
 		}
-		if sl.patch.Type != Field {
+		if sl.patch.Type != change.FieldPatch {
 			ix = nil // its writes do not go through the index
 		} else if ix == nil && !run.opts.scanOnly {
 			ix = newObjectIndex()
@@ -209,11 +209,11 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	if run.opts.Record != nil && len(slots) > 1 {
 		// the conflicts between the object's patches are found now, so
 		// that what they changed need not be kept until Finish
-		var recs []conflict.Record
+		var recs []change.Record
 		for _, sl := range slots {
 			if len(sl.changes) > 0 {
 				sl.recorded = true
-				recs = append(recs, conflict.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
 		found = conflict.Find(recs)
@@ -467,9 +467,9 @@ type slot struct {
 	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning
-	changes  []change.Change // what the patch changed, when recorded
-	recorded bool            // changes went into the search for conflicts
-	kind     string          // the patch's kind as conflicts name it
+	changes  []change.Change  // what the patch changed, when recorded
+	recorded bool             // changes went into the search for conflicts
+	kind     change.PatchKind // the patch's kind as its change records name it
 	trace    bytes.Buffer
 	touched  bool
 	renamed  bool // the patch changed the object's identity
@@ -481,7 +481,7 @@ type slot struct {
 // which conflicts with the delete; unless it deletes the object too, which
 // agrees with the delete.
 func (sl *slot) afterDelete(record bool) {
-	sl.kind = sl.patch.Type.String()
+	sl.kind = sl.patch.Type
 	if record {
 		op := change.Exists
 		if sl.patch.DeletesObject() {
@@ -497,7 +497,7 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}

@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -94,13 +95,13 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		case "type":
 			switch v.Value {
 			case "", "field":
-				p.Type = Field
+				p.Type = change.FieldPatch
 			case "strategic":
-				p.Type = Strategic
+				p.Type = change.StrategicPatch
 			case "merge":
-				p.Type = Merge
+				p.Type = change.MergePatch
 			case "json":
-				p.Type = JSON
+				p.Type = change.JSONPatch
 			default:
 				return nil, nodeErr(file, v, "type %q: a patch is field, strategic, merge or json", v.Value)
 			}
@@ -125,20 +126,20 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		}
 	}
 	switch p.Type {
-	case Strategic:
+	case change.StrategicPatch:
 		if body.Kind != yaml.MappingNode {
 			return nil, nodeErr(file, body, "a strategic merge patch is a mapping")
 		}
 		p.Body = body
 		p.DeleteTarget = deletesObject(body)
-	case Merge:
+	case change.MergePatch:
 		p.Body = body
-	case JSON:
+	case change.JSONPatch:
 		if body.Kind != yaml.SequenceNode {
 			return nil, nodeErr(file, body, "a JSON patch is a list of operations: - {op: replace, path: /spec/replicas, value: 3}")
 		}
 		p.Body = body
-	case Field:
+	case change.FieldPatch:
 		if body.Kind == yaml.ScalarNode && body.Tag == "!delete" {
 			p.DeleteTarget = true // the object
 			return p, nil
@@ -212,7 +213,7 @@ func parseOptions(p *Patch, n *yaml.Node, file string) error {
 	if n.Kind != yaml.MappingNode {
 		return nodeErr(file, n, "options is a mapping: {allowNameChange: true, allowKindChange: true}")
 	}
-	if p.Type != Strategic && p.Type != Merge {
+	if p.Type != change.StrategicPatch && p.Type != change.MergePatch {
 		return nodeErr(file, n, "options apply to strategic and merge patches: a %s patch changes a name or a kind as it says", p.Type)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {

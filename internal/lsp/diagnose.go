@@ -275,7 +275,7 @@ const maxRelated = 10
 func (a *analysis) quotesHints(d *document) {
 	for _, p := range a.patches {
 		objs := a.ws.targets(p.Target)
-		if p.Type != kpatch.Field || len(objs) == 0 {
+		if p.Type != change.FieldPatch || len(objs) == 0 {
 			continue
 		}
 		for _, set := range p.Sets {
