@@ -237,7 +237,7 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 
 func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Records: rec.Add, Workers: opts.Workers,
 		// validation attributes violations to changes; blame shows them
 		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
@@ -334,7 +334,7 @@ func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
+		Conflicts: rec.Conflicts(res.Recorded), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {
 		out.blamed = blamedOf(files)

@@ -94,7 +94,7 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 		patches = append(patches, ps...)
 	}
 	rec := &conflict.Recorder{}
-	res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec})
+	res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 		t.Logf("warning: %s", w)
 	}
 	var lines []string
-	for _, c := range rec.Conflicts() {
+	for _, c := range rec.Conflicts(res.Recorded) {
 		lines = append(lines, c.String())
 	}
 	return strings.Join(lines, "\n")

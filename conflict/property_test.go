@@ -176,12 +176,15 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 			runs = append(runs, patches)
 		}
 	}
+	var recorded []string
 	for _, patches := range runs {
-		if _, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec, Workers: 1}); err != nil {
+		res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Records: rec.Add, Workers: 1})
+		if err != nil {
 			return nil, nil, err
 		}
+		recorded = append(recorded, res.Recorded...)
 	}
-	return r.Root, rec.Conflicts(), nil
+	return r.Root, rec.Conflicts(recorded), nil
 }
 
 // normalize returns a copy of the object in which the lists that are sets

@@ -9,7 +9,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/secret"
@@ -28,10 +27,15 @@ type Options struct {
 	Strict    bool           // a patch that matches nothing is an error, not a warning
 	ListOrder smp.ListOrder  // for strategic merge patches
 	Trace     io.Writer      // when set, every change is written to it
-	// Record, when set, receives what each patch changed in each object
-	// (conflict.Find's input), for the objects more than one patch
-	// changes: a patch never conflicts with itself.
-	Record *conflict.Recorder
+	// Records, when set, is given the change records of each object
+	// that more than one patch changed (a patch never conflicts with
+	// itself): one change.Record per patch, in the order the patches
+	// applied, as soon as the object is patched (Run.Patch), so that a
+	// caller can compare them (conflict.Recorder's Add finds their
+	// conflicts) and they need not be kept until Finish. It is called
+	// for several objects at once. Result.Recorded names the objects it
+	// was given, in the order of a sequential run.
+	Records func([]change.Record)
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
@@ -93,6 +97,12 @@ type Result struct {
 	// Errors holds, with Options.KeepGoing, every error, in the order of
 	// a sequential run.
 	Errors []error
+	// Recorded names the objects (change.Record.Object) whose records
+	// went to Options.Records, each once, in the order of a sequential
+	// run: by the first patch that recorded changes in them, then in set
+	// order. It orders what was found in them
+	// (conflict.Recorder.Conflicts).
+	Recorded []string
 }
 
 // Apply applies patches to the objects of set: first the strategic and

@@ -36,8 +36,10 @@
 //   - assign.go: setting, typing and deleting values at the places a path
 //     reaches.
 //
-// Every patch records what it changes (package change) for conflict
-// detection (package conflict); Options.Trace writes each change with its
-// old and new value. Errors are *Error, with the position in the patch
-// file.
+// Every patch records what it changes (package change), and the records
+// of each object more than one patch changed go to Options.Records as
+// soon as the object is patched: for conflict detection (package
+// conflict's Recorder), which this package knows nothing of.
+// Options.Trace writes each change with its old and new value. Errors are
+// *Error, with the position in the patch file.
 package kpatch

@@ -57,14 +57,15 @@ func applyText(t *testing.T, kp, yl string) (string, []conflict.Conflict, error)
 	}
 	set.Sources[0].Stream.Snapshot()
 	rec := &conflict.Recorder{}
-	if _, err := Apply(set, patches, Options{Record: rec}); err != nil {
+	res, err := Apply(set, patches, Options{Records: rec.Add})
+	if err != nil {
 		return "", nil, err
 	}
 	var b bytes.Buffer
 	if err := set.Sources[0].Stream.WriteYAML(&b); err != nil {
 		t.Fatal(err)
 	}
-	return b.String(), rec.Conflicts(), nil
+	return b.String(), rec.Conflicts(res.Recorded), nil
 }
 
 // TestRename: a strategic patch with allowNameChange gives its target the

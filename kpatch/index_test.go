@@ -76,7 +76,7 @@ func TestObjectIndex(t *testing.T) {
 			}
 			var trace bytes.Buffer
 			rec := &conflict.Recorder{}
-			res, err := Apply(set, patches, Options{Trace: &trace, Record: rec, KeepGoing: true, scanOnly: scanOnly})
+			res, err := Apply(set, patches, Options{Trace: &trace, Records: rec.Add, KeepGoing: true, scanOnly: scanOnly})
 			if err != nil {
 				return "error: " + err.Error()
 			}
@@ -90,7 +90,7 @@ func TestObjectIndex(t *testing.T) {
 			for _, e := range res.Errors {
 				b.WriteString(e.Error() + "\n")
 			}
-			for _, c := range rec.Conflicts() {
+			for _, c := range rec.Conflicts(res.Recorded) {
 				b.WriteString(c.String() + "\n")
 			}
 			b.Write(trace.Bytes())

@@ -37,7 +37,7 @@ func Lookup(r *resource.Resource, path Path, opts Options) ([]Place, error) {
 	if opts.Vars == nil {
 		opts.Vars = NewVars()
 	}
-	opts.Strict, opts.Trace, opts.Record = false, nil, nil
+	opts.Strict, opts.Trace, opts.Records = false, nil, nil
 	copied := *r
 	copied.Root = tree.Clone(r.Root)
 	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{},

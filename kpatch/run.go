@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -38,7 +37,6 @@ type Run struct {
 
 	mu    sync.Mutex
 	slots map[*resource.Resource][]*slot // the patches each object got, in order
-	found map[*resource.Resource][]conflict.Conflict
 
 	err error // the patches cannot run at all (Options.MaxExpanded)
 }
@@ -52,7 +50,7 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}, found: map[*resource.Resource][]conflict.Conflict{}}
+		slots: map[*resource.Resource][]*slot{}}
 	maxExpanded := opts.MaxExpanded
 	if maxExpanded == 0 {
 		maxExpanded = tree.DefaultLimits().MaxExpanded
@@ -182,7 +180,7 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	// callers that ask (Options.Changes)
 	// (a patch may make a later one pick r: by renaming it, or by giving
 	// it the labels a later selector asks for)
-	record := run.opts.Record != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
 	var ix *objectIndex // for the object's field patches, which come last
 	for i := first; i >= 0; i = run.next(r, i) {
 		sl := &slot{patch: run.order[i], index: i, r: r}
@@ -205,18 +203,21 @@ func (run *Run) Patch(r *resource.Resource) bool {
 			sl.renamed = true
 		}
 	}
-	var found []conflict.Conflict
-	if run.opts.Record != nil && len(slots) > 1 {
-		// the conflicts between the object's patches are found now, so
+	if run.opts.Records != nil && len(slots) > 1 {
+		// the records of the object's patches are handed over now, so
 		// that what they changed need not be kept until Finish
 		var recs []change.Record
 		for _, sl := range slots {
 			if len(sl.changes) > 0 {
-				sl.recorded = true
 				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
-		found = conflict.Find(recs)
+		if len(recs) > 1 { // a patch never conflicts with itself
+			for _, sl := range slots {
+				sl.recorded = len(sl.changes) > 0
+			}
+			run.opts.Records(recs)
+		}
 		if !run.opts.Changes {
 			for _, sl := range slots {
 				sl.changes = nil
@@ -226,17 +227,14 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	if len(slots) > 0 {
 		run.mu.Lock()
 		run.slots[r] = slots
-		if len(found) > 0 {
-			run.found[r] = found
-		}
 		run.mu.Unlock()
 	}
 	return touched
 }
 
 // Changes returns what the patches did to r, in the order they did it,
-// once Patch has returned for r: recorded with Options.Changes (or a trace,
-// or a Recorder and more than one patch for r); nil otherwise.
+// once Patch has returned for r: recorded with Options.Changes (or with a
+// trace, when they did not go to Options.Records); nil otherwise.
 func (run *Run) Changes(r *resource.Resource) []change.Change {
 	run.mu.Lock()
 	slots := run.slots[r]
@@ -249,9 +247,9 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run lets go of them (the conflicts between
-// them were found when r was patched), so that the memory they take goes
-// with the object.
+// Changes, or will not): the run lets go of them (Options.Records had
+// them when r was patched), so that the memory they take goes with the
+// object.
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -281,10 +279,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	}
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
-	// the objects with conflicts, in the order of their first patch that
-	// recorded changes, and by object for one patch: the order of a
-	// sequential run, in which they are given to the recorder
-	var conflicted []*resource.Resource
+	// the objects whose records went to Options.Records, in the order of
+	// their first patch that recorded changes, and by object for one
+	// patch: the order of a sequential run
 	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
 		slots := byPatch[i]
@@ -322,7 +319,7 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			warnings = append(warnings, sl.warnings...)
 			if sl.recorded && !seen[sl.r] {
 				seen[sl.r] = true
-				conflicted = append(conflicted, sl.r)
+				res.Recorded = append(res.Recorded, sl.r.OriginalID())
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -345,9 +342,6 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			return nil, err
 		}
 		res.Errors = append(res.Errors, err)
-	}
-	for _, r := range conflicted {
-		opts.Record.AddConflicts(run.found[r])
 	}
 	return res, nil
 }
@@ -468,7 +462,7 @@ type slot struct {
 	r        *resource.Resource
 	warnings []Warning
 	changes  []change.Change  // what the patch changed, when recorded
-	recorded bool             // changes went into the search for conflicts
+	recorded bool             // changes went to Options.Records
 	kind     change.PatchKind // the patch's kind as its change records name it
 	trace    bytes.Buffer
 	touched  bool

@@ -47,7 +47,7 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, c := range rec.Conflicts() {
+		for _, c := range rec.Conflicts(res.Recorded) {
 			b.WriteString("conflict: " + c.String() + "\n")
 		}
 		for _, r := range res.Touched {
@@ -67,7 +67,7 @@ image: b:2
 	set := load()
 	var trace bytes.Buffer
 	rec := &conflict.Recorder{}
-	res, err := Apply(set, patches, Options{Trace: &trace, Record: rec})
+	res, err := Apply(set, patches, Options{Trace: &trace, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ image: b:2
 	set = load()
 	trace.Reset()
 	rec = &conflict.Recorder{}
-	run := NewRun(patches, Options{Trace: &trace, Record: rec})
+	run := NewRun(patches, Options{Trace: &trace, Records: rec.Add})
 	var done sync.WaitGroup
 	for i := len(set.Resources) - 1; i >= 0; i-- {
 		done.Add(1)
@@ -99,9 +99,9 @@ image: b:2
 }
 
 // TestRunChanges: with Options.Changes a run records what each patch
-// changed in each object (Run.Changes); the conflicts between the patches
-// of an object are found when it is patched, so Done lets go of its
-// changes, and Finish gives the conflicts to the recorder.
+// changed in each object (Run.Changes); the records of an object's patches
+// go to Options.Records when it is patched, so Done lets go of its
+// changes, and Finish names the objects recorded (Result.Recorded).
 func TestRunChanges(t *testing.T) {
 	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
 	if err != nil {
@@ -112,7 +112,7 @@ func TestRunChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &conflict.Recorder{}
-	run := NewRun(patches, Options{Changes: true, Record: rec})
+	run := NewRun(patches, Options{Changes: true, Records: rec.Add})
 	a, b := set.Resources[0], set.Resources[1]
 	run.Patch(a)
 	run.Patch(b)
@@ -127,10 +127,11 @@ func TestRunChanges(t *testing.T) {
 	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 {
 		t.Errorf("after Done: %d changes of a, %d of b", len(run.Changes(a)), len(run.Changes(b)))
 	}
-	if _, err := run.Finish(set); err != nil {
+	res, err := run.Finish(set)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cs := rec.Conflicts()
+	cs := rec.Conflicts(res.Recorded)
 	if len(cs) != 1 || cs[0].String() != "v1 ConfigMap b: p.kpatch:5:1 (field patch) sets data.x to 2, and p.kpatch:8:1 (field patch) sets data.x to 3" {
 		t.Errorf("conflicts: %v", cs)
 	}

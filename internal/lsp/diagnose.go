@@ -204,7 +204,7 @@ func (s *Server) run(d *document, a *analysis) {
 	}
 	rec := &conflict.Recorder{}
 	opts := ws.options()
-	opts.Record, opts.KeepGoing, opts.Strict, opts.Workers, opts.Changes = rec, true, ws.proj.Strict, 1, true
+	opts.Records, opts.KeepGoing, opts.Strict, opts.Workers, opts.Changes = rec.Add, true, ws.proj.Strict, 1, true
 	run := kpatch.NewRun(all, opts)
 	for _, r := range objs.Resources {
 		run.Patch(r)
@@ -233,7 +233,7 @@ func (s *Server) run(d *document, a *analysis) {
 		}
 	}
 	a.quotesHints(d)
-	for _, c := range rec.Conflicts() {
+	for _, c := range rec.Conflicts(res.Recorded) {
 		for i, here := range c.Sides {
 			if here.Change.Pos.File != d.path {
 				continue
