@@ -23,24 +23,15 @@ import (
 	"github.com/kmerge/kmerge/validate"
 )
 
-// ApplyOptions control Apply and ApplyPatches.
+// ApplyOptions control Apply (and Blame): what to read, and how to read
+// it, and, through ApplyPatchesOptions, how to patch and write what was
+// read, as ApplyPatches does with a set its caller loaded.
 type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
 	// Patches are .kpatch files, YAML patch lists, and folders of them.
 	Patches []string
-
-	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
-	Schema    *schema.Schema // nil: schema.Builtin()
-	Strict    bool           // a patch that matches nothing is an error
-	ListOrder smp.ListOrder  // for strategic patches
-	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
-	Trace     io.Writer      // every change, as it is made
-	// KeepFormat writes JSON files as JSON (for writing files back); else
-	// a touched JSON file becomes YAML, to join a stream of YAML.
-	KeepFormat bool
-	Limits     *tree.Limits // nil: tree.DefaultLimits()
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// kpatch.DefaultMaxLineBytes.
 	MaxLineBytes int
@@ -52,8 +43,32 @@ type ApplyOptions struct {
 	// (resource.LoadOptions.Select), and writes an edited document by
 	// rendering only its changed entries where its text allows
 	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
-	// it, to rule the short way out when something looks wrong.
+	// it, to rule the short way out when something looks wrong. (A
+	// caller of ApplyPatches chooses this when it loads the set:
+	// resource.LoadOptions.Whole.)
 	Thorough bool
+
+	ApplyPatchesOptions
+}
+
+// ApplyPatchesOptions control ApplyPatches, and Apply once it has read
+// the manifests and the patches.
+type ApplyPatchesOptions struct {
+	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
+	Schema    *schema.Schema // nil: schema.Builtin()
+	Strict    bool           // a patch that matches nothing is an error
+	ListOrder smp.ListOrder  // for strategic patches
+	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
+	Trace     io.Writer      // every change, as it is made
+	// KeepFormat writes JSON files as JSON (for writing files back); else
+	// a touched JSON file becomes YAML, to join a stream of YAML.
+	KeepFormat bool
+	// Limits bound what variables and JSON patches' copies add
+	// (MaxExpanded) and what is read again (a file's text, to attribute
+	// validation errors and to mask Secrets in ApplyResult.Diff); Apply
+	// reads the manifests and the patches with them too. nil:
+	// tree.DefaultLimits().
+	Limits *tree.Limits
 	// NoOutput leaves the Output of ApplyResult's Files empty: ApplyPatches
 	// does not write the sources, for a caller that writes them itself
 	// after further edits (kmerge fn adds its results to the ResourceList
@@ -89,10 +104,10 @@ type ApplyResult struct {
 	Warnings  []kpatch.Warning
 	Conflicts []conflict.Conflict
 	// Invalid are the violations of the schema that are warnings (see
-	// ApplyOptions.Validate), by file, then object, then place.
+	// ApplyPatchesOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
 	// ShowSecrets makes Diff show the values of Secrets in clear; it is
-	// ApplyOptions.ShowSecrets.
+	// ApplyPatchesOptions.ShowSecrets.
 	ShowSecrets bool
 
 	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
@@ -144,7 +159,7 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	}
 	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
 		func(i int, src *resource.Source, objs []*resource.Resource) {
-			f := patchFile(run, src, objs, opts)
+			f := patchFile(run, src, objs, opts.ApplyPatchesOptions)
 			src.Release(objs)
 			mu.Lock()
 			done[i] = f
@@ -157,7 +172,7 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	res, err := finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(run, rec, set, files, len(patches), opts.ApplyPatchesOptions)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -214,7 +229,7 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 // keeps its text (tree.Stream.Snapshot) lives only from just before its
 // first edit until then. A stream that holds a snapshot already (its
 // caller means to write it again after more edits) keeps it.
-func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))
@@ -235,7 +250,7 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	return res, err
 }
 
-func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
+func (opts ApplyPatchesOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Records: rec.Add, Workers: opts.Workers,
 		// validation attributes violations to changes; blame shows them
@@ -260,7 +275,7 @@ type fileResult struct {
 }
 
 // patchFile patches the objects of a source and renders it.
-func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
 	if src.Kustomization {
 		return fileResult{} // not a manifest: left out of the output
 	}
@@ -328,7 +343,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 
 // finish completes a run: the warnings and the first error of the patches
 // (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
+func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	res, err := run.Finish(set)
 	if err != nil {
 		return nil, err

@@ -151,8 +151,10 @@ func ExampleApply() {
 	res, err := kmerge.Apply(kmerge.ApplyOptions{
 		Manifests: []string{"examples/base"},
 		Patches:   []string{"examples/overrides"},
-		Vars:      vars,
-		Schema:    schemaOpts,
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{
+			Vars:   vars,
+			Schema: schemaOpts,
+		},
 	})
 	if err != nil {
 		panic(err)
@@ -188,7 +190,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{})
+	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyPatchesOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -256,7 +256,7 @@ func errorsOf(results []Result) []Result {
 
 func run(set *resource.Set, cfg *Config) ([]Result, error) {
 	// the ResourceList is written by Run, with the results
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
+	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 		return err
 	}
 	var trace bytes.Buffer
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
+	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
 		Validate: validate.Strict, ShowSecrets: in.ShowSecrets}) // as kmerge apply does by default
 	out.Trace = trace.String() // the changes up to an error, too
 	if err != nil {
