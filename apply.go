@@ -16,6 +16,7 @@ import (
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -33,7 +34,7 @@ type ApplyOptions struct {
 	// Patches are .kpatch files, YAML patch lists, and folders of them.
 	Patches []string
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
-	// kpatch.DefaultMaxLineBytes.
+	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Thorough takes the long way, which gives the same output: every
 	// document of the manifests is parsed, and an edited one is written
@@ -186,7 +187,7 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 // order. They are warnings, or, with strict, the first is an error: a run
 // that applies nothing prints its manifests as they were, which is easily
 // taken for success.
-func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kpatch.Warning, error) {
+func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kpatch.Warning, error) {
 	held := map[string]bool{}
 	for _, p := range patches {
 		held[p.Pos.File] = true
@@ -213,7 +214,7 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 		}
 	}
 	if strict && len(out) > 0 {
-		return nil, &kpatch.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
+		return nil, &syntax.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
 	}
 	return out, nil
 }
@@ -229,7 +230,7 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 // keeps its text (tree.Stream.Snapshot) lives only from just before its
 // first edit until then. A stream that holds a snapshot already (its
 // caller means to write it again after more edits) keeps it.
-func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
+func ApplyPatches(set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))

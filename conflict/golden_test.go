@@ -10,6 +10,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 )
@@ -78,16 +79,16 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var patches []*kpatch.Patch
+	var patches []*syntax.Patch
 	if c.Patches != "" {
-		ps, err := kpatch.ParseYAML([]byte(c.Patches), "patches.yaml")
+		ps, err := syntax.ParseYAML([]byte(c.Patches), "patches.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		patches = append(patches, ps...)
 	}
 	if c.Kpatch != "" {
-		ps, err := kpatch.ParseKpatch([]byte(c.Kpatch), "patch.kpatch")
+		ps, err := syntax.ParseKpatch([]byte(c.Kpatch), "patch.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,8 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options control Apply.
@@ -113,7 +115,7 @@ type Result struct {
 // deleted are taken out of the set and of their sources
 // (resource.Set.RemoveDeleted). A patch whose target or selector matches
 // nothing is a warning (an error with Strict).
-func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+func Apply(set *resource.Set, patches []*syntax.Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
 	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
 	res, err := run.Finish(set)
@@ -135,7 +137,7 @@ type applier struct {
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if ap.opts.Strict {
-		return &Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 	}
 	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg + "; skipped"})
 	return nil
@@ -159,7 +161,7 @@ func (ap *applier) masks(r *resource.Resource) bool {
 	return !ap.opts.ShowSecrets && secret.Holds(r.APIVersion, r.Kind)
 }
 
-func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 	if p.DeletesObject() {
 		// before any engine: a kind without a schema deletes as one with
 		r.Deleted = true
@@ -210,7 +212,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		ap.note(notes)
 		if res.Kind != yaml.MappingNode {
-			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
+			return &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, tree.Describe(res))}
 		}
 		if res != r.Root {
 			*r.Root = *res // the patch replaced the whole object
@@ -273,7 +275,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 // and kind unless the patch allows a new name (a new kind). Those name
 // the target. A body whose top level is $patch: replace (the object
 // replaced whole) gets r's instead.
-func keepIdentity(body *yaml.Node, r *resource.Resource, p *Patch) {
+func keepIdentity(body *yaml.Node, r *resource.Resource, p *syntax.Patch) {
 	if body.Kind != yaml.MappingNode {
 		return
 	}
@@ -313,7 +315,7 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 	if errors.As(err, &pe) {
 		msg = strings.TrimPrefix(msg, pe.Position().String()) // the position goes in front, once
 	}
-	return &Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
+	return &syntax.Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
 }
 
 // substitute copies a patch document with its variables substituted in
@@ -329,13 +331,13 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
 			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
-			parts, err := splitVariables(n.Value, pos)
+			parts, err := syntax.Variables(n.Value, pos)
 			if err != nil {
 				return err
 			}
 			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-			v := Value{Pos: pos, Raw: n.Value, Quoted: quoted, parts: parts}
-			text, node, err := v.resolve(ap.opts.Vars)
+			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
+			text, node, err := ap.opts.Vars.resolve(v)
 			if err != nil {
 				return err
 			}
@@ -344,8 +346,8 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 				return nil
 			}
 			note := "quoted or built from variables: a string, as YAML reads it"
-			if len(parts) == 1 && parts[0].ref != "" {
-				note += "; unquoted, ${" + parts[0].ref + "} keeps the variable's type"
+			if len(parts) == 1 && parts[0].Var != "" {
+				note += "; unquoted, ${" + parts[0].Var + "} keeps the variable's type"
 			}
 			if notes == nil {
 				notes = map[[2]int]string{}
@@ -399,15 +401,4 @@ func describeType(t *schema.Type, pl place) string {
 		return pl.where() + " (" + t.Name + ")"
 	}
 	return pl.where()
-}
-
-func describeNode(n *yaml.Node) string {
-	switch k := tree.KindOf(n); k {
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	case tree.String:
-		return fmt.Sprintf("the string %q", n.Value)
-	default:
-		return "the " + k.String() + " " + n.Value
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -49,7 +50,7 @@ spec:
 		if want == nil {
 			t.Fatalf("%s: no value in the document", text)
 		}
-		patches, err := ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
+		patches, err := syntax.ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
 		if err != nil {
 			t.Errorf("%s: not a .kpatch key: %v", text, err)
 			continue

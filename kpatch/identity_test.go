@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -36,16 +37,16 @@ spec:
 // identityManifests and returns what is written, and the conflicts.
 func applyText(t *testing.T, kp, yl string) (string, []conflict.Conflict, error) {
 	t.Helper()
-	var patches []*Patch
+	var patches []*syntax.Patch
 	if yl != "" {
-		ps, err := ParseYAML([]byte(yl), "p.yaml")
+		ps, err := syntax.ParseYAML([]byte(yl), "p.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		patches = append(patches, ps...)
 	}
 	if kp != "" {
-		ps, err := ParseKpatch([]byte(kp), "p.kpatch")
+		ps, err := syntax.ParseKpatch([]byte(kp), "p.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -65,7 +66,7 @@ func TestObjectIndex(t *testing.T) {
 			}
 			p.WriteString("\n")
 		}
-		patches, err := ParseKpatch([]byte(p.String()), "p.kpatch")
+		patches, err := syntax.ParseKpatch([]byte(p.String()), "p.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Run is Apply taken apart, for callers that patch objects as their files
@@ -21,7 +23,7 @@ import (
 // the set of all the objects. The result is Apply's.
 type Run struct {
 	opts     Options
-	order    []*Patch // strategic and merge patches, then field patches
+	order    []*syntax.Patch // strategic and merge patches, then field patches
 	matchers []*resource.Matcher
 	badSel   []error          // the target does not parse: the patch applies to nothing
 	byName   map[string][]int // patches (index in order) whose target names one object
@@ -42,7 +44,7 @@ type Run struct {
 }
 
 // NewRun prepares a run of patches.
-func NewRun(patches []*Patch, opts Options) *Run {
+func NewRun(patches []*syntax.Patch, opts Options) *Run {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
 	}
@@ -84,37 +86,6 @@ func NewRun(patches []*Patch, opts Options) *Run {
 	}
 	run.selectsLabels = run.SelectsLabels()
 	return run
-}
-
-// MayReidentify reports whether the patch may change the identity of the
-// objects it applies to (their name, kind, apiVersion or namespace), so
-// that later patches that did not pick them may: a JSON patch, a
-// strategic or merge patch with kustomize's options, a field patch that
-// may set a field of metadata, the kind or the apiVersion (as written, or
-// through a shortcut such as name).
-func (p *Patch) MayReidentify() bool {
-	switch {
-	case p.Type == change.JSONPatch:
-		return true
-	case p.Type != change.FieldPatch:
-		return p.AllowNameChange || p.AllowKindChange
-	case len(p.Path) > 0:
-		return identityField(p.Path[0])
-	}
-	for _, a := range p.Sets {
-		if len(a.Key) > 0 && identityField(a.Key[0]) {
-			return true
-		}
-	}
-	return false
-}
-
-func identityField(st Step) bool {
-	switch st.Field {
-	case "metadata", "name", "namespace", "kind", "apiVersion":
-		return st.Sel == nil
-	}
-	return false
 }
 
 // next returns the first patch after the one at index last whose target
@@ -295,9 +266,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		}
 		switch {
 		case err != nil:
-			err = &Error{Pos: p.Pos, Msg: err.Error()}
+			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
 			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
 		}
@@ -394,7 +365,7 @@ func (run *Run) checkRenames(set *resource.Set) error {
 		if other.Original != nil {
 			what = "was renamed to"
 		}
-		return &Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
+		return &syntax.Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
 			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)}
 	}
 	return nil
@@ -457,7 +428,7 @@ func gather(ws []Warning) []Warning {
 
 // slot is one patch applied to one object, with what it reported.
 type slot struct {
-	patch    *Patch
+	patch    *syntax.Patch
 	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning

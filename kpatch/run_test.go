@@ -9,6 +9,7 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -30,11 +31,11 @@ spec.parts[name=p].n: 2
 [deployment.web.containers.name=side]
 image: b:2
 `
-	patches, err := ParseKpatch([]byte(src), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(src), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	yl, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: strategic\n  patch: {spec: {replicas: 5}}\n"), "s.yaml")
+	yl, err := syntax.ParseYAML([]byte("- target: {kind: Deployment}\n  type: strategic\n  patch: {spec: {replicas: 5}}\n"), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestRunChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,16 +148,16 @@ func TestVariableExpansionLimit(t *testing.T) {
 	if err := vars.Set("v=abcd"); err != nil { // 4 bytes
 		t.Fatal(err)
 	}
-	field, err := ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
+	field, err := syntax.ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
+	doc, err := syntax.ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		patches []*Patch
+		patches []*syntax.Patch
 		max     int
 		at      string // the error's position, "" for none
 	}{
@@ -167,7 +168,7 @@ func TestVariableExpansionLimit(t *testing.T) {
 		{patches: doc, max: 4},
 		{patches: doc, max: 3, at: "s.yaml:3:39: "}, // the scalar's position, as an undefined variable's
 		// two files, 12 and 4 bytes: each within 12
-		{patches: append(append([]*Patch{}, field...), doc...), max: 12},
+		{patches: append(append([]*syntax.Patch{}, field...), doc...), max: 12},
 		{patches: nil, max: 1},
 	} {
 		set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
@@ -175,7 +176,7 @@ func TestVariableExpansionLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Apply(set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
-		var ke *Error
+		var ke *syntax.Error
 		switch {
 		case c.at == "" && err != nil:
 			t.Errorf("limit %d: %v", c.max, err)

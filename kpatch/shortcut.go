@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/kmerge/kmerge/schema"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Shortcuts: a path whose field is not a field of the type where it
@@ -42,7 +44,7 @@ const maxShortcutDepth = 8
 
 // shortcut returns the full path the field of st stands for below t, nil
 // when there is none. where names the place, for messages.
-func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error) {
+func (ap *applier) shortcut(t *schema.Type, st syntax.Step, where string) (syntax.Path, error) {
 	k := shortcutKey{t, st.Field}
 	ap.shortcuts.mu.Lock()
 	res, ok := ap.shortcuts.m[k]
@@ -54,15 +56,15 @@ func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error)
 		ap.shortcuts.mu.Unlock()
 	}
 	if res.ambiguous != nil {
-		return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
+		return nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
 			st.Field, where, strings.Join(res.ambiguous, " or "))}
 	}
 	if res.path == nil {
 		return nil, nil
 	}
-	full := make(Path, len(res.path))
+	full := make(syntax.Path, len(res.path))
 	for i, f := range res.path {
-		full[i] = Step{Pos: st.Pos, Field: f, Quoted: true}
+		full[i] = syntax.Step{Pos: st.Pos, Field: f, Quoted: true}
 	}
 	return full, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -25,7 +26,7 @@ type analysis struct {
 	ws          *workspace
 	owner       string // the kustomization that reads the document, when it is a patch file of one
 	manifest    bool   // the document is a manifest of its project, not a patch file
-	patches     []*kpatch.Patch
+	patches     []*syntax.Patch
 	diagnostics []Diagnostic
 	changes     []objectChange
 }
@@ -43,14 +44,14 @@ const maxParseErrors = 50
 // error; to report more than one, a .kpatch file is parsed again with the
 // bad line blanked out (a bad header with its section), which keeps every
 // other line where it is.
-func parseDocument(d *document) ([]*kpatch.Patch, []error) {
+func parseDocument(d *document) ([]*syntax.Patch, []error) {
 	patches, _, errs := parseDocumentWarnings(d)
 	return patches, errs
 }
 
 // parseDocumentWarnings is parseDocument, with the warnings of reading a
 // kustomization (the fields kmerge does not read).
-func parseDocumentWarnings(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
+func parseDocumentWarnings(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
 	if !d.kpatch {
 		return parsePatchList(d)
 	}
@@ -62,7 +63,7 @@ func parseDocumentWarnings(d *document) ([]*kpatch.Patch, []kpatch.Warning, []er
 			return patches, nil, errs
 		}
 		errs = append(errs, err)
-		var ke *kpatch.Error
+		var ke *syntax.Error
 		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
 			return nil, nil, errs
 		}
@@ -81,7 +82,7 @@ func parseDocumentWarnings(d *document) ([]*kpatch.Patch, []kpatch.Warning, []er
 // list is parsed again with the item that holds the error blanked out,
 // which keeps every other line where it is. A text that is not YAML, or
 // not a list, is one error.
-func parsePatchList(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
+func parsePatchList(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
 	lines := append([]string(nil), d.lines...)
 	var errs []error
 	for len(errs) < maxParseErrors {
@@ -282,7 +283,7 @@ func (a *analysis) quotesHints(d *document) {
 			if !set.Value.Quoted {
 				continue
 			}
-			places, err := kpatch.Lookup(objs[0], append(append(kpatch.Path(nil), p.Path...), set.Key...), a.ws.options())
+			places, err := kpatch.Lookup(objs[0], append(append(syntax.Path(nil), p.Path...), set.Key...), a.ws.options())
 			if err != nil || len(places) == 0 || places[0].Type == nil {
 				continue
 			}
@@ -299,8 +300,8 @@ func (a *analysis) quotesHints(d *document) {
 // document d, in its place among the files (at the end when it is not one
 // of them, nor read by owner, the kustomization that names it, whose
 // patches are taken as saved).
-func (s *Server) projectPatches(ws *workspace, d *document, own []*kpatch.Patch, owner string) []*kpatch.Patch {
-	var all []*kpatch.Patch
+func (s *Server) projectPatches(ws *workspace, d *document, own []*syntax.Patch, owner string) []*syntax.Patch {
+	var all []*syntax.Patch
 	mine := false
 	for _, f := range ws.files {
 		switch od := s.docByPath(f); {
@@ -366,7 +367,7 @@ func describeSide(object string, side conflict.Side) string {
 // addError adds a diagnostic for an error of the document's file; errors
 // of other files are left to those files.
 func (a *analysis) addError(d *document, err error, severity int) {
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	var se *tree.SyntaxError
 	switch {
 	case errors.As(err, &ke):

@@ -6,7 +6,7 @@
 // selectors that match nothing, conflicts between patches) as the file is
 // typed, and completes, explains (hover), finds (go to definition) and
 // formats. The language logic is kmerge's own: the parsers, kpatch.Apply
-// on copies of the targeted objects, kpatch.Lookup, kpatch.Format, and the
+// on copies of the targeted objects, kpatch.Lookup, syntax.Format, and the
 // text of kmerge explain.
 //
 // The protocol layer is written here (JSON-RPC framing and the few
@@ -22,7 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options configure a server.
@@ -214,7 +214,7 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		if d == nil || !d.kpatch {
 			return nil, nil
 		}
-		out, err := kpatch.Format([]byte(d.text), d.path)
+		out, err := syntax.Format([]byte(d.text), d.path)
 		if err != nil {
 			return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
 		}

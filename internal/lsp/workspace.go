@@ -10,6 +10,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -43,7 +44,7 @@ type workspace struct {
 
 // parsed is a patch file's patches, or why it does not parse.
 type parsed struct {
-	patches []*kpatch.Patch
+	patches []*syntax.Patch
 	err     error
 }
 

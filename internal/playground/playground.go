@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kmerge/kmerge/kpatch/syntax"
+
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/internal/explain"
@@ -217,7 +219,7 @@ func (in Input) text(file string) (string, bool) {
 // message describes an error, with where it points and the line there.
 func (in Input) message(err error) *Message {
 	text := err.Error()
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	if errors.As(err, &ke) && ke.Undefined != "" {
 		// the library says what is missing; the page says where it goes
 		if strings.HasPrefix(ke.Undefined, "features.") {

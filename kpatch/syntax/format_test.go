@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"encoding/json"
@@ -114,12 +114,12 @@ func withoutPositions(patches []*Patch) []Patch {
 			a.Pos = tree.Position{}
 			a.Key = pathWithoutPositions(a.Key)
 			a.Value.Pos = tree.Position{}
-			parts := make([]part, len(a.Value.parts))
-			for j, pt := range a.Value.parts {
-				pt.pos = tree.Position{}
+			parts := make([]Part, len(a.Value.Parts))
+			for j, pt := range a.Value.Parts {
+				pt.Pos = tree.Position{}
 				parts[j] = pt
 			}
-			a.Value.parts = parts
+			a.Value.Parts = parts
 			c.Sets = append(c.Sets, a)
 		}
 		out[i] = c

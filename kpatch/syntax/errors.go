@@ -1,9 +1,9 @@
-package kpatch
+package syntax
 
 import "github.com/kmerge/kmerge/tree"
 
 // Error is a problem in a patch file or in applying it, at a position of
-// the patch file.
+// the patch file: parsing gives it, and so does package kpatch.
 type Error struct {
 	Pos tree.Position
 	Msg string

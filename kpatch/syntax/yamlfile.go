@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
@@ -115,13 +115,13 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	if body == nil {
 		return nil, nodeErr(file, item, "a patch needs a patch")
 	}
-	sel, err := parseYAMLTarget(target, file)
+	sel, err := ParseYAMLTarget(target, file)
 	if err != nil {
 		return nil, err
 	}
 	p.Target = sel
 	if options != nil {
-		if err := parseOptions(p, options, file); err != nil {
+		if err := ParseOptions(p, options, file); err != nil {
 			return nil, err
 		}
 	}
@@ -131,7 +131,6 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 			return nil, nodeErr(file, body, "a strategic merge patch is a mapping")
 		}
 		p.Body = body
-		p.DeleteTarget = deletesObject(body)
 	case change.MergePatch:
 		p.Body = body
 	case change.JSONPatch:
@@ -154,7 +153,12 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	return p, nil
 }
 
-func parseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
+// ParseYAMLTarget reads the target of a YAML patch list's item (or of a
+// kustomization's patch): a string as ParseTarget reads it, or kustomize's
+// mapping of group, version, kind, name, namespace, labelSelector and
+// annotationSelector (regular expressions, as kustomize matches them), or
+// apiVersion. file names the node's file in errors.
+func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 	if t.Kind == yaml.ScalarNode {
 		return ParseTarget(t.Value, nodePos(file, t))
 	}
@@ -208,8 +212,10 @@ const (
 	targetKeys    = "group, version, kind, name (a regular expression), namespace, labelSelector, annotationSelector and apiVersion"
 )
 
-// parseOptions reads kustomize's patch options.
-func parseOptions(p *Patch, n *yaml.Node, file string) error {
+// ParseOptions reads kustomize's patch options, the mapping n
+// ({allowNameChange: true, allowKindChange: true}) of the file file, into
+// p, a strategic or merge patch.
+func ParseOptions(p *Patch, n *yaml.Node, file string) error {
 	if n.Kind != yaml.MappingNode {
 		return nodeErr(file, n, "options is a mapping: {allowNameChange: true, allowKindChange: true}")
 	}
@@ -235,13 +241,6 @@ func parseOptions(p *Patch, n *yaml.Node, file string) error {
 		}
 	}
 	return nil
-}
-
-// deletesObject reports whether a strategic patch's top level is
-// $patch: delete: kustomize then deletes the object it targets.
-func deletesObject(body *yaml.Node) bool {
-	d := tree.MapGet(body, "$patch")
-	return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
 }
 
 // flatten turns a field patch mapping into assignments: keys are paths, a
@@ -290,9 +289,9 @@ func scalarValue(v *yaml.Node, file string) (Value, error) {
 		return Value{}, nodeErr(file, v, "unknown tag %s: the only tag of a field patch is !delete", v.Tag)
 	}
 	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-	parts, err := splitVariables(v.Value, pos)
+	parts, err := Variables(v.Value, pos)
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{Pos: pos, Raw: v.Value, Quoted: quoted || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, parts: parts}, nil
+	return Value{Pos: pos, Raw: v.Value, Quoted: quoted || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, Parts: parts}, nil
 }
