@@ -131,16 +131,21 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed, while later files are still being read, and then lets go of its
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
-func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	res, _, err := apply(opts)
+//
+// Once ctx is done, Apply reads, patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. It writes no file in any case (WriteDir
+// does), and its inputs are left as they are.
+func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
+	res, _, err := apply(ctx, opts)
 	return res, err
 }
 
 // apply is Apply, and returns the set of objects read too (their roots
 // released).
-func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
+func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
+	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
 		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
 	if err != nil {
 		return nil, nil, err
@@ -158,9 +163,9 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	if !opts.Thorough {
 		load.Select, load.SelectLabels = run.Targets, run.SelectsLabels()
 	}
-	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
+	set, err := resource.Stream(ctx, opts.Manifests, opts.Stdin, load,
 		func(i int, src *resource.Source, objs []*resource.Resource) {
-			f := patchFile(run, src, objs, opts.ApplyPatchesOptions)
+			f := patchFile(ctx, run, src, objs, opts.ApplyPatchesOptions)
 			src.Release(objs)
 			mu.Lock()
 			done[i] = f
@@ -173,7 +178,7 @@ func apply(opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	for i := range files {
 		files[i] = done[i]
 	}
-	res, err := finish(run, rec, set, files, len(patches), opts.ApplyPatchesOptions)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts.ApplyPatchesOptions)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,7 +235,12 @@ func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kp
 // keeps its text (tree.Stream.Snapshot) lives only from just before its
 // first edit until then. A stream that holds a snapshot already (its
 // caller means to write it again after more edits) keeps it.
-func ApplyPatches(set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
+//
+// Once ctx is done, ApplyPatches patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. The objects patched by then stay patched, as
+// after any error: the set is then best thrown away.
+func ApplyPatches(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))
@@ -244,9 +254,9 @@ func ApplyPatches(set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesO
 	}
 	files := make([]fileResult, len(set.Sources))
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
-		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
+		files[i] = patchFile(ctx, run, set.Sources[i], objs[i], opts)
 	})
-	res, err := finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts)
 	set.RemoveDeleted()
 	return res, err
 }
@@ -275,10 +285,15 @@ type fileResult struct {
 	blamed         []*blamedObject // Blame's
 }
 
-// patchFile patches the objects of a source and renders it.
-func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
+// patchFile patches the objects of a source and renders it; once ctx is
+// done, it does neither (the run's Finish reports where it stopped, or,
+// when the source was not patched, the error of the file is that).
+func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
 	if src.Kustomization {
 		return fileResult{} // not a manifest: left out of the output
+	}
+	if err := ctx.Err(); err != nil {
+		return fileResult{err: fmt.Errorf("stopped before patching %s: %w", src.Path, err)}
 	}
 	targeted := false
 	for _, r := range objs {
@@ -301,7 +316,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		input := newRereader(src.Input, src.Path, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(r); touched[j] && !r.Deleted {
+			if touched[j] = run.Patch(ctx, r); touched[j] && !r.Deleted {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
@@ -323,7 +338,9 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 	src.RemoveDeleted(objs) // the objects a patch deleted
 	var b []byte
 	var err error
-	if !opts.NoOutput {
+	if err = ctx.Err(); err != nil {
+		err = fmt.Errorf("stopped before writing %s: %w", src.Path, err)
+	} else if !opts.NoOutput {
 		b, err = render(src, changed, opts.KeepFormat)
 	}
 	if mine {
@@ -343,9 +360,18 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 }
 
 // finish completes a run: the warnings and the first error of the patches
-// (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyPatchesOptions) (*ApplyResult, error) {
-	res, err := run.Finish(set)
+// (kpatch.Run.Finish), then the first error writing a file. A run whose
+// context is done stops at the first file (in input order) not patched or
+// not written for that reason, when there is one.
+func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyPatchesOptions) (*ApplyResult, error) {
+	if done := ctx.Err(); done != nil {
+		for _, f := range files {
+			if f.err != nil && errors.Is(f.err, done) {
+				return nil, f.err
+			}
+		}
+	}
+	res, err := run.Finish(ctx, set)
 	if err != nil {
 		return nil, err
 	}

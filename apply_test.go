@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func TestApplyDeterministic(t *testing.T) {
 	base, patches := writeCorpus(t, 200)
 	runOnce := func(workers int) string {
 		var trace bytes.Buffer
-		res, err := Apply(ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers}})
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestWriteDirInPlace(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(dir, "other.yaml"), past, past); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Apply(ApplyOptions{Manifests: []string{dir}, Patches: []string{patches}})
+	res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{dir}, Patches: []string{patches}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,16 +224,16 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 	t.Helper()
 	var t1, t2 bytes.Buffer
 	opts.Trace = &t1
-	res, err := Apply(opts)
+	res, err := Apply(context.Background(), opts)
 	streamed = shown(res, &t1, err)
 	opts.Trace = &t2
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
+	patches, err := kpatch.Load(context.Background(), opts.Patches, kpatch.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := resource.Load(opts.Manifests, nil, resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), opts.Manifests, nil, resource.LoadOptions{})
 	if err == nil {
-		res, err = ApplyPatches(set, patches, opts.ApplyPatchesOptions)
+		res, err = ApplyPatches(context.Background(), set, patches, opts.ApplyPatchesOptions)
 	}
 	return streamed, shown(res, &t2, err)
 }

@@ -1,6 +1,7 @@
 package kmerge
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -162,8 +163,9 @@ func (b *blameRun) picks(r *resource.Resource) bool {
 // result are Apply's.
 // A patch that sets a place to the value the manifest has there, with no
 // earlier patch writing it, changed nothing and is no origin
-// (change.Origins, given the object as read).
-func Blame(opts ApplyOptions, only ...resource.Selector) (*BlameResult, error) {
+// (change.Origins, given the object as read). ctx stops it as it stops
+// Apply.
+func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*BlameResult, error) {
 	b := &blameRun{}
 	if len(only) > 0 {
 		s := opts.Schema
@@ -180,7 +182,7 @@ func Blame(opts ApplyOptions, only ...resource.Selector) (*BlameResult, error) {
 		}
 	}
 	opts.blame = b
-	res, set, err := apply(opts)
+	res, set, err := apply(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package kmerge_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -33,7 +34,7 @@ spec:
         image: fluentbit:3
 `
 	patch := `{"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}}`
-	out, err := kmerge.Patch([]byte(doc), []byte(patch), kmerge.PatchOptions{})
+	out, err := kmerge.Patch(context.Background(), []byte(doc), []byte(patch), kmerge.PatchOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -86,7 +87,7 @@ func ExamplePatchObject() {
 func ExampleDiff() {
 	before := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - {name: web, image: nginx:1.25}\n"
 	after := strings.Replace(strings.Replace(before, "replicas: 1", "replicas: 3", 1), "1.25", "1.27", 1)
-	patch, err := kmerge.Diff([]byte(before), []byte(after), kmerge.DiffOptions{})
+	patch, err := kmerge.Diff(context.Background(), []byte(before), []byte(after), kmerge.DiffOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -112,7 +113,7 @@ func ExampleDiff_threeWayMerge() {
 	modified := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, shape: round}\n"
 	live := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, uid: u1}\nspec: {size: 5, color: red}\nstatus: {ready: true}\n"
 	opts := kmerge.DiffOptions{Type: kmerge.Merge, Current: []byte(live)}
-	_, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	_, err := kmerge.Diff(context.Background(), []byte(applied), []byte(modified), opts)
 	var conflicts *mergepatch.ConflictError
 	if errors.As(err, &conflicts) {
 		for _, c := range conflicts.Conflicts {
@@ -120,7 +121,7 @@ func ExampleDiff_threeWayMerge() {
 		}
 	}
 	opts.Overwrite = true
-	patch, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	patch, err := kmerge.Diff(context.Background(), []byte(applied), []byte(modified), opts)
 	if err != nil {
 		panic(err)
 	}
@@ -148,7 +149,7 @@ func ExampleApply() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.Apply(kmerge.ApplyOptions{
+	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{
 		Manifests: []string{"examples/base"},
 		Patches:   []string{"examples/overrides"},
 		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{
@@ -190,7 +191,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyPatchesOptions{})
+	res, err := kmerge.ApplyPatches(context.Background(), set, patches, kmerge.ApplyPatchesOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -212,7 +213,7 @@ spec:
 // strategic ones), and the label that b.kpatch deletes.
 func ExampleBlame() {
 	dir := "cmd/kmerge/testdata/apply/conflicts-apply/"
-	res, err := kmerge.Blame(kmerge.ApplyOptions{Manifests: []string{dir + "base"}, Patches: []string{dir + "patches"}},
+	res, err := kmerge.Blame(context.Background(), kmerge.ApplyOptions{Manifests: []string{dir + "base"}, Patches: []string{dir + "patches"}},
 		resource.Selector{Kind: "deployment", Name: "app"})
 	if err != nil {
 		panic(err)

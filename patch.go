@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -104,7 +105,11 @@ func (e *NoSchemaError) Unwrap() error { return ErrNoSchema }
 // output keeps the text of everything the patch did not change: comments,
 // blank lines, quoting, indentation. An error applying the patch to one
 // document is a *DocumentError.
-func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
+//
+// ctx is checked before each document (and each item of a List): once it
+// is done, Patch returns ctx.Err() wrapped with the document it stopped
+// before, and no output.
+func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	docName, patchName := opts.DocName, opts.PatchName
 	if docName == "" {
 		docName = "document"
@@ -130,6 +135,13 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	var invalid []error
 	// one object: patched, checked, put back where it was
 	patchOne := func(d *yaml.Node, i, item int, before func() *yaml.Node) (*yaml.Node, error) {
+		if err := ctx.Err(); err != nil {
+			where := fmt.Sprintf("document %d of %d", i+1, len(st.Docs))
+			if item >= 0 {
+				where += fmt.Sprintf(", items[%d]", item)
+			}
+			return nil, fmt.Errorf("%s: stopped before %s: %w", docName, where, err)
+		}
 		object := isObject(d)
 		log := opts.changeLog()
 		res, err := patchDoc(d, ps.Docs[0], opts, log)

@@ -1,6 +1,7 @@
 package kmerge
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func applyText(t *testing.T, file, manifests, patches string, opts ApplyPatchesO
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ApplyPatches(set, ps, opts)
+	res, err := ApplyPatches(context.Background(), set, ps, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestPatchMasksSecrets(t *testing.T) {
 		{"a failed test", `[{"op": "test", "path": "/data/password", "value": "b2xk"}]`, JSON,
 			`test failed: /data/password is "***", not "***"`, `is "aHVudGVyMg==", not "b2xk"`},
 	} {
-		_, err := Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
+		_, err := Patch(context.Background(), doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
 		if err == nil || !strings.Contains(err.Error(), c.masked) || strings.Contains(err.Error(), c.clear) {
 			t.Errorf("%s: the error is %v, want it to hold %q", c.about, err, c.masked)
 		}
@@ -156,7 +157,7 @@ func TestPatchMasksSecrets(t *testing.T) {
 		if !errors.As(err, &m) || !m.Masked() {
 			t.Errorf("%s: the error does not say it masks a value", c.about)
 		}
-		_, err = Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict, ShowSecrets: true})
+		_, err = Patch(context.Background(), doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict, ShowSecrets: true})
 		if err == nil || !strings.Contains(err.Error(), c.clear) {
 			t.Errorf("%s: with ShowSecrets, the error is %v, want it to hold %q", c.about, err, c.clear)
 		}
@@ -170,16 +171,16 @@ func TestDiffConflictMasksSecrets(t *testing.T) {
 	original := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: one}\n")
 	modified := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: two}\n")
 	current := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: live}\n")
-	_, err := Diff(original, modified, DiffOptions{Current: current})
+	_, err := Diff(context.Background(), original, modified, DiffOptions{Current: current})
 	want := "v1 Secret db: the patch would undo changes made to the live object since it was last applied:\n  stringData.password\n    patch:   \"***\"\n    changed: \"***\""
 	if err == nil || err.Error() != want {
 		t.Errorf("the conflict is\n%v\nwant\n%s", err, want)
 	}
-	_, err = Diff(original, modified, DiffOptions{Current: current, ShowSecrets: true})
+	_, err = Diff(context.Background(), original, modified, DiffOptions{Current: current, ShowSecrets: true})
 	if err == nil || !strings.Contains(err.Error(), `patch:   "two"`) || !strings.Contains(err.Error(), `changed: "live"`) {
 		t.Errorf("with ShowSecrets, the conflict is\n%v\nwant the values in clear", err)
 	}
-	patch, err := Diff(original, modified, DiffOptions{Current: current, Overwrite: true})
+	patch, err := Diff(context.Background(), original, modified, DiffOptions{Current: current, Overwrite: true})
 	if err != nil || !strings.Contains(string(patch), "password: two") {
 		t.Errorf("the patch is %q (%v), want it to set password: two", patch, err)
 	}

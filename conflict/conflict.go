@@ -139,7 +139,7 @@ func (r *Recorder) Conflicts(objects []string) []Conflict {
 	for _, o := range rest {
 		out = append(out, r.found[o]...)
 	}
-	sortConflicts(out)
+	Sort(out)
 	return out
 }
 

@@ -55,12 +55,15 @@ func Find(records []change.Record) []Conflict {
 		f := newFinder(records, idx)
 		out = append(out, f.find(obj)...)
 	}
-	sortConflicts(out)
+	Sort(out)
 	return out
 }
 
-// sortConflicts puts conflicts in Find's order, stably.
-func sortConflicts(out []Conflict) {
+// Sort puts conflicts in Find's order (by the position of their second
+// side, then by the path of their first), stably: conflicts found apart
+// (object by object, or with positions mapped elsewhere afterwards) in
+// the order Find would give them.
+func Sort(out []Conflict) {
 	slices.SortStableFunc(out, func(a, b Conflict) int {
 		if c := comparePos(a.Sides[1].Change.Pos, b.Sides[1].Change.Pos); c != 0 {
 			return c

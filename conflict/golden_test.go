@@ -1,6 +1,7 @@
 package conflict_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +76,7 @@ func TestGolden(t *testing.T) {
 
 func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 	t.Helper()
-	set, err := resource.Load([]string{"-"}, strings.NewReader(c.Object), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(c.Object), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 		patches = append(patches, ps...)
 	}
 	rec := &conflict.Recorder{}
-	res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Records: rec.Add})
+	res, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Schema: s, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}

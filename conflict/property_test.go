@@ -1,6 +1,7 @@
 package conflict_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -179,7 +180,7 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 	}
 	var recorded []string
 	for _, patches := range runs {
-		res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Records: rec.Add, Workers: 1})
+		res, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Schema: s, Records: rec.Add, Workers: 1})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -115,10 +116,15 @@ type Result struct {
 // deleted are taken out of the set and of their sources
 // (resource.Set.RemoveDeleted). A patch whose target or selector matches
 // nothing is a warning (an error with Strict).
-func Apply(set *resource.Set, patches []*syntax.Patch, opts Options) (*Result, error) {
+//
+// Once ctx is done, no further patch is applied, and Apply returns
+// ctx.Err() wrapped with the object and the patch it stopped before; the
+// objects patched by then stay patched (as after any error, the set is
+// then best thrown away).
+func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
-	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
-	res, err := run.Finish(set)
+	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(ctx, set.Resources[i]) })
+	res, err := run.Finish(ctx, set)
 	set.RemoveDeleted()
 	return res, err
 }

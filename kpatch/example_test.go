@@ -1,6 +1,7 @@
 package kpatch_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -35,7 +36,7 @@ image: shop/web:${values.version}
 // Apply a .kpatch file to manifests read from a reader, and write them
 // back: only the changed lines differ.
 func ExampleApply() {
-	set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -50,7 +51,7 @@ func ExampleApply() {
 	for _, src := range set.Sources {
 		src.Stream.Snapshot() // keep the text of what the patches do not change
 	}
-	if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+	if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 		panic(err)
 	}
 	set.Sources[0].Stream.WriteYAML(os.Stdout)
@@ -76,26 +77,28 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
+	ctx := context.Background() // a caller that may stop the run gives its own
 	run := kpatch.NewRun(patches, kpatch.Options{})
 	var mu sync.Mutex
 	out := map[int]string{}
-	set, err := resource.Stream([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
+	set, err := resource.Stream(ctx, []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
 		func(i int, src *resource.Source, objs []*resource.Resource) {
 			src.Stream.Snapshot()
 			for _, r := range objs {
-				run.Patch(r)
+				run.Patch(ctx, r)
 			}
 			var b strings.Builder
 			src.Stream.WriteYAML(&b)
-			src.Release(objs) // written: let go of the parsed documents
+			src.Release(objs)
 			mu.Lock()
 			out[i] = b.String()
 			mu.Unlock()
 		})
+
 	if err != nil {
 		panic(err)
 	}
-	res, err := run.Finish(set)
+	res, err := run.Finish(ctx, set)
 	if err != nil {
 		panic(err)
 	}
@@ -135,12 +138,12 @@ func TestConcurrentApply(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+			set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+			if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 				errs[i] = err
 				return
 			}

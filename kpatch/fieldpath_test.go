@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -42,7 +43,7 @@ spec:
 		if err != nil || p.String() != text {
 			t.Fatalf("%s is not a path as fieldpath writes it: %v", text, err)
 		}
-		set, err := resource.Load([]string{"-"}, strings.NewReader(doc), resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(doc), resource.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ spec:
 			t.Errorf("%s: not a .kpatch key: %v", text, err)
 			continue
 		}
-		if _, err := Apply(set, patches, Options{Strict: true}); err != nil {
+		if _, err := Apply(context.Background(), set, patches, Options{Strict: true}); err != nil {
 			t.Errorf("%s: %v", text, err)
 			continue
 		}

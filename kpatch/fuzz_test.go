@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return // FuzzParse checks parse errors
 		}
-		set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func FuzzApply(f *testing.F) {
 			t.Fatal(err)
 		}
 		lines := strings.Count(src, "\n") + 1
-		_, err = Apply(set, patches, Options{Vars: vars, Workers: 1})
+		_, err = Apply(context.Background(), set, patches, Options{Vars: vars, Workers: 1})
 		if err != nil {
 			var pe *syntax.Error
 			if !errors.As(err, &pe) || pe.Pos.File != "f" || pe.Pos.Line < 1 || pe.Pos.Line > lines {

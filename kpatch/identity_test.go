@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func applyText(t *testing.T, kp, yl string) (string, []conflict.Conflict, error)
 	}
 	set.Sources[0].Stream.Snapshot()
 	rec := &conflict.Recorder{}
-	res, err := Apply(set, patches, Options{Records: rec.Add})
+	res, err := Apply(context.Background(), set, patches, Options{Records: rec.Add})
 	if err != nil {
 		return "", nil, err
 	}

@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -71,13 +72,13 @@ func TestObjectIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		run := func(scanOnly bool) string {
-			set, err := resource.Load([]string{"-"}, strings.NewReader(doc.String()), resource.LoadOptions{})
+			set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(doc.String()), resource.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var trace bytes.Buffer
 			rec := &conflict.Recorder{}
-			res, err := Apply(set, patches, Options{Trace: &trace, Records: rec.Add, KeepGoing: true, scanOnly: scanOnly})
+			res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Records: rec.Add, KeepGoing: true, scanOnly: scanOnly})
 			if err != nil {
 				return "error: " + err.Error()
 			}

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,7 +68,7 @@ images:
 		"base/d.yaml":        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
 	})
 	var warnings []Warning
-	patches, err := Load([]string{filepath.Join(dir, "overlay")}, LoadOptions{Warn: func(w Warning) { warnings = append(warnings, w) }})
+	patches, err := Load(context.Background(), []string{filepath.Join(dir, "overlay")}, LoadOptions{Warn: func(w Warning) { warnings = append(warnings, w) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestKustomizationFiles(t *testing.T) {
 	if _, err := Files([]string{filepath.Join(dir, "two")}); err == nil || !strings.Contains(err.Error(), "more than one kustomization file") {
 		t.Errorf("two kustomizations: %v", err)
 	}
-	if _, err := Load([]string{filepath.Join(dir, "patches")}, LoadOptions{}); err != nil {
+	if _, err := Load(context.Background(), []string{filepath.Join(dir, "patches")}, LoadOptions{}); err != nil {
 		t.Errorf("Load: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,7 +19,10 @@ import (
 // order, folders starting with a dot skipped, and so are project files
 // (kmerge.yaml) found in them. Patches keep the order of
 // the files and of their place in each file.
-func Load(paths []string, opts LoadOptions) ([]*syntax.Patch, error) {
+//
+// Once ctx is done, no further file is read, and Load returns ctx.Err()
+// wrapped with the first file it did not read.
+func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*syntax.Patch, error) {
 	files, err := Files(paths)
 	if err != nil {
 		return nil, err
@@ -29,6 +33,10 @@ func Load(paths []string, opts LoadOptions) ([]*syntax.Patch, error) {
 	warnings := make([][]Warning, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), opts.Workers, func(i int) {
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("stopped before reading %s: %w", files[i], err)
+			return
+		}
 		data, err := tree.ReadFile(files[i], opts.Limits)
 		if err == nil {
 			parsed[i], warnings[i], err = parse(data, files[i], opts)

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 func lookupSet(t *testing.T) *resource.Set {
 	t.Helper()
-	set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +104,11 @@ func TestKeepGoing(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := lookupSet(t)
-	if _, err := Apply(set, patches, Options{}); err == nil || !strings.HasPrefix(err.Error(), "f:2:11: ") {
+	if _, err := Apply(context.Background(), set, patches, Options{}); err == nil || !strings.HasPrefix(err.Error(), "f:2:11: ") {
 		t.Fatalf("without KeepGoing: %v, want the first error", err)
 	}
 	set = lookupSet(t)
-	res, err := Apply(set, patches, Options{KeepGoing: true})
+	res, err := Apply(context.Background(), set, patches, Options{KeepGoing: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,8 +38,9 @@ type Run struct {
 	// annotation (SelectsLabels)
 	selectsLabels bool
 
-	mu    sync.Mutex
-	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	mu      sync.Mutex
+	slots   map[*resource.Resource][]*slot // the patches each object got, in order
+	stopped error                          // the first patch Patch did not apply, its context being done
 
 	err error // the patches cannot run at all (Options.MaxExpanded)
 }
@@ -136,7 +138,11 @@ func (run *Run) SelectsLabels() bool {
 // (each is a conflict with the delete). It stops at the first failure,
 // which Finish returns. Patch is safe to call for different objects at
 // once.
-func (run *Run) Patch(r *resource.Resource) bool {
+//
+// ctx is checked before each patch: once it is done, Patch applies no
+// more patches (to r or to any object after it), and Finish returns
+// ctx.Err() wrapped with the object and the patch it stopped before.
+func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	if run.err != nil {
 		return false
 	}
@@ -154,6 +160,10 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
 	var ix *objectIndex // for the object's field patches, which come last
 	for i := first; i >= 0; i = run.next(r, i) {
+		if err := ctx.Err(); err != nil {
+			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
+			break
+		}
 		sl := &slot{patch: run.order[i], index: i, r: r}
 		slots = append(slots, sl)
 		if r.Deleted {
@@ -203,6 +213,15 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	return touched
 }
 
+// stop records why Patch stopped, the first time.
+func (run *Run) stop(err error) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.stopped == nil {
+		run.stopped = err
+	}
+}
+
 // Changes returns what the patches did to r, in the order they did it,
 // once Patch has returned for r: recorded with Options.Changes (or with a
 // trace, when they did not go to Options.Records); nil otherwise.
@@ -235,7 +254,14 @@ func (run *Run) Done(r *resource.Resource) {
 // by patch, then by object; the error returned is the first one in that
 // order. A target whose kind names kinds of several groups among the
 // objects it picked is an error too.
-func (run *Run) Finish(set *resource.Set) (*Result, error) {
+//
+// When Patch stopped because its context was done, or ctx is done before
+// Finish has gone through the patches, Finish returns that context's error,
+// wrapped with where it stopped, and no result.
+func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) {
+	if run.stopped != nil {
+		return nil, run.stopped
+	}
 	opts := run.opts
 	if run.err != nil && opts.KeepGoing {
 		return &Result{Errors: []error{run.err}}, nil
@@ -255,6 +281,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 	// patch: the order of a sequential run
 	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%sstopped before the patch's results were gathered: %w", p.Pos, err)
+		}
 		slots := byPatch[i]
 		matched := make([]*resource.Resource, len(slots))
 		for j, sl := range slots {

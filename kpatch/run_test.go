@@ -2,7 +2,10 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -58,7 +61,7 @@ image: b:2
 		return b.String()
 	}
 	load := func() *resource.Set {
-		set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +71,7 @@ image: b:2
 	set := load()
 	var trace bytes.Buffer
 	rec := &conflict.Recorder{}
-	res, err := Apply(set, patches, Options{Trace: &trace, Records: rec.Add})
+	res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +89,11 @@ image: b:2
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			run.Patch(set.Resources[i])
+			run.Patch(context.Background(), set.Resources[i])
 		}()
 	}
 	done.Wait()
-	res, err = run.Finish(set)
+	res, err = run.Finish(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +107,7 @@ image: b:2
 // go to Options.Records when it is patched, so Done lets go of its
 // changes, and Finish names the objects recorded (Result.Recorded).
 func TestRunChanges(t *testing.T) {
-	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +118,8 @@ func TestRunChanges(t *testing.T) {
 	rec := &conflict.Recorder{}
 	run := NewRun(patches, Options{Changes: true, Records: rec.Add})
 	a, b := set.Resources[0], set.Resources[1]
-	run.Patch(a)
-	run.Patch(b)
+	run.Patch(context.Background(), a)
+	run.Patch(context.Background(), b)
 	if got := (&change.Log{Changes: run.Changes(a)}).String(); !strings.Contains(got, "p.kpatch:2:1: sets data.x to 1") {
 		t.Errorf("changes of a:\n%s", got)
 	}
@@ -128,7 +131,7 @@ func TestRunChanges(t *testing.T) {
 	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 {
 		t.Errorf("after Done: %d changes of a, %d of b", len(run.Changes(a)), len(run.Changes(b)))
 	}
-	res, err := run.Finish(set)
+	res, err := run.Finish(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +174,11 @@ func TestVariableExpansionLimit(t *testing.T) {
 		{patches: append(append([]*syntax.Patch{}, field...), doc...), max: 12},
 		{patches: nil, max: 1},
 	} {
-		set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Apply(set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
+		res, err := Apply(context.Background(), set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
 		var ke *syntax.Error
 		switch {
 		case c.at == "" && err != nil:
@@ -194,5 +197,69 @@ func TestVariableExpansionLimit(t *testing.T) {
 		if c.at != "" && strings.Contains(out.String(), "abcd") {
 			t.Errorf("limit %d: an object was patched before the error", c.max)
 		}
+	}
+}
+
+// stopAfter is a context that is done once its Err has said nil n times:
+// it stops a run at a known check.
+type stopAfter struct {
+	context.Context
+	mu sync.Mutex
+	n  int
+}
+
+func (c *stopAfter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+// TestRunCancelled: Patch checks its context before each patch; once the
+// context is done it applies no more, and Finish returns the context's
+// error naming the patch and the object it stopped before. Here the
+// check before the first patch of web says nil and the one before its
+// second says done: web has its replicas, not its image, and Finish says
+// where. Load stops before the first file not read.
+func TestRunCancelled(t *testing.T) {
+	patches, err := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.web.containers.name=main]\nimage: a:2\n"), "p.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := resource.Parse([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - {name: main, image: a:1}\n"), "d.yaml", resource.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := NewRun(patches, Options{})
+	ctx := &stopAfter{Context: context.Background(), n: 1}
+	if !run.Patch(ctx, set.Resources[0]) {
+		t.Errorf("the first patch did not touch web")
+	}
+	var b strings.Builder
+	if err := set.Sources[0].Stream.WriteYAML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "replicas: 3") || strings.Contains(b.String(), "a:2") {
+		t.Errorf("web, after the first patch only:\n%s", b.String())
+	}
+	res, err := run.Finish(context.Background(), set)
+	if want := "p.kpatch:3:1: stopped before patching apps/v1 Deployment web: context canceled"; res != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+		t.Errorf("Finish: %v, %v; want %q", res, err, want)
+	}
+
+	ctx2, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Apply(ctx2, set, patches, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Apply with a cancelled context: %v", err)
+	}
+	dir := t.TempDir() // a folder of patch files
+	if err := os.WriteFile(filepath.Join(dir, "p.kpatch"), []byte("[deployment.web]\nreplicas: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(ctx2, []string{dir}, LoadOptions{}); !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "stopped before reading "+dir) {
+		t.Errorf("Load with a cancelled context: %v", err)
 	}
 }

@@ -45,6 +45,7 @@ package krm
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -135,16 +136,20 @@ var _ tree.PositionedError = (*ConfigError)(nil)
 // ResourceList to write out. On failure it returns the input with a result
 // of severity error, and an *Error: the caller prints the error and exits
 // with a status that is not 0, as the specification asks.
-func Process(input []byte) ([]byte, error) {
-	out, _, err := Run(input)
+//
+// Once ctx is done, Process stops and returns ctx.Err() wrapped with where
+// it stopped, and no output at all: a run cut short is not a failure of
+// the function to report in the ResourceList.
+func Process(ctx context.Context, input []byte) ([]byte, error) {
+	out, _, err := Run(ctx, input)
 	return out, err
 }
 
 // Run is Process, and also returns the results it wrote into the
 // ResourceList, for a caller that shows them elsewhere too (kmerge fn
 // prints the warnings on standard error, where kustomize shows them).
-func Run(input []byte) ([]byte, []Result, error) {
-	return RunWith(input, Options{})
+func Run(ctx context.Context, input []byte) ([]byte, []Result, error) {
+	return RunWith(ctx, input, Options{})
 }
 
 // Options control RunWith.
@@ -158,8 +163,8 @@ type Options struct {
 }
 
 // RunWith is Run with options.
-func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
-	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
+func RunWith(ctx context.Context, input []byte, opts Options) ([]byte, []Result, error) {
+	set, err := resource.Load(ctx, []string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,7 +183,10 @@ func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
 		// takes once it has written a file): the results are added to the
 		// list after the patches, and the whole list is written then
 		src.Stream.Snapshot()
-		results, err = run(set, cfg)
+		results, err = run(ctx, set, cfg)
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, nil, err // cut short: no output, no results
 	}
 	st := src.Stream
 	var out []byte
@@ -255,9 +263,9 @@ func errorsOf(results []Result) []Result {
 	return out
 }
 
-func run(set *resource.Set, cfg *Config) ([]Result, error) {
+func run(ctx context.Context, set *resource.Set, cfg *Config) ([]Result, error) {
 	// the ResourceList is written by Run, with the results
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
+	res, err := kmerge.ApplyPatches(ctx, set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
 	}

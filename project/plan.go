@@ -1,6 +1,7 @@
 package project
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -247,7 +248,7 @@ func (p *Project) dedupe(near string) {
 	entries := make([]entry, len(p.Manifests))
 	for i, m := range p.Manifests {
 		entries[i] = entry{path: m, dist: distance(near, m)}
-		set, err := resource.Load([]string{m}, nil, resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{m}, nil, resource.LoadOptions{}) // a few files, for kmerge init
 		if err != nil {
 			continue // the run will say what is wrong with it
 		}

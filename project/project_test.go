@@ -1,6 +1,7 @@
 package project
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,11 +63,11 @@ func TestVars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+	if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 		t.Fatal(err)
 	}
 	// a from v2 (later files win), b.c from v2, b.d from set (over v1)

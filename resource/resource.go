@@ -9,6 +9,7 @@ package resource
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -180,8 +181,11 @@ type LoadOptions struct {
 // object (apiVersion, kind, metadata.name) or a List of them; empty
 // documents are kept as they are. Two objects with the same identity are an
 // error naming both.
-func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
-	return Stream(paths, stdin, opts, nil)
+//
+// Once ctx is done, no further file is read or parsed, and Load returns
+// ctx.Err() wrapped with the first file (or document) it did not read.
+func Load(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
+	return Stream(ctx, paths, stdin, opts, nil)
 }
 
 // Stream reads what Load reads and calls each with every source and its
@@ -191,8 +195,9 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 // the set, as Load does, once every call has returned; each may have
 // released sources it is done with (Source.Release). A source that fails to
 // parse is not passed to each; the error returned is the one Load would
-// return.
-func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, src *Source, objs []*Resource)) (*Set, error) {
+// return. Once ctx is done, no further source is read, parsed or passed to
+// each, and Stream returns the error Load returns then.
+func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptions, each func(i int, src *Source, objs []*Resource)) (*Set, error) {
 	// the files, in order; then read and parsed in parallel; then their
 	// objects, in order
 	type input struct {
@@ -218,14 +223,23 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 	parallel.For(len(inputs), opts.Workers, func(i int) {
 		in := inputs[i]
 		src := in.src
+		if err := ctx.Err(); err != nil {
+			in.err = fmt.Errorf("stopped before reading %s: %w", src.Path, err)
+			return
+		}
 		if src.Input == nil && src.Path != "<stdin>" {
 			if src.Input, in.err = tree.ReadFile(src.Path, opts.Limits); in.err != nil {
 				return
 			}
 		}
-		if in.objs, in.err = src.parse(opts); in.err == nil && each != nil {
-			each(i, src, in.objs)
+		if in.objs, in.err = src.parse(ctx, opts); in.err != nil || each == nil {
+			return
 		}
+		if err := ctx.Err(); err != nil {
+			in.err = fmt.Errorf("stopped after reading %s: %w", src.Path, err)
+			return
+		}
+		each(i, src, in.objs)
 	})
 	set := &Set{}
 	for _, in := range inputs {
@@ -244,7 +258,7 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(i int, 
 // Path and Rel of its one source.
 func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 	src := &Source{Path: file, Rel: filepath.Base(file), Input: data}
-	objs, err := src.parse(opts)
+	objs, err := src.parse(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -252,8 +266,9 @@ func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 	return set, set.checkUnique()
 }
 
-// parse parses the source's Input into its Stream and returns its objects.
-func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
+// parse parses the source's Input into its Stream and returns its objects;
+// ctx is checked before each document parsed on its own (a selected one).
+func (src *Source) parse(ctx context.Context, opts LoadOptions) ([]*Resource, error) {
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(src.Path), ".json") {
 		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
@@ -284,6 +299,9 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, error) {
 	loaded := false
 	for _, r := range objs {
 		if src.Stream.Outlined(r.Doc) && opts.Select(r) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: stopped before document %d: %w", src.Path, r.Doc+1, err)
+			}
 			if err := src.Stream.Load(r.Doc); err != nil {
 				return nil, err
 			}

@@ -1,6 +1,8 @@
 package resource
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +50,7 @@ func TestLoad(t *testing.T) {
 		"README.md":               "# not a manifest\n",
 		"d/lists/configmaps.yaml": list,
 	})
-	set, err := Load([]string{dir, "-"}, strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n"), LoadOptions{})
+	set, err := Load(context.Background(), []string{dir, "-"}, strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n"), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func TestLoadErrors(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, map[string]string{"f.yaml": c.in})
 		t.Chdir(dir)
-		_, err := Load([]string{"f.yaml"}, nil, LoadOptions{})
+		_, err := Load(context.Background(), []string{"f.yaml"}, nil, LoadOptions{})
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -125,7 +127,7 @@ func TestParse(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, map[string]string{name: content})
 		t.Chdir(dir)
-		loaded, err := Load([]string{name}, nil, LoadOptions{})
+		loaded, err := Load(context.Background(), []string{name}, nil, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +164,7 @@ func TestParse(t *testing.T) {
 func TestSelect(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"all.yaml": deploy + "---\n" + svc + "---\n" + list + "---\n" + widget})
-	set, err := Load([]string{filepath.Join(dir, "all.yaml")}, nil, LoadOptions{})
+	set, err := Load(context.Background(), []string{filepath.Join(dir, "all.yaml")}, nil, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,13 +252,13 @@ func TestLabelSelector(t *testing.T) {
 func TestStream(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"a.yaml": deploy, "b.yaml": svc + "---\n" + widget, "c/list.yaml": list, "c/kustomization.yaml": kust})
-	loaded, err := Load([]string{dir}, nil, LoadOptions{})
+	loaded, err := Load(context.Background(), []string{dir}, nil, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	seen := map[int]string{}
-	set, err := Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+	set, err := Stream(context.Background(), []string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
 		var ids []string
 		for _, r := range objs {
 			if r.Source != src || r.Root.Kind != yaml.MappingNode || len(r.Root.Content) == 0 {
@@ -272,6 +274,7 @@ func TestStream(t *testing.T) {
 		}
 		seen[i] = src.Rel + ": " + strings.Join(ids, ", ")
 	})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,16 +301,41 @@ func TestStream(t *testing.T) {
 
 	write(t, dir, map[string]string{"a.yaml": "a: [\n", "b.yaml": "b: [\n"})
 	calls := 0
-	_, err = Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
+	_, err = Stream(context.Background(), []string{dir}, nil, LoadOptions{Workers: 3}, func(i int, src *Source, objs []*Resource) {
 		mu.Lock()
 		calls++
 		mu.Unlock()
 	})
+
 	if err == nil || !strings.Contains(err.Error(), "a.yaml:") {
 		t.Errorf("two broken files: %v, want a.yaml's error", err)
 	}
 	if calls != 2 {
 		t.Errorf("each called %d times, want 2 (the files that parse)", calls)
+	}
+}
+
+// TestStreamCancelled: once the context is done, Stream reads, parses and
+// hands on no further source, and returns context.Canceled wrapped with
+// the first file it did not take. Here the context is cancelled from the
+// call for the first file (one worker: in order): the second is not read.
+func TestStreamCancelled(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.yaml": deploy, "b.yaml": svc})
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []string
+	set, err := Stream(ctx, []string{dir}, nil, LoadOptions{Workers: 1}, func(i int, src *Source, objs []*Resource) {
+		got = append(got, src.Rel)
+		cancel()
+	})
+	if want := "stopped before reading " + filepath.Join(dir, "b.yaml") + ": context canceled"; set != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+		t.Errorf("%v, %v; want %q", set, err, want)
+	}
+	if len(got) != 1 || got[0] != "a.yaml" {
+		t.Errorf("handed on %v, want a.yaml alone", got)
+	}
+	if _, err := Load(ctx, []string{dir}, nil, LoadOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Load with a cancelled context: %v", err)
 	}
 }
 

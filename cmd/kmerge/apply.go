@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -278,12 +279,14 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if err != nil {
 		return err
 	}
+	ctx := context.Background()
 	var sigs *signals
 	if o.outDir != "" && !check {
 		// signals handled from before the folder is locked, and locked
 		// from before the inputs are read: an edit in place must not be
-		// overlapped by another run (signals.go)
-		sigs = watchSignals(o.outDir, stderr)
+		// overlapped by another run (signals.go); a signal cancels the
+		// whole run
+		sigs = watchSignals()
 		lock, err := kmerge.LockDir(o.outDir)
 		if err != nil {
 			sigs.stop()
@@ -291,15 +294,17 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
 		defer sigs.stop()
-		sigs.setLock(lock)
-		o.lock = lock
+		o.lock, ctx = lock, sigs.ctx
 	}
 	opts, err := o.load(proj, stdin, stderr)
 	if err != nil {
 		return err
 	}
-	res, err := kmerge.Apply(opts)
+	res, err := kmerge.Apply(ctx, opts)
 	if err != nil {
+		if sigs != nil {
+			return sigs.stopped(o.outDir, err)
+		}
 		return err
 	}
 	for _, w := range res.Warnings {
@@ -343,7 +348,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		return nil
 	case o.outDir != "":
-		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: sigs.startWriting(), Lock: o.lock})
+		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: ctx, Lock: o.lock})
 	case o.output == "json":
 		out, err := jsonObjects(res.Files, &o.limits.Limits)
 		if err != nil {

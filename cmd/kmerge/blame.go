@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,7 +73,7 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	if err != nil {
 		return err
 	}
-	res, err := kmerge.Blame(opts, only...)
+	res, err := kmerge.Blame(context.Background(), opts, only...)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 
@@ -137,7 +138,7 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if len(inputs) == 3 {
 		opts.Current = inputs[2]
 	}
-	out, err := kmerge.Diff(inputs[0], inputs[1], opts)
+	out, err := kmerge.Diff(context.Background(), inputs[0], inputs[1], opts)
 	var dce *kmerge.DiffConflictError
 	switch {
 	case errors.As(err, &dce):

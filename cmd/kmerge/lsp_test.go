@@ -844,3 +844,93 @@ func TestLSPOverlay(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// bigProject writes a project of 500 Deployments (app-000 to app-499, one
+// a file, two containers each: main and sidecar) and returns its folder.
+func bigProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"}
+	for i := range 500 {
+		files[fmt.Sprintf("base/app-%03d.yaml", i)] = fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-%03d\n  labels: {app: app-%03d}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - {name: main, image: 'main:1'}\n      - {name: sidecar, image: 'side:1'}\n", i, i)
+	}
+	writeFiles(t, dir, files)
+	return dir
+}
+
+// bigKpatch is a .kpatch file of n sections on the 500 Deployments, 42
+// bytes each on average (10,000 sections: 424 KB), as internal/lsp's
+// benchmarks write it: of every ten, six set a label of their own (section
+// i sets label li to v), three set image on the Deployment, which the
+// shortcut cannot resolve (two containers: an error), and one targets a
+// Deployment that does not exist (a warning). Section i is lines 3i to
+// 3i+2.
+func bigKpatch(n int) string {
+	var b strings.Builder
+	for i := range n {
+		switch i % 10 {
+		case 1, 4, 7:
+			fmt.Fprintf(&b, "[deployment.app-%03d]\nimage: x:%d\n\n", i%500, i)
+		case 9:
+			fmt.Fprintf(&b, "[deployment.nope-%d]\nreplicas: 2\n\n", i)
+		default:
+			fmt.Fprintf(&b, "[deployment.app-%03d]\nmetadata.labels.l%d: v\n\n", i%500, i)
+		}
+	}
+	return b.String()
+}
+
+// TestLSPHoverAfterChange: in a .kpatch file of 10,000 sections (424 KB,
+// 4,000 diagnostics: bigKpatch) open in the editor, a value is typed, a
+// character at a time: five didChanges (the whole text each, as the server
+// asks) sent as fast as the pipe takes them, then at once a hover on that
+// line; three times, on three sections. The hover must answer with the
+// value typed (not about an older text) within 5 seconds of the first
+// didChange: the bound is generous, for a shared test machine; the target
+// is 1 second (BenchmarkHoverAfterChange in internal/lsp measures one
+// edit). When every change checked the whole file again, and each check
+// ran to its end, one change took 3 seconds on this file (8 on a busy
+// machine), and the five of them 15 to 40 seconds (issue 19).
+func TestLSPHoverAfterChange(t *testing.T) {
+	const n = 10000
+	dir := bigProject(t)
+	c := startServer(t)
+	c.initialize(dir)
+	uri := fileURI(t, filepath.Join(dir, "overrides", "big.kpatch"))
+	text := bigKpatch(n)
+	writeFiles(t, dir, map[string]string{"overrides/big.kpatch": text}) // as saved; the edits are not
+	start := time.Now()
+	if d := c.open(uri, text); len(d) != n*4/10 {
+		t.Fatalf("the file has %d diagnostics, want %d", len(d), n*4/10)
+	}
+	t.Logf("%d sections, %d bytes: open to diagnostics %v", n, len(text), time.Since(start))
+	version := 1
+	for _, edit := range []int{n / 2, n/2 + 2, 8} { // label sections
+		line := 3*edit + 1
+		old := fmt.Sprintf("metadata.labels.l%d: v\n", edit)
+		start := time.Now()
+		value := ""
+		for _, ch := range "typed" {
+			value += string(ch)
+			version++
+			c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+				"contentChanges": []any{map[string]any{"text": strings.Replace(text, old, fmt.Sprintf("metadata.labels.l%d: %s\n", edit, value), 1)}}})
+		}
+		var h struct {
+			Contents struct{ Value string } `json:"contents"`
+		}
+		c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(line, 17)}, &h)
+		took := time.Since(start)
+		text = strings.Replace(text, old, fmt.Sprintf("metadata.labels.l%d: %s\n", edit, value), 1)
+		want := fmt.Sprintf("this line: apps/v1 Deployment app-%03d: `metadata.labels.l%d` absent → `typed`", edit%500, edit)
+		if !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("the hover after the change lacks %q:\n%s", want, h.Contents.Value)
+		}
+		t.Logf("five didChanges to the hover: %v", took)
+		if took > 5*time.Second {
+			t.Errorf("the hover came %v after the first didChange; want under 5 s (target: 1 s)", took)
+		}
+	}
+	c.shutdown()
+	t.Logf("the server's CPU time: %v", c.cmd.ProcessState.UserTime()+c.cmd.ProcessState.SystemTime())
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -203,7 +204,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 			continue // not a manifest: left out, as apply leaves it out
 		}
 		opts.DocName, opts.PatchName = docName, patchName
-		res, err := kmerge.Patch(doc, patch, opts)
+		res, err := kmerge.Patch(context.Background(), doc, patch, opts)
 		if err != nil {
 			return withSchemaAdvice(err, "patch")
 		}

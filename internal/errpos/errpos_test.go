@@ -1,6 +1,7 @@
 package errpos
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -17,8 +18,8 @@ import (
 func TestErrorPosition(t *testing.T) {
 	_, yamlErr := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
 	_, kp := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
-	_, invalid := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
-	_, doc := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
+	_, invalid := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
+	_, doc := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
 	for _, c := range []struct {
 		err  error
 		want string // "" for no position

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -89,8 +90,8 @@ func (s *Server) manifestHover(d *document, a *analysis, p Position) *Hover {
 		copied.Root = tree.Clone(r.Root)
 		opts := a.ws.options()
 		opts.KeepGoing, opts.Workers, opts.Changes = true, 1, true
-		run := kpatch.NewRun(s.projectPatches(a.ws, d, nil, ""), opts)
-		run.Patch(&copied)
+		run := kpatch.NewRun(a.patches(), opts)
+		run.Patch(context.Background(), &copied) // one object: as long as the project's patches on it take
 		var best *change.Origin
 		for _, o := range change.Origins(run.Changes(&copied), r.Root) {
 			n := fieldpath.Get(r.Root, o.Path)
@@ -113,7 +114,7 @@ func (s *Server) manifestHover(d *document, a *analysis, p Position) *Hover {
 			fmt.Fprintf(&b, "**%s**\n\nno patch of the project changes it\n", pl.path)
 			return &Hover{Contents: MarkupContent{Kind: "markdown", Value: b.String()}, Range: &rng}
 		}
-		fmt.Fprintf(&b, "**%s**\n\n`%s` %s", best.Path, a.ws.relPos(best.Pos), best.Change.String())
+		fmt.Fprintf(&b, "**%s**\n\n`%s` %s", best.Path, a.ws.relPos(a.at(best.Pos)), best.Change.String())
 		if len(best.Path) < len(pl.path) {
 			b.WriteString(" (a whole value holding this field)")
 		}
@@ -125,7 +126,7 @@ func (s *Server) manifestHover(d *document, a *analysis, p Position) *Hover {
 					fmt.Fprintf(&b, "- and %d more\n", len(best.Overrode)-maxShown)
 					break
 				}
-				fmt.Fprintf(&b, "- `%s` %s\n", a.ws.relPos(x.Pos), x.String())
+				fmt.Fprintf(&b, "- `%s` %s\n", a.ws.relPos(a.at(x.Pos)), x.String())
 			}
 		}
 		return &Hover{Contents: MarkupContent{Kind: "markdown", Value: b.String()}, Range: &rng}

@@ -52,8 +52,7 @@ func (c *completer) addText(label, text string, kind int, detail, doc string) {
 // header; in a value, ${values.*} and ${features.*} after "${", else
 // !delete (and true or false for a boolean). In a YAML patch list, see
 // patchList.
-func (s *Server) complete(d *document, p Position) *CompletionList {
-	a := s.analysisOf(d)
+func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList {
 	if a.manifest {
 		return &CompletionList{Items: []CompletionItem{}}
 	}
@@ -384,7 +383,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 // assignment completes a line below a header: its key, or its value.
 func (c *completer) assignment(a *analysis, line int, before string) {
 	var section *syntax.Patch
-	for _, p := range a.patches {
+	for _, p := range a.absolute(line) {
 		if p.Pos.Line-1 <= line && (section == nil || p.Pos.Line > section.Pos.Line) {
 			section = p
 		}

@@ -48,14 +48,15 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 		sp.rng = tokenRange(d, steps[best].Pos, nil)
 		return sp
 	}
-	for _, pt := range a.patches {
+	patches := a.absolute(p.Line)
+	for _, pt := range patches {
 		for i := range pt.Sets {
 			set := &pt.Sets[i]
 			if sp := pick(pt, set, pt.Path, set.Key); sp != nil {
 				return sp
 			}
 			if onLine(set.Pos) {
-				return &spot{patch: pt, set: set, path: append(append(syntax.Path(nil), pt.Path...), set.Key...), rng: tokenRange(d, set.Pos, a.patches)}
+				return &spot{patch: pt, set: set, path: append(append(syntax.Path(nil), pt.Path...), set.Key...), rng: tokenRange(d, set.Pos, valueAt(patches, set.Pos))}
 			}
 		}
 		if sp := pick(pt, nil, nil, pt.Path); sp != nil {
@@ -71,8 +72,7 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 // hover explains what is under the cursor: the objects a target picks;
 // for a path, the field (how a patch treats it, in the words of kmerge
 // explain), its value in each target object, and what the line changes.
-func (s *Server) hover(d *document, p Position) *Hover {
-	a := s.analysisOf(d)
+func (s *Server) hover(d *document, a *analysis, p Position) *Hover {
 	if a.manifest {
 		return s.manifestHover(d, a, p)
 	}
@@ -204,8 +204,7 @@ func shortJSON(pl kpatch.Place) string {
 
 // definition finds what the cursor names in the manifests: the objects a
 // target picks, or the field a path reaches in each.
-func (s *Server) definition(d *document, p Position) []Location {
-	a := s.analysisOf(d)
+func (s *Server) definition(d *document, a *analysis, p Position) []Location {
 	sp := spotAt(d, a, p)
 	if sp == nil {
 		return []Location{}

@@ -10,15 +10,15 @@ import (
 // tokenRange is the range a kmerge position points at: kmerge's errors
 // name where something starts (a header, a path step, a selector, a
 // value); the range runs to where that thing ends, by the syntax of the
-// line. patches, when known, tell where values are (a value may hold dots
-// and spaces).
-func tokenRange(d *document, p tree.Position, patches []*syntax.Patch) Range {
+// line. value, when known, is the value of an assignment that starts at p
+// (a value may hold dots and spaces).
+func tokenRange(d *document, p tree.Position, value *syntax.Value) Range {
 	line := p.Line - 1
 	text := d.line(line)
 	b := d.column(p)
 	var end int
 	if d.kpatch {
-		end = kpatchTokenEnd(text, b, valueAt(patches, p))
+		end = kpatchTokenEnd(text, b, value)
 	} else {
 		end = yamlTokenEnd(text, b)
 	}

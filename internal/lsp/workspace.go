@@ -1,16 +1,17 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
-	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -22,13 +23,18 @@ import (
 // schema, variables and patch files. Diagnostics for an edited file run
 // only that file's patches (and the project's other patches on the
 // objects it targets), so an edit costs what the file touches, not what
-// the project holds.
+// the project holds; and the objects whose patches did not change are not
+// patched again (check.go).
 type workspace struct {
 	key  string // the project file, or the folder of a project found without one
 	proj *project.Project
-	err  error // loading the project failed: reported on every file
 
+	// set by load, once; read-only after
+	loaded sync.Once
+	done   atomic.Bool // loaded (or failed to)
+	err    error       // loading the project failed: reported on every file
 	set    *resource.Set
+	index  map[*resource.Resource]int // in set.Resources
 	byName map[string][]*resource.Resource
 	schema *schema.Schema
 	vars   *kpatch.Vars
@@ -36,16 +42,26 @@ type workspace struct {
 	files  []string // the project's patch files, absolute, in order
 
 	mu        sync.Mutex
-	disk      map[string]parsed // patch files as saved, parsed
+	disk      map[string]*unit // patch files as saved, parsed: one unit each
 	shortcuts map[*schema.Type][]kpatch.Shortcut
+	sections  map[string]map[string][]*unit // units of open files, by file and text (units)
+	objects   map[string]*checked           // objects checked, by what the check depends on (objectKey)
+	live      map[string]*liveKeys          // by document URI: what its last check used (retain)
 
 	showSecrets bool // Options.ShowSecrets
+
+	parsed, patched atomic.Int64 // sections parsed and objects patched so far, for tests
 }
 
-// parsed is a patch file's patches, or why it does not parse.
-type parsed struct {
-	patches []*syntax.Patch
-	err     error
+// newWorkspace makes the workspace of a project found by findProject; it
+// is loaded on first use (load).
+func newWorkspace(key string, p *project.Project, err error, showSecrets bool) *workspace {
+	ws := &workspace{key: key, proj: p, err: err, disk: map[string]*unit{}, shortcuts: map[*schema.Type][]kpatch.Shortcut{},
+		sections: map[string]map[string][]*unit{}, objects: map[string]*checked{}, live: map[string]*liveKeys{},
+		byName: map[string][]*resource.Resource{}, index: map[*resource.Resource]int{}, schema: schema.Builtin(),
+		vars: kpatch.NewVars(), set: &resource.Set{}, showSecrets: showSecrets}
+	ws.done.Store(err != nil) // no project: nothing to load
+	return ws
 }
 
 // findProject names the project a file belongs to: the kmerge.yaml of its
@@ -96,43 +112,51 @@ func findProject(file string) (key string, p *project.Project, err error) {
 	return dir, &project.Project{File: filepath.Join(dir, project.FileName), Dir: dir}, nil
 }
 
-// loadWorkspace reads a project's manifests, schemas and values.
-func loadWorkspace(key string, p *project.Project, err error) *workspace {
-	ws := &workspace{key: key, proj: p, err: err, disk: map[string]parsed{}, shortcuts: map[*schema.Type][]kpatch.Shortcut{},
-		byName: map[string][]*resource.Resource{}, schema: schema.Builtin(), vars: kpatch.NewVars(), set: &resource.Set{}}
-	if err != nil {
-		return ws
+// load reads the project's manifests, schemas and values, the first time
+// it is called; the others wait for it. ctx is the server's: a check that
+// is cancelled does not stop the loading it started, which the next check
+// needs.
+func (ws *workspace) load(ctx context.Context) {
+	ws.loaded.Do(func() {
+		ws.err = ws.read(ctx)
+		ws.done.Store(true)
+	})
+}
+
+func (ws *workspace) read(ctx context.Context) error {
+	p := ws.proj
+	if ws.err != nil {
+		return ws.err
 	}
-	fail := func(err error) *workspace {
-		ws.err = err
-		return ws
-	}
+	var err error
 	if ws.schema, err = kmerge.LoadSchemas(p.Schemas); err != nil {
-		return fail(err)
+		return err
 	}
 	if ws.vars, err = p.Vars(nil); err != nil {
-		return fail(err)
+		return err
 	}
 	if p.ListOrder != "" {
 		if ws.order, err = smp.ParseListOrder(p.ListOrder); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	if len(p.Manifests) > 0 {
-		if ws.set, err = resource.Load(abs(p.Manifests), nil, resource.LoadOptions{}); err != nil {
-			ws.set = &resource.Set{}
-			return fail(err)
+		set, err := resource.Load(ctx, abs(p.Manifests), nil, resource.LoadOptions{})
+		if err != nil {
+			return err
 		}
+		ws.set = set
 	}
-	for _, r := range ws.set.Resources {
+	for i, r := range ws.set.Resources {
 		ws.byName[r.Name] = append(ws.byName[r.Name], r)
+		ws.index[r] = i
 	}
 	if len(p.Patches) > 0 {
 		if ws.files, err = kpatch.Files(abs(p.Patches)); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	return ws
+	return nil
 }
 
 func abs(paths []string) []string {
@@ -147,22 +171,23 @@ func abs(paths []string) []string {
 	return out
 }
 
-// patchesOnDisk returns a patch file's patches as saved, parsed once.
-func (ws *workspace) patchesOnDisk(file string) parsed {
+// diskUnit returns a patch file as saved, parsed once, as one unit.
+func (ws *workspace) diskUnit(file string) *unit {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	if p, ok := ws.disk[file]; ok {
-		return p
+	if u, ok := ws.disk[file]; ok {
+		return u
 	}
-	var p parsed
+	u := &unit{id: newUnitID(), name: file, file: file}
 	data, err := tree.ReadFile(file, nil)
 	if err == nil {
-		p.patches, p.err = kpatch.Parse(data, file, kpatch.LoadOptions{})
-	} else {
-		p.err = err
+		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{})
 	}
-	ws.disk[file] = p
-	return p
+	if err != nil {
+		u.errs = []error{err}
+	}
+	ws.disk[file] = u
+	return u
 }
 
 // kustomizationOf returns the kustomization among the project's patch
@@ -173,7 +198,7 @@ func (ws *workspace) kustomizationOf(file string) string {
 		if f == file || !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
 			continue
 		}
-		for _, p := range ws.patchesOnDisk(f).patches {
+		for _, p := range ws.diskUnit(f).patches {
 			if p.Pos.File == file {
 				return f
 			}
@@ -272,4 +297,10 @@ func (ws *workspace) masks(r *resource.Resource) bool {
 
 func (ws *workspace) options() kpatch.Options {
 	return kpatch.Options{Schema: ws.schema, Vars: ws.vars, ListOrder: ws.order, ShowSecrets: ws.showSecrets}
+}
+
+// failed reports whether the project failed to load (one still loading
+// has not failed).
+func (ws *workspace) failed() bool {
+	return ws.done.Load() && ws.err != nil
 }

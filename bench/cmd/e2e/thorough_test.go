@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func TestThoroughSame(t *testing.T) {
 				{kmerge.JSON, `[{"op": "add", "path": "/metadata/labels/added", "value": "x"}]`},
 			} {
 				outcome := func(thorough bool) string {
-					out, err := kmerge.Patch(doc, []byte(p.patch), kmerge.PatchOptions{Type: p.typ, Thorough: thorough})
+					out, err := kmerge.Patch(context.Background(), doc, []byte(p.patch), kmerge.PatchOptions{Type: p.typ, Thorough: thorough})
 					if err != nil {
 						return "error: " + err.Error()
 					}
@@ -184,7 +185,7 @@ func same(t *testing.T, opts kmerge.ApplyOptions) error {
 	t.Helper()
 	outcome := func(all bool) (string, error) {
 		opts.Thorough = all
-		res, err := kmerge.Apply(opts)
+		res, err := kmerge.Apply(context.Background(), opts)
 		if err != nil {
 			return "error: " + err.Error(), err
 		}
@@ -218,7 +219,7 @@ func same(t *testing.T, opts kmerge.ApplyOptions) error {
 func sameFn(t *testing.T, rl []byte) error {
 	t.Helper()
 	outcome := func(thorough bool) (string, error) {
-		out, results, err := krm.RunWith(rl, krm.Options{Thorough: thorough})
+		out, results, err := krm.RunWith(context.Background(), rl, krm.Options{Thorough: thorough})
 		return fmt.Sprintf("%s\nresults: %+v\nerror: %v", out, results, err), err
 	}
 	all, err := outcome(true)
