@@ -12,7 +12,9 @@ import (
 
 // TestFieldpathKeys: the paths kmerge prints (fieldpath's text) are keys
 // of field patches that name the same place: each path below, pasted into
-// a .kpatch key, sets the value fieldpath.Get finds at it.
+// a .kpatch key, sets the value fieldpath.Get finds at it. (That the
+// grammars read each other's text alike is syntax's FuzzPathGrammars;
+// this is the same on a document, through the walk apply makes.)
 func TestFieldpathKeys(t *testing.T) {
 	const doc = `apiVersion: example.com/v1
 kind: Thing

@@ -189,7 +189,7 @@ func selectorHint(items []*yaml.Node, elem *schema.Type, conds []syntax.Cond) st
 			cs[i] = syntax.Cond{Key: key, Value: value, Quoted: c.Quoted}
 			return (&syntax.Selector{Op: syntax.SelMatch, Conds: cs}).String()
 		}
-		field := strings.Join(c.Key, ".")
+		field := fieldsText(c.Key)
 		switch {
 		case !has && !inSchema:
 			near := suggest.Closest(last, keys)

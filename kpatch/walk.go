@@ -35,16 +35,10 @@ type place struct {
 }
 
 // below names what a path leads to from pl, for messages about places
-// that do not exist.
+// that do not exist: pl's path and p as one path, printed by one printer
+// (pl's part as fieldpath writes it).
 func (pl place) below(p syntax.Path) string {
-	rest := p.String()
-	if len(pl.path) > 0 && len(p) > 0 && p[0].Sel == nil {
-		rest = "." + rest
-	}
-	if len(pl.path) == 0 {
-		return pl.r.ID() + ": " + rest
-	}
-	return pl.r.ID() + ": " + pl.path.String() + rest
+	return pl.r.ID() + ": " + append(syntax.FromFieldpath(pl.path), p...).String()
 }
 
 func (pl place) where() string {
