@@ -16,6 +16,7 @@ import (
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -23,26 +24,17 @@ import (
 	"github.com/kmerge/kmerge/validate"
 )
 
-// ApplyOptions control Apply and ApplyPatches.
+// ApplyOptions control Apply (and Blame): what to read, and how to read
+// it, and, through ApplyPatchesOptions, how to patch and write what was
+// read, as ApplyPatches does with a set its caller loaded.
 type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
 	// Patches are .kpatch files, YAML patch lists, and folders of them.
 	Patches []string
-
-	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
-	Schema    *schema.Schema // nil: schema.Builtin()
-	Strict    bool           // a patch that matches nothing is an error
-	ListOrder smp.ListOrder  // for strategic patches
-	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
-	Trace     io.Writer      // every change, as it is made
-	// KeepFormat writes JSON files as JSON (for writing files back); else
-	// a touched JSON file becomes YAML, to join a stream of YAML.
-	KeepFormat bool
-	Limits     *tree.Limits // nil: tree.DefaultLimits()
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
-	// kpatch.DefaultMaxLineBytes.
+	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Thorough takes the long way, which gives the same output: every
 	// document of the manifests is parsed, and an edited one is written
@@ -52,8 +44,32 @@ type ApplyOptions struct {
 	// (resource.LoadOptions.Select), and writes an edited document by
 	// rendering only its changed entries where its text allows
 	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
-	// it, to rule the short way out when something looks wrong.
+	// it, to rule the short way out when something looks wrong. (A
+	// caller of ApplyPatches chooses this when it loads the set:
+	// resource.LoadOptions.Whole.)
 	Thorough bool
+
+	ApplyPatchesOptions
+}
+
+// ApplyPatchesOptions control ApplyPatches, and Apply once it has read
+// the manifests and the patches.
+type ApplyPatchesOptions struct {
+	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
+	Schema    *schema.Schema // nil: schema.Builtin()
+	Strict    bool           // a patch that matches nothing is an error
+	ListOrder smp.ListOrder  // for strategic patches
+	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
+	Trace     io.Writer      // every change, as it is made
+	// KeepFormat writes JSON files as JSON (for writing files back); else
+	// a touched JSON file becomes YAML, to join a stream of YAML.
+	KeepFormat bool
+	// Limits bound what variables and JSON patches' copies add
+	// (MaxExpanded) and what is read again (a file's text, to attribute
+	// validation errors and to mask Secrets in ApplyResult.Diff); Apply
+	// reads the manifests and the patches with them too. nil:
+	// tree.DefaultLimits().
+	Limits *tree.Limits
 	// NoOutput leaves the Output of ApplyResult's Files empty: ApplyPatches
 	// does not write the sources, for a caller that writes them itself
 	// after further edits (kmerge fn adds its results to the ResourceList
@@ -89,10 +105,10 @@ type ApplyResult struct {
 	Warnings  []kpatch.Warning
 	Conflicts []conflict.Conflict
 	// Invalid are the violations of the schema that are warnings (see
-	// ApplyOptions.Validate), by file, then object, then place.
+	// ApplyPatchesOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
 	// ShowSecrets makes Diff show the values of Secrets in clear; it is
-	// ApplyOptions.ShowSecrets.
+	// ApplyPatchesOptions.ShowSecrets.
 	ShowSecrets bool
 
 	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
@@ -149,7 +165,7 @@ func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set,
 	}
 	set, err := resource.Stream(ctx, opts.Manifests, opts.Stdin, load,
 		func(i int, src *resource.Source, objs []*resource.Resource) {
-			f := patchFile(ctx, run, src, objs, opts)
+			f := patchFile(ctx, run, src, objs, opts.ApplyPatchesOptions)
 			src.Release(objs)
 			mu.Lock()
 			done[i] = f
@@ -162,7 +178,7 @@ func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set,
 	for i := range files {
 		files[i] = done[i]
 	}
-	res, err := finish(ctx, run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts.ApplyPatchesOptions)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -176,7 +192,7 @@ func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set,
 // order. They are warnings, or, with strict, the first is an error: a run
 // that applies nothing prints its manifests as they were, which is easily
 // taken for success.
-func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kpatch.Warning, error) {
+func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kpatch.Warning, error) {
 	held := map[string]bool{}
 	for _, p := range patches {
 		held[p.Pos.File] = true
@@ -203,7 +219,7 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 		}
 	}
 	if strict && len(out) > 0 {
-		return nil, &kpatch.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
+		return nil, &syntax.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
 	}
 	return out, nil
 }
@@ -224,7 +240,7 @@ func emptyPatchPaths(paths []string, patches []*kpatch.Patch, strict bool) ([]kp
 // returns ctx.Err() wrapped with where it stopped (the file, the object or
 // the patch), and no result. The objects patched by then stay patched, as
 // after any error: the set is then best thrown away.
-func ApplyPatches(ctx context.Context, set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+func ApplyPatches(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))
@@ -245,9 +261,9 @@ func ApplyPatches(ctx context.Context, set *resource.Set, patches []*kpatch.Patc
 	return res, err
 }
 
-func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
+func (opts ApplyPatchesOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Records: rec.Add, Workers: opts.Workers,
 		// validation attributes violations to changes; blame shows them
 		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
@@ -272,7 +288,7 @@ type fileResult struct {
 // patchFile patches the objects of a source and renders it; once ctx is
 // done, it does neither (the run's Finish reports where it stopped, or,
 // when the source was not patched, the error of the file is that).
-func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
 	if src.Kustomization {
 		return fileResult{} // not a manifest: left out of the output
 	}
@@ -347,7 +363,7 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 // (kpatch.Run.Finish), then the first error writing a file. A run whose
 // context is done stops at the first file (in input order) not patched or
 // not written for that reason, when there is one.
-func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
+func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	if done := ctx.Err(); done != nil {
 		for _, f := range files {
 			if f.err != nil && errors.Is(f.err, done) {
@@ -360,7 +376,7 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: rec.Conflicts(), Files: make([]*File, len(files)),
+		Conflicts: rec.Conflicts(res.Recorded), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {
 		out.blamed = blamedOf(files)

@@ -94,7 +94,7 @@ func TestApplyDeterministic(t *testing.T) {
 	base, patches := writeCorpus(t, 200)
 	runOnce := func(workers int) string {
 		var trace bytes.Buffer
-		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(), Trace: &trace, Workers: workers})
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 	}
 	set, err := resource.Load(context.Background(), opts.Manifests, nil, resource.LoadOptions{})
 	if err == nil {
-		res, err = ApplyPatches(context.Background(), set, patches, opts)
+		res, err = ApplyPatches(context.Background(), set, patches, opts.ApplyPatchesOptions)
 	}
 	return streamed, shown(res, &t2, err)
 }
@@ -245,7 +245,7 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 // order, whichever object was read first).
 func TestApplyStreaming(t *testing.T) {
 	base, patches := writeCorpus(t, 200)
-	streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Workers: 3})
+	streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Workers: 3}})
 	if streamed != loaded {
 		t.Fatalf("Apply and ApplyPatches differ:\n%.3000s\n---- ApplyPatches:\n%.3000s", streamed, loaded)
 	}
@@ -283,7 +283,7 @@ func TestApplyStreaming(t *testing.T) {
 		{"strict", "[\"deployment.apps\".nosuch]\nreplicas: 2\n[\"deployment.apps\".a]\nreplicas.y: 1\n", true, "strict mode"},
 	} {
 		p := write("p.kpatch", c.patch)
-		streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{manifests}, Patches: []string{p}, Strict: c.strict})
+		streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{manifests}, Patches: []string{p}, ApplyPatchesOptions: ApplyPatchesOptions{Strict: c.strict}})
 		if streamed != loaded {
 			t.Errorf("%s: Apply gives\n%s\nApplyPatches gives\n%s", c.name, streamed, loaded)
 		}

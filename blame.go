@@ -39,7 +39,7 @@ type BlamedDocument struct {
 	// Lines are the document's lines as the file's output holds them
 	// (numbered from 1 in that output: what kmerge apply prints for the
 	// file), but for the values of Secrets, which are masked unless
-	// ApplyOptions.ShowSecrets: the first line of a secret value ends in
+	// ApplyPatchesOptions.ShowSecrets: the first line of a secret value ends in
 	// "***" after its key, and its other lines (of a block scalar) are
 	// left out. The document markers (---) are left out too.
 	Lines   []Line

@@ -71,7 +71,7 @@ func TestCancelledCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ApplyPatches(cancelled(), set, patches, ApplyOptions{})
+	res, err := ApplyPatches(cancelled(), set, patches, ApplyPatchesOptions{})
 	if want := "stopped before patching d.yaml: context canceled"; res != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
 		t.Errorf("ApplyPatches: %v, %v; want nothing and %q", res, err, want)
 	}
@@ -121,7 +121,7 @@ func TestApplyCancelledAnywhere(t *testing.T) {
 	base, patches := writeCorpus(t, 30)
 	before := readTree(t, filepath.Dir(base))
 	opts := func(workers int) ApplyOptions {
-		return ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(), Workers: workers}
+		return ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Workers: workers}}
 	}
 	ref, err := Apply(context.Background(), opts(1))
 	if err != nil {

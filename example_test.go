@@ -152,10 +152,11 @@ func ExampleApply() {
 	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{
 		Manifests: []string{"examples/base"},
 		Patches:   []string{"examples/overrides"},
-		Vars:      vars,
-		Schema:    schemaOpts,
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{
+			Vars:   vars,
+			Schema: schemaOpts,
+		},
 	})
-
 	if err != nil {
 		panic(err)
 	}
@@ -190,7 +191,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.ApplyPatches(context.Background(), set, patches, kmerge.ApplyOptions{})
+	res, err := kmerge.ApplyPatches(context.Background(), set, patches, kmerge.ApplyPatchesOptions{})
 	if err != nil {
 		panic(err)
 	}

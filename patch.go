@@ -72,7 +72,7 @@ type PatchOptions struct {
 	// ShowSecrets shows the values of v1 Secrets (data and stringData) in
 	// clear in messages: validation errors and warnings, and a JSON
 	// patch's failed test. By default they are masked, as
-	// ApplyOptions.ShowSecrets says. The result keeps its values either
+	// ApplyPatchesOptions.ShowSecrets says. The result keeps its values either
 	// way.
 	ShowSecrets bool
 }

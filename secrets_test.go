@@ -13,7 +13,7 @@ import (
 
 // applyText runs ApplyPatches on manifests and a .kpatch file given as
 // text.
-func applyText(t *testing.T, file, manifests, patches string, opts ApplyOptions) *ApplyResult {
+func applyText(t *testing.T, file, manifests, patches string, opts ApplyPatchesOptions) *ApplyResult {
 	t.Helper()
 	set, err := resource.Parse([]byte(manifests), file, resource.LoadOptions{})
 	if err != nil {
@@ -88,7 +88,7 @@ items:
 			clear: "bjN3cGFzcw==",
 		},
 	} {
-		res := applyText(t, c.file, c.manifests, c.patches, ApplyOptions{})
+		res := applyText(t, c.file, c.manifests, c.patches, ApplyPatchesOptions{})
 		if got := res.Diff(); got != c.want {
 			t.Errorf("%s: the diff is\n%s\nwant\n%s", c.about, got, c.want)
 		}
@@ -99,9 +99,9 @@ items:
 		if got := res.Diff(); !strings.Contains(got, c.clear) || strings.Contains(got, "***") {
 			t.Errorf("%s: with ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
 		}
-		res = applyText(t, c.file, c.manifests, c.patches, ApplyOptions{ShowSecrets: true})
+		res = applyText(t, c.file, c.manifests, c.patches, ApplyPatchesOptions{ShowSecrets: true})
 		if got := res.Diff(); !strings.Contains(got, c.clear) {
-			t.Errorf("%s: with ApplyOptions.ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
+			t.Errorf("%s: with ApplyPatchesOptions.ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestConflictsMaskSecrets(t *testing.T) {
 	manifests := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: hunter2}\n"
 	patches := "[secret.db]\nstringData.password: one\n\n[secret.db]\nstringData.password: two\n"
 	for _, show := range []bool{false, true} {
-		res := applyText(t, "s.yaml", manifests, patches, ApplyOptions{ShowSecrets: show})
+		res := applyText(t, "s.yaml", manifests, patches, ApplyPatchesOptions{ShowSecrets: show})
 		if len(res.Conflicts) != 1 {
 			t.Fatalf("ShowSecrets %v: %d conflicts, want 1", show, len(res.Conflicts))
 		}

@@ -130,7 +130,7 @@ func TestApplyValidate(t *testing.T) {
 	write("base/list.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {n: 1}\n")
 	write("p.kpatch", "[deployment.*]\nreplicas: 3000000000\n\n[configmap.c]\ndata.m: x\n")
 	opts := ApplyOptions{Manifests: []string{filepath.Join(dir, "base")}, Patches: []string{filepath.Join(dir, "p.kpatch")},
-		Validate: validate.Strict, Workers: 4}
+		ApplyPatchesOptions: ApplyPatchesOptions{Validate: validate.Strict, Workers: 4}}
 	res, err := Apply(context.Background(), opts)
 	errs := validate.Errors(err)
 	if res != nil || len(errs) != 8 {
@@ -163,7 +163,7 @@ func TestApplyValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := ApplyPatches(context.Background(), set, patches, opts)
+	loaded, err := ApplyPatches(context.Background(), set, patches, opts.ApplyPatchesOptions)
 	if err != nil || shownErrors(loaded.Invalid) != shownErrors(res.Invalid) {
 		t.Errorf("ApplyPatches: %v\n%s", err, shownErrors(loaded.Invalid))
 	}

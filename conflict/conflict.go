@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -51,17 +52,9 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// Record is what one patch did to one object.
-type Record struct {
-	Object  string        // the object's identity
-	Patch   string        // the patch's kind: "field", "strategic", "merge" or "json"
-	Pos     tree.Position // the patch: its header, or its item in a patch list
-	Changes []change.Change
-}
-
 // Side is one patch's part in a conflict.
 type Side struct {
-	Patch  string // the patch's kind
+	Patch  change.PatchKind // the patch's kind
 	Change change.Change
 }
 
@@ -95,48 +88,59 @@ func (c Conflict) String() string {
 	return b.String()
 }
 
-// Recorder collects records as patches are applied, or the conflicts
-// found in the records of an object as soon as it is patched (so that the
-// records can go). It is not safe for concurrent use.
+// Recorder finds the conflicts of objects patched one at a time, each as
+// soon as its patches have applied (kpatch.Options.Records is its Add),
+// so that the change records need not be kept until every object is
+// patched: it keeps only the conflicts. It is safe for concurrent use.
 type Recorder struct {
-	records []Record
-	found   []Conflict
+	mu    sync.Mutex
+	found map[string][]Conflict // by object
 }
 
-// Add adds a record.
-func (r *Recorder) Add(rec Record) {
-	if r != nil {
-		r.records = append(r.records, rec)
+// Add finds the conflicts between records (Find) and keeps them.
+func (r *Recorder) Add(records []change.Record) {
+	found := Find(records)
+	if len(found) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.found == nil {
+		r.found = map[string][]Conflict{}
+	}
+	for _, c := range found {
+		r.found[c.Object] = append(r.found[c.Object], c)
 	}
 }
 
-// AddConflicts adds the conflicts Find found in the records of an object,
-// which are not added. Objects are added in the order in which their first
-// record would have been.
-func (r *Recorder) AddConflicts(cs []Conflict) {
-	if r != nil {
-		r.found = append(r.found, cs...)
+// Conflicts returns the conflicts found, in Find's order, as if Find had
+// been given every record at once in the order of objects (what it does
+// not tell apart: conflicts of several objects at one place of one
+// patch): objects names them (kpatch.Result.Recorded); those it does not
+// name come after, by name.
+func (r *Recorder) Conflicts(objects []string) []Conflict {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Conflict
+	taken := map[string]bool{}
+	for _, o := range objects {
+		if !taken[o] {
+			taken[o] = true
+			out = append(out, r.found[o]...)
+		}
 	}
-}
-
-// Conflicts returns the conflicts added and those between the records
-// added (of other objects), in Find's order, objects in the order they
-// were added (conflicts first).
-func (r *Recorder) Conflicts() []Conflict {
-	if r == nil {
-		return nil
+	var rest []string
+	for o := range r.found {
+		if !taken[o] {
+			rest = append(rest, o)
+		}
 	}
-	out := append(slices.Clone(r.found), Find(r.records)...)
-	sortConflicts(out)
+	slices.Sort(rest)
+	for _, o := range rest {
+		out = append(out, r.found[o]...)
+	}
+	Sort(out)
 	return out
-}
-
-// Records returns what was added, in order.
-func (r *Recorder) Records() []Record {
-	if r == nil {
-		return nil
-	}
-	return r.records
 }
 
 // relation is how two paths relate.
@@ -219,7 +223,7 @@ func meet(e, f fieldpath.Element) meeting {
 // another patch) conflict, and which of them is the one that conflicts
 // with a whole part of the other patch (0: neither, the same path; 1: x,
 // above y or changing the list y names an item of; 2: y).
-func conflicts(x, y change.Change, kx, ky string) (int, bool) {
+func conflicts(x, y change.Change, kx, ky change.PatchKind) (int, bool) {
 	// the change to a list's items, or to their names, goes with every
 	// change that names an item of the list: reported once
 	if structural(x, y) || renames(x, y) {
@@ -231,7 +235,7 @@ func conflicts(x, y change.Change, kx, ky string) (int, bool) {
 	if otherItem(x, y) || otherItem(y, x) {
 		return 0, false
 	}
-	crossKind := (kx == "field") != (ky == "field")
+	crossKind := (kx == change.FieldPatch) != (ky == change.FieldPatch)
 	switch relate(x.Path, y.Path) {
 	case shape:
 		return 0, !passive(x) || !passive(y)

@@ -37,7 +37,7 @@ import (
 // so that only changes whose paths meet are compared, and changes at one
 // path that are alike (one operation, one value) are compared once: the
 // time is about linear in the number of changes where few of them meet.
-func Find(records []Record) []Conflict {
+func Find(records []change.Record) []Conflict {
 	byObject := map[string][]int{}
 	var objects []string
 	for i, r := range records {
@@ -55,12 +55,15 @@ func Find(records []Record) []Conflict {
 		f := newFinder(records, idx)
 		out = append(out, f.find(obj)...)
 	}
-	sortConflicts(out)
+	Sort(out)
 	return out
 }
 
-// sortConflicts puts conflicts in Find's order, stably.
-func sortConflicts(out []Conflict) {
+// Sort puts conflicts in Find's order (by the position of their second
+// side, then by the path of their first), stably: conflicts found apart
+// (object by object, or with positions mapped elsewhere afterwards) in
+// the order Find would give them.
+func Sort(out []Conflict) {
 	slices.SortStableFunc(out, func(a, b Conflict) int {
 		if c := comparePos(a.Sides[1].Change.Pos, b.Sides[1].Change.Pos); c != 0 {
 			return c
@@ -89,10 +92,10 @@ type ref struct{ rec, ch int }
 // conflicts with all of them, but those of its own patch.
 type class struct {
 	node    *node
-	rep     change.Change // the first of them
-	kind    string        // its patch's kind
-	members []ref         // in record order
-	recs    []int         // the distinct records of members, in order
+	rep     change.Change    // the first of them
+	kind    change.PatchKind // its patch's kind
+	members []ref            // in record order
+	recs    []int            // the distinct records of members, in order
 }
 
 // partners is whom the changes of one class are paired with in one
@@ -152,7 +155,7 @@ type keySig struct {
 }
 
 type finder struct {
-	records []*Record
+	records []*change.Record
 	root    *node
 	nodes   []*node // with classes, in order of creation
 	count   int
@@ -161,7 +164,7 @@ type finder struct {
 	gorder []*node
 }
 
-func newFinder(all []Record, idx []int) *finder {
+func newFinder(all []change.Record, idx []int) *finder {
 	f := &finder{root: &node{}}
 	for _, i := range idx {
 		f.records = append(f.records, &all[i])
@@ -317,7 +320,7 @@ func (f *finder) child(n *node, e fieldpath.Element, path fieldpath.Path) *node 
 	return c
 }
 
-func (f *finder) add(ri, ci int, c change.Change, patch string) {
+func (f *finder) add(ri, ci int, c change.Change, patch change.PatchKind) {
 	n := f.root
 	for i, e := range c.Path {
 		n = f.child(n, e, c.Path[:i+1])
@@ -327,7 +330,7 @@ func (f *finder) add(ri, ci int, c change.Change, patch string) {
 		f.nodes = append(f.nodes, n)
 	}
 	field := "p"
-	if patch == "field" {
+	if patch == change.FieldPatch {
 		field = "f"
 	}
 	key := field + strconv.Itoa(int(c.Op)) + valueKey(c.Value)

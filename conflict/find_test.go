@@ -17,7 +17,7 @@ import (
 // naiveFind is Find as its documentation says it, by comparing every two
 // changes of different records: the reference TestFindIndexed compares the
 // indexed Find with.
-func naiveFind(records []Record) []Conflict {
+func naiveFind(records []change.Record) []Conflict {
 	var objects []string
 	byObject := map[string][]int{}
 	for i, r := range records {
@@ -140,7 +140,7 @@ func naiveFind(records []Record) []Conflict {
 // that they often meet: fields, items by key (one or two fields, in either
 // order), by index, members of a set, and fields of items (key fields
 // among them).
-func randomRecords(t *testing.T, r *rand.Rand) []Record {
+func randomRecords(t *testing.T, r *rand.Rand) []change.Record {
 	paths := []string{
 		"", "a", "a.b", "a.c", "a.b.d", "a[0]",
 		"l", "l[name=x]", "l[name=y]", "l[name=x].port", "l[name=x].name", "l[name=y].v",
@@ -150,12 +150,12 @@ func randomRecords(t *testing.T, r *rand.Rand) []Record {
 	}
 	values := []string{"", "1", "2", "x", "{b: 1}", "{b: 2, c: 1}", "{c: 1, b: 2}", "[1]", "[b]", "{}", "[]",
 		"{name: x}", "{name: y, v: 1}", "{port: 1, protocol: TCP}", "[{name: x}]", "[{name: y}, {name: x}]"}
-	kinds := []string{"field", "strategic", "merge", "json"}
+	kinds := []change.PatchKind{change.FieldPatch, change.StrategicPatch, change.MergePatch, change.JSONPatch}
 	objects := []string{"o", "o", "o", "p"}
 	line := 0
-	var records []Record
+	var records []change.Record
 	for range 2 + r.IntN(5) {
-		rec := Record{Object: objects[r.IntN(len(objects))], Patch: kinds[r.IntN(len(kinds))]}
+		rec := change.Record{Object: objects[r.IntN(len(objects))], Patch: kinds[r.IntN(len(kinds))]}
 		for range 1 + r.IntN(4) {
 			op := change.Op(r.IntN(int(change.Merge) + 1))
 			v := values[1+r.IntN(len(values)-1)]
@@ -223,11 +223,11 @@ func TestFindManyPatches(t *testing.T) {
 		c.Pos = tree.Position{File: "p", Line: line, Column: 1}
 		return c
 	}
-	var one, many []Record
+	var one, many []change.Record
 	for i := range n {
 		v := fmt.Sprint(i % 3) // three values: every set has a partner of another
-		one = append(one, Record{Object: "o", Patch: "field", Changes: []change.Change{at(ch(t, change.Set, "data.a", v), i+1)}})
-		many = append(many, Record{Object: "o", Patch: "field", Changes: []change.Change{at(ch(t, change.Set, fmt.Sprintf("data.k%d", i), "1"), i+1)}})
+		one = append(one, change.Record{Object: "o", Patch: change.FieldPatch, Changes: []change.Change{at(ch(t, change.Set, "data.a", v), i+1)}})
+		many = append(many, change.Record{Object: "o", Patch: change.FieldPatch, Changes: []change.Change{at(ch(t, change.Set, fmt.Sprintf("data.k%d", i), "1"), i+1)}})
 	}
 	start := time.Now()
 	got := Find(one)

@@ -58,7 +58,7 @@ func TestKustomizeOverlays(t *testing.T) {
 				t.Fatalf("kustomize build %s: %v\n%s", dir, err, stderr.String())
 			}
 			want := objectsOf(t, "kustomize", stdout.Bytes())
-			res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: resourcesOf(t, dir), Patches: []string{dir}, Validate: validate.Strict})
+			res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: resourcesOf(t, dir), Patches: []string{dir}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Validate: validate.Strict}})
 			if err != nil {
 				t.Fatalf("kmerge apply: %v", err)
 			}

@@ -10,7 +10,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/secret"
@@ -20,6 +19,8 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options control Apply.
@@ -29,10 +30,15 @@ type Options struct {
 	Strict    bool           // a patch that matches nothing is an error, not a warning
 	ListOrder smp.ListOrder  // for strategic merge patches
 	Trace     io.Writer      // when set, every change is written to it
-	// Record, when set, receives what each patch changed in each object
-	// (conflict.Find's input), for the objects more than one patch
-	// changes: a patch never conflicts with itself.
-	Record *conflict.Recorder
+	// Records, when set, is given the change records of each object
+	// that more than one patch changed (a patch never conflicts with
+	// itself): one change.Record per patch, in the order the patches
+	// applied, as soon as the object is patched (Run.Patch), so that a
+	// caller can compare them (conflict.Recorder's Add finds their
+	// conflicts) and they need not be kept until Finish. It is called
+	// for several objects at once. Result.Recorded names the objects it
+	// was given, in the order of a sequential run.
+	Records func([]change.Record)
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
@@ -94,6 +100,12 @@ type Result struct {
 	// Errors holds, with Options.KeepGoing, every error, in the order of
 	// a sequential run.
 	Errors []error
+	// Recorded names the objects (change.Record.Object) whose records
+	// went to Options.Records, each once, in the order of a sequential
+	// run: by the first patch that recorded changes in them, then in set
+	// order. It orders what was found in them
+	// (conflict.Recorder.Conflicts).
+	Recorded []string
 }
 
 // Apply applies patches to the objects of set: first the strategic and
@@ -109,7 +121,7 @@ type Result struct {
 // ctx.Err() wrapped with the object and the patch it stopped before; the
 // objects patched by then stay patched (as after any error, the set is
 // then best thrown away).
-func Apply(ctx context.Context, set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
 	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(ctx, set.Resources[i]) })
 	res, err := run.Finish(ctx, set)
@@ -123,15 +135,15 @@ type applier struct {
 	res       *Result
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
-	log       *change.Log // what the patch changes
-	kind      string      // the patch's kind, as conflicts name it
-	inserted  []insertion // the items the patch inserted, for settleInsertions
+	log       *change.Log      // what the patch changes
+	kind      change.PatchKind // the patch's kind, as its change records name it
+	inserted  []insertion      // the items the patch inserted, for settleInsertions
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if ap.opts.Strict {
-		return &Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 	}
 	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg + "; skipped"})
 	return nil
@@ -159,7 +171,7 @@ func (ap *applier) masks(r *resource.Resource) bool {
 	return !ap.opts.ShowSecrets && (secret.Holds(r.APIVersion, r.Kind) || secret.Object(r.Root))
 }
 
-func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 	if p.DeletesObject() {
 		// before any engine: a kind without a schema deletes as one with
 		r.Deleted = true
@@ -172,20 +184,20 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 	}
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
-	case Strategic, Merge, JSON:
+	case change.StrategicPatch, change.MergePatch, change.JSONPatch:
 		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
 		}
-		if p.Type != JSON {
+		if p.Type != change.JSONPatch {
 			keepIdentity(body, r, p)
 		}
-		strategic := p.Type == Strategic
+		strategic := p.Type == change.StrategicPatch
 		if strategic && typ == nil {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, NoSchema: true,
 				Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced)", r.APIVersion, r.Kind)})
 			strategic = false
-			ap.kind = Merge.String()
+			ap.kind = change.MergePatch
 		}
 		var before *yaml.Node
 		if ap.opts.Trace != nil {
@@ -193,11 +205,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		var res *yaml.Node
 		switch {
-		case p.Type == JSON:
+		case p.Type == change.JSONPatch:
 			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
-		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
+		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
 				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
@@ -210,7 +222,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		ap.note(notes)
 		if res.Kind != yaml.MappingNode {
-			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
+			return &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, tree.Describe(res))}
 		}
 		if res != r.Root {
 			*r.Root = *res // the patch replaced the whole object
@@ -273,7 +285,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 // and kind unless the patch allows a new name (a new kind). Those name
 // the target. A body whose top level is $patch: replace (the object
 // replaced whole) gets r's instead.
-func keepIdentity(body *yaml.Node, r *resource.Resource, p *Patch) {
+func keepIdentity(body *yaml.Node, r *resource.Resource, p *syntax.Patch) {
 	if body.Kind != yaml.MappingNode {
 		return
 	}
@@ -313,7 +325,7 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 	if errors.As(err, &pe) {
 		msg = strings.TrimPrefix(msg, pe.Position().String()) // the position goes in front, once
 	}
-	return &Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
+	return &syntax.Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
 }
 
 // substitute copies a patch document with its variables substituted in
@@ -329,13 +341,13 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
 			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
-			parts, err := splitVariables(n.Value, pos)
+			parts, err := syntax.Variables(n.Value, pos)
 			if err != nil {
 				return err
 			}
 			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-			v := Value{Pos: pos, Raw: n.Value, Quoted: quoted, parts: parts}
-			text, node, err := v.resolve(ap.opts.Vars)
+			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
+			text, node, err := ap.opts.Vars.resolve(v)
 			if err != nil {
 				return err
 			}
@@ -344,8 +356,8 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 				return nil
 			}
 			note := "quoted or built from variables: a string, as YAML reads it"
-			if len(parts) == 1 && parts[0].ref != "" {
-				note += "; unquoted, ${" + parts[0].ref + "} keeps the variable's type"
+			if len(parts) == 1 && parts[0].Var != "" {
+				note += "; unquoted, ${" + parts[0].Var + "} keeps the variable's type"
 			}
 			if notes == nil {
 				notes = map[[2]int]string{}
@@ -399,15 +411,4 @@ func describeType(t *schema.Type, pl place) string {
 		return pl.where() + " (" + t.Name + ")"
 	}
 	return pl.where()
-}
-
-func describeNode(n *yaml.Node) string {
-	switch k := tree.KindOf(n); k {
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	case tree.String:
-		return fmt.Sprintf("the string %q", n.Value)
-	default:
-		return "the " + k.String() + " " + n.Value
-	}
 }

@@ -12,10 +12,12 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // assign performs one assignment relative to a place.
-func (ap *applier) assign(base place, a Assignment) error {
+func (ap *applier) assign(base place, a syntax.Assignment) error {
 	warned := len(ap.res.Warnings)
 	places, err := ap.walk([]place{base}, a.Key, a.Pos, !a.Value.Delete)
 	if err != nil {
@@ -46,9 +48,9 @@ func (ap *applier) assign(base place, a Assignment) error {
 }
 
 // set puts a scalar at a place.
-func (ap *applier) set(pl place, a Assignment) error {
+func (ap *applier) set(pl place, a syntax.Assignment) error {
 	if pl.node != nil && !tree.KindOf(pl.node).Scalar() {
-		return &Error{Pos: a.Value.Pos, Msg: fmt.Sprintf("%s is %s: a field patch sets scalars (use a strategic or merge patch to change a whole %s)", pl.where(), describeNode(pl.node), tree.KindOf(pl.node))}
+		return &syntax.Error{Pos: a.Value.Pos, Msg: fmt.Sprintf("%s is %s: a field patch sets scalars (use a strategic or merge patch to change a whole %s)", pl.where(), tree.Describe(pl.node), tree.KindOf(pl.node))}
 	}
 	v, err := ap.typed(a.Value, pl)
 	if err != nil {
@@ -111,7 +113,7 @@ func (ap *applier) recordInsertion(pl place, v *yaml.Node, pos tree.Position) {
 // deleteAbsent records the deletion of what p leads to from base, which
 // does not exist: it is absent afterwards all the same (another patch that
 // puts it there conflicts). Only a path of fields can be named.
-func (ap *applier) deleteAbsent(base place, p Path, pos tree.Position) {
+func (ap *applier) deleteAbsent(base place, p syntax.Path, pos tree.Position) {
 	path := base.path
 	for _, st := range p {
 		if st.Sel != nil {
@@ -219,8 +221,8 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 // takes the variable's type; other text is an integer for int-or-string
 // when it reads as one, and is typed by YAML 1.2's core rules for any
 // value.
-func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
-	text, varNode, err := v.resolve(ap.opts.Vars)
+func (ap *applier) typed(v syntax.Value, pl place) (*yaml.Node, error) {
+	text, varNode, err := ap.opts.Vars.resolve(v)
 	if err != nil {
 		return nil, err
 	}
@@ -230,16 +232,16 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 		kind = t.Kind
 	}
 	if !kind.Scalar() && kind != schema.Any {
-		return nil, &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s): a field patch sets scalars (use a strategic or merge patch)", pl.where(), kind, typeWord(t))}
+		return nil, &syntax.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s): a field patch sets scalars (use a strategic or merge patch)", pl.where(), kind, typeWord(t))}
 	}
 	fail := func(what string) error {
-		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
+		return &syntax.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
 	// what the value is, for messages: its text, or the variable it comes
 	// from
 	shown := fmt.Sprintf("%q", text)
-	if len(v.parts) == 1 && v.parts[0].ref != "" {
-		shown = fmt.Sprintf("${%s} is %q, which", v.parts[0].ref, text)
+	if len(v.Parts) == 1 && v.Parts[0].Var != "" {
+		shown = fmt.Sprintf("${%s} is %q, which", v.Parts[0].Var, text)
 	}
 	switch kind {
 	case schema.String:
@@ -266,7 +268,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 	// several types: the value chooses
 	if varNode != nil {
 		if kind == schema.IntOrString && !validate.KindFits(varNode, t) {
-			return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
+			return nil, fail(fmt.Sprintf("${%s} is %s", v.Parts[0].Var, varNode.Value))
 		}
 		if tree.KindOf(varNode) == tree.String {
 			return tree.NewString(varNode.Value), nil
@@ -275,7 +277,7 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 		c.Style = 0
 		return c, nil
 	}
-	if v.Quoted || len(v.parts) > 1 {
+	if v.Quoted || len(v.Parts) > 1 {
 		return tree.NewString(text), nil
 	}
 	if kind == schema.IntOrString {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -39,7 +40,7 @@ func ExampleApply() {
 	if err != nil {
 		panic(err)
 	}
-	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(patchText), "overrides.kpatch")
 	if err != nil {
 		panic(err)
 	}
@@ -72,7 +73,7 @@ func ExampleApply() {
 // only the files in flight (what kmerge.Apply does); Finish, once all are
 // read, reports what depends on the whole set.
 func ExampleRun() {
-	patches, err := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.api]\nreplicas: 2\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.api]\nreplicas: 2\n"), "p.kpatch")
 	if err != nil {
 		panic(err)
 	}
@@ -123,7 +124,7 @@ func ExampleRun() {
 // TestConcurrentApply: one parsed patch list and one Vars serve many
 // applies at once, each to its own set (run with -race).
 func TestConcurrentApply(t *testing.T) {
-	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(patchText), "overrides.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}

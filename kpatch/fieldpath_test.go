@@ -6,12 +6,15 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
 // TestFieldpathKeys: the paths kmerge prints (fieldpath's text) are keys
 // of field patches that name the same place: each path below, pasted into
-// a .kpatch key, sets the value fieldpath.Get finds at it.
+// a .kpatch key, sets the value fieldpath.Get finds at it. (That the
+// grammars read each other's text alike is syntax's FuzzPathGrammars;
+// this is the same on a document, through the walk apply makes.)
 func TestFieldpathKeys(t *testing.T) {
 	const doc = `apiVersion: example.com/v1
 kind: Thing
@@ -50,7 +53,7 @@ spec:
 		if want == nil {
 			t.Fatalf("%s: no value in the document", text)
 		}
-		patches, err := ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
+		patches, err := syntax.ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
 		if err != nil {
 			t.Errorf("%s: not a .kpatch key: %v", text, err)
 			continue

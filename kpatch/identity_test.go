@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -37,16 +38,16 @@ spec:
 // identityManifests and returns what is written, and the conflicts.
 func applyText(t *testing.T, kp, yl string) (string, []conflict.Conflict, error) {
 	t.Helper()
-	var patches []*Patch
+	var patches []*syntax.Patch
 	if yl != "" {
-		ps, err := ParseYAML([]byte(yl), "p.yaml")
+		ps, err := syntax.ParseYAML([]byte(yl), "p.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		patches = append(patches, ps...)
 	}
 	if kp != "" {
-		ps, err := ParseKpatch([]byte(kp), "p.kpatch")
+		ps, err := syntax.ParseKpatch([]byte(kp), "p.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,14 +59,15 @@ func applyText(t *testing.T, kp, yl string) (string, []conflict.Conflict, error)
 	}
 	set.Sources[0].Stream.Snapshot()
 	rec := &conflict.Recorder{}
-	if _, err := Apply(context.Background(), set, patches, Options{Record: rec}); err != nil {
+	res, err := Apply(context.Background(), set, patches, Options{Records: rec.Add})
+	if err != nil {
 		return "", nil, err
 	}
 	var b bytes.Buffer
 	if err := set.Sources[0].Stream.WriteYAML(&b); err != nil {
 		t.Fatal(err)
 	}
-	return b.String(), rec.Conflicts(), nil
+	return b.String(), rec.Conflicts(res.Recorded), nil
 }
 
 // TestRename: a strategic patch with allowNameChange gives its target the

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -66,7 +67,7 @@ func TestObjectIndex(t *testing.T) {
 			}
 			p.WriteString("\n")
 		}
-		patches, err := ParseKpatch([]byte(p.String()), "p.kpatch")
+		patches, err := syntax.ParseKpatch([]byte(p.String()), "p.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +78,7 @@ func TestObjectIndex(t *testing.T) {
 			}
 			var trace bytes.Buffer
 			rec := &conflict.Recorder{}
-			res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Record: rec, KeepGoing: true, scanOnly: scanOnly})
+			res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Records: rec.Add, KeepGoing: true, scanOnly: scanOnly})
 			if err != nil {
 				return "error: " + err.Error()
 			}
@@ -91,7 +92,7 @@ func TestObjectIndex(t *testing.T) {
 			for _, e := range res.Errors {
 				b.WriteString(e.Error() + "\n")
 			}
-			for _, c := range rec.Conflicts() {
+			for _, c := range rec.Conflicts(res.Recorded) {
 				b.WriteString(c.String() + "\n")
 			}
 			b.Write(trace.Bytes())

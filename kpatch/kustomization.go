@@ -8,8 +8,11 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Overlays as they are: a kustomization among the patch files is read for
@@ -62,7 +65,7 @@ var kustomizationFields = map[string]bool{
 
 // parseKustomization reads the patches of a kustomization, data read from
 // file; the files it names are read relative to file's folder.
-func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*Patch, []Warning, error) {
+func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*syntax.Patch, []Warning, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits})
 	if err != nil {
 		return nil, nil, err
@@ -82,7 +85,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*Patch
 		return nil, nil, nil // an empty kustomization: no patches
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", describeNode(root))
+		return nil, nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", tree.Describe(root))
 	}
 	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits}
 	var ignored []string
@@ -106,10 +109,10 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*Patch
 			}
 		}
 	}
-	var patches []*Patch
+	var patches []*syntax.Patch
 	for _, read := range []struct {
 		field string
-		read  func(*yaml.Node) ([]*Patch, error)
+		read  func(*yaml.Node) ([]*syntax.Patch, error)
 	}{
 		{"patchesStrategicMerge", k.strategicMerge},
 		{"patches", k.patches},
@@ -202,7 +205,7 @@ func (k *kustomization) read(n *yaml.Node) (content, error) {
 		if os.IsNotExist(err) {
 			return content{}, nodeErr(k.file, n, "the patch file %s does not exist (in %s)", name, k.dir)
 		}
-		return content{}, &Error{Pos: nodePos(k.file, n), Msg: err.Error(), Err: err}
+		return content{}, &syntax.Error{Pos: nodePos(k.file, n), Msg: err.Error(), Err: err}
 	}
 	return content{data: data, file: p}, nil
 }
@@ -241,7 +244,7 @@ func (k *kustomization) docs(c content, at *yaml.Node) ([]*yaml.Node, error) {
 	st, err := tree.Read(c.data, tree.Options{File: c.file, Limits: k.limits})
 	if err != nil {
 		if c.file == k.file { // inline: the position is the patch's in the kustomization
-			return nil, &Error{Pos: nodePos(k.file, at), Msg: "the inline patch does not read as YAML: " + err.Error(), Err: err}
+			return nil, &syntax.Error{Pos: nodePos(k.file, at), Msg: "the inline patch does not read as YAML: " + err.Error(), Err: err}
 		}
 		return nil, err
 	}
@@ -271,11 +274,11 @@ func shift(n *yaml.Node, line, col int) {
 // strategic returns a strategic merge patch of the document root, for the
 // objects sel picks, or, when sel is nil, for the object the document
 // names (kustomize's patch without a target).
-func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Selector) (*Patch, error) {
+func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Selector) (*syntax.Patch, error) {
 	if root.Kind != yaml.MappingNode {
-		return nil, nodeErr(file, root, "a strategic merge patch is a mapping; this is %s", describeNode(root))
+		return nil, nodeErr(file, root, "a strategic merge patch is a mapping; this is %s", tree.Describe(root))
 	}
-	p := &Patch{Pos: nodePos(file, root), Type: Strategic, Body: root, DeleteTarget: deletesObject(root)}
+	p := &syntax.Patch{Pos: nodePos(file, root), Type: change.StrategicPatch, Body: root}
 	if sel != nil {
 		p.Target = *sel
 		return p, nil
@@ -297,8 +300,8 @@ func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Se
 
 // strategicMerge reads patchesStrategicMerge: files or inline text, each
 // of strategic merge patches that name their objects.
-func (k *kustomization) strategicMerge(list *yaml.Node) ([]*Patch, error) {
-	var out []*Patch
+func (k *kustomization) strategicMerge(list *yaml.Node) ([]*syntax.Patch, error) {
+	var out []*syntax.Patch
 	for _, e := range list.Content {
 		if e.Kind != yaml.ScalarNode {
 			return nil, nodeErr(k.file, e, "an entry of patchesStrategicMerge is a file name or a patch's text")
@@ -331,8 +334,8 @@ func (k *kustomization) strategicMerge(list *yaml.Node) ([]*Patch, error) {
 // patches reads patches: each a path or an inline patch, a target, and
 // options; a strategic merge patch (one or several documents, without a
 // target) or a JSON patch (with a target), as its text says.
-func (k *kustomization) patches(list *yaml.Node) ([]*Patch, error) {
-	var out []*Patch
+func (k *kustomization) patches(list *yaml.Node) ([]*syntax.Patch, error) {
+	var out []*syntax.Patch
 	for _, e := range list.Content {
 		if e.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patches is a mapping of path or patch, target and options")
@@ -381,19 +384,19 @@ func (k *kustomization) patches(list *yaml.Node) ([]*Patch, error) {
 			if target.Kind != yaml.MappingNode {
 				return nil, nodeErr(k.file, target, "the target of a kustomize patch is a mapping: {kind: Deployment, name: web}")
 			}
-			s, err := parseYAMLTarget(target, k.file)
+			s, err := syntax.ParseYAMLTarget(target, k.file)
 			if err != nil {
 				return nil, err
 			}
 			sel = &s
 		}
-		var ps []*Patch
+		var ps []*syntax.Patch
 		switch {
 		case len(docs) == 1 && docs[0].Kind == yaml.SequenceNode:
 			if sel == nil {
 				return nil, nodeErr(k.file, e, "a JSON patch in patches needs a target")
 			}
-			ps = []*Patch{{Pos: nodePos(c.file, docs[0]), Type: JSON, Body: docs[0], Target: *sel}}
+			ps = []*syntax.Patch{{Pos: nodePos(c.file, docs[0]), Type: change.JSONPatch, Body: docs[0], Target: *sel}}
 		case len(docs) > 1 && sel != nil:
 			return nil, nodeErr(k.file, target, "a patch of several documents has no target: each names its object (as kustomize requires)")
 		default:
@@ -419,17 +422,17 @@ func (k *kustomization) patches(list *yaml.Node) ([]*Patch, error) {
 
 // options reads an entry's options: kustomize's allowNameChange and
 // allowKindChange, which a JSON patch ignores (it changes what it says).
-func (k *kustomization) options(p *Patch, n *yaml.Node) error {
-	if p.Type == JSON {
+func (k *kustomization) options(p *syntax.Patch, n *yaml.Node) error {
+	if p.Type == change.JSONPatch {
 		return nil
 	}
-	return parseOptions(p, n, k.file)
+	return syntax.ParseOptions(p, n, k.file)
 }
 
 // json6902 reads patchesJson6902: JSON patches, each a path or an inline
 // patch, with a target.
-func (k *kustomization) json6902(list *yaml.Node) ([]*Patch, error) {
-	var out []*Patch
+func (k *kustomization) json6902(list *yaml.Node) ([]*syntax.Patch, error) {
+	var out []*syntax.Patch
 	for _, e := range list.Content {
 		if e.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 is a mapping of target and path or patch")
@@ -451,7 +454,7 @@ func (k *kustomization) json6902(list *yaml.Node) ([]*Patch, error) {
 		if target == nil || target.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 needs a target: {group: apps, version: v1, kind: Deployment, name: web}")
 		}
-		sel, err := parseYAMLTarget(target, k.file)
+		sel, err := syntax.ParseYAMLTarget(target, k.file)
 		if err != nil {
 			return nil, err
 		}
@@ -480,7 +483,16 @@ func (k *kustomization) json6902(list *yaml.Node) ([]*Patch, error) {
 		if len(docs) != 1 || docs[0].Kind != yaml.SequenceNode {
 			return nil, nodeErr(k.file, at, "a JSON patch is a list of operations: - {op: replace, path: /spec/replicas, value: 3}")
 		}
-		out = append(out, &Patch{Pos: nodePos(c.file, docs[0]), Type: JSON, Body: docs[0], Target: sel})
+		out = append(out, &syntax.Patch{Pos: nodePos(c.file, docs[0]), Type: change.JSONPatch, Body: docs[0], Target: sel})
 	}
 	return out, nil
+}
+
+// nodeErr is the error about the node n of the file file.
+func nodeErr(file string, n *yaml.Node, format string, args ...any) error {
+	return &syntax.Error{Pos: nodePos(file, n), Msg: fmt.Sprintf(format, args...)}
+}
+
+func nodePos(file string, n *yaml.Node) tree.Position {
+	return tree.Position{File: file, Line: n.Line, Column: n.Column}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Load reads patch files: .kpatch files, and YAML (or JSON) patch lists
@@ -21,14 +23,14 @@ import (
 //
 // Once ctx is done, no further file is read, and Load returns ctx.Err()
 // wrapped with the first file it did not read.
-func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, error) {
+func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*syntax.Patch, error) {
 	files, err := Files(paths)
 	if err != nil {
 		return nil, err
 	}
 	// files are read and parsed in parallel, and their patches (or the
 	// first error, in file order) taken in order
-	parsed := make([][]*Patch, len(files))
+	parsed := make([][]*syntax.Patch, len(files))
 	warnings := make([][]Warning, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), opts.Workers, func(i int) {
@@ -42,7 +44,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) ([]*Patch, erro
 		}
 		errs[i] = err
 	})
-	var patches []*Patch
+	var patches []*syntax.Patch
 	for i := range files {
 		if errs[i] != nil {
 			return nil, errs[i]
@@ -116,7 +118,7 @@ type LoadOptions struct {
 	// nil: tree.DefaultLimits().
 	Limits *tree.Limits
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
-	// DefaultMaxLineBytes.
+	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Workers is how many files Load reads at once; 0: GOMAXPROCS.
 	Workers int
@@ -125,14 +127,10 @@ type LoadOptions struct {
 	Warn func(Warning)
 }
 
-// DefaultMaxLineBytes is the longest line of a .kpatch file by default.
-const DefaultMaxLineBytes = 1 << 20
-
-// Parse parses a patch file by its name: .kpatch files as kpatch text,
-// anything else as a YAML patch list, or as a kustomization when it is
-// one (the files it names are read, relative to its folder: see
-// KustomizationIn). Warnings go to opts.Warn.
-func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
+// Parse parses a patch file by its name, as syntax.Parse does, or as a
+// kustomization when it is one (the files it names are read, relative to
+// its folder: see KustomizationIn). Warnings go to opts.Warn.
+func Parse(data []byte, file string, opts LoadOptions) ([]*syntax.Patch, error) {
 	ps, warnings, err := parse(data, file, opts)
 	if err == nil && opts.Warn != nil {
 		for _, w := range warnings {
@@ -142,33 +140,16 @@ func Parse(data []byte, file string, opts LoadOptions) ([]*Patch, error) {
 	return ps, err
 }
 
-func parse(data []byte, file string, opts LoadOptions) ([]*Patch, []Warning, error) {
+func parse(data []byte, file string, opts LoadOptions) ([]*syntax.Patch, []Warning, error) {
 	limits := tree.DefaultLimits()
 	if opts.Limits != nil {
 		limits = *opts.Limits
 	}
-	if limits.MaxBytes > 0 && len(data) > limits.MaxBytes {
-		return nil, nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(data), limits.MaxBytes), Limit: "bytes"}
-	}
-	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
-		maxLine := opts.MaxLineBytes
-		if maxLine <= 0 {
-			maxLine = DefaultMaxLineBytes
-		}
-		ps, err := parseKpatch(data, file, maxLine, limits.MaxDepth)
-		return ps, nil, err
-	}
-	if isKustomizationFile(data, file) {
+	// a kustomization names other files; a file over the size limit is
+	// syntax.Parse's error
+	if !strings.EqualFold(filepath.Ext(file), ".kpatch") && (limits.MaxBytes <= 0 || len(data) <= limits.MaxBytes) && isKustomizationFile(data, file) {
 		return parseKustomization(data, file, &limits)
 	}
-	var format *tree.Format
-	if strings.EqualFold(filepath.Ext(file), ".json") {
-		f := tree.JSON
-		format = &f
-	}
-	ps, err := parseYAML(data, file, &limits, format)
-	if err != nil {
-		return nil, nil, misnamed(data, file, err)
-	}
-	return ps, nil, nil
+	ps, err := syntax.Parse(data, file, syntax.Options{Limits: &limits, MaxLineBytes: opts.MaxLineBytes})
+	return ps, nil, err
 }

@@ -9,11 +9,12 @@ import (
 	"sync"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Run is Apply taken apart, for callers that patch objects as their files
@@ -23,7 +24,7 @@ import (
 // the set of all the objects. The result is Apply's.
 type Run struct {
 	opts     Options
-	order    []*Patch // strategic and merge patches, then field patches
+	order    []*syntax.Patch // strategic and merge patches, then field patches
 	matchers []*resource.Matcher
 	badSel   []error          // the target does not parse: the patch applies to nothing
 	byName   map[string][]int // patches (index in order) whose target names one object
@@ -39,14 +40,13 @@ type Run struct {
 
 	mu      sync.Mutex
 	slots   map[*resource.Resource][]*slot // the patches each object got, in order
-	found   map[*resource.Resource][]conflict.Conflict
-	stopped error // the first patch Patch did not apply, its context being done
+	stopped error                          // the first patch Patch did not apply, its context being done
 
 	err error // the patches cannot run at all (Options.MaxExpanded)
 }
 
 // NewRun prepares a run of patches.
-func NewRun(patches []*Patch, opts Options) *Run {
+func NewRun(patches []*syntax.Patch, opts Options) *Run {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
 	}
@@ -54,7 +54,7 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}, found: map[*resource.Resource][]conflict.Conflict{}}
+		slots: map[*resource.Resource][]*slot{}}
 	maxExpanded := opts.MaxExpanded
 	if maxExpanded == 0 {
 		maxExpanded = tree.DefaultLimits().MaxExpanded
@@ -63,12 +63,12 @@ func NewRun(patches []*Patch, opts Options) *Run {
 	// the memory
 	run.err = opts.Vars.checkExpansion(patches, maxExpanded)
 	for _, p := range patches {
-		if p.Type != Field {
+		if p.Type != change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
 	for _, p := range patches {
-		if p.Type == Field {
+		if p.Type == change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
@@ -88,37 +88,6 @@ func NewRun(patches []*Patch, opts Options) *Run {
 	}
 	run.selectsLabels = run.SelectsLabels()
 	return run
-}
-
-// MayReidentify reports whether the patch may change the identity of the
-// objects it applies to (their name, kind, apiVersion or namespace), so
-// that later patches that did not pick them may: a JSON patch, a
-// strategic or merge patch with kustomize's options, a field patch that
-// may set a field of metadata, the kind or the apiVersion (as written, or
-// through a shortcut such as name).
-func (p *Patch) MayReidentify() bool {
-	switch {
-	case p.Type == JSON:
-		return true
-	case p.Type != Field:
-		return p.AllowNameChange || p.AllowKindChange
-	case len(p.Path) > 0:
-		return identityField(p.Path[0])
-	}
-	for _, a := range p.Sets {
-		if len(a.Key) > 0 && identityField(a.Key[0]) {
-			return true
-		}
-	}
-	return false
-}
-
-func identityField(st Step) bool {
-	switch st.Field {
-	case "metadata", "name", "namespace", "kind", "apiVersion":
-		return st.Sel == nil
-	}
-	return false
 }
 
 // next returns the first patch after the one at index last whose target
@@ -188,7 +157,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	// callers that ask (Options.Changes)
 	// (a patch may make a later one pick r: by renaming it, or by giving
 	// it the labels a later selector asks for)
-	record := run.opts.Record != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
 	var ix *objectIndex // for the object's field patches, which come last
 	for i := first; i >= 0; i = run.next(r, i) {
 		if err := ctx.Err(); err != nil {
@@ -201,7 +170,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			sl.afterDelete(record)
 			continue
 		}
-		if sl.patch.Type != Field {
+		if sl.patch.Type != change.FieldPatch {
 			ix = nil // its writes do not go through the index
 		} else if ix == nil && !run.opts.scanOnly {
 			ix = newObjectIndex()
@@ -215,18 +184,21 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			sl.renamed = true
 		}
 	}
-	var found []conflict.Conflict
-	if run.opts.Record != nil && len(slots) > 1 {
-		// the conflicts between the object's patches are found now, so
+	if run.opts.Records != nil && len(slots) > 1 {
+		// the records of the object's patches are handed over now, so
 		// that what they changed need not be kept until Finish
-		var recs []conflict.Record
+		var recs []change.Record
 		for _, sl := range slots {
 			if len(sl.changes) > 0 {
-				sl.recorded = true
-				recs = append(recs, conflict.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
-		found = conflict.Find(recs)
+		if len(recs) > 1 { // a patch never conflicts with itself
+			for _, sl := range slots {
+				sl.recorded = len(sl.changes) > 0
+			}
+			run.opts.Records(recs)
+		}
 		if !run.opts.Changes {
 			for _, sl := range slots {
 				sl.changes = nil
@@ -236,9 +208,6 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	if len(slots) > 0 {
 		run.mu.Lock()
 		run.slots[r] = slots
-		if len(found) > 0 {
-			run.found[r] = found
-		}
 		run.mu.Unlock()
 	}
 	return touched
@@ -254,8 +223,8 @@ func (run *Run) stop(err error) {
 }
 
 // Changes returns what the patches did to r, in the order they did it,
-// once Patch has returned for r: recorded with Options.Changes (or a trace,
-// or a Recorder and more than one patch for r); nil otherwise.
+// once Patch has returned for r: recorded with Options.Changes (or with a
+// trace, when they did not go to Options.Records); nil otherwise.
 func (run *Run) Changes(r *resource.Resource) []change.Change {
 	run.mu.Lock()
 	slots := run.slots[r]
@@ -268,9 +237,9 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run lets go of them (the conflicts between
-// them were found when r was patched), so that the memory they take goes
-// with the object.
+// Changes, or will not): the run lets go of them (Options.Records had
+// them when r was patched), so that the memory they take goes with the
+// object.
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
@@ -307,10 +276,9 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 	}
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
-	// the objects with conflicts, in the order of their first patch that
-	// recorded changes, and by object for one patch: the order of a
-	// sequential run, in which they are given to the recorder
-	var conflicted []*resource.Resource
+	// the objects whose records went to Options.Records, in the order of
+	// their first patch that recorded changes, and by object for one
+	// patch: the order of a sequential run
 	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
 		if err := ctx.Err(); err != nil {
@@ -327,9 +295,9 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		}
 		switch {
 		case err != nil:
-			err = &Error{Pos: p.Pos, Msg: err.Error()}
+			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
 			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
 		}
@@ -351,7 +319,7 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 			warnings = append(warnings, sl.warnings...)
 			if sl.recorded && !seen[sl.r] {
 				seen[sl.r] = true
-				conflicted = append(conflicted, sl.r)
+				res.Recorded = append(res.Recorded, sl.r.OriginalID())
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -374,9 +342,6 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 			return nil, err
 		}
 		res.Errors = append(res.Errors, err)
-	}
-	for _, r := range conflicted {
-		opts.Record.AddConflicts(run.found[r])
 	}
 	return res, nil
 }
@@ -429,7 +394,7 @@ func (run *Run) checkRenames(set *resource.Set) error {
 		if other.Original != nil {
 			what = "was renamed to"
 		}
-		return &Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
+		return &syntax.Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
 			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)}
 	}
 	return nil
@@ -492,13 +457,13 @@ func gather(ws []Warning) []Warning {
 
 // slot is one patch applied to one object, with what it reported.
 type slot struct {
-	patch    *Patch
+	patch    *syntax.Patch
 	index    int // of the patch in the run's order
 	r        *resource.Resource
 	warnings []Warning
-	changes  []change.Change // what the patch changed, when recorded
-	recorded bool            // changes went into the search for conflicts
-	kind     string          // the patch's kind as conflicts name it
+	changes  []change.Change  // what the patch changed, when recorded
+	recorded bool             // changes went to Options.Records
+	kind     change.PatchKind // the patch's kind as its change records name it
 	trace    bytes.Buffer
 	touched  bool
 	renamed  bool // the patch changed the object's identity
@@ -510,7 +475,7 @@ type slot struct {
 // which conflicts with the delete; unless it deletes the object too, which
 // agrees with the delete.
 func (sl *slot) afterDelete(record bool) {
-	sl.kind = sl.patch.Type.String()
+	sl.kind = sl.patch.Type
 	if record {
 		op := change.Exists
 		if sl.patch.DeletesObject() {
@@ -526,7 +491,7 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}

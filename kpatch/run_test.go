@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -31,11 +34,11 @@ spec.parts[name=p].n: 2
 [deployment.web.containers.name=side]
 image: b:2
 `
-	patches, err := ParseKpatch([]byte(src), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(src), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	yl, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: strategic\n  patch: {spec: {replicas: 5}}\n"), "s.yaml")
+	yl, err := syntax.ParseYAML([]byte("- target: {kind: Deployment}\n  type: strategic\n  patch: {spec: {replicas: 5}}\n"), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +51,7 @@ image: b:2
 		for _, w := range res.Warnings {
 			b.WriteString(w.String() + "\n")
 		}
-		for _, c := range rec.Conflicts() {
+		for _, c := range rec.Conflicts(res.Recorded) {
 			b.WriteString("conflict: " + c.String() + "\n")
 		}
 		for _, r := range res.Touched {
@@ -68,7 +71,7 @@ image: b:2
 	set := load()
 	var trace bytes.Buffer
 	rec := &conflict.Recorder{}
-	res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Record: rec})
+	res, err := Apply(context.Background(), set, patches, Options{Trace: &trace, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +83,7 @@ image: b:2
 	set = load()
 	trace.Reset()
 	rec = &conflict.Recorder{}
-	run := NewRun(patches, Options{Trace: &trace, Record: rec})
+	run := NewRun(patches, Options{Trace: &trace, Records: rec.Add})
 	var done sync.WaitGroup
 	for i := len(set.Resources) - 1; i >= 0; i-- {
 		done.Add(1)
@@ -100,20 +103,20 @@ image: b:2
 }
 
 // TestRunChanges: with Options.Changes a run records what each patch
-// changed in each object (Run.Changes); the conflicts between the patches
-// of an object are found when it is patched, so Done lets go of its
-// changes, and Finish gives the conflicts to the recorder.
+// changed in each object (Run.Changes); the records of an object's patches
+// go to Options.Records when it is patched, so Done lets go of its
+// changes, and Finish names the objects recorded (Result.Recorded).
 func TestRunChanges(t *testing.T) {
 	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[configmap.a]\ndata.x: \"1\"\n\n[configmap.b]\ndata.x: \"2\"\n\n[configmap.b]\ndata.x: \"3\"\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &conflict.Recorder{}
-	run := NewRun(patches, Options{Changes: true, Record: rec})
+	run := NewRun(patches, Options{Changes: true, Records: rec.Add})
 	a, b := set.Resources[0], set.Resources[1]
 	run.Patch(context.Background(), a)
 	run.Patch(context.Background(), b)
@@ -128,10 +131,11 @@ func TestRunChanges(t *testing.T) {
 	if len(run.Changes(a)) != 0 || len(run.Changes(b)) != 0 {
 		t.Errorf("after Done: %d changes of a, %d of b", len(run.Changes(a)), len(run.Changes(b)))
 	}
-	if _, err := run.Finish(context.Background(), set); err != nil {
+	res, err := run.Finish(context.Background(), set)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cs := rec.Conflicts()
+	cs := rec.Conflicts(res.Recorded)
 	if len(cs) != 1 || cs[0].String() != "v1 ConfigMap b: p.kpatch:5:1 (field patch) sets data.x to 2, and p.kpatch:8:1 (field patch) sets data.x to 3" {
 		t.Errorf("conflicts: %v", cs)
 	}
@@ -147,16 +151,16 @@ func TestVariableExpansionLimit(t *testing.T) {
 	if err := vars.Set("v=abcd"); err != nil { // 4 bytes
 		t.Fatal(err)
 	}
-	field, err := ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
+	field, err := syntax.ParseKpatch([]byte("[deployment.*]\nmetadata.labels.a: ${values.v}\nmetadata.labels.b: x-${values.v}-${values.v}\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
+	doc, err := syntax.ParseYAML([]byte("- target: {kind: Deployment}\n  type: merge\n  patch: {metadata: {annotations: {c: '${values.v}'}}}\n"), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		patches []*Patch
+		patches []*syntax.Patch
 		max     int
 		at      string // the error's position, "" for none
 	}{
@@ -167,7 +171,7 @@ func TestVariableExpansionLimit(t *testing.T) {
 		{patches: doc, max: 4},
 		{patches: doc, max: 3, at: "s.yaml:3:39: "}, // the scalar's position, as an undefined variable's
 		// two files, 12 and 4 bytes: each within 12
-		{patches: append(append([]*Patch{}, field...), doc...), max: 12},
+		{patches: append(append([]*syntax.Patch{}, field...), doc...), max: 12},
 		{patches: nil, max: 1},
 	} {
 		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
@@ -175,7 +179,7 @@ func TestVariableExpansionLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Apply(context.Background(), set, c.patches, Options{Vars: vars, MaxExpanded: c.max})
-		var ke *Error
+		var ke *syntax.Error
 		switch {
 		case c.at == "" && err != nil:
 			t.Errorf("limit %d: %v", c.max, err)
@@ -221,7 +225,7 @@ func (c *stopAfter) Err() error {
 // second says done: web has its replicas, not its image, and Finish says
 // where. Load stops before the first file not read.
 func TestRunCancelled(t *testing.T) {
-	patches, err := ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.web.containers.name=main]\nimage: a:2\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.web.containers.name=main]\nimage: a:2\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +255,11 @@ func TestRunCancelled(t *testing.T) {
 	if _, err := Apply(ctx2, set, patches, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Apply with a cancelled context: %v", err)
 	}
-	if _, err := Load(ctx2, []string{"testdata"}, LoadOptions{}); !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "stopped before reading testdata") {
+	dir := t.TempDir() // a folder of patch files
+	if err := os.WriteFile(filepath.Join(dir, "p.kpatch"), []byte("[deployment.web]\nreplicas: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(ctx2, []string{dir}, LoadOptions{}); !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "stopped before reading "+dir) {
 		t.Errorf("Load with a cancelled context: %v", err)
 	}
 }

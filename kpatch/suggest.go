@@ -11,6 +11,8 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // What a patch that names nothing was probably meant to name: the hints
@@ -132,7 +134,7 @@ func suggestField(t *schema.Type, name string, quoted bool) string {
 // has (nor the items' schema, elem) with the nearest keys, or a value no
 // item has with the nearest values. It returns "" when it has nothing to
 // add, else " (...)".
-func selectorHint(items []*yaml.Node, elem *schema.Type, conds []Cond) string {
+func selectorHint(items []*yaml.Node, elem *schema.Type, conds []syntax.Cond) string {
 	for i, c := range conds {
 		if len(c.Key) == 0 {
 			continue
@@ -183,11 +185,11 @@ func selectorHint(items []*yaml.Node, elem *schema.Type, conds []Cond) string {
 			}
 		}
 		sel := func(key []string, value string) string {
-			cs := append([]Cond(nil), conds...)
-			cs[i] = Cond{Key: key, Value: value, Quoted: c.Quoted}
-			return (&Selector{Op: SelMatch, Conds: cs}).String()
+			cs := append([]syntax.Cond(nil), conds...)
+			cs[i] = syntax.Cond{Key: key, Value: value, Quoted: c.Quoted}
+			return (&syntax.Selector{Op: syntax.SelMatch, Conds: cs}).String()
 		}
-		field := strings.Join(c.Key, ".")
+		field := fieldsText(c.Key)
 		switch {
 		case !has && !inSchema:
 			near := suggest.Closest(last, keys)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Vars are the values of ${values.NAME} and ${features.NAME}. Build them
@@ -55,7 +57,7 @@ func (v *Vars) LoadValues(data []byte, file string) error {
 // the node's source in messages.
 func (v *Vars) MergeValues(root *yaml.Node, file string) error {
 	if root.Kind != yaml.MappingNode {
-		return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+		return &syntax.Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
 	}
 	mergeValues(v.values, root)
 	v.changed()
@@ -238,23 +240,23 @@ func (v *Vars) Names() []string {
 
 // resolve gives the text of a value with its variables substituted, and,
 // for a value that is exactly one variable, the variable's own node.
-func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
+func (v *Vars) resolve(val syntax.Value) (string, *yaml.Node, error) {
 	if val.SingleVariable() {
-		n, err := v.lookup(val.parts[0].ref)
+		n, err := v.lookup(val.Parts[0].Var)
 		if err != nil {
-			return "", nil, lookupError(val.parts[0].pos, err)
+			return "", nil, lookupError(val.Parts[0].Pos, err)
 		}
 		return n.Value, n, nil
 	}
 	var b strings.Builder
-	for _, p := range val.parts {
-		if p.ref == "" {
-			b.WriteString(p.text)
+	for _, p := range val.Parts {
+		if p.Var == "" {
+			b.WriteString(p.Text)
 			continue
 		}
-		n, err := v.lookup(p.ref)
+		n, err := v.lookup(p.Var)
 		if err != nil {
-			return "", nil, lookupError(p.pos, err)
+			return "", nil, lookupError(p.Pos, err)
 		}
 		b.WriteString(n.Value)
 	}
@@ -262,8 +264,8 @@ func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
 }
 
 // lookupError is the error of a variable at pos that lookup refused.
-func lookupError(pos tree.Position, err error) *Error {
-	e := &Error{Pos: pos, Msg: err.Error()}
+func lookupError(pos tree.Position, err error) *syntax.Error {
+	e := &syntax.Error{Pos: pos, Msg: err.Error()}
 	if u, ok := err.(*undefinedError); ok {
 		e.Undefined = u.ref
 	}
@@ -275,23 +277,23 @@ func lookupError(pos tree.Position, err error) *Error {
 // variable counts the bytes of its value, once, however many objects or
 // list items the patch applies to. Patches are counted in order, so the
 // error names the first use over the limit.
-func (v *Vars) checkExpansion(patches []*Patch, max int) error {
+func (v *Vars) checkExpansion(patches []*syntax.Patch, max int) error {
 	if max <= 0 {
 		return nil
 	}
 	added := map[string]int{} // by patch file
-	count := func(parts []part) error {
+	count := func(parts []syntax.Part) error {
 		for _, p := range parts {
-			if p.ref == "" {
+			if p.Var == "" {
 				continue
 			}
-			n, err := v.lookup(p.ref)
+			n, err := v.lookup(p.Var)
 			if err != nil {
 				continue // an error where the patch is applied
 			}
-			added[p.pos.File] += len(n.Value)
-			if added[p.pos.File] > max {
-				return &Error{Pos: p.pos, Limit: "expanded",
+			added[p.Pos.File] += len(n.Value)
+			if added[p.Pos.File] > max {
+				return &syntax.Error{Pos: p.Pos, Limit: "expanded",
 					Msg: fmt.Sprintf("variables expand to more than %d bytes in one patch file (each use counts the bytes of its value)", max)}
 			}
 		}
@@ -299,7 +301,7 @@ func (v *Vars) checkExpansion(patches []*Patch, max int) error {
 	}
 	for _, p := range patches {
 		for _, a := range p.Sets {
-			if err := count(a.Value.parts); err != nil {
+			if err := count(a.Value.Parts); err != nil {
 				return err
 			}
 		}
@@ -309,7 +311,7 @@ func (v *Vars) checkExpansion(patches []*Patch, max int) error {
 		var walk func(n *yaml.Node) error
 		walk = func(n *yaml.Node) error {
 			if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
-				parts, err := splitVariables(n.Value, tree.Position{File: p.Pos.File, Line: n.Line, Column: n.Column})
+				parts, err := syntax.Variables(n.Value, tree.Position{File: p.Pos.File, Line: n.Line, Column: n.Column})
 				if err != nil {
 					return nil //nolint:nilerr // an error where the patch is applied
 				}

@@ -56,6 +56,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -71,7 +72,7 @@ const (
 
 // Config is a parsed functionConfig.
 type Config struct {
-	Patches        []*kpatch.Patch
+	Patches        []*syntax.Patch
 	Vars           *kpatch.Vars
 	Schema         *schema.Schema
 	Strict         bool
@@ -98,7 +99,7 @@ type Result struct {
 type Error struct {
 	Results []Result
 	// Err is the error the run failed with (a *ConfigError, a
-	// *kpatch.Error, ...), whose position errors.As and
+	// *syntax.Error, ...), whose position errors.As and
 	// tree.ErrorPosition find.
 	Err error
 }
@@ -238,7 +239,7 @@ func write(st *tree.Stream) ([]byte, error) {
 // withAdvice is the message of an error, with what a function's user can
 // do about it where the error alone does not say.
 func withAdvice(err error) string {
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	var sme *smp.Error
 	if errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema {
 		return fmt.Sprintf("%v (add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)", err)
@@ -264,7 +265,7 @@ func errorsOf(results []Result) []Result {
 
 func run(ctx context.Context, set *resource.Set, cfg *Config) ([]Result, error) {
 	// the ResourceList is written by Run, with the results
-	res, err := kmerge.ApplyPatches(ctx, set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
+	res, err := kmerge.ApplyPatches(ctx, set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
 	}
@@ -499,24 +500,9 @@ var specKinds = map[string]struct {
 // want; what says what belongs there.
 func (cfg *Config) wantKind(n *yaml.Node, path fieldpath.Path, want tree.Kind, what string) error {
 	if tree.KindOf(n) != want {
-		return cfg.errorf(n, path, "%s, where %s belongs", valuePhrase(n), what)
+		return cfg.errorf(n, path, "%s, where %s belongs", tree.Describe(n), what)
 	}
 	return nil
-}
-
-// valuePhrase names a value by its JSON kind, and a scalar by its text
-// too: "an object", "null", `the string "maybe"`.
-func valuePhrase(n *yaml.Node) string {
-	switch k := tree.KindOf(n); k {
-	case tree.Null:
-		return "null"
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	case tree.String:
-		return fmt.Sprintf("the string %q", n.Value)
-	default:
-		return "the " + k.String() + " " + n.Value
-	}
 }
 
 func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
@@ -535,7 +521,7 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 		// a ConfigMap's data holds text; unquoted true or 3 are taken
 		// by their text, as a ConfigMap's reader would have them quoted
 		if k := tree.KindOf(vn); !k.Scalar() || k == tree.Null {
-			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", valuePhrase(vn), kn.Value)
+			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", tree.Describe(vn), kn.Value)
 		}
 		var err error
 		parse := func() (*yaml.Node, error) {
@@ -583,7 +569,7 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 }
 
 func (cfg *Config) addKpatch(text, name string) error {
-	ps, err := kpatch.ParseKpatch([]byte(text), name)
+	ps, err := syntax.ParseKpatch([]byte(text), name)
 	if err != nil {
 		return err
 	}
@@ -598,7 +584,7 @@ func (cfg *Config) addPatchList(n *yaml.Node, name string) error {
 	if err != nil {
 		return err
 	}
-	ps, err := kpatch.ParseYAML(b, name)
+	ps, err := syntax.ParseYAML(b, name)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -58,7 +59,7 @@ func TestVars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := kpatch.ParseKpatch([]byte("[cm.x]\ndata.s: ${values.a}-${values.b.c}-${values.b.d}-${features.x}\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[cm.x]\ndata.s: ${values.a}-${values.b.c}-${values.b.d}-${features.x}\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}

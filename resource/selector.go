@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -65,17 +66,26 @@ func (sel Selector) String() string {
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
 	}
+	// a kind or a name is quoted (as a path quotes, fieldpath.Quote) where
+	// it would not read back as itself: where it holds what ends a word
+	// of a target (. [ { for a path, labels, a namespace's /, a comment's
+	// #, quotes) or a blank, and a kind that is * (any kind, unquoted)
 	quote := func(s string) string {
-		if strings.ContainsAny(s, ".[]{}\"' /#") {
+		if !fieldpath.Word(s, `.[]{}"'/#`) {
 			return strconv.Quote(s)
 		}
 		return s
 	}
 	kind := sel.Kind
-	if kind == "" {
+	switch kind {
+	case "":
 		kind = "*"
+	case "*":
+		kind = strconv.Quote(kind)
+	default:
+		kind = quote(kind)
 	}
-	b.WriteString(quote(kind))
+	b.WriteString(kind)
 	if sel.Name != "" {
 		b.WriteString("." + quote(sel.Name))
 	} else if sel.Labels != "" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kmerge/kmerge/kpatch/syntax"
+
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/kpatch"
@@ -33,7 +35,7 @@ func (e advised) Unwrap() error { return e.err }
 func advice(err error) string {
 	var a advised
 	var se *tree.SyntaxError
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	var je *jsonpatch.Error
 	var le *kmerge.DirLockedError
 	var sme *smp.Error

@@ -265,9 +265,9 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 			return none, usagef("--feature %v", err)
 		}
 	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: o.order, KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode,
-		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
+			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/secret"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -59,7 +59,7 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	}
 	var only []resource.Selector
 	for _, a := range args {
-		sel, err := kpatch.ParseTarget(a, tree.Position{File: "argument"})
+		sel, err := syntax.ParseTarget(a, tree.Position{File: "argument"})
 		if err != nil {
 			return usagef("%q: name an object as a patch header does, kind.name (deployment.web, staging/configmap.settings)", a)
 		}

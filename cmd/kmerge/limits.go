@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -21,14 +21,14 @@ type limits struct {
 }
 
 func newLimits() *limits {
-	return &limits{Limits: tree.DefaultLimits(), maxLine: kpatch.DefaultMaxLineBytes}
+	return &limits{Limits: tree.DefaultLimits(), maxLine: syntax.DefaultMaxLineBytes}
 }
 
 // addFlag adds --limit to a command's flags.
 func (l *limits) addFlag(f *pflag.FlagSet) {
 	d := tree.DefaultLimits()
 	f.Var(l, "limit", fmt.Sprintf("raise or lower a limit on the input: bytes (default %s), documents (%d), depth (%d), nodes (%d), expanded (bytes YAML aliases add, %s), line (of a .kpatch file, %s); e.g. --limit bytes=1Gi (repeatable)",
-		size(d.MaxBytes), d.MaxDocuments, d.MaxDepth, d.MaxNodes, size(d.MaxExpanded), size(kpatch.DefaultMaxLineBytes)))
+		size(d.MaxBytes), d.MaxDocuments, d.MaxDepth, d.MaxNodes, size(d.MaxExpanded), size(syntax.DefaultMaxLineBytes)))
 }
 
 func size(n int) string {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -16,16 +16,16 @@ import (
 // type of kmerge's packages that carries one, also wrapped; errors without
 // a line have none.
 func TestErrorPosition(t *testing.T) {
-	_, syntax := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
-	_, kp := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
+	_, yamlErr := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
+	_, kp := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
 	_, invalid := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
 	_, doc := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
 	for _, c := range []struct {
 		err  error
 		want string // "" for no position
 	}{
-		{syntax, "m.yaml:2:0"}, // yaml.v3 gives a line only
-		{fmt.Errorf("reading: %w", syntax), "m.yaml:2:0"},
+		{yamlErr, "m.yaml:2:0"}, // yaml.v3 gives a line only
+		{fmt.Errorf("reading: %w", yamlErr), "m.yaml:2:0"},
 		{kp, "p.kpatch:2:1"},
 		{doc, "patch.yaml:2:11"},
 		{invalid, "patch.yaml:1:8"},

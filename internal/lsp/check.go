@@ -14,6 +14,7 @@ import (
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -68,7 +69,7 @@ type unit struct {
 	file string // the file it is part of
 	// patches as parsed, as far as they parse; a section's positions count
 	// its lines from 1
-	patches []*kpatch.Patch
+	patches []*syntax.Patch
 	errs    []error          // parse errors, positioned as the patches are
 	warns   []kpatch.Warning // what parsing warned of (a kustomization's fields kmerge does not read)
 	clean   string           // a section's text with the lines of its errors blanked (it parses)
@@ -111,7 +112,7 @@ func (u *unit) targetsIn(ws *workspace) []target {
 			t := &u.targets[i]
 			if t.objs = ws.targets(p.Target); len(t.objs) > 0 {
 				if err := p.Target.Ambiguity(t.objs); err != nil {
-					t.ambiguous = &kpatch.Error{Pos: p.Pos, Msg: err.Error()}
+					t.ambiguous = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 				}
 			}
 		}
@@ -127,7 +128,7 @@ func (u *unit) unmatched(ws *workspace, i int) ([]error, []kpatch.Warning) {
 	t.once.Do(func() {
 		opts := ws.options()
 		opts.KeepGoing, opts.Strict = true, ws.proj != nil && ws.proj.Strict
-		res, err := kpatch.NewRun([]*kpatch.Patch{u.patches[i]}, opts).Finish(context.Background(), ws.set)
+		res, err := kpatch.NewRun([]*syntax.Patch{u.patches[i]}, opts).Finish(context.Background(), ws.set)
 		if err != nil {
 			t.errs = []error{err}
 			return
@@ -242,7 +243,7 @@ func parseSection(file, text string) *unit {
 			return u
 		}
 		u.errs = append(u.errs, err)
-		var ke *kpatch.Error
+		var ke *syntax.Error
 		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
 			return u
 		}
@@ -261,7 +262,7 @@ type ref struct {
 	i int
 }
 
-func (r ref) patch() *kpatch.Patch { return r.u.patches[r.i] }
+func (r ref) patch() *syntax.Patch { return r.u.patches[r.i] }
 
 // checked is what patches did to copies of a group of objects, run
 // together: one object and the patches that pick it as it was read (a
@@ -323,13 +324,13 @@ func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resourc
 		return c
 	}
 	ws.patched.Add(int64(len(objs)))
-	patches := make([]*kpatch.Patch, len(refs))
+	patches := make([]*syntax.Patch, len(refs))
 	for i, x := range refs {
 		patches[i] = x.patch()
 	}
 	rec := &conflict.Recorder{}
 	opts := ws.options()
-	opts.Record, opts.KeepGoing, opts.Workers, opts.Changes = rec, true, 1, true
+	opts.Records, opts.KeepGoing, opts.Workers, opts.Changes = rec.Add, true, 1, true
 	opts.Strict = ws.proj != nil && ws.proj.Strict
 	run := kpatch.NewRun(patches, opts)
 	copies := make([]*resource.Resource, len(objs))
@@ -347,7 +348,7 @@ func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resourc
 	if err != nil {
 		c.errs = []error{err}
 	} else {
-		c.errs, c.warns, c.conflicts = res.Errors, res.Warnings, rec.Conflicts()
+		c.errs, c.warns, c.conflicts = res.Errors, res.Warnings, rec.Conflicts(res.Recorded)
 	}
 	for i, cp := range copies {
 		o := checkedObject{id: cp.ID(), changes: run.Changes(cp)}
@@ -395,14 +396,14 @@ func (u *unit) quoteHints(ws *workspace) []hint {
 	u.hinted.Do(func() {
 		for i, p := range u.patches {
 			objs := u.targetsIn(ws)[i].objs
-			if p.Type != kpatch.Field || len(objs) == 0 {
+			if p.Type != change.FieldPatch || len(objs) == 0 {
 				continue
 			}
 			for _, set := range p.Sets {
 				if !set.Value.Quoted {
 					continue
 				}
-				places, err := kpatch.Lookup(objs[0], append(append(kpatch.Path(nil), p.Path...), set.Key...), ws.options())
+				places, err := kpatch.Lookup(objs[0], append(append(syntax.Path(nil), p.Path...), set.Key...), ws.options())
 				if err != nil || len(places) == 0 || places[0].Type == nil {
 					continue
 				}
@@ -526,7 +527,7 @@ func (a *analysis) at(p tree.Position) tree.Position {
 // absolute returns the patches of the unit a line of the document is in,
 // positioned in the document (for hover, completion and definition);
 // every patch for a YAML patch list.
-func (a *analysis) absolute(line int) []*kpatch.Patch {
+func (a *analysis) absolute(line int) []*syntax.Patch {
 	if a.owner != "" {
 		return a.own // as the owner read them: positioned in the document
 	}

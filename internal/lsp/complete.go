@@ -9,6 +9,7 @@ import (
 
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -120,7 +121,7 @@ func (c *completer) header(inner string) {
 	if prefix != "" {
 		header += "." + prefix
 	}
-	patches, err := kpatch.ParseKpatch([]byte(header+"]\n"), c.d.path)
+	patches, err := syntax.ParseKpatch([]byte(header+"]\n"), c.d.path)
 	if err != nil || len(patches) != 1 {
 		return
 	}
@@ -242,7 +243,7 @@ func (c *completer) labels(ns, kind, name, text string) {
 // bracket, the selectors of the items present; else the fields and
 // shortcuts of the type there, and, for a list, its selectors (bare in a
 // header).
-func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, header bool) {
+func (c *completer) below(target resource.Selector, path syntax.Path, bracket, header bool) {
 	objs := c.ws.targets(target)
 	var typ *schema.Type
 	var field *schema.Field
@@ -355,7 +356,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 					conds = nil
 					break
 				}
-				sel := &kpatch.Selector{Op: kpatch.SelMatch, Conds: []kpatch.Cond{{Key: []string{k}, Value: v.Value}}}
+				sel := &syntax.Selector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
 				conds = append(conds, strings.Trim(sel.String(), "[]"))
 			}
 			text := fmt.Sprint(i)
@@ -381,7 +382,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 
 // assignment completes a line below a header: its key, or its value.
 func (c *completer) assignment(a *analysis, line int, before string) {
-	var section *kpatch.Patch
+	var section *syntax.Patch
 	for _, p := range a.absolute(line) {
 		if p.Pos.Line-1 <= line && (section == nil || p.Pos.Line > section.Pos.Line) {
 			section = p
@@ -395,9 +396,9 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 		}
 		cut := strings.LastIndexAny(key, ".[")
 		c.start = c.cursor - (len(key) - cut - 1)
-		path := append(kpatch.Path(nil), section.Path...)
+		path := append(syntax.Path(nil), section.Path...)
 		if cut > 0 {
-			more, err := kpatch.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+			more, err := syntax.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
 			if err != nil {
 				return
 			}
@@ -422,7 +423,7 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 	if section == nil {
 		return
 	}
-	keyPath, err := kpatch.ParsePath(strings.TrimSpace(before[:sep]), tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+	keyPath, err := syntax.ParsePath(strings.TrimSpace(before[:sep]), tree.Position{File: c.d.path, Line: line + 1, Column: 1})
 	if err != nil {
 		return
 	}
@@ -430,7 +431,7 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 		if i == maxShown {
 			break
 		}
-		places, err := kpatch.Lookup(r, append(append(kpatch.Path(nil), section.Path...), keyPath...), c.ws.options())
+		places, err := kpatch.Lookup(r, append(append(syntax.Path(nil), section.Path...), keyPath...), c.ws.options())
 		if err != nil {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -28,7 +29,7 @@ type analysis struct {
 	owner       string            // the kustomization that reads the document, when it is a patch file of one
 	manifest    bool              // the document is a manifest of its project, not a patch file
 	sections    []placed          // the document's units, in order
-	own         []*kpatch.Patch   // the document's patches as its owner reads them
+	own         []*syntax.Patch   // the document's patches as its owner reads them
 	order       []ref             // the project's patches, in kmerge apply's order
 	names       map[string]placed // the units of this check by name (place)
 	diagnostics []Diagnostic
@@ -57,7 +58,7 @@ type objectChange struct {
 // list is parsed again with the item that holds the error blanked out,
 // which keeps every other line where it is. A text that is not YAML, or
 // not a list, is one error.
-func parsePatchList(d *document) ([]*kpatch.Patch, []kpatch.Warning, []error) {
+func parsePatchList(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
 	lines := append([]string(nil), d.lines...)
 	var errs []error
 	for len(errs) < maxParseErrors {
@@ -210,13 +211,13 @@ func (a *analysis) projectOrder() {
 		add(a.sections)
 	}
 	slices.SortStableFunc(a.order, func(x, y ref) int {
-		return cmp.Compare(btoi(x.patch().Type == kpatch.Field), btoi(y.patch().Type == kpatch.Field))
+		return cmp.Compare(btoi(x.patch().Type == change.FieldPatch), btoi(y.patch().Type == change.FieldPatch))
 	})
 }
 
 // patches returns the patches of the order.
-func (a *analysis) patches() []*kpatch.Patch {
-	out := make([]*kpatch.Patch, len(a.order))
+func (a *analysis) patches() []*syntax.Patch {
+	out := make([]*syntax.Patch, len(a.order))
 	for i, x := range a.order {
 		out[i] = x.patch()
 	}
@@ -263,7 +264,7 @@ func (a *analysis) run(ctx context.Context) bool {
 	for _, x := range a.order {
 		t := &x.u.targetsIn(ws)[x.i]
 		mine := a.mine(x)
-		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != kpatch.Field {
+		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != change.FieldPatch {
 			for _, r := range t.objs {
 				picked[r] = true
 			}
@@ -347,7 +348,7 @@ func (a *analysis) run(ctx context.Context) bool {
 			a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
 		}
 	}
-	rec := &conflict.Recorder{} // sorts the conflicts as a run does
+	var conflicts []conflict.Conflict
 	for _, c := range groups {
 		for _, o := range c.objects {
 			for _, ch := range o.changes {
@@ -362,7 +363,7 @@ func (a *analysis) run(ctx context.Context) bool {
 			for i := range cf.Sides {
 				cf.Sides[i].Change.Pos, _ = a.place(cf.Sides[i].Change.Pos)
 			}
-			rec.AddConflicts([]conflict.Conflict{cf})
+			conflicts = append(conflicts, cf)
 		}
 	}
 	hinted := map[*unit]bool{}
@@ -377,7 +378,8 @@ func (a *analysis) run(ctx context.Context) bool {
 			}
 		}
 	}
-	for _, c := range rec.Conflicts() {
+	conflict.Sort(conflicts) // as a run sorts them
+	for _, c := range conflicts {
 		a.conflict(c)
 	}
 	return true
@@ -456,7 +458,7 @@ func describeSide(object string, side conflict.Side) string {
 // addError adds a diagnostic for an error of the document's file; errors
 // of other files are left to those files.
 func (a *analysis) addError(err error, severity int) {
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	var se *tree.SyntaxError
 	switch {
 	case errors.As(err, &ke):
@@ -478,7 +480,7 @@ func (a *analysis) addError(err error, severity int) {
 // known, is the unit p is in, and at the position there (the value at it
 // gives the range its end).
 func (a *analysis) add(p tree.Position, u *unit, at tree.Position, msg string, severity int, rel []RelatedInformation) {
-	var value *kpatch.Value
+	var value *syntax.Value
 	if u != nil {
 		value = valueAt(u.patches, at)
 	}

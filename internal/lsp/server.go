@@ -6,7 +6,7 @@
 // selectors that match nothing, conflicts between patches) as the file is
 // typed, and completes, explains (hover), finds (go to definition) and
 // formats. The language logic is kmerge's own: the parsers, kpatch.Run
-// on copies of the targeted objects, kpatch.Lookup, kpatch.Format, and the
+// on copies of the targeted objects, kpatch.Lookup, syntax.Format, and the
 // text of kmerge explain. Each edit is checked in the background, cancelling
 // the check of the text it replaces, and re-does only what it touched
 // (check.go).
@@ -27,7 +27,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options configure a server.
@@ -382,7 +382,7 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 // format formats a .kpatch document: one edit replacing its text, none
 // when it is formatted already.
 func format(d *document) (any, *rpcError) {
-	out, err := kpatch.Format([]byte(d.text), d.path)
+	out, err := syntax.Format([]byte(d.text), d.path)
 	if err != nil {
 		return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
 	}

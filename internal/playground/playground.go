@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kmerge/kmerge/kpatch/syntax"
+
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/internal/explain"
@@ -151,7 +153,7 @@ func (in Input) apply(ctx context.Context, s *schema.Schema, out *Output) error 
 		return err
 	}
 	var trace bytes.Buffer
-	res, err := kmerge.ApplyPatches(ctx, set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
+	res, err := kmerge.ApplyPatches(ctx, set, patches, kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
 		Validate: validate.Strict, ShowSecrets: in.ShowSecrets}) // as kmerge apply does by default
 	out.Trace = trace.String() // the changes up to an error, too
 	if err != nil {
@@ -219,7 +221,7 @@ func (in Input) text(file string) (string, bool) {
 // message describes an error, with where it points and the line there.
 func (in Input) message(err error) *Message {
 	text := err.Error()
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	if errors.As(err, &ke) && ke.Undefined != "" {
 		// the library says what is missing; the page says where it goes
 		if strings.HasPrefix(ke.Undefined, "features.") {

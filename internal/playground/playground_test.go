@@ -442,7 +442,7 @@ func applyFiles(t *testing.T, in Input, strict bool) Output {
 	}
 	var trace bytes.Buffer
 	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{ManifestsFile}, Patches: []string{patchFile},
-		Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict, ShowSecrets: in.ShowSecrets})
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: strict, Trace: &trace, Validate: validate.Strict, ShowSecrets: in.ShowSecrets}})
 
 	out.Trace = trace.String()
 	if err != nil {

@@ -71,7 +71,7 @@ func TestThoroughSame(t *testing.T) {
 			t.Run(sc.name+"/"+lname, func(t *testing.T) {
 				mdir := writeFiles(t, files)
 				for _, patches := range []string{filepath.Join(dir, "patches"), extraPatches(t)} {
-					same(t, kmerge.ApplyOptions{Manifests: []string{mdir}, Patches: []string{patches}, Validate: validate.Strict})
+					same(t, kmerge.ApplyOptions{Manifests: []string{mdir}, Patches: []string{patches}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Validate: validate.Strict}})
 				}
 			})
 		}
@@ -147,7 +147,7 @@ func TestThoroughSame(t *testing.T) {
 			}
 			for _, lim := range []tree.Limits{{MaxDocuments: 7}, {MaxDepth: 6}, {MaxNodes: 300}, {MaxBytes: 4000}} {
 				sdir := writeFiles(t, map[string]string{"all.yaml": stream(manifests, "---\n", 0)})
-				if err := same(t, kmerge.ApplyOptions{Manifests: []string{sdir}, Patches: []string{filepath.Join(dir, "patches")}, Limits: &lim}); err == nil {
+				if err := same(t, kmerge.ApplyOptions{Manifests: []string{sdir}, Patches: []string{filepath.Join(dir, "patches")}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Limits: &lim}}); err == nil {
 					t.Errorf("limits %+v: no error", lim)
 				}
 			}

@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"bytes"

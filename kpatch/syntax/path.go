@@ -1,10 +1,11 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -60,11 +61,13 @@ func (s *Selector) String() string {
 			if c.Quoted || !plainValue(v) {
 				v = strconv.Quote(v)
 			}
+			// a key's fields were not written bare or quoted (a key is
+			// names): they are written by the one rule of paths, which
+			// quotes a leading + or - (an insertion), blanks (no key) and
+			// every delimiter
 			keys := make([]string, len(c.Key))
 			for j, k := range c.Key {
-				// a leading + or - would read as an insertion
-				lead := i == 0 && j == 0 && s.Op == SelMatch && (strings.HasPrefix(k, "+") || strings.HasPrefix(k, "-"))
-				keys[j] = fieldText(k, lead || strings.TrimSpace(k) != k, false) // a key of blanks reads as no key
+				keys[j] = fieldpath.Quote(k)
 			}
 			parts[i] = strings.Join(keys, ".") + "=" + v
 		}
@@ -111,7 +114,7 @@ func (p Path) text(bare bool) string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(fieldText(st.Field, st.Quoted, !bare))
+		b.WriteString(fieldWord(st.Field, st.Quoted, !bare))
 	}
 	return b.String()
 }
@@ -154,14 +157,28 @@ func (s *Selector) bare() (string, bool) {
 	return text, true
 }
 
-// fieldText writes a field name as a path holds it: quoted when it was, or
-// when it holds characters that would read as something else (a colon
-// too in the key of an assignment, where it would end the key).
-func fieldText(f string, quoted, key bool) string {
-	if quoted || f == "" || strings.ContainsAny(f, ".[]=\"' \t") || key && strings.Contains(f, ":") {
-		return strconv.Quote(f)
+// fieldWord writes a field as it was written, quoted or bare: a quoted
+// field is never an index nor a shortcut, a bare one may be either, so the
+// author's choice is part of its meaning. A bare field is quoted only when
+// it would not read back as itself (a step built by a program): in the key
+// of an assignment (key), where : and = end the key, or in a header. The
+// quoted form is the one of every path (fieldpath.Quote's).
+func fieldWord(f string, quoted, key bool) string {
+	if !quoted && readsBare(f, key) {
+		return f
 	}
-	return f
+	return strconv.Quote(f)
+}
+
+// readsBare reports whether the path lexer reads f, written bare, back as
+// the bare field f: in the key of an assignment (key), or in a header.
+func readsBare(f string, key bool) bool {
+	if f == "" || key && strings.ContainsAny(f, ":=") {
+		return false
+	}
+	l := &pathLexer{src: f, bareSelectors: !key}
+	steps, err := l.segment()
+	return err == nil && l.pos == len(f) && len(steps) == 1 && steps[0].Sel == nil && !steps[0].Quoted && steps[0].Field == f
 }
 
 // pathLexer reads a path. It knows where the text sits in its file, so

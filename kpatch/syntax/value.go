@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
@@ -13,20 +13,22 @@ type Value struct {
 	Raw    string // as written, without the comment
 	Quoted bool   // written in quotes: always a string
 	Delete bool   // !delete: delete what the key names
-	parts  []part // literal text and variables
+	// Parts are the value's literal text and variables, in order (nil
+	// for !delete): see Variables.
+	Parts []Part
 }
 
-// part is literal text, or a variable when ref is set.
-type part struct {
-	text string
-	ref  string // "values.a.b" or "features.x"
-	pos  tree.Position
+// Part is literal text, or a variable when Var is set.
+type Part struct {
+	Text string        // the literal text
+	Var  string        // the variable: "values.a.b" or "features.x"
+	Pos  tree.Position // where the variable's ${ is
 }
 
 // SingleVariable reports whether the value is exactly one variable, which
 // then gives the value its own type.
 func (v Value) SingleVariable() bool {
-	return len(v.parts) == 1 && v.parts[0].ref != "" && !v.Quoted
+	return len(v.Parts) == 1 && v.Parts[0].Var != "" && !v.Quoted
 }
 
 // parseValue reads the value text of an assignment (after the separator,
@@ -48,18 +50,20 @@ func parseValue(raw string, pos tree.Position) (Value, error) {
 		}
 		text, v.Quoted = s, true
 	}
-	parts, err := splitVariables(text, pos)
+	parts, err := Variables(text, pos)
 	if err != nil {
 		return v, err
 	}
-	v.parts = parts
+	v.Parts = parts
 	return v, nil
 }
 
-// splitVariables splits text into literal parts and ${...} references.
-// $${ is a literal ${.
-func splitVariables(text string, pos tree.Position) ([]part, error) {
-	var parts []part
+// Variables splits text into its literal parts and its ${values.NAME}
+// and ${features.NAME} variables; $${ is a literal ${. pos is where text
+// starts: a variable's position is that of its ${. Text without variables
+// is one literal part (an empty one for "").
+func Variables(text string, pos tree.Position) ([]Part, error) {
+	var parts []Part
 	var lit strings.Builder
 	for i := 0; i < len(text); i++ {
 		switch {
@@ -74,7 +78,7 @@ func splitVariables(text string, pos tree.Position) ([]part, error) {
 				return nil, &Error{Pos: p, Msg: "unclosed ${ (write $${ for a literal ${)"}
 			}
 			if lit.Len() > 0 {
-				parts = append(parts, part{text: lit.String()})
+				parts = append(parts, Part{Text: lit.String()})
 				lit.Reset()
 			}
 			p := pos
@@ -83,14 +87,14 @@ func splitVariables(text string, pos tree.Position) ([]part, error) {
 			if !strings.HasPrefix(ref, "values.") && !strings.HasPrefix(ref, "features.") {
 				return nil, &Error{Pos: p, Msg: fmt.Sprintf("unknown variable ${%s}: variables are ${values.NAME} or ${features.NAME}", ref)}
 			}
-			parts = append(parts, part{ref: ref, pos: p})
+			parts = append(parts, Part{Var: ref, Pos: p})
 			i += end
 		default:
 			lit.WriteByte(text[i])
 		}
 	}
 	if lit.Len() > 0 || len(parts) == 0 {
-		parts = append(parts, part{text: lit.String()})
+		parts = append(parts, Part{Text: lit.String()})
 	}
 	return parts, nil
 }

@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 // Error is a problem in a patch file or in applying it, at a position of
-// the patch file.
+// the patch file: parsing gives it, and so does package kpatch.
 type Error struct {
 	Pos tree.Position
 	Msg string

@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func misnamed(data []byte, file string, err error) error {
 func notAList(file string, root *yaml.Node) error {
 	const want = "a patch list is a YAML list of {target, type, patch}"
 	if root.Kind != yaml.MappingNode {
-		return nodeErr(file, root, "%s; this is %s", want, describeNode(root))
+		return nodeErr(file, root, "%s; this is %s", want, tree.Describe(root))
 	}
 	var keys []string
 	for i := 0; i+1 < len(root.Content); i += 2 {

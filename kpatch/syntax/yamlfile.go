@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -94,13 +95,13 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 		case "type":
 			switch v.Value {
 			case "", "field":
-				p.Type = Field
+				p.Type = change.FieldPatch
 			case "strategic":
-				p.Type = Strategic
+				p.Type = change.StrategicPatch
 			case "merge":
-				p.Type = Merge
+				p.Type = change.MergePatch
 			case "json":
-				p.Type = JSON
+				p.Type = change.JSONPatch
 			default:
 				return nil, nodeErr(file, v, "type %q: a patch is field, strategic, merge or json", v.Value)
 			}
@@ -114,31 +115,30 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	if body == nil {
 		return nil, nodeErr(file, item, "a patch needs a patch")
 	}
-	sel, err := parseYAMLTarget(target, file)
+	sel, err := ParseYAMLTarget(target, file)
 	if err != nil {
 		return nil, err
 	}
 	p.Target = sel
 	if options != nil {
-		if err := parseOptions(p, options, file); err != nil {
+		if err := ParseOptions(p, options, file); err != nil {
 			return nil, err
 		}
 	}
 	switch p.Type {
-	case Strategic:
+	case change.StrategicPatch:
 		if body.Kind != yaml.MappingNode {
 			return nil, nodeErr(file, body, "a strategic merge patch is a mapping")
 		}
 		p.Body = body
-		p.DeleteTarget = deletesObject(body)
-	case Merge:
+	case change.MergePatch:
 		p.Body = body
-	case JSON:
+	case change.JSONPatch:
 		if body.Kind != yaml.SequenceNode {
 			return nil, nodeErr(file, body, "a JSON patch is a list of operations: - {op: replace, path: /spec/replicas, value: 3}")
 		}
 		p.Body = body
-	case Field:
+	case change.FieldPatch:
 		if body.Kind == yaml.ScalarNode && body.Tag == "!delete" {
 			p.DeleteTarget = true // the object
 			return p, nil
@@ -153,7 +153,12 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	return p, nil
 }
 
-func parseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
+// ParseYAMLTarget reads the target of a YAML patch list's item (or of a
+// kustomization's patch): a string as ParseTarget reads it, or kustomize's
+// mapping of group, version, kind, name, namespace, labelSelector and
+// annotationSelector (regular expressions, as kustomize matches them), or
+// apiVersion. file names the node's file in errors.
+func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 	if t.Kind == yaml.ScalarNode {
 		return ParseTarget(t.Value, nodePos(file, t))
 	}
@@ -207,12 +212,14 @@ const (
 	targetKeys    = "group, version, kind, name (a regular expression), namespace, labelSelector, annotationSelector and apiVersion"
 )
 
-// parseOptions reads kustomize's patch options.
-func parseOptions(p *Patch, n *yaml.Node, file string) error {
+// ParseOptions reads kustomize's patch options, the mapping n
+// ({allowNameChange: true, allowKindChange: true}) of the file file, into
+// p, a strategic or merge patch.
+func ParseOptions(p *Patch, n *yaml.Node, file string) error {
 	if n.Kind != yaml.MappingNode {
 		return nodeErr(file, n, "options is a mapping: {allowNameChange: true, allowKindChange: true}")
 	}
-	if p.Type != Strategic && p.Type != Merge {
+	if p.Type != change.StrategicPatch && p.Type != change.MergePatch {
 		return nodeErr(file, n, "options apply to strategic and merge patches: a %s patch changes a name or a kind as it says", p.Type)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -234,13 +241,6 @@ func parseOptions(p *Patch, n *yaml.Node, file string) error {
 		}
 	}
 	return nil
-}
-
-// deletesObject reports whether a strategic patch's top level is
-// $patch: delete: kustomize then deletes the object it targets.
-func deletesObject(body *yaml.Node) bool {
-	d := tree.MapGet(body, "$patch")
-	return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
 }
 
 // flatten turns a field patch mapping into assignments: keys are paths, a
@@ -289,9 +289,9 @@ func scalarValue(v *yaml.Node, file string) (Value, error) {
 		return Value{}, nodeErr(file, v, "unknown tag %s: the only tag of a field patch is !delete", v.Tag)
 	}
 	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-	parts, err := splitVariables(v.Value, pos)
+	parts, err := Variables(v.Value, pos)
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{Pos: pos, Raw: v.Value, Quoted: quoted || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, parts: parts}, nil
+	return Value{Pos: pos, Raw: v.Value, Quoted: quoted || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0, Parts: parts}, nil
 }

@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"encoding/json"
@@ -54,6 +54,12 @@ func TestFormatCases(t *testing.T) {
 		{"[deployment.app]\nx = #1\n", "[deployment.app]\nx: #1\n"},
 		{"[deployment.app]\nx: a\"b # c\n", "[deployment.app]\nx: a\"b # c\n"},
 		{"[\"a/b\".x]\nk: v\n", "[\"a/b\".x]\nk: v\n"},
+		// a selector's key fields are quoted as paths quote them (a word
+		// YAML reads as a boolean, a colon), bare words kept as written (a
+		// bare field may be an index: args.0), quoted ones quoted
+		{"[cm.x.items[true=a,a:b=c]]\nargs.0: x\n'v': y\n", "[cm.x.items[\"true\"=a,\"a:b\"=c]]\nargs.0: x\n\"v\": y\n"},
+		// a kind that is * itself, not any kind
+		{"['*'.x]\nk: v\n", "[\"*\".x]\nk: v\n"},
 	} {
 		got, err := Format([]byte(c.in), "f.kpatch")
 		if err != nil {
@@ -114,12 +120,12 @@ func withoutPositions(patches []*Patch) []Patch {
 			a.Pos = tree.Position{}
 			a.Key = pathWithoutPositions(a.Key)
 			a.Value.Pos = tree.Position{}
-			parts := make([]part, len(a.Value.parts))
-			for j, pt := range a.Value.parts {
-				pt.pos = tree.Position{}
+			parts := make([]Part, len(a.Value.Parts))
+			for j, pt := range a.Value.Parts {
+				pt.Pos = tree.Position{}
 				parts[j] = pt
 			}
-			a.Value.parts = parts
+			a.Value.Parts = parts
 			c.Sets = append(c.Sets, a)
 		}
 		out[i] = c

@@ -1,4 +1,4 @@
-package kpatch
+package syntax
 
 import (
 	"fmt"
@@ -7,42 +7,27 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
-
-// Type is the kind of a patch.
-type Type uint8
-
-// The kinds of patches.
-const (
-	Field     Type = iota // assignments to paths (.kpatch sections, `type: field`)
-	Strategic             // a strategic merge patch
-	Merge                 // a JSON merge patch (RFC 7396)
-	JSON                  // a JSON patch (RFC 6902)
-)
-
-// String returns the name a YAML patch list gives the type.
-func (t Type) String() string {
-	return [...]string{"field", "strategic", "merge", "json"}[t]
-}
 
 // Patch is one patch: the objects it targets and what it does to them.
 type Patch struct {
 	Pos    tree.Position // the header, or the item of a YAML patch list
 	Target resource.Selector
-	Type   Type
+	Type   change.PatchKind // its String is the type a YAML patch list names
 
 	// Field patches: Path leads from the object to what the assignments
 	// are relative to; DeleteTarget deletes that instead. DeleteTarget
-	// without a Path deletes the object itself, whatever the Type: a
-	// section whose header names an object and whose body is !delete, a
-	// strategic patch whose top level is $patch: delete (kustomize's way).
+	// without a Path deletes the object itself: a section whose header
+	// names an object and whose body is !delete, a patch list's field
+	// patch that is !delete.
 	Path         Path
 	Sets         []Assignment
 	DeleteTarget bool
 
-	// Strategic and merge patches: the patch document.
+	// Strategic, merge and JSON patches: the patch document.
 	Body *yaml.Node
 	// AllowNameChange and AllowKindChange are kustomize's patch options:
 	// a strategic or merge patch then gives its target the metadata.name
@@ -56,8 +41,47 @@ type Patch struct {
 	Kustomization string
 }
 
-// DeletesObject reports whether the patch deletes the objects it targets.
-func (p *Patch) DeletesObject() bool { return p.DeleteTarget && len(p.Path) == 0 }
+// DeletesObject reports whether the patch deletes the objects it targets:
+// a field patch whose DeleteTarget has no Path, or a strategic patch whose
+// top level is $patch: delete (kustomize's way).
+func (p *Patch) DeletesObject() bool {
+	if p.Type == change.StrategicPatch {
+		d := tree.MapGet(p.Body, "$patch")
+		return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
+	}
+	return p.DeleteTarget && len(p.Path) == 0
+}
+
+// MayReidentify reports whether the patch may change the identity of the
+// objects it applies to (their name, kind, apiVersion or namespace), so
+// that later patches that did not pick them may: a JSON patch, a
+// strategic or merge patch with kustomize's options, a field patch that
+// may set a field of metadata, the kind or the apiVersion (as written, or
+// through a shortcut such as name).
+func (p *Patch) MayReidentify() bool {
+	switch {
+	case p.Type == change.JSONPatch:
+		return true
+	case p.Type != change.FieldPatch:
+		return p.AllowNameChange || p.AllowKindChange
+	case len(p.Path) > 0:
+		return identityField(p.Path[0])
+	}
+	for _, a := range p.Sets {
+		if len(a.Key) > 0 && identityField(a.Key[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+func identityField(st Step) bool {
+	switch st.Field {
+	case "metadata", "name", "namespace", "kind", "apiVersion":
+		return st.Sel == nil
+	}
+	return false
+}
 
 // Assignment sets (or deletes) what Key names.
 type Assignment struct {
@@ -183,7 +207,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Patch{Pos: pos, Target: sel, Type: Field}
+	p := &Patch{Pos: pos, Target: sel, Type: change.FieldPatch}
 	if rest != "" {
 		l := &pathLexer{src: rest, base: restPos, bareSelectors: true}
 		if p.Path, err = l.parsePath(); err != nil {
