@@ -223,7 +223,7 @@ func TestPatchErrorsOnSecretsMasked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = ApplyPatches(context.Background(), set, ps, ApplyOptions{ShowSecrets: c.show})
+		_, err = ApplyPatches(context.Background(), set, ps, ApplyPatchesOptions{ShowSecrets: c.show})
 		if err == nil || masks(err) != c.want {
 			t.Errorf("ApplyPatches on %.30q (show %v): %v, masked %v; want an error, masked %v", c.doc, c.show, err, masks(err), c.want)
 		}

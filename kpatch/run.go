@@ -3,6 +3,7 @@ package kpatch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -512,4 +513,25 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 	for i := range sl.warnings {
 		sl.warnings[i].Object = sl.r
 	}
+}
+
+// maskedError returns err (a *syntax.Error, or several joined, as
+// KeepGoing gathers them) with its *syntax.Errors marked Secret: the patch
+// failed on a Secret, whose values its lines set. Copies, as a patch's
+// errors may be shared.
+func maskedError(err error) error {
+	switch e := err.(type) {
+	case *syntax.Error:
+		c := *e
+		c.Secret = true
+		return &c
+	case interface{ Unwrap() []error }:
+		errs := e.Unwrap()
+		out := make([]error, len(errs))
+		for i, x := range errs {
+			out[i] = maskedError(x)
+		}
+		return errors.Join(out...)
+	}
+	return err
 }

@@ -1,8 +1,6 @@
 package syntax
 
 import (
-	"errors"
-
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -26,36 +24,17 @@ type Error struct {
 	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), nil for other
 	// errors.
 	Err error
-
-	masked bool // the patch was applied to a v1 Secret: see Masked
+	// Secret is set by package kpatch when the patch failed on a v1
+	// Secret, whose values its lines set (unless its Options.ShowSecrets):
+	// see Masked.
+	Secret bool
 }
 
 // Masked reports whether the line of the patch the error points at may
 // hold a secret value, and is best quoted masked (package secret): the
-// patch failed on a v1 Secret (unless Options.ShowSecrets), where its
-// lines set the Secret's values, or the error it wraps says so (a JSON
-// patch's failed test of a Secret's value).
-func (e *Error) Masked() bool { return e.masked || secret.InError(e.Err) }
-
-// maskedError returns err (an *Error, or several joined, as KeepGoing
-// gathers them) with its *Errors marked Masked; copies, as a patch's
-// errors may be shared.
-func maskedError(err error) error {
-	switch e := err.(type) {
-	case *Error:
-		c := *e
-		c.masked = true
-		return &c
-	case interface{ Unwrap() []error }:
-		errs := e.Unwrap()
-		out := make([]error, len(errs))
-		for i, x := range errs {
-			out[i] = maskedError(x)
-		}
-		return errors.Join(out...)
-	}
-	return err
-}
+// patch failed on a v1 Secret (Secret), or the error it wraps says so (a
+// JSON patch's failed test of a Secret's value).
+func (e *Error) Masked() bool { return e.Secret || secret.InError(e.Err) }
 
 // Error formats the error as "file:line:col: message".
 func (e *Error) Error() string { return e.Pos.String() + e.Msg }
