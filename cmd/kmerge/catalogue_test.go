@@ -310,6 +310,10 @@ var badInputs = []badInput{
 		args: []string{"apply", "-f", "base", "-p", `{"spec":{"replicas":2}}`}, exit: exitUsage, noPosition: "the command line has no lines", fix: "In apply, `-p` names patch files: put the patch in a patch list (`- {target: deployment.web, type: strategic, patch: {spec: {replicas: 2}}}`), or use `kmerge patch -f base/d.yaml -p '...'`."},
 	{title: "A folder given to -o", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "-o", "out"), exit: exitUsage, noPosition: "the command line has no lines", fix: "`-o` is the output format (yaml or json), as in kubectl; write files with `--output-dir out`."},
+	{title: "An output format misspelt", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
+		args: append(apply("p.kpatch"), "-o", "yml"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write `-o yaml` (or `-o json`), as kubectl spells them."},
+	{title: "A patch folder without patch files, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "overrides/notes.txt": "the patches will go here\n"},
+		args: []string{"apply", "-f", "base", "-p", "overrides", "--strict"}, noPosition: "a folder has no lines", fix: "Put the patches in the folder (`.kpatch` files, YAML patch lists, a kustomization), or name the folder that holds them. Without --strict this is a warning, and the manifests are printed unpatched."},
 	{title: "A kind name with a typo, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deploymnet.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--strict"), fix: "Write the kind the message suggests (`deployment`). Without --strict this is a warning, and the patch is skipped."},
 }
