@@ -16,6 +16,7 @@ import (
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -23,26 +24,17 @@ import (
 	"github.com/kmerge/kmerge/validate"
 )
 
-// ApplyOptions control Apply and ApplyPatches.
+// ApplyOptions control Apply (and Blame): what to read, and how to read
+// it, and, through ApplyPatchesOptions, how to patch and write what was
+// read, as ApplyPatches does with a set its caller loaded.
 type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
 	// Patches are .kpatch files, YAML patch lists, and folders of them.
 	Patches []string
-
-	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
-	Schema    *schema.Schema // nil: schema.Builtin()
-	Strict    bool           // a patch that matches nothing is an error
-	ListOrder smp.ListOrder  // for strategic patches
-	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
-	Trace     io.Writer      // every change, as it is made
-	// KeepFormat writes JSON files as JSON (for writing files back); else
-	// a touched JSON file becomes YAML, to join a stream of YAML.
-	KeepFormat bool
-	Limits     *tree.Limits // nil: tree.DefaultLimits()
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
-	// kpatch.DefaultMaxLineBytes.
+	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Thorough takes the long way, which gives the same output: every
 	// document of the manifests is parsed, and an edited one is written
@@ -52,8 +44,39 @@ type ApplyOptions struct {
 	// (resource.LoadOptions.Select), and writes an edited document by
 	// rendering only its changed entries where its text allows
 	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
-	// it, to rule the short way out when something looks wrong.
+	// it, to rule the short way out when something looks wrong. (A
+	// caller of ApplyPatches chooses this when it loads the set:
+	// resource.LoadOptions.Whole.)
 	Thorough bool
+
+	ApplyPatchesOptions
+
+	// partBytes is the size of the parts a long stream is read in
+	// (resource.LoadOptions.Parts): 0 is partBytes, less than 0 none;
+	// rewriteParts takes every file read in parts as one a part of which
+	// was written by yaml.v3 as a whole (fileResult.rewritten). For tests.
+	partBytes    int
+	rewriteParts bool
+}
+
+// ApplyPatchesOptions control ApplyPatches, and Apply once it has read
+// the manifests and the patches.
+type ApplyPatchesOptions struct {
+	Vars      *kpatch.Vars   // ${values.*} and ${features.*}; nil: none
+	Schema    *schema.Schema // nil: schema.Builtin()
+	Strict    bool           // a patch that matches nothing is an error
+	ListOrder smp.ListOrder  // for strategic patches
+	Workers   int            // files parsed, objects patched, files written at once; 0: GOMAXPROCS
+	Trace     io.Writer      // every change, as it is made
+	// KeepFormat writes JSON files as JSON (for writing files back); else
+	// a touched JSON file becomes YAML, to join a stream of YAML.
+	KeepFormat bool
+	// Limits bound what variables and JSON patches' copies add
+	// (MaxExpanded) and what is read again (a file's text, to attribute
+	// validation errors and to mask Secrets in ApplyResult.Diff); Apply
+	// reads the manifests and the patches with them too. nil:
+	// tree.DefaultLimits().
+	Limits *tree.Limits
 	// NoOutput leaves the Output of ApplyResult's Files empty: ApplyPatches
 	// does not write the sources, for a caller that writes them itself
 	// after further edits (kmerge fn adds its results to the ResourceList
@@ -67,10 +90,6 @@ type ApplyOptions struct {
 	// are warnings in both. The zero value, validate.None, checks nothing
 	// (the kmerge command's default is strict).
 	Validate validate.Mode
-	// partBytes is the size of the parts a long stream is read in
-	// (resource.LoadOptions.Parts): 0 is partBytes, less than 0 none. For
-	// tests.
-	partBytes int
 	// ShowSecrets shows the values of v1 Secrets (their data and
 	// stringData) in clear in what is meant for people: the Trace, the
 	// texts of the Conflicts (change.Change.Mask) and of validation
@@ -81,6 +100,8 @@ type ApplyOptions struct {
 	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
 	// keep their values either way.
 	ShowSecrets bool
+
+	blame *blameRun // Blame's: what the patches changed, kept per object
 }
 
 // ApplyResult is what Apply did.
@@ -91,13 +112,14 @@ type ApplyResult struct {
 	Warnings  []kpatch.Warning
 	Conflicts []conflict.Conflict
 	// Invalid are the violations of the schema that are warnings (see
-	// ApplyOptions.Validate), by file, then object, then place.
+	// ApplyPatchesOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
 	// ShowSecrets makes Diff show the values of Secrets in clear; it is
-	// ApplyOptions.ShowSecrets.
+	// ApplyPatchesOptions.ShowSecrets.
 	ShowSecrets bool
 
-	limits *tree.Limits // what Diff reads a file's texts with, to mask them
+	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
+	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
 }
 
 // File is one input file and its output.
@@ -116,10 +138,28 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // parsed, while later files are still being read, and then lets go of its
 // parsed form: the memory it needs is about that of the inputs and
 // outputs, plus the files being worked on.
-func Apply(opts ApplyOptions) (*ApplyResult, error) {
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers})
+//
+// Once ctx is done, Apply reads, patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. It writes no file in any case (WriteDir
+// does), and its inputs are left as they are.
+func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
+	res, _, err := apply(ctx, opts)
+	return res, err
+}
+
+// apply is Apply, and returns the set of objects read too (their roots
+// released).
+func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
+	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
@@ -135,9 +175,9 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 			load.Parts = max(opts.partBytes, 0)
 		}
 	}
-	set, err := resource.Stream(opts.Manifests, opts.Stdin, load,
+	set, err := resource.Stream(ctx, opts.Manifests, opts.Stdin, load,
 		func(src *resource.Source, objs []*resource.Resource) {
-			f := patchFile(run, src, objs, opts)
+			f := patchFile(ctx, run, src, objs, opts.ApplyPatchesOptions)
 			src.Release(objs)
 			mu.Lock()
 			defer mu.Unlock()
@@ -153,7 +193,7 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 			j.add(src, f)
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var files []fileResult
 	for i := 0; i < len(set.Sources); i++ {
@@ -168,58 +208,77 @@ func Apply(opts ApplyOptions) (*ApplyResult, error) {
 			n++
 		}
 		if j.next != n {
-			return nil, fmt.Errorf("%s: %d of its %d parts written", src.Path, j.next, n)
+			return nil, nil, fmt.Errorf("%s: %d of its %d parts written", src.Path, j.next, n)
 		}
 		res := j.res
 		switch {
 		case src.Kustomization: // every part is: not a manifest
 			res = fileResult{}
-		case res.rewritten:
+		case res.rewritten || opts.rewriteParts:
 			// a part had to be written as yaml.v3 writes it, so the whole
-			// file must be, as it is when read whole: read whole, and
-			// patched again
-			var err error
-			if res, err = patchWhole(run, set, i, n, load, opts); err != nil {
-				return nil, err
+			// file must be, as it is when read whole: the run is done
+			// again, without parts (nothing was reported yet)
+			again := opts
+			again.partBytes, again.rewriteParts = -1, false
+			for _, s := range set.Sources {
+				if s.Path == "<stdin>" {
+					text := s.Input
+					if s.Whole != nil {
+						text = s.Whole
+					}
+					again.Stdin = bytes.NewReader(text) // read already
+					break
+				}
 			}
-			n = 1 // the parts are one source now
+			return apply(ctx, again)
 		}
 		files = append(files, res)
 		i += n - 1
 	}
-	return finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts.ApplyPatchesOptions)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Warnings = append(append(loadWarnings, empty...), res.Warnings...)
+	return res, set, nil
 }
 
-// patchWhole reads the file whose parts are the n sources of the set from
-// the i-th as one source, patches it and writes it (patchFile), and puts
-// it and its objects in the set in place of the parts and theirs. The
-// run's records of the parts' objects stay, but Finish reads those of the
-// objects of the set.
-func patchWhole(run *kpatch.Run, set *resource.Set, i, n int, load resource.LoadOptions, opts ApplyOptions) (fileResult, error) {
-	part := set.Sources[i]
-	load.Parts = 0
-	whole, err := resource.Parse(part.Whole, part.Path, load)
-	if err != nil {
-		return fileResult{}, err
+// emptyPatchPaths says which of the patch paths given to Apply change
+// nothing because they hold nothing: a folder without patch files, a file
+// without patches (empty, comments only, an empty list), each once, in
+// order. They are warnings, or, with strict, the first is an error: a run
+// that applies nothing prints its manifests as they were, which is easily
+// taken for success.
+func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kpatch.Warning, error) {
+	held := map[string]bool{}
+	for _, p := range patches {
+		held[p.Pos.File] = true
+		if p.Kustomization != "" {
+			held[p.Kustomization] = true // a kustomization whose patches are in files it names
+		}
 	}
-	src, objs := whole.Sources[0], whole.Resources
-	src.Rel = part.Rel
-	f := patchFile(run, src, objs, opts)
-	src.Release(objs)
-	// the parts' objects are one run of the set's, before the objects of
-	// the sources after them
-	parts := set.Sources[i : i+n]
-	from := slices.IndexFunc(set.Resources, func(r *resource.Resource) bool { return slices.Index(set.Sources, r.Source) >= i })
-	if from < 0 {
-		from = len(set.Resources)
+	var out []kpatch.Warning
+	seen := map[string]bool{}
+	for _, path := range paths {
+		files, err := kpatch.Files([]string{path})
+		if err != nil {
+			return nil, err
+		}
+		if len(files) == 0 && !seen[path] {
+			seen[path] = true
+			out = append(out, kpatch.Warning{Pos: tree.Position{File: path}, Msg: "the folder holds no patch files (.kpatch, .yaml, .yml, .json), so it changes nothing"})
+		}
+		for _, f := range files {
+			if !held[f] && !seen[f] {
+				seen[f] = true
+				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+			}
+		}
 	}
-	to := from
-	for to < len(set.Resources) && slices.Contains(parts, set.Resources[to].Source) {
-		to++
+	if strict && len(out) > 0 {
+		return nil, &syntax.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
 	}
-	set.Resources = slices.Replace(set.Resources, from, to, objs...)
-	set.Sources = slices.Replace(set.Sources, i, i+n, src)
-	return f, nil
+	return out, nil
 }
 
 // partBytes is the size of the parts Apply reads a long stream in
@@ -265,6 +324,7 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 		j.res.rewritten = j.res.rewritten || p.res.rewritten
 		j.res.invalid = append(j.res.invalid, p.res.invalid...)
 		j.res.warns = append(j.res.warns, p.res.warns...)
+		j.res.blamed = append(j.res.blamed, p.res.blamed...)
 		// a part whose documents are all kustomizations, in a file whose
 		// documents are not, is its text: it has no objects
 		out := p.src.Input
@@ -305,14 +365,20 @@ func (j *partJoin) grow(b []byte, n, total int) []byte {
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
 // the conflicts between them, and renders every source of the set: files no
 // patch touched are their input, touched ones keep the text of everything
-// not changed. The set is edited in place.
+// not changed. The set is edited in place: the objects a patch deleted are
+// taken out of it (resource.Set.RemoveDeleted).
 //
 // Files are patched several at once (and the objects of a file too), each
 // rendered as soon as its objects are patched; the copy of a file that
 // keeps its text (tree.Stream.Snapshot) lives only from just before its
 // first edit until then. A stream that holds a snapshot already (its
 // caller means to write it again after more edits) keeps it.
-func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions) (*ApplyResult, error) {
+//
+// Once ctx is done, ApplyPatches patches and renders nothing more and
+// returns ctx.Err() wrapped with where it stopped (the file, the object or
+// the patch), and no result. The objects patched by then stay patched, as
+// after any error: the set is then best thrown away.
+func ApplyPatches(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts ApplyPatchesOptions) (*ApplyResult, error) {
 	rec := &conflict.Recorder{}
 	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
 	objs := make([][]*resource.Resource, len(set.Sources))
@@ -326,16 +392,26 @@ func ApplyPatches(set *resource.Set, patches []*kpatch.Patch, opts ApplyOptions)
 	}
 	files := make([]fileResult, len(set.Sources))
 	parallel.For(len(set.Sources), opts.Workers, func(i int) {
-		files[i] = patchFile(run, set.Sources[i], objs[i], opts)
+		files[i] = patchFile(ctx, run, set.Sources[i], objs[i], opts)
 	})
-	return finish(run, rec, set, files, len(patches), opts)
+	res, err := finish(ctx, run, rec, set, files, len(patches), opts)
+	set.RemoveDeleted()
+	return res, err
 }
 
-func (opts ApplyOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
-	return kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
-		ListOrder: opts.ListOrder, Trace: opts.Trace, Record: rec, Workers: opts.Workers,
-		Changes:     opts.Validate != validate.None, // validation attributes violations to changes
+func (opts ApplyPatchesOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Options {
+	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
+		ListOrder: opts.ListOrder, Trace: opts.Trace, Records: rec.Add, Workers: opts.Workers,
+		// validation attributes violations to changes; blame shows them
+		Changes:     opts.Validate != validate.None || opts.blame != nil,
 		ShowSecrets: opts.ShowSecrets}
+	if opts.Limits != nil {
+		o.MaxExpanded = opts.Limits.MaxExpanded
+		if o.MaxExpanded <= 0 {
+			o.MaxExpanded = -1 // no limit
+		}
+	}
+	return o
 }
 
 // fileResult is a file written, or the error writing it, and the
@@ -344,17 +420,23 @@ type fileResult struct {
 	file           *File
 	err            error
 	invalid, warns []*validate.Error
+	blamed         []*blamedObject // Blame's
 	// rewritten: a part of a file (resource.Source.Part) that could not be
 	// written keeping its text, and was written by yaml.v3 as a whole
-	// (tree.Stream.Rewritten): the whole file is then read and patched
-	// again, as one (Apply)
+	// (tree.Stream.Rewritten): Apply then runs again without parts, so
+	// that the whole file is written as it is when read whole
 	rewritten bool
 }
 
-// patchFile patches the objects of a source and renders it.
-func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyOptions) fileResult {
+// patchFile patches the objects of a source and renders it; once ctx is
+// done, it does neither (the run's Finish reports where it stopped, or,
+// when the source was not patched, the error of the file is that).
+func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
 	if src.Kustomization {
 		return fileResult{} // not a manifest: left out of the output
+	}
+	if err := ctx.Err(); err != nil {
+		return fileResult{err: fmt.Errorf("stopped before patching %s: %w", src.Path, err)}
 	}
 	targeted := false
 	for _, r := range objs {
@@ -369,6 +451,7 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		mine = true
 	}
 	touched := make([]bool, len(objs))
+	blamed := make([]*blamedObject, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
@@ -376,18 +459,31 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		input := newRereader(src.Input, src.Path, src.Line, src.Column, opts.Limits)
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
-			if touched[j] = run.Patch(r); touched[j] {
+			if touched[j] = run.Patch(ctx, r); touched[j] && !r.Deleted {
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
+				if opts.blame != nil {
+					blamed[j] = opts.blame.collect(run.Changes(r), r)
+				}
 			}
 			run.Done(r)
 		})
 	}
+	if opts.blame != nil {
+		for j, r := range objs {
+			if !touched[j] {
+				opts.blame.picks(r) // picked and unchanged, for Blame's report
+			}
+		}
+	}
 	changed := slices.Contains(touched, true)
+	src.RemoveDeleted(objs) // the objects a patch deleted
 	var b []byte
 	var err error
-	if !opts.NoOutput {
+	if err = ctx.Err(); err != nil {
+		err = fmt.Errorf("stopped before writing %s: %w", src.Path, err)
+	} else if !opts.NoOutput {
 		b, err = render(src, changed, opts.KeepFormat)
 	}
 	res := fileResult{file: &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err: err,
@@ -399,19 +495,36 @@ func patchFile(run *kpatch.Run, src *resource.Source, objs []*resource.Resource,
 		res.invalid = append(res.invalid, c.errs...)
 		res.warns = append(res.warns, c.warns...)
 	}
+	for _, b := range blamed {
+		if b != nil {
+			res.blamed = append(res.blamed, b)
+		}
+	}
 	return res
 }
 
 // finish completes a run: the warnings and the first error of the patches
-// (kpatch.Run.Finish), then the first error writing a file.
-func finish(run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyOptions) (*ApplyResult, error) {
-	res, err := run.Finish(set)
+// (kpatch.Run.Finish), then the first error writing a file. A run whose
+// context is done stops at the first file (in input order) not patched or
+// not written for that reason, when there is one.
+func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *resource.Set, files []fileResult, patches int, opts ApplyPatchesOptions) (*ApplyResult, error) {
+	if done := ctx.Err(); done != nil {
+		for _, f := range files {
+			if f.err != nil && errors.Is(f.err, done) {
+				return nil, f.err
+			}
+		}
+	}
+	res, err := run.Finish(ctx, set)
 	if err != nil {
 		return nil, err
 	}
 	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
-		Conflicts: conflict.Find(rec.Records()), Files: make([]*File, len(files)),
+		Conflicts: rec.Conflicts(res.Recorded), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
+	if opts.blame != nil {
+		out.blamed = blamedOf(files)
+	}
 	var invalid []error
 	for _, f := range files {
 		for _, e := range f.invalid {

@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 )
@@ -113,7 +113,7 @@ func TestApplyDeterministic(t *testing.T) {
 	base, patches := writeCorpus(t, 200)
 	runOnce := func(workers int) string {
 		var trace bytes.Buffer
-		res, err := Apply(ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(), Trace: &trace, Workers: workers})
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,10 +142,11 @@ func TestApplyDeterministic(t *testing.T) {
 // and the trace.
 func TestApplyParts(t *testing.T) {
 	base, patches := writeCorpusAs(t, 400, true)
-	runOnce := func(workers, parts int, thorough bool) string {
+	runOnce := func(workers, parts int, thorough, rewrite bool) string {
 		var trace bytes.Buffer
-		res, err := Apply(ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Vars: kpatch.NewVars(),
-			Trace: &trace, Workers: workers, partBytes: parts, Thorough: thorough})
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches},
+			ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers},
+			partBytes: parts, Thorough: thorough, rewriteParts: rewrite})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,20 +155,46 @@ func TestApplyParts(t *testing.T) {
 		}
 		return shown(res, &trace, nil)
 	}
-	want := runOnce(1, -1, false)
+	want := runOnce(1, -1, false, false)
 	if !strings.Contains(want, "no object matches deployment.nosuch") || !strings.Contains(want, "(strategic patch) sets spec.replicas to 9") {
 		t.Fatalf("the corpus does not warn or conflict:\n%.2000s", want)
 	}
-	if got := runOnce(0, 0, true); got != want {
+	if got := runOnce(0, 0, true, false); got != want {
 		t.Errorf("read whole and every document parsed (Thorough): output differs")
 	}
-	set, err := resource.Stream([]string{base}, nil, resource.LoadOptions{Parts: 2048, Select: func(*resource.Resource) bool { return true }}, nil)
+	set, err := resource.Stream(context.Background(), []string{base}, nil, resource.LoadOptions{Parts: 2048, Select: func(*resource.Resource) bool { return true }}, nil)
 	if err != nil || len(set.Sources) < 30 {
 		t.Fatalf("the stream is read in %d parts (%v)", len(set.Sources), err)
 	}
 	for _, workers := range []int{1, 2, 3, 8, 0} {
-		if got := runOnce(workers, 2048, false); got != want {
+		if got := runOnce(workers, 2048, false, false); got != want {
 			t.Errorf("in parts, %d workers: output differs from the stream read whole:\n%s", workers, firstDiff(want, got))
+		}
+	}
+	// a part written by yaml.v3 as a whole: the run is done again without
+	// parts, which gives the same (here, every part is taken as one; the
+	// trace would show a run that counted twice)
+	if got := runOnce(2, 2048, false, true); got != want {
+		t.Errorf("in parts, rewritten: output differs from the stream read whole:\n%s", firstDiff(want, got))
+	}
+	// standard input, read once, is read again from what was read
+	data, err := os.ReadFile(filepath.Join(base, "all.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rewrite := range []bool{false, true} {
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{"-"}, Stdin: bytes.NewReader(data), Patches: []string{patches},
+			ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars()}, partBytes: 2048, rewriteParts: rewrite})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches},
+			ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars()}, partBytes: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 1 || !bytes.Equal(res.Files[0].Output, whole.Files[0].Output) || res.Files[0].Path != "<stdin>" {
+			t.Errorf("standard input in parts (rewritten %v): %d files, output differs", rewrite, len(res.Files))
 		}
 	}
 }
@@ -238,7 +265,7 @@ func TestWriteDirInPlace(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(dir, "other.yaml"), past, past); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Apply(ApplyOptions{Manifests: []string{dir}, Patches: []string{patches}})
+	res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{dir}, Patches: []string{patches}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,16 +317,16 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 	t.Helper()
 	var t1, t2 bytes.Buffer
 	opts.Trace = &t1
-	res, err := Apply(opts)
+	res, err := Apply(context.Background(), opts)
 	streamed = shown(res, &t1, err)
 	opts.Trace = &t2
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
+	patches, err := kpatch.Load(context.Background(), opts.Patches, kpatch.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := resource.Load(opts.Manifests, nil, resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), opts.Manifests, nil, resource.LoadOptions{})
 	if err == nil {
-		res, err = ApplyPatches(set, patches, opts)
+		res, err = ApplyPatches(context.Background(), set, patches, opts.ApplyPatchesOptions)
 	}
 	return streamed, shown(res, &t2, err)
 }
@@ -311,7 +338,7 @@ func applyBoth(t *testing.T, opts ApplyOptions) (streamed, loaded string) {
 // order, whichever object was read first).
 func TestApplyStreaming(t *testing.T) {
 	base, patches := writeCorpus(t, 200)
-	streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, Workers: 3})
+	streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{base}, Patches: []string{patches}, ApplyPatchesOptions: ApplyPatchesOptions{Workers: 3}})
 	if streamed != loaded {
 		t.Fatalf("Apply and ApplyPatches differ:\n%.3000s\n---- ApplyPatches:\n%.3000s", streamed, loaded)
 	}
@@ -349,7 +376,7 @@ func TestApplyStreaming(t *testing.T) {
 		{"strict", "[\"deployment.apps\".nosuch]\nreplicas: 2\n[\"deployment.apps\".a]\nreplicas.y: 1\n", true, "strict mode"},
 	} {
 		p := write("p.kpatch", c.patch)
-		streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{manifests}, Patches: []string{p}, Strict: c.strict})
+		streamed, loaded := applyBoth(t, ApplyOptions{Manifests: []string{manifests}, Patches: []string{p}, ApplyPatchesOptions: ApplyPatchesOptions{Strict: c.strict}})
 		if streamed != loaded {
 			t.Errorf("%s: Apply gives\n%s\nApplyPatches gives\n%s", c.name, streamed, loaded)
 		}
@@ -359,81 +386,6 @@ func TestApplyStreaming(t *testing.T) {
 	}
 }
 
-// TestPatchWhole: a file read in parts is read, patched and written again
-// as one source (what Apply does when a part had to be written by yaml.v3
-// as a whole): the parts and their objects are replaced by the file and
-// its objects, in place in the set, and the file is written as it is when
-// read whole.
-func TestPatchWhole(t *testing.T) {
-	base, patchDir := writeCorpusAs(t, 400, true)
-	file := filepath.Join(base, "all.yaml")
-	input, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// a file before the stream and one after it
-	for name, cm := range map[string]string{"aa.yaml": "a", "zz.yaml": "z"} {
-		if err := os.WriteFile(filepath.Join(base, name), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "+cm+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	opts := ApplyOptions{Manifests: []string{base}, Patches: []string{patchDir}, Vars: kpatch.NewVars(), partBytes: -1}
-	whole, err := Apply(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &conflict.Recorder{}
-	run := kpatch.NewRun(patches, opts.kpatchOptions(rec))
-	load := resource.LoadOptions{Select: run.Targets, Parts: 2048}
-	set, err := resource.Stream([]string{base}, nil, load, func(src *resource.Source, objs []*resource.Resource) {
-		patchFile(run, src, objs, opts)
-		src.Release(objs)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(set.Sources) - 2 // the parts of all.yaml, between aa.yaml and zz.yaml
-	if n < 30 || set.Sources[1].Part != 0 || set.Sources[1].Rel != "all.yaml" || set.Sources[n+1].Rel != "zz.yaml" {
-		t.Fatalf("%d sources", len(set.Sources))
-	}
-	var ids []string
-	for _, r := range set.Resources {
-		ids = append(ids, r.ID())
-	}
-	f, err := patchWhole(run, set, 1, n, load, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := set.Sources[1]
-	if len(set.Sources) != 3 || src.Whole != nil || !bytes.Equal(src.Input, input) || src.Rel != "all.yaml" || set.Sources[2].Rel != "zz.yaml" {
-		t.Fatalf("%d sources after", len(set.Sources))
-	}
-	if len(set.Resources) != len(ids) {
-		t.Fatalf("%d objects after, %d before", len(set.Resources), len(ids))
-	}
-	for i, r := range set.Resources {
-		want := src
-		switch i {
-		case 0:
-			want = set.Sources[0]
-		case len(ids) - 1:
-			want = set.Sources[2]
-		}
-		if r.ID() != ids[i] || r.Source != want {
-			t.Fatalf("object %d: %s of %s, want %s of %s", i, r.ID(), r.Source.Rel, ids[i], want.Rel)
-		}
-	}
-	if !bytes.Equal(f.file.Output, whole.Files[1].Output) || f.rewritten {
-		t.Errorf("written again whole: differs from the file read whole:\n%s", firstDiff(string(whole.Files[1].Output), string(f.file.Output)))
-	}
-	if _, err := run.Finish(set); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestApplyPartsKustomizations: in a long stream read in parts, a part of
 // kustomizations only is written as its text when the file holds objects
@@ -452,7 +404,7 @@ func TestApplyPartsKustomizations(t *testing.T) {
 		}
 	}
 	run := func(parts int) *ApplyResult {
-		res, err := Apply(ApplyOptions{Manifests: []string{filepath.Join(dir, "only.yaml"), filepath.Join(dir, "k.yaml")},
+		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{filepath.Join(dir, "only.yaml"), filepath.Join(dir, "k.yaml")},
 			Patches: []string{filepath.Join(dir, "p.kpatch")}, partBytes: parts})
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -56,7 +57,11 @@ type DiffOptions struct {
 // identity (apiVersion, kind, namespace, name) when every document is a
 // distinct Kubernetes object, else by position; each patch is a document
 // of the result, after a comment naming its object when there are several.
-func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
+//
+// ctx is checked before each pair of documents: once it is done, Diff
+// returns ctx.Err() wrapped with the object it stopped before, and no
+// patch.
+func Diff(ctx context.Context, original, modified []byte, opts DiffOptions) ([]byte, error) {
 	strategic := opts.Type == Strategic
 	names := opts.Names
 	for i, def := range []string{"original", "modified", "current"} {
@@ -83,6 +88,9 @@ func Diff(original, modified []byte, opts DiffOptions) ([]byte, error) {
 	var patches []*yaml.Node
 	var labels []string
 	for _, p := range pairs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: stopped before diffing it: %w", p.label, err)
+		}
 		var patch *yaml.Node
 		typ, terr := TypeOf(opts.Schema, opts.Definition, p.docs[1])
 		switch {

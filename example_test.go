@@ -1,9 +1,11 @@
 package kmerge_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -32,7 +34,7 @@ spec:
         image: fluentbit:3
 `
 	patch := `{"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}}`
-	out, err := kmerge.Patch([]byte(doc), []byte(patch), kmerge.PatchOptions{})
+	out, err := kmerge.Patch(context.Background(), []byte(doc), []byte(patch), kmerge.PatchOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -85,7 +87,7 @@ func ExamplePatchObject() {
 func ExampleDiff() {
 	before := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - {name: web, image: nginx:1.25}\n"
 	after := strings.Replace(strings.Replace(before, "replicas: 1", "replicas: 3", 1), "1.25", "1.27", 1)
-	patch, err := kmerge.Diff([]byte(before), []byte(after), kmerge.DiffOptions{})
+	patch, err := kmerge.Diff(context.Background(), []byte(before), []byte(after), kmerge.DiffOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -111,7 +113,7 @@ func ExampleDiff_threeWayMerge() {
 	modified := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, shape: round}\n"
 	live := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, uid: u1}\nspec: {size: 5, color: red}\nstatus: {ready: true}\n"
 	opts := kmerge.DiffOptions{Type: kmerge.Merge, Current: []byte(live)}
-	_, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	_, err := kmerge.Diff(context.Background(), []byte(applied), []byte(modified), opts)
 	var conflicts *mergepatch.ConflictError
 	if errors.As(err, &conflicts) {
 		for _, c := range conflicts.Conflicts {
@@ -119,7 +121,7 @@ func ExampleDiff_threeWayMerge() {
 		}
 	}
 	opts.Overwrite = true
-	patch, err := kmerge.Diff([]byte(applied), []byte(modified), opts)
+	patch, err := kmerge.Diff(context.Background(), []byte(applied), []byte(modified), opts)
 	if err != nil {
 		panic(err)
 	}
@@ -147,11 +149,13 @@ func ExampleApply() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.Apply(kmerge.ApplyOptions{
+	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{
 		Manifests: []string{"examples/base"},
 		Patches:   []string{"examples/overrides"},
-		Vars:      vars,
-		Schema:    schemaOpts,
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{
+			Vars:   vars,
+			Schema: schemaOpts,
+		},
 	})
 	if err != nil {
 		panic(err)
@@ -187,7 +191,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{})
+	res, err := kmerge.ApplyPatches(context.Background(), set, patches, kmerge.ApplyPatchesOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -201,4 +205,34 @@ spec:
 	//  spec:
 	// -  replicas: 1 # scaled by the overrides
 	// +  replicas: 3 # scaled by the overrides
+}
+
+// ExampleBlame says which patch wrote each line of an object: here the
+// replicas of the conflicts example, which a strategic patch sets to 5
+// and two field patches to 2 and then 3 (field patches come after
+// strategic ones), and the label that b.kpatch deletes.
+func ExampleBlame() {
+	dir := "cmd/kmerge/testdata/apply/conflicts-apply/"
+	res, err := kmerge.Blame(context.Background(), kmerge.ApplyOptions{Manifests: []string{dir + "base"}, Patches: []string{dir + "patches"}},
+		resource.Selector{Kind: "deployment", Name: "app"})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range res.Documents {
+		for _, o := range d.Objects {
+			for _, og := range o.Origins {
+				if og.Path.String() != "spec.replicas" && og.Path.String() != "metadata.labels.tier" {
+					continue
+				}
+				fmt.Printf("%s %s by %s:%d, lines %d-%d, over", og.Op, og.Path, filepath.Base(og.Pos.File), og.Pos.Line, og.Start, og.End)
+				for _, x := range og.Overrode {
+					fmt.Printf(" %s:%d", filepath.Base(x.Pos.File), x.Pos.Line)
+				}
+				fmt.Println()
+			}
+		}
+	}
+	// Output:
+	// sets spec.replicas by b.kpatch:2, lines 8-8, over c.yaml:5 a.kpatch:2
+	// deletes metadata.labels.tier by b.kpatch:3, lines 0-0, over a.kpatch:3
 }

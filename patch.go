@@ -2,6 +2,7 @@ package kmerge
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
@@ -48,7 +50,8 @@ type PatchOptions struct {
 	// DocName and PatchName name the inputs in messages ("<stdin>",
 	// "deploy.yaml"); empty: "document" and "patch".
 	DocName, PatchName string
-	// Limits bound what is read; nil: tree.DefaultLimits().
+	// Limits bound what is read (and, with MaxExpanded, what a JSON
+	// patch's copy operations add); nil: tree.DefaultLimits().
 	Limits *tree.Limits
 	// Validate checks every result against its schema (package validate):
 	// validate.Strict makes a violation the patch wrote an error (the
@@ -69,7 +72,7 @@ type PatchOptions struct {
 	// ShowSecrets shows the values of v1 Secrets (data and stringData) in
 	// clear in messages: validation errors and warnings, and a JSON
 	// patch's failed test. By default they are masked, as
-	// ApplyOptions.ShowSecrets says. The result keeps its values either
+	// ApplyPatchesOptions.ShowSecrets says. The result keeps its values either
 	// way.
 	ShowSecrets bool
 }
@@ -103,7 +106,11 @@ func (e *NoSchemaError) Unwrap() error { return ErrNoSchema }
 // output keeps the text of everything the patch did not change: comments,
 // blank lines, quoting, indentation. An error applying the patch to one
 // document is a *DocumentError.
-func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
+//
+// ctx is checked before each document (and each item of a List): once it
+// is done, Patch returns ctx.Err() wrapped with the document it stopped
+// before, and no output.
+func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	docName, patchName := opts.DocName, opts.PatchName
 	if docName == "" {
 		docName = "document"
@@ -129,12 +136,20 @@ func Patch(doc, patch []byte, opts PatchOptions) ([]byte, error) {
 	var invalid []error
 	// one object: patched, checked, put back where it was
 	patchOne := func(d *yaml.Node, i, item int, before func() *yaml.Node) (*yaml.Node, error) {
+		if err := ctx.Err(); err != nil {
+			where := fmt.Sprintf("document %d of %d", i+1, len(st.Docs))
+			if item >= 0 {
+				where += fmt.Sprintf(", items[%d]", item)
+			}
+			return nil, fmt.Errorf("%s: stopped before %s: %w", docName, where, err)
+		}
 		object := isObject(d)
 		log := opts.changeLog()
 		res, err := patchDoc(d, ps.Docs[0], opts, log)
 		if err != nil {
 			de := newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 			de.Item = item
+			de.masked = !opts.ShowSecrets && secret.Object(d) // the patch's line may set its values
 			return nil, de
 		}
 		errs, warns := c.check(res, object, docName, objectName(res),
@@ -248,7 +263,14 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 	case Merge:
 		return mergepatch.Apply(doc, patch, mergepatch.Options{File: opts.PatchName, Record: log})
 	case JSON:
-		return jsonpatch.Apply(doc, patch, jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets})
+		jo := jsonpatch.Options{File: opts.PatchName, Record: log, ShowSecrets: opts.ShowSecrets}
+		if opts.Limits != nil {
+			jo.MaxExpanded = opts.Limits.MaxExpanded
+			if jo.MaxExpanded <= 0 {
+				jo.MaxExpanded = -1 // no limit
+			}
+		}
+		return jsonpatch.Apply(doc, patch, jo)
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty
@@ -312,7 +334,15 @@ type DocumentError struct {
 	Item int
 	// Object names the Kubernetes object ("apps/v1 Deployment web"), or "".
 	Object string
+
+	masked bool // the object is a v1 Secret: see Masked
 }
+
+// Masked reports whether the line of the patch the error points at may
+// hold a secret value, and is best quoted masked (package secret): the
+// document patched is a v1 Secret (unless PatchOptions.ShowSecrets), whose
+// values the patch's lines set, or the patch's error says so.
+func (e *DocumentError) Masked() bool { return e.masked || secret.InError(e.Err) }
 
 func newDocumentError(err error, patchName, file string, i, n int, doc *yaml.Node) *DocumentError {
 	return &DocumentError{Err: err, Patch: patchName, File: file, Index: i, Count: n, Item: -1, Object: objectName(doc)}

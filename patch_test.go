@@ -1,6 +1,7 @@
 package kmerge
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // patch is a *DocumentError whose position is the patch's.
 func TestPatchErrors(t *testing.T) {
 	widget := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n")
-	_, err := Patch(widget, []byte("spec: {a: 1}\n"), PatchOptions{DocName: "w.yaml", PatchName: "p.yaml"})
+	_, err := Patch(context.Background(), widget, []byte("spec: {a: 1}\n"), PatchOptions{DocName: "w.yaml", PatchName: "p.yaml"})
 	var ns *NoSchemaError
 	if !errors.As(err, &ns) || ns.APIVersion != "example.com/v1" || ns.Kind != "Widget" || !errors.Is(err, ErrNoSchema) {
 		t.Fatalf("%v (%T)", err, err)
@@ -25,13 +26,13 @@ func TestPatchErrors(t *testing.T) {
 	if _, ok := tree.ErrorPosition(err); ok {
 		t.Errorf("a position for an error about the document's kind")
 	}
-	_, err = Patch([]byte("a: 1\n"), []byte("a: 1\n"), PatchOptions{})
+	_, err = Patch(context.Background(), []byte("a: 1\n"), []byte("a: 1\n"), PatchOptions{})
 	if !errors.As(err, &ns) || ns.Kind != "" || !strings.HasPrefix(err.Error(), "no schema: the document has no kind") {
 		t.Errorf("no kind: %v", err)
 	}
 
 	deploy := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n")
-	_, err = Patch(deploy, []byte("metadata:\n  $patch: merge\n"), PatchOptions{DocName: "d.yaml", PatchName: "p.yaml"})
+	_, err = Patch(context.Background(), deploy, []byte("metadata:\n  $patch: merge\n"), PatchOptions{DocName: "d.yaml", PatchName: "p.yaml"})
 	var de *DocumentError
 	if !errors.As(err, &de) {
 		t.Fatalf("%v (%T)", err, err)
@@ -54,7 +55,7 @@ func TestPatchErrors(t *testing.T) {
 func TestPatchFallbackDirectives(t *testing.T) {
 	widget := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  items:\n  - name: a\n  - name: b\n")
 	opts := PatchOptions{Fallback: true, DocName: "w.yaml", PatchName: "p.yaml"}
-	out, err := Patch(widget, []byte("spec:\n  items:\n  - $patch: replace\n  - name: c\n"), opts)
+	out, err := Patch(context.Background(), widget, []byte("spec:\n  items:\n  - $patch: replace\n  - name: c\n"), opts)
 	if want := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  items:\n  - name: c\n"; err != nil || string(out) != want {
 		t.Errorf("replace item: %v\n%s\nwant\n%s", err, out, want)
 	}
@@ -63,7 +64,7 @@ func TestPatchFallbackDirectives(t *testing.T) {
 		{"$patch: delete\n", "$patch: delete", ""},
 		{"spec:\n  $retainKeys: [items]\n", "$retainKeys", "spec"},
 	} {
-		out, err := Patch(widget, []byte(c.patch), opts)
+		out, err := Patch(context.Background(), widget, []byte(c.patch), opts)
 		var se *smp.Error
 		if !errors.As(err, &se) || se.Reason != smp.ReasonNoSchema || se.Directive != c.directive || se.Path.String() != c.path || out != nil {
 			t.Errorf("%q: %v (%T), output %q", c.patch, err, err, out)
@@ -80,18 +81,18 @@ func TestPatchFallbackDirectives(t *testing.T) {
 // error in one names the item (DocumentError.Item).
 func TestPatchListItems(t *testing.T) {
 	list := []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: {x: \"1\"}}\n")
-	out, err := Patch(list, []byte(`{"data":{"z":"2"}}`), PatchOptions{})
+	out, err := Patch(context.Background(), list, []byte(`{"data":{"z":"2"}}`), PatchOptions{})
 	want := "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {z: \"2\"}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: {x: \"1\", z: \"2\"}}\n"
 	if err != nil || string(out) != want {
 		t.Errorf("%v\n%s\nwant\n%s", err, out, want)
 	}
-	_, err = Patch(list, []byte(`[{"op": "remove", "path": "/data/x"}]`), PatchOptions{Type: JSON, DocName: "l.yaml"})
+	_, err = Patch(context.Background(), list, []byte(`[{"op": "remove", "path": "/data/x"}]`), PatchOptions{Type: JSON, DocName: "l.yaml"})
 	var de *DocumentError
 	if !errors.As(err, &de) || de.Item != 0 || de.Object != "v1 ConfigMap a" ||
 		!strings.Contains(err.Error(), "while patching l.yaml, items[0], v1 ConfigMap a") {
 		t.Errorf("%v", err)
 	}
-	_, err = Patch([]byte("kind: RoleList\nitems: {a: 1}\n"), []byte(`{"a":1}`), PatchOptions{DocName: "l.yaml"})
+	_, err = Patch(context.Background(), []byte("kind: RoleList\nitems: {a: 1}\n"), []byte(`{"a":1}`), PatchOptions{DocName: "l.yaml"})
 	if err == nil || !strings.HasPrefix(err.Error(), "l.yaml:2:8: the items of a RoleList must be a list") {
 		t.Errorf("items not a list: %v", err)
 	}

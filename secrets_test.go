@@ -1,6 +1,7 @@
 package kmerge
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 // applyText runs ApplyPatches on manifests and a .kpatch file given as
 // text.
-func applyText(t *testing.T, file, manifests, patches string, opts ApplyOptions) *ApplyResult {
+func applyText(t *testing.T, file, manifests, patches string, opts ApplyPatchesOptions) *ApplyResult {
 	t.Helper()
 	set, err := resource.Parse([]byte(manifests), file, resource.LoadOptions{})
 	if err != nil {
@@ -22,7 +23,7 @@ func applyText(t *testing.T, file, manifests, patches string, opts ApplyOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ApplyPatches(set, ps, opts)
+	res, err := ApplyPatches(context.Background(), set, ps, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ items:
 			clear: "bjN3cGFzcw==",
 		},
 	} {
-		res := applyText(t, c.file, c.manifests, c.patches, ApplyOptions{})
+		res := applyText(t, c.file, c.manifests, c.patches, ApplyPatchesOptions{})
 		if got := res.Diff(); got != c.want {
 			t.Errorf("%s: the diff is\n%s\nwant\n%s", c.about, got, c.want)
 		}
@@ -98,9 +99,9 @@ items:
 		if got := res.Diff(); !strings.Contains(got, c.clear) || strings.Contains(got, "***") {
 			t.Errorf("%s: with ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
 		}
-		res = applyText(t, c.file, c.manifests, c.patches, ApplyOptions{ShowSecrets: true})
+		res = applyText(t, c.file, c.manifests, c.patches, ApplyPatchesOptions{ShowSecrets: true})
 		if got := res.Diff(); !strings.Contains(got, c.clear) {
-			t.Errorf("%s: with ApplyOptions.ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
+			t.Errorf("%s: with ApplyPatchesOptions.ShowSecrets, the diff is\n%s\nwant the values in clear", c.about, got)
 		}
 	}
 }
@@ -113,7 +114,7 @@ func TestConflictsMaskSecrets(t *testing.T) {
 	manifests := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: hunter2}\n"
 	patches := "[secret.db]\nstringData.password: one\n\n[secret.db]\nstringData.password: two\n"
 	for _, show := range []bool{false, true} {
-		res := applyText(t, "s.yaml", manifests, patches, ApplyOptions{ShowSecrets: show})
+		res := applyText(t, "s.yaml", manifests, patches, ApplyPatchesOptions{ShowSecrets: show})
 		if len(res.Conflicts) != 1 {
 			t.Fatalf("ShowSecrets %v: %d conflicts, want 1", show, len(res.Conflicts))
 		}
@@ -125,7 +126,7 @@ func TestConflictsMaskSecrets(t *testing.T) {
 		if got != want {
 			t.Errorf("ShowSecrets %v: the conflict is\n%s\nwant\n%s", show, got, want)
 		}
-		if v := res.Conflicts[0].B.Change.Value; v == nil || v.Value != "two" {
+		if v := res.Conflicts[0].Sides[1].Change.Value; v == nil || v.Value != "two" {
 			t.Errorf("ShowSecrets %v: the change lost its value: %v", show, v)
 		}
 	}
@@ -148,7 +149,7 @@ func TestPatchMasksSecrets(t *testing.T) {
 		{"a failed test", `[{"op": "test", "path": "/data/password", "value": "b2xk"}]`, JSON,
 			`test failed: /data/password is "***", not "***"`, `is "aHVudGVyMg==", not "b2xk"`},
 	} {
-		_, err := Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
+		_, err := Patch(context.Background(), doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
 		if err == nil || !strings.Contains(err.Error(), c.masked) || strings.Contains(err.Error(), c.clear) {
 			t.Errorf("%s: the error is %v, want it to hold %q", c.about, err, c.masked)
 		}
@@ -156,7 +157,7 @@ func TestPatchMasksSecrets(t *testing.T) {
 		if !errors.As(err, &m) || !m.Masked() {
 			t.Errorf("%s: the error does not say it masks a value", c.about)
 		}
-		_, err = Patch(doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict, ShowSecrets: true})
+		_, err = Patch(context.Background(), doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict, ShowSecrets: true})
 		if err == nil || !strings.Contains(err.Error(), c.clear) {
 			t.Errorf("%s: with ShowSecrets, the error is %v, want it to hold %q", c.about, err, c.clear)
 		}
@@ -170,17 +171,61 @@ func TestDiffConflictMasksSecrets(t *testing.T) {
 	original := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: one}\n")
 	modified := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: two}\n")
 	current := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: live}\n")
-	_, err := Diff(original, modified, DiffOptions{Current: current})
+	_, err := Diff(context.Background(), original, modified, DiffOptions{Current: current})
 	want := "v1 Secret db: the patch would undo changes made to the live object since it was last applied:\n  stringData.password\n    patch:   \"***\"\n    changed: \"***\""
 	if err == nil || err.Error() != want {
 		t.Errorf("the conflict is\n%v\nwant\n%s", err, want)
 	}
-	_, err = Diff(original, modified, DiffOptions{Current: current, ShowSecrets: true})
+	_, err = Diff(context.Background(), original, modified, DiffOptions{Current: current, ShowSecrets: true})
 	if err == nil || !strings.Contains(err.Error(), `patch:   "two"`) || !strings.Contains(err.Error(), `changed: "live"`) {
 		t.Errorf("with ShowSecrets, the conflict is\n%v\nwant the values in clear", err)
 	}
-	patch, err := Diff(original, modified, DiffOptions{Current: current, Overwrite: true})
+	patch, err := Diff(context.Background(), original, modified, DiffOptions{Current: current, Overwrite: true})
 	if err != nil || !strings.Contains(string(patch), "password: two") {
 		t.Errorf("the patch is %q (%v), want it to set password: two", patch, err)
+	}
+}
+
+// TestPatchErrorsOnSecretsMasked: an error applying a patch to a Secret
+// says that it masks (Masked), so that the line of the patch it points at,
+// which sets the Secret's values, is quoted masked (kmerge's report,
+// errpos.QuoteMasked); with ShowSecrets it does not. Patch (a
+// DocumentError) and ApplyPatches (a kpatch.Error) alike; a ConfigMap's
+// error does not mask. Before, only validation errors and a JSON patch's
+// failed test masked: the quoted line showed the value.
+func TestPatchErrorsOnSecretsMasked(t *testing.T) {
+	secretDoc := "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {user: admin}\n"
+	configDoc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db}\n"
+	patch := `[{"op": "add", "path": "/data/password", "value": "aHVudGVyMg=="}]`
+	masks := func(err error) bool {
+		var m interface{ Masked() bool }
+		return errors.As(err, &m) && m.Masked()
+	}
+	for _, c := range []struct {
+		doc  string
+		show bool
+		want bool
+	}{
+		{secretDoc, false, true},
+		{secretDoc, true, false},
+		{configDoc, false, false},
+	} {
+		_, err := Patch(context.Background(), []byte(c.doc), []byte(patch), PatchOptions{Type: JSON, ShowSecrets: c.show})
+		if err == nil || masks(err) != c.want {
+			t.Errorf("Patch on %.30q (show %v): %v, masked %v; want an error, masked %v", c.doc, c.show, err, masks(err), c.want)
+		}
+		set, err := resource.Parse([]byte(c.doc), "in.yaml", resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := map[bool]string{true: "secret", false: "configmap"}[strings.Contains(c.doc, "Secret")]
+		ps, err := kpatch.Parse([]byte("- target: "+kind+".db\n  type: json\n  patch: "+patch+"\n"), "p.yaml", kpatch.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ApplyPatches(context.Background(), set, ps, ApplyPatchesOptions{ShowSecrets: c.show})
+		if err == nil || masks(err) != c.want {
+			t.Errorf("ApplyPatches on %.30q (show %v): %v, masked %v; want an error, masked %v", c.doc, c.show, err, masks(err), c.want)
+		}
 	}
 }

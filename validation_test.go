@@ -1,6 +1,7 @@
 package kmerge
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -38,7 +39,7 @@ func TestPatchValidate(t *testing.T) {
 	opts := PatchOptions{DocName: "d.yaml", PatchName: "p.yaml"}
 
 	// none, the zero value: upstream's result, nothing said
-	out, err := Patch([]byte(deployment), patch, opts)
+	out, err := Patch(context.Background(), []byte(deployment), patch, opts)
 	if err != nil || !strings.Contains(string(out), "replicas: {a: 1}") {
 		t.Fatalf("none: %v\n%s", err, out)
 	}
@@ -48,7 +49,7 @@ func TestPatchValidate(t *testing.T) {
 	var warns []*validate.Error
 	opts.Warn = func(e *validate.Error) { warns = append(warns, e) }
 	opts.Validate = validate.Strict
-	out, err = Patch([]byte(deployment), patch, opts)
+	out, err = Patch(context.Background(), []byte(deployment), patch, opts)
 	errs := validate.Errors(err)
 	if out != nil || len(errs) != 1 {
 		t.Fatalf("strict: %v\n%s", err, out)
@@ -66,7 +67,7 @@ func TestPatchValidate(t *testing.T) {
 	// warn: the result, and both as warnings
 	warns = nil
 	opts.Validate = validate.Warn
-	out, err = Patch([]byte(deployment), patch, opts)
+	out, err = Patch(context.Background(), []byte(deployment), patch, opts)
 	if err != nil || out == nil || len(warns) != 2 {
 		t.Fatalf("warn: %v %d warnings\n%s", err, len(warns), out)
 	}
@@ -77,11 +78,11 @@ func TestPatchValidate(t *testing.T) {
 // document that never was one is not checked.
 func TestPatchValidateIdentity(t *testing.T) {
 	opts := PatchOptions{Validate: validate.Strict, Type: Merge}
-	_, err := Patch([]byte(deployment), []byte("{apiVersion: null, kind: null}"), opts)
+	_, err := Patch(context.Background(), []byte(deployment), []byte("{apiVersion: null, kind: null}"), opts)
 	if got, want := shownErrors(validate.Errors(err)), "patch:1:2: apiVersion: missing: every object needs an apiVersion input=false\npatch:1:20: kind: missing: every object needs a kind input=false\n"; got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if _, err := Patch([]byte("name: x\n"), []byte("{items: 3}"), opts); err != nil {
+	if _, err := Patch(context.Background(), []byte("name: x\n"), []byte("{items: 3}"), opts); err != nil {
 		t.Errorf("a document that is no object: %v", err)
 	}
 }
@@ -129,8 +130,8 @@ func TestApplyValidate(t *testing.T) {
 	write("base/list.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {n: 1}\n")
 	write("p.kpatch", "[deployment.*]\nreplicas: 3000000000\n\n[configmap.c]\ndata.m: x\n")
 	opts := ApplyOptions{Manifests: []string{filepath.Join(dir, "base")}, Patches: []string{filepath.Join(dir, "p.kpatch")},
-		Validate: validate.Strict, Workers: 4}
-	res, err := Apply(opts)
+		ApplyPatchesOptions: ApplyPatchesOptions{Validate: validate.Strict, Workers: 4}}
+	res, err := Apply(context.Background(), opts)
 	errs := validate.Errors(err)
 	if res != nil || len(errs) != 8 {
 		t.Fatalf("%d errors: %v", len(errs), err)
@@ -142,7 +143,7 @@ func TestApplyValidate(t *testing.T) {
 	}
 
 	opts.Validate = validate.Warn
-	res, err = Apply(opts)
+	res, err = Apply(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,15 +155,15 @@ func TestApplyValidate(t *testing.T) {
 	}
 
 	// ApplyPatches, on the set loaded first, reports the same
-	set, err := resource.Load(opts.Manifests, nil, resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), opts.Manifests, nil, resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := kpatch.Load(opts.Patches, kpatch.LoadOptions{})
+	patches, err := kpatch.Load(context.Background(), opts.Patches, kpatch.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := ApplyPatches(set, patches, opts)
+	loaded, err := ApplyPatches(context.Background(), set, patches, opts.ApplyPatchesOptions)
 	if err != nil || shownErrors(loaded.Invalid) != shownErrors(res.Invalid) {
 		t.Errorf("ApplyPatches: %v\n%s", err, shownErrors(loaded.Invalid))
 	}

@@ -95,6 +95,11 @@ type Change struct {
 	// mask: String shows the values of its data and stringData as "***".
 	// It changes nothing else (conflicts are found on the values).
 	Mask bool
+	// Note is what a message about the value should add, when how the
+	// patch came to write it explains a surprise: kpatch notes a string a
+	// strategic, merge or JSON patch got from a quoted variable. Empty
+	// for most changes.
+	Note string
 }
 
 // String describes the change: "sets spec.replicas to 3".

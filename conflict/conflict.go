@@ -40,10 +40,10 @@
 package conflict
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -52,130 +52,94 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// Record is what one patch did to one object.
-type Record struct {
-	Object  string        // the object's identity
-	Patch   string        // the patch's kind: "field", "strategic", "merge" or "json"
-	Pos     tree.Position // the patch: its header, or its item in a patch list
-	Changes []change.Change
-}
-
 // Side is one patch's part in a conflict.
 type Side struct {
-	Patch  string // the patch's kind
+	Patch  change.PatchKind // the patch's kind
 	Change change.Change
 }
 
-// Conflict is a pair of changes of two patches to one object that do not
-// commute. A's patch was applied before B's.
+// Conflict is changes of different patches to one object that do not
+// commute, gathered where they meet (see Find): two changes, or more when
+// several patches change one path.
 type Conflict struct {
 	Object string
-	A, B   Side
+	// Sides are the changes, in the order their patches were applied
+	// (then the order of the changes of a patch): at least two, of at
+	// least two patches.
+	Sides []Side
 }
 
-// String describes the conflict: the object, then both sides with their
-// positions.
+// String describes the conflict: the object, then every side with its
+// position ("o: p:1:1 (field patch) sets a to 1, and p:2:1 (field patch)
+// sets a to 2").
 func (c Conflict) String() string {
-	side := func(s Side) string {
-		return fmt.Sprintf("%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
+	var b strings.Builder
+	b.WriteString(c.Object)
+	b.WriteString(": ")
+	for i, s := range c.Sides {
+		switch {
+		case i > 0 && i == len(c.Sides)-1:
+			b.WriteString(", and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
 	}
-	return fmt.Sprintf("%s: %s, and %s", c.Object, side(c.A), side(c.B))
+	return b.String()
 }
 
-// Recorder collects records as patches are applied. It is not safe for
-// concurrent use.
+// Recorder finds the conflicts of objects patched one at a time, each as
+// soon as its patches have applied (kpatch.Options.Records is its Add),
+// so that the change records need not be kept until every object is
+// patched: it keeps only the conflicts. It is safe for concurrent use.
 type Recorder struct {
-	records []Record
+	mu    sync.Mutex
+	found map[string][]Conflict // by object
 }
 
-// Add adds a record.
-func (r *Recorder) Add(rec Record) {
-	if r != nil {
-		r.records = append(r.records, rec)
+// Add finds the conflicts between records (Find) and keeps them.
+func (r *Recorder) Add(records []change.Record) {
+	found := Find(records)
+	if len(found) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.found == nil {
+		r.found = map[string][]Conflict{}
+	}
+	for _, c := range found {
+		r.found[c.Object] = append(r.found[c.Object], c)
 	}
 }
 
-// Records returns what was added, in order.
-func (r *Recorder) Records() []Record {
-	if r == nil {
-		return nil
-	}
-	return r.records
-}
-
-// Find returns the conflicts between the records, which are in the order
-// the patches were applied: between changes of different records of one
-// object, each pair once (a change that conflicts with many changes of one
-// other patch below it, once), ordered by the position of the later
-// change, then by the path of the earlier one, then in the order the
-// patches were applied.
-func Find(records []Record) []Conflict {
-	byObject := map[string][]int{}
-	var objects []string
-	for i, r := range records {
-		if _, seen := byObject[r.Object]; !seen {
-			objects = append(objects, r.Object)
-		}
-		byObject[r.Object] = append(byObject[r.Object], i)
-	}
+// Conflicts returns the conflicts found, in Find's order, as if Find had
+// been given every record at once in the order of objects (what it does
+// not tell apart: conflicts of several objects at one place of one
+// patch): objects names them (kpatch.Result.Recorded); those it does not
+// name come after, by name.
+func (r *Recorder) Conflicts(objects []string) []Conflict {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var out []Conflict
-	for _, obj := range objects {
-		idx := byObject[obj]
-		for x := 0; x < len(idx); x++ {
-			for y := x + 1; y < len(idx); y++ {
-				out = append(out, between(&records[idx[x]], &records[idx[y]])...)
-			}
+	taken := map[string]bool{}
+	for _, o := range objects {
+		if !taken[o] {
+			taken[o] = true
+			out = append(out, r.found[o]...)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Conflict) int {
-		if c := comparePos(a.B.Change.Pos, b.B.Change.Pos); c != 0 {
-			return c
-		}
-		return fieldpath.Compare(a.A.Change.Path, b.A.Change.Path)
-	})
-	return out
-}
-
-func comparePos(a, b tree.Position) int {
-	if c := strings.Compare(a.File, b.File); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Line, b.Line); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Column, b.Column)
-}
-
-// between returns the conflicts between the changes of two records of one
-// object, a applied before b.
-func between(a, b *Record) []Conflict {
-	var out []Conflict
-	// a change that clashes with a whole subtree of the other patch is
-	// reported once for that patch
-	reported := map[[2]int]bool{} // {side, change index}
-	for i, x := range a.Changes {
-		for j, y := range b.Changes {
-			above, ok := conflicts(x, y, a.Patch, b.Patch)
-			if !ok {
-				continue
-			}
-			switch above {
-			case 0: // the same path: the pair covers what lies below either
-				reported[[2]int{0, i}], reported[[2]int{1, j}] = true, true
-			case 1:
-				if reported[[2]int{0, i}] {
-					continue
-				}
-				reported[[2]int{0, i}] = true
-			case 2:
-				if reported[[2]int{1, j}] {
-					continue
-				}
-				reported[[2]int{1, j}] = true
-			}
-			out = append(out, Conflict{Object: a.Object, A: Side{a.Patch, x}, B: Side{b.Patch, y}})
+	var rest []string
+	for o := range r.found {
+		if !taken[o] {
+			rest = append(rest, o)
 		}
 	}
+	slices.Sort(rest)
+	for _, o := range rest {
+		out = append(out, r.found[o]...)
+	}
+	Sort(out)
 	return out
 }
 
@@ -259,7 +223,7 @@ func meet(e, f fieldpath.Element) meeting {
 // another patch) conflict, and which of them is the one that conflicts
 // with a whole part of the other patch (0: neither, the same path; 1: x,
 // above y or changing the list y names an item of; 2: y).
-func conflicts(x, y change.Change, kx, ky string) (int, bool) {
+func conflicts(x, y change.Change, kx, ky change.PatchKind) (int, bool) {
 	// the change to a list's items, or to their names, goes with every
 	// change that names an item of the list: reported once
 	if structural(x, y) || renames(x, y) {
@@ -271,7 +235,7 @@ func conflicts(x, y change.Change, kx, ky string) (int, bool) {
 	if otherItem(x, y) || otherItem(y, x) {
 		return 0, false
 	}
-	crossKind := (kx == "field") != (ky == "field")
+	crossKind := (kx == change.FieldPatch) != (ky == change.FieldPatch)
 	switch relate(x.Path, y.Path) {
 	case shape:
 		return 0, !passive(x) || !passive(y)

@@ -1,6 +1,8 @@
 package conflict
 
 import (
+	"strings"
+	"sync"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -96,10 +98,8 @@ func TestRules(t *testing.T) {
 	} {
 		x := ch(t, c.x[0].(change.Op), c.x[1].(string), c.x[2].(string))
 		y := ch(t, c.y[0].(change.Op), c.y[1].(string), c.y[2].(string))
-		kx, ky := c.kx, c.ky
-		if kx == "" {
-			kx, ky = "strategic", "strategic"
-		}
+		kind := map[string]change.PatchKind{"": change.StrategicPatch, "field": change.FieldPatch, "strategic": change.StrategicPatch}
+		kx, ky := kind[c.kx], kind[c.ky]
 		if _, got := conflicts(x, y, kx, ky); got != c.want {
 			t.Errorf("%s: %s / %s: %v, want %v", c.name, x, y, got, c.want)
 		}
@@ -118,17 +118,17 @@ func TestFind(t *testing.T) {
 		c.Pos = tree.Position{File: "p", Line: line, Column: 1}
 		return c
 	}
-	records := []Record{
-		{Object: "o", Patch: "strategic", Changes: []change.Change{
+	records := []change.Record{
+		{Object: "o", Patch: change.StrategicPatch, Changes: []change.Change{
 			at(ch(t, change.Delete, "spec.x", ""), 1),
 			at(ch(t, change.Set, "spec.y", "1"), 2),
 		}},
-		{Object: "o", Patch: "strategic", Changes: []change.Change{
+		{Object: "o", Patch: change.StrategicPatch, Changes: []change.Change{
 			at(ch(t, change.Set, "spec.x.a", "1"), 3),
 			at(ch(t, change.Set, "spec.x.b", "1"), 4),
 			at(ch(t, change.Set, "spec.y", "2"), 5),
 		}},
-		{Object: "other", Patch: "strategic", Changes: []change.Change{at(ch(t, change.Set, "spec.y", "3"), 6)}},
+		{Object: "other", Patch: change.StrategicPatch, Changes: []change.Change{at(ch(t, change.Set, "spec.y", "3"), 6)}},
 	}
 	var got []string
 	for _, c := range Find(records) {
@@ -145,5 +145,54 @@ func TestFind(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("got  %s\nwant %s", got[i], want[i])
 		}
+	}
+}
+
+// TestRecorder: a Recorder given each object's records on its own (from
+// several goroutines) gives what Find gives on all of them at once, in the
+// order of the objects it is told; conflicts Find's order does not tell
+// apart (one place of one patch in two objects) follow that order, and
+// objects it is not told come after, by name.
+func TestRecorder(t *testing.T) {
+	at := func(c change.Change, line int) change.Change {
+		c.Pos = tree.Position{File: "p", Line: line, Column: 1}
+		return c
+	}
+	object := func(name string, firstLine int) []change.Record {
+		return []change.Record{
+			{Object: name, Patch: change.FieldPatch, Changes: []change.Change{at(ch(t, change.Set, "data.a", "1"), firstLine)}},
+			{Object: name, Patch: change.FieldPatch, Changes: []change.Change{at(ch(t, change.Set, "data.a", "2"), 9)}},
+		}
+	}
+	// the second sides of all three are at p:9:1, their first at data.a
+	b, a, c := object("b", 1), object("a", 2), object("c", 3)
+	rec := &Recorder{}
+	var wg sync.WaitGroup
+	for _, recs := range [][]change.Record{c, a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec.Add(recs)
+		}()
+	}
+	wg.Wait()
+	var got []string
+	for _, cf := range rec.Conflicts([]string{"b", "a"}) {
+		got = append(got, cf.Object)
+	}
+	if strings.Join(got, " ") != "b a c" {
+		t.Errorf("objects %q, want b a c", got)
+	}
+	all := append(append(append([]change.Record(nil), b...), a...), c...)
+	var want []string
+	for _, cf := range Find(all) {
+		want = append(want, cf.String())
+	}
+	got = got[:0]
+	for _, cf := range rec.Conflicts([]string{"b", "a", "c"}) {
+		got = append(got, cf.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nFind gives\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

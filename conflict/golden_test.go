@@ -1,6 +1,7 @@
 package conflict_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 )
@@ -74,27 +76,27 @@ func TestGolden(t *testing.T) {
 
 func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 	t.Helper()
-	set, err := resource.Load([]string{"-"}, strings.NewReader(c.Object), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(c.Object), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var patches []*kpatch.Patch
+	var patches []*syntax.Patch
 	if c.Patches != "" {
-		ps, err := kpatch.ParseYAML([]byte(c.Patches), "patches.yaml")
+		ps, err := syntax.ParseYAML([]byte(c.Patches), "patches.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		patches = append(patches, ps...)
 	}
 	if c.Kpatch != "" {
-		ps, err := kpatch.ParseKpatch([]byte(c.Kpatch), "patch.kpatch")
+		ps, err := syntax.ParseKpatch([]byte(c.Kpatch), "patch.kpatch")
 		if err != nil {
 			t.Fatal(err)
 		}
 		patches = append(patches, ps...)
 	}
 	rec := &conflict.Recorder{}
-	res, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec})
+	res, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Schema: s, Records: rec.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func goldenConflicts(t *testing.T, s *schema.Schema, c goldenCase) string {
 		t.Logf("warning: %s", w)
 	}
 	var lines []string
-	for _, c := range conflict.Find(rec.Records()) {
+	for _, c := range rec.Conflicts(res.Recorded) {
 		lines = append(lines, c.String())
 	}
 	return strings.Join(lines, "\n")

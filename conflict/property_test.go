@@ -1,6 +1,7 @@
 package conflict_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -158,14 +160,14 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 		APIVersion: tree.MapGet(root, "apiVersion").Value, Kind: tree.MapGet(root, "kind").Value, Name: "web"}
 	set := &resource.Set{Sources: []*resource.Source{src}, Resources: []*resource.Resource{r}}
 	rec := &conflict.Recorder{}
-	var runs [][]*kpatch.Patch
+	var runs [][]*syntax.Patch
 	for i, p := range ps {
 		name := fmt.Sprintf("p%d", i)
-		var patches []*kpatch.Patch
+		var patches []*syntax.Patch
 		if p.kpatch {
-			patches, err = kpatch.ParseKpatch([]byte(p.text), name+".kpatch")
+			patches, err = syntax.ParseKpatch([]byte(p.text), name+".kpatch")
 		} else {
-			patches, err = kpatch.ParseYAML([]byte(p.text), name+".yaml")
+			patches, err = syntax.ParseYAML([]byte(p.text), name+".yaml")
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("the generator wrote a patch that does not parse: %v\n%s", err, p.text)
@@ -176,12 +178,15 @@ func applyPatches(s *schema.Schema, doc string, together bool, ps ...randomPatch
 			runs = append(runs, patches)
 		}
 	}
+	var recorded []string
 	for _, patches := range runs {
-		if _, err := kpatch.Apply(set, patches, kpatch.Options{Schema: s, Record: rec, Workers: 1}); err != nil {
+		res, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Schema: s, Records: rec.Add, Workers: 1})
+		if err != nil {
 			return nil, nil, err
 		}
+		recorded = append(recorded, res.Recorded...)
 	}
-	return r.Root, conflict.Find(rec.Records()), nil
+	return r.Root, rec.Conflicts(recorded), nil
 }
 
 // normalize returns a copy of the object in which the lists that are sets

@@ -70,9 +70,12 @@ func TestKustomizeExecFunction(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "kmerge-fn.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	build := func() (string, string, error) {
+	build := func(flags ...string) (string, string, error) {
+		if flags == nil {
+			flags = []string{"--enable-alpha-plugins", "--enable-exec"}
+		}
 		var stdout, stderr bytes.Buffer
-		cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", work)
+		cmd := exec.Command(kustomize, append(append([]string{"build"}, flags...), work)...)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		return stdout.String(), stderr.String(), err
@@ -91,6 +94,18 @@ func TestKustomizeExecFunction(t *testing.T) {
 	warning := "kmerge: functionConfig.spec.kpatch:3:1: warning: no object matches deploymnet.web (no object is a deploymnet: did you mean deployment.web?); skipped"
 	if !strings.Contains(errOut, warning) {
 		t.Errorf("kustomize build's standard error lacks the warning %q:\n%s", warning, errOut)
+	}
+
+	// docs/krm.md warns of this: with --enable-alpha-plugins but without
+	// --enable-exec, kustomize skips the exec function without a word
+	// (exit 0, replicas still 1, nothing on standard error); without
+	// --enable-alpha-plugins it refuses the function
+	out, errOut, err = build("--enable-alpha-plugins")
+	if err != nil || !strings.Contains(out, "replicas: 1\n") || strings.Contains(out, "replicas: 3") || errOut != "" {
+		t.Errorf("kustomize build --enable-alpha-plugins (no --enable-exec): %v, stderr %q, output:\n%s\nwant the input unpatched, silently, as docs/krm.md says", err, errOut, out)
+	}
+	if _, errOut, err := build("--enable-exec"); err == nil || !strings.Contains(errOut, "external plugins disabled") {
+		t.Errorf("kustomize build --enable-exec (no --enable-alpha-plugins): %v, stderr %q; want external plugins disabled", err, errOut)
 	}
 
 	// a patch that cannot apply fails the build with kmerge's message

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -272,12 +273,12 @@ func writeJSONAsYAML(t testing.TB, js []byte) []byte {
 // patchJSON is kmerge patch's result in memory, as JSON: what the YAML
 // output must read as.
 func patchJSON(t testing.TB, doc, patch []byte, typ kmerge.PatchType) ([]byte, []byte) {
-	out, err := kmerge.Patch(doc, patch, kmerge.PatchOptions{Type: typ})
+	out, err := kmerge.Patch(context.Background(), doc, patch, kmerge.PatchOptions{Type: typ})
 	if err != nil {
 		t.Fatalf("patch %s on\n%s: %v", patch, doc, err)
 	}
 	jsonOut := tree.JSON
-	js, err := kmerge.Patch(doc, patch, kmerge.PatchOptions{Type: typ, Output: &jsonOut})
+	js, err := kmerge.Patch(context.Background(), doc, patch, kmerge.PatchOptions{Type: typ, Output: &jsonOut})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,11 +322,11 @@ var writerPaths = []struct {
 					"data": stringMap(r)},
 			}
 		})
-		out, err := kmerge.Diff(texts[0], texts[1], kmerge.DiffOptions{})
+		out, err := kmerge.Diff(context.Background(), texts[0], texts[1], kmerge.DiffOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, err := kmerge.Diff(texts[0], texts[1], kmerge.DiffOptions{JSON: true})
+		js, err := kmerge.Diff(context.Background(), texts[0], texts[1], kmerge.DiffOptions{JSON: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,7 +342,7 @@ var writerPaths = []struct {
 					"spec": map[string]any{"patches": []any{map[string]any{"target": "configmap.c", "type": "merge",
 						"patch": map[string]any{"data": data}}}}}}}
 		})
-		out, _, err := krm.Run(texts[0])
+		out, _, err := krm.Run(context.Background(), texts[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,8 +358,9 @@ var writerPaths = []struct {
 			data = stringMap(r)
 			return []any{doc, []any{map[string]any{"target": "configmap.c", "type": "merge", "patch": map[string]any{"data": data}}}}
 		})
-		o := playground.Run(playground.Input{Manifests: string(texts[0]), Patches: string(texts[1]),
+		o := playground.Run(context.Background(), playground.Input{Manifests: string(texts[0]), Patches: string(texts[1]),
 			PatchFormat: playground.FormatPatchList})
+
 		if o.Error != nil {
 			t.Fatalf("%s", o.Error.Text)
 		}

@@ -32,15 +32,26 @@ func Quote(s string) string {
 
 // bare reports whether s can be written without quotes.
 func bare(s string) bool {
-	if s == "" || s[0] == '+' || s[0] == '-' || !utf8.ValidString(s) {
+	return Word(s, special) && s[0] != '+' && s[0] != '-' && Plain(s).Kind == tree.String
+}
+
+// Word reports whether s can be written as it is, unquoted, in a text
+// whose words end at the characters of delims: it is not empty, is valid
+// UTF-8, and holds no space, no character that does not print and none of
+// delims. It is the ground of the one quoting rule: Quote is it with the
+// delimiters of paths (and more: no leading sign, no word YAML reads as
+// another kind), and a target's text (resource.Selector.String) is it
+// with a target's.
+func Word(s, delims string) bool {
+	if s == "" || !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
-		if r < utf8.RuneSelf && strings.IndexByte(special, byte(r)) >= 0 || unicode.IsSpace(r) || !unicode.IsPrint(r) {
+		if r < utf8.RuneSelf && strings.IndexByte(delims, byte(r)) >= 0 || unicode.IsSpace(r) || !unicode.IsPrint(r) {
 			return false
 		}
 	}
-	return Plain(s).Kind == tree.String
+	return true
 }
 
 // String writes the path in its text form (see the package documentation):

@@ -48,7 +48,10 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		return nil, err
 	}
 	orig := tree.Root(doc)
-	a := &applier{root: orig, mask: !opts.ShowSecrets && secret.Object(orig)}
+	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig)}
+	if a.maxCopied == 0 {
+		a.maxCopied = tree.DefaultLimits().MaxExpanded
+	}
 	var changes []change.Change // recorded once every operation applied
 	for _, o := range ops {
 		if opts.Record != nil {
@@ -82,6 +85,14 @@ type Options struct {
 	// Record, when set, receives the changes of a patch that applies
 	// (see changesOf); nil records nothing.
 	Record *change.Log
+	// MaxExpanded bounds what the copy operations of the patch may add
+	// to the document, in bytes (tree.ExpandedCost: each value copied
+	// counts its text and the size of a node), checked before each copy
+	// is made: copying a document into itself doubles it, so without a
+	// bound a patch of a few dozen operations would exhaust memory. 0:
+	// tree.DefaultLimits().MaxExpanded (the limit on what YAML aliases
+	// add); a negative value: no limit.
+	MaxExpanded int
 	// ShowSecrets shows the values of a v1 Secret's data and stringData
 	// in clear in the message of a failed test. By default they are
 	// masked ("***"), and the error says so (Error.Masked).
@@ -235,36 +246,12 @@ func stringValue(n *yaml.Node) (string, bool) {
 // applier applies operations to a document, recording the first change to
 // every node so that rollback can undo them all.
 type applier struct {
-	root   *yaml.Node // the document's value; nil: null
-	saved  []savedNode
-	seen   map[*yaml.Node]bool
-	copied int  // values the copy operations added so far
-	mask   bool // the document is a Secret whose values messages mask
-}
-
-// maxCopied bounds the values the copy operations of one patch may add to
-// the document. Copying a document into itself doubles it, so without a
-// bound a patch of a few dozen operations would exhaust memory; a million
-// values is far more than real patches copy (tree.Read stops alias bombs
-// in the same way).
-const maxCopied = 1 << 20
-
-// countNodes counts the nodes of the value n, stopping once it reaches max.
-func countNodes(n *yaml.Node, max int) int {
-	count := 0
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		n = tree.Deref(n)
-		if n == nil || count >= max || depth > 10000 {
-			return
-		}
-		count++
-		for _, c := range n.Content {
-			walk(c, depth+1)
-		}
-	}
-	walk(n, 0)
-	return count
+	root      *yaml.Node // the document's value; nil: null
+	saved     []savedNode
+	seen      map[*yaml.Node]bool
+	copied    int  // what the copy operations added so far (tree.ExpandedCost)
+	maxCopied int  // Options.MaxExpanded, resolved; 0: no limit
+	mask      bool // the document is a Secret whose values messages mask
 }
 
 type savedNode struct {
@@ -318,9 +305,12 @@ func (a *applier) apply(o *operation) error {
 		if err != nil {
 			return err
 		}
-		a.copied += countNodes(v, maxCopied-a.copied+1)
-		if a.copied > maxCopied {
-			return o.errorf(ReasonLimit, "the copy operations of the patch would add more than %d values to the document (does the patch copy the document into itself again and again?)", maxCopied)
+		if a.maxCopied > 0 {
+			// counted before the copy is made
+			a.copied += tree.ExpandedCost(v, a.maxCopied-a.copied)
+			if a.copied > a.maxCopied {
+				return o.errorf(ReasonLimit, "the copy operations of the patch would add more than %d bytes to the document (each value copied counts its text and the size of a node; does the patch copy the document into itself again and again?)", a.maxCopied)
+			}
 		}
 		return a.add(o, o.pathTok, cloneValue(v), nil)
 	case "test":

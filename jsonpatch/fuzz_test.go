@@ -75,7 +75,7 @@ func checkApply(t *testing.T, doc, patch *yaml.Node) {
 	}
 	nodetest.CheckNoSharing(t, got, patch)
 	if len(nodetest.NodeSet(got, nil)) > 100000 {
-		// copies of copies (up to Apply's limit of a million values): the
+		// copies of copies (up to Apply's limit of 8 MiB): the
 		// checks below would take seconds; TestCopyLimit covers these
 		return
 	}

@@ -456,8 +456,9 @@ func TestErrorFormat(t *testing.T) {
 }
 
 // TestCopyLimit checks that a patch that copies the document into itself
-// until it would hold more than a million values is rejected, and one that
-// stays below passes.
+// until the copies would add more than the limit (Options.MaxExpanded, by
+// default tree.DefaultLimits().MaxExpanded, 8 MiB) is rejected before the
+// copy that crosses it is made, and one that stays below passes.
 func TestCopyLimit(t *testing.T) {
 	bomb := func(n int) *yaml.Node {
 		return nodetest.ReadDoc(t, "["+strings.Repeat(`{"op": "copy", "from": "", "path": "/-"},`, n-1)+`{"op": "copy", "from": "", "path": "/-"}]`)
@@ -471,13 +472,26 @@ func TestCopyLimit(t *testing.T) {
 	before := tree.Clone(doc)
 	_, err = jsonpatch.Apply(doc, bomb(40), jsonpatch.Options{})
 	var e *jsonpatch.Error
-	// Each copy doubles the document (2, 4, 8, ... values): the first k
-	// copies add 2^(k+1)-2 values, more than 2^20 at the 20th.
-	if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonLimit || e.Index != 19 {
-		t.Fatalf("40 copies: %v, want a limit error at operation 19", err)
+	// [1] costs 2 nodes and 1 byte of text: 2*nodeCost+1 = 305 bytes
+	// (nodeCost is the size of a yaml.Node, 152 bytes); each copy doubles
+	// the document, so copy k (from 0) adds 305*2^k, and copies 0 to k add
+	// 305*(2^(k+1)-1): more than 8 MiB (8,388,608) first at k = 14.
+	if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonLimit || e.Index != 14 {
+		t.Fatalf("40 copies: %v, want a limit error at operation 14", err)
 	}
 	if !reflect.DeepEqual(doc, before) {
 		t.Errorf("the document changed")
+	}
+	// the same with a lower limit: 305*(2^(k+1)-1) > 10,000 first at k = 5
+	doc = nodetest.ReadDoc(t, "[1]")
+	_, err = jsonpatch.Apply(doc, bomb(40), jsonpatch.Options{MaxExpanded: 10000})
+	if !errors.As(err, &e) || e.Reason != jsonpatch.ReasonLimit || e.Index != 5 {
+		t.Fatalf("40 copies, limit 10,000: %v, want a limit error at operation 5", err)
+	}
+	// and none
+	doc = nodetest.ReadDoc(t, "[1]")
+	if got, err := jsonpatch.Apply(doc, bomb(16), jsonpatch.Options{MaxExpanded: -1}); err != nil || len(tree.Root(got).Content) != 17 {
+		t.Fatalf("16 copies without a limit: %v", err)
 	}
 }
 

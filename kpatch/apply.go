@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/secret"
@@ -19,6 +19,8 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options control Apply.
@@ -28,23 +30,35 @@ type Options struct {
 	Strict    bool           // a patch that matches nothing is an error, not a warning
 	ListOrder smp.ListOrder  // for strategic merge patches
 	Trace     io.Writer      // when set, every change is written to it
-	// Record, when set, receives what each patch changed in each object
-	// (conflict.Find's input), for the objects more than one patch
-	// changes (a patch never conflicts with itself), but for those a Run
-	// was told it is Done with and whose patches do not conflict: Done
-	// finds their conflicts at once and lets go of the changes.
-	Record *conflict.Recorder
+	// Records, when set, is given the change records of each object
+	// that more than one patch changed (a patch never conflicts with
+	// itself): one change.Record per patch, in the order the patches
+	// applied, as soon as the object is patched (Run.Patch), so that a
+	// caller can compare them (conflict.Recorder's Add finds their
+	// conflicts) and they need not be kept until Finish. It is called
+	// for several objects at once. Result.Recorded names the objects it
+	// was given, in the order of a sequential run.
+	Records func([]change.Record)
 	// Workers is how many objects are patched at once; 0 means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
 	// KeepGoing reports every error in Result.Errors instead of stopping
 	// at the first: a patch that fails on an object is left there and the
-	// object's next patches run (for an editor, which shows them all).
+	// object's next patches run, and an assignment of a field patch that
+	// fails is skipped and the patch's next assignments run (for an
+	// editor, which shows them all).
 	KeepGoing bool
 	// Changes records what each patch changes in every object, for
 	// Run.Changes: callers that attribute what an object became to the
 	// patches (validation, an editor's hover).
 	Changes bool
+	// MaxExpanded bounds what variables add to the values of one patch
+	// file, in bytes (each use of a variable counts the bytes of its
+	// value): patches over it apply to nothing, and Finish returns the
+	// error (Limit "expanded"). It bounds what the copy operations of a
+	// JSON patch add too (jsonpatch.Options.MaxExpanded). 0:
+	// tree.DefaultLimits().MaxExpanded; a negative value: no limit.
+	MaxExpanded int
 	// ShowSecrets shows the values of v1 Secrets' data and stringData in
 	// clear in the trace and in messages. By default they are masked
 	// ("***"; "*** (before)" and "*** (after)" for a value that changed),
@@ -52,6 +66,8 @@ type Options struct {
 	// that conflicts show them masked too. The patched objects keep their
 	// values either way.
 	ShowSecrets bool
+
+	scanOnly bool // tests: field patches look everything up by scanning, without an index
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
@@ -67,6 +83,10 @@ type Warning struct {
 	// because its object's kind has no schema: giving the kind's schema
 	// (its CustomResourceDefinition) makes its lists merge.
 	NoSchema bool
+	// Ignored names, for a kustomization read among the patch files, the
+	// fields it holds that kmerge does not read (all but its patches):
+	// what kustomize would do with them is not done.
+	Ignored []string
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -80,34 +100,50 @@ type Result struct {
 	// Errors holds, with Options.KeepGoing, every error, in the order of
 	// a sequential run.
 	Errors []error
+	// Recorded names the objects (change.Record.Object) whose records
+	// went to Options.Records, each once, in the order of a sequential
+	// run: by the first patch that recorded changes in them, then in set
+	// order. It orders what was found in them
+	// (conflict.Recorder.Conflicts).
+	Recorded []string
 }
 
 // Apply applies patches to the objects of set: first the strategic and
 // merge patches, then the field patches, each group in the order given
-// (spec/kpatch-file-format.md 7.2: the strategic patches set the shape of
+// (docs/kpatch.md, "Order": the strategic patches set the shape of
 // a document, field patches make precise changes on top). Objects are
-// edited in place, several at once (Options.Workers). A patch whose target
-// or selector matches nothing is a warning (an error with Strict).
-func Apply(set *resource.Set, patches []*Patch, opts Options) (*Result, error) {
+// edited in place, several at once (Options.Workers); the objects a patch
+// deleted are taken out of the set and of their sources
+// (resource.Set.RemoveDeleted). A patch whose target or selector matches
+// nothing is a warning (an error with Strict).
+//
+// Once ctx is done, no further patch is applied, and Apply returns
+// ctx.Err() wrapped with the object and the patch it stopped before; the
+// objects patched by then stay patched (as after any error, the set is
+// then best thrown away).
+func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts Options) (*Result, error) {
 	run := NewRun(patches, opts)
-	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(set.Resources[i]) })
-	return run.Finish(set)
+	parallel.For(len(set.Resources), opts.Workers, func(i int) { run.Patch(ctx, set.Resources[i]) })
+	res, err := run.Finish(ctx, set)
+	set.RemoveDeleted()
+	return res, err
 }
 
 type applier struct {
+	ix        *objectIndex // the object's, for field patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
-	log       *change.Log // what the patch changes
-	kind      string      // the patch's kind, as conflicts name it
-	inserted  []insertion // the items the patch inserted, for settleInsertions
+	log       *change.Log      // what the patch changes
+	kind      change.PatchKind // the patch's kind, as its change records name it
+	inserted  []insertion      // the items the patch inserted, for settleInsertions
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if ap.opts.Strict {
-		return &Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 	}
 	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg + "; skipped"})
 	return nil
@@ -126,25 +162,42 @@ func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath
 }
 
 // masks reports whether messages about r mask its secret values
-// (Options.ShowSecrets).
+// (Options.ShowSecrets): r was a Secret when the run picked it (its
+// identity, which a patch's changes are named by until the run has
+// applied it), or is one now, a patch having re-kinded it (a strategic or
+// merge patch with allowKindChange, a JSON patch replacing /kind): the
+// values that patch writes into data and stringData are the new Secret's.
 func (ap *applier) masks(r *resource.Resource) bool {
-	return !ap.opts.ShowSecrets && secret.Holds(r.APIVersion, r.Kind)
+	return !ap.opts.ShowSecrets && (secret.Holds(r.APIVersion, r.Kind) || secret.Object(r.Root))
 }
 
-func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
+func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
+	if p.DeletesObject() {
+		// before any engine: a kind without a schema deletes as one with
+		r.Deleted = true
+		ap.touched[r] = true
+		ap.log.Add(change.Change{Op: change.Delete, Pos: p.Pos})
+		if ap.opts.Trace != nil {
+			fmt.Fprintf(ap.opts.Trace, "%s%s: deleted\n", p.Pos, r.ID())
+		}
+		return nil
+	}
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
-	case Strategic, Merge, JSON:
-		body, err := ap.substitute(p.Body, p.Pos.File)
+	case change.StrategicPatch, change.MergePatch, change.JSONPatch:
+		body, notes, err := ap.substitute(p.Body, p.Pos.File)
 		if err != nil {
 			return err
 		}
-		strategic := p.Type == Strategic
+		if p.Type != change.JSONPatch {
+			keepIdentity(body, r, p)
+		}
+		strategic := p.Type == change.StrategicPatch
 		if strategic && typ == nil {
 			ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: p.Pos, NoSchema: true,
 				Msg: fmt.Sprintf("no schema for %s %s: the strategic patch is applied as a JSON merge patch (lists are replaced)", r.APIVersion, r.Kind)})
 			strategic = false
-			ap.kind = Merge.String()
+			ap.kind = change.MergePatch
 		}
 		var before *yaml.Node
 		if ap.opts.Trace != nil {
@@ -152,11 +205,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		var res *yaml.Node
 		switch {
-		case p.Type == JSON:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, ShowSecrets: ap.opts.ShowSecrets})
+		case p.Type == change.JSONPatch:
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
-		case p.Type == Strategic: // a kind without a schema: the merge patch fallback
+		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
 				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
@@ -167,8 +220,9 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		if err != nil {
 			return patchError(p.Pos, r, err)
 		}
+		ap.note(notes)
 		if res.Kind != yaml.MappingNode {
-			return &Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, describeNode(res))}
+			return &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("%s: the %s patch would make the object %s; a patch cannot turn an object into something else", r.ID(), p.Type, tree.Describe(res))}
 		}
 		if res != r.Root {
 			*r.Root = *res // the patch replaced the whole object
@@ -208,17 +262,58 @@ func (ap *applier) patchObject(r *resource.Resource, p *Patch) error {
 		}
 		return nil
 	}
+	var errs []error // with KeepGoing, every failed assignment's
 	for _, pl := range places {
 		if pl.insert != nil {
 			pl = ap.materialize(pl, p.Pos)
 		}
 		for _, a := range p.Sets {
 			if err := ap.assign(pl, a); err != nil {
-				return err
+				if !ap.opts.KeepGoing {
+					return err
+				}
+				errs = append(errs, err)
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// keepIdentity takes out of a strategic or merge patch body (a copy) what
+// would change the identity of the object r, as kustomize reads such a
+// patch: its apiVersion and metadata.namespace always, its metadata.name
+// and kind unless the patch allows a new name (a new kind). Those name
+// the target. A body whose top level is $patch: replace (the object
+// replaced whole) gets r's instead.
+func keepIdentity(body *yaml.Node, r *resource.Resource, p *syntax.Patch) {
+	if body.Kind != yaml.MappingNode {
+		return
+	}
+	replace := false
+	if d := tree.MapGet(body, "$patch"); d != nil && d.Kind == yaml.ScalarNode && d.Value == "replace" {
+		replace = true
+	}
+	fix := func(m *yaml.Node, key, value string, allowed bool) {
+		switch {
+		case allowed && tree.MapGet(m, key) != nil:
+		case replace && value != "":
+			tree.MapSet(m, key, tree.NewString(value))
+		default:
+			tree.MapDelete(m, key)
+		}
+	}
+	fix(body, "apiVersion", r.APIVersion, false)
+	fix(body, "kind", r.Kind, p.AllowKindChange)
+	meta := tree.MapGet(body, "metadata")
+	if meta == nil || meta.Kind != yaml.MappingNode {
+		return
+	}
+	wasEmpty := len(meta.Content) == 0
+	fix(meta, "namespace", r.Namespace, false)
+	fix(meta, "name", r.Name, p.AllowNameChange)
+	if len(meta.Content) == 0 && !wasEmpty {
+		tree.MapDelete(body, "metadata")
+	}
 }
 
 func patchError(pos tree.Position, r *resource.Resource, err error) error {
@@ -230,33 +325,45 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 	if errors.As(err, &pe) {
 		msg = strings.TrimPrefix(msg, pe.Position().String()) // the position goes in front, once
 	}
-	return &Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
+	return &syntax.Error{Pos: pos, Msg: r.ID() + ": " + msg, Err: err}
 }
 
 // substitute copies a patch document with its variables substituted in
 // every scalar: a scalar that is exactly one unquoted variable takes the
-// variable's type, anything else becomes a string.
-func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
+// variable's type, anything else becomes a string (a patch document is
+// YAML, whose quotes make strings). notes holds, by the line and column
+// of each scalar that became a string from variables, what a message
+// about a string there should say (change.Change.Note).
+func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int]string, error) {
 	c := tree.Clone(n)
+	var notes map[[2]int]string
 	var walk func(n *yaml.Node) error
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
 			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
-			parts, err := splitVariables(n.Value, pos)
+			parts, err := syntax.Variables(n.Value, pos)
 			if err != nil {
 				return err
 			}
 			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-			v := Value{Pos: pos, Raw: n.Value, Quoted: quoted, parts: parts}
-			text, node, err := v.resolve(ap.opts.Vars)
+			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
+			text, node, err := ap.opts.Vars.resolve(v)
 			if err != nil {
 				return err
 			}
 			if node != nil {
 				n.Tag, n.Value, n.Style = node.Tag, node.Value, 0
-			} else {
-				n.Tag, n.Value = "!!str", text
+				return nil
 			}
+			note := "quoted or built from variables: a string, as YAML reads it"
+			if len(parts) == 1 && parts[0].Var != "" {
+				note += "; unquoted, ${" + parts[0].Var + "} keeps the variable's type"
+			}
+			if notes == nil {
+				notes = map[[2]int]string{}
+			}
+			notes[[2]int{n.Line, n.Column}] = note
+			n.Tag, n.Value = "!!str", text
 			return nil
 		}
 		for _, ch := range n.Content {
@@ -266,7 +373,22 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, error) {
 		}
 		return nil
 	}
-	return c, walk(c)
+	err := walk(c)
+	return c, notes, err
+}
+
+// note gives the changes the patch recorded that set a scalar of the
+// patch substitute noted their notes.
+func (ap *applier) note(notes map[[2]int]string) {
+	if ap.log == nil || len(notes) == 0 {
+		return
+	}
+	for i := range ap.log.Changes {
+		c := &ap.log.Changes[i]
+		if c.Op == change.Set && c.Value != nil && c.Value.Kind == yaml.ScalarNode {
+			c.Note = notes[[2]int{c.Value.Line, c.Value.Column}]
+		}
+	}
 }
 
 func article(k schema.Kind) string {
@@ -289,15 +411,4 @@ func describeType(t *schema.Type, pl place) string {
 		return pl.where() + " (" + t.Name + ")"
 	}
 	return pl.where()
-}
-
-func describeNode(n *yaml.Node) string {
-	switch k := tree.KindOf(n); k {
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	case tree.String:
-		return fmt.Sprintf("the string %q", n.Value)
-	default:
-		return "the " + k.String() + " " + n.Value
-	}
 }

@@ -12,10 +12,12 @@ import (
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // assign performs one assignment relative to a place.
-func (ap *applier) assign(base place, a Assignment) error {
+func (ap *applier) assign(base place, a syntax.Assignment) error {
 	warned := len(ap.res.Warnings)
 	places, err := ap.walk([]place{base}, a.Key, a.Pos, !a.Value.Delete)
 	if err != nil {
@@ -46,9 +48,9 @@ func (ap *applier) assign(base place, a Assignment) error {
 }
 
 // set puts a scalar at a place.
-func (ap *applier) set(pl place, a Assignment) error {
+func (ap *applier) set(pl place, a syntax.Assignment) error {
 	if pl.node != nil && !tree.KindOf(pl.node).Scalar() {
-		return &Error{Pos: a.Value.Pos, Msg: fmt.Sprintf("%s is %s: a field patch sets scalars (use a strategic or merge patch to change a whole %s)", pl.where(), describeNode(pl.node), tree.KindOf(pl.node))}
+		return &syntax.Error{Pos: a.Value.Pos, Msg: fmt.Sprintf("%s is %s: a field patch sets scalars (use a strategic or merge patch to change a whole %s)", pl.where(), tree.Describe(pl.node), tree.KindOf(pl.node))}
 	}
 	v, err := ap.typed(a.Value, pl)
 	if err != nil {
@@ -60,17 +62,24 @@ func (ap *applier) set(pl place, a Assignment) error {
 		pl.parent.Content = append(pl.parent.Content, nil)
 		copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 		pl.parent.Content[*pl.insert] = v
+		ap.ix.reshaped(pl.parent)
 		ap.recordInsertion(pl, v, a.Pos)
 	case pl.node != nil:
 		was := *pl.node
 		old = &was
 		setScalarKeepingStyle(pl.node, v)
+		if pl.parent.Kind == yaml.MappingNode {
+			ap.ix.written(pl.key)
+		} else {
+			ap.ix.written("")
+		}
 		ap.record(change.Set, pl.path, v, a.Pos)
 	case pl.parent.Kind == yaml.MappingNode:
-		tree.MapSet(pl.parent, pl.key, v)
+		ap.ix.set(pl.parent, pl.key, v)
 		ap.record(change.Set, pl.path, v, a.Pos)
 	default:
 		pl.parent.Content[pl.index] = v
+		ap.ix.written("")
 		ap.record(change.Set, pl.path, v, a.Pos)
 	}
 	ap.touched[pl.r] = true
@@ -104,7 +113,7 @@ func (ap *applier) recordInsertion(pl place, v *yaml.Node, pos tree.Position) {
 // deleteAbsent records the deletion of what p leads to from base, which
 // does not exist: it is absent afterwards all the same (another patch that
 // puts it there conflicts). Only a path of fields can be named.
-func (ap *applier) deleteAbsent(base place, p Path, pos tree.Position) {
+func (ap *applier) deleteAbsent(base place, p syntax.Path, pos tree.Position) {
 	path := base.path
 	for _, st := range p {
 		if st.Sel != nil {
@@ -185,11 +194,12 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 		return ap.warn(pos, "%s does not exist, nothing to delete", pl.where())
 	}
 	if pl.parent.Kind == yaml.MappingNode {
-		tree.MapDelete(pl.parent, pl.key)
+		ap.ix.del(pl.parent, pl.key)
 	} else {
 		for i, it := range pl.parent.Content {
 			if it == pl.node {
 				pl.parent.Content = append(pl.parent.Content[:i], pl.parent.Content[i+1:]...)
+				ap.ix.reshaped(pl.parent)
 				break
 			}
 		}
@@ -200,13 +210,19 @@ func (ap *applier) delete(pl place, pos tree.Position) error {
 	return nil
 }
 
-// typed makes the node for a value, typed by the schema type of its place:
-// quoted values are strings; unquoted ones take the field's type
-// (replicas an integer, label values strings, targetPort an integer or a
-// string); a value that is exactly one variable takes the variable's type;
-// without a schema, YAML 1.2's core rules decide.
-func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
-	text, varNode, err := v.resolve(ap.opts.Vars)
+// typed makes the node for a value, typed by the schema type of its place.
+// A field that admits one scalar type (a string, an integer, a number, a
+// boolean) takes the value's text as that type, quoted or not, written or
+// from variables: replicas: "3" and replicas: "${values.n}" are the
+// integer 3, a label's value is a string whatever it looks like. Where the
+// schema admits several (int-or-string, or any value: no schema, or a
+// field that preserves unknown fields), the value chooses: quoted, or
+// text built from variables, is a string; exactly one unquoted variable
+// takes the variable's type; other text is an integer for int-or-string
+// when it reads as one, and is typed by YAML 1.2's core rules for any
+// value.
+func (ap *applier) typed(v syntax.Value, pl place) (*yaml.Node, error) {
+	text, varNode, err := ap.opts.Vars.resolve(v)
 	if err != nil {
 		return nil, err
 	}
@@ -216,44 +232,23 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 		kind = t.Kind
 	}
 	if !kind.Scalar() && kind != schema.Any {
-		return nil, &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s): a field patch sets scalars (use a strategic or merge patch)", pl.where(), kind, typeWord(t))}
+		return nil, &syntax.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s): a field patch sets scalars (use a strategic or merge patch)", pl.where(), kind, typeWord(t))}
 	}
 	fail := func(what string) error {
-		return &Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
+		return &syntax.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s); %s", pl.where(), article(kind), typeWord(t), what)}
 	}
-	str := tree.NewString
-	if varNode != nil {
-		vk := tree.KindOf(varNode)
-		switch kind {
-		case schema.String:
-			return str(varNode.Value), nil // any scalar fits a string
-		case schema.Any:
-			if vk == tree.String {
-				return tree.NewString(varNode.Value), nil
-			}
-			return tree.Clone(varNode), nil
-		default:
-			if !validate.KindFits(varNode, t) {
-				return nil, fail(fmt.Sprintf("${%s} is %s", v.parts[0].ref, varNode.Value))
-			}
-		}
-		c := tree.Clone(varNode)
-		c.Style = 0
-		return c, nil
-	}
-	if v.Quoted || len(v.parts) > 1 {
-		switch kind {
-		case schema.Integer, schema.Number, schema.Boolean:
-			return nil, fail(fmt.Sprintf("the value %q is a string (quoted or built from variables)", text))
-		}
-		return str(text), nil
+	// what the value is, for messages: its text, or the variable it comes
+	// from
+	shown := fmt.Sprintf("%q", text)
+	if len(v.Parts) == 1 && v.Parts[0].Var != "" {
+		shown = fmt.Sprintf("${%s} is %q, which", v.Parts[0].Var, text)
 	}
 	switch kind {
 	case schema.String:
-		return str(text), nil
+		return tree.NewString(text), nil // any scalar fits a string
 	case schema.Integer:
 		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
-			return nil, fail(fmt.Sprintf("%q is not an integer", text))
+			return nil, fail(shown + " is not an integer")
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
 	case schema.Number:
@@ -261,19 +256,35 @@ func (ap *applier) typed(v Value, pl place) (*yaml.Node, error) {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
 		}
 		if f, err := strconv.ParseFloat(text, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, fail(fmt.Sprintf("%q is not a number", text))
+			return nil, fail(shown + " is not a number")
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: text}, nil
 	case schema.Boolean:
 		if text != "true" && text != "false" {
-			return nil, fail(fmt.Sprintf("%q is not true or false", text))
+			return nil, fail(shown + " is not true or false")
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: text}, nil
-	case schema.IntOrString:
+	}
+	// several types: the value chooses
+	if varNode != nil {
+		if kind == schema.IntOrString && !validate.KindFits(varNode, t) {
+			return nil, fail(fmt.Sprintf("${%s} is %s", v.Parts[0].Var, varNode.Value))
+		}
+		if tree.KindOf(varNode) == tree.String {
+			return tree.NewString(varNode.Value), nil
+		}
+		c := tree.Clone(varNode)
+		c.Style = 0
+		return c, nil
+	}
+	if v.Quoted || len(v.Parts) > 1 {
+		return tree.NewString(text), nil
+	}
+	if kind == schema.IntOrString {
 		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: text}, nil
 		}
-		return str(text), nil
+		return tree.NewString(text), nil
 	}
 	n, _ := typedScalar(text)
 	if tree.KindOf(n) == tree.String {

@@ -1,6 +1,7 @@
 package kpatch_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -34,11 +36,11 @@ image: shop/web:${values.version}
 // Apply a .kpatch file to manifests read from a reader, and write them
 // back: only the changed lines differ.
 func ExampleApply() {
-	set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
 	if err != nil {
 		panic(err)
 	}
-	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(patchText), "overrides.kpatch")
 	if err != nil {
 		panic(err)
 	}
@@ -49,7 +51,7 @@ func ExampleApply() {
 	for _, src := range set.Sources {
 		src.Stream.Snapshot() // keep the text of what the patches do not change
 	}
-	if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+	if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 		panic(err)
 	}
 	set.Sources[0].Stream.WriteYAML(os.Stdout)
@@ -71,30 +73,32 @@ func ExampleApply() {
 // only the files in flight (what kmerge.Apply does); Finish, once all are
 // read, reports what depends on the whole set.
 func ExampleRun() {
-	patches, err := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.api]\nreplicas: 2\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas: 3\n[deployment.api]\nreplicas: 2\n"), "p.kpatch")
 	if err != nil {
 		panic(err)
 	}
+	ctx := context.Background() // a caller that may stop the run gives its own
 	run := kpatch.NewRun(patches, kpatch.Options{})
 	var mu sync.Mutex
 	out := map[*resource.Source]string{}
-	set, err := resource.Stream([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
+	set, err := resource.Stream(ctx, []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{},
 		func(src *resource.Source, objs []*resource.Resource) {
 			src.Stream.Snapshot()
 			for _, r := range objs {
-				run.Patch(r)
+				run.Patch(ctx, r)
 			}
 			var b strings.Builder
 			src.Stream.WriteYAML(&b)
-			src.Release(objs) // written: let go of the parsed documents
+			src.Release(objs)
 			mu.Lock()
 			out[src] = b.String()
 			mu.Unlock()
 		})
+
 	if err != nil {
 		panic(err)
 	}
-	res, err := run.Finish(set)
+	res, err := run.Finish(ctx, set)
 	if err != nil {
 		panic(err)
 	}
@@ -120,7 +124,7 @@ func ExampleRun() {
 // TestConcurrentApply: one parsed patch list and one Vars serve many
 // applies at once, each to its own set (run with -race).
 func TestConcurrentApply(t *testing.T) {
-	patches, err := kpatch.ParseKpatch([]byte(patchText), "overrides.kpatch")
+	patches, err := syntax.ParseKpatch([]byte(patchText), "overrides.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +138,12 @@ func TestConcurrentApply(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			set, err := resource.Load([]string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
+			set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(manifest), resource.LoadOptions{})
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+			if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 				errs[i] = err
 				return
 			}

@@ -1,16 +1,20 @@
 package kpatch
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 )
 
 // TestFieldpathKeys: the paths kmerge prints (fieldpath's text) are keys
 // of field patches that name the same place: each path below, pasted into
-// a .kpatch key, sets the value fieldpath.Get finds at it.
+// a .kpatch key, sets the value fieldpath.Get finds at it. (That the
+// grammars read each other's text alike is syntax's FuzzPathGrammars;
+// this is the same on a document, through the walk apply makes.)
 func TestFieldpathKeys(t *testing.T) {
 	const doc = `apiVersion: example.com/v1
 kind: Thing
@@ -41,7 +45,7 @@ spec:
 		if err != nil || p.String() != text {
 			t.Fatalf("%s is not a path as fieldpath writes it: %v", text, err)
 		}
-		set, err := resource.Load([]string{"-"}, strings.NewReader(doc), resource.LoadOptions{})
+		set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(doc), resource.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,12 +53,12 @@ spec:
 		if want == nil {
 			t.Fatalf("%s: no value in the document", text)
 		}
-		patches, err := ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
+		patches, err := syntax.ParseKpatch([]byte("[thing.x]\n"+text+": changed\n"), "p.kpatch")
 		if err != nil {
 			t.Errorf("%s: not a .kpatch key: %v", text, err)
 			continue
 		}
-		if _, err := Apply(set, patches, Options{Strict: true}); err != nil {
+		if _, err := Apply(context.Background(), set, patches, Options{Strict: true}); err != nil {
 			t.Errorf("%s: %v", text, err)
 			continue
 		}

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +20,7 @@ func TestLoadOrder(t *testing.T) {
 		}
 	}
 	for _, workers := range []int{1, 2, 8} {
-		patches, err := Load([]string{dir}, LoadOptions{Workers: workers})
+		patches, err := Load(context.Background(), []string{dir}, LoadOptions{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestLoadOrder(t *testing.T) {
 		}
 	}
 	for _, workers := range []int{1, 2, 8} {
-		_, err := Load([]string{dir}, LoadOptions{Workers: workers})
+		_, err := Load(context.Background(), []string{dir}, LoadOptions{Workers: workers})
 		if err == nil || !strings.Contains(err.Error(), "p105.kpatch:1:") {
 			t.Fatalf("workers %d: %v, want the error of p105.kpatch", workers, err)
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Place is what a path leads to in an object, for tools that show what a
@@ -30,14 +32,14 @@ type Place struct {
 // places too (with their schema type, Node nil); a selector that matches
 // nothing gives no place. The error is the one applying a patch with that
 // path would report, at the positions of the path's steps.
-func Lookup(r *resource.Resource, path Path, opts Options) ([]Place, error) {
+func Lookup(r *resource.Resource, path syntax.Path, opts Options) ([]Place, error) {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
 	}
 	if opts.Vars == nil {
 		opts.Vars = NewVars()
 	}
-	opts.Strict, opts.Trace, opts.Record = false, nil, nil
+	opts.Strict, opts.Trace, opts.Records = false, nil, nil
 	copied := *r
 	copied.Root = tree.Clone(r.Root)
 	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{},

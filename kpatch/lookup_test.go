@@ -1,9 +1,11 @@
 package kpatch
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -11,7 +13,7 @@ import (
 
 func lookupSet(t *testing.T) *resource.Set {
 	t.Helper()
-	set, err := resource.Load([]string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader(fuzzManifests), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestLookup(t *testing.T) {
 		{"containers[name=nosuch].image", nil, ""},
 		{"containers[+name=main].image", []string{"spec.template.spec.containers[1].image="}, "image"},
 	} {
-		path, err := ParsePath(c.path, tree.Position{File: "f", Line: 1, Column: 1})
+		path, err := syntax.ParsePath(c.path, tree.Position{File: "f", Line: 1, Column: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,11 +66,11 @@ func TestLookup(t *testing.T) {
 	if string(before) != string(after) {
 		t.Errorf("Lookup changed the object:\n%s\n%s", before, after)
 	}
-	path, _ := ParsePath("spec.replica", tree.Position{File: "f", Line: 3, Column: 1})
+	path, _ := syntax.ParsePath("spec.replica", tree.Position{File: "f", Line: 3, Column: 1})
 	if _, err := Lookup(web, path, Options{}); err == nil || !strings.HasPrefix(err.Error(), "f:3:6: ") || !strings.Contains(err.Error(), `has no field "replica"`) {
 		t.Errorf("an unknown field: %v", err)
 	}
-	places, _ := Lookup(web, Path{{Field: "replicas"}}, Options{})
+	places, _ := Lookup(web, syntax.Path{{Field: "replicas"}}, Options{})
 	if len(places) != 1 || places[0].Key == nil || places[0].Key.Value != "replicas" || places[0].Key.Line != 7 {
 		t.Errorf("the key of replicas: %+v", places)
 	}
@@ -97,16 +99,16 @@ func TestShortcuts(t *testing.T) {
 // KeepGoing reports every error, in the order of a sequential run, and
 // applies what does not fail.
 func TestKeepGoing(t *testing.T) {
-	patches, err := ParseKpatch([]byte("[deployment.web]\nreplicas: many\n[svc.web]\nspec.nosuch: 1\n[cm.cfg]\ndata.b: x\n"), "f")
+	patches, err := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas: many\n[svc.web]\nspec.nosuch: 1\n[cm.cfg]\ndata.b: x\n"), "f")
 	if err != nil {
 		t.Fatal(err)
 	}
 	set := lookupSet(t)
-	if _, err := Apply(set, patches, Options{}); err == nil || !strings.HasPrefix(err.Error(), "f:2:11: ") {
+	if _, err := Apply(context.Background(), set, patches, Options{}); err == nil || !strings.HasPrefix(err.Error(), "f:2:11: ") {
 		t.Fatalf("without KeepGoing: %v, want the first error", err)
 	}
 	set = lookupSet(t)
-	res, err := Apply(set, patches, Options{KeepGoing: true})
+	res, err := Apply(context.Background(), set, patches, Options{KeepGoing: true})
 	if err != nil {
 		t.Fatal(err)
 	}

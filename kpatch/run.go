@@ -2,14 +2,20 @@ package kpatch
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Run is Apply taken apart, for callers that patch objects as their files
@@ -19,20 +25,30 @@ import (
 // the set of all the objects. The result is Apply's.
 type Run struct {
 	opts     Options
-	order    []*Patch // strategic and merge patches, then field patches
+	order    []*syntax.Patch // strategic and merge patches, then field patches
 	matchers []*resource.Matcher
 	badSel   []error          // the target does not parse: the patch applies to nothing
 	byName   map[string][]int // patches (index in order) whose target names one object
 	anyName  []int            // the others, in order
 	cache    *shortcutCache
+	// reidentifies is set when a patch of the run may change the
+	// identity of an object (its name, kind, apiVersion or namespace), so
+	// that patches that did not target it may then do so
+	reidentifies bool
+	// selectsLabels: a target of the run picks objects by label or
+	// annotation (SelectsLabels)
+	selectsLabels bool
 
-	mu    sync.Mutex
-	slots map[*resource.Resource][]slot // the patches each object got, in order
-	none  *report                       // the report of the slots that have none (Done)
+	mu      sync.Mutex
+	slots   map[*resource.Resource][]*slot // the patches each object got, in order
+	none    *report                        // the report of the slots that have none (Done)
+	stopped error                          // the first patch Patch did not apply, its context being done
+
+	err error // the patches cannot run at all (Options.MaxExpanded)
 }
 
 // NewRun prepares a run of patches.
-func NewRun(patches []*Patch, opts Options) *Run {
+func NewRun(patches []*syntax.Patch, opts Options) *Run {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
 	}
@@ -40,14 +56,21 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]slot{}, none: &report{}}
+		slots: map[*resource.Resource][]*slot{}, none: &report{}}
+	maxExpanded := opts.MaxExpanded
+	if maxExpanded == 0 {
+		maxExpanded = tree.DefaultLimits().MaxExpanded
+	}
+	// checked before a value is built: substituting them is what takes
+	// the memory
+	run.err = opts.Vars.checkExpansion(patches, maxExpanded)
 	for _, p := range patches {
-		if p.Type != Field {
+		if p.Type != change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
 	for _, p := range patches {
-		if p.Type == Field {
+		if p.Type == change.FieldPatch {
 			run.order = append(run.order, p)
 		}
 	}
@@ -58,45 +81,50 @@ func NewRun(patches []*Patch, opts Options) *Run {
 		if run.badSel[i] != nil {
 			continue
 		}
-		if name := p.Target.Name; name != "" && name != "*" {
+		if name, ok := p.Target.ExactName(); ok {
 			run.byName[name] = append(run.byName[name], i)
 		} else {
 			run.anyName = append(run.anyName, i)
 		}
+		run.reidentifies = run.reidentifies || p.MayReidentify()
 	}
+	run.selectsLabels = run.SelectsLabels()
 	return run
 }
 
-// targets returns the patches (indexes in order) whose targets pick r, in
-// order.
-func (run *Run) targets(r *resource.Resource) []int {
-	named, any := run.byName[r.Name], run.anyName
-	var out []int
-	for len(named) > 0 || len(any) > 0 {
-		var i int
-		if len(any) == 0 || len(named) > 0 && named[0] < any[0] {
-			i, named = named[0], named[1:]
-		} else {
-			i, any = any[0], any[1:]
-		}
-		if run.matchers[i].Matches(r) {
-			out = append(out, i)
+// next returns the first patch after the one at index last whose target
+// picks r as it is now, -1 when there is none: the patches that name r's
+// name (or the name it had before a patch renamed it), or no name.
+func (run *Run) next(r *resource.Resource, last int) int {
+	best := -1
+	consider := func(list []int) {
+		j := sort.SearchInts(list, last+1)
+		for ; j < len(list) && (best < 0 || list[j] < best); j++ {
+			if run.matchers[list[j]].Matches(r) {
+				best = list[j]
+				return
+			}
 		}
 	}
-	return out
+	consider(run.byName[r.Name])
+	if r.Original != nil && r.Original.Name != r.Name {
+		consider(run.byName[r.Original.Name])
+	}
+	consider(run.anyName)
+	return best
 }
 
 // Targets reports whether some patch applies to r: whether Patch will edit
 // it (a caller snapshots its file first). It looks at r's identity
 // (apiVersion, kind, namespace, name) and, when SelectsLabels, its labels:
 // nothing else of r needs to be read to answer.
-func (run *Run) Targets(r *resource.Resource) bool { return len(run.targets(r)) > 0 }
+func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0 }
 
-// SelectsLabels reports whether a patch's target selects objects by label:
-// then Targets looks at objects' labels.
+// SelectsLabels reports whether a patch's target selects objects by label
+// or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.Labels != "" {
+		if p.Target.Labels != "" || p.Target.Annotations != "" {
 			return true
 		}
 	}
@@ -104,23 +132,79 @@ func (run *Run) SelectsLabels() bool {
 }
 
 // Patch applies to r, in order, every patch whose target picks it, and
-// reports whether one did. It stops at the first failure, which Finish
-// returns. Patch is safe to call for different objects at once.
-func (run *Run) Patch(r *resource.Resource) bool {
+// reports whether one did. Whether a patch's target picks r is decided
+// just before the patch applies, on r as the patches before it left it:
+// after a patch renamed r, the later patches that name its new name apply
+// to it, as do those that name its old one (resource.Resource.Original);
+// after a patch deleted r, the later patches that target it do nothing
+// (each is a conflict with the delete). It stops at the first failure,
+// which Finish returns. Patch is safe to call for different objects at
+// once.
+//
+// ctx is checked before each patch: once it is done, Patch applies no
+// more patches (to r or to any object after it), and Finish returns
+// ctx.Err() wrapped with the object and the patch it stopped before.
+func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
+	if run.err != nil {
+		return false
+	}
+	var slots []*slot
 	touched := false
-	targets := run.targets(r)
-	slots := make([]slot, 0, len(targets))
+	first := run.next(r, -1)
+	if first < 0 {
+		return false
+	}
 	// what each patch changes is recorded for conflicts between patches
 	// (an object only one patch changes has none), for the trace, and for
 	// callers that ask (Options.Changes)
-	record := run.opts.Record != nil && len(targets) > 1 || run.opts.Trace != nil || run.opts.Changes
-	for _, i := range targets {
-		slots = append(slots, slot{patch: run.order[i], index: i, r: r, report: &report{}})
-		sl := &slots[len(slots)-1]
-		sl.run(run.opts, run.cache, record)
+	// (a patch may make a later one pick r: by renaming it, or by giving
+	// it the labels a later selector asks for)
+	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	var ix *objectIndex // for the object's field patches, which come last
+	for i := first; i >= 0; i = run.next(r, i) {
+		if err := ctx.Err(); err != nil {
+			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
+			break
+		}
+		sl := &slot{patch: run.order[i], index: i, r: r, report: &report{}}
+		slots = append(slots, sl)
+		if r.Deleted {
+			sl.afterDelete(record)
+			continue
+		}
+		if sl.patch.Type != change.FieldPatch {
+			ix = nil // its writes do not go through the index
+		} else if ix == nil && !run.opts.scanOnly {
+			ix = newObjectIndex()
+		}
+		sl.run(run.opts, run.cache, record, ix)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
+		}
+		if sl.err == nil && !r.Deleted && r.Reidentify() {
+			sl.renamed = true
+		}
+	}
+	if run.opts.Records != nil && len(slots) > 1 {
+		// the records of the object's patches are handed over now, so
+		// that what they changed need not be kept until Finish
+		var recs []change.Record
+		for _, sl := range slots {
+			if len(sl.changes) > 0 {
+				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
+			}
+		}
+		if len(recs) > 1 { // a patch never conflicts with itself
+			for _, sl := range slots {
+				sl.recorded = len(sl.changes) > 0
+			}
+			run.opts.Records(recs)
+		}
+		if !run.opts.Changes {
+			for _, sl := range slots {
+				sl.changes = nil
+			}
 		}
 	}
 	if len(slots) > 0 {
@@ -131,48 +215,44 @@ func (run *Run) Patch(r *resource.Resource) bool {
 	return touched
 }
 
+// stop records why Patch stopped, the first time.
+func (run *Run) stop(err error) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.stopped == nil {
+		run.stopped = err
+	}
+}
+
 // Changes returns what the patches did to r, in the order they did it,
-// once Patch has returned for r: recorded with Options.Changes (or a trace,
-// or a Recorder and more than one patch for r); nil otherwise.
+// once Patch has returned for r: recorded with Options.Changes (or with a
+// trace, when they did not go to Options.Records); nil otherwise.
 func (run *Run) Changes(r *resource.Resource) []change.Change {
 	run.mu.Lock()
 	slots := run.slots[r]
 	run.mu.Unlock()
 	var out []change.Change
-	for i := range slots {
-		out = append(out, slots[i].changes...)
+	for _, sl := range slots {
+		out = append(out, sl.changes...)
 	}
 	return out
 }
 
 // Done tells the run that the caller is done with r's changes (it read
-// Changes, or will not): the run then keeps them only where two patches'
-// changes to r conflict (conflict.Find), for Options.Record, so that the
-// memory they take goes with the object; of a patch that reported nothing
-// else either (no warning, error or trace), it keeps only that it applied.
+// Changes, or will not): the run lets go of them (Options.Records had
+// them when r was patched), so that the memory they take goes with the
+// object; of a patch that reported nothing else either (no warning, error
+// or trace), it keeps only that it applied (a run over many objects keeps
+// little of each).
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
-	slots := run.slots[r]
-	run.mu.Unlock()
-	keep := false
-	if len(slots) > 1 && run.opts.Record != nil {
-		var recs []conflict.Record
-		for i := range slots {
-			if len(slots[i].changes) > 0 {
-				recs = append(recs, slots[i].record())
-			}
-		}
-		keep = len(recs) > 1 && len(conflict.Find(recs)) > 0
-	}
-	for i := range slots {
-		sl := &slots[i]
+	defer run.mu.Unlock()
+	for _, sl := range run.slots[r] {
 		if sl.report == run.none {
 			continue
 		}
-		if !keep {
-			sl.changes = nil
-		}
-		if len(sl.warnings) == 0 && len(sl.changes) == 0 && sl.err == nil && sl.trace.Len() == 0 {
+		sl.changes = nil
+		if len(sl.warnings) == 0 && sl.err == nil && sl.trace.Len() == 0 {
 			sl.report = run.none
 		}
 	}
@@ -184,18 +264,36 @@ func (run *Run) Done(r *resource.Resource) {
 // by patch, then by object; the error returned is the first one in that
 // order. A target whose kind names kinds of several groups among the
 // objects it picked is an error too.
-func (run *Run) Finish(set *resource.Set) (*Result, error) {
+//
+// When Patch stopped because its context was done, or ctx is done before
+// Finish has gone through the patches, Finish returns that context's error,
+// wrapped with where it stopped, and no result.
+func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) {
+	if run.stopped != nil {
+		return nil, run.stopped
+	}
 	opts := run.opts
+	if run.err != nil && opts.KeepGoing {
+		return &Result{Errors: []error{run.err}}, nil
+	} else if run.err != nil {
+		return nil, run.err
+	}
 	byPatch := make([][]*slot, len(run.order))
 	for _, r := range set.Resources {
-		slots := run.slots[r]
-		for i := range slots {
-			byPatch[slots[i].index] = append(byPatch[slots[i].index], &slots[i])
+		for _, sl := range run.slots[r] {
+			byPatch[sl.index] = append(byPatch[sl.index], sl)
 		}
 	}
 	res := &Result{}
 	touched := map[*resource.Resource]bool{}
+	// the objects whose records went to Options.Records, in the order of
+	// their first patch that recorded changes, and by object for one
+	// patch: the order of a sequential run
+	seen := map[*resource.Resource]bool{}
 	for i, p := range run.order {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%sstopped before the patch's results were gathered: %w", p.Pos, err)
+		}
 		slots := byPatch[i]
 		matched := make([]*resource.Resource, len(slots))
 		for j, sl := range slots {
@@ -207,9 +305,9 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 		}
 		switch {
 		case err != nil:
-			err = &Error{Pos: p.Pos, Msg: err.Error()}
+			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 		case len(slots) == 0 && opts.Strict:
-			err = &Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
 			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
 		}
@@ -219,15 +317,19 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 			res.Errors = append(res.Errors, err)
 			continue
 		}
+		var warnings []Warning // the patch's, on every object it picked
 		for _, sl := range slots {
 			if sl.err != nil && !opts.KeepGoing {
 				return nil, sl.err
+			} else if joined, ok := sl.err.(interface{ Unwrap() []error }); ok {
+				res.Errors = append(res.Errors, joined.Unwrap()...) // the assignments of a field patch
 			} else if sl.err != nil {
 				res.Errors = append(res.Errors, sl.err)
 			}
-			res.Warnings = append(res.Warnings, sl.warnings...)
-			if len(sl.changes) > 0 && len(run.slots[sl.r]) > 1 {
-				opts.Record.Add(sl.record())
+			warnings = append(warnings, sl.warnings...)
+			if sl.recorded && !seen[sl.r] {
+				seen[sl.r] = true
+				res.Recorded = append(res.Recorded, sl.r.OriginalID())
 			}
 			if opts.Trace != nil && sl.trace.Len() > 0 {
 				if _, err := opts.Trace.Write(sl.trace.Bytes()); err != nil {
@@ -238,52 +340,182 @@ func (run *Run) Finish(set *resource.Set) (*Result, error) {
 				touched[sl.r] = true
 			}
 		}
+		res.Warnings = append(res.Warnings, gather(warnings)...)
 	}
 	for _, r := range set.Resources {
 		if touched[r] {
 			res.Touched = append(res.Touched, r)
 		}
 	}
+	if err := run.checkRenames(set); err != nil {
+		if !opts.KeepGoing {
+			return nil, err
+		}
+		res.Errors = append(res.Errors, err)
+	}
 	return res, nil
+}
+
+// checkRenames returns an error when a patch gave an object the identity
+// another object has (both are then one object to an API server): at the
+// patch that renamed it last.
+func (run *Run) checkRenames(set *resource.Set) error {
+	var renamed []*resource.Resource
+	for _, r := range set.Resources {
+		if r.Original != nil && !r.Deleted {
+			renamed = append(renamed, r)
+		}
+	}
+	if len(renamed) == 0 {
+		return nil
+	}
+	key := func(r *resource.Resource) string {
+		gvk := r.GVK()
+		ns := r.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		return gvk.Group + "/" + gvk.Kind + "/" + ns + "/" + r.Name
+	}
+	byKey := map[string][]*resource.Resource{}
+	for _, r := range set.Resources {
+		if !r.Deleted {
+			byKey[key(r)] = append(byKey[key(r)], r)
+		}
+	}
+	for _, r := range renamed {
+		var other *resource.Resource
+		for _, o := range byKey[key(r)] {
+			if o != r {
+				other = o
+				break
+			}
+		}
+		if other == nil {
+			continue
+		}
+		at := r.Position()
+		for _, sl := range run.slots[r] {
+			if sl.renamed {
+				at = sl.patch.Pos
+			}
+		}
+		what := "is"
+		if other.Original != nil {
+			what = "was renamed to"
+		}
+		return &syntax.Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
+			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)}
+	}
+	return nil
+}
+
+// maxNamed bounds the other objects a gathered warning names.
+const maxNamed = 3
+
+// gather makes one warning of a patch's warnings at one place of the
+// patch (a selector that matches nothing in any of 25,000 objects is one
+// line, not 25,000): the first, saying how many other objects had it and
+// naming a few. Warnings keep the order of their first occurrence.
+func gather(ws []Warning) []Warning {
+	if len(ws) < 2 {
+		return ws
+	}
+	type group struct {
+		first  int
+		others []*resource.Resource // distinct, in order
+		seen   map[*resource.Resource]bool
+	}
+	groups := map[tree.Position]*group{}
+	var order []tree.Position
+	for i, w := range ws {
+		g := groups[w.Pos]
+		if g == nil {
+			g = &group{first: i, seen: map[*resource.Resource]bool{w.Object: true}}
+			groups[w.Pos] = g
+			order = append(order, w.Pos)
+			continue
+		}
+		if !g.seen[w.Object] {
+			g.seen[w.Object] = true
+			g.others = append(g.others, w.Object)
+		}
+	}
+	if len(order) == len(ws) {
+		return ws
+	}
+	out := make([]Warning, 0, len(order))
+	for _, pos := range order {
+		g := groups[pos]
+		w := ws[g.first]
+		if n := len(g.others); n > 0 {
+			var names []string
+			for _, r := range g.others[:min(n, maxNamed)] {
+				if r != nil {
+					names = append(names, r.ID())
+				}
+			}
+			if n > maxNamed {
+				names = append(names, fmt.Sprintf("%d more", n-maxNamed))
+			}
+			w.Msg += fmt.Sprintf(" (the same in %d other %s: %s)", n, map[bool]string{true: "object", false: "objects"}[n == 1], strings.Join(names, ", "))
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // slot is one patch applied to one object, with what it reported (its
 // report's fields). Done gives a slot that has nothing to report the run's
-// shared empty report (Run.none, never written), so that a run over many
-// objects keeps little of each.
+// shared empty report (Run.none, never written once shared).
 type slot struct {
-	patch   *Patch
-	index   int // of the patch in the run's order
-	r       *resource.Resource
-	touched bool
+	patch    *syntax.Patch
+	index    int // of the patch in the run's order
+	r        *resource.Resource
+	recorded bool // changes went to Options.Records
+	touched  bool
+	renamed  bool // the patch changed the object's identity
 	*report
 }
 
 // report is what a patch reported about an object.
 type report struct {
 	warnings []Warning
-	changes  []change.Change // what the patch changed, when recorded
-	kind     string          // the patch's kind as conflicts name it
+	changes  []change.Change  // what the patch changed, when recorded
+	kind     change.PatchKind // the patch's kind as its change records name it
 	trace    bytes.Buffer
 	err      error
 }
 
-// record is what the slot's patch changed, for conflict.Find.
-func (sl *slot) record() conflict.Record {
-	return conflict.Record{Object: sl.r.ID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes}
+// afterDelete is the slot of a patch whose target picked an object an
+// earlier patch deleted: it does nothing, and needs the object to exist,
+// which conflicts with the delete; unless it deletes the object too, which
+// agrees with the delete.
+func (sl *slot) afterDelete(record bool) {
+	sl.kind = sl.patch.Type
+	if record {
+		op := change.Exists
+		if sl.patch.DeletesObject() {
+			op = change.Delete
+		}
+		sl.changes = []change.Change{{Op: op, Pos: sl.patch.Pos}}
+	}
 }
 
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex) {
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type.String()}
+	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}
 	sl.err = ap.patchObject(sl.r, sl.patch)
+	if sl.err != nil && ap.masks(sl.r) {
+		sl.err = maskedError(sl.err) // its line may set the Secret's values
+	}
 	ap.settleInsertions()
 	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
 	if ap.log != nil {
@@ -297,4 +529,25 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool) {
 	for i := range sl.warnings {
 		sl.warnings[i].Object = sl.r
 	}
+}
+
+// maskedError returns err (a *syntax.Error, or several joined, as
+// KeepGoing gathers them) with its *syntax.Errors marked Secret: the patch
+// failed on a Secret, whose values its lines set. Copies, as a patch's
+// errors may be shared.
+func maskedError(err error) error {
+	switch e := err.(type) {
+	case *syntax.Error:
+		c := *e
+		c.Secret = true
+		return &c
+	case interface{ Unwrap() []error }:
+		errs := e.Unwrap()
+		out := make([]error, len(errs))
+		for i, x := range errs {
+			out[i] = maskedError(x)
+		}
+		return errors.Join(out...)
+	}
+	return err
 }

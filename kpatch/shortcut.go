@@ -6,7 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/schema"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Shortcuts: a path whose field is not a field of the type where it
@@ -42,7 +45,7 @@ const maxShortcutDepth = 8
 
 // shortcut returns the full path the field of st stands for below t, nil
 // when there is none. where names the place, for messages.
-func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error) {
+func (ap *applier) shortcut(t *schema.Type, st syntax.Step, where string) (syntax.Path, error) {
 	k := shortcutKey{t, st.Field}
 	ap.shortcuts.mu.Lock()
 	res, ok := ap.shortcuts.m[k]
@@ -54,15 +57,15 @@ func (ap *applier) shortcut(t *schema.Type, st Step, where string) (Path, error)
 		ap.shortcuts.mu.Unlock()
 	}
 	if res.ambiguous != nil {
-		return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
+		return nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%q is not a field of %s and could be %s: write the full path",
 			st.Field, where, strings.Join(res.ambiguous, " or "))}
 	}
 	if res.path == nil {
 		return nil, nil
 	}
-	full := make(Path, len(res.path))
+	full := make(syntax.Path, len(res.path))
 	for i, f := range res.path {
-		full[i] = Step{Pos: st.Pos, Field: f, Quoted: true}
+		full[i] = syntax.Step{Pos: st.Pos, Field: f, Quoted: true}
 	}
 	return full, nil
 }
@@ -104,7 +107,7 @@ func findShortcut(t *schema.Type, name string) shortcutResult {
 		}
 		var names []string
 		for _, p := range found {
-			names = append(names, strings.Join(p, "."))
+			names = append(names, fieldsText(p))
 		}
 		sort.Strings(names)
 		return shortcutResult{ambiguous: names}
@@ -154,23 +157,33 @@ func itemHint(t *schema.Type, name string) string {
 			continue
 		}
 		sort.Slice(found, func(i, j int) bool {
-			return strings.Join(found[i].path, ".") < strings.Join(found[j].path, ".")
+			return fieldsText(found[i].path) < fieldsText(found[j].path)
 		})
 		names := make([]string, len(found))
 		for i, e := range found {
-			names[i] = strings.Join(e.path, ".")
+			names[i] = fieldsText(e.path)
 		}
 		first := found[0]
-		sel := "[0]"
+		sel := &syntax.Selector{Op: syntax.SelIndex}
 		if len(first.key) > 0 {
-			conds := make([]string, len(first.key))
-			for i, k := range first.key {
-				conds[i] = k + "=" + strings.ToUpper(k)
+			sel.Op = syntax.SelMatch
+			for _, k := range first.key {
+				sel.Conds = append(sel.Conds, syntax.Cond{Key: []string{k}, Value: strings.ToUpper(k)})
 			}
-			sel = "[" + strings.Join(conds, ",") + "]"
 		}
-		return fmt.Sprintf("; it is a field of the items of %s: select an item first, e.g. %s%s.%s",
-			strings.Join(names, ", "), first.path[len(first.path)-1], sel, name)
+		example := syntax.Path{{Field: first.path[len(first.path)-1]}, {Sel: sel}, {Field: name}}
+		return fmt.Sprintf("; it is a field of the items of %s: select an item first, e.g. %s",
+			strings.Join(names, ", "), example)
 	}
 	return ""
+}
+
+// fieldsText writes a path of fields (a shortcut's, a selector's key) as
+// every path is written (fieldpath's text).
+func fieldsText(names []string) string {
+	p := make(fieldpath.Path, len(names))
+	for i, n := range names {
+		p[i] = fieldpath.Field(n)
+	}
+	return p.String()
 }

@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -10,6 +11,8 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // What a patch that names nothing was probably meant to name: the hints
@@ -23,7 +26,20 @@ import (
 // kind has with the nearest names. It returns "" when it has nothing to
 // add, else " (...)".
 func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) string {
-	if sel.Kind == "" {
+	if sel.Bare {
+		if len(s.FindKinds(sel.Name)) > 0 {
+			return fmt.Sprintf(" (no object is named %s, and %s is a kind: write %s.NAME, or %s.* for every one)", sel.Name, sel.Name, sel.Name, sel.Name)
+		}
+		var names []string
+		for _, r := range set.Resources {
+			names = append(names, r.Name)
+		}
+		if near := suggest.Closest(sel.Name, names); len(near) > 0 {
+			return " (" + suggest.Phrase(near, func(n string) string { return n }) + ")"
+		}
+		return ""
+	}
+	if sel.Kind == "" || sel.Regexp && regexp.QuoteMeta(sel.Kind) != sel.Kind || sel.ID {
 		return ""
 	}
 	var ofKind []*resource.Resource
@@ -66,7 +82,7 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		}
 		return hint + ")"
 	}
-	if sel.Name == "" || sel.Name == "*" {
+	if _, exact := sel.ExactName(); !exact {
 		return ""
 	}
 	var names, elsewhere []string
@@ -118,7 +134,7 @@ func suggestField(t *schema.Type, name string, quoted bool) string {
 // has (nor the items' schema, elem) with the nearest keys, or a value no
 // item has with the nearest values. It returns "" when it has nothing to
 // add, else " (...)".
-func selectorHint(items []*yaml.Node, elem *schema.Type, conds []Cond) string {
+func selectorHint(items []*yaml.Node, elem *schema.Type, conds []syntax.Cond) string {
 	for i, c := range conds {
 		if len(c.Key) == 0 {
 			continue
@@ -169,11 +185,11 @@ func selectorHint(items []*yaml.Node, elem *schema.Type, conds []Cond) string {
 			}
 		}
 		sel := func(key []string, value string) string {
-			cs := append([]Cond(nil), conds...)
-			cs[i] = Cond{Key: key, Value: value, Quoted: c.Quoted}
-			return (&Selector{Op: SelMatch, Conds: cs}).String()
+			cs := append([]syntax.Cond(nil), conds...)
+			cs[i] = syntax.Cond{Key: key, Value: value, Quoted: c.Quoted}
+			return (&syntax.Selector{Op: syntax.SelMatch, Conds: cs}).String()
 		}
-		field := strings.Join(c.Key, ".")
+		field := fieldsText(c.Key)
 		switch {
 		case !has && !inSchema:
 			near := suggest.Closest(last, keys)

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Vars are the values of ${values.NAME} and ${features.NAME}. Build them
@@ -16,6 +20,12 @@ import (
 type Vars struct {
 	values   *yaml.Node // a mapping
 	features map[string]bool
+
+	// the large mappings of values, indexed when first looked up (and
+	// forgotten when values change), so that N variables among N values
+	// are looked up in time linear in N
+	mu    sync.Mutex
+	index map[*yaml.Node]map[string]*yaml.Node
 }
 
 // NewVars returns empty variables.
@@ -47,21 +57,53 @@ func (v *Vars) LoadValues(data []byte, file string) error {
 // the node's source in messages.
 func (v *Vars) MergeValues(root *yaml.Node, file string) error {
 	if root.Kind != yaml.MappingNode {
-		return &Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
+		return &syntax.Error{Pos: tree.Position{File: file, Line: root.Line, Column: root.Column}, Msg: "values must be a mapping"}
 	}
 	mergeValues(v.values, root)
+	v.changed()
 	return nil
 }
 
+// changed forgets the index of the values.
+func (v *Vars) changed() {
+	v.mu.Lock()
+	v.index = nil
+	v.mu.Unlock()
+}
+
+// get is tree.MapGet on a mapping of the values, through the index when
+// the mapping is large.
+func (v *Vars) get(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) < 64 {
+		return tree.MapGet(m, key)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	keys := v.index[m]
+	if keys == nil {
+		if v.index == nil {
+			v.index = map[*yaml.Node]map[string]*yaml.Node{}
+		}
+		keys = make(map[string]*yaml.Node, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i].Value] = m.Content[i+1] // the last of a key given twice, as tree.MapGet
+		}
+		v.index[m] = keys
+	}
+	return keys[key]
+}
+
 func mergeValues(dst, src *yaml.Node) {
+	m := nodeedit.NewMap(dst) // indexed when large: linear in the values
 	for i := 0; i+1 < len(src.Content); i += 2 {
-		k, sv := src.Content[i].Value, src.Content[i+1]
-		if dv := tree.MapGet(dst, k); dv != nil && dv.Kind == yaml.MappingNode && sv.Kind == yaml.MappingNode {
+		k, sv := src.Content[i], src.Content[i+1]
+		if dv := m.Get(k.Value); dv != nil && dv.Kind == yaml.MappingNode && sv.Kind == yaml.MappingNode {
 			mergeValues(dv, sv)
 			continue
 		}
-		tree.MapSet(dst, k, tree.Clone(sv))
+		m.Set(tree.NewString(k.Value), tree.Clone(sv))
 	}
+	m.Finish()
 }
 
 // Set sets one value from text: "values.a.b=text" or "a.b=text" (what
@@ -88,6 +130,7 @@ func (v *Vars) Set(assignment string) error {
 		m = next
 	}
 	tree.MapSet(m, keys[len(keys)-1], val)
+	v.changed()
 	return nil
 }
 
@@ -153,7 +196,7 @@ func (v *Vars) lookup(ref string) (*yaml.Node, error) {
 	path := strings.TrimPrefix(ref, "values.")
 	n := v.values
 	for _, k := range strings.Split(path, ".") {
-		n = tree.MapGet(n, k)
+		n = v.get(n, k)
 		if n == nil {
 			msg := fmt.Sprintf("undefined variable ${%s}", ref)
 			if names := v.Names(); len(names) > 0 && len(names) <= 20 {
@@ -197,23 +240,23 @@ func (v *Vars) Names() []string {
 
 // resolve gives the text of a value with its variables substituted, and,
 // for a value that is exactly one variable, the variable's own node.
-func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
+func (v *Vars) resolve(val syntax.Value) (string, *yaml.Node, error) {
 	if val.SingleVariable() {
-		n, err := v.lookup(val.parts[0].ref)
+		n, err := v.lookup(val.Parts[0].Var)
 		if err != nil {
-			return "", nil, lookupError(val.parts[0].pos, err)
+			return "", nil, lookupError(val.Parts[0].Pos, err)
 		}
 		return n.Value, n, nil
 	}
 	var b strings.Builder
-	for _, p := range val.parts {
-		if p.ref == "" {
-			b.WriteString(p.text)
+	for _, p := range val.Parts {
+		if p.Var == "" {
+			b.WriteString(p.Text)
 			continue
 		}
-		n, err := v.lookup(p.ref)
+		n, err := v.lookup(p.Var)
 		if err != nil {
-			return "", nil, lookupError(p.pos, err)
+			return "", nil, lookupError(p.Pos, err)
 		}
 		b.WriteString(n.Value)
 	}
@@ -221,10 +264,69 @@ func (val Value) resolve(v *Vars) (string, *yaml.Node, error) {
 }
 
 // lookupError is the error of a variable at pos that lookup refused.
-func lookupError(pos tree.Position, err error) *Error {
-	e := &Error{Pos: pos, Msg: err.Error()}
+func lookupError(pos tree.Position, err error) *syntax.Error {
+	e := &syntax.Error{Pos: pos, Msg: err.Error()}
 	if u, ok := err.(*undefinedError); ok {
 		e.Undefined = u.ref
 	}
 	return e
+}
+
+// checkExpansion refuses patches whose variables would add more than max
+// bytes (0: no limit) to the values of one patch file: each use of a
+// variable counts the bytes of its value, once, however many objects or
+// list items the patch applies to. Patches are counted in order, so the
+// error names the first use over the limit.
+func (v *Vars) checkExpansion(patches []*syntax.Patch, max int) error {
+	if max <= 0 {
+		return nil
+	}
+	added := map[string]int{} // by patch file
+	count := func(parts []syntax.Part) error {
+		for _, p := range parts {
+			if p.Var == "" {
+				continue
+			}
+			n, err := v.lookup(p.Var)
+			if err != nil {
+				continue // an error where the patch is applied
+			}
+			added[p.Pos.File] += len(n.Value)
+			if added[p.Pos.File] > max {
+				return &syntax.Error{Pos: p.Pos, Limit: "expanded",
+					Msg: fmt.Sprintf("variables expand to more than %d bytes in one patch file (each use counts the bytes of its value)", max)}
+			}
+		}
+		return nil
+	}
+	for _, p := range patches {
+		for _, a := range p.Sets {
+			if err := count(a.Value.Parts); err != nil {
+				return err
+			}
+		}
+		if p.Body == nil {
+			continue
+		}
+		var walk func(n *yaml.Node) error
+		walk = func(n *yaml.Node) error {
+			if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+				parts, err := syntax.Variables(n.Value, tree.Position{File: p.Pos.File, Line: n.Line, Column: n.Column})
+				if err != nil {
+					return nil //nolint:nilerr // an error where the patch is applied
+				}
+				return count(parts)
+			}
+			for _, c := range n.Content {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(p.Body); err != nil {
+			return err
+		}
+	}
+	return nil
 }

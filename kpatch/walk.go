@@ -11,6 +11,8 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // place is where a path leads in an object: a value that exists, a field
@@ -33,16 +35,10 @@ type place struct {
 }
 
 // below names what a path leads to from pl, for messages about places
-// that do not exist.
-func (pl place) below(p Path) string {
-	rest := p.String()
-	if len(pl.path) > 0 && len(p) > 0 && p[0].Sel == nil {
-		rest = "." + rest
-	}
-	if len(pl.path) == 0 {
-		return pl.r.ID() + ": " + rest
-	}
-	return pl.r.ID() + ": " + pl.path.String() + rest
+// that do not exist: pl's path and p as one path, printed by one printer
+// (pl's part as fieldpath writes it).
+func (pl place) below(p syntax.Path) string {
+	return pl.r.ID() + ": " + append(syntax.FromFieldpath(pl.path), p...).String()
 }
 
 func (pl place) where() string {
@@ -55,7 +51,7 @@ func (pl place) where() string {
 // walk follows a path from some places. create: fields that do not exist
 // are places to create (needed by assignments); selectors that match
 // nothing give no place.
-func (ap *applier) walk(from []place, path Path, pos tree.Position, create bool) ([]place, error) {
+func (ap *applier) walk(from []place, path syntax.Path, pos tree.Position, create bool) ([]place, error) {
 	if len(path) == 0 {
 		return from, nil
 	}
@@ -68,7 +64,7 @@ func (ap *applier) walk(from []place, path Path, pos tree.Position, create bool)
 		}
 		if full != nil {
 			// a shortcut: continue with the full path
-			res, err = ap.walk([]place{pl}, append(append(Path(nil), full...), rest...), pos, create)
+			res, err = ap.walk([]place{pl}, append(append(syntax.Path(nil), full...), rest...), pos, create)
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +82,7 @@ func (ap *applier) walk(from []place, path Path, pos tree.Position, create bool)
 
 // step takes one step. It returns the places reached, or, when a field is
 // not a field of the type where it stands, the full path it stands for.
-func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Path, error) {
+func (ap *applier) step(pl place, st syntax.Step, rest syntax.Path, create bool) ([]place, syntax.Path, error) {
 	if pl.insert != nil {
 		pl = ap.materialize(pl, st.Pos)
 	}
@@ -99,7 +95,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 	absentList := node == nil && pl.typ != nil && pl.typ.Kind == schema.List
 	if tree.KindOf(node) == tree.Array || absentList {
 		if n, err := strconv.Atoi(st.Field); err == nil && !st.Quoted {
-			return ap.selectItems(pl, Step{Pos: st.Pos, Sel: &Selector{Op: SelIndex, Index: n}})
+			return ap.selectItems(pl, syntax.Step{Pos: st.Pos, Sel: &syntax.Selector{Op: syntax.SelIndex, Index: n}})
 		}
 		var out []place
 		var items []*yaml.Node
@@ -143,15 +139,15 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 			if hint == "" && !st.Quoted {
 				hint = itemHint(t, st.Field)
 			}
-			return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
+			return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
 		}
 	case t != nil && t.Kind.Scalar():
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s), it has no field %q", pl.where(), article(t.Kind), typeWord(t), st.Field)}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s), it has no field %q", pl.where(), article(t.Kind), typeWord(t), st.Field)}
 	case t != nil && t.Kind == schema.List:
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}
 	if node != nil && node.Kind != yaml.MappingNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), describeNode(node), st.Field)}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, it has no field %q", pl.where(), tree.Describe(node), st.Field)}
 	}
 	var childType *schema.Type
 	if field != nil {
@@ -168,7 +164,7 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 		node = ap.createHere(&pl, yaml.MappingNode, st.Pos)
 	}
 	child.parent = node
-	child.node = tree.MapGet(node, st.Field)
+	child.node = ap.ix.mapGet(node, st.Field)
 	if child.node == nil && len(rest) > 0 && !create {
 		return nil, nil, nil
 	}
@@ -180,9 +176,10 @@ func (ap *applier) step(pl place, st Step, rest Path, create bool) ([]place, Pat
 func (ap *applier) createHere(pl *place, kind yaml.Kind, pos tree.Position) *yaml.Node {
 	n := &yaml.Node{Kind: kind, Tag: map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[kind]}
 	if pl.parent.Kind == yaml.MappingNode {
-		tree.MapSet(pl.parent, pl.key, n)
+		ap.ix.set(pl.parent, pl.key, n)
 	} else {
 		pl.parent.Content[pl.index] = n
+		ap.ix.written("")
 	}
 	pl.node = n
 	ap.record(change.Create, pl.path, &yaml.Node{Kind: kind, Tag: n.Tag}, pos)
@@ -191,7 +188,7 @@ func (ap *applier) createHere(pl *place, kind yaml.Kind, pos tree.Position) *yam
 
 // itemPlace is the place of an existing item of the list at pl, picked
 // by the conditions conds (none: by index, or as one of every item).
-func (ap *applier) itemPlace(pl place, item *yaml.Node, i int, conds []Cond) place {
+func (ap *applier) itemPlace(pl place, item *yaml.Node, i int, conds []syntax.Cond) place {
 	var elem *schema.Type
 	var key []string
 	if pl.typ != nil && pl.typ.Kind == schema.List {
@@ -208,7 +205,7 @@ func (ap *applier) itemPlace(pl place, item *yaml.Node, i int, conds []Cond) pla
 // (as the patch identifies it: a Service port picked by port and protocol
 // is not the one with the same port and the other protocol, whatever
 // upstream's merge key says), by its index when it has none of them.
-func itemName(item *yaml.Node, key []string, conds []Cond, i int) fieldpath.Element {
+func itemName(item *yaml.Node, key []string, conds []syntax.Cond, i int) fieldpath.Element {
 	if item.Kind != yaml.MappingNode {
 		if v, ok := fieldpath.ValueOf(item); ok && len(conds) == 1 && len(conds[0].Key) == 0 {
 			return fieldpath.Member(v) // picked by value: [=value]
@@ -241,14 +238,14 @@ func itemName(item *yaml.Node, key []string, conds []Cond, i int) fieldpath.Elem
 }
 
 // selectItems applies a list selector at pl.
-func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
+func (ap *applier) selectItems(pl place, st syntax.Step) ([]place, syntax.Path, error) {
 	sel := st.Sel
 	node := pl.node
 	if node != nil && node.Kind != yaml.SequenceNode {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), describeNode(node), sel)}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s, not a list: it has no items to select with %s", pl.where(), tree.Describe(node), sel)}
 	}
 	if pl.typ != nil && pl.typ.Kind != schema.List && pl.typ.Kind != schema.Any {
-		return nil, nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.where(), pl.typ.Kind, typeWord(pl.typ))}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a %s (schema type %s), not a list", pl.where(), pl.typ.Kind, typeWord(pl.typ))}
 	}
 	var items []*yaml.Node
 	if node != nil {
@@ -260,17 +257,15 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 		ap.record(change.Exists, pl.path.Append(e), nil, st.Pos)
 	}
 	switch sel.Op {
-	case SelIndex:
+	case syntax.SelIndex:
 		if sel.Index >= len(items) {
 			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d)", pl.where(), sel.Index, len(items))
 		}
 		return []place{ap.itemPlace(pl, items[sel.Index], sel.Index, nil)}, nil, nil
-	case SelMatch:
+	case syntax.SelMatch:
 		var out []place
-		for i, it := range items {
-			if matchItem(it, sel.Conds) {
-				out = append(out, ap.itemPlace(pl, it, i, sel.Conds))
-			}
+		for _, i := range ap.matching(node, sel.Conds) {
+			out = append(out, ap.itemPlace(pl, items[i], i, sel.Conds))
 		}
 		if len(out) == 0 {
 			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s%s", pl.where(), sel, selectorHint(items, elemOf(pl.typ), sel.Conds))
@@ -280,27 +275,24 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 	// a place for a new item
 	at := len(items)
 	switch {
-	case sel.Op == SelAppend:
+	case sel.Op == syntax.SelAppend:
 	case sel.Conds == nil:
 		if sel.Index >= len(items) {
 			return nil, nil, ap.warn(st.Pos, "%s has no item %d (it has %d) to insert next to", pl.where(), sel.Index, len(items))
 		}
 		at = sel.Index
-		if sel.Op == SelInsertAfter {
+		if sel.Op == syntax.SelInsertAfter {
 			at++
 		}
 	default:
 		at = -1
-		for i, it := range items {
-			if matchItem(it, sel.Conds) {
-				at = i
-				break
-			}
+		if m := ap.matching(node, sel.Conds); len(m) > 0 {
+			at = m[0]
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&Selector{Op: SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&syntax.Selector{Op: syntax.SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
-		if sel.Op == SelInsertAfter {
+		if sel.Op == syntax.SelInsertAfter {
 			at++
 		}
 	}
@@ -327,9 +319,9 @@ func (ap *applier) selectItems(pl place, st Step) ([]place, Path, error) {
 // names nothing (the element is then looser: it names more items). ok is
 // false for an append, for conditions on fields below an item's own, and
 // when no condition is left.
-func selectorElement(sel *Selector) (fieldpath.Element, bool) {
+func selectorElement(sel *syntax.Selector) (fieldpath.Element, bool) {
 	if sel.Conds == nil {
-		return fieldpath.Index(sel.Index), sel.Op != SelAppend
+		return fieldpath.Index(sel.Index), sel.Op != syntax.SelAppend
 	}
 	if len(sel.Conds) == 1 && len(sel.Conds[0].Key) == 0 {
 		// [=value]: a member
@@ -354,8 +346,34 @@ func selectorElement(sel *Selector) (fieldpath.Element, bool) {
 	return fieldpath.Key(fields...), len(fields) > 0
 }
 
+// matching returns the places of the items of list (nil: none) that have
+// all the conditions' values, in order: through the object's index for a
+// large list, by the first condition's value.
+func (ap *applier) matching(list *yaml.Node, conds []syntax.Cond) []int {
+	if list == nil {
+		return nil
+	}
+	var out []int
+	if len(conds) > 0 {
+		if cands, ok := ap.ix.candidates(list, conds[0].Key, conds[0].Value); ok {
+			for _, i := range cands {
+				if matchItem(list.Content[i], conds) {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+	}
+	for i, it := range list.Content {
+		if matchItem(it, conds) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // matchItem reports whether an item has all the conditions' values.
-func matchItem(item *yaml.Node, conds []Cond) bool {
+func matchItem(item *yaml.Node, conds []syntax.Cond) bool {
 	for _, c := range conds {
 		v := item
 		for _, k := range c.Key {
@@ -384,6 +402,7 @@ func (ap *applier) materialize(pl place, pos tree.Position) place {
 	pl.parent.Content = append(pl.parent.Content, nil)
 	copy(pl.parent.Content[*pl.insert+1:], pl.parent.Content[*pl.insert:])
 	pl.parent.Content[*pl.insert] = n
+	ap.ix.reshaped(pl.parent)
 	pl.node, pl.index, pl.insert = n, *pl.insert, nil
 	ap.touched[pl.r] = true
 	ap.recordInsertion(pl, n, pos)

@@ -2,6 +2,8 @@ package krm
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -185,7 +187,10 @@ func (l *itemsList) indent(text []byte) ([]byte, bool) {
 
 // runItems is RunWith's short way (see above); ok is false when it does not
 // apply, and the caller reads the list whole.
-func runItems(input []byte) (out []byte, results []Result, ok bool, err error) {
+func runItems(ctx context.Context, input []byte) (out []byte, results []Result, ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, false, nil // the whole way says where it stopped
+	}
 	l, ok := readItemsList(input)
 	if !ok {
 		return nil, nil, false, nil
@@ -225,7 +230,10 @@ func runItems(input []byte) (out []byte, results []Result, ok bool, err error) {
 		cfg.Schema, err = withCRDs(cfg.Schema, set)
 	}
 	if err == nil {
-		results, err = run(set, cfg)
+		results, err = run(ctx, set, cfg)
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, nil, true, err // cut short: no output, no results
 	}
 	if err == nil {
 		out, ok = l.write(streams, results)

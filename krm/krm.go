@@ -45,6 +45,7 @@ package krm
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -55,6 +56,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -70,7 +72,7 @@ const (
 
 // Config is a parsed functionConfig.
 type Config struct {
-	Patches        []*kpatch.Patch
+	Patches        []*syntax.Patch
 	Vars           *kpatch.Vars
 	Schema         *schema.Schema
 	Strict         bool
@@ -97,7 +99,7 @@ type Result struct {
 type Error struct {
 	Results []Result
 	// Err is the error the run failed with (a *ConfigError, a
-	// *kpatch.Error, ...), whose position errors.As and
+	// *syntax.Error, ...), whose position errors.As and
 	// tree.ErrorPosition find.
 	Err error
 }
@@ -134,16 +136,20 @@ var _ tree.PositionedError = (*ConfigError)(nil)
 // ResourceList to write out. On failure it returns the input with a result
 // of severity error, and an *Error: the caller prints the error and exits
 // with a status that is not 0, as the specification asks.
-func Process(input []byte) ([]byte, error) {
-	out, _, err := Run(input)
+//
+// Once ctx is done, Process stops and returns ctx.Err() wrapped with where
+// it stopped, and no output at all: a run cut short is not a failure of
+// the function to report in the ResourceList.
+func Process(ctx context.Context, input []byte) ([]byte, error) {
+	out, _, err := Run(ctx, input)
 	return out, err
 }
 
 // Run is Process, and also returns the results it wrote into the
 // ResourceList, for a caller that shows them elsewhere too (kmerge fn
 // prints the warnings on standard error, where kustomize shows them).
-func Run(input []byte) ([]byte, []Result, error) {
-	return RunWith(input, Options{})
+func Run(ctx context.Context, input []byte) ([]byte, []Result, error) {
+	return RunWith(ctx, input, Options{})
 }
 
 // Options control RunWith.
@@ -157,13 +163,13 @@ type Options struct {
 }
 
 // RunWith is Run with options.
-func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
+func RunWith(ctx context.Context, input []byte, opts Options) ([]byte, []Result, error) {
 	if !opts.Thorough {
-		if out, results, ok, err := runItems(input); ok {
+		if out, results, ok, err := runItems(ctx, input); ok {
 			return out, results, err
 		}
 	}
-	set, err := resource.Load([]string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
+	set, err := resource.Load(ctx, []string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +188,10 @@ func RunWith(input []byte, opts Options) ([]byte, []Result, error) {
 		// takes once it has written a file): the results are added to the
 		// list after the patches, and the whole list is written then
 		src.Stream.Snapshot()
-		results, err = run(set, cfg)
+		results, err = run(ctx, set, cfg)
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, nil, err // cut short: no output, no results
 	}
 	st := src.Stream
 	var out []byte
@@ -235,7 +244,7 @@ func write(st *tree.Stream) ([]byte, error) {
 // withAdvice is the message of an error, with what a function's user can
 // do about it where the error alone does not say.
 func withAdvice(err error) string {
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	var sme *smp.Error
 	if errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema {
 		return fmt.Sprintf("%v (add the kind's CustomResourceDefinition to the items or to the functionConfig's schemas)", err)
@@ -259,9 +268,9 @@ func errorsOf(results []Result) []Result {
 	return out
 }
 
-func run(set *resource.Set, cfg *Config) ([]Result, error) {
+func run(ctx context.Context, set *resource.Set, cfg *Config) ([]Result, error) {
 	// the ResourceList is written by Run, with the results
-	res, err := kmerge.ApplyPatches(set, cfg.Patches, kmerge.ApplyOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
+	res, err := kmerge.ApplyPatches(ctx, set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +289,7 @@ func run(set *resource.Set, cfg *Config) ([]Result, error) {
 		severity = "error"
 	}
 	for _, c := range res.Conflicts {
-		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.A.Change.Path.String()}
+		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.Sides[0].Change.Path.String()}
 		r.about(find(set, c.Object))
 		results = append(results, r)
 	}
@@ -496,24 +505,9 @@ var specKinds = map[string]struct {
 // want; what says what belongs there.
 func (cfg *Config) wantKind(n *yaml.Node, path fieldpath.Path, want tree.Kind, what string) error {
 	if tree.KindOf(n) != want {
-		return cfg.errorf(n, path, "%s, where %s belongs", valuePhrase(n), what)
+		return cfg.errorf(n, path, "%s, where %s belongs", tree.Describe(n), what)
 	}
 	return nil
-}
-
-// valuePhrase names a value by its JSON kind, and a scalar by its text
-// too: "an object", "null", `the string "maybe"`.
-func valuePhrase(n *yaml.Node) string {
-	switch k := tree.KindOf(n); k {
-	case tree.Null:
-		return "null"
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	case tree.String:
-		return fmt.Sprintf("the string %q", n.Value)
-	default:
-		return "the " + k.String() + " " + n.Value
-	}
 }
 
 func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
@@ -532,7 +526,7 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 		// a ConfigMap's data holds text; unquoted true or 3 are taken
 		// by their text, as a ConfigMap's reader would have them quoted
 		if k := tree.KindOf(vn); !k.Scalar() || k == tree.Null {
-			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", valuePhrase(vn), kn.Value)
+			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", tree.Describe(vn), kn.Value)
 		}
 		var err error
 		parse := func() (*yaml.Node, error) {
@@ -580,7 +574,7 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 }
 
 func (cfg *Config) addKpatch(text, name string) error {
-	ps, err := kpatch.ParseKpatch([]byte(text), name)
+	ps, err := syntax.ParseKpatch([]byte(text), name)
 	if err != nil {
 		return err
 	}
@@ -595,7 +589,7 @@ func (cfg *Config) addPatchList(n *yaml.Node, name string) error {
 	if err != nil {
 		return err
 	}
-	ps, err := kpatch.ParseYAML(b, name)
+	ps, err := syntax.ParseYAML(b, name)
 	if err != nil {
 		return err
 	}

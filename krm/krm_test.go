@@ -1,6 +1,7 @@
 package krm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -32,7 +33,7 @@ func TestProcess(t *testing.T) {
 			if read("about.txt") == "" {
 				t.Fatal("say in about.txt why the expected output is right")
 			}
-			out, err := Process([]byte(read("in.yaml")))
+			out, err := Process(context.Background(), []byte(read("in.yaml")))
 			wantErr := strings.TrimSuffix(read("want.err"), "\n")
 			switch {
 			case wantErr == "" && err != nil:
@@ -79,7 +80,7 @@ func TestProcessRejects(t *testing.T) {
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {kpatch: [a]}}\n":     "<stdin>:4:50: functionConfig.data.kpatch: an array, where text belongs: a ConfigMap's data values are strings (write YAML as a block: kpatch: |, then its lines, indented)",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {patches: {a: 1}}}\n": "functionConfig.data.patches: an object, where text belongs",
 	} {
-		_, err := Process([]byte(in))
+		_, err := Process(context.Background(), []byte(in))
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: %v, want %q", in, err, msg)
 		}
@@ -96,7 +97,7 @@ func TestProcessRejects(t *testing.T) {
 func TestAdvice(t *testing.T) {
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n" +
 		"functionConfig: {kind: Patches, spec: {kpatch: \"[cm.a]\\ndata.x: ${values.x}\\n\"}}\n"
-	_, err := Process([]byte(in))
+	_, err := Process(context.Background(), []byte(in))
 	var fe *Error
 	if !errors.As(err, &fe) || len(fe.Results) != 1 {
 		t.Fatalf("%v", err)
@@ -114,7 +115,7 @@ func TestAdvice(t *testing.T) {
 	// functionConfig or the items
 	in = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {parts: [{name: a}]}}\n" +
 		"functionConfig: {kind: Patches, spec: {patches: [{target: widget.w, type: strategic, patch: {spec: {parts: [{name: a, $patch: delete}]}}}]}}\n"
-	_, err = Process([]byte(in))
+	_, err = Process(context.Background(), []byte(in))
 	if !errors.As(err, &fe) || len(fe.Results) != 1 {
 		t.Fatalf("%v", err)
 	}
@@ -167,8 +168,8 @@ func TestItemsSame(t *testing.T) {
 	}
 	taken := 0
 	for name, in := range inputs {
-		wantOut, wantRes, wantErr := RunWith([]byte(in), Options{Thorough: true})
-		out, res, ok, err := runItems([]byte(in))
+		wantOut, wantRes, wantErr := RunWith(context.Background(), []byte(in), Options{Thorough: true})
+		out, res, ok, err := runItems(context.Background(), []byte(in))
 		if !ok {
 			continue
 		}
@@ -176,7 +177,7 @@ func TestItemsSame(t *testing.T) {
 		if string(out) != string(wantOut) || fmt.Sprint(res) != fmt.Sprint(wantRes) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Errorf("%s: the short way writes\n%s\nresults %v\nerror %v\nreading the list whole\n%s\nresults %v\nerror %v", name, out, res, err, wantOut, wantRes, wantErr)
 		}
-		if got, _, gotErr := RunWith([]byte(in), Options{}); string(got) != string(out) || fmt.Sprint(gotErr) != fmt.Sprint(err) {
+		if got, _, gotErr := RunWith(context.Background(), []byte(in), Options{}); string(got) != string(out) || fmt.Sprint(gotErr) != fmt.Sprint(err) {
 			t.Errorf("%s: RunWith does not take the short way", name)
 		}
 	}
@@ -184,8 +185,52 @@ func TestItemsSame(t *testing.T) {
 		t.Errorf("the short way was taken for %d of %d lists", taken, len(inputs))
 	}
 	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate"} {
-		if _, _, ok, _ := runItems([]byte(inputs[name])); !ok {
+		if _, _, ok, _ := runItems(context.Background(), []byte(inputs[name])); !ok {
 			t.Errorf("%s: the short way was not taken", name)
+		}
+	}
+}
+
+// stopAfter is a context that is done once its Err has said nil n times.
+type stopAfter struct {
+	context.Context
+	n int
+}
+
+func (c *stopAfter) Err() error {
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+// TestRunCancelled: a run whose context is done returns context.Canceled
+// and no output nor results: a run cut short is not the function failing
+// (which returns the input with an error result), and there is nothing to
+// write. The context here is done before the list is read, then (after
+// one check: the list is read) before its items are patched.
+func TestRunCancelled(t *testing.T) {
+	in := []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+functionConfig:
+  apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: overrides}
+  data:
+    kpatch: |
+      [cm.a]
+      data.k: v
+`)
+	if out, _, err := Run(context.Background(), in); err != nil || !strings.Contains(string(out), "k: v") {
+		t.Fatalf("the run, not cancelled: %v\n%s", err, out)
+	}
+	for n, want := range []string{"stopped before reading <stdin>: context canceled", "stopped before patching <stdin>: context canceled"} {
+		out, results, err := Run(&stopAfter{Context: context.Background(), n: n}, in)
+		if out != nil || results != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+			t.Errorf("after %d checks: %q, %v, %v; want %q", n, out, results, err, want)
 		}
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/walk"
+	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -34,8 +36,9 @@ const (
 // patch files) is one entry, other files are listed one by one;
 // CustomResourceDefinitions and OpenAPI documents are schemas, and
 // mappings in files named *values* are values files. A folder holding only
-// CRDs is a folder of schemas, not of manifests. The project file that is
-// there already is left out.
+// CRDs is a folder of schemas, not of manifests; a kustomize overlay (a
+// kustomization with patches) is a folder of patches. Project files there
+// already (the folder's, an overlay's) are left out.
 func Detect(dir string) (*Project, error) {
 	p := &Project{File: filepath.Join(dir, FileName), Dir: dir}
 	classes := map[string]class{}
@@ -44,7 +47,20 @@ func Detect(dir string) (*Project, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		classes[f] = classify(f, filepath.Clean(f) == filepath.Clean(p.File))
+		classes[f] = classify(f, filepath.Base(f) == FileName)
+	}
+	// a kustomize overlay (a kustomization with patches) is a folder of
+	// patches, which -p reads through its kustomization: its strategic
+	// patches look like objects, but are none
+	for _, f := range files {
+		if slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) && hasPatches(f) {
+			overlay := filepath.Dir(f)
+			for g := range classes {
+				if g == f || strings.HasPrefix(g, overlay+string(filepath.Separator)) && classes[g] != other {
+					classes[g] = patchFile
+				}
+			}
+		}
 	}
 	var visit func(d string) error
 	visit = func(d string) error {
@@ -92,13 +108,38 @@ func Detect(dir string) (*Project, error) {
 	return p, nil
 }
 
+// hasPatches reports whether the kustomization file at path has patches
+// (patches, patchesStrategicMerge or patchesJson6902): an overlay, and not
+// only a list of resources, as a base's is.
+func hasPatches(path string) bool {
+	data, err := tree.ReadFile(path, nil)
+	if err != nil {
+		return false
+	}
+	st, err := tree.Read(data, tree.Options{File: path})
+	if err != nil {
+		return false
+	}
+	for _, d := range st.Docs {
+		for _, field := range []string{"patches", "patchesStrategicMerge", "patchesJson6902"} {
+			if v := tree.MapGet(tree.Root(d), field); v != nil && len(v.Content) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // classify reads a file and says what it holds.
 func classify(path string, isProject bool) class {
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext == ".kpatch" {
 		return patchFile
 	}
-	if isProject || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+	if isProject {
+		return empty // a project file, as the loaders skip it
+	}
+	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return other
 	}
 	data, err := tree.ReadFile(path, nil)
@@ -219,7 +260,7 @@ func below(dir string, classes map[string]class, c class) []string {
 // relative to its folder.
 func (p *Project) Render() []byte {
 	var b bytes.Buffer
-	b.WriteString("# kmerge project: `kmerge apply`, `kmerge check` and `kmerge lsp` read this file\n" +
+	b.WriteString("# kmerge project: `kmerge apply`, `check`, `blame` and `lsp` read this file\n" +
 		"# when no -f/-p is given (flags win; see docs/project.md). Paths are relative to\n" +
 		"# this file's folder.\n")
 	fmt.Fprintf(&b, "apiVersion: %s\nkind: %s\n", APIVersion, Kind)
@@ -239,6 +280,9 @@ func (p *Project) Render() []byte {
 		}
 	}
 	list("manifests", "Kubernetes objects: files, and folders read recursively (.yaml, .yml, .json)", p.Manifests)
+	for _, n := range p.notes {
+		b.WriteString("# " + n + "\n")
+	}
 	list("patches", ".kpatch files, YAML patch lists, and folders of them, applied in this order", p.Patches)
 	list("values", "YAML files of ${values.*} variables; later files win", p.Values)
 	b.WriteString("\n# ${values.*} given here, merged over the values files (as --set is)\n")

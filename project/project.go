@@ -67,6 +67,8 @@ type Project struct {
 	FailOnConflict bool   // --fail-on-conflict
 	ListOrder      string // --list-order: "spec", "upstream", or "" (the default)
 	Validate       string // --validate: "strict", "warn", "none", or "" (the default)
+
+	notes []string // what DetectAll left out, and why: comments Render writes
 }
 
 // Feature is a ${features.NAME} flag.
@@ -155,7 +157,7 @@ func parse(data []byte, file string, stat bool) (*Project, error) {
 			}
 			path := p.join(it.Value)
 			if _, err := os.Stat(path); stat && err != nil {
-				return nil, errAt(it, "%s: no such file or folder (paths are relative to the project file's folder)", it.Value)
+				return nil, errAt(it, "%s: %s: no such file or folder (paths are relative to the project file's folder)", key, it.Value)
 			}
 			out = append(out, path)
 		}

@@ -1,12 +1,14 @@
 package project
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -57,15 +59,15 @@ func TestVars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patches, err := kpatch.ParseKpatch([]byte("[cm.x]\ndata.s: ${values.a}-${values.b.c}-${values.b.d}-${features.x}\n"), "p.kpatch")
+	patches, err := syntax.ParseKpatch([]byte("[cm.x]\ndata.s: ${values.a}-${values.b.c}-${values.b.d}-${features.x}\n"), "p.kpatch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := resource.Load([]string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), resource.LoadOptions{})
+	set, err := resource.Load(context.Background(), []string{"-"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), resource.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kpatch.Apply(set, patches, kpatch.Options{Vars: vars}); err != nil {
+	if _, err := kpatch.Apply(context.Background(), set, patches, kpatch.Options{Vars: vars}); err != nil {
 		t.Fatal(err)
 	}
 	// a from v2 (later files win), b.c from v2, b.d from set (over v1)

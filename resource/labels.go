@@ -8,6 +8,17 @@ import (
 // LabelSelector is a parsed Kubernetes label selector.
 type LabelSelector struct {
 	reqs []requirement
+	// the requirements by key, merged: what Matches checks, in time
+	// linear in the labels whatever the number of requirements
+	keys map[string]*keyRule
+	must int // keys that must be there
+}
+
+// keyRule is what the requirements on one key ask of its label.
+type keyRule struct {
+	exists, absent bool            // it must be there; it must not be
+	allowed        map[string]bool // the values it may have (nil: any)
+	excluded       map[string]bool // the values it may not have
 }
 
 type requirement struct {
@@ -31,6 +42,42 @@ func ParseLabelSelector(s string) (LabelSelector, error) {
 			return sel, fmt.Errorf("label selector %q: %w", s, err)
 		}
 		sel.reqs = append(sel.reqs, r)
+	}
+	sel.keys = map[string]*keyRule{}
+	for _, r := range sel.reqs {
+		k := sel.keys[r.key]
+		if k == nil {
+			k = &keyRule{}
+			sel.keys[r.key] = k
+		}
+		switch r.op {
+		case "=", "in":
+			if !k.exists {
+				k.exists = true
+				sel.must++
+			}
+			set := map[string]bool{}
+			for _, v := range r.values {
+				if k.allowed == nil || k.allowed[v] {
+					set[v] = true
+				}
+			}
+			k.allowed = set
+		case "exists":
+			if !k.exists {
+				k.exists = true
+				sel.must++
+			}
+		case "!":
+			k.absent = true
+		case "!=", "notin":
+			if k.excluded == nil {
+				k.excluded = map[string]bool{}
+			}
+			for _, v := range r.values {
+				k.excluded[v] = true
+			}
+		}
 	}
 	return sel, nil
 }
@@ -91,8 +138,35 @@ func parseRequirement(p string) (requirement, error) {
 	return requirement{}, fmt.Errorf("%q is not a requirement", p)
 }
 
-// Matches reports whether labels satisfy every requirement.
+// Matches reports whether labels satisfy every requirement. It looks at
+// each label once, with the requirements on its key merged (so a selector
+// of many requirements costs no more per object than one of few).
 func (sel LabelSelector) Matches(labels map[string]string) bool {
+	if sel.keys == nil {
+		return sel.matchEach(labels) // a zero LabelSelector: no requirement
+	}
+	if sel.must > len(labels) {
+		return false // a key that must be there is not
+	}
+	met := 0
+	for key, v := range labels {
+		k := sel.keys[key]
+		if k == nil {
+			continue
+		}
+		if k.absent || k.allowed != nil && !k.allowed[v] || k.excluded[v] {
+			return false
+		}
+		if k.exists {
+			met++
+		}
+	}
+	return met == sel.must
+}
+
+// matchEach is Matches, one requirement after the other: what the merged
+// rules must agree with (TestLabelSelectorRules).
+func (sel LabelSelector) matchEach(labels map[string]string) bool {
 	for _, r := range sel.reqs {
 		v, has := labels[r.key]
 		ok := false

@@ -9,14 +9,12 @@ package resource
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -36,9 +34,40 @@ type Resource struct {
 	Doc    int // index of the document in the source
 	Item   int // index in the items of a List document, -1 for a whole document
 
+	// The object's identity: as it was read, or as the patches applied so
+	// far made it (Reidentify).
 	APIVersion, Kind, Namespace, Name string
 
+	// Original is the identity the object was read with, once a patch
+	// has changed it (a new name, kind, apiVersion or namespace); nil
+	// while it has not. A selector picks an object by the name and the
+	// namespace it has or had, and by the kind and apiVersion it has, as
+	// kustomize picks the targets of later patches.
+	Original *Identity
+	// Deleted is set when a patch deleted the object: RemoveDeleted
+	// takes it out of its source.
+	Deleted bool
+
 	line, column int // of Root, kept when it is released
+}
+
+// Identity is what names an object.
+type Identity struct {
+	APIVersion, Kind, Namespace, Name string
+}
+
+// String names the object: "apps/v1 Deployment prod/web".
+func (id Identity) String() string {
+	name := id.Name
+	if id.Namespace != "" {
+		name = id.Namespace + "/" + name
+	}
+	return id.APIVersion + " " + id.Kind + " " + name
+}
+
+// Identity returns the object's identity now.
+func (r *Resource) Identity() Identity {
+	return Identity{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
 }
 
 // GVK returns the group, version and kind of the object.
@@ -53,23 +82,59 @@ func (r *Resource) Position() tree.Position {
 }
 
 // ID names the object: "apps/v1 Deployment prod/web".
-func (r *Resource) ID() string {
-	name := r.Name
-	if r.Namespace != "" {
-		name = r.Namespace + "/" + name
+func (r *Resource) ID() string { return r.Identity().String() }
+
+// OriginalID names the object by the identity it was read with, which
+// patches do not change: what conflicts between patches are grouped by.
+func (r *Resource) OriginalID() string {
+	if r.Original != nil {
+		return r.Original.String()
 	}
-	return r.APIVersion + " " + r.Kind + " " + name
+	return r.ID()
+}
+
+// Reidentify reads the object's identity from its Root again, after a
+// patch that may have changed it, and reports whether it changed (then
+// Original holds the identity it was read with). A name or a kind a patch
+// deleted or made something else than a string keeps the one it had: the
+// object is invalid, which validation reports.
+func (r *Resource) Reidentify() bool {
+	meta := tree.MapGet(r.Root, "metadata")
+	now := Identity{APIVersion: str(r.Root, "apiVersion"), Kind: str(r.Root, "kind"), Namespace: str(meta, "namespace"), Name: str(meta, "name")}
+	if now.APIVersion == "" {
+		now.APIVersion = r.APIVersion
+	}
+	if now.Kind == "" {
+		now.Kind = r.Kind
+	}
+	if now.Name == "" {
+		now.Name = r.Name
+	}
+	was := r.Identity()
+	if now == was {
+		return false
+	}
+	if r.Original == nil {
+		r.Original = &was
+	}
+	r.APIVersion, r.Kind, r.Namespace, r.Name = now.APIVersion, now.Kind, now.Namespace, now.Name
+	return true
 }
 
 // Labels returns the object's metadata.labels.
-func (r *Resource) Labels() map[string]string {
+func (r *Resource) Labels() map[string]string { return r.metadataMap("labels") }
+
+// Annotations returns the object's metadata.annotations.
+func (r *Resource) Annotations() map[string]string { return r.metadataMap("annotations") }
+
+func (r *Resource) metadataMap(field string) map[string]string {
 	out := map[string]string{}
-	labels := tree.MapGet(tree.MapGet(r.Root, "metadata"), "labels")
-	if labels == nil || labels.Kind != yaml.MappingNode {
+	m := tree.MapGet(tree.MapGet(r.Root, "metadata"), field)
+	if m == nil || m.Kind != yaml.MappingNode {
 		return out
 	}
-	for i := 0; i+1 < len(labels.Content); i += 2 {
-		out[labels.Content[i].Value] = labels.Content[i+1].Value
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out[m.Content[i].Value] = m.Content[i+1].Value
 	}
 	return out
 }
@@ -108,12 +173,6 @@ type Source struct {
 type Set struct {
 	Sources   []*Source
 	Resources []*Resource
-
-	// an index of Resources by name, for Select; rebuilt when Resources
-	// grows or shrinks
-	mu      sync.Mutex
-	byName  map[string][]*Resource
-	indexed int
 }
 
 // LoadOptions control Load.
@@ -133,7 +192,7 @@ type LoadOptions struct {
 	// file Read cannot skim with certainty (tree.Options.Outline) is parsed
 	// fully, as without Select.
 	Select func(*Resource) bool
-	// SelectLabels says that Select looks at labels.
+	// SelectLabels says that Select looks at labels and annotations.
 	SelectLabels bool
 	// Whole makes the sources' streams write edited documents whole
 	// (tree.Options.Whole).
@@ -157,8 +216,11 @@ type LoadOptions struct {
 // object (apiVersion, kind, metadata.name) or a List of them; empty
 // documents are kept as they are. Two objects with the same identity are an
 // error naming both.
-func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
-	return Stream(paths, stdin, opts, nil)
+//
+// Once ctx is done, no further file is read or parsed, and Load returns
+// ctx.Err() wrapped with the first file (or document) it did not read.
+func Load(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
+	return Stream(ctx, paths, stdin, opts, nil)
 }
 
 // Stream reads what Load reads and calls each with every source and its
@@ -172,7 +234,9 @@ func Load(paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
 // should the file have to be read whole after all (one of its parts does
 // not read), each is called with the whole file too, and only that source
 // is in the set: each must not assume that every source it gets is in it.
-func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(src *Source, objs []*Resource)) (*Set, error) {
+// Once ctx is done, no further source is read, parsed or passed to each,
+// and Stream returns the error Load returns then.
+func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptions, each func(src *Source, objs []*Resource)) (*Set, error) {
 	// the files, in order; then read and parsed in parallel; then their
 	// objects, in order
 	type input struct {
@@ -199,6 +263,10 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(src *So
 	parallel.For(len(inputs), opts.Workers, func(i int) {
 		in := inputs[i]
 		src := in.src
+		if err := ctx.Err(); err != nil {
+			in.err = fmt.Errorf("stopped before reading %s: %w", src.Path, err)
+			return
+		}
 		if src.Input == nil && src.Path != "<stdin>" {
 			if src.Input, in.err = tree.ReadFile(src.Path, opts.Limits); in.err != nil {
 				return
@@ -213,14 +281,20 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(src *So
 			parallel.For(len(parts), opts.Workers, func(j int) {
 				p := in.parts[j]
 				var c counts
-				if p.objs, c, p.err = p.src.parse(opts); p.err == nil {
-					docs.Add(int64(c.docs))
-					kust.Add(int64(c.kustomizations))
-					empty.Add(int64(c.empty))
-					if each != nil {
-						each(p.src, p.objs)
-					}
+				if p.objs, c, p.err = p.src.parse(ctx, opts); p.err != nil {
+					return
 				}
+				docs.Add(int64(c.docs))
+				kust.Add(int64(c.kustomizations))
+				empty.Add(int64(c.empty))
+				if each == nil {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					p.err = fmt.Errorf("stopped after reading %s: %w", src.Path, err)
+					return
+				}
+				each(p.src, p.objs)
 			})
 			max := maxDocuments(opts.Limits)
 			ok := max <= 0 || docs.Load() <= int64(max)
@@ -238,9 +312,14 @@ func Stream(paths []string, stdin io.Reader, opts LoadOptions, each func(src *So
 			}
 			in.parts = nil // read whole, for its error
 		}
-		if in.objs, _, in.err = src.parse(opts); in.err == nil && each != nil {
-			each(src, in.objs)
+		if in.objs, _, in.err = src.parse(ctx, opts); in.err != nil || each == nil {
+			return
 		}
+		if err := ctx.Err(); err != nil {
+			in.err = fmt.Errorf("stopped after reading %s: %w", src.Path, err)
+			return
+		}
+		each(src, in.objs)
 	})
 	set := &Set{}
 	for _, in := range inputs {
@@ -291,7 +370,7 @@ func (src *Source) split(opts LoadOptions) []*Source {
 // Path and Rel of its one source.
 func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 	src := &Source{Path: file, Rel: filepath.Base(file), Input: data}
-	objs, _, err := src.parse(opts)
+	objs, _, err := src.parse(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -302,8 +381,9 @@ func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 // counts are what a source's documents are (see Objects).
 type counts struct{ docs, kustomizations, empty int }
 
-// parse parses the source's Input into its Stream and returns its objects.
-func (src *Source) parse(opts LoadOptions) ([]*Resource, counts, error) {
+// parse parses the source's Input into its Stream and returns its objects;
+// ctx is checked before each document parsed on its own (a selected one).
+func (src *Source) parse(ctx context.Context, opts LoadOptions) ([]*Resource, counts, error) {
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(src.Path), ".json") {
 		f := tree.JSON // a .json file is JSON, not the YAML a JSON error would fall back to
@@ -344,6 +424,9 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, counts, error) {
 	loaded := false
 	for _, r := range objs {
 		if src.Stream.Outlined(r.Doc) && opts.Select(r) {
+			if err := ctx.Err(); err != nil {
+				return nil, c, fmt.Errorf("%s: stopped before document %d: %w", src.Path, r.Doc+1, err)
+			}
 			if err := src.Stream.Load(r.Doc); err != nil {
 				return nil, c, err
 			}
@@ -357,8 +440,8 @@ func (src *Source) parse(opts LoadOptions) ([]*Resource, counts, error) {
 }
 
 // The outlines of documents an object is identified by (Objects and
-// object), with its labels or without: List documents keep the identity of
-// their items.
+// object), with its labels and annotations or without: List documents keep
+// the identity of their items.
 var (
 	identityOutline       = outlineOf(nil)
 	identityOutlineLabels = outlineOf(&tree.Outline{All: true})
@@ -366,15 +449,65 @@ var (
 
 func outlineOf(labels *tree.Outline) *tree.Outline {
 	object := func() *tree.Outline {
+		meta := map[string]*tree.Outline{"name": nil, "namespace": nil, "labels": labels}
+		if labels != nil {
+			meta["annotations"] = labels
+		}
 		return &tree.Outline{Fields: map[string]*tree.Outline{
 			"apiVersion": nil,
 			"kind":       nil,
-			"metadata":   {Fields: map[string]*tree.Outline{"name": nil, "namespace": nil, "labels": labels}},
+			"metadata":   {Fields: meta},
 		}}
 	}
 	o := object()
 	o.Fields["items"] = &tree.Outline{Items: object()}
 	return o
+}
+
+// RemoveDeleted takes the objects of objs (objects of src) that a patch
+// deleted (Resource.Deleted) out of src's stream: a document, or an item
+// of a List document. Call it once no patch is working on src's objects.
+// An object taken out already is left alone.
+func (src *Source) RemoveDeleted(objs []*Resource) {
+	for _, r := range objs {
+		if !r.Deleted || r.Source != src || src.Stream == nil {
+			continue
+		}
+		if r.Item < 0 {
+			src.Stream.Remove(r.Doc)
+			continue
+		}
+		items := tree.MapGet(tree.Root(src.Stream.Docs[r.Doc]), "items")
+		if items == nil {
+			continue
+		}
+		for j, it := range items.Content {
+			if it == r.Root {
+				items.Content = append(items.Content[:j:j], items.Content[j+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// RemoveDeleted takes the objects a patch deleted out of their sources
+// (Source.RemoveDeleted) and out of Resources.
+func (set *Set) RemoveDeleted() {
+	bySource := map[*Source][]*Resource{}
+	kept := set.Resources[:0:0]
+	for _, r := range set.Resources {
+		if r.Deleted {
+			bySource[r.Source] = append(bySource[r.Source], r)
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	for _, src := range set.Sources {
+		if objs := bySource[src]; len(objs) > 0 {
+			src.RemoveDeleted(objs)
+		}
+	}
+	set.Resources = kept
 }
 
 // Release drops the parsed documents of src and the Roots of objs (its
@@ -651,129 +784,18 @@ func (set *Set) Check() error { return set.checkUnique() }
 func (set *Set) checkUnique() error {
 	seen := map[string]*Resource{}
 	for _, r := range set.Resources {
-		gvk := r.GVK()
-		id := gvk.Group + "/" + gvk.Kind + "/" + r.Namespace + "/" + r.Name
+		read := r.Identity() // as read: Stream's callers may have patched the objects already
+		if r.Original != nil {
+			read = *r.Original
+		}
+		gvk := schema.ParseGVK(read.APIVersion, read.Kind)
+		id := gvk.Group + "/" + gvk.Kind + "/" + read.Namespace + "/" + read.Name
 		if prev, dup := seen[id]; dup {
-			return &tree.SyntaxError{Pos: r.Position(), Msg: fmt.Sprintf("%s is defined twice: here and at %s", r.ID(), strings.TrimSuffix(prev.Position().String(), ": "))}
+			return &tree.SyntaxError{Pos: r.Position(), Msg: fmt.Sprintf("%s is defined twice: here and at %s", read, strings.TrimSuffix(prev.Position().String(), ": "))}
 		}
 		seen[id] = r
 	}
 	return nil
-}
-
-// Selector picks objects. Empty fields match anything.
-type Selector struct {
-	Kind       string // a kind name schema.NameMatches accepts
-	Name       string // exact name, or "*"
-	Namespace  string // "default" also matches objects without a namespace
-	APIVersion string // group/version
-	Labels     string // a label selector: "app=web,tier!=db,env in (a,b),!legacy"
-}
-
-// String formats the selector as a target would be written.
-func (sel Selector) String() string {
-	var b strings.Builder
-	if sel.Namespace != "" {
-		b.WriteString(sel.Namespace + "/")
-	}
-	// a kind qualified by its group, or a name, with a dot in it is
-	// quoted, as a header must write it
-	quote := func(s string) string {
-		if strings.ContainsAny(s, ".[]\"' /") {
-			return strconv.Quote(s)
-		}
-		return s
-	}
-	b.WriteString(quote(sel.Kind))
-	if sel.Name != "" {
-		b.WriteString("." + quote(sel.Name))
-	}
-	if sel.Labels != "" {
-		b.WriteString(" with labels " + sel.Labels)
-	}
-	return b.String()
-}
-
-// Select returns the objects sel picks, in set order. A kind name that
-// names kinds of several groups among the objects of the set is an error
-// asking for the group.
-func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
-	m, err := sel.Matcher(s)
-	if err != nil {
-		return nil, err
-	}
-	candidates := set.Resources
-	if sel.Name != "" && sel.Name != "*" {
-		candidates = set.named(sel.Name)
-	}
-	var out []*Resource
-	for _, r := range candidates {
-		if m.Matches(r) {
-			out = append(out, r)
-		}
-	}
-	if err := sel.Ambiguity(out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// Matcher tells, one object at a time, which objects a selector picks.
-type Matcher struct {
-	sel    Selector
-	labels LabelSelector
-	schema *schema.Schema
-}
-
-// Matcher returns a matcher for sel, with kind names resolved by s. It
-// fails when the label selector does not parse.
-func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
-	lbl, err := ParseLabelSelector(sel.Labels)
-	if err != nil {
-		return nil, err
-	}
-	return &Matcher{sel: sel, labels: lbl, schema: s}, nil
-}
-
-// Matches reports whether the selector picks r. Whether a kind name is
-// ambiguous depends on all the objects it picks: see Selector.Ambiguity.
-func (m *Matcher) Matches(r *Resource) bool {
-	sel := m.sel
-	switch {
-	case sel.Name != "" && sel.Name != "*" && sel.Name != r.Name,
-		sel.APIVersion != "" && sel.APIVersion != r.APIVersion,
-		sel.Namespace != "" && sel.Namespace != r.Namespace && !(sel.Namespace == "default" && r.Namespace == ""),
-		sel.Kind != "" && !m.schema.NameMatches(sel.Kind, r.GVK()):
-		return false
-	}
-	return len(m.labels.reqs) == 0 || m.labels.Matches(r.Labels())
-}
-
-// Ambiguity returns an error when the kind name of sel names kinds of
-// several groups among matched, the objects it picked: the kind must then be
-// qualified with its group.
-func (sel Selector) Ambiguity(matched []*Resource) error {
-	if sel.Kind == "" {
-		return nil
-	}
-	groups := map[string]bool{}
-	for _, r := range matched {
-		gvk := r.GVK()
-		groups[gvk.Group+"/"+gvk.Kind] = true
-	}
-	if len(groups) < 2 {
-		return nil
-	}
-	var gs []string
-	for g := range groups {
-		grp, kind, _ := strings.Cut(g, "/")
-		if grp == "" {
-			grp = "core"
-		}
-		gs = append(gs, fmt.Sprintf("%s.%s", strings.ToLower(kind), grp))
-	}
-	sort.Strings(gs)
-	return fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
 }
 
 func article(word string) string {
@@ -781,18 +803,4 @@ func article(word string) string {
 		return "an " + word
 	}
 	return "a " + word
-}
-
-// named returns the objects named name, in set order.
-func (set *Set) named(name string) []*Resource {
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	if set.byName == nil || set.indexed != len(set.Resources) {
-		set.byName = make(map[string][]*Resource, len(set.Resources))
-		for _, r := range set.Resources {
-			set.byName[r.Name] = append(set.byName[r.Name], r)
-		}
-		set.indexed = len(set.Resources)
-	}
-	return set.byName[name]
 }

@@ -1,6 +1,8 @@
 package resource
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +51,7 @@ func TestLoad(t *testing.T) {
 		"README.md":               "# not a manifest\n",
 		"d/lists/configmaps.yaml": list,
 	})
-	set, err := Load([]string{dir, "-"}, strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n"), LoadOptions{})
+	set, err := Load(context.Background(), []string{dir, "-"}, strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n"), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestLoadErrors(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, map[string]string{"f.yaml": c.in})
 		t.Chdir(dir)
-		_, err := Load([]string{"f.yaml"}, nil, LoadOptions{})
+		_, err := Load(context.Background(), []string{"f.yaml"}, nil, LoadOptions{})
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -126,7 +128,7 @@ func TestParse(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, map[string]string{name: content})
 		t.Chdir(dir)
-		loaded, err := Load([]string{name}, nil, LoadOptions{})
+		loaded, err := Load(context.Background(), []string{name}, nil, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +165,7 @@ func TestParse(t *testing.T) {
 func TestSelect(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"all.yaml": deploy + "---\n" + svc + "---\n" + list + "---\n" + widget})
-	set, err := Load([]string{filepath.Join(dir, "all.yaml")}, nil, LoadOptions{})
+	set, err := Load(context.Background(), []string{filepath.Join(dir, "all.yaml")}, nil, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,13 +253,13 @@ func TestLabelSelector(t *testing.T) {
 func TestStream(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"a.yaml": deploy, "b.yaml": svc + "---\n" + widget, "c/list.yaml": list, "c/kustomization.yaml": kust})
-	loaded, err := Load([]string{dir}, nil, LoadOptions{})
+	loaded, err := Load(context.Background(), []string{dir}, nil, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	seen := map[string]string{}
-	set, err := Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
+	set, err := Stream(context.Background(), []string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
 		var ids []string
 		for _, r := range objs {
 			if r.Source != src || r.Root.Kind != yaml.MappingNode || len(r.Root.Content) == 0 {
@@ -273,6 +275,7 @@ func TestStream(t *testing.T) {
 		}
 		seen[src.Rel] = src.Rel + ": " + strings.Join(ids, ", ")
 	})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,11 +302,12 @@ func TestStream(t *testing.T) {
 
 	write(t, dir, map[string]string{"a.yaml": "a: [\n", "b.yaml": "b: [\n"})
 	calls := 0
-	_, err = Stream([]string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
+	_, err = Stream(context.Background(), []string{dir}, nil, LoadOptions{Workers: 3}, func(src *Source, objs []*Resource) {
 		mu.Lock()
 		calls++
 		mu.Unlock()
 	})
+
 	if err == nil || !strings.Contains(err.Error(), "a.yaml:") {
 		t.Errorf("two broken files: %v, want a.yaml's error", err)
 	}
@@ -312,8 +316,34 @@ func TestStream(t *testing.T) {
 	}
 }
 
+// TestStreamCancelled: once the context is done, Stream reads, parses and
+// hands on no further source, and returns context.Canceled wrapped with
+// the first file it did not take. Here the context is cancelled from the
+// call for the first file (one worker: in order): the second is not read.
+func TestStreamCancelled(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.yaml": deploy, "b.yaml": svc})
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []string
+	set, err := Stream(ctx, []string{dir}, nil, LoadOptions{Workers: 1}, func(src *Source, objs []*Resource) {
+		got = append(got, src.Rel)
+		cancel()
+	})
+	if want := "stopped before reading " + filepath.Join(dir, "b.yaml") + ": context canceled"; set != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+		t.Errorf("%v, %v; want %q", set, err, want)
+	}
+	if len(got) != 1 || got[0] != "a.yaml" {
+		t.Errorf("handed on %v, want a.yaml alone", got)
+	}
+	if _, err := Load(ctx, []string{dir}, nil, LoadOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Load with a cancelled context: %v", err)
+	}
+}
+
 // TestSelectorString: a target prints as a header writes it, with a kind
-// qualified by its group and a name with a dot quoted.
+// qualified by its group and a name with a dot quoted, a label selector in
+// braces (after * when no name is given); a bare name as itself; a
+// kustomize target as the YAML flow mapping it was written as.
 func TestSelectorString(t *testing.T) {
 	for _, c := range []struct {
 		sel  Selector
@@ -322,7 +352,11 @@ func TestSelectorString(t *testing.T) {
 		{Selector{Kind: "deployment", Name: "web"}, "deployment.web"},
 		{Selector{Kind: "deployment.apps", Name: "*", Namespace: "prod"}, `prod/"deployment.apps".*`},
 		{Selector{Kind: "configmap", Name: "my.app"}, `configmap."my.app"`},
-		{Selector{Kind: "Deployment", Labels: "tier=web"}, "Deployment with labels tier=web"},
+		{Selector{Kind: "Deployment", Labels: "tier=web"}, "Deployment.*{tier=web}"},
+		{Selector{Kind: "deployment", Name: "shop-*", Labels: "env in (a,b)"}, "deployment.shop-*{env in (a,b)}"},
+		{Selector{Name: "demo", Bare: true}, "demo"},
+		{Selector{Kind: "Deployment", Name: "web-.*", Group: "apps", Regexp: true}, `{group: apps, kind: Deployment, name: "web-.*"}`},
+		{Selector{Kind: "ConfigMap", Annotations: "team=a", Regexp: true}, `{kind: ConfigMap, annotationSelector: team=a}`},
 	} {
 		if got := c.sel.String(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.sel, got, c.want)
@@ -409,13 +443,13 @@ func TestStreamParts(t *testing.T) {
 	selectAll := func(*Resource) bool { return true }
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"a.yaml": deploy, "s.yaml": good})
-	whole, err := Load([]string{dir}, nil, LoadOptions{Select: selectAll})
+	whole, err := Load(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	called := 0
-	set, err := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Workers: 3}, func(src *Source, objs []*Resource) {
+	set, err := Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Workers: 3}, func(src *Source, objs []*Resource) {
 		mu.Lock()
 		called++
 		mu.Unlock()
@@ -453,20 +487,20 @@ func TestStreamParts(t *testing.T) {
 		"object":    good + "---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n",
 	} {
 		write(t, dir, map[string]string{"s.yaml": text})
-		_, want := Load([]string{dir}, nil, LoadOptions{Select: selectAll})
-		_, got := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
+		_, want := Load(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll})
+		_, got := Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("%s: %v, read whole: %v", name, got, want)
 		}
 	}
 	write(t, dir, map[string]string{"s.yaml": good})
 	lim := &tree.Limits{MaxDocuments: 299}
-	_, want := Load([]string{dir}, nil, LoadOptions{Select: selectAll, Limits: lim})
-	_, got := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: lim}, nil)
+	_, want := Load(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Limits: lim})
+	_, got := Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: lim}, nil)
 	if want == nil || got == nil || got.Error() != want.Error() {
 		t.Errorf("299 documents at most: %v, read whole: %v", got, want)
 	}
-	if _, err := Stream([]string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: &tree.Limits{MaxDocuments: 300}}, nil); err != nil {
+	if _, err := Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: &tree.Limits{MaxDocuments: 300}}, nil); err != nil {
 		t.Errorf("300 documents at most: %v", err)
 	}
 
@@ -474,7 +508,7 @@ func TestStreamParts(t *testing.T) {
 	// in a file of objects is not
 	kusts := strings.Repeat("---\n"+kust, 200)
 	write(t, dir, map[string]string{"s.yaml": kusts, "k.yaml": kusts + good})
-	set, err = Stream([]string{filepath.Join(dir, "s.yaml"), filepath.Join(dir, "k.yaml")}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
+	set, err = Stream(context.Background(), []string{filepath.Join(dir, "s.yaml"), filepath.Join(dir, "k.yaml")}, nil, LoadOptions{Select: selectAll, Parts: 1000}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -333,3 +333,25 @@ func (t *Type) setFields(fields []*Field) {
 		t.fields = append(t.fields, f)
 	}
 }
+
+// objectMeta is the definition name of an object's metadata.
+const objectMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+
+// serverSetMeta are the fields of an object's metadata that the API server
+// populates (the API's documentation calls them read-only, or
+// housekeeping): a manifest does not set them.
+var serverSetMeta = map[string]bool{"selfLink": true, "uid": true, "resourceVersion": true, "generation": true,
+	"creationTimestamp": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true, "managedFields": true}
+
+// ServerSet reports whether the field name of t is one an API server sets
+// rather than a manifest: an object's status (root says that t is the type
+// of a kind, not of a value inside one), and the fields of metadata the
+// system populates (selfLink, uid, resourceVersion, generation,
+// creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds,
+// managedFields). Completion leaves them out; a patch may still set them.
+func ServerSet(t *Type, name string, root bool) bool {
+	if t == nil {
+		return false
+	}
+	return root && name == "status" || t.Name == objectMeta && serverSetMeta[name]
+}

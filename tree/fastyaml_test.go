@@ -3,6 +3,7 @@ package tree
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +20,31 @@ import (
 // fuzz corpus of the repository, with the default limits and with small
 // ones.
 func TestFastReaderSameResult(t *testing.T) {
+	inputs := repositoryYAML(t)
+	small := Limits{MaxBytes: 1 << 20, MaxDocuments: 2, MaxDepth: 4, MaxNodes: 40}
+	for _, lim := range []Limits{DefaultLimits(), small} {
+		for _, in := range inputs {
+			got, gerr := readYAML([]byte(in), "f.yaml", lim)
+			want, werr := decodeYAML([]byte(in), "f.yaml", lim)
+			if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+				t.Fatalf("error %v, want %v, on\n%s", gerr, werr, in)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("documents differ on\n%s", in)
+			}
+			var g, w bytes.Buffer
+			gerr = WriteYAML(&g, Style{Indent: 2}, got...)
+			werr = WriteYAML(&w, Style{Indent: 2}, want...)
+			if (gerr == nil) != (werr == nil) || !bytes.Equal(g.Bytes(), w.Bytes()) {
+				t.Fatalf("written YAML differs on\n%s", in)
+			}
+		}
+	}
+}
+
+// repositoryYAML returns every YAML file and fuzz input of the repository.
+func repositoryYAML(t *testing.T) []string {
+	t.Helper()
 	var inputs []string
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -60,23 +86,57 @@ func TestFastReaderSameResult(t *testing.T) {
 	if len(inputs) < 300 {
 		t.Fatalf("only %d inputs", len(inputs))
 	}
-	small := Limits{MaxBytes: 1 << 20, MaxDocuments: 2, MaxDepth: 4, MaxNodes: 40}
-	for _, lim := range []Limits{DefaultLimits(), small} {
-		for _, in := range inputs {
-			got, gerr := readYAML([]byte(in), "f.yaml", lim)
-			want, werr := decodeYAML([]byte(in), "f.yaml", lim)
-			if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
-				t.Fatalf("error %v, want %v, on\n%s", gerr, werr, in)
+	return inputs
+}
+
+// TestDocumentCountBeforeParsing: Read refuses a stream of more documents
+// than the limit before parsing it (checkDocumentCount), with the error
+// that parsing the documents one by one gives (decodeYAML, which checks the
+// limit as each document comes), and never refuses a stream that parsing
+// accepts: on hand-written streams and on every YAML file and fuzz input
+// of the repository, with limits of 1 to 3 documents.
+func TestDocumentCountBeforeParsing(t *testing.T) {
+	hand := []string{
+		"a: 1\n---\nb: 2\n---\nc: 3\n---\nd: 4\n",
+		"---\na: 1\n---\nb: 2\n---\nc: 3\n---\nd: 4\n",
+		"# head\n---\na: 1\n---\nb: 2\n--- # c\nc: 3\n---\n# comment\n\nd: 4\n",
+		"a: 1\n...\n---\nb: 2\n...\n# comment\n---\nc: 3\n...\n# comment\n\n--- d\n",
+		"%YAML 1.1\n---\na\n---\nb\n---\nc\n---\nd\n",
+		"\ufeffa\n---\nb\n---\nc\n---\nd\n",
+		"---\n---\n---\n---\n",
+		"a: |\n  text\n---\nb\n---\nc\n--- d\n",
+	}
+	for _, in := range hand {
+		lim := DefaultLimits()
+		lim.MaxDocuments = 3
+		_, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
+		got := checkDocumentCount([]byte(in), "f.yaml", lim)
+		if got == nil || want == nil || got.Error() != want.Error() {
+			t.Errorf("%q: counted %v, parsing gives %v", in, got, want)
+		}
+	}
+	compared := 0
+	for _, in := range append(hand, repositoryYAML(t)...) {
+		for max := 1; max <= 3; max++ {
+			lim := DefaultLimits()
+			lim.MaxDocuments = max
+			got := checkDocumentCount([]byte(in), "f.yaml", lim)
+			if got == nil {
+				continue
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("documents differ on\n%s", in)
-			}
-			var g, w bytes.Buffer
-			gerr = WriteYAML(&g, Style{Indent: 2}, got...)
-			werr = WriteYAML(&w, Style{Indent: 2}, want...)
-			if (gerr == nil) != (werr == nil) || !bytes.Equal(g.Bytes(), w.Bytes()) {
-				t.Fatalf("written YAML differs on\n%s", in)
+			_, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
+			var se *SyntaxError
+			if want == nil {
+				t.Errorf("refused with at most %d documents, though it parses:\n%s", max, in)
+			} else if errors.As(want, &se) && se.Limit == "documents" {
+				compared++
+				if got.Error() != want.Error() {
+					t.Errorf("with at most %d documents: counted %v, parsing gives %v, on\n%s", max, got, want, in)
+				}
 			}
 		}
+	}
+	if compared < 50 {
+		t.Errorf("only %d streams over a limit compared", compared)
 	}
 }

@@ -3,16 +3,46 @@ package tree
 import (
 	"encoding/base64"
 	"unicode/utf8"
+	"unsafe"
 
 	yaml "go.yaml.in/yaml/v3"
 )
+
+// nodeCost is what one value counts toward Limits.MaxExpanded besides its
+// text: the size of the node that holds it.
+const nodeCost = int(unsafe.Sizeof(yaml.Node{}))
+
+// ExpandedCost returns what the value n counts toward Limits.MaxExpanded
+// when it is copied (by a YAML alias, or by a JSON patch's copy
+// operation): for each of its values (a key and its value are two), the
+// bytes of its text and the size of a node. It stops counting once the
+// cost exceeds max (and at a depth of 10,000), so that measuring a huge
+// value costs no more than the limit it is checked against.
+func ExpandedCost(n *yaml.Node, max int) int {
+	cost := 0
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		n = Deref(n)
+		if n == nil || cost > max || depth > 10000 {
+			return
+		}
+		cost += len(n.Value) + nodeCost
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return cost
+}
 
 // normalizeYAML makes a parsed YAML document a plain tree: aliases are
 // replaced by copies of what they point to, merge keys (<<) by the entries
 // they bring in, and it checks that mapping keys are unique scalars. The size
 // of the expanded tree is computed before anything is copied, so an alias
-// bomb fails without allocating.
-func normalizeYAML(doc *yaml.Node, file string, limits Limits) error {
+// bomb fails without allocating. *expanded is what the aliases of the
+// stream's earlier documents added (see Limits.MaxExpanded); the document's
+// is added to it.
+func normalizeYAML(doc *yaml.Node, file string, limits Limits, expanded *int) error {
 	nz := &normalizer{file: file, limits: limits}
 	// Most documents have no aliases: then the tree is a tree, its size is
 	// its node count, and no memo is needed.
@@ -22,29 +52,41 @@ func normalizeYAML(doc *yaml.Node, file string, limits Limits) error {
 	}
 	if nz.hasAlias {
 		nz.hasAlias = false
-		nz.sizes = map[*yaml.Node]int{}
-		size = nz.size(doc, 0)
+		nz.sizes = map[*yaml.Node]extent{}
+		nz.added = *expanded
+		size = nz.size(doc, 0).nodes
 		if nz.err != nil {
 			return nz.err
 		}
+		*expanded = nz.added
 	}
 	if limits.MaxNodes > 0 && size > limits.MaxNodes {
-		return limitError("nodes", file, doc.Line, doc.Column, "document expands to more than %d values (YAML aliases?)", limits.MaxNodes)
+		if nz.hasAlias {
+			return limitError("nodes", file, doc.Line, doc.Column, "document expands to more than %d values (YAML aliases)", limits.MaxNodes)
+		}
+		return limitError("nodes", file, doc.Line, doc.Column, "document has more than %d values", limits.MaxNodes)
 	}
 	if !nz.hasAlias {
 		return nz.check(doc)
 	}
-	expanded := nz.expand(doc)
-	*doc = *expanded
+	expandedDoc := nz.expand(doc)
+	*doc = *expandedDoc
 	return nz.check(doc)
 }
 
 type normalizer struct {
 	file     string
 	limits   Limits
-	sizes    map[*yaml.Node]int
+	sizes    map[*yaml.Node]extent
 	hasAlias bool
+	added    int // what the aliases size met add to the stream (Limits.MaxExpanded)
 	err      error
+}
+
+// extent is the size of a node once its aliases are expanded: its values,
+// and their cost toward Limits.MaxExpanded.
+type extent struct {
+	nodes, cost int
 }
 
 // plainSize counts the nodes of n and checks their depth as size does,
@@ -68,39 +110,49 @@ func (nz *normalizer) plainSize(n *yaml.Node, depth int) int {
 	return s
 }
 
-// size counts the values n expands to, remembering the size of every node
-// so that shared subtrees are counted once per reference without being
-// walked again.
-func (nz *normalizer) size(n *yaml.Node, depth int) int {
+// size counts the values n expands to and their cost, remembering the
+// extent of every node so that shared subtrees are counted once per
+// reference without being walked again.
+func (nz *normalizer) size(n *yaml.Node, depth int) extent {
 	if n == nil || nz.err != nil {
-		return 0
+		return extent{}
 	}
-	if s, ok := nz.sizes[n]; ok {
-		if s < 0 {
+	if e, ok := nz.sizes[n]; ok {
+		if e.nodes < 0 {
 			nz.err = errorf(nz.file, n.Line, n.Column, "alias refers to a node that contains it")
-			return 0
+			return extent{}
 		}
-		return s
+		return e
 	}
 	if nz.limits.MaxDepth > 0 && depth > nz.limits.MaxDepth {
 		nz.err = limitError("depth", nz.file, n.Line, n.Column, "nesting deeper than %d levels", nz.limits.MaxDepth)
-		return 0
+		return extent{}
 	}
-	nz.sizes[n] = -1
-	s := 1
+	nz.sizes[n] = extent{nodes: -1}
+	var e extent
 	if n.Kind == yaml.AliasNode {
 		nz.hasAlias = true
-		s = nz.size(n.Alias, depth)
+		e = nz.size(n.Alias, depth)
+		// Each alias node is met once (its parent is, the memo answers
+		// for the copies of its parent), and the expanded document is
+		// the nodes written in it with each alias replaced by what it
+		// names: so the aliases add the sum of these costs.
+		nz.added = min(nz.added+e.cost, 1<<50)
+		if lim := nz.limits.MaxExpanded; lim > 0 && nz.added > lim && nz.err == nil {
+			nz.err = limitError("expanded", nz.file, n.Line, n.Column,
+				"YAML aliases expand to more than %d bytes in one stream (each value an alias copies counts its text and %d bytes)", lim, nodeCost)
+		}
 	} else {
+		e = extent{nodes: 1, cost: len(n.Value) + nodeCost}
 		for _, c := range n.Content {
-			s += nz.size(c, depth+1)
-			if s > 1<<40 {
-				s = 1 << 40 // keeps sums of huge expansions from overflowing
-			}
+			ce := nz.size(c, depth+1)
+			// capped, which keeps sums of huge expansions from overflowing
+			e.nodes = min(e.nodes+ce.nodes, 1<<40)
+			e.cost = min(e.cost+ce.cost, 1<<50)
 		}
 	}
-	nz.sizes[n] = s
-	return s
+	nz.sizes[n] = e
+	return e
 }
 
 // expand returns n with aliases replaced by copies.

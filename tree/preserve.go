@@ -112,7 +112,7 @@ func (s *Stream) writePreserving(w io.Writer) error {
 		if err := s.LoadAll(); err != nil {
 			return err
 		}
-		return WriteYAML(w, s.Style, s.Docs...)
+		return WriteYAML(w, s.Style, s.kept()...)
 	}
 	_, err = w.Write(out)
 	return err
@@ -153,6 +153,9 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	n := len(s.Docs)
 	if len(s.snapshot) != n {
 		return nil, nil, nil
+	}
+	if s.removed != nil {
+		return s.preservedRemoving()
 	}
 	if _, body := cutBOM(s.src); fast && commentedDocEnd(body) {
 		fast = false // a comment after "..." is not in the text of the document it belongs to
@@ -270,6 +273,59 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		return s.preservedWith(false)
 	}
 	return nil, nil, nil
+}
+
+// preservedRemoving is preservedWith for a stream some of whose documents
+// were removed: the output is the text of the others, each written as
+// preservedWith writes it without rendering only what changed (the lines
+// of the nodes are those of the whole source), and is read back whole (the
+// documents around a removed one must read as they did).
+func (s *Stream) preservedRemoving() ([]byte, []outcome, error) {
+	if err := s.LoadAll(); err != nil { // to compare every document read back
+		return nil, nil, err
+	}
+	out, outcomes, err := s.withoutRemoved().preservedWith(false)
+	if err != nil || out == nil {
+		return nil, nil, err
+	}
+	kept := s.kept()
+	docs, err := readYAML(out, s.File, s.limits)
+	ok := err == nil && len(docs) == len(kept)
+	for i := 0; ok && i < len(kept); i++ {
+		ok = Equal(docs[i], kept[i]) && !(keepsComments(outcomes[i]) && !sameComments(docs[i], kept[i]))
+	}
+	if !ok {
+		return nil, nil, nil
+	}
+	return out, outcomes, nil
+}
+
+// withoutRemoved returns a stream of the documents of s that were not
+// removed, with their snapshots, whose source is the text of those
+// documents: the text of a removed one is cut out.
+func (s *Stream) withoutRemoved() *Stream {
+	bom, body := cutBOM(s.src)
+	starts := documentStarts(body)
+	t := *s
+	t.removed, t.Docs, t.snapshot, t.src = nil, nil, nil, append([]byte(nil), bom...)
+	if len(starts) != len(s.Docs) {
+		// the source does not cut into its documents: written whole,
+		// by yaml.v3 (the snapshot no longer lines up)
+		t.Docs = s.kept()
+		return &t
+	}
+	for i, d := range s.Docs {
+		if s.removed[i] {
+			continue
+		}
+		end := len(body)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		t.src = append(t.src, body[starts[i]:end]...)
+		t.Docs, t.snapshot = append(t.Docs, d), append(t.snapshot, s.snapshot[i])
+	}
+	return &t
 }
 
 // keepsComments reports whether a document written so must hold the

@@ -36,6 +36,11 @@ type Limits struct {
 	MaxDocuments int // documents in one stream
 	MaxDepth     int // nesting of objects and arrays
 	MaxNodes     int // values in one document, after YAML aliases are expanded
+	// MaxExpanded bounds what YAML aliases add to one stream when they
+	// are expanded, in bytes: each value an alias copies counts the bytes
+	// of its text and the size of a node (a key and its value are two
+	// values). It is checked before anything is copied.
+	MaxExpanded int
 }
 
 // DefaultLimits are generous for real manifests (the largest CRDs in the
@@ -48,6 +53,7 @@ func DefaultLimits() Limits {
 		MaxDocuments: 100000,
 		MaxDepth:     512,
 		MaxNodes:     5000000,
+		MaxExpanded:  8 << 20,
 	}
 }
 
@@ -118,6 +124,37 @@ type Stream struct {
 	line0      int  // the lines of the file before src (Options.Line)
 	col0       int  // the columns before src's lines in the file (Options.Column)
 	rewritten  bool // the last WriteYAML did not keep the source's text (Rewritten)
+
+	removed []bool // documents taken out (Remove), by index; nil: none
+}
+
+// Remove takes document i out of the stream: it is no longer written
+// (WriteYAML, WriteJSON), with the text it had after Snapshot (its "---"
+// line, and the comments and blank lines up to the next document's).
+// Docs keeps it, so that the indexes of the other documents stay what they
+// were. Removing a document twice is removing it once.
+func (s *Stream) Remove(i int) {
+	if s.removed == nil {
+		s.removed = make([]bool, len(s.Docs))
+	}
+	s.removed[i] = true
+}
+
+// Removed reports whether document i was taken out of the stream (Remove).
+func (s *Stream) Removed(i int) bool { return s.removed != nil && s.removed[i] }
+
+// kept returns the documents that are written: Docs but the removed ones.
+func (s *Stream) kept() []*yaml.Node {
+	if s.removed == nil {
+		return s.Docs
+	}
+	out := make([]*yaml.Node, 0, len(s.Docs))
+	for i, d := range s.Docs {
+		if !s.removed[i] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Read parses data as a stream of YAML or JSON documents.
@@ -164,6 +201,9 @@ func Read(data []byte, opts Options) (*Stream, error) {
 		s.Docs, s.src = ydocs, data
 		s.detectStyle()
 		return s, nil
+	}
+	if err := checkDocumentCount(data, opts.File, limits); err != nil {
+		return nil, err
 	}
 	if opts.Outline != nil {
 		if docs, starts, ok := s.readOutlines(data, opts.Outline); ok {
@@ -232,6 +272,40 @@ func lineCounts(src []byte, starts []int) []int {
 	return out
 }
 
+// checkDocumentCount refuses a YAML stream of more documents than the
+// limit before it is parsed (parsing them first would spend the memory the
+// limit is there to save). The documents are counted from the text, as
+// documentStarts finds them, which is exact for a stream that parses; a
+// document the count misses is refused when it is parsed (addDocument).
+func checkDocumentCount(data []byte, file string, limits Limits) error {
+	max := limits.MaxDocuments
+	if max <= 0 {
+		return nil
+	}
+	bom, body := cutBOM(data)
+	// A document after the first starts with a "---" or "..." line: with
+	// few of those, there are few documents, and no need to find them.
+	if bytes.Count(body, []byte("\n---"))+bytes.Count(body, []byte("\n..."))+2 <= max {
+		return nil
+	}
+	starts := documentStarts(body)
+	if len(starts) <= max {
+		return nil
+	}
+	// the first line of the document after the limit that is not blank
+	// or a comment
+	at := starts[max]
+	for at < len(body) {
+		end := bytes.IndexByte(body[at:], '\n')
+		if end < 0 || !isBlankOrComment(body[at:at+end]) {
+			break
+		}
+		at += end + 1
+	}
+	line := 1 + bytes.Count(data[:len(bom)+at], []byte{'\n'})
+	return limitError("documents", file, line, 1, "more than %d documents in one stream", max)
+}
+
 func looksLikeJSON(data []byte) bool {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	for _, c := range data {
@@ -254,8 +328,9 @@ func looksLikeJSON(data []byte) bool {
 // that the first error is the same.
 func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	if docs, err := fastyaml.Parse(data); err == nil {
+		expanded := 0
 		for i, doc := range docs {
-			if err := addDocument(docs[:i], doc, file, limits); err != nil {
+			if err := addDocument(docs[:i], doc, file, limits, &expanded); err != nil {
 				return nil, err
 			}
 		}
@@ -269,6 +344,7 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	data = version11(data) // the same length: positions are the input's
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
+	expanded := 0
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
@@ -277,7 +353,7 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 			}
 			return nil, yamlError(file, err, data)
 		}
-		if err := addDocument(docs, &doc, file, limits); err != nil {
+		if err := addDocument(docs, &doc, file, limits, &expanded); err != nil {
 			return nil, err
 		}
 		docs = append(docs, &doc)
@@ -338,12 +414,12 @@ func marker(rest []byte) bool {
 }
 
 // addDocument checks the document after docs against the limits and
-// normalizes it.
-func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits) error {
+// normalizes it; *expanded is what the aliases of docs added.
+func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits, expanded *int) error {
 	if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
 		return limitError("documents", file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
 	}
-	return normalizeYAML(doc, file, limits)
+	return normalizeYAML(doc, file, limits, expanded)
 }
 
 // DetectStyle returns the style of a YAML text: the indentation of nested
@@ -410,7 +486,7 @@ func (s *Stream) WriteYAML(w io.Writer) error {
 	if err := s.LoadAll(); err != nil {
 		return err
 	}
-	return WriteYAML(w, s.Style, s.Docs...)
+	return WriteYAML(w, s.Style, s.kept()...)
 }
 
 // WriteYAML writes documents as one YAML stream in the given style.
@@ -501,7 +577,7 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 		return err
 	}
 	var b []byte
-	for _, d := range s.Docs {
+	for _, d := range s.kept() {
 		var err error
 		b, err = AppendJSON(b, d, "    ")
 		if err != nil {

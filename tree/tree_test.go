@@ -181,9 +181,81 @@ func TestAliasesAndMergeKeys(t *testing.T) {
 	}
 }
 
+// TestExpandedLimit: aliases add, toward Limits.MaxExpanded, the cost
+// (text and nodeCost per value) of each value they copy: a limit of exactly
+// that passes, one byte less fails at the alias that crosses it, and the
+// cost adds up over the stream. Where no merge key rewrites the result, the
+// expected cost is checked against the expanded tree Read returns: its cost
+// less that of the values written in the input.
+func TestExpandedLimit(t *testing.T) {
+	cost := func(n *yaml.Node) int {
+		c := 0
+		var walk func(*yaml.Node)
+		walk = func(n *yaml.Node) {
+			c += len(n.Value) + nodeCost
+			for _, k := range n.Content {
+				walk(k)
+			}
+		}
+		walk(n)
+		return c
+	}
+	for _, c := range []struct {
+		in      string
+		added   int    // by hand
+		written int    // values written in the input (document node included), aliases excepted, and their text
+		text    int    // the bytes of their text; 0: not checked against the tree
+		at      string // where the error points with one byte less
+	}{
+		// one value of 3 bytes
+		{in: "a: &a xyz\nb: *a\n", added: 3 + nodeCost, written: 5, text: 5, at: "in:2:4"},
+		// *a copies 2 values of 1 byte (a list and x), twice; *b copies
+		// the list b (1 node) and two copies of a
+		{in: "a: &a [x]\nb: &b [*a, *a]\nc: [*b]\n", added: 2*(2*nodeCost+1) + nodeCost + 2*(2*nodeCost+1), written: 9, text: 4, at: "in:3:5"},
+		// *m copies {k: v, l: [1, 2]}: 7 values, 5 bytes, whatever the
+		// merge key keeps of them
+		{in: "m: &m {k: v, l: [1, 2]}\nn:\n  <<: *m\n  k: w\n", added: 7*nodeCost + 5, at: "in:3:7"},
+	} {
+		if c.text > 0 {
+			st, err := Read([]byte(c.in), Options{File: "in"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cost(st.Docs[0]) - (c.written*nodeCost + c.text); got != c.added {
+				t.Errorf("%q: the expanded tree says aliases added %d, want %d", c.in, got, c.added)
+			}
+		}
+		lim := DefaultLimits()
+		lim.MaxExpanded = c.added
+		if _, err := Read([]byte(c.in), Options{File: "in", Limits: &lim}); err != nil {
+			t.Errorf("%q with MaxExpanded %d (what it adds): %v", c.in, c.added, err)
+		}
+		lim.MaxExpanded = c.added - 1
+		_, err := Read([]byte(c.in), Options{File: "in", Limits: &lim})
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Limit != "expanded" || fmt.Sprintf("%s:%d:%d", se.Pos.File, se.Pos.Line, se.Pos.Column) != c.at {
+			t.Errorf("%q with MaxExpanded %d: %v, want an \"expanded\" limit error at %s", c.in, c.added-1, err, c.at)
+		}
+	}
+	// the cost is the stream's: two documents each adding d fail together
+	one := "a: &a xyz\nb: *a\n"
+	d := 3 + nodeCost
+	lim := DefaultLimits()
+	lim.MaxExpanded = 2*d - 1
+	if _, err := Read([]byte(one), Options{File: "in", Limits: &lim}); err != nil {
+		t.Fatalf("one document: %v", err)
+	}
+	_, err := Read([]byte(one+"---\n"+one), Options{File: "in", Limits: &lim})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Limit != "expanded" || se.Pos.Line != 5 {
+		t.Errorf("two documents: %v, want an \"expanded\" limit error on line 5", err)
+	}
+}
+
 // hostile returns inputs that must fail fast and small: a billion-laughs
-// alias bomb (10^10 values once expanded), and YAML and JSON nested 1,000
-// deep.
+// alias bomb (10^10 values once expanded), a 95 KB scalar and 10,000
+// aliases to it (950 MB of text once expanded, in 10,001 values), and YAML
+// and JSON nested 1,000 deep.
 func hostile() map[string]string {
 	var b strings.Builder
 	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
@@ -199,6 +271,7 @@ func hostile() map[string]string {
 	}
 	return map[string]string{
 		"alias bomb":      b.String(),
+		"alias text bomb": "big: &a " + strings.Repeat("x", 95_000) + "\nlist: [" + strings.Repeat("*a, ", 9_999) + "*a]\n",
 		"YAML 1,000 deep": "a: " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + "\n",
 		"YAML blocks 1,000 deep": func() string {
 			var d strings.Builder

@@ -257,3 +257,18 @@ func parseFloat(s string) (float64, bool) {
 	}
 	return f, true
 }
+
+// Describe names a value for a message by its JSON kind: "an object",
+// "an array", `the string "x"`, "the integer 3", "null".
+func Describe(n *yaml.Node) string {
+	switch k := KindOf(n); k {
+	case Null:
+		return "null"
+	case Object, Array:
+		return "an " + k.String()
+	case String:
+		return "the string " + strconv.Quote(Deref(n).Value)
+	default:
+		return "the " + k.String() + " " + Deref(n).Value
+	}
+}

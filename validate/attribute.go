@@ -18,6 +18,9 @@ type Change struct {
 	// deleted the value) rather than changing part of it (merging into an
 	// object or a list, inserting an item).
 	Whole bool
+	// Note is the change's note (change.Change.Note): a type violation of
+	// the value it set gives it as its Detail.
+	Note string
 }
 
 // Changes turns the change records of the patches (package change) into
@@ -32,7 +35,7 @@ func Changes(changes []change.Change) []Change {
 			continue
 		}
 		whole := c.Op == change.Set || c.Op == change.Delete || c.Op == change.Insert
-		out = append(out, Change{Path: c.Path, Pos: c.Pos, Whole: whole})
+		out = append(out, Change{Path: c.Path, Pos: c.Pos, Whole: whole, Note: c.Note})
 	}
 	return out
 }
@@ -44,7 +47,8 @@ func Changes(changes []change.Change) []Change {
 //
 //  1. a change at its path, or a Whole change above it, wrote the value:
 //     the nearest one (the last of equally near ones, which wrote last)
-//     sets Patch;
+//     sets Patch, and, for a type violation of the value it set, Detail
+//     to its Note;
 //  2. else, when the object had the violation already (the same path and
 //     reason in before), Input is set, with its place in the input;
 //  3. else a change above it (merging into what holds it) sets Patch;
@@ -64,6 +68,9 @@ func Attribute(vs []Violation, changes []Change, before []Violation) {
 		v := &vs[i]
 		if c := nearest(v.Path, changes, true); c != nil {
 			v.Patch = c.Pos
+			if v.Reason == ReasonType && v.Detail == "" && c.Path.Equal(v.Path) {
+				v.Detail = c.Note
+			}
 			continue
 		}
 		if b := had[key(*v)]; b != nil {

@@ -47,7 +47,8 @@ type Violation struct {
 	// \"lots\"", "the integer 3000000000"; "nothing" for a missing field.
 	Found string
 	// Detail says why a decoder refuses the value (ReasonFormat,
-	// ReasonRange), or gives a hint (ReasonUnknownField).
+	// ReasonRange), or gives a hint (ReasonUnknownField; ReasonType, from
+	// the note of the change that wrote the value: validate.Attribute).
 	Detail string
 	// Node is the value at Path, nil when it is missing.
 	Node *yaml.Node
@@ -78,6 +79,9 @@ func (v Violation) String() string {
 	switch v.Reason {
 	case ReasonType:
 		msg = "expected " + v.Want + ", found " + v.Found
+		if v.Detail != "" {
+			msg += " (" + v.Detail + ")"
+		}
 	case ReasonFormat:
 		msg = v.Found + " is not " + formatWord(v.Want) + " (" + v.Want + "): " + v.Detail
 	case ReasonRange:

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kmerge/kmerge/kpatch/syntax"
+
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/smp"
@@ -32,7 +35,8 @@ func (e advised) Unwrap() error { return e.err }
 func advice(err error) string {
 	var a advised
 	var se *tree.SyntaxError
-	var ke *kpatch.Error
+	var ke *syntax.Error
+	var je *jsonpatch.Error
 	var le *kmerge.DirLockedError
 	var sme *smp.Error
 	switch {
@@ -46,6 +50,8 @@ func advice(err error) string {
 		return limitAdvice(ke.Limit)
 	case errors.As(err, &se) && se.Limit != "":
 		return limitAdvice(se.Limit)
+	case errors.As(err, &je) && je.Reason == jsonpatch.ReasonLimit:
+		return limitAdvice("expanded") // what copies add is bounded as what aliases add
 	case errors.As(err, &ke) && ke.ValuesFile:
 		// a file given as what it is not
 		return fmt.Sprintf("if %s holds values for ${values.*}, pass it with --values %s, and keep it out of the folders given to -p", ke.Pos.File, ke.Pos.File)
@@ -79,8 +85,11 @@ func withSchemaAdvice(err error, verb string) error {
 
 // warningText is a warning as kmerge prints it, with advice.
 func warningText(w kpatch.Warning) string {
-	if w.NoSchema {
+	switch {
+	case w.NoSchema:
 		return w.String() + "; pass its CRD with --schema"
+	case len(w.Ignored) > 0:
+		return w.String() + "; to keep them, run kmerge as a kustomize transformer (docs/krm.md), or kustomize on kmerge's output"
 	}
 	return w.String()
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +19,7 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 type applyOptions struct {
@@ -40,6 +43,8 @@ type applyOptions struct {
 	showSecrets    bool
 	limits         *limits
 	lock           *kmerge.DirLock // of outDir, while the run lasts
+	order          smp.ListOrder   // --list-order, read by prepare
+	mode           validate.Mode   // --validate, read by prepare
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -48,7 +53,7 @@ type applyOptions struct {
 func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&o.files, "filename", "f", nil, "manifests: a file, a folder (read recursively) or - for standard input (repeatable)")
-	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, or a folder of them (repeatable)")
+	f.VarP(paths{&o.patches}, "patches", "p", "patch files: a .kpatch file, a YAML patch list, a kustomize overlay (its patches), or a folder of them (repeatable)")
 	f.Var(paths{&o.patches}, "patch", "the old name of --patches")
 	f.MarkHidden("patch") //nolint:errcheck // the flag exists; checkFlags warns when it is used
 	f.StringArrayVar(&o.valueFiles, "values", nil, "YAML file of ${values.*} variables (repeatable; later files win)")
@@ -88,10 +93,12 @@ func newApplyCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 --output-dir).
 
 Manifests come from files, folders (recursively: .yaml, .yml, .json) and standard
-input. Patches come from .kpatch files (sections of field assignments) and YAML
-patch lists (field, strategic and merge patches); see docs/kpatch.md. Strategic
-and merge patches are applied first, then field patches, each in the order of
-the files given and of their place in each file.
+input. Patches come from .kpatch files (sections of field assignments), YAML
+patch lists (field, strategic, merge and JSON patches) and kustomize overlays
+as they are (a kustomization's patches, in kustomize's order; docs/kustomize.md);
+see docs/kpatch.md. Strategic, merge and JSON patches are applied first, then
+field patches, each in the order of the files given and of their place in each
+file.
 
 Documents no patch touches come out byte for byte as they went in; in patched
 documents only the changed lines differ. Every file is printed, patched or not,
@@ -118,7 +125,10 @@ with --fail-on-conflict nothing is written.`,
   kmerge apply -f manifests/ -p patches/ --diff --exit-code
 
   # write the files under out/ by their names, atomically (out/ = manifests/: in place)
-  kmerge apply -f manifests/ -p patches/ --output-dir out/`,
+  kmerge apply -f manifests/ -p patches/ --output-dir out/
+
+  # a kustomize overlay as it is: its patches, on its base
+  kmerge apply -f base/ -p overlays/prod/`,
 		Args: noArgs("apply"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.changed = cmd.Flags().Changed
@@ -143,9 +153,11 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: `Apply the patches as kmerge apply does, without writing anything, and list the
 conflicts between them: two patches that set one field to different values, a
 delete against a set, a strategic or merge patch and a field patch touching one
-path. Each conflict names both patches by file:line. Exit 1 when there are any,
-or when a patch makes an object invalid for its schema (--validate, strict by
-default; the violations go to standard error, as with kmerge apply).`,
+path. Each conflict names its patches by file:line: every patch that changes
+the path where they meet (N patches setting one field are one conflict). Exit 1
+when there are any, or when a patch makes an object invalid for its schema
+(--validate, strict by default; the violations go to standard error, as with
+kmerge apply).`,
 		Example: `  kmerge check -f examples/base -p examples/overrides --values examples/values.yaml`,
 		Args:    noArgs("check"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -177,29 +189,105 @@ func (e errConflicts) Error() string {
 	return fmt.Sprintf("%d conflicts between patches", int(e))
 }
 
-func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+// prepare reads the project file into the options and checks the command
+// line, reading no input yet: what apply, check and blame share. It
+// returns the project read, nil when none is.
+func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
+	// the paths the flags name, checked once the command line is known to
+	// be right, before anything reads them; the project file's own are
+	// checked by its reader, which names their lines
+	given := []struct {
+		flag  string
+		paths []string
+	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}}
+	if err := checkPaths("--project", o.project); err != nil {
+		return nil, err
+	}
 	proj, err := o.fromProject()
+	if err != nil {
+		return nil, err
+	}
+	if len(o.files) == 0 {
+		return nil, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
+	}
+	if len(o.patches) == 0 {
+		return nil, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
+	}
+	if err := o.checkFlags(stderr); err != nil {
+		return nil, err
+	}
+	if err := checkPatchPaths(o.patches); err != nil {
+		return nil, err
+	}
+	if o.order, err = smp.ParseListOrder(o.listOrder); err != nil {
+		return nil, usageError{err}
+	}
+	if o.mode, err = parseValidate(o.validate); err != nil {
+		return nil, err
+	}
+	for _, g := range given {
+		if err := checkPaths(g.flag, g.paths...); err != nil {
+			return nil, err
+		}
+	}
+	return proj, nil
+}
+
+// load reads the schemas and the variables, and makes the options of the
+// run; proj is what prepare returned.
+func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Writer) (kmerge.ApplyOptions, error) {
+	var none kmerge.ApplyOptions
+	s, err := loadSchemas(o.schemas)
+	if err != nil {
+		return none, err
+	}
+	vars := kpatch.NewVars()
+	if proj != nil {
+		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
+			return none, err
+		}
+	}
+	for _, f := range o.valueFiles {
+		data, err := tree.ReadFile(f, &o.limits.Limits)
+		if err != nil {
+			return none, err
+		}
+		if err := vars.LoadValues(data, f); err != nil {
+			return none, err
+		}
+	}
+	for _, kv := range o.sets {
+		if err := vars.Set(kv); err != nil {
+			return none, usagef("--set %v", err)
+		}
+	}
+	for _, f := range o.features {
+		if err := vars.SetFeatureText(f); err != nil {
+			return none, usagef("--feature %v", err)
+		}
+	}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
+			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
+	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
+		opts.Trace = stderr
+	}
+	return opts, nil
+}
+
+func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check bool) error {
+	proj, err := o.prepare(stderr)
 	if err != nil {
 		return err
 	}
-	if len(o.files) == 0 {
-		return usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)", project.FileName)
-	}
-	if len(o.patches) == 0 {
-		return usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)", project.FileName)
-	}
-	if err := o.checkFlags(stderr); err != nil {
-		return err
-	}
-	if err := checkPatchPaths(o.patches); err != nil {
-		return err
-	}
+	ctx := context.Background()
 	var sigs *signals
 	if o.outDir != "" && !check {
 		// signals handled from before the folder is locked, and locked
 		// from before the inputs are read: an edit in place must not be
-		// overlapped by another run (signals.go)
-		sigs = watchSignals(o.outDir, stderr)
+		// overlapped by another run (signals.go); a signal cancels the
+		// whole run
+		sigs = watchSignals()
 		lock, err := kmerge.LockDir(o.outDir)
 		if err != nil {
 			sigs.stop()
@@ -207,51 +295,11 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		defer lock.Unlock() //nolint:errcheck // after the writing, which reports its errors
 		defer sigs.stop()
-		sigs.setLock(lock)
-		o.lock = lock
+		o.lock, ctx = lock, sigs.ctx
 	}
-	order, err := smp.ParseListOrder(o.listOrder)
-	if err != nil {
-		return usageError{err}
-	}
-	mode, err := parseValidate(o.validate)
+	opts, err := o.load(proj, stdin, stderr)
 	if err != nil {
 		return err
-	}
-	s, err := loadSchemas(o.schemas)
-	if err != nil {
-		return err
-	}
-	vars := kpatch.NewVars()
-	if proj != nil {
-		if vars, err = proj.Vars(&o.limits.Limits); err != nil {
-			return err
-		}
-	}
-	for _, f := range o.valueFiles {
-		data, err := tree.ReadFile(f, &o.limits.Limits)
-		if err != nil {
-			return err
-		}
-		if err := vars.LoadValues(data, f); err != nil {
-			return err
-		}
-	}
-	for _, kv := range o.sets {
-		if err := vars.Set(kv); err != nil {
-			return usagef("--set %v", err)
-		}
-	}
-	for _, f := range o.features {
-		if err := vars.SetFeatureText(f); err != nil {
-			return usagef("--feature %v", err)
-		}
-	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Vars: vars,
-		Schema: s, Strict: o.strict, ListOrder: order, KeepFormat: o.outDir != "" || o.output == "json", Validate: mode,
-		Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine, Thorough: thorough(), ShowSecrets: o.showSecrets}
-	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
-		opts.Trace = stderr
 	}
 	if rec, ok := stdin.(*recorder); ok && rec.budget != nil {
 		// the manifest files count for the memory budget (standard input
@@ -260,8 +308,11 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 			rec.budget.addFiles(files)
 		}
 	}
-	res, err := kmerge.Apply(opts)
+	res, err := kmerge.Apply(ctx, opts)
 	if err != nil {
+		if sigs != nil {
+			return sigs.stopped(o.outDir, err)
+		}
 		return err
 	}
 	for _, w := range res.Warnings {
@@ -305,7 +356,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		}
 		return nil
 	case o.outDir != "":
-		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: sigs.startWriting(), Lock: o.lock})
+		return res.WriteDirWith(o.outDir, kmerge.WriteDirOptions{Context: ctx, Lock: o.lock})
 	case o.output == "json":
 		out, err := jsonObjects(res.Files, &o.limits.Limits)
 		if err != nil {
@@ -316,6 +367,39 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	}
 	_, err = stdout.Write(res.Stream())
 	return err
+}
+
+// projectsBelowHint names the project files below the current folder,
+// when no project was read: overlays each have theirs (kmerge init), and
+// a run at the top of the repository finds none above it.
+func projectsBelowHint(read *project.Project) string {
+	if read != nil {
+		return ""
+	}
+	var found []string
+	root := "."
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error { //nolint:errcheck // a folder that cannot be read has no project to name
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || strings.Count(filepath.ToSlash(path), "/") >= 3) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == project.FileName {
+			found = append(found, filepath.Dir(path))
+		}
+		return nil
+	})
+	switch {
+	case len(found) == 0:
+		return ""
+	case len(found) > 3:
+		found = append(found[:3], fmt.Sprintf("%d more", len(found)-3))
+	}
+	return fmt.Sprintf("; projects below: %s (run in one's folder, or pass --project %s)", strings.Join(found, ", "), found[0])
 }
 
 // checkFlags checks the flags that choose the output: -o (a format),

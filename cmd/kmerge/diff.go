@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 
@@ -103,6 +104,14 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if o.patchType == "merge" {
 		opts.Type = kmerge.Merge
 	}
+	for _, c := range [][2]string{{"ORIGINAL", origName}, {"MODIFIED", modName}, {"--current", o.current}} {
+		if err := checkPaths(c[0], c[1]); err != nil {
+			return err
+		}
+	}
+	if err := checkPaths("--schema", o.schemas...); err != nil {
+		return err
+	}
 	var err error
 	if opts.Schema, err = loadSchemas(o.schemas); err != nil {
 		return err
@@ -129,7 +138,7 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	if len(inputs) == 3 {
 		opts.Current = inputs[2]
 	}
-	out, err := kmerge.Diff(inputs[0], inputs[1], opts)
+	out, err := kmerge.Diff(context.Background(), inputs[0], inputs[1], opts)
 	var dce *kmerge.DiffConflictError
 	switch {
 	case errors.As(err, &dce):

@@ -71,6 +71,9 @@ func loadSchemas(files []string) (*schema.Schema, error) {
 }
 
 func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
+	if err := checkPaths("--schema", o.schemas...); err != nil {
+		return err
+	}
 	s, err := loadSchemas(o.schemas)
 	if err != nil {
 		return err

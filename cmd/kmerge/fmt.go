@@ -12,7 +12,7 @@ import (
 
 	"github.com/kmerge/kmerge/internal/linediff"
 	"github.com/kmerge/kmerge/internal/walk"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -67,7 +67,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
-			return err
+			return &missingError{flag: "fmt", path: a, err: err}
 		}
 		if !info.IsDir() {
 			files = append(files, a)
@@ -97,7 +97,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 }
 
 func fmtOne(o *fmtOptions, name string, src []byte, stdout io.Writer) error {
-	out, err := kpatch.Format(src, name)
+	out, err := syntax.Format(src, name)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +55,7 @@ See docs/krm.md.`,
 			if err != nil {
 				return err
 			}
-			out, results, err := krm.RunWith(in, krm.Options{Thorough: thorough()})
+			out, results, err := krm.RunWith(context.Background(), in, krm.Options{Thorough: thorough()})
 			var fnErr *krm.Error
 			if err != nil && !errors.As(err, &fnErr) {
 				return err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -21,13 +21,14 @@ type limits struct {
 }
 
 func newLimits() *limits {
-	return &limits{Limits: tree.DefaultLimits(), maxLine: kpatch.DefaultMaxLineBytes}
+	return &limits{Limits: tree.DefaultLimits(), maxLine: syntax.DefaultMaxLineBytes}
 }
 
 // addFlag adds --limit to a command's flags.
 func (l *limits) addFlag(f *pflag.FlagSet) {
-	f.Var(l, "limit", fmt.Sprintf("raise or lower a limit on the input: bytes (default %s), documents (%d), depth (%d), nodes (%d), line (of a .kpatch file, %s); e.g. --limit bytes=1Gi (repeatable)",
-		size(tree.DefaultLimits().MaxBytes), tree.DefaultLimits().MaxDocuments, tree.DefaultLimits().MaxDepth, tree.DefaultLimits().MaxNodes, size(kpatch.DefaultMaxLineBytes)))
+	d := tree.DefaultLimits()
+	f.Var(l, "limit", fmt.Sprintf("raise or lower a limit on the input: bytes (default %s), documents (%d), depth (%d), nodes (%d), expanded (bytes YAML aliases add, %s), line (of a .kpatch file, %s); e.g. --limit bytes=1Gi (repeatable)",
+		size(d.MaxBytes), d.MaxDocuments, d.MaxDepth, d.MaxNodes, size(d.MaxExpanded), size(syntax.DefaultMaxLineBytes)))
 }
 
 func size(n int) string {
@@ -67,10 +68,12 @@ func (l *limits) Set(s string) error {
 		l.MaxDepth = n
 	case "nodes":
 		l.MaxNodes = n
+	case "expanded":
+		l.MaxExpanded = n
 	case "line":
 		l.maxLine = n
 	default:
-		return fmt.Errorf("%q: the limits are bytes, documents, depth, nodes and line", s)
+		return fmt.Errorf("%q: the limits are bytes, documents, depth, nodes, expanded and line", s)
 	}
 	l.set = append(l.set, s)
 	return nil

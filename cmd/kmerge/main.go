@@ -189,7 +189,7 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 	// defined here so that cobra adds no -v shorthand
 	root.Flags().Bool("version", false, "print kmerge's version (as kmerge version does)")
 	root.SetFlagErrorFunc(newFlagError)
-	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
+	root.AddCommand(newVersionCmd(stdout, v), newApplyCmd(stdin, stdout, stderr), newCheckCmd(stdin, stdout, stderr), newPatchCmd(stdin, stdout, stderr, inputs), newDiffCmd(stdin, stdout), newExplainCmd(stdout), newFnCmd(stdin, stdout, stderr), newInitCmd(stdout), newBlameCmd(stdin, stdout, stderr), newFmtCmd(stdin, stdout, stderr), newLSPCmd(stdin, stdout, stderr))
 	return root
 }
 

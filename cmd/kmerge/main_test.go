@@ -196,6 +196,16 @@ var cliCases = []cliCase{
 	},
 	{name: "bad -o", args: []string{"patch", "-f", "x", "-p", "{}", "-o", "xml"}, code: exitUsage, stderrs: []string{"-o \"xml\""}},
 	{name: "bad --list-order", args: []string{"patch", "-f", "x", "-p", "{}", "--list-order", "random"}, code: exitUsage, stderrs: []string{"list order"}},
+	// a path that does not exist names the flag it came from (and a near
+	// name in its folder), not the call that failed to open it
+	{name: "missing -f, with a near name", args: []string{"apply", "-f", "examples/bse", "-p", "examples/overrides"}, code: exitRejected, stderrs: []string{"kmerge: -f examples/bse: no such file or folder (did you mean examples/base?)\n"}},
+	{name: "missing -p", args: []string{"apply", "-f", "examples/base", "-p", "examples/nosuch"}, code: exitRejected, stderrs: []string{"kmerge: -p examples/nosuch: no such file or folder\n"}},
+	{name: "missing --schema", args: []string{"apply", "-f", "examples/base", "-p", "examples/overrides", "--schema", "nosuch.yaml"}, code: exitRejected, stderrs: []string{"kmerge: --schema nosuch.yaml: no such file or folder\n"}},
+	{name: "missing --values", args: []string{"check", "-f", "examples/base", "-p", "examples/overrides", "--values", "examples/value.yaml"}, code: exitRejected, stderrs: []string{"kmerge: --values examples/value.yaml: no such file or folder (did you mean examples/values.yaml?)"}},
+	{name: "missing --project", args: []string{"apply", "--project", "nosuch"}, code: exitRejected, stderrs: []string{"kmerge: --project nosuch: no such file or folder"}},
+	{name: "missing --patch-file", args: []string{"patch", "-f", "examples/deployment.yaml", "--patch-file", "nosuch.yaml"}, code: exitRejected, stderrs: []string{"kmerge: --patch-file nosuch.yaml: no such file or folder"}},
+	{name: "missing diff argument", args: []string{"diff", "examples/deployment.yaml", "nosuch.yaml"}, code: exitRejected, stderrs: []string{"kmerge: MODIFIED nosuch.yaml: no such file or folder"}},
+	{name: "missing fmt argument", args: []string{"fmt", "nosuch.kpatch"}, code: exitRejected, stderrs: []string{"kmerge: fmt nosuch.kpatch: no such file or folder"}},
 	{name: "unknown flag", args: []string{"patch", "--frobnicate"}, code: exitUsage, stderrs: []string{"unknown flag"}},
 	{name: "unknown command", args: []string{"frobnicate"}, code: exitUsage, stderrs: []string{"unknown command"}},
 	{name: "unknown definition", args: []string{"patch", "-f", "examples/widget.yaml", "-p", "{}", "--definition", "nosuch"}, code: exitUsage, stderrs: []string{"no definition named \"nosuch\""}},

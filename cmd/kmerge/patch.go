@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -164,6 +165,15 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	default:
 		return usagef("-o %q: use yaml or json", o.output)
 	}
+	if err := checkPaths("-f", o.filenames...); err != nil {
+		return err
+	}
+	if err := checkPaths("--patch-file", o.patchFile); err != nil {
+		return err
+	}
+	if err := checkPaths("--schema", o.schemas...); err != nil {
+		return err
+	}
 	if opts.Schema, err = loadSchemas(o.schemas); err != nil {
 		return err
 	}
@@ -194,7 +204,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 			continue // not a manifest: left out, as apply leaves it out
 		}
 		opts.DocName, opts.PatchName = docName, patchName
-		res, err := kmerge.Patch(doc, patch, opts)
+		res, err := kmerge.Patch(context.Background(), doc, patch, opts)
 		if err != nil {
 			return withSchemaAdvice(err, "patch")
 		}

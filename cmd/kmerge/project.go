@@ -73,12 +73,19 @@ func newInitCmd(stdout io.Writer) *cobra.Command {
 		Use:   "init [DIR]",
 		Short: "Write a commented " + project.FileName + " from the folder's contents",
 		Long: `Look at the files below DIR (default: the current folder) and write
-DIR/` + project.FileName + `, a project file that kmerge apply, check and lsp read when
-no -f/-p is given: folders of manifests, folders of patch files (.kpatch and
+DIR/` + project.FileName + `, a project file that kmerge apply, check, blame and lsp read
+when no -f/-p is given: folders of manifests, folders of patch files (.kpatch and
 YAML patch lists), values files (*values*.yaml), CustomResourceDefinitions and
 OpenAPI documents as schemas, and the settings with their defaults, each
-commented. An existing project file is kept unless --force.`,
-		Example: `  kmerge init            # writes ./kmerge.yaml
+commented. An existing project file is kept unless --force.
+
+Overlays get a project each: sibling folders of patches (overlays/staging and
+overlays/prod) are environments, each with its own ` + project.FileName + ` in its
+folder, whose manifests are the base found above it; a folder of patches
+elsewhere (argocd/app/overrides) makes a project of the folder that holds it.
+Of two manifest folders that define the same object, the nearer is kept and the
+other left out, with a comment (docs/project.md).`,
+		Example: `  kmerge init            # writes ./kmerge.yaml (or overlays/*/kmerge.yaml)
   kmerge init examples --print`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -91,23 +98,43 @@ commented. An existing project file is kept unless --force.`,
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			p, err := project.Detect(dir)
+			if err := checkPaths("init", dir); err != nil {
+				return err
+			}
+			ps, err := project.DetectAll(dir)
 			if err != nil {
 				return err
 			}
-			text := p.Render()
 			if print {
-				_, err := stdout.Write(text)
-				return err
+				for i, p := range ps {
+					if len(ps) > 1 {
+						if i > 0 {
+							fmt.Fprintln(stdout, "---")
+						}
+						fmt.Fprintf(stdout, "# %s\n", p.File)
+					}
+					if _, err := stdout.Write(p.Render()); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
-			if _, err := os.Stat(p.File); err == nil && !force {
-				return fmt.Errorf("%s exists: use --force to replace it, or --print to see what init would write", p.File)
+			for _, p := range ps {
+				if _, err := os.Stat(p.File); err == nil && !force {
+					return fmt.Errorf("%s exists: use --force to replace it, or --print to see what init would write", p.File)
+				}
 			}
-			if err := writeFileAtomic(p.File, text); err != nil {
-				return err
+			for _, p := range ps {
+				if err := writeFileAtomic(p.File, p.Render()); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "wrote %s: %d manifest, %d patch, %d values and %d schema entries\n",
+					p.File, len(p.Manifests), len(p.Patches), len(p.Values), len(p.Schemas))
 			}
-			fmt.Fprintf(stdout, "wrote %s: %d manifest, %d patch, %d values and %d schema entries\n",
-				p.File, len(p.Manifests), len(p.Patches), len(p.Values), len(p.Schemas))
+			if len(ps) > 1 {
+				fmt.Fprintf(stdout, "%d projects: run kmerge apply in a project's folder, or name one with --project (kmerge apply --project %s)\n",
+					len(ps), filepath.Dir(ps[len(ps)-1].File))
+			}
 			return nil
 		},
 	}

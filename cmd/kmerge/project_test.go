@@ -83,7 +83,7 @@ func TestProjectFlagsWin(t *testing.T) {
 func TestProjectErrors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"apiVersion: kmerge/v1\nkind: Project\nmanifest: [base]\n", "kmerge.yaml:3:1: unknown key \"manifest\" in a project file (did you mean manifests?)"},
-		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: [base, nosuch]\n", "kmerge.yaml:3:19: nosuch: no such file or folder"},
+		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: [base, nosuch]\n", "kmerge.yaml:3:19: manifests: nosuch: no such file or folder"},
 		{"apiVersion: kmerge/v2\nkind: Project\n", "kmerge.yaml:1:13: apiVersion \"kmerge/v2\""},
 		{"kind: Project\nmanifests: [base]\n", "kmerge.yaml:1:1: a project file starts with apiVersion: kmerge/v1 and kind: Project; apiVersion is missing"},
 		{"apiVersion: kmerge/v1\nkind: Project\nmanifests: base\n", "kmerge.yaml:3:12: manifests is a list of paths"},
@@ -103,6 +103,27 @@ func TestProjectErrors(t *testing.T) {
 	code, _, stderr := runIn(t, t.TempDir(), "apply")
 	if code != exitUsage || !strings.Contains(stderr, "kmerge init") {
 		t.Errorf("no project: exit %d\n%s", code, stderr)
+	}
+}
+
+// A project's patches may name a kustomize overlay, as -p does: the
+// project applies what the overlay's patches do, with the warning about
+// its other fields; kmerge check lists its patches that do not commute.
+func TestProjectOverlay(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "base/kustomization.yaml", "resources: [deploy.yaml]\n")
+	write(t, dir, "base/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	write(t, dir, "overlays/prod/kustomization.yaml", "resources: [../../base]\ncommonLabels: {env: prod}\npatches:\n- path: replicas.yaml\n- target: {kind: Deployment}\n  patch: |-\n    - {op: replace, path: /spec/replicas, value: 5}\n")
+	write(t, dir, "overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 3}\n")
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overlays/prod]\n")
+	code, out, stderr := runIn(t, dir, "apply")
+	if code != 0 || out != "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n" ||
+		!strings.Contains(stderr, "overlays/prod/kustomization.yaml:2:1: warning: kmerge reads the patches of a kustomization (patches, patchesStrategicMerge, patchesJson6902), not its commonLabels") {
+		t.Errorf("apply: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runIn(t, dir, "check")
+	if code != exitRejected || !strings.Contains(out, "conflict: apps/v1 Deployment web: overlays/prod/replicas.yaml:4:8 (strategic patch) sets spec.replicas to 3, and overlays/prod/kustomization.yaml:7:7 (json patch) sets spec.replicas to 5") {
+		t.Errorf("check: exit %d\n%s", code, out)
 	}
 }
 
@@ -187,5 +208,56 @@ func write(t *testing.T, dir, name, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// kmerge init in a repository of overlays (base/, overlays/staging/,
+// overlays/prod/) writes a project per overlay, each applying its own
+// patches to the base, not one project that blends both; at the top, apply
+// names them. On examples/ (several independent sets of manifests and
+// patches, and copies of the same objects), every project it proposes
+// runs.
+func TestInitOverlays(t *testing.T) {
+	src, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, dir, "base/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	write(t, dir, "overlays/staging/r.kpatch", "[deployment.web]\nreplicas: 2\n")
+	write(t, dir, "overlays/prod/r.kpatch", "[deployment.web]\nreplicas: ${values.replicas}\n")
+	write(t, dir, "overlays/prod/values.yaml", "replicas: 5\n")
+	code, out, stderr := runIn(t, dir, "init")
+	want := "wrote overlays/prod/kmerge.yaml: 1 manifest, 1 patch, 1 values and 0 schema entries\n" +
+		"wrote overlays/staging/kmerge.yaml: 1 manifest, 1 patch, 0 values and 0 schema entries\n" +
+		"2 projects: run kmerge apply in a project's folder, or name one with --project (kmerge apply --project overlays/staging)\n"
+	if code != 0 || out != want {
+		t.Fatalf("init: exit %d:\n%s%s\nwant\n%s", code, out, stderr, want)
+	}
+	for env, replicas := range map[string]string{"staging": "2", "prod": "5"} {
+		code, out, stderr := runIn(t, filepath.Join(dir, "overlays", env), "apply")
+		if code != 0 || !strings.Contains(out, "replicas: "+replicas+"\n") || stderr != "" {
+			t.Errorf("apply in overlays/%s: exit %d\n%s%s", env, code, out, stderr)
+		}
+	}
+	code, _, stderr = runIn(t, dir, "apply")
+	if code != exitUsage || !strings.Contains(stderr, "projects below: overlays/prod, overlays/staging (run in one's folder, or pass --project overlays/prod)") {
+		t.Errorf("apply at the top: exit %d\n%s", code, stderr)
+	}
+
+	examples := t.TempDir()
+	if err := os.CopyFS(examples, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(examples, "kmerge.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runIn(t, examples, "init"); code != 0 {
+		t.Fatalf("init examples: exit %d\n%s%s", code, out, stderr)
+	}
+	for _, sub := range []string{".", "argocd/app", "helm"} {
+		if code, _, stderr := runIn(t, filepath.Join(examples, sub), "apply"); code != 0 {
+			t.Errorf("apply in examples/%s with the project init proposed: exit %d\n%s", sub, code, stderr)
+		}
 	}
 }

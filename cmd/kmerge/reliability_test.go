@@ -206,12 +206,19 @@ func TestSymlinkedInputs(t *testing.T) {
 	t.Chdir(dir)
 	const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\ndata:\n  k: v\n"
 	writeFiles(t, dir, map[string]string{
-		"real/a.yaml":      fmt.Sprintf(cm, "a"),
-		"shared/b.yaml":    fmt.Sprintf(cm, "b"),
-		"p.kpatch":         "[cm.a]\ndata.k: w\n[cm.b]\ndata.k: w\n",
-		"proj/kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [../linkdir]\npatches: [../p.kpatch]\n",
+		"real/a.yaml":        fmt.Sprintf(cm, "a"),
+		"shared/b.yaml":      fmt.Sprintf(cm, "b"),
+		"p.kpatch":           "[cm.a]\ndata.k: w\n[cm.b]\ndata.k: w\n",
+		"proj/kmerge.yaml":   "apiVersion: kmerge/v1\nkind: Project\nmanifests: [../linkdir]\npatches: [../p.kpatch]\n",
+		"patchdir/p.kpatch":  "[cm.a]\ndata.k: w\n",
+		"patchdir2/p.kpatch": "[cm.b]\ndata.k: w\n",
+		"proj2/kmerge.yaml":  "apiVersion: kmerge/v1\nkind: Project\nmanifests: [../linkdir]\npatches: [../patchlink]\n",
 	})
-	for _, l := range [][2]string{{"real", "linkdir"}, {"../shared", "real/shared"}} {
+	// patch folders are walked as manifest folders are: -p patchlink (a
+	// link to a folder) and patches: [../patchlink] used to read no patch
+	// file ("the folder holds no patch files", exit 0 without --strict),
+	// and a link inside a patch folder was not followed
+	for _, l := range [][2]string{{"real", "linkdir"}, {"../shared", "real/shared"}, {"patchdir", "patchlink"}, {"../patchdir2", "patchdir/more"}} {
 		if err := os.Symlink(l[0], l[1]); err != nil {
 			t.Skipf("no symbolic links: %v", err)
 		}
@@ -221,6 +228,8 @@ func TestSymlinkedInputs(t *testing.T) {
 	for _, args := range [][]string{
 		{"apply", "-f", "linkdir", "-p", "p.kpatch", "--strict"},
 		{"apply", "--project", "proj", "--strict"},
+		{"apply", "-f", "linkdir", "-p", "patchlink", "--strict"},
+		{"apply", "--project", "proj2", "--strict"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != want || stderr.Len() > 0 {

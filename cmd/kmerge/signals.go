@@ -4,23 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
-
-	"github.com/kmerge/kmerge"
 )
 
 // A run that writes an output folder (apply --output-dir) handles SIGINT
 // and SIGTERM itself, so that a signal never leaves the folder
-// half-written, nor temporary files in it. Before the writing starts (the
-// inputs being read and patched: nothing written yet), a signal ends the
-// run at once, after letting go of the folder's lock. While the files are
-// written, it cancels the writing, which undoes what it had done. Either
-// way the exit code is 128 plus the signal's number, as a shell reports a
-// command a signal ended: 130 for SIGINT (Ctrl-C), 143 for SIGTERM.
+// half-written, nor temporary files in it. A signal cancels the context of
+// the whole run. Before the writing starts (the inputs being read and
+// patched: nothing written yet), kmerge.Apply stops at its next file,
+// document or patch and the run ends, after letting go of the folder's
+// lock. While the files are written, the writing stops and undoes what it
+// had done. Either way the exit code is 128 plus the signal's number, as a
+// shell reports a command a signal ended: 130 for SIGINT (Ctrl-C), 143 for
+// SIGTERM.
 
 // signalError is the cause of a run cancelled by a signal.
 type signalError struct{ sig os.Signal }
@@ -46,21 +44,18 @@ func signalName(sig os.Signal) string {
 }
 
 // signals watches for SIGINT and SIGTERM during a run that writes a
-// folder.
+// folder. The first one cancels ctx, with a signalError as its cause;
+// later ones are ignored (taken and dropped), so that the undoing of a
+// cancelled write completes.
 type signals struct {
-	ch      chan os.Signal
-	done    chan struct{} // closed by stop
-	ended   chan struct{} // closed when the watching goroutine returns
-	ctx     context.Context
-	mu      sync.Mutex
-	writing bool
-	lock    *kmerge.DirLock // the folder's, once taken
+	ch    chan os.Signal
+	done  chan struct{} // closed by stop
+	ended chan struct{} // closed when the watching goroutine returns
+	ctx   context.Context
 }
 
-// watchSignals starts watching, for a run that writes the folder dir;
-// before the writing starts (startWriting), a signal prints why to stderr,
-// lets go of the folder's lock (setLock) and exits.
-func watchSignals(dir string, stderr io.Writer) *signals {
+// watchSignals starts watching.
+func watchSignals() *signals {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s := &signals{ch: make(chan os.Signal, 1), done: make(chan struct{}), ended: make(chan struct{}), ctx: ctx}
 	signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
@@ -68,13 +63,6 @@ func watchSignals(dir string, stderr io.Writer) *signals {
 		defer close(s.ended)
 		select {
 		case sig := <-s.ch:
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if !s.writing {
-				fmt.Fprintf(stderr, "kmerge: %s: %s before anything was written\n", dir, signalError{sig})
-				s.lock.Unlock() //nolint:errcheck // exiting
-				os.Exit(signalError{sig}.exitCode())
-			}
 			cancel(signalError{sig})
 		case <-s.done:
 			cancel(nil)
@@ -83,25 +71,32 @@ func watchSignals(dir string, stderr io.Writer) *signals {
 	return s
 }
 
-// setLock gives the folder's lock, for a signal to let go of.
-func (s *signals) setLock(l *kmerge.DirLock) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lock = l
+// stopped words the error of a run that a signal stopped before it wrote
+// anything: "DIR: interrupted by SIGTERM before anything was written".
+// Other errors are returned as they are.
+func (s *signals) stopped(dir string, err error) error {
+	var se signalError
+	if err == nil || s.ctx.Err() == nil || !errors.Is(err, s.ctx.Err()) || !errors.As(context.Cause(s.ctx), &se) {
+		return err
+	}
+	return beforeWriteError{dir: dir, sig: se}
 }
 
-// startWriting returns the context that a signal cancels from now on.
-func (s *signals) startWriting() context.Context {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.writing = true
-	return s.ctx
+// beforeWriteError is a run a signal stopped before it wrote anything.
+type beforeWriteError struct {
+	dir string
+	sig signalError
 }
+
+func (e beforeWriteError) Error() string {
+	return fmt.Sprintf("%s: %s before anything was written", e.dir, e.sig)
+}
+
+// Unwrap returns the signal, for signalExit.
+func (e beforeWriteError) Unwrap() error { return e.sig }
 
 // stop stops watching: signals have their default effect again. It
-// returns once the watching goroutine has (a signal it took before the
-// writing started ends the process instead), so that the lock is not let
-// go of twice at once.
+// returns once the watching goroutine has.
 func (s *signals) stop() {
 	signal.Stop(s.ch)
 	close(s.done)

@@ -5,6 +5,7 @@ package errpos
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/tree"
@@ -30,13 +31,19 @@ func quote(data []byte, pos tree.Position, masked bool) string {
 	if len(line) > 200 {
 		return ""
 	}
+	col := pos.Column
 	if masked {
 		line = secret.Line(line, pos.Column)
+		// a column past the masked line (the value it pointed into is
+		// masked from an earlier key on) points at the mask
+		if n := utf8.RuneCountInString(line); col > n {
+			col = n - utf8.RuneCountInString(secret.Mask) + 1
+		}
 	}
 	var caret strings.Builder
-	if pos.Column > 0 {
+	if col > 0 {
 		for i, r := range []rune(line) {
-			if i >= pos.Column-1 {
+			if i >= col-1 {
 				break
 			}
 			if r == '\t' {

@@ -1,12 +1,13 @@
 package errpos
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/kmerge/kmerge"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -15,16 +16,16 @@ import (
 // type of kmerge's packages that carries one, also wrapped; errors without
 // a line have none.
 func TestErrorPosition(t *testing.T) {
-	_, syntax := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
-	_, kp := kpatch.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
-	_, invalid := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
-	_, doc := kmerge.Patch([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
+	_, yamlErr := tree.Read([]byte("a: 1\nb: [\n"), tree.Options{File: "m.yaml"})
+	_, kp := syntax.ParseKpatch([]byte("[deployment.web]\nreplicas 3\n"), "p.kpatch")
+	_, invalid := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("data: {a: 1}\n"), kmerge.PatchOptions{PatchName: "patch.yaml", Validate: validate.Strict})
+	_, doc := kmerge.Patch(context.Background(), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), []byte("metadata:\n  $patch: merge\n"), kmerge.PatchOptions{PatchName: "patch.yaml"})
 	for _, c := range []struct {
 		err  error
 		want string // "" for no position
 	}{
-		{syntax, "m.yaml:2:0"}, // yaml.v3 gives a line only
-		{fmt.Errorf("reading: %w", syntax), "m.yaml:2:0"},
+		{yamlErr, "m.yaml:2:0"}, // yaml.v3 gives a line only
+		{fmt.Errorf("reading: %w", yamlErr), "m.yaml:2:0"},
 		{kp, "p.kpatch:2:1"},
 		{doc, "patch.yaml:2:11"},
 		{invalid, "patch.yaml:1:8"},
@@ -68,6 +69,26 @@ func TestQuote(t *testing.T) {
 		{"x: \"a\x00b\x01\x7f\u0080\"\n", 1, 6, "  x: \"a\u2400b\u2401\u2421\ufffd\"\n       ^\n"},
 	} {
 		if got := Quote([]byte(c.data), tree.Position{Line: c.line, Column: c.col}); got != c.want {
+			t.Errorf("%q %d:%d:\n got %q\nwant %q", c.data, c.line, c.col, got, c.want)
+		}
+	}
+}
+
+// TestQuoteMasked: a line holding a secret value is quoted masked
+// (secret.Line); when the mask starts before the column (the column
+// pointed into a flow mapping whose earlier values are secret), the caret
+// points at the mask instead of past the end of the line.
+func TestQuoteMasked(t *testing.T) {
+	for _, c := range []struct {
+		data      string
+		line, col int
+		want      string
+	}{
+		{"data:\n  password: hunter2\n", 2, 3, "    password: ***\n    ^\n"},
+		{"patch: {data: {a: c2VjcmV0LWE=, token: \"bad!\"}}\n", 1, 35, "  patch: ***\n         ^\n"},
+		{"stringData.password: s3cret-${values.missing}\n", 1, 29, "  stringData.password: ***\n                       ^\n"},
+	} {
+		if got := QuoteMasked([]byte(c.data), tree.Position{Line: c.line, Column: c.col}); got != c.want {
 			t.Errorf("%q %d:%d:\n got %q\nwant %q", c.data, c.line, c.col, got, c.want)
 		}
 	}

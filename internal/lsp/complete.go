@@ -9,6 +9,7 @@ import (
 
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -51,8 +52,10 @@ func (c *completer) addText(label, text string, kind int, detail, doc string) {
 // header; in a value, ${values.*} and ${features.*} after "${", else
 // !delete (and true or false for a boolean). In a YAML patch list, see
 // patchList.
-func (s *Server) complete(d *document, p Position) *CompletionList {
-	a := s.analysisOf(d)
+func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList {
+	if a.manifest {
+		return &CompletionList{Items: []CompletionItem{}}
+	}
 	cursor := d.byteCol(p)
 	text := d.line(p.Line)
 	c := &completer{d: d, ws: a.ws, line: p.Line, cursor: cursor, seen: map[string]bool{}}
@@ -68,11 +71,12 @@ func (s *Server) complete(d *document, p Position) *CompletionList {
 	return &CompletionList{Items: append([]CompletionItem{}, c.items...)}
 }
 
-// header completes inside a header, after its "[".
+// header completes inside a header, after its "[": the kind, the name (or
+// a pattern), a label selector in braces after it, then the path.
 func (c *completer) header(inner string) {
 	base := c.cursor - len(inner)
 	ns := ""
-	if slash := strings.IndexByte(inner, '/'); slash >= 0 && !strings.ContainsAny(inner[:slash], ".\"'") {
+	if slash := strings.IndexByte(inner, '/'); slash >= 0 && !strings.ContainsAny(inner[:slash], ".\"'{") {
 		ns, inner, base = inner[:slash], inner[slash+1:], base+slash+1
 	}
 	dot := strings.IndexByte(inner, '.')
@@ -83,14 +87,27 @@ func (c *completer) header(inner string) {
 	}
 	kind := inner[:dot]
 	rest := inner[dot+1:]
-	dot2 := strings.IndexByte(rest, '.')
-	if dot2 < 0 {
+	nameEnd := strings.IndexAny(rest, ".{")
+	if nameEnd < 0 {
 		c.start = base + dot + 1
 		c.names(ns, kind)
 		return
 	}
-	target := inner[:dot+1+dot2]
-	pathText := rest[dot2+1:]
+	name := rest[:nameEnd]
+	end := dot + 1 + nameEnd // where the target ends in inner
+	if rest[nameEnd] == '{' {
+		close := strings.IndexByte(rest[nameEnd:], '}')
+		if close < 0 { // the cursor is in the label selector
+			c.labels(ns, kind, name, rest[nameEnd+1:])
+			return
+		}
+		end += close + 1
+		if end >= len(inner) || inner[end] != '.' {
+			return
+		}
+	}
+	target := inner[:end]
+	pathText := inner[end+1:]
 	cut := strings.LastIndexAny(pathText, ".[")
 	c.start = c.cursor - (len(pathText) - cut - 1)
 	prefix := ""
@@ -104,14 +121,14 @@ func (c *completer) header(inner string) {
 	if prefix != "" {
 		header += "." + prefix
 	}
-	patches, err := kpatch.ParseKpatch([]byte(header+"]\n"), c.d.path)
+	patches, err := syntax.ParseKpatch([]byte(header+"]\n"), c.d.path)
 	if err != nil || len(patches) != 1 {
 		return
 	}
 	c.below(patches[0].Target, patches[0].Path, cut >= 0 && pathText[cut] == '[', true)
 }
 
-// kinds proposes the kinds of the project's objects.
+// kinds proposes the kinds of the project's objects, and * (any kind).
 func (c *completer) kinds(ns string) {
 	count := map[string]int{}
 	var ids []string
@@ -130,17 +147,25 @@ func (c *completer) kinds(ns string) {
 		k, detail, _ := strings.Cut(id, "\x00")
 		c.add(k, kindClass, fmt.Sprintf("%s (%s)", detail, plural(count[k], "object")), "")
 	}
+	if len(ids) > 0 {
+		c.add("*", kindClass, "any kind", "every kind: with a label selector, `[*.*{app=web}]`")
+	}
 }
 
-// names proposes the names of the objects of a kind, and *.
+// names proposes the names of the objects of a kind, *, and the patterns
+// that pick the names sharing a prefix (a Helm release's: shop-*).
 func (c *completer) names(ns, kind string) {
 	var names []string
 	where := map[string]string{}
+	prefixes := map[string]int{}
 	for _, r := range c.ws.set.Resources {
-		if (ns == "" || r.Namespace == ns) && c.ws.schema.NameMatches(kind, r.GVK()) {
+		if (ns == "" || r.Namespace == ns) && (kind == "*" || c.ws.schema.NameMatches(kind, r.GVK())) {
 			if _, ok := where[r.Name]; !ok {
 				names = append(names, r.Name)
 				where[r.Name] = r.ID() + " (" + shortPos(r.Position()) + ")"
+				if i := strings.IndexByte(r.Name, '-'); i > 0 {
+					prefixes[r.Name[:i+1]]++
+				}
 			}
 		}
 	}
@@ -151,13 +176,74 @@ func (c *completer) names(ns, kind string) {
 	if len(names) > 0 {
 		c.add("*", kindRef, "every "+kind, "")
 	}
+	var patterns []string
+	for p, n := range prefixes {
+		if n > 1 {
+			patterns = append(patterns, p+"*")
+		}
+	}
+	sort.Strings(patterns)
+	for _, p := range patterns {
+		c.add(p, kindRef, fmt.Sprintf("%d objects", prefixes[strings.TrimSuffix(p, "*")]), "the names that start with "+strings.TrimSuffix(p, "*"))
+	}
+}
+
+// labels completes a label selector in a header, after its "{": the keys
+// of the labels of the objects the kind and name pick, and after key= the
+// values they have.
+func (c *completer) labels(ns, kind, name, text string) {
+	part := text
+	if i := strings.LastIndexByte(text, ','); i >= 0 {
+		part = text[i+1:]
+	}
+	lead := len(part) - len(strings.TrimLeft(part, " !"))
+	sel := resource.Selector{Namespace: ns, Kind: kind, Name: name}
+	if kind == "*" {
+		sel.Kind = ""
+	}
+	objs := c.ws.targets(sel)
+	if k, v, ok := strings.Cut(part, "="); ok {
+		k = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(k, "!"), "!"))
+		v = strings.TrimPrefix(v, "=")
+		c.start = c.cursor - len(v)
+		var values []string
+		count := map[string]int{}
+		for _, r := range objs {
+			if lv, has := r.Labels()[k]; has {
+				if count[lv] == 0 {
+					values = append(values, lv)
+				}
+				count[lv]++
+			}
+		}
+		sort.Strings(values)
+		for _, lv := range values {
+			c.add(lv, kindValue, plural(count[lv], "object"), "")
+		}
+		return
+	}
+	c.start = c.cursor - len(part) + lead
+	var keys []string
+	count := map[string]int{}
+	for _, r := range objs {
+		for k := range r.Labels() {
+			if count[k] == 0 {
+				keys = append(keys, k)
+			}
+			count[k]++
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c.add(k, kindField, "a label of "+plural(count[k], "object"), "")
+	}
 }
 
 // below proposes what may follow path in the objects target picks: in a
 // bracket, the selectors of the items present; else the fields and
 // shortcuts of the type there, and, for a list, its selectors (bare in a
 // header).
-func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, header bool) {
+func (c *completer) below(target resource.Selector, path syntax.Path, bracket, header bool) {
 	objs := c.ws.targets(target)
 	var typ *schema.Type
 	var field *schema.Field
@@ -197,12 +283,15 @@ func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, h
 	}
 	if typ != nil && typ.Kind == schema.Object {
 		for _, f := range typ.Fields() {
-			if len(path) == 0 && f.Name == "status" {
+			if schema.ServerSet(typ, f.Name, len(path) == 0) {
 				continue // patches set desired state, as shortcuts assume
 			}
 			c.add(f.Name, kindField, explain.TypeName(f.Type), explain.Summary(f))
 		}
 		for _, sc := range c.ws.shortcutsOf(typ) {
+			if serverSetShortcut(typ, sc) {
+				continue
+			}
 			c.add(sc.Name, kindRef, "→ "+strings.Join(sc.Path, "."), "a shortcut for "+strings.Join(sc.Path, "."))
 		}
 	}
@@ -215,6 +304,25 @@ func (c *completer) below(target resource.Selector, path kpatch.Path, bracket, h
 			}
 		}
 	}
+}
+
+// serverSetShortcut reports whether a shortcut at t leads to a field an
+// API server sets (schema.ServerSet): metadata.uid, metadata.managedFields.
+func serverSetShortcut(t *schema.Type, sc kpatch.Shortcut) bool {
+	for i, name := range sc.Path {
+		if t == nil {
+			return false
+		}
+		if schema.ServerSet(t, name, i == 0) {
+			return true
+		}
+		f := t.Field(name)
+		if f == nil {
+			return false
+		}
+		t = f.Type
+	}
+	return false
 }
 
 // selectors proposes selectors for the items of the lists in nodes: by
@@ -248,7 +356,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 					conds = nil
 					break
 				}
-				sel := &kpatch.Selector{Op: kpatch.SelMatch, Conds: []kpatch.Cond{{Key: []string{k}, Value: v.Value}}}
+				sel := &syntax.Selector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
 				conds = append(conds, strings.Trim(sel.String(), "[]"))
 			}
 			text := fmt.Sprint(i)
@@ -274,8 +382,8 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 
 // assignment completes a line below a header: its key, or its value.
 func (c *completer) assignment(a *analysis, line int, before string) {
-	var section *kpatch.Patch
-	for _, p := range a.patches {
+	var section *syntax.Patch
+	for _, p := range a.absolute(line) {
 		if p.Pos.Line-1 <= line && (section == nil || p.Pos.Line > section.Pos.Line) {
 			section = p
 		}
@@ -288,9 +396,9 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 		}
 		cut := strings.LastIndexAny(key, ".[")
 		c.start = c.cursor - (len(key) - cut - 1)
-		path := append(kpatch.Path(nil), section.Path...)
+		path := append(syntax.Path(nil), section.Path...)
 		if cut > 0 {
-			more, err := kpatch.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+			more, err := syntax.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
 			if err != nil {
 				return
 			}
@@ -315,7 +423,7 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 	if section == nil {
 		return
 	}
-	keyPath, err := kpatch.ParsePath(strings.TrimSpace(before[:sep]), tree.Position{File: c.d.path, Line: line + 1, Column: 1})
+	keyPath, err := syntax.ParsePath(strings.TrimSpace(before[:sep]), tree.Position{File: c.d.path, Line: line + 1, Column: 1})
 	if err != nil {
 		return
 	}
@@ -323,7 +431,7 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 		if i == maxShown {
 			break
 		}
-		places, err := kpatch.Lookup(r, append(append(kpatch.Path(nil), section.Path...), keyPath...), c.ws.options())
+		places, err := kpatch.Lookup(r, append(append(syntax.Path(nil), section.Path...), keyPath...), c.ws.options())
 		if err != nil {
 			continue
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/explain"
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -160,7 +160,7 @@ func (c *completer) patchList(before string) {
 	if !ok || pl.target == "" {
 		return
 	}
-	patches, err := kpatch.ParseKpatch([]byte("["+pl.target+"]\n"), c.d.path)
+	patches, err := syntax.ParseKpatch([]byte("["+pl.target+"]\n"), c.d.path)
 	if err != nil || len(patches) != 1 {
 		return
 	}
@@ -172,9 +172,9 @@ func (c *completer) patchList(before string) {
 		}
 		cut := strings.LastIndexAny(key, ".[")
 		c.start = c.cursor - (len(key) - cut - 1)
-		var path kpatch.Path
+		var path syntax.Path
 		if cut > 0 {
-			more, err := kpatch.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: c.line + 1, Column: col + 1})
+			more, err := syntax.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: c.line + 1, Column: col + 1})
 			if err != nil {
 				return
 			}
@@ -202,7 +202,7 @@ func (c *completer) patchList(before string) {
 			return
 		}
 		for _, f := range typ.Fields() {
-			if len(pl.keys) == 0 && f.Name == "status" {
+			if schema.ServerSet(typ, f.Name, len(pl.keys) == 0) {
 				continue
 			}
 			c.add(f.Name, kindField, explain.TypeName(f.Type), explain.Summary(f))

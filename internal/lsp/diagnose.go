@@ -1,28 +1,50 @@
 package lsp
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
-	"github.com/kmerge/kmerge/validate"
 )
 
-// analysis is what kmerge found in a document: its patches (as far as
-// they parse), the diagnostics, and what its patches changed in the
-// objects they target.
+// analysis is what a check found in a version of a document: its units
+// and their patches (as far as they parse), the diagnostics, and what its
+// patches changed in the objects they target.
 type analysis struct {
 	ws          *workspace
-	patches     []*kpatch.Patch
+	d           *document
+	owner       string            // the kustomization that reads the document, when it is a patch file of one
+	manifest    bool              // the document is a manifest of its project, not a patch file
+	sections    []placed          // the document's units, in order
+	own         []*syntax.Patch   // the document's patches as its owner reads them
+	order       []ref             // the project's patches, in kmerge apply's order
+	names       map[string]placed // the units of this check by name (place)
 	diagnostics []Diagnostic
-	changes     []objectChange
+	changes     []objectChange // positioned in the document
+	others      map[string]*document
+	used        *liveKeys
+
+	seen  map[diagKey][]int   // diagnostics by range and severity (add)
+	lines map[string][]string // other files' lines, read once (location)
+}
+
+// diagKey is what two diagnostics that may be one share.
+type diagKey struct {
+	r        Range
+	severity int
 }
 
 // objectChange is a change a patch of the document made to an object.
@@ -31,53 +53,97 @@ type objectChange struct {
 	change.Change
 }
 
-// maxParseErrors bounds the parse errors reported for one file.
-const maxParseErrors = 50
-
-// parseDocument parses a document's text. The parsers stop at the first
-// error; to report more than one, a .kpatch file is parsed again with the
-// bad line blanked out (a bad header with its section), which keeps every
-// other line where it is.
-func parseDocument(d *document) ([]*kpatch.Patch, []error) {
-	if !d.kpatch {
-		patches, err := kpatch.Parse([]byte(d.text), d.path, kpatch.LoadOptions{})
-		if err != nil {
-			return nil, []error{err}
-		}
-		return patches, nil
-	}
+// parsePatchList parses a YAML patch list. Its parser stops at the first
+// error; to report more, and to check the patches that are right, the
+// list is parsed again with the item that holds the error blanked out,
+// which keeps every other line where it is. A text that is not YAML, or
+// not a list, is one error.
+func parsePatchList(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
 	lines := append([]string(nil), d.lines...)
 	var errs []error
 	for len(errs) < maxParseErrors {
-		patches, err := kpatch.Parse([]byte(strings.Join(lines, "\n")), d.path, kpatch.LoadOptions{})
+		text := strings.Join(lines, "\n")
+		var warnings []kpatch.Warning // a kustomization's fields kmerge does not read
+		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{Warn: func(w kpatch.Warning) { warnings = append(warnings, w) }})
 		if err == nil {
-			return patches, errs
+			return patches, warnings, errs
 		}
 		errs = append(errs, err)
-		var ke *kpatch.Error
-		if !errors.As(err, &ke) || ke.Pos.Line < 1 || ke.Pos.Line > len(lines) || strings.TrimSpace(lines[ke.Pos.Line-1]) == "" {
-			return nil, errs
+		at, ok := tree.ErrorPosition(err)
+		st, rerr := tree.Read([]byte(text), tree.Options{File: d.path})
+		if !ok || rerr != nil || len(st.Docs) != 1 || tree.Root(st.Docs[0]) == nil || tree.Root(st.Docs[0]).Kind != yaml.SequenceNode {
+			return nil, nil, errs
 		}
-		i := ke.Pos.Line - 1
-		header := strings.HasPrefix(strings.TrimSpace(lines[i]), "[")
-		lines[i] = ""
-		for j := i + 1; header && j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "["); j++ {
-			lines[j] = ""
+		items := tree.Root(st.Docs[0]).Content
+		from, to := 0, 0 // the lines (from 1) of the item holding the error
+		for i, it := range items {
+			end := len(lines)
+			if i+1 < len(items) {
+				end = items[i+1].Line - 1
+			}
+			if it.Line <= at.Line && at.Line <= end {
+				from, to = it.Line, end
+			}
+		}
+		if from == 0 {
+			return nil, nil, errs
+		}
+		for i := from; i <= to; i++ {
+			lines[i-1] = ""
 		}
 	}
-	return nil, errs
+	return nil, nil, errs
 }
 
-// analyze parses a document and runs the project's patches, with the
-// document's text in place of its file, on the objects its patches
-// target: copies of them, so that the loaded project never changes.
-func (s *Server) analyze(d *document) *analysis {
+// analyze checks a version of a document (check.go): it parses it and runs
+// the project's patches, with the document's text in place of its file,
+// on the objects its patches target: copies of them, so that the loaded
+// project never changes. others are the other open documents, by path. It
+// returns nil when ctx is done first.
+func (s *Server) analyze(ctx context.Context, d *document, others map[string]*document) *analysis {
 	ws := s.workspaceFor(d.path)
-	a := &analysis{ws: ws}
-	patches, errs := parseDocument(d)
-	a.patches = patches
-	for _, err := range errs {
-		a.addError(d, err, severityError)
+	a := &analysis{ws: ws, d: d, others: others, names: map[string]placed{}, seen: map[diagKey][]int{},
+		used: &liveKeys{units: map[*unit]bool{}, objects: map[string]bool{}}}
+	defer func() { a.seen, a.lines = nil, nil }()
+	if ws.isManifest(d.path) {
+		// a manifest: no patch file to check (hover says which patches
+		// write its fields); a project that does not load is said
+		a.manifest = true
+		if ws.err != nil {
+			a.diagnostics = append(a.diagnostics, projectDiagnostic(ws))
+		} else {
+			a.projectOrder()
+		}
+		return a
+	}
+	if a.owner = ws.kustomizationOf(d.path); a.owner != "" {
+		// a patch file of a kustomization: its patches are those the
+		// kustomization reads from it, as saved
+		u := ws.diskUnit(a.owner)
+		for _, pt := range u.patches {
+			if pt.Pos.File == d.path {
+				a.own = append(a.own, pt)
+			}
+		}
+		for _, err := range u.errs {
+			a.addError(err, severityError)
+		}
+	} else {
+		a.sections = d.sectionsIn(ws)
+		a.register(a.sections)
+		n := 0
+		for _, pl := range a.sections {
+			for _, err := range pl.u.errs {
+				if n < maxParseErrors {
+					a.addError(err, severityError)
+				}
+				n++
+			}
+			for _, w := range pl.u.warns {
+				p, u := a.place(w.Pos)
+				a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
+			}
+		}
 	}
 	switch {
 	case ws.err != nil:
@@ -86,124 +152,300 @@ func (s *Server) analyze(d *document) *analysis {
 		a.diagnostics = append(a.diagnostics, Diagnostic{Severity: severityInformation, Source: "kmerge",
 			Message: "kmerge found no manifests for this file: write a kmerge.yaml (kmerge init) naming them, so that targets, fields and values can be checked"})
 	default:
-		s.run(d, a)
+		if !a.run(ctx) {
+			return nil
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
 	}
 	sort.SliceStable(a.diagnostics, func(i, j int) bool {
 		pi, pj := a.diagnostics[i].Range.Start, a.diagnostics[j].Range.Start
 		return pi.Line < pj.Line || pi.Line == pj.Line && pi.Character < pj.Character
 	})
+	ws.retain(d.uri, a.used)
 	return a
 }
 
-// run applies the project's patches, the document's in place of its file,
-// to copies of the objects the document's patches target, and turns what
-// happened there into diagnostics of the document.
-func (s *Server) run(d *document, a *analysis) {
-	ws := a.ws
-	var all []*kpatch.Patch
-	mine := false
-	for _, f := range ws.files {
-		switch od := s.docByPath(f); {
-		case f == d.path:
-			all = append(all, a.patches...)
-			mine = true
-		case od != nil:
-			p, _ := parseDocument(od)
-			all = append(all, p...)
-		default:
-			all = append(all, ws.patchesOnDisk(f).patches...)
-		}
-	}
-	if !mine {
-		all = append(all, a.patches...)
-	}
-	seen := map[*resource.Resource]bool{}
-	for _, p := range a.patches {
-		for _, r := range ws.targets(p.Target) {
-			seen[r] = true
-		}
-	}
-	objs := &resource.Set{}
-	var originals []*resource.Resource // of objs.Resources, by index
-	for _, r := range ws.set.Resources {
-		if seen[r] {
-			c := *r
-			c.Root = tree.Clone(r.Root)
-			objs.Resources = append(objs.Resources, &c)
-			originals = append(originals, r)
-		}
-	}
-	rec := &conflict.Recorder{}
-	opts := ws.options()
-	opts.Record, opts.KeepGoing, opts.Strict, opts.Workers, opts.Changes = rec, true, ws.proj.Strict, 1, true
-	run := kpatch.NewRun(all, opts)
-	for _, r := range objs.Resources {
-		run.Patch(r)
-	}
-	res, err := run.Finish(objs)
-	if err != nil {
-		a.addError(d, err, severityError)
-		return
-	}
-	for _, err := range res.Errors {
-		a.addError(d, err, severityError)
-	}
-	for _, w := range res.Warnings {
-		if w.Pos.File == d.path {
-			a.add(d, w.Pos, w.Msg, severityWarning, nil)
-		}
-	}
-	for i, r := range objs.Resources {
-		for _, c := range run.Changes(r) {
-			if c.Pos.File == d.path {
-				a.changes = append(a.changes, objectChange{object: r.ID(), Change: c})
-			}
-		}
-		s.validate(d, a, r, originals[i], run.Changes(r))
-	}
-	for _, c := range conflict.Find(rec.Records()) {
-		for _, side := range [][2]conflict.Side{{c.A, c.B}, {c.B, c.A}} {
-			here, other := side[0], side[1]
-			if here.Change.Pos.File != d.path {
-				continue
-			}
-			rel := []RelatedInformation{{Location: s.location(other.Change.Pos), Message: "the other patch: " + describeSide(c.Object, other)}}
-			a.add(d, here.Change.Pos, "conflict: "+c.String(), severityWarning, rel)
-		}
+// register makes units known to place, and to the caches' sweep.
+func (a *analysis) register(units []placed) {
+	for _, pl := range units {
+		a.names[pl.u.name] = pl
+		a.used.units[pl.u] = true
 	}
 }
 
-// validate checks a patched object against its schema, as kmerge apply
-// does after the patches (docs/validation.md), and reports the violations
-// the document's patches wrote where they wrote them: errors when the
-// project validates strictly (the default), warnings with validate: warn.
-// Violations the object had before the patches are not the document's
-// doing, and are left out.
-func (s *Server) validate(d *document, a *analysis, patched, original *resource.Resource, changes []change.Change) {
-	mode := validate.Strict
-	if a.ws.proj.Validate != "" {
-		mode, _ = validate.ParseMode(a.ws.proj.Validate) // the project file's reader has checked it
+// projectOrder sets a.order: the project's patches in kmerge apply's
+// order (strategic, merge and JSON patches first, then field patches, each
+// in the order of the files and of their place in them), with the
+// document's in place of its file (after the others when it is not one of
+// them, nor read by its owner), open documents from their texts, the
+// other files as saved.
+func (a *analysis) projectOrder() {
+	ws, d := a.ws, a.d
+	add := func(units []placed) {
+		for _, pl := range units {
+			for i := range pl.u.patches {
+				a.order = append(a.order, ref{pl.u, i})
+			}
+		}
 	}
-	if mode == validate.None {
-		return
+	mine := a.manifest
+	for _, f := range ws.files {
+		switch od := a.others[f]; {
+		case f == d.path:
+			add(a.sections)
+			mine = true
+		case f == a.owner: // the kustomization that reads the document, as saved
+			add([]placed{{ws.diskUnit(f), 0}})
+			mine = true
+		case od != nil:
+			units := od.sectionsIn(ws)
+			a.register(units)
+			add(units)
+		default:
+			add([]placed{{ws.diskUnit(f), 0}})
+		}
 	}
-	vs := validate.Object(patched.Root, a.ws.schema)
-	if len(vs) == 0 {
-		return
+	if !mine {
+		add(a.sections)
 	}
-	validate.Attribute(vs, validate.Changes(changes), validate.Object(original.Root, a.ws.schema))
-	if !a.ws.showSecrets {
-		validate.MaskSecrets(patched.Root, vs)
+	slices.SortStableFunc(a.order, func(x, y ref) int {
+		return cmp.Compare(btoi(x.patch().Type == change.FieldPatch), btoi(y.patch().Type == change.FieldPatch))
+	})
+}
+
+// patches returns the patches of the order.
+func (a *analysis) patches() []*syntax.Patch {
+	out := make([]*syntax.Patch, len(a.order))
+	for i, x := range a.order {
+		out[i] = x.patch()
 	}
-	for _, v := range vs {
-		if v.Input || v.Patch.File != d.path {
+	return out
+}
+
+// mine reports whether a patch of the order is the document's.
+func (a *analysis) mine(x ref) bool {
+	p, _ := a.place(x.patch().Pos)
+	return p.File == a.d.path
+}
+
+// run applies the project's patches (projectOrder) to copies of the
+// objects the document's patches target, and turns what happened there
+// into diagnostics of the document, in the order kmerge apply reports
+// them (errors, then warnings, then violations, then conflicts;
+// diagnostics are sorted by place at the end).
+//
+// Each object is patched on its own by the patches that pick it as it was
+// read (a group of one: what an edit that does not touch its patches need
+// not run again). That is kpatch.Run's choice too while no patch renames
+// an object or changes the labels a target selects by; when one did
+// (checked.moved), which patches pick an object is decided as the run
+// goes, and the check runs every object some patch picks, with every
+// patch, at once. The objects that a patch which may rename objects (or,
+// when a target selects by labels, change labels) picks are run too: such
+// a patch may make one of the document's patches pick another object. It
+// reports false when ctx is done first.
+func (a *analysis) run(ctx context.Context) bool {
+	ws := a.ws
+	a.projectOrder()
+	selectsLabels := false // a target selects by labels or annotations
+	for _, x := range a.order {
+		t := x.patch().Target
+		selectsLabels = selectsLabels || t.Labels != "" || t.Annotations != ""
+	}
+	// what the document's patches pick, and what is wrong with their
+	// targets; and what the patches that may make another pick an object
+	// pick (those that may rename it, or change its labels when a target
+	// selects by labels)
+	var errs []error
+	var warns []kpatch.Warning
+	picked := map[*resource.Resource]bool{}
+	for _, x := range a.order {
+		t := &x.u.targetsIn(ws)[x.i]
+		mine := a.mine(x)
+		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != change.FieldPatch {
+			for _, r := range t.objs {
+				picked[r] = true
+			}
+		}
+		switch {
+		case !mine:
+		case t.ambiguous != nil:
+			errs = append(errs, t.ambiguous)
+		case len(t.objs) == 0:
+			e, w := x.u.unmatched(ws, x.i)
+			errs, warns = append(errs, e...), append(warns, w...)
+		}
+	}
+	// the patches of each picked object
+	refs := map[*resource.Resource][]ref{}
+	for _, x := range a.order {
+		t := &x.u.targetsIn(ws)[x.i]
+		if t.ambiguous != nil {
+			continue
+		}
+		for _, r := range t.objs {
+			if picked[r] {
+				refs[r] = append(refs[r], x)
+			}
+		}
+	}
+	var groups []*checked
+	for _, r := range ws.set.Resources {
+		if !picked[r] {
+			continue
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		objs := []*resource.Resource{r}
+		key := groupKey(ws, objs, refs[r])
+		c := ws.checkGroup(ctx, key, objs, refs[r])
+		if c == nil {
+			return false
+		}
+		a.used.objects[key] = true
+		if c.moved(selectsLabels) {
+			groups = nil
+			break
+		}
+		groups = append(groups, c)
+		errs = append(errs, c.errs...)
+		warns = append(warns, c.warns...)
+	}
+	if groups == nil && len(picked) > 0 {
+		// a patch moved an object: every object some patch picks, run
+		// with every patch (kpatch.Run decides which pick what, and
+		// what the targets that pick nothing are)
+		var objs []*resource.Resource
+		all := map[*resource.Resource]bool{}
+		for _, x := range a.order {
+			for _, r := range x.u.targetsIn(ws)[x.i].objs {
+				all[r] = true
+			}
+		}
+		for _, r := range ws.set.Resources {
+			if all[r] {
+				objs = append(objs, r)
+			}
+		}
+		key := groupKey(ws, objs, a.order)
+		c := ws.checkGroup(ctx, key, objs, a.order)
+		if c == nil {
+			return false
+		}
+		a.used.objects[key] = true
+		groups = []*checked{c}
+		errs, warns = c.errs, c.warns
+	}
+
+	for _, err := range errs {
+		a.addError(err, severityError)
+	}
+	for _, w := range warns {
+		if p, u := a.place(w.Pos); p.File == a.d.path {
+			a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
+		}
+	}
+	var conflicts []conflict.Conflict
+	for _, c := range groups {
+		for _, o := range c.objects {
+			for _, ch := range o.changes {
+				if ch.Pos, _ = a.place(ch.Pos); ch.Pos.File == a.d.path {
+					a.changes = append(a.changes, objectChange{object: o.id, Change: ch})
+				}
+			}
+			a.validate(o)
+		}
+		for _, cf := range c.conflicts {
+			cf.Sides = slices.Clone(cf.Sides)
+			for i := range cf.Sides {
+				cf.Sides[i].Change.Pos, _ = a.place(cf.Sides[i].Change.Pos)
+			}
+			conflicts = append(conflicts, cf)
+		}
+	}
+	hinted := map[*unit]bool{}
+	for _, x := range a.order {
+		if hinted[x.u] || !a.mine(x) {
+			continue
+		}
+		hinted[x.u] = true
+		for _, h := range x.u.quoteHints(ws) {
+			if p, u := a.place(h.pos); p.File == a.d.path {
+				a.add(p, u, h.pos, h.msg, severityHint, nil)
+			}
+		}
+	}
+	conflict.Sort(conflicts) // as a run sorts them
+	for _, c := range conflicts {
+		a.conflict(c)
+	}
+	return true
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxRelated is how many other sides of a conflict a diagnostic lists.
+const maxRelated = 10
+
+// conflict reports a conflict on each of its sides in the document.
+func (a *analysis) conflict(c conflict.Conflict) {
+	for i, here := range c.Sides {
+		if here.Change.Pos.File != a.d.path {
+			continue
+		}
+		var rel []RelatedInformation
+		for j, other := range c.Sides {
+			if j == i {
+				continue
+			}
+			if len(rel) == maxRelated {
+				break
+			}
+			what := "the other patch: "
+			if len(c.Sides) > 2 {
+				what = "another patch: "
+			}
+			rel = append(rel, RelatedInformation{Location: a.location(other.Change.Pos), Message: what + describeSide(c.Object, other)})
+		}
+		msg := "conflict: " + c.String()
+		if len(c.Sides) > maxRelated+1 {
+			// the whole list would make every side's message as long
+			// as the list
+			msg = fmt.Sprintf("conflict: %s, and %d other changes (the first %d in the related information)",
+				describeSide(c.Object, here), len(c.Sides)-1, maxRelated)
+		}
+		a.add(here.Change.Pos, nil, tree.Position{}, msg, severityWarning, rel)
+	}
+}
+
+// validate reports the violations of a patched object (workspace.
+// violations) that the document's patches wrote, where they wrote them:
+// errors when the project validates strictly (the default), warnings with
+// validate: warn. Violations the object had before the patches are not
+// the document's doing, and are left out.
+func (a *analysis) validate(o checkedObject) {
+	mode := a.ws.validation()
+	for _, v := range o.violations {
+		if v.Input {
+			continue
+		}
+		p, u := a.place(v.Patch)
+		if p.File != a.d.path {
 			continue
 		}
 		severity := severityWarning
 		if mode.Fails(v) {
 			severity = severityError
 		}
-		a.add(d, v.Patch, v.String()+" ("+patched.ID()+")", severity, nil)
+		a.add(p, u, v.Patch, v.String()+" ("+o.id+")", severity, nil)
 	}
 }
 
@@ -215,35 +457,44 @@ func describeSide(object string, side conflict.Side) string {
 
 // addError adds a diagnostic for an error of the document's file; errors
 // of other files are left to those files.
-func (a *analysis) addError(d *document, err error, severity int) {
-	var ke *kpatch.Error
+func (a *analysis) addError(err error, severity int) {
+	var ke *syntax.Error
 	var se *tree.SyntaxError
 	switch {
 	case errors.As(err, &ke):
-		if ke.Pos.File == d.path {
-			a.add(d, ke.Pos, ke.Msg, severity, nil)
+		if p, u := a.place(ke.Pos); p.File == a.d.path {
+			a.add(p, u, ke.Pos, ke.Msg, severity, nil)
 		}
 	case errors.As(err, &se):
-		if se.Pos.File == d.path {
-			a.add(d, tree.Position{File: se.Pos.File, Line: max(se.Pos.Line, 1), Column: max(se.Pos.Column, 1)}, se.Msg, severity, nil)
+		if p, u := a.place(se.Pos); p.File == a.d.path {
+			p.Line, p.Column = max(p.Line, 1), max(p.Column, 1)
+			a.add(p, u, se.Pos, se.Msg, severity, nil)
 		}
 	default:
-		a.add(d, tree.Position{File: d.path, Line: 1, Column: 1}, err.Error(), severity, nil)
+		a.add(tree.Position{File: a.d.path, Line: 1, Column: 1}, nil, tree.Position{}, err.Error(), severity, nil)
 	}
 }
 
-// add adds a diagnostic at a position of the document, once: a patch
-// that fails the same way on several objects is one diagnostic.
-func (a *analysis) add(d *document, p tree.Position, msg string, severity int, rel []RelatedInformation) {
-	r := tokenRange(d, p, a.patches)
-	for i, old := range a.diagnostics {
-		if old.Range == r && old.Severity == severity && sameProblem(old.Message, msg) {
+// add adds a diagnostic at a position p of the document, once: a patch
+// that fails the same way on several objects is one diagnostic. u, when
+// known, is the unit p is in, and at the position there (the value at it
+// gives the range its end).
+func (a *analysis) add(p tree.Position, u *unit, at tree.Position, msg string, severity int, rel []RelatedInformation) {
+	var value *syntax.Value
+	if u != nil {
+		value = valueAt(u.patches, at)
+	}
+	r := tokenRange(a.d, p, value)
+	key := diagKey{r, severity}
+	for _, i := range a.seen[key] {
+		if old := a.diagnostics[i]; sameProblem(old.Message, msg) {
 			if !strings.HasSuffix(old.Message, " (and on other objects)") && old.Message != msg {
 				a.diagnostics[i].Message += " (and on other objects)"
 			}
 			return
 		}
 	}
+	a.seen[key] = append(a.seen[key], len(a.diagnostics))
 	a.diagnostics = append(a.diagnostics, Diagnostic{Range: r, Severity: severity, Source: "kmerge", Message: msg, RelatedInformation: rel})
 }
 
@@ -274,12 +525,26 @@ func projectDiagnostic(ws *workspace) Diagnostic {
 	return d
 }
 
-// location is a position of any file, as a protocol location.
-func (s *Server) location(p tree.Position) Location {
-	if od := s.docByPath(p.File); od != nil {
+// location is a position of any file, as a protocol location: in an open
+// document, or in a file on disk (read once a check).
+func (a *analysis) location(p tree.Position) Location {
+	if od := a.others[p.File]; od != nil {
 		return Location{URI: od.uri, Range: tokenRange(od, p, nil)}
 	}
-	return location(p, nil)
+	if p.File == a.d.path {
+		return Location{URI: a.d.uri, Range: tokenRange(a.d, p, nil)}
+	}
+	lines, ok := a.lines[p.File]
+	if !ok {
+		if data, err := os.ReadFile(p.File); err == nil {
+			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		}
+		if a.lines == nil {
+			a.lines = map[string][]string{}
+		}
+		a.lines[p.File] = lines
+	}
+	return location(p, lines)
 }
 
 // location is a position of a file on disk; lines, when given, are its

@@ -12,6 +12,7 @@ import (
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -22,9 +23,9 @@ const maxShown = 5
 // spot is what the cursor is on: a patch's target, or a step of a path
 // (of a header, or of an assignment's key).
 type spot struct {
-	patch *kpatch.Patch
-	set   *kpatch.Assignment // the assignment of the line, nil on a header
-	path  kpatch.Path        // from the object to the step under the cursor; nil on the target
+	patch *syntax.Patch
+	set   *syntax.Assignment // the assignment of the line, nil on a header
+	path  syntax.Path        // from the object to the step under the cursor; nil on the target
 	rng   Range
 }
 
@@ -33,7 +34,7 @@ type spot struct {
 func spotAt(d *document, a *analysis, p Position) *spot {
 	col := d.byteCol(p)
 	onLine := func(pos tree.Position) bool { return pos.Line-1 == p.Line }
-	pick := func(pt *kpatch.Patch, set *kpatch.Assignment, base, steps kpatch.Path) *spot {
+	pick := func(pt *syntax.Patch, set *syntax.Assignment, base, steps syntax.Path) *spot {
 		var best = -1
 		for i, st := range steps {
 			if onLine(st.Pos) && d.column(st.Pos) <= col {
@@ -43,18 +44,19 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 		if best < 0 {
 			return nil
 		}
-		sp := &spot{patch: pt, set: set, path: append(append(kpatch.Path(nil), base...), steps[:best+1]...)}
+		sp := &spot{patch: pt, set: set, path: append(append(syntax.Path(nil), base...), steps[:best+1]...)}
 		sp.rng = tokenRange(d, steps[best].Pos, nil)
 		return sp
 	}
-	for _, pt := range a.patches {
+	patches := a.absolute(p.Line)
+	for _, pt := range patches {
 		for i := range pt.Sets {
 			set := &pt.Sets[i]
 			if sp := pick(pt, set, pt.Path, set.Key); sp != nil {
 				return sp
 			}
 			if onLine(set.Pos) {
-				return &spot{patch: pt, set: set, path: append(append(kpatch.Path(nil), pt.Path...), set.Key...), rng: tokenRange(d, set.Pos, a.patches)}
+				return &spot{patch: pt, set: set, path: append(append(syntax.Path(nil), pt.Path...), set.Key...), rng: tokenRange(d, set.Pos, valueAt(patches, set.Pos))}
 			}
 		}
 		if sp := pick(pt, nil, nil, pt.Path); sp != nil {
@@ -70,8 +72,10 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 // hover explains what is under the cursor: the objects a target picks;
 // for a path, the field (how a patch treats it, in the words of kmerge
 // explain), its value in each target object, and what the line changes.
-func (s *Server) hover(d *document, p Position) *Hover {
-	a := s.analysisOf(d)
+func (s *Server) hover(d *document, a *analysis, p Position) *Hover {
+	if a.manifest {
+		return s.manifestHover(d, a, p)
+	}
 	sp := spotAt(d, a, p)
 	if sp == nil {
 		return nil
@@ -139,7 +143,7 @@ func (s *Server) hover(d *document, p Position) *Hover {
 // changes recorded at its position: the value in the manifest → the
 // value the line sets (secret values masked as a pair, unless the
 // workspace shows them).
-func changeText(a *analysis, ws *workspace, objs []*resource.Resource, set *kpatch.Assignment) string {
+func changeText(a *analysis, ws *workspace, objs []*resource.Resource, set *syntax.Assignment) string {
 	byID := map[string]*resource.Resource{}
 	for _, r := range objs {
 		byID[r.ID()] = r
@@ -200,8 +204,7 @@ func shortJSON(pl kpatch.Place) string {
 
 // definition finds what the cursor names in the manifests: the objects a
 // target picks, or the field a path reaches in each.
-func (s *Server) definition(d *document, p Position) []Location {
-	a := s.analysisOf(d)
+func (s *Server) definition(d *document, a *analysis, p Position) []Location {
 	sp := spotAt(d, a, p)
 	if sp == nil {
 		return []Location{}
@@ -245,7 +248,7 @@ func shortPos(p tree.Position) string {
 }
 
 func errorText(err error) string {
-	if ke, ok := err.(*kpatch.Error); ok {
+	if ke, ok := err.(*syntax.Error); ok {
 		return ke.Msg
 	}
 	return err.Error()

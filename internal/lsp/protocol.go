@@ -27,6 +27,7 @@ const (
 	severityError       = 1
 	severityWarning     = 2
 	severityInformation = 3
+	severityHint        = 4
 )
 
 // Diagnostic is a problem at a range.

@@ -3,22 +3,22 @@ package lsp
 import (
 	"strings"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // tokenRange is the range a kmerge position points at: kmerge's errors
 // name where something starts (a header, a path step, a selector, a
 // value); the range runs to where that thing ends, by the syntax of the
-// line. patches, when known, tell where values are (a value may hold dots
-// and spaces).
-func tokenRange(d *document, p tree.Position, patches []*kpatch.Patch) Range {
+// line. value, when known, is the value of an assignment that starts at p
+// (a value may hold dots and spaces).
+func tokenRange(d *document, p tree.Position, value *syntax.Value) Range {
 	line := p.Line - 1
 	text := d.line(line)
 	b := d.column(p)
 	var end int
 	if d.kpatch {
-		end = kpatchTokenEnd(text, b, valueAt(patches, p))
+		end = kpatchTokenEnd(text, b, value)
 	} else {
 		end = yamlTokenEnd(text, b)
 	}
@@ -34,7 +34,7 @@ func tokenRange(d *document, p tree.Position, patches []*kpatch.Patch) Range {
 }
 
 // valueAt returns the value of an assignment that starts at p, if any.
-func valueAt(patches []*kpatch.Patch, p tree.Position) *kpatch.Value {
+func valueAt(patches []*syntax.Patch, p tree.Position) *syntax.Value {
 	for _, pt := range patches {
 		for i := range pt.Sets {
 			v := &pt.Sets[i].Value
@@ -49,7 +49,7 @@ func valueAt(patches []*kpatch.Patch, p tree.Position) *kpatch.Value {
 // kpatchTokenEnd finds the end of what starts at byte b of a line of a
 // .kpatch file: a value, a header or bracketed selector (to its ]), a
 // quoted string, a bare selector key=value in a header, or a word.
-func kpatchTokenEnd(text string, b int, value *kpatch.Value) int {
+func kpatchTokenEnd(text string, b int, value *syntax.Value) int {
 	if b >= len(text) {
 		return b
 	}

@@ -5,9 +5,11 @@
 // of the wrong type, undefined variables, ambiguous shortcuts, targets and
 // selectors that match nothing, conflicts between patches) as the file is
 // typed, and completes, explains (hover), finds (go to definition) and
-// formats. The language logic is kmerge's own: the parsers, kpatch.Apply
-// on copies of the targeted objects, kpatch.Lookup, kpatch.Format, and the
-// text of kmerge explain.
+// formats. The language logic is kmerge's own: the parsers, kpatch.Run
+// on copies of the targeted objects, kpatch.Lookup, syntax.Format, and the
+// text of kmerge explain. Each edit is checked in the background, cancelling
+// the check of the text it replaces, and re-does only what it touched
+// (check.go).
 //
 // The protocol layer is written here (JSON-RPC framing and the few
 // structures used) rather than taken from a library: see docs/editors.md.
@@ -15,14 +17,17 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
+	"sync"
 
-	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 )
 
 // Options configure a server.
@@ -39,14 +44,36 @@ type Options struct {
 }
 
 // Server is a language server: the open documents and the projects they
-// belong to. It handles one message at a time.
+// belong to. One goroutine reads the messages and acts on them in order
+// (Serve): it owns the documents. The work runs beside it: each version of
+// a document is checked in the background (check.go), an edit cancelling
+// the check of the version it replaces, and each request is answered by a
+// goroutine of its own, which waits for the check of the version it is
+// about; $/cancelRequest cancels a request not answered yet, which then
+// answers with the error RequestCancelled.
 type Server struct {
-	opts       Options
-	conn       *conn
-	docs       map[string]*document  // by URI
+	opts  Options
+	conn  *conn
+	ctx   context.Context // the server's: done when Serve returns
+	work  sync.WaitGroup  // checks and requests running
+	ended chan ended      // checks that have ended, for the reading goroutine to publish
+
+	// the reading goroutine's
+	docs  map[string]*document // by URI: the current version
+	state int
+
+	wsMu       sync.Mutex
 	workspaces map[string]*workspace // by project key
 	projectOf  map[string]*workspace // cache: folder -> workspace
-	state      int
+
+	reqMu   sync.Mutex
+	pending map[string]context.CancelFunc // requests not answered yet, by ID
+}
+
+// ended is a check that has ended, with what it found (nil: cancelled).
+type ended struct {
+	d *document
+	a *analysis
 }
 
 const (
@@ -55,50 +82,163 @@ const (
 	stateShutDown
 )
 
+// Error codes of the protocol for requests that were not answered.
+const (
+	codeRequestCancelled = -32800 // the client cancelled it ($/cancelRequest)
+	codeContentModified  = -32801 // the document changed before the answer was ready
+)
+
+func newServer(ctx context.Context, out io.Writer, opts Options) *Server {
+	return &Server{opts: opts, conn: &conn{w: out}, ctx: ctx, ended: make(chan ended),
+		docs: map[string]*document{}, workspaces: map[string]*workspace{}, projectOf: map[string]*workspace{},
+		pending: map[string]context.CancelFunc{}}
+}
+
 // Serve runs a server on a stream (the editor's end of standard input and
 // output) until the client sends exit or closes the stream. It returns nil
 // after shutdown and exit, an error otherwise (the process then exits 1,
-// as the protocol asks).
+// as the protocol asks). The work still running when it returns is
+// cancelled, and waited for.
 func Serve(in io.Reader, out io.Writer, opts Options) error {
-	s := &Server{opts: opts, conn: &conn{w: out}, docs: map[string]*document{},
-		workspaces: map[string]*workspace{}, projectOf: map[string]*workspace{}}
-	r := bufio.NewReader(in)
-	for {
-		m, err := readMessage(r)
-		if err == io.EOF {
-			return errors.New("the client closed the connection without exit")
+	ctx, cancel := context.WithCancel(context.Background())
+	return newServer(ctx, out, opts).serve(in, cancel)
+}
+
+// serve is Serve on a server made; cancel cancels its context.
+func (s *Server) serve(in io.Reader, cancel context.CancelFunc) error {
+	ctx := s.ctx
+	defer s.work.Wait()
+	defer cancel()
+	msgs := make(chan *message)
+	failed := make(chan error, 1)
+	go func() {
+		r := bufio.NewReader(in)
+		for {
+			m, err := readMessage(r)
+			if err != nil {
+				failed <- err
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+				return
+			}
 		}
-		if err != nil {
+	}()
+	for {
+		select {
+		case m := <-msgs:
+			if m.Method == "exit" {
+				if s.state == stateShutDown {
+					return nil
+				}
+				return errors.New("exit before shutdown")
+			}
+			s.handle(m)
+		case e := <-s.ended:
+			s.publish(e)
+		case err := <-failed:
+			if err == io.EOF {
+				return errors.New("the client closed the connection without exit")
+			}
 			return err
 		}
-		if m.Error != nil && m.Method == "" && m.ID == nil {
-			s.conn.reply(json.RawMessage("null"), nil, m.Error)
-			continue
-		}
-		if m.Method == "exit" {
-			if s.state == stateShutDown {
-				return nil
-			}
-			return errors.New("exit before shutdown")
-		}
-		s.handle(m)
 	}
 }
 
-// handle answers a request or acts on a notification.
+// handle acts on a notification, or answers a request: at once, or from
+// a goroutine of its own (async).
 func (s *Server) handle(m *message) {
-	isRequest := m.ID != nil
+	if m.Error != nil && m.Method == "" && m.ID == nil {
+		s.conn.reply(json.RawMessage("null"), nil, m.Error)
+		return
+	}
 	result, rerr := s.dispatch(m)
-	if !isRequest {
+	if m.ID == nil || result == later {
 		if rerr != nil && s.opts.Log != nil {
 			fmt.Fprintf(s.opts.Log, "kmerge lsp: %s: %s\n", m.Method, rerr.Message)
 		}
 		return
 	}
+	s.answer(m, result, rerr)
+}
+
+// answer replies to a request, logging a failure.
+func (s *Server) answer(m *message, result any, rerr *rpcError) {
 	if rerr != nil && s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "kmerge lsp: %s: %s\n", m.Method, rerr.Message)
 	}
 	s.conn.reply(m.ID, result, rerr)
+}
+
+// later is the result of a request that a goroutine of its own answers.
+var later = new(int)
+
+// async answers a request from a goroutine of its own, with what work
+// returns. work's context is done when the client cancels the request
+// ($/cancelRequest), or the server stops; a request cancelled before it is
+// answered is answered with the error RequestCancelled.
+func (s *Server) async(m *message, work func(ctx context.Context) (any, *rpcError)) (any, *rpcError) {
+	if m.ID == nil {
+		return nil, nil // a notification asks for no answer
+	}
+	key := requestKey(m.ID)
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.reqMu.Lock()
+	s.pending[key] = cancel
+	s.reqMu.Unlock()
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		result, rerr := work(ctx)
+		s.reqMu.Lock()
+		delete(s.pending, key)
+		cancelled := ctx.Err() != nil
+		s.reqMu.Unlock()
+		cancel()
+		switch {
+		case s.ctx.Err() != nil:
+			return // the server has stopped
+		case cancelled:
+			result, rerr = nil, &rpcError{Code: codeRequestCancelled, Message: "the request was cancelled"}
+		}
+		s.answer(m, result, rerr)
+	}()
+	return later, nil
+}
+
+// requestKey is a request's ID as the key of pending: its JSON, compact.
+func requestKey(id json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, id); err != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// cancelRequest cancels a request not answered yet ($/cancelRequest);
+// one answered already, or unknown, is left alone.
+func (s *Server) cancelRequest(id json.RawMessage) {
+	s.reqMu.Lock()
+	defer s.reqMu.Unlock()
+	if cancel := s.pending[requestKey(id)]; cancel != nil {
+		cancel()
+	}
+}
+
+// analysisFor waits for the check of a version of a document: an error
+// when the request is cancelled first, or when a newer version replaced
+// this one (or the project changed) before the check ended.
+func analysisFor(ctx context.Context, d *document) (*analysis, *rpcError) {
+	a, err := d.check.wait(ctx)
+	switch {
+	case err != nil:
+		return nil, &rpcError{Code: codeRequestCancelled, Message: "the request was cancelled"}
+	case a == nil:
+		return nil, &rpcError{Code: codeContentModified, Message: "the document changed: ask again"}
+	}
+	return a, nil
 }
 
 func (s *Server) dispatch(m *message) (any, *rpcError) {
@@ -117,8 +257,31 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		}
 		return nil
 	}
+	// a request about a document: answered once its check has ended
+	about := func(uri string, answer func(d *document, a *analysis) any) (any, *rpcError) {
+		d := s.docs[uri]
+		if d == nil {
+			return nil, nil
+		}
+		return s.async(m, func(ctx context.Context) (any, *rpcError) {
+			a, rerr := analysisFor(ctx, d)
+			if rerr != nil {
+				return nil, rerr
+			}
+			return answer(d, a), nil
+		})
+	}
 	switch m.Method {
-	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+	case "initialized", "$/setTrace", "workspace/didChangeConfiguration":
+		return nil, nil
+	case "$/cancelRequest":
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.cancelRequest(p.ID)
 		return nil, nil
 	case "shutdown":
 		s.state = stateShutDown
@@ -128,9 +291,7 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		d := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
-		s.docs[d.uri] = d
-		s.publish(d)
+		s.replace(newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text))
 		return nil, nil
 	case "textDocument/didChange":
 		var p didChangeParams
@@ -141,14 +302,14 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		if d == nil {
 			return nil, &rpcError{Code: codeInvalidParams, Message: "didChange of a document that is not open"}
 		}
+		text := d.text
 		for _, c := range p.ContentChanges {
 			if c.Range != nil {
 				return nil, &rpcError{Code: codeInvalidParams, Message: "incremental change: the server asks for full text (TextDocumentSyncKind.Full)"}
 			}
-			d.setText(c.Text)
+			text = c.Text
 		}
-		d.version = p.TextDocument.Version
-		s.publish(d)
+		s.replace(newDocument(d.uri, p.TextDocument.Version, text))
 		return nil, nil
 	case "textDocument/didClose":
 		var p didCloseParams
@@ -156,7 +317,9 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 			return nil, err
 		}
 		if d := s.docs[p.TextDocument.URI]; d != nil {
+			d.check.cancel()
 			delete(s.docs, d.uri)
+			s.closed(d)
 			s.conn.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
 		}
 		return nil, nil
@@ -181,30 +344,24 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		if d := s.docs[p.TextDocument.URI]; d != nil {
-			return s.complete(d, p.Position), nil
-		}
-		return nil, nil
+		return about(p.TextDocument.URI, func(d *document, a *analysis) any { return s.complete(d, a, p.Position) })
 	case "textDocument/hover":
 		var p positionParams
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		if d := s.docs[p.TextDocument.URI]; d != nil {
-			if h := s.hover(d, p.Position); h != nil {
-				return h, nil
+		return about(p.TextDocument.URI, func(d *document, a *analysis) any {
+			if h := s.hover(d, a, p.Position); h != nil {
+				return h
 			}
-		}
-		return nil, nil
+			return nil
+		})
 	case "textDocument/definition":
 		var p positionParams
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		if d := s.docs[p.TextDocument.URI]; d != nil {
-			return s.definition(d, p.Position), nil
-		}
-		return nil, nil
+		return about(p.TextDocument.URI, func(d *document, a *analysis) any { return s.definition(d, a, p.Position) })
 	case "textDocument/formatting":
 		var p formattingParams
 		if err := decode(&p); err != nil {
@@ -214,20 +371,26 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 		if d == nil || !d.kpatch {
 			return nil, nil
 		}
-		out, err := kpatch.Format([]byte(d.text), d.path)
-		if err != nil {
-			return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
-		}
-		if string(out) == d.text {
-			return []TextEdit{}, nil
-		}
-		last := len(d.lines) - 1
-		return []TextEdit{{Range: Range{End: d.pos(last, len(d.line(last)))}, NewText: string(out)}}, nil
+		return s.async(m, func(context.Context) (any, *rpcError) { return format(d) })
 	}
 	if m.ID == nil {
 		return nil, nil // notifications the server does not know are ignored
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: "unknown method " + m.Method}
+}
+
+// format formats a .kpatch document: one edit replacing its text, none
+// when it is formatted already.
+func format(d *document) (any, *rpcError) {
+	out, err := syntax.Format([]byte(d.text), d.path)
+	if err != nil {
+		return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
+	}
+	if string(out) == d.text {
+		return []TextEdit{}, nil
+	}
+	last := len(d.lines) - 1
+	return []TextEdit{{Range: Range{End: d.pos(last, len(d.line(last)))}, NewText: string(out)}}, nil
 }
 
 func (s *Server) initialize() any {
@@ -246,50 +409,94 @@ func (s *Server) initialize() any {
 	}
 }
 
-// publish analyses a document and sends its diagnostics.
-func (s *Server) publish(d *document) {
-	d.analysis = s.analyze(d)
-	v := d.version
-	diags := d.analysis.diagnostics
+// replace makes d the current version of its document: the check of the
+// version it replaces is cancelled (its diagnostics would be stale), and
+// d's begins.
+func (s *Server) replace(d *document) {
+	if old := s.docs[d.uri]; old != nil {
+		old.check.cancel()
+	}
+	s.docs[d.uri] = d
+	others := make(map[string]*document, len(s.docs))
+	for _, od := range s.docs {
+		if od != d {
+			others[od.path] = od
+		}
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	c := &check{cancel: cancel, done: make(chan struct{})}
+	d.check = c
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		defer cancel()
+		a := s.analyze(ctx, d, others)
+		if ctx.Err() != nil {
+			a = nil
+		}
+		c.a = a
+		close(c.done)
+		if a != nil {
+			select {
+			case s.ended <- ended{d, a}:
+			case <-s.ctx.Done():
+			}
+		}
+	}()
+}
+
+// publish sends the diagnostics of a check that has ended, unless a newer
+// version replaced its document (or the document was closed) meanwhile.
+func (s *Server) publish(e ended) {
+	if s.docs[e.d.uri] != e.d {
+		return
+	}
+	v := e.d.version
+	diags := e.a.diagnostics
 	if diags == nil {
 		diags = []Diagnostic{}
 	}
-	s.conn.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
+	s.conn.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: e.d.uri, Version: &v, Diagnostics: diags})
 }
 
-// analysisOf returns a document's analysis, made when missing.
-func (s *Server) analysisOf(d *document) *analysis {
-	if d.analysis == nil {
-		d.analysis = s.analyze(d)
+// closed lets the caches go of what a closed document's checks kept.
+func (s *Server) closed(d *document) {
+	s.wsMu.Lock()
+	defer s.wsMu.Unlock()
+	for _, ws := range s.workspaces {
+		ws.retain(d.uri, nil)
 	}
-	return d.analysis
 }
 
-// workspaceFor returns the loaded project of a file, loading it the first
-// time.
+// workspaceFor returns the project of a file, loaded: found the first
+// time, and loaded once (the checks that need it meanwhile wait).
 func (s *Server) workspaceFor(path string) *workspace {
 	dir := filepath.Dir(path)
-	if ws, ok := s.projectOf[dir]; ok {
-		return ws
-	}
-	key, p, err := findProject(path)
-	ws, ok := s.workspaces[key]
+	s.wsMu.Lock()
+	ws, ok := s.projectOf[dir]
+	s.wsMu.Unlock()
 	if !ok {
-		ws = loadWorkspace(key, p, err)
-		ws.showSecrets = s.opts.ShowSecrets
-		s.workspaces[key] = ws
+		key, p, err := findProject(path)
+		s.wsMu.Lock()
+		if ws, ok = s.workspaces[key]; !ok {
+			ws = newWorkspace(key, p, err, s.opts.ShowSecrets)
+			s.workspaces[key] = ws
+		}
+		s.projectOf[dir] = ws
+		s.wsMu.Unlock()
 	}
-	s.projectOf[dir] = ws
+	ws.load(s.ctx)
 	return ws
 }
 
 // changed reacts to a file saved or changed on disk: a manifest, values
-// file, schema or project file reloads its project (lazily, on the next
-// analysis); a patch file is parsed again. Every open document is
-// analysed again, since conflicts and targets may have changed.
+// file, schema or project file reloads its project (on the next check); a
+// patch file is parsed again. Every open document is checked again, since
+// conflicts and targets may have changed.
 func (s *Server) changed(path string, created bool) {
+	s.wsMu.Lock()
 	for key, ws := range s.workspaces {
-		if ws.owns(path, created) || ws.err != nil {
+		if ws.owns(path, created) || ws.failed() {
 			delete(s.workspaces, key)
 			for dir, w := range s.projectOf {
 				if w == ws {
@@ -303,22 +510,13 @@ func (s *Server) changed(path string, created bool) {
 	if filepath.Base(path) == "kmerge.yaml" {
 		s.projectOf = map[string]*workspace{} // a new project file may take folders over
 	}
+	s.wsMu.Unlock()
 	uris := make([]string, 0, len(s.docs))
 	for uri := range s.docs {
 		uris = append(uris, uri)
 	}
 	sort.Strings(uris)
 	for _, uri := range uris {
-		s.publish(s.docs[uri])
+		s.replace(s.docs[uri].again())
 	}
-}
-
-// docByPath returns the open document of a file, nil when it is not open.
-func (s *Server) docByPath(path string) *document {
-	for _, d := range s.docs {
-		if d.path == path {
-			return d
-		}
-	}
-	return nil
 }

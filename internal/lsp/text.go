@@ -4,36 +4,47 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/kmerge/kmerge/tree"
 )
 
-// document is a file the editor has open, with its unsaved text.
+// document is a version of a file the editor has open, with its unsaved
+// text. It does not change once made: an edit makes a new one, so that the
+// checks and requests still working on the old one read what they began
+// with.
 type document struct {
 	uri     string
 	path    string // absolute
 	version int
 	text    string
-	lines   []string // without line ends
+	norm    string   // text with \r\n made \n
+	lines   []string // of norm, without line ends
 	kpatch  bool     // a .kpatch file (else a YAML patch list)
 
-	// what the last analysis found, for hover and completion
-	analysis *analysis
+	// the check of this version (check.go), begun as it is made; nil for
+	// a document only read (a test's)
+	check *check
+
+	// its sections, as a workspace's units (sectionsIn)
+	mu       sync.Mutex
+	placedWS *workspace
+	placed   []placed
 }
 
 func newDocument(uri string, version int, text string) *document {
-	d := &document{uri: uri, path: uriPath(uri), version: version}
+	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: strings.ReplaceAll(text, "\r\n", "\n")}
 	d.kpatch = strings.EqualFold(filepath.Ext(d.path), ".kpatch")
-	d.setText(text)
+	d.lines = strings.Split(d.norm, "\n")
 	return d
 }
 
-func (d *document) setText(text string) {
-	d.text = text
-	d.lines = strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	d.analysis = nil
+// again returns a new document of the same version and text, for a new
+// check.
+func (d *document) again() *document {
+	return &document{uri: d.uri, path: d.path, version: d.version, text: d.text, norm: d.norm, lines: d.lines, kpatch: d.kpatch}
 }
 
 // line returns a line's text, "" past the end.

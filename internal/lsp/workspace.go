@@ -1,10 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/secret"
@@ -20,13 +23,18 @@ import (
 // schema, variables and patch files. Diagnostics for an edited file run
 // only that file's patches (and the project's other patches on the
 // objects it targets), so an edit costs what the file touches, not what
-// the project holds.
+// the project holds; and the objects whose patches did not change are not
+// patched again (check.go).
 type workspace struct {
 	key  string // the project file, or the folder of a project found without one
 	proj *project.Project
-	err  error // loading the project failed: reported on every file
 
+	// set by load, once; read-only after
+	loaded sync.Once
+	done   atomic.Bool // loaded (or failed to)
+	err    error       // loading the project failed: reported on every file
 	set    *resource.Set
+	index  map[*resource.Resource]int // in set.Resources
 	byName map[string][]*resource.Resource
 	schema *schema.Schema
 	vars   *kpatch.Vars
@@ -34,22 +42,34 @@ type workspace struct {
 	files  []string // the project's patch files, absolute, in order
 
 	mu        sync.Mutex
-	disk      map[string]parsed // patch files as saved, parsed
+	disk      map[string]*unit // patch files as saved, parsed: one unit each
 	shortcuts map[*schema.Type][]kpatch.Shortcut
+	sections  map[string]map[string][]*unit // units of open files, by file and text (units)
+	objects   map[string]*checked           // objects checked, by what the check depends on (objectKey)
+	live      map[string]*liveKeys          // by document URI: what its last check used (retain)
 
 	showSecrets bool // Options.ShowSecrets
+
+	parsed, patched atomic.Int64 // sections parsed and objects patched so far, for tests
 }
 
-// parsed is a patch file's patches, or why it does not parse.
-type parsed struct {
-	patches []*kpatch.Patch
-	err     error
+// newWorkspace makes the workspace of a project found by findProject; it
+// is loaded on first use (load).
+func newWorkspace(key string, p *project.Project, err error, showSecrets bool) *workspace {
+	ws := &workspace{key: key, proj: p, err: err, disk: map[string]*unit{}, shortcuts: map[*schema.Type][]kpatch.Shortcut{},
+		sections: map[string]map[string][]*unit{}, objects: map[string]*checked{}, live: map[string]*liveKeys{},
+		byName: map[string][]*resource.Resource{}, index: map[*resource.Resource]int{}, schema: schema.Builtin(),
+		vars: kpatch.NewVars(), set: &resource.Set{}, showSecrets: showSecrets}
+	ws.done.Store(err != nil) // no project: nothing to load
+	return ws
 }
 
 // findProject names the project a file belongs to: the kmerge.yaml of its
-// folder or the nearest parent; else the nearest folder (up to the top of
-// a git repository, at most three levels up) in which project.Detect
-// finds manifests; else the file's folder, with no manifests.
+// folder or the nearest parent; else, in the nearest folder (up to the top
+// of a git repository, at most three levels up) in which
+// project.DetectAll finds manifests, the project whose patches hold the
+// file (an overlay's), or the first; else the file's folder, with no
+// manifests.
 func findProject(file string) (key string, p *project.Project, err error) {
 	dir := filepath.Dir(file)
 	found, err := project.Find(dir)
@@ -62,9 +82,28 @@ func findProject(file string) (key string, p *project.Project, err error) {
 		return abs, p, err
 	}
 	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {
-		p, err := project.Detect(d)
-		if err == nil && len(p.Manifests) > 0 {
-			return d, p, nil
+		ps, err := project.DetectAll(d)
+		if err != nil {
+			ps = nil
+		}
+		// the proposed project whose patches hold the file (an overlay's,
+		// when the folder has several), else the first with manifests
+		var found *project.Project
+		for _, p := range ps {
+			if len(p.Manifests) == 0 {
+				continue
+			}
+			for _, pp := range p.Patches {
+				if file == pp || strings.HasPrefix(file, pp+string(filepath.Separator)) {
+					return p.Dir, p, nil
+				}
+			}
+			if found == nil {
+				found = p
+			}
+		}
+		if found != nil {
+			return d, found, nil
 		}
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
 			break
@@ -73,43 +112,51 @@ func findProject(file string) (key string, p *project.Project, err error) {
 	return dir, &project.Project{File: filepath.Join(dir, project.FileName), Dir: dir}, nil
 }
 
-// loadWorkspace reads a project's manifests, schemas and values.
-func loadWorkspace(key string, p *project.Project, err error) *workspace {
-	ws := &workspace{key: key, proj: p, err: err, disk: map[string]parsed{}, shortcuts: map[*schema.Type][]kpatch.Shortcut{},
-		byName: map[string][]*resource.Resource{}, schema: schema.Builtin(), vars: kpatch.NewVars(), set: &resource.Set{}}
-	if err != nil {
-		return ws
+// load reads the project's manifests, schemas and values, the first time
+// it is called; the others wait for it. ctx is the server's: a check that
+// is cancelled does not stop the loading it started, which the next check
+// needs.
+func (ws *workspace) load(ctx context.Context) {
+	ws.loaded.Do(func() {
+		ws.err = ws.read(ctx)
+		ws.done.Store(true)
+	})
+}
+
+func (ws *workspace) read(ctx context.Context) error {
+	p := ws.proj
+	if ws.err != nil {
+		return ws.err
 	}
-	fail := func(err error) *workspace {
-		ws.err = err
-		return ws
-	}
+	var err error
 	if ws.schema, err = kmerge.LoadSchemas(p.Schemas); err != nil {
-		return fail(err)
+		return err
 	}
 	if ws.vars, err = p.Vars(nil); err != nil {
-		return fail(err)
+		return err
 	}
 	if p.ListOrder != "" {
 		if ws.order, err = smp.ParseListOrder(p.ListOrder); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	if len(p.Manifests) > 0 {
-		if ws.set, err = resource.Load(abs(p.Manifests), nil, resource.LoadOptions{}); err != nil {
-			ws.set = &resource.Set{}
-			return fail(err)
+		set, err := resource.Load(ctx, abs(p.Manifests), nil, resource.LoadOptions{})
+		if err != nil {
+			return err
 		}
+		ws.set = set
 	}
-	for _, r := range ws.set.Resources {
+	for i, r := range ws.set.Resources {
 		ws.byName[r.Name] = append(ws.byName[r.Name], r)
+		ws.index[r] = i
 	}
 	if len(p.Patches) > 0 {
 		if ws.files, err = kpatch.Files(abs(p.Patches)); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	return ws
+	return nil
 }
 
 func abs(paths []string) []string {
@@ -124,29 +171,56 @@ func abs(paths []string) []string {
 	return out
 }
 
-// patchesOnDisk returns a patch file's patches as saved, parsed once.
-func (ws *workspace) patchesOnDisk(file string) parsed {
+// diskUnit returns a patch file as saved, parsed once, as one unit.
+func (ws *workspace) diskUnit(file string) *unit {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	if p, ok := ws.disk[file]; ok {
-		return p
+	if u, ok := ws.disk[file]; ok {
+		return u
 	}
-	var p parsed
+	u := &unit{id: newUnitID(), name: file, file: file}
 	data, err := tree.ReadFile(file, nil)
 	if err == nil {
-		p.patches, p.err = kpatch.Parse(data, file, kpatch.LoadOptions{})
-	} else {
-		p.err = err
+		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{})
 	}
-	ws.disk[file] = p
-	return p
+	if err != nil {
+		u.errs = []error{err}
+	}
+	ws.disk[file] = u
+	return u
 }
 
-// forget drops what is cached of a patch file saved anew.
+// kustomizationOf returns the kustomization among the project's patch
+// files that reads patches from file (a patch file of an overlay, which
+// kmerge reads only through it), "" when there is none.
+func (ws *workspace) kustomizationOf(file string) string {
+	for _, f := range ws.files {
+		if f == file || !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
+			continue
+		}
+		for _, p := range ws.diskUnit(f).patches {
+			if p.Pos.File == file {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// forget drops what is cached of a patch file saved anew, and of the
+// kustomizations that read patches from it.
 func (ws *workspace) forget(file string) {
 	ws.mu.Lock()
+	defer ws.mu.Unlock()
 	delete(ws.disk, file)
-	ws.mu.Unlock()
+	for f, p := range ws.disk { // the kustomizations that read it
+		for _, pt := range p.patches {
+			if pt.Pos.File == file {
+				delete(ws.disk, f)
+				break
+			}
+		}
+	}
 }
 
 // owns reports whether a change to file changes the loaded project
@@ -169,6 +243,20 @@ func (ws *workspace) owns(file string, created bool) bool {
 	return false
 }
 
+// isManifest reports whether file is one of the project's manifests (or
+// below a folder of them).
+func (ws *workspace) isManifest(file string) bool {
+	if ws.proj == nil {
+		return false
+	}
+	for _, m := range abs(ws.proj.Manifests) {
+		if file == m || strings.HasPrefix(file, m+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 // shortcutsOf returns the shortcuts at a type, computed once.
 func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	ws.mu.Lock()
@@ -181,15 +269,16 @@ func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 	return sc
 }
 
-// targets returns the objects a patch target picks, in set order.
+// targets returns the objects a patch target picks, in set order (also
+// when the target is ambiguous: the error is the run's to report).
 func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
 	m, err := sel.Matcher(ws.schema)
 	if err != nil {
 		return nil
 	}
 	candidates := ws.set.Resources
-	if sel.Name != "" && sel.Name != "*" {
-		candidates = ws.byName[sel.Name]
+	if name, ok := sel.ExactName(); ok {
+		candidates = ws.byName[name]
 	}
 	var out []*resource.Resource
 	for _, r := range candidates {
@@ -208,4 +297,10 @@ func (ws *workspace) masks(r *resource.Resource) bool {
 
 func (ws *workspace) options() kpatch.Options {
 	return kpatch.Options{Schema: ws.schema, Vars: ws.vars, ListOrder: ws.order, ShowSecrets: ws.showSecrets}
+}
+
+// failed reports whether the project failed to load (one still loading
+// has not failed).
+func (ws *workspace) failed() bool {
+	return ws.done.Load() && ws.err != nil
 }

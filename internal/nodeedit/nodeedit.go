@@ -26,16 +26,22 @@ type Map struct {
 // (tree.Read guarantees it).
 func NewMap(n *yaml.Node) *Map {
 	m := &Map{n: n}
-	c := n.Content
-	if len(c) > 2*indexThreshold {
-		m.index = make(map[string]int, len(c)/2)
-		for i := 0; i+1 < len(c); i += 2 {
-			if k := tree.Resolve(c[i]); k != nil {
-				m.index[k.Value] = i // the last of duplicate keys wins, as in tree.MapGet
-			}
-		}
+	if len(n.Content) > 2*indexThreshold {
+		m.reindex()
 	}
 	return m
+}
+
+// reindex indexes the mapping: once it is large, whether it was when the
+// Map was made or grew to it (a patch adding many keys to a new object).
+func (m *Map) reindex() {
+	c := m.n.Content
+	m.index = make(map[string]int, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		if k := tree.Resolve(c[i]); k != nil { // nil: deleted
+			m.index[k.Value] = i // the last of duplicate keys wins, as in tree.MapGet
+		}
+	}
 }
 
 func (m *Map) find(k string) int {
@@ -79,8 +85,11 @@ func (m *Map) Set(kn, v *yaml.Node) {
 		m.n.Content = m.n.Content[:len(m.n.Content)-1] // a key without a value
 	}
 	m.n.Content = append(m.n.Content, k, v)
-	if m.index != nil {
+	switch {
+	case m.index != nil:
 		m.index[k.Value] = len(m.n.Content) - 2
+	case len(m.n.Content) > 2*indexThreshold:
+		m.reindex()
 	}
 }
 

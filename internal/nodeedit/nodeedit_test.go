@@ -50,3 +50,28 @@ func TestSetScalarKeepsStyleAndComments(t *testing.T) {
 		t.Fatalf("%+v", n)
 	}
 }
+
+// TestMapGrows: a mapping that grows large through Set (a patch adding
+// many keys to a new object) is indexed from then on, so that adding N
+// keys takes time linear in N, and lookups agree with tree.MapGet, deleted
+// entries included.
+func TestMapGrows(t *testing.T) {
+	m := tree.NewMap()
+	e := NewMap(m)
+	e.Set(tree.NewString("gone"), tree.NewString("x"))
+	e.Delete("gone") // marked, not removed: the index must skip it
+	for i := range 100 {
+		e.Set(tree.NewString(fmt.Sprintf("k%d", i)), tree.NewString(fmt.Sprint(i)))
+	}
+	if e.index == nil {
+		t.Fatal("a mapping of 100 keys is not indexed")
+	}
+	e.Set(tree.NewString("k7"), tree.NewString("seven"))
+	if e.Get("gone") != nil || e.Get("k7").Value != "seven" || e.Get("k99").Value != "99" {
+		t.Fatal("lookups after growing")
+	}
+	e.Finish()
+	if len(m.Content) != 200 || tree.MapGet(m, "k7").Value != "seven" || tree.MapGet(m, "gone") != nil {
+		t.Fatalf("after Finish: %d entries", len(m.Content)/2)
+	}
+}

@@ -424,8 +424,18 @@ func staleTarget(name string) (string, bool) {
 
 // WriteFile writes one file through a temporary file renamed into place:
 // never half-written. A new file gets the permissions 0666 less the umask,
-// a replaced one keeps its own.
+// a replaced one keeps its own. A path that is a symbolic link is written
+// through: the file it leads to is replaced, beside it, and the link stays
+// (renaming onto the link would replace the link with a copy, and leave
+// the file it led to as it was: kmerge fmt -w on a linked .kpatch file).
 func WriteFile(path string, data []byte) error {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("%s: a symbolic link that leads nowhere: %w", path, err)
+		}
+		path = real
+	}
 	perm, replace := fs.FileMode(0o666), false
 	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
 		perm, replace = info.Mode().Perm(), true

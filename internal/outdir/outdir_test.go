@@ -337,3 +337,39 @@ func TestLockLeftByKilledRun(t *testing.T) {
 	}
 	l.Unlock()
 }
+
+// TestWriteFileThroughLink: WriteFile on a symbolic link (kmerge fmt -w
+// of a linked .kpatch file, kmerge init --force of a linked kmerge.yaml)
+// writes the file the link leads to, keeping its permissions, and the link
+// stays a link. It used to rename the new text onto the link: the link
+// was replaced by a copy, and the file it led to was left unformatted,
+// exit 0. A link that leads nowhere is an error naming it.
+func TestWriteFileThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real", "a.kpatch")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte("old\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "a.kpatch")
+	symlink(t, filepath.Join("real", "a.kpatch"), link)
+	if err := WriteFile(link, []byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link is no longer a link: %v, %v", info, err)
+	}
+	if b, err := os.ReadFile(real); string(b) != "new\n" {
+		t.Errorf("the file the link leads to holds %q (%v), want %q", b, err, "new\n")
+	}
+	if info, err := os.Stat(real); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("the file's permissions: %v (%v), want 0640", info.Mode().Perm(), err)
+	}
+	dangling := filepath.Join(dir, "nowhere.kpatch")
+	symlink(t, "missing.kpatch", dangling)
+	if err := WriteFile(dangling, []byte("x\n")); err == nil || !strings.Contains(err.Error(), "leads nowhere") {
+		t.Errorf("a link that leads nowhere: %v, want an error saying so", err)
+	}
+}

@@ -7,10 +7,13 @@ package playground
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
@@ -95,9 +98,10 @@ type Message struct {
 }
 
 // Run applies the patches to the manifests and explains the field asked
-// for. It never fails: what goes wrong is in the Output. Run is safe for
-// concurrent use.
-func Run(in Input) Output {
+// for. It never fails: what goes wrong is in the Output (a ctx done before
+// the patches are applied too: the Output's Error says so). Run is safe
+// for concurrent use.
+func Run(ctx context.Context, in Input) Output {
 	var out Output
 	s, err := loadSchema(in.Schema)
 	if err != nil {
@@ -121,14 +125,14 @@ func Run(in Input) Output {
 			out.ExplainError = &Message{Text: text}
 		}
 	}
-	if err := in.apply(s, &out); err != nil {
+	if err := in.apply(ctx, s, &out); err != nil {
 		out.Error = in.message(err)
 	}
 	return out
 }
 
 // apply runs kmerge apply on the inputs.
-func (in Input) apply(s *schema.Schema, out *Output) error {
+func (in Input) apply(ctx context.Context, s *schema.Schema, out *Output) error {
 	vars := kpatch.NewVars()
 	if strings.TrimSpace(in.Values) != "" {
 		if err := vars.LoadValues([]byte(in.Values), ValuesFile); err != nil {
@@ -149,7 +153,7 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 		return err
 	}
 	var trace bytes.Buffer
-	res, err := kmerge.ApplyPatches(set, patches, kmerge.ApplyOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
+	res, err := kmerge.ApplyPatches(ctx, set, patches, kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: in.Strict, Trace: &trace, Workers: 1,
 		Validate: validate.Strict, ShowSecrets: in.ShowSecrets}) // as kmerge apply does by default
 	out.Trace = trace.String() // the changes up to an error, too
 	if err != nil {
@@ -164,7 +168,7 @@ func (in Input) apply(s *schema.Schema, out *Output) error {
 		out.Warnings = append(out.Warnings, in.at(e.Warning(), e.Position(), e.Secret))
 	}
 	for _, c := range res.Conflicts {
-		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.A.Change.Pos, c.A.Change.Mask))
+		out.Conflicts = append(out.Conflicts, in.at(c.String(), c.Sides[0].Change.Pos, c.Sides[0].Change.Mask))
 	}
 	return nil
 }
@@ -217,7 +221,7 @@ func (in Input) text(file string) (string, bool) {
 // message describes an error, with where it points and the line there.
 func (in Input) message(err error) *Message {
 	text := err.Error()
-	var ke *kpatch.Error
+	var ke *syntax.Error
 	if errors.As(err, &ke) && ke.Undefined != "" {
 		// the library says what is missing; the page says where it goes
 		if strings.HasPrefix(ke.Undefined, "features.") {

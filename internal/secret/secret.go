@@ -183,20 +183,29 @@ func mask(n, other *yaml.Node, in bool, changed string) *yaml.Node {
 // start of the line) and its separator (": " in YAML and JSON, " = " in a
 // .kpatch file) is replaced by Mask. The key stays, so that the quote
 // still shows where the error is. Without a separator after col, all of
-// the line from col on is replaced.
+// the line from col on is replaced. When col is inside a value, after the
+// line's first key and separator and text of that value (a flow mapping
+// whose earlier entries may be secret, {a: X, token: Y} with col at
+// token; a variable in a .kpatch value, password: X-${v}), all that
+// follows the first separator is replaced: what is before col would show
+// the values that precede it.
 func Line(line string, col int) string {
 	start := 0
 	for i := 1; i < col && start < len(line); i++ {
 		_, size := utf8.DecodeRuneInString(line[start:])
 		start += size
 	}
+	if first := separatorEnd(line); first >= 0 && first <= start && strings.TrimSpace(line[first:start]) != "" {
+		kept := line[:first]
+		if !strings.HasSuffix(kept, " ") {
+			kept += " "
+		}
+		return kept + Mask
+	}
 	rest := line[start:]
 	cut := -1
-	for i := 0; i < len(rest); i++ {
-		if rest[i] == '=' || rest[i] == ':' && (i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\t') {
-			cut = i + 1
-			break
-		}
+	if i := separatorEnd(rest); i >= 0 {
+		cut = i
 	}
 	if cut < 0 {
 		return line[:start] + Mask
@@ -206,4 +215,16 @@ func Line(line string, col int) string {
 		kept += " "
 	}
 	return kept + Mask
+}
+
+// separatorEnd returns where the first key separator of s ends (just
+// after its ':' or '='), or -1: a ':' followed by a space, a tab or the
+// end, or right after a quoted key (JSON's "key":value), or a '='.
+func separatorEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' || s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t' || i > 0 && (s[i-1] == '"' || s[i-1] == '\'')) {
+			return i + 1
+		}
+	}
+	return -1
 }

@@ -183,6 +183,17 @@ func TestLine(t *testing.T) {
 		{"hunter2", 1, "***"}, // no key: all of it from the column
 		{"  ключ: секрет", 3, "  ключ: ***"},
 		{"a: b", 0, "a: ***"},
+		// the column inside a value: what precedes it may be secret too
+		// (a flow mapping's earlier entries, the text before a variable),
+		// so all after the line's first key is masked; these showed
+		// c2VjcmV0LWE=, s3cret- and PSECRET3
+		{`    patch: {data: {a: c2VjcmV0LWE=, token: "bad!"}}`, 35, "    patch: ***"},
+		{"stringData.password: s3cret-${values.missing}", 29, "stringData.password: ***"},
+		{`{"stringData":{"password":"PSECRET3","$patch":"bogus"}}`, 47, `{"stringData": ***`},
+		// JSON's separator has no space after it
+		{`[{"op":"add","path":"/stringData/x","value":"eHh4"}]`, 2, `[{"op": ***`},
+		// the column at the value of the line's one key: as before
+		{"  password: hunter2", 13, "  password: ***"},
 	} {
 		if got := Line(c.line, c.col); got != c.want {
 			t.Errorf("Line(%q, %d) = %q, want %q", c.line, c.col, got, c.want)

@@ -33,6 +33,16 @@ func (e *LoopError) Error() string {
 // listed when keep accepts its name, so that reading it fails with the
 // reason.
 func Files(dir string, keep func(name string) bool) ([]string, error) {
+	return FilesEnter(dir, keep, nil)
+}
+
+// FilesEnter is Files, with a say on each folder it walks (dir itself
+// included, and folders reached through links, under the path walked):
+// enter, unless nil, is called with the folder before its entries are
+// listed; the files it returns are listed there, and when it returns skip
+// the folder's own entries are not (a folder that a file of its stands
+// for: a kustomization's).
+func FilesEnter(dir string, keep func(name string) bool, enter func(dir string) (files []string, skip bool, err error)) ([]string, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
@@ -41,14 +51,36 @@ func Files(dir string, keep func(name string) bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []string
-	err = walk(dir, []string{real}, keep, &files)
-	return files, err
+	w := &walker{keep: keep, enter: enter}
+	err = w.walk(dir, []string{real}, link{})
+	return w.files, err
 }
 
+// walker is one walk: what it keeps and lists.
+type walker struct {
+	keep  func(string) bool
+	enter func(string) ([]string, bool, error)
+	files []string
+}
+
+// link is a symbolic link to a folder the walk followed: its path as
+// walked, and its target as the link holds it.
+type link struct{ path, target string }
+
 // walk lists the files of the folder dir, whose ancestors (dir's own real
-// path last) are the real paths of the folders walked to reach it.
-func walk(dir string, ancestors []string, keep func(string) bool, files *[]string) error {
+// path last) are the real paths of the folders walked to reach it; via is
+// the last link followed on the way (none: zero).
+func (w *walker) walk(dir string, ancestors []string, via link) error {
+	if w.enter != nil {
+		files, skip, err := w.enter(dir)
+		if err != nil {
+			return err
+		}
+		w.files = append(w.files, files...)
+		if skip {
+			return nil
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -57,6 +89,7 @@ func walk(dir string, ancestors []string, keep func(string) bool, files *[]strin
 		p := filepath.Join(dir, e.Name())
 		isDir := e.IsDir()
 		real := ""
+		next := via
 		if e.Type()&fs.ModeSymlink != 0 {
 			info, err := os.Stat(p)
 			switch {
@@ -72,11 +105,13 @@ func walk(dir string, ancestors []string, keep func(string) bool, files *[]strin
 					return err
 				}
 				isDir = true
+				target, _ := os.Readlink(p)
+				next = link{path: p, target: target}
 			}
 		}
 		if !isDir {
-			if keep(p) {
-				*files = append(*files, p)
+			if w.keep(p) {
+				w.files = append(w.files, p)
 			}
 			continue
 		}
@@ -88,11 +123,16 @@ func walk(dir string, ancestors []string, keep func(string) bool, files *[]strin
 		}
 		for _, a := range ancestors {
 			if a == real {
-				target, _ := os.Readlink(p)
-				return &LoopError{Link: p, Target: target, Folder: real}
+				// a folder met again: the link that led here (the entry
+				// itself, or one above it: a link to a folder that holds
+				// the folder the walk started in) makes the loop
+				if next.path == "" {
+					next = link{path: p}
+				}
+				return &LoopError{Link: next.path, Target: next.target, Folder: real}
 			}
 		}
-		if err := walk(p, append(ancestors[:len(ancestors):len(ancestors)], real), keep, files); err != nil {
+		if err := w.walk(p, append(ancestors[:len(ancestors):len(ancestors)], real), next); err != nil {
 			return err
 		}
 	}

@@ -93,12 +93,19 @@ func TestFilesLoop(t *testing.T) {
 		"pong/to-ping":    "->../ping",
 		"fine/a.yaml":     "a",
 		"fine/to-sibling": "->../self/a.yaml",
+		"outer/in/a.yaml": "a",
+		"outer/in/parent": "->..",
 	})
 	real, _ := filepath.EvalSymlinks(root)
 	for _, c := range []struct{ dir, link, target, folder string }{
 		{"self", "self/again", ".", "self"},
 		{"up", "up/x/y/top", "../..", "up"},
 		{"ping", "ping/to-pong/to-ping", "../ping", "ping"},
+		// parent leads to outer, which holds in, the folder walked: the
+		// loop closes at outer's folder in (no link), and the link that
+		// made it is parent (it was named "outer/in/parent/in", "a
+		// symbolic link (to )")
+		{"outer/in", "outer/in/parent", "..", "outer/in"},
 	} {
 		_, err := Files(filepath.Join(root, c.dir), yamlFiles)
 		var le *LoopError
@@ -109,5 +116,46 @@ func TestFilesLoop(t *testing.T) {
 	}
 	if _, err := Files(filepath.Join(root, "fine"), yamlFiles); err != nil {
 		t.Errorf("a link to a file beside the folder: %v", err)
+	}
+}
+
+// TestFilesEnter: enter is called on the folder walked and on each folder
+// below it, links to folders included (under the path walked); the files
+// it returns stand for the folder, whose entries are skipped when it says
+// so. kpatch.Files reads a kustomization for its folder this way.
+func TestFilesEnter(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{
+		"real/a.yaml":         "a",
+		"real/k/main.yaml":    "k",
+		"real/k/other.yaml":   "o",
+		"real/z.yaml":         "z",
+		"elsewhere/k2/x.yaml": "x",
+		"real/linked":         "->../elsewhere",
+		"top":                 "->real",
+	})
+	var entered []string
+	got, err := FilesEnter(filepath.Join(root, "top"), yamlFiles, func(dir string) ([]string, bool, error) {
+		rel, _ := filepath.Rel(root, dir)
+		entered = append(entered, filepath.ToSlash(rel))
+		if b := filepath.Base(dir); b == "k" || b == "k2" {
+			return []string{filepath.Join(dir, "main.yaml")}, true, nil
+		}
+		return nil, false, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i], _ = filepath.Rel(root, got[i])
+		got[i] = filepath.ToSlash(got[i])
+	}
+	// entries in lexical order: a.yaml, k/ (standing for itself), linked/
+	// (a link: entered, its k2 standing for itself), z.yaml
+	if want := "top/a.yaml top/k/main.yaml top/linked/k2/main.yaml top/z.yaml"; strings.Join(got, " ") != want {
+		t.Errorf("files: %q, want %q", got, want)
+	}
+	if want := "top top/k top/linked top/linked/k2"; strings.Join(entered, " ") != want {
+		t.Errorf("entered: %q, want %q", entered, want)
 	}
 }

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -47,7 +48,7 @@ func run(_ js.Value, args []js.Value) (result any) {
 	if err := json.Unmarshal([]byte(args[0].String()), &in); err != nil {
 		return encode(playground.Output{Error: &playground.Message{Text: "kmergeRun: the input is not JSON: " + err.Error()}})
 	}
-	return encode(playground.Run(in))
+	return encode(playground.Run(context.Background(), in))
 }
 
 // info is kmergeInfo.

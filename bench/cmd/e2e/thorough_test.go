@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestThoroughSame(t *testing.T) {
 			t.Run(sc.name+"/"+lname, func(t *testing.T) {
 				mdir := writeFiles(t, files)
 				for _, patches := range []string{filepath.Join(dir, "patches"), extraPatches(t)} {
-					same(t, kmerge.ApplyOptions{Manifests: []string{mdir}, Patches: []string{patches}, Validate: validate.Strict})
+					same(t, kmerge.ApplyOptions{Manifests: []string{mdir}, Patches: []string{patches}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Validate: validate.Strict}})
 				}
 			})
 		}
@@ -103,7 +104,7 @@ func TestThoroughSame(t *testing.T) {
 				{kmerge.JSON, `[{"op": "add", "path": "/metadata/labels/added", "value": "x"}]`},
 			} {
 				outcome := func(thorough bool) string {
-					out, err := kmerge.Patch(doc, []byte(p.patch), kmerge.PatchOptions{Type: p.typ, Thorough: thorough})
+					out, err := kmerge.Patch(context.Background(), doc, []byte(p.patch), kmerge.PatchOptions{Type: p.typ, Thorough: thorough})
 					if err != nil {
 						return "error: " + err.Error()
 					}
@@ -146,7 +147,7 @@ func TestThoroughSame(t *testing.T) {
 			}
 			for _, lim := range []tree.Limits{{MaxDocuments: 7}, {MaxDepth: 6}, {MaxNodes: 300}, {MaxBytes: 4000}} {
 				sdir := writeFiles(t, map[string]string{"all.yaml": stream(manifests, "---\n", 0)})
-				if err := same(t, kmerge.ApplyOptions{Manifests: []string{sdir}, Patches: []string{filepath.Join(dir, "patches")}, Limits: &lim}); err == nil {
+				if err := same(t, kmerge.ApplyOptions{Manifests: []string{sdir}, Patches: []string{filepath.Join(dir, "patches")}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Limits: &lim}}); err == nil {
 					t.Errorf("limits %+v: no error", lim)
 				}
 			}
@@ -184,7 +185,7 @@ func same(t *testing.T, opts kmerge.ApplyOptions) error {
 	t.Helper()
 	outcome := func(all bool) (string, error) {
 		opts.Thorough = all
-		res, err := kmerge.Apply(opts)
+		res, err := kmerge.Apply(context.Background(), opts)
 		if err != nil {
 			return "error: " + err.Error(), err
 		}
@@ -218,7 +219,7 @@ func same(t *testing.T, opts kmerge.ApplyOptions) error {
 func sameFn(t *testing.T, rl []byte) error {
 	t.Helper()
 	outcome := func(thorough bool) (string, error) {
-		out, results, err := krm.RunWith(rl, krm.Options{Thorough: thorough})
+		out, results, err := krm.RunWith(context.Background(), rl, krm.Options{Thorough: thorough})
 		return fmt.Sprintf("%s\nresults: %+v\nerror: %v", out, results, err), err
 	}
 	all, err := outcome(true)
@@ -387,7 +388,7 @@ func TestThoroughSameStream(t *testing.T) {
 	if err := genStream([]string{"-n", "4000", dir}); err != nil {
 		t.Fatal(err)
 	}
-	if err := same(t, kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "stream.yaml")}, Patches: []string{filepath.Join(dir, "patches")}, Validate: validate.Strict}); err != nil {
+	if err := same(t, kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "stream.yaml")}, Patches: []string{filepath.Join(dir, "patches")}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Validate: validate.Strict}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/kpatch/syntax"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+)
+
+func newBlameCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := &applyOptions{}
+	var format string
+	cmd := &cobra.Command{
+		Use:   "blame -f PATH... -p PATH... [KIND.NAME...] [flags]",
+		Short: "Show which patch wrote each line of the patched manifests",
+		Long: `Apply the patches as kmerge apply does (same flags, same project file) and print
+the documents they changed, each line a patch wrote marked with that patch
+(file:line) and the earlier patches it overrode there. What a patch deleted
+has no line: it is listed after the document. KIND.NAME arguments (targets, as
+a patch header names them: deployment.web, staging/configmap.settings) print
+only those objects.
+
+-o json prints records for tools instead: for every place a patch wrote last,
+the object, the field path, the operation, the value, the patch's position, the
+positions it overrode, and the lines of the file's output that hold it.
+
+The values of Secrets (data and stringData) are masked unless --show-secrets.
+Warnings, schema violations and conflicts go to standard error, as with apply.`,
+		Example: `  kmerge blame -f examples/base -p examples/overrides --values examples/values.yaml \
+    --schema examples/crds/widget-crd.yaml deployment.web
+
+  # in a folder with a kmerge.yaml
+  kmerge blame
+  kmerge blame -o json configmap.settings`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.changed = cmd.Flags().Changed
+			return runBlame(o, format, args, stdin, stdout, stderr)
+		},
+	}
+	o.flags(cmd, false)
+	cmd.Flags().StringVarP(&format, "output", "o", "text", "text (the documents, each line with the patch that wrote it) or json (records for tools)")
+	return cmd
+}
+
+func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if format != "text" && format != "json" {
+		return usagef("-o %q: blame prints text or json", format)
+	}
+	var only []resource.Selector
+	for _, a := range args {
+		sel, err := syntax.ParseTarget(a, tree.Position{File: "argument"})
+		if err != nil {
+			return usagef("%q: name an object as a patch header does, kind.name (deployment.web, staging/configmap.settings)", a)
+		}
+		only = append(only, sel)
+	}
+	proj, err := o.prepare(stderr)
+	if err != nil {
+		return err
+	}
+	opts, err := o.load(proj, stdin, stderr)
+	if err != nil {
+		return err
+	}
+	res, err := kmerge.Blame(context.Background(), opts, only...)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "kmerge: %s\n", warningText(w))
+	}
+	for _, e := range res.Invalid {
+		warnInvalid(stderr, e)
+	}
+	for _, c := range res.Conflicts {
+		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
+	}
+	for _, id := range res.Unchanged {
+		fmt.Fprintf(stderr, "kmerge: %s: no patch changes it\n", id)
+	}
+	if len(res.Documents) == 0 && len(only) == 0 {
+		what := fmt.Sprintf("any of the %d objects", res.Objects)
+		if res.Objects == 1 {
+			what = "the object"
+		}
+		fmt.Fprintf(stderr, "kmerge: no patch changes %s: nothing to blame\n", what)
+	}
+	if format == "json" {
+		return writeBlameJSON(stdout, res, opts.ShowSecrets)
+	}
+	return writeBlameText(stdout, res)
+}
+
+// maxOverrode bounds the overridden positions a line of text shows.
+const maxOverrode = 3
+
+// shortPos is a position as blame's text shows it: file:line.
+func shortPos(p tree.Position) string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+
+// relPos is an overridden position beside the writer's file: its line
+// alone in the same file (":5"), its base name in the same folder.
+func relPos(p tree.Position, writer string) string {
+	switch {
+	case p.File == writer:
+		return fmt.Sprintf(":%d", p.Line)
+	case filepath.Dir(p.File) == filepath.Dir(writer):
+		return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line)
+	}
+	return shortPos(p)
+}
+
+// annotation says who wrote a line: "p/b.kpatch:2 (over a.kpatch:2)",
+// the overridden positions written as relPos writes them.
+func annotation(o *kmerge.Origin) string {
+	s := shortPos(o.Pos)
+	if len(o.Overrode) == 0 {
+		return s
+	}
+	var over []string
+	for i, x := range o.Overrode {
+		if i == maxOverrode {
+			over = append(over, fmt.Sprintf("%d more", len(o.Overrode)-maxOverrode))
+			break
+		}
+		over = append(over, relPos(x.Pos, o.Pos.File))
+	}
+	return s + " (over " + strings.Join(over, ", ") + ")"
+}
+
+// writeBlameText prints each document: a heading naming its file and
+// objects, its lines, each after the patch that wrote it (a column as wide
+// as the document's widest), then what the patches deleted.
+func writeBlameText(w io.Writer, res *kmerge.BlameResult) error {
+	var b strings.Builder
+	for i, d := range res.Documents {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		var ids []string
+		for _, o := range d.Objects {
+			ids = append(ids, o.ID())
+		}
+		fmt.Fprintf(&b, "# %s (document %d): %s\n", d.File, d.Index+1, strings.Join(ids, ", "))
+		type row struct{ note, text string }
+		var rows []row
+		width := 0
+		for _, l := range d.Lines {
+			r := row{text: l.Text}
+			if _, og := d.LineOrigin(l.N); og != nil {
+				r.note = annotation(og)
+			}
+			rows = append(rows, r)
+		}
+		// what has no line: deletions, and places not found
+		for _, o := range d.Objects {
+			for k := range o.Origins {
+				og := &o.Origins[k]
+				if og.Start != 0 {
+					continue
+				}
+				what := "# " + og.Op.String() + " " + og.Path.String()
+				if len(d.Objects) > 1 {
+					what += " of " + o.ID()
+				}
+				if og.Op != change.Delete && og.Op != change.Retain {
+					what += " (not in the output where the patch named it)"
+				}
+				rows = append(rows, row{annotation(og), what})
+			}
+		}
+		for _, r := range rows {
+			width = max(width, len(r.note))
+		}
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%-*s | %s\n", width, r.note, r.text)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// blameRecord is a record of -o json.
+type blameRecord struct {
+	File     string          `json:"file"`
+	Object   blameObject     `json:"object"`
+	Path     string          `json:"path"`
+	Op       string          `json:"op"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	Patch    blamePos        `json:"patch"`
+	Overrode []blamePos      `json:"overrode"`
+	Lines    *blameLines     `json:"lines,omitempty"`
+}
+
+type blameObject struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+type blamePos struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+type blameLines struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// opNames are the operations as records name them.
+var opNames = map[change.Op]string{change.Set: "set", change.Delete: "delete", change.Create: "create",
+	change.Insert: "insert", change.Retain: "retain"}
+
+func writeBlameJSON(w io.Writer, res *kmerge.BlameResult, showSecrets bool) error {
+	records := []blameRecord{}
+	for _, d := range res.Documents {
+		for _, o := range d.Objects {
+			for _, og := range o.Origins {
+				r := blameRecord{File: d.File, Path: og.Path.String(), Op: opNames[og.Op],
+					Object:   blameObject{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name},
+					Patch:    blamePos{og.Pos.File, og.Pos.Line, og.Pos.Column},
+					Overrode: []blamePos{}}
+				if og.Value != nil && (og.Op == change.Set || og.Op == change.Insert || og.Op == change.Retain) {
+					v := og.Value
+					if og.Mask {
+						v = secret.Value(v, og.Path)
+					}
+					if js, err := tree.MarshalJSON(v); err == nil {
+						r.Value = js
+					}
+				}
+				for _, x := range og.Overrode {
+					r.Overrode = append(r.Overrode, blamePos{x.Pos.File, x.Pos.Line, x.Pos.Column})
+				}
+				if og.Start != 0 {
+					r.Lines = &blameLines{og.Start, og.End}
+				}
+				records = append(records, r)
+			}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(records)
+}

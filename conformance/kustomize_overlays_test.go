@@ -1,0 +1,167 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
+)
+
+// TestKustomizeOverlays is the agreement test of kmerge's reading of
+// kustomizations: each folder of testdata/overlays (but bases/) is an
+// unmodified kustomize overlay whose kustomization uses resources (folders
+// of bases/) and patches only: patches, patchesStrategicMerge and
+// patchesJson6902, files and inline, strategic and JSON, with targets by
+// kind, name (regular expressions), namespace, group, version, labels and
+// annotations, deleting, renaming and re-kinding objects, in several
+// documents per file. kustomize build of the folder and kmerge apply -f
+// RESOURCES -p FOLDER (with validation, as the command runs) must give the
+// same objects: compared as values, by identity, in any order (kustomize
+// sorts objects and keys and drops comments; kmerge keeps the order and
+// the text). The first comment of each kustomization says what the case
+// shows. kmerge may warn that a kind has no schema (its strategic patches
+// are merge patches, as kustomize applies them too), and what the case's
+// kmerge-warnings.txt lists (a target that matches nothing, which
+// kustomize skips silently): nothing else.
+func TestKustomizeOverlays(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dirs, err := filepath.Glob("testdata/overlays/*/kustomization.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, k := range dirs {
+		if d := filepath.Dir(k); filepath.Base(d) != "bases" {
+			cases = append(cases, d)
+		}
+	}
+	if len(cases) < 30 {
+		t.Fatalf("%d overlays under testdata/overlays, want at least 30", len(cases))
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(kustomize, "build", dir)
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("kustomize build %s: %v\n%s", dir, err, stderr.String())
+			}
+			want := objectsOf(t, "kustomize", stdout.Bytes())
+			res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: resourcesOf(t, dir), Patches: []string{dir}, ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Validate: validate.Strict}})
+			if err != nil {
+				t.Fatalf("kmerge apply: %v", err)
+			}
+			expected := map[string]bool{} // kmerge-warnings.txt: the warnings the case expects, one a line
+			if b, err := os.ReadFile(filepath.Join(dir, "kmerge-warnings.txt")); err == nil {
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					expected[l] = true
+				}
+			}
+			for _, w := range res.Warnings {
+				if !w.NoSchema && !expected[w.String()] {
+					t.Errorf("kmerge warns: %s", w)
+				}
+				delete(expected, w.String())
+			}
+			for w := range expected {
+				t.Errorf("kmerge does not warn %s", w)
+			}
+			got := objectsOf(t, "kmerge", res.Stream())
+			for _, id := range sortedIDs(want) {
+				g, ok := got[id]
+				switch {
+				case !ok:
+					t.Errorf("kmerge lacks %s:\n%s", id, show(want[id]))
+				case !tree.Equal(g, want[id]):
+					t.Errorf("%s differs:\nkmerge:\n%s\nkustomize:\n%s", id, show(g), show(want[id]))
+				}
+			}
+			for _, id := range sortedIDs(got) {
+				if _, ok := want[id]; !ok {
+					t.Errorf("kmerge has %s, which kustomize has not:\n%s", id, show(got[id]))
+				}
+			}
+		})
+	}
+}
+
+// resourcesOf returns the resources of the kustomization in dir, as paths:
+// the manifests to give kmerge with -f.
+func resourcesOf(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k struct {
+		Resources []string `yaml:"resources"`
+	}
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.Resources) == 0 {
+		t.Fatalf("%s: no resources", dir)
+	}
+	var out []string
+	for _, r := range k.Resources {
+		out = append(out, filepath.Join(dir, r))
+	}
+	return out
+}
+
+// objectsOf reads a stream of objects into a map by identity.
+func objectsOf(t *testing.T, who string, data []byte) map[string]*yaml.Node {
+	t.Helper()
+	st, err := tree.Read(data, tree.Options{File: who})
+	if err != nil {
+		t.Fatalf("%s's output does not read: %v\n%s", who, err, data)
+	}
+	out := map[string]*yaml.Node{}
+	for _, d := range st.Docs {
+		root := tree.Root(d)
+		if root == nil || tree.KindOf(root) == tree.Null {
+			continue
+		}
+		text := func(n *yaml.Node, key string) string {
+			if v := tree.MapGet(n, key); v != nil {
+				return v.Value
+			}
+			return ""
+		}
+		meta := tree.MapGet(root, "metadata")
+		id := fmt.Sprintf("%s %s %s/%s", text(root, "apiVersion"), text(root, "kind"), text(meta, "namespace"), text(meta, "name"))
+		if _, dup := out[id]; dup {
+			t.Fatalf("%s's output has %s twice", who, id)
+		}
+		out[id] = root
+	}
+	return out
+}
+
+func sortedIDs(m map[string]*yaml.Node) []string {
+	var out []string
+	for id := range m {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func show(n *yaml.Node) string {
+	var b strings.Builder
+	if err := tree.WriteYAML(&b, tree.Style{Indent: 2}, n); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}

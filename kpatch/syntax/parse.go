@@ -1,0 +1,392 @@
+package syntax
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// Patch is one patch: the objects it targets and what it does to them.
+type Patch struct {
+	Pos    tree.Position // the header, or the item of a YAML patch list
+	Target resource.Selector
+	Type   change.PatchKind // its String is the type a YAML patch list names
+
+	// Field patches: Path leads from the object to what the assignments
+	// are relative to; DeleteTarget deletes that instead. DeleteTarget
+	// without a Path deletes the object itself: a section whose header
+	// names an object and whose body is !delete, a patch list's field
+	// patch that is !delete.
+	Path         Path
+	Sets         []Assignment
+	DeleteTarget bool
+
+	// Strategic, merge and JSON patches: the patch document.
+	Body *yaml.Node
+	// AllowNameChange and AllowKindChange are kustomize's patch options:
+	// a strategic or merge patch then gives its target the metadata.name
+	// (the kind) it holds. Without them the patch's name and kind, and
+	// always its apiVersion and metadata.namespace, are not applied: they
+	// name the target, as kustomize reads them.
+	AllowNameChange, AllowKindChange bool
+	// Kustomization is the kustomization file the patch was read through,
+	// "" for a patch of a patch file of its own: its Pos may be in a file
+	// the kustomization names.
+	Kustomization string
+}
+
+// DeletesObject reports whether the patch deletes the objects it targets:
+// a field patch whose DeleteTarget has no Path, or a strategic patch whose
+// top level is $patch: delete (kustomize's way).
+func (p *Patch) DeletesObject() bool {
+	if p.Type == change.StrategicPatch {
+		d := tree.MapGet(p.Body, "$patch")
+		return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
+	}
+	return p.DeleteTarget && len(p.Path) == 0
+}
+
+// MayReidentify reports whether the patch may change the identity of the
+// objects it applies to (their name, kind, apiVersion or namespace), so
+// that later patches that did not pick them may: a JSON patch, a
+// strategic or merge patch with kustomize's options, a field patch that
+// may set a field of metadata, the kind or the apiVersion (as written, or
+// through a shortcut such as name).
+func (p *Patch) MayReidentify() bool {
+	switch {
+	case p.Type == change.JSONPatch:
+		return true
+	case p.Type != change.FieldPatch:
+		return p.AllowNameChange || p.AllowKindChange
+	case len(p.Path) > 0:
+		return identityField(p.Path[0])
+	}
+	for _, a := range p.Sets {
+		if len(a.Key) > 0 && identityField(a.Key[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+func identityField(st Step) bool {
+	switch st.Field {
+	case "metadata", "name", "namespace", "kind", "apiVersion":
+		return st.Sel == nil
+	}
+	return false
+}
+
+// Assignment sets (or deletes) what Key names.
+type Assignment struct {
+	Pos   tree.Position
+	Key   Path
+	Value Value
+}
+
+// ParseKpatch parses a .kpatch file: sections introduced by headers
+// [kind.name.path], each followed by assignments "key: value" or
+// "key = value". # starts a comment outside quotes. file names the file in
+// positions.
+func ParseKpatch(data []byte, file string) ([]*Patch, error) {
+	return parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+}
+
+// parseKpatch is ParseKpatch with limits: the longest line, and the
+// deepest path (tree.Limits.MaxDepth; 0: no limit), which a patch would
+// otherwise create in the object.
+func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, error) {
+	var patches []*Patch
+	var cur *Patch
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, line := range lines {
+		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		if len(line) > maxLine {
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"}
+		}
+		if !utf8.ValidString(line) {
+			bad := 0
+			for bad < len(line) {
+				r, size := utf8.DecodeRuneInString(line[bad:])
+				if r == utf8.RuneError && size <= 1 {
+					break
+				}
+				bad += size
+			}
+			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])}
+		}
+		body := stripComment(line)
+		trimmed := strings.TrimSpace(body)
+		if trimmed == "" {
+			continue
+		}
+		indent := len(body) - len(strings.TrimLeft(body, " \t"))
+		pos.Column += indent
+		switch {
+		case trimmed[0] == '[':
+			p, err := parseHeader(trimmed, pos)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkDepth(pos, len(p.Path), maxDepth); err != nil {
+				return nil, err
+			}
+			patches = append(patches, p)
+			cur = p
+		case cur == nil:
+			return nil, &Error{Pos: pos, Msg: "an assignment needs a section: start with a header such as [deployment.app]"}
+		case trimmed == "!delete":
+			cur.DeleteTarget = true
+		default:
+			a, err := parseAssignment(trimmed, pos)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkDepth(a.Pos, len(cur.Path)+len(a.Key), maxDepth); err != nil {
+				return nil, err
+			}
+			cur.Sets = append(cur.Sets, a)
+		}
+	}
+	for _, p := range patches {
+		if p.DeleteTarget && len(p.Sets) > 0 {
+			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
+		}
+	}
+	return patches, nil
+}
+
+// checkDepth refuses a path of more steps than max (0: no limit): a field
+// patch creates what its path leads to, and a path deeper than the limit
+// on the input's nesting would make a document no input may be.
+func checkDepth(pos tree.Position, steps, max int) error {
+	if max > 0 && steps > max {
+		return &Error{Pos: pos, Msg: fmt.Sprintf("a path of %d steps, deeper than the limit of %d levels", steps, max), Limit: "depth"}
+	}
+	return nil
+}
+
+// stripComment removes a # comment: # at the start of the line or after a
+// space, outside quotes and brackets.
+func stripComment(line string) string {
+	inQuote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inQuote != 0:
+			if c == '\\' && inQuote == '"' {
+				i++
+			} else if c == inQuote {
+				inQuote = 0
+			}
+		case c == '"' || c == '\'':
+			inQuote = c
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return strings.TrimRight(line[:i], " \t")
+		}
+	}
+	return line
+}
+
+// parseHeader reads [ns/kind.name.path].
+func parseHeader(s string, pos tree.Position) (*Patch, error) {
+	if !strings.HasSuffix(s, "]") {
+		return nil, &Error{Pos: pos, Msg: "a header ends with ]"}
+	}
+	inner := s[1 : len(s)-1]
+	at := pos
+	at.Column++
+	sel, rest, restPos, err := parseTarget(inner, at, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &Patch{Pos: pos, Target: sel, Type: change.FieldPatch}
+	if rest != "" {
+		l := &pathLexer{src: rest, base: restPos, bareSelectors: true}
+		if p.Path, err = l.parsePath(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// parseTarget reads "[ns/]kind.name[{labels}]" and returns what follows
+// it (after a dot). kind and name may be quoted; kind may be * (any kind);
+// name may be * or a pattern with * in it ("shop-*"); a label selector in
+// braces, in kubectl's syntax, may follow the name. With bare, a name
+// alone ("demo", or "ns/demo") is a target too: a bare name (see
+// resource.Selector.Bare).
+func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, string, tree.Position, error) {
+	var sel resource.Selector
+	i := 0
+	seg := func() (string, bool, error) {
+		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+			v, n, err := unquote(s[i:])
+			if err != nil {
+				return "", true, err
+			}
+			i += n
+			return v, true, nil
+		}
+		j := i
+		for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
+			j++
+		}
+		v := s[i:j]
+		i = j
+		return v, false, nil
+	}
+	errAt := func(col int, format string, args ...any) error {
+		p := pos
+		p.Column += col
+		return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
+	}
+	// a namespace: a bare prefix up to a slash, before any dot or quote
+	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
+		sel.Namespace = s[:slash]
+		i = slash + 1
+	}
+	kind, quoted, err := seg()
+	if err != nil {
+		return sel, "", pos, errAt(i, "%v", err)
+	}
+	if kind == "" {
+		return sel, "", pos, errAt(i, "a target starts with a kind: [deployment.app]")
+	}
+	if kind != "*" || quoted {
+		sel.Kind = kind
+	}
+	if i >= len(s) && bare {
+		sel.Kind, sel.Name, sel.Bare = "", kind, true
+		return sel, "", pos, nil
+	}
+	if i < len(s) && s[i] == '{' {
+		return sel, "", pos, errAt(i, "a label selector follows the name: %s.*{...} for every object of the kind with those labels", kind)
+	}
+	if i >= len(s) || s[i] != '.' {
+		return sel, "", pos, errAt(i, "a target is kind.name: add the object's name (or * for all objects of the kind)")
+	}
+	i++
+	name, _, err := seg()
+	if err != nil {
+		return sel, "", pos, errAt(i, "%v", err)
+	}
+	if name == "" {
+		return sel, "", pos, errAt(i, "a target is kind.name: the name is missing")
+	}
+	sel.Name = name
+	if i < len(s) && s[i] == '{' {
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			return sel, "", pos, errAt(i, "unclosed { of a label selector")
+		}
+		text := strings.TrimSpace(s[i+1 : i+end])
+		if text == "" {
+			return sel, "", pos, errAt(i, "an empty label selector: write one, such as {app=web}, or leave the braces out")
+		}
+		if _, err := resource.ParseLabelSelector(text); err != nil {
+			return sel, "", pos, errAt(i+1, "%v", err)
+		}
+		sel.Labels = text
+		i += end + 1
+	}
+	restPos := pos
+	if i < len(s) {
+		if s[i] != '.' {
+			return sel, "", pos, errAt(i, "expected . after the object's name, got %q", s[i])
+		}
+		if i+1 == len(s) {
+			return sel, "", pos, errAt(i, "a target ends with a dot: drop it, or write a path after it")
+		}
+		i++
+		restPos.Column += i
+		return sel, s[i:], restPos, nil
+	}
+	return sel, "", restPos, nil
+}
+
+// ParseTarget parses a target as the YAML patch list writes it:
+// "kind.name" or "namespace/kind.name", kind and name quoted when they hold
+// dots, name a pattern with * in it, a label selector in braces after it;
+// or a name alone ("demo"), which must name one object. pos is where it is
+// written.
+func ParseTarget(s string, pos tree.Position) (resource.Selector, error) {
+	sel, rest, _, err := parseTarget(s, pos, true)
+	if err == nil && rest != "" {
+		err = &Error{Pos: pos, Msg: fmt.Sprintf("target %q: a target is kind.name; quote a name that holds dots", s)}
+	}
+	return sel, err
+}
+
+// parseAssignment reads "key: value" or "key = value".
+func parseAssignment(s string, pos tree.Position) (Assignment, error) {
+	sep, quoteAt, qerr := separator(s)
+	if qerr != nil {
+		p := pos
+		p.Column += quoteAt
+		return Assignment{}, &Error{Pos: p, Msg: qerr.Error()}
+	}
+	if sep < 0 {
+		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("expected key: value or key = value, got %q", s)}
+	}
+	keyText := strings.TrimSpace(s[:sep])
+	valText := strings.TrimSpace(s[sep+1:])
+	if s[sep] == '=' && strings.Contains(valText, ": ") {
+		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("%q: a selector in a key needs brackets, e.g. containers[name=main].image: ...", s)}
+	}
+	key, err := ParsePath(keyText, pos)
+	if err != nil {
+		return Assignment{}, err
+	}
+	vpos := pos
+	vpos.Column += sep + 1 + len(s[sep+1:]) - len(strings.TrimLeft(s[sep+1:], " \t"))
+	val, err := parseValue(valText, vpos)
+	if err != nil {
+		return Assignment{}, err
+	}
+	return Assignment{Pos: pos, Key: key, Value: val}, nil
+}
+
+// separator finds the first : or = outside quotes and brackets. A quote
+// that does not end is an error, with its offset.
+func separator(s string) (sep, quoteAt int, err error) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			_, n, err := unquote(s[i:])
+			if err != nil {
+				return -1, i, err
+			}
+			i += n - 1
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ':', '=':
+			if depth == 0 {
+				return i, 0, nil
+			}
+		}
+	}
+	return -1, 0, nil
+}
+
+// headerText formats the header of a section, for messages.
+func headerText(p *Patch) string {
+	s := p.Target.String()
+	if len(p.Path) > 0 {
+		if p.Path[0].Sel == nil {
+			s += "."
+		}
+		s += p.Path.String()
+	}
+	return s
+}

@@ -1,0 +1,320 @@
+package syntax
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/tree"
+)
+
+// TestParsePath: each path as written and the steps it is made of, written
+// back in canonical form (bare selectors bracketed, quoted fields quoted).
+func TestParsePath(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"spec.replicas", "spec.replicas"},
+		{"spec.containers[0].image", "spec.containers[0].image"},
+		{"spec.containers.0.image", "spec.containers.0.image"}, // .0 is a field here; applying makes it an index on a list
+		{"containers[name=main].image", "containers[name=main].image"},
+		{"ports[port=53,protocol=UDP].name", "ports[port=53,protocol=UDP].name"},
+		{"containers[-]", "containers[-]"},
+		{"containers[-3]", "containers[-3]"},
+		{"containers[+2]", "containers[+2]"},
+		{"containers[-name=sidecar]", "containers[-name=sidecar]"},
+		{"containers[+name=main]", "containers[+name=main]"},
+		{`metadata.annotations."example.com/team"`, `metadata.annotations."example.com/team"`},
+		{`metadata.annotations.'it''s'`, `metadata.annotations."it's"`},
+		{`parts[image.name=main].count`, `parts[image.name=main].count`},
+		{`items[name="a.b"].x`, `items[name="a.b"].x`},
+		{`items[name='x,y',n=1]`, `items[name="x,y",n=1]`},
+		{`env[name=A][0]`, `env[name=A][0]`},
+	} {
+		p, err := ParsePath(c.in, tree.Position{File: "f", Line: 1, Column: 1})
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if got := p.String(); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestParsePathErrors: the message and the column (1-based, in a text
+// starting at column 1) of each mistake.
+func TestParsePathErrors(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		col int
+		msg string
+	}{
+		{"", 1, "empty path"},
+		{"spec.", 6, "a path cannot end with a dot"},
+		{"spec..x", 6, "empty path segment"},
+		{"containers.name=main", 12, "a selector in a key needs brackets: [name=main]"},
+		{"containers[name=main", 11, "unclosed ["},
+		{`a."b`, 3, "unterminated double-quoted string"},
+		{"a[x]", 3, `expected key=value in a selector, got "x"`},
+		{"a[-1x]", 4, `expected key=value in a selector, got "1x"`},
+		{"a b", 1, `a path segment cannot hold spaces: quote "a b"`},
+		{`a"b"`, 2, `unexpected '"' in a path; quote a key that contains it`},
+	} {
+		_, err := ParsePath(c.in, tree.Position{File: "f", Line: 7, Column: 1})
+		var pe *Error
+		if !errors.As(err, &pe) {
+			t.Errorf("%q: %v, want an *Error", c.in, err)
+			continue
+		}
+		if pe.Pos.Line != 7 || pe.Pos.Column != c.col || pe.Msg != c.msg {
+			t.Errorf("%q: %d:%d %s\nwant  %d:%d %s", c.in, pe.Pos.Line, pe.Pos.Column, pe.Msg, 7, c.col, c.msg)
+		}
+	}
+}
+
+// TestParseKpatch: a file with every kind of line, and what each section
+// holds, printed one line per patch and assignment.
+func TestParseKpatch(t *testing.T) {
+	src := `# a comment
+[deployment.app]                  # top-level fields
+replicas = 3
+metadata.annotations."example.com/team": "shop # not a comment"
+image: 'it''s'
+
+[staging/deployment.app.containers.name=main.ports.name=http]
+containerPort: 9090   # a comment after a value
+
+["deployment.apps"."app.v2".containers[+name=main]]
+name: proxy
+
+[cm.*]
+data.x: !delete
+data.y: a#b
+
+[svc.app.ports[port=53,protocol=UDP]]
+!delete
+`
+	patches, err := ParseKpatch([]byte(src), "f.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range patches {
+		fmt.Fprintf(&b, "%d:%d ns=%q kind=%q name=%q path=%s delete=%v\n", p.Pos.Line, p.Pos.Column, p.Target.Namespace, p.Target.Kind, p.Target.Name, p.Path, p.DeleteTarget)
+		for _, a := range p.Sets {
+			fmt.Fprintf(&b, "  %d:%d %s = %q quoted=%v delete=%v at %d\n", a.Pos.Line, a.Pos.Column, a.Key, a.Value.Raw, a.Value.Quoted, a.Value.Delete, a.Value.Pos.Column)
+		}
+	}
+	want := `2:1 ns="" kind="deployment" name="app" path= delete=false
+  3:1 replicas = "3" quoted=false delete=false at 12
+  4:1 metadata.annotations."example.com/team" = "\"shop # not a comment\"" quoted=true delete=false at 42
+  5:1 image = "'it''s'" quoted=true delete=false at 8
+7:1 ns="staging" kind="deployment" name="app" path=containers[name=main].ports[name=http] delete=false
+  8:1 containerPort = "9090" quoted=false delete=false at 16
+10:1 ns="" kind="deployment.apps" name="app.v2" path=containers[+name=main] delete=false
+  11:1 name = "proxy" quoted=false delete=false at 7
+13:1 ns="" kind="cm" name="*" path= delete=false
+  14:1 data.x = "!delete" quoted=false delete=true at 9
+  15:1 data.y = "a#b" quoted=false delete=false at 9
+17:1 ns="" kind="svc" name="app" path=ports[port=53,protocol=UDP] delete=true
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestParseKpatchNotUTF8(t *testing.T) {
+	_, err := ParseKpatch([]byte("[cm.a]\ndata.x: caf\xe9\n"), "f.kpatch")
+	if err == nil || err.Error() != "f.kpatch:2:12: not UTF-8 text: byte 0xe9 (save the file as UTF-8)" {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestBareSelectorErrors: a bare selector (a header's name=value) whose
+// value holds an = or a comma must be quoted or bracketed: in brackets
+// the comma starts a second condition (FuzzParse found a header that
+// printed with brackets meaning something else). The column is where the
+// selector starts: "[deployment.web.containers." is 27 characters.
+func TestBareSelectorErrors(t *testing.T) {
+	for in, value := range map[string]string{"name=a,b": `"a,b"`, "name=,b": `",b"`, "name=a=b": `"a=b"`} {
+		_, err := ParseKpatch([]byte("[deployment.web.containers."+in+"]\nimage: x\n"), "f")
+		var pe *Error
+		want := fmt.Sprintf("selector %q: a value with = or , needs brackets and quotes: [name=%s]", in, value)
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Column != 28 || pe.Msg != want {
+			t.Errorf("%s: %v, want f:1:28: %s", in, err, want)
+		}
+	}
+	// quoted or bracketed, the comma is the value's
+	for _, in := range []string{`[name="a,b"]`, `[name='a=b']`} {
+		if _, err := ParseKpatch([]byte("[deployment.web.containers."+in+"]\nimage: x\n"), "f"); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
+
+// TestParseHeaderTargets: what a header's target holds, written back by
+// the printer of targets (Selector.String), and what follows it.
+func TestParseHeaderTargets(t *testing.T) {
+	for _, c := range []struct{ header, target, path string }{
+		{"[deployment.web]", "deployment.web", ""},
+		{"[deployment.shop-*]", "deployment.shop-*", ""},
+		{"[deployment.*-web.replicas]", "deployment.*-web", "replicas"},
+		{"[deployment.*{app=web}]", "deployment.*{app=web}", ""},
+		{"[deployment.shop-*{app.kubernetes.io/name in (web, cart),!legacy}.containers.name=web]", "deployment.shop-*{app.kubernetes.io/name in (web, cart),!legacy}", "containers[name=web]"},
+		{"[*.*{team=a}.metadata.annotations]", "*.*{team=a}", "metadata.annotations"},
+		{"[prod/deployment.web{ app = web }]", "prod/deployment.web{app = web}", ""},
+	} {
+		ps, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f.kpatch")
+		if err != nil {
+			t.Errorf("%s: %v", c.header, err)
+			continue
+		}
+		if got := ps[0].Target.String(); got != c.target || ps[0].Path.String() != c.path {
+			t.Errorf("%s: target %s path %s, want %s and %s", c.header, got, ps[0].Path, c.target, c.path)
+		}
+	}
+}
+
+// TestParseHeaderTargetErrors: each mistake in a header's target, with its
+// column.
+func TestParseHeaderTargetErrors(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		col    int
+		msg    string
+	}{
+		{"[deployment.web.]", 16, "a target ends with a dot: drop it, or write a path after it"},
+		{"[deployment.web.containers.]", 28, "a path cannot end with a dot"},
+		{"[deployment{app=web}]", 12, "a label selector follows the name: deployment.*{...} for every object of the kind with those labels"},
+		{"[deployment.*{app=web]", 14, "unclosed { of a label selector"},
+		{"[deployment.*{}]", 14, "an empty label selector: write one, such as {app=web}, or leave the braces out"},
+		{"[deployment.*{tier in front}]", 15, `label selector "tier in front": "tier in front": expected in (a, b)`},
+		{"[deployment.*{app=web}x]", 23, "expected . after the object's name, got 'x'"},
+		{"[deployment]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
+	} {
+		_, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f")
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Column != c.col || pe.Msg != c.msg {
+			t.Errorf("%s: %v\nwant f:1:%d: %s", c.header, err, c.col, c.msg)
+		}
+	}
+}
+
+// TestParseTargetBare: in a YAML patch list a name alone is a target (a
+// bare name, as Kure writes it), with or without a namespace.
+func TestParseTargetBare(t *testing.T) {
+	for in, want := range map[string]resource.Selector{
+		"demo":           {Name: "demo", Bare: true},
+		"prod/demo":      {Name: "demo", Namespace: "prod", Bare: true},
+		`"app.config"`:   {Name: "app.config", Bare: true},
+		"deployment.web": {Kind: "deployment", Name: "web"},
+		"*.web":          {Name: "web"},
+	} {
+		got, err := ParseTarget(in, tree.Position{File: "f", Line: 1, Column: 1})
+		if err != nil || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+}
+
+// TestParseObjectDelete: a section that names an object and holds !delete
+// deletes the object; so do a YAML field patch that is !delete and a
+// strategic patch whose top level is $patch: delete (kustomize's way). A
+// $patch: delete further down deletes what it is in, not the object.
+func TestParseObjectDelete(t *testing.T) {
+	ps, err := ParseKpatch([]byte("[deployment.loadgenerator]\n!delete\n[deployment.web.containers.name=x]\n!delete\n"), "f.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ps[0].DeletesObject() || ps[1].DeletesObject() || !ps[1].DeleteTarget {
+		t.Errorf(".kpatch: %v %v, want the object, then an item", ps[0].DeletesObject(), ps[1].DeletesObject())
+	}
+	ys, err := ParseYAML([]byte(`- target: deployment.a
+  patch: !delete
+- target: deployment.b
+  type: strategic
+  patch:
+    $patch: delete
+- target: deployment.c
+  type: strategic
+  patch:
+    spec:
+      $patch: delete
+- target: deployment.d
+  type: merge
+  patch:
+    $patch: delete
+`), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false, false} {
+		if got := ys[i].DeletesObject(); got != want {
+			t.Errorf("patch %d deletes its object: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestParseYAMLOptionsAndTargets: kustomize's options and target mapping,
+// and their mistakes.
+func TestParseYAMLOptionsAndTargets(t *testing.T) {
+	ps, err := ParseYAML([]byte(`- target: {group: apps, version: v1, kind: Deployment, name: "shop-.*", namespace: prod, labelSelector: app=web, annotationSelector: team=a}
+  type: strategic
+  options: {allowNameChange: true, allowKindChange: false}
+  patch: {metadata: {name: x}}
+`), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.Selector{Group: "apps", Version: "v1", Kind: "Deployment", Name: "shop-.*", Namespace: "prod", Labels: "app=web", Annotations: "team=a", Regexp: true}
+	if ps[0].Target != want || !ps[0].AllowNameChange || ps[0].AllowKindChange {
+		t.Errorf("got %+v name=%v kind=%v", ps[0].Target, ps[0].AllowNameChange, ps[0].AllowKindChange)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"- target: {knd: Deployment}\n  patch: {x: 1}\n", `f.yaml:1:12: unknown key "knd" in a target: the keys are group, version, kind, name (a regular expression), namespace, labelSelector, annotationSelector and apiVersion (did you mean kind?)`},
+		{"- target: {name: 'a['}\n  patch: {x: 1}\n", `f.yaml:1:18: the name "a[" is not a regular expression: missing closing ]`},
+		{"- target: {}\n  patch: {x: 1}\n", "f.yaml:1:11: an empty target would pick every object: name a kind, a name or a selector"},
+		{"- target: deployment.web\n  options: {allowNameChange: true}\n  patch: {x: 1}\n", "f.yaml:2:12: options apply to strategic and merge patches: a field patch changes a name or a kind as it says"},
+		{"- target: deployment.web\n  type: strategic\n  options: {allowNameChange: yes}\n  patch: {x: 1}\n", "f.yaml:3:30: allowNameChange is true or false"},
+		{"- target: deployment.web\n  type: strategic\n  options: {allowRename: true}\n  patch: {x: 1}\n", `f.yaml:3:13: unknown option "allowRename": the options are allowNameChange and allowKindChange`},
+	} {
+		if _, err := ParseYAML([]byte(c.in), "f.yaml"); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
+
+// TestPathDepthLimit: a field patch creates what its path leads to, so a
+// path of more steps than the depth limit (the header's and the key's
+// together) is refused when the patch is parsed, with Limit "depth" and
+// the position of the header or the assignment: a 200 KB line of ".a"
+// once made a document 100,000 levels deep (24 GB, killed).
+func TestPathDepthLimit(t *testing.T) {
+	deep := func(n int) string { return strings.TrimPrefix(strings.Repeat(".a", n), ".") }
+	for _, c := range []struct {
+		name, text, file string
+		at               string
+	}{
+		{"a deep header", "[widget.w." + deep(513) + "]\nx: 1\n", "p.kpatch", "p.kpatch:1:1: "},
+		{"a deep key below a header", "[widget.w." + deep(300) + "]\n" + deep(213) + ": 1\n", "p.kpatch", "p.kpatch:2:1: "},
+		// (an explicit key: YAML's implicit keys are at most 1,024 characters)
+		{"a deep key in a patch list", "- target: widget.w\n  patch:\n    ? " + deep(513) + "\n    : 1\n", "p.yaml", "p.yaml:3:7: "},
+		{"a whole line of it", "[widget.w]\n" + deep(100_000) + ": x\n", "p.kpatch", "p.kpatch:2:1: "},
+	} {
+		_, err := Parse([]byte(c.text), c.file, Options{})
+		var e *Error
+		if !errors.As(err, &e) || e.Limit != "depth" || e.Pos.String() != c.at {
+			t.Errorf("%s: %v, want a depth limit error at %s", c.name, err, c.at)
+		}
+	}
+	// at the limit, and with a higher one
+	if _, err := Parse([]byte("[widget.w."+deep(300)+"]\n"+deep(212)+": 1\n"), "p.kpatch", Options{}); err != nil {
+		t.Errorf("512 steps: %v", err)
+	}
+	lim := tree.DefaultLimits()
+	lim.MaxDepth = 1000
+	if _, err := Parse([]byte("[widget.w]\n"+deep(600)+": 1\n"), "p.kpatch", Options{Limits: &lim}); err != nil {
+		t.Errorf("600 steps, limit 1,000: %v", err)
+	}
+}

@@ -1,0 +1,353 @@
+package resource
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/schema"
+)
+
+// Selector picks objects. Empty fields match anything.
+//
+// It has two forms. A target written as text (kind.name in a .kpatch
+// header or a patch list, or a bare name) names a kind the way kmerge
+// names kinds (schema.NameMatches: Kind, resource name or short name, in
+// any letter case, or qualified by group) and a name exactly, or as a
+// pattern where * stands for any run of characters ("*", "shop-*"). A
+// target written as a mapping is kustomize's (Regexp): kind, name,
+// namespace, group and version are regular expressions that match whole
+// names, as kustomize anchors them, and a kind name that holds no
+// character special in regular expressions also matches the kmerge way.
+type Selector struct {
+	Kind        string // a kind name (or, with Regexp, a regular expression)
+	Name        string // a name, "*", a pattern with *, or with Regexp a regular expression
+	Namespace   string // "default" also matches objects without a namespace
+	APIVersion  string // group/version, exactly
+	Group       string // a regular expression of the group ("" for the core group)
+	Version     string // a regular expression of the version
+	Labels      string // a label selector: "app=web,tier!=db,env in (a,b),!legacy"
+	Annotations string // an annotation selector, in the syntax of label selectors
+
+	// Regexp makes Kind, Name and Namespace regular expressions, as a
+	// kustomize target's are (Group and Version always are).
+	Regexp bool
+	// Bare is set for a target that is a name alone ("demo"): it must
+	// pick one object (Ambiguity).
+	Bare bool
+	// ID makes the selector name one object by its identity: APIVersion,
+	// Kind and Name exactly, Namespace ("" for "default"). It picks the
+	// object that has that identity, or had it before patches changed it
+	// (as a whole: not the old name with the new kind), as kustomize
+	// finds the target of a strategic merge patch that has none.
+	ID bool
+}
+
+// String formats the selector as a target would be written: kind.name (a
+// kind qualified by its group, or a name, with a dot in it quoted, as a
+// header must write it), with a label selector in braces; a bare name as
+// itself; a kustomize target as a YAML flow mapping.
+func (sel Selector) String() string {
+	if sel.ID {
+		return Identity{APIVersion: sel.APIVersion, Kind: sel.Kind, Namespace: sel.Namespace, Name: sel.Name}.String()
+	}
+	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
+		return sel.mapping()
+	}
+	if sel.Bare {
+		return sel.Name
+	}
+	var b strings.Builder
+	if sel.Namespace != "" {
+		b.WriteString(sel.Namespace + "/")
+	}
+	// a kind or a name is quoted (as a path quotes, fieldpath.Quote) where
+	// it would not read back as itself: where it holds what ends a word
+	// of a target (. [ { for a path, labels, a namespace's /, a comment's
+	// #, quotes) or a blank, and a kind that is * (any kind, unquoted)
+	quote := func(s string) string {
+		if !fieldpath.Word(s, `.[]{}"'/#`) {
+			return strconv.Quote(s)
+		}
+		return s
+	}
+	kind := sel.Kind
+	switch kind {
+	case "":
+		kind = "*"
+	case "*":
+		kind = strconv.Quote(kind)
+	default:
+		kind = quote(kind)
+	}
+	b.WriteString(kind)
+	if sel.Name != "" {
+		b.WriteString("." + quote(sel.Name))
+	} else if sel.Labels != "" {
+		b.WriteString(".*")
+	}
+	if sel.Labels != "" {
+		b.WriteString("{" + sel.Labels + "}")
+	}
+	return b.String()
+}
+
+// mapping writes the selector as a YAML flow mapping.
+func (sel Selector) mapping() string {
+	var parts []string
+	add := func(key, v string) {
+		if v == "" {
+			return
+		}
+		if strings.ContainsAny(v, ",{}[]:#&*!|>'\"%@` ") || v != strings.TrimSpace(v) {
+			v = strconv.Quote(v)
+		}
+		parts = append(parts, key+": "+v)
+	}
+	add("group", sel.Group)
+	add("version", sel.Version)
+	add("apiVersion", sel.APIVersion)
+	add("kind", sel.Kind)
+	add("namespace", sel.Namespace)
+	add("name", sel.Name)
+	add("labelSelector", sel.Labels)
+	add("annotationSelector", sel.Annotations)
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// ExactName returns the one name the selector picks objects by, when it
+// picks them by one name: then an object named otherwise is not picked
+// (unless it had that name before a patch changed it: see
+// Resource.Original).
+func (sel Selector) ExactName() (string, bool) {
+	switch {
+	case sel.Name == "" || strings.Contains(sel.Name, "*"):
+		return "", false
+	case sel.Regexp && regexp.QuoteMeta(sel.Name) != sel.Name:
+		return "", false
+	}
+	return sel.Name, true
+}
+
+// Select returns the objects sel picks, in set order. A kind name that
+// names kinds of several groups among the objects of the set, or a bare
+// name that names several objects, is an error (Ambiguity).
+func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
+	m, err := sel.Matcher(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Resource
+	for _, r := range set.Resources {
+		if m.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	if err := sel.Ambiguity(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Matcher tells, one object at a time, which objects a selector picks.
+type Matcher struct {
+	sel                       Selector
+	labels, annotations       LabelSelector
+	kind, name, ns, grp, vers *regexp.Regexp // the regular expressions, nil for a field that is none
+	glob                      []string       // Name cut at its *s, for a pattern
+	schema                    *schema.Schema
+}
+
+// Matcher returns a matcher for sel, with kind names resolved by s. It
+// fails when a label selector or a regular expression does not parse.
+func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
+	m := &Matcher{sel: sel, schema: s}
+	var err error
+	if m.labels, err = ParseLabelSelector(sel.Labels); err != nil {
+		return nil, err
+	}
+	if m.annotations, err = ParseLabelSelector(sel.Annotations); err != nil {
+		return nil, fmt.Errorf("annotation selector: %w", err)
+	}
+	compile := func(what, expr string) (*regexp.Regexp, error) {
+		re, err := regexp.Compile("^(?:" + expr + ")$")
+		if err != nil {
+			why := err.Error()
+			var se *syntax.Error
+			if errors.As(err, &se) {
+				why = string(se.Code) // without the expression as compiled, anchored
+			}
+			return nil, fmt.Errorf("the %s %q is not a regular expression: %s", what, expr, why)
+		}
+		return re, nil
+	}
+	if sel.Group != "" {
+		if m.grp, err = compile("group", sel.Group); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Version != "" {
+		if m.vers, err = compile("version", sel.Version); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Regexp {
+		if sel.Kind != "" && regexp.QuoteMeta(sel.Kind) != sel.Kind {
+			if m.kind, err = compile("kind", sel.Kind); err != nil {
+				return nil, err
+			}
+		}
+		if _, exact := sel.ExactName(); !exact && sel.Name != "" {
+			if m.name, err = compile("name", sel.Name); err != nil {
+				return nil, err
+			}
+		}
+		if sel.Namespace != "" && regexp.QuoteMeta(sel.Namespace) != sel.Namespace {
+			if m.ns, err = compile("namespace", sel.Namespace); err != nil {
+				return nil, err
+			}
+		}
+	} else if sel.Name != "*" && strings.Contains(sel.Name, "*") {
+		m.glob = strings.Split(sel.Name, "*")
+	}
+	return m, nil
+}
+
+// Matches reports whether the selector picks r: by the name and the
+// namespace r has or had before a patch changed them (Resource.Original),
+// and by everything else it has. Whether a kind name is ambiguous depends
+// on all the objects it picks: see Selector.Ambiguity.
+func (m *Matcher) Matches(r *Resource) bool {
+	sel := m.sel
+	if sel.ID {
+		return m.isID(r.Identity()) || r.Original != nil && m.isID(*r.Original)
+	}
+	name := m.matchesName(r.Name)
+	ns := m.matchesNamespace(r.Namespace)
+	if o := r.Original; o != nil {
+		name = name || m.matchesName(o.Name)
+		ns = ns || m.matchesNamespace(o.Namespace)
+	}
+	if !name || !ns || sel.APIVersion != "" && sel.APIVersion != r.APIVersion {
+		return false
+	}
+	if m.grp != nil || m.vers != nil {
+		gvk := r.GVK()
+		if m.grp != nil && !m.grp.MatchString(gvk.Group) || m.vers != nil && !m.vers.MatchString(gvk.Version) {
+			return false
+		}
+	}
+	switch {
+	case m.kind != nil:
+		if !m.kind.MatchString(r.Kind) {
+			return false
+		}
+	case sel.Kind != "" && sel.Kind != "*":
+		if !m.schema.NameMatches(sel.Kind, r.GVK()) {
+			return false
+		}
+	}
+	if len(m.labels.reqs) > 0 && !m.labels.Matches(r.Labels()) {
+		return false
+	}
+	return len(m.annotations.reqs) == 0 || m.annotations.Matches(r.Annotations())
+}
+
+// isID reports whether id is the identity an ID selector names.
+func (m *Matcher) isID(id Identity) bool {
+	sel := m.sel
+	orDefault := func(ns string) string {
+		if ns == "" {
+			return "default"
+		}
+		return ns
+	}
+	return id.Name == sel.Name && id.Kind == sel.Kind && id.APIVersion == sel.APIVersion && orDefault(id.Namespace) == orDefault(sel.Namespace)
+}
+
+func (m *Matcher) matchesName(name string) bool {
+	switch {
+	case m.name != nil:
+		return m.name.MatchString(name)
+	case m.glob != nil:
+		return globMatch(m.glob, name)
+	}
+	return m.sel.Name == "" || m.sel.Name == "*" || m.sel.Name == name
+}
+
+func (m *Matcher) matchesNamespace(ns string) bool {
+	if ns == "" {
+		ns = "default" // where kubectl puts an object without one
+	}
+	if m.ns != nil {
+		return m.ns.MatchString(ns)
+	}
+	return m.sel.Namespace == "" || m.sel.Namespace == ns
+}
+
+// globMatch reports whether s is the parts of a pattern joined by any
+// runs of characters (the pattern's *s).
+func globMatch(parts []string, s string) bool {
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return len(s) >= len(last) && strings.HasSuffix(s, last)
+}
+
+// Ambiguity returns an error when sel picks what it may not: objects of
+// several kinds of one name in different groups, for a kind name written
+// as text (the kind must then be qualified with its group; a kustomize
+// target picks them all, as kustomize does); several objects, for a bare
+// name (the error names each as kind.name).
+func (sel Selector) Ambiguity(matched []*Resource) error {
+	if sel.Bare {
+		if len(matched) < 2 {
+			return nil
+		}
+		var ids []string
+		for _, r := range matched {
+			id := strings.ToLower(r.Kind) + "." + r.Name
+			if r.Namespace != "" {
+				id = r.Namespace + "/" + id
+			}
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		return fmt.Errorf("the target %q names %d objects: write kind.name, one of %s", sel.Name, len(matched), strings.Join(ids, ", "))
+	}
+	if sel.Kind == "" || sel.Regexp || sel.ID {
+		return nil
+	}
+	groups := map[string]bool{}
+	for _, r := range matched {
+		gvk := r.GVK()
+		groups[gvk.Group+"/"+gvk.Kind] = true
+	}
+	if len(groups) < 2 {
+		return nil
+	}
+	var gs []string
+	for g := range groups {
+		grp, kind, _ := strings.Cut(g, "/")
+		if grp == "" {
+			grp = "core"
+		}
+		gs = append(gs, fmt.Sprintf("%s.%s", strings.ToLower(kind), grp))
+	}
+	sort.Strings(gs)
+	return fmt.Errorf("kind %q names objects of several groups here: qualify it as one of %s", sel.Kind, strings.Join(gs, ", "))
+}
