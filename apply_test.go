@@ -146,7 +146,7 @@ func TestApplyParts(t *testing.T) {
 		var trace bytes.Buffer
 		res, err := Apply(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches},
 			ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars(), Trace: &trace, Workers: workers},
-			partBytes: parts, Thorough: thorough, rewriteParts: rewrite})
+			partBytes:           parts, Thorough: thorough, rewriteParts: rewrite})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +385,6 @@ func TestApplyStreaming(t *testing.T) {
 		}
 	}
 }
-
 
 // TestApplyPartsKustomizations: in a long stream read in parts, a part of
 // kustomizations only is written as its text when the file holds objects
