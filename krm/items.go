@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -188,12 +189,13 @@ func (l *itemsList) indent(text []byte) ([]byte, bool) {
 // runItems is RunWith's short way (see above); ok is false when it does not
 // apply, and the caller reads the list whole.
 func runItems(ctx context.Context, input []byte) (out []byte, results []Result, ok bool, err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, nil, false, nil // the whole way says where it stopped
-	}
 	l, ok := readItemsList(input)
 	if !ok {
 		return nil, nil, false, nil
+	}
+	if err := ctx.Err(); err != nil {
+		// where the whole way checks it, as resource.Load does
+		return nil, nil, true, fmt.Errorf("stopped before reading %s: %w", stdinName, err)
 	}
 	listSrc := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: l.st}
 	objs, err := resource.Objects(listSrc)

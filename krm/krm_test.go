@@ -227,10 +227,18 @@ functionConfig:
 	if out, _, err := Run(context.Background(), in); err != nil || !strings.Contains(string(out), "k: v") {
 		t.Fatalf("the run, not cancelled: %v\n%s", err, out)
 	}
-	for n, want := range []string{"stopped before reading <stdin>: context canceled", "stopped before patching <stdin>: context canceled"} {
-		out, results, err := Run(&stopAfter{Context: context.Background(), n: n}, in)
-		if out != nil || results != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
-			t.Errorf("after %d checks: %q, %v, %v; want %q", n, out, results, err, want)
+	// the same list in block style, which is read an item at a time
+	// (runItems): the same checks, the same errors
+	block := []byte(strings.Replace(string(in), "- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 1))
+	if _, _, ok, _ := runItems(context.Background(), block); !ok {
+		t.Fatal("the block-style list is not read an item at a time")
+	}
+	for _, list := range [][]byte{in, block} {
+		for n, want := range []string{"stopped before reading <stdin>: context canceled", "stopped before patching <stdin>: context canceled"} {
+			out, results, err := Run(&stopAfter{Context: context.Background(), n: n}, list)
+			if out != nil || results != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+				t.Errorf("after %d checks: %q, %v, %v; want %q", n, out, results, err, want)
+			}
 		}
 	}
 }
