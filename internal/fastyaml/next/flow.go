@@ -44,6 +44,9 @@ func (r *reader) flowSpace(parent int) {
 
 // flow reads a flow collection at pos, inside a block at column parent.
 func (r *reader) flow(parent int) *yaml.Node {
+	if r.com.nextFoot != "" {
+		r.refuse("a foot comment for an item that starts with a flow collection")
+	}
 	r.enter()
 	var n *yaml.Node
 	closing := byte(']')

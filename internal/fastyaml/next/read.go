@@ -78,8 +78,9 @@ type reader struct {
 	ind  int
 	mark byte
 
-	depth int  // of nesting, limited
-	ended bool // by a ... marker: the next document starts with ---
+	depth int   // of nesting, limited
+	open  []int // the columns of the block collections being read
+	ended bool  // by a ... marker: the next document starts with ---
 
 	lines int         // of the input, to size slabs
 	slab  []yaml.Node // nodes to hand out
@@ -125,6 +126,9 @@ func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
 	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
+	if r.com.nextFoot != "" && kind == yaml.ScalarNode {
+		r.com.firstScalar(n)
+	}
 	return n
 }
 
@@ -202,11 +206,10 @@ func (r *reader) newline() {
 // line comment, which the comment rules give to the node the line ends),
 // the line break; then skips to the next content.
 func (r *reader) endLine() {
-	start := r.pos
 	r.skipSpace()
 	switch c := r.src[r.pos]; {
 	case c == '#':
-		if r.pos == start {
+		if p := r.src[r.pos-1]; r.pos == r.bol || p != ' ' && p != '\t' {
 			r.refuse("a comment without a space before it")
 		}
 		s := r.pos
@@ -280,6 +283,7 @@ func (r *reader) stream() []*yaml.Node {
 			r.com.streamEnd(docs)
 			return docs
 		}
+		r.com.firstDoc = len(docs) == 0
 		docs = append(docs, r.document())
 	}
 }
@@ -329,18 +333,24 @@ func (r *reader) document() *yaml.Node {
 				root = r.block(-1)
 			}
 		} else {
+			head := r.com.first()
 			root = r.inline(-1, true)
+			if head != "" {
+				r.com.give(&root.HeadComment, head)
+			}
 		}
 	case r.ind < 0 && r.mark == '.':
 		r.refuse("a document end marker without a document")
 	default:
 		doc.Line, doc.Column = r.line+1, r.ind+1
+		r.com.docHead(doc)
 		root = r.block(-1)
 	}
 	if r.ind >= 0 {
 		r.refuse("content after the end of a document")
 	}
 	doc.Content = []*yaml.Node{root}
+	r.com.docEnd(doc, root, r.mark == 0)
 	if r.mark == '.' {
 		r.ended = true
 		r.pos += 3
@@ -349,10 +359,13 @@ func (r *reader) document() *yaml.Node {
 		if !r.atEOL() {
 			r.refuse("text after a document end marker")
 		}
+		r.com.lineTarget(&refused)
 		r.newline()
 		r.skip()
+		if r.com.hasComments() {
+			r.refuse("comments after a ... line")
+		}
 	}
-	r.com.docEnd(doc)
 	return doc
 }
 
@@ -387,7 +400,12 @@ func (r *reader) block(parent int) *yaml.Node {
 	if r.keyAhead() {
 		return r.mapping(r.ind)
 	}
-	return r.inline(parent, false)
+	head := r.com.first()
+	n := r.inline(parent, false)
+	if head != "" {
+		r.com.give(&n.HeadComment, head)
+	}
+	return n
 }
 
 // enter and leave count the nesting of collections.
@@ -405,10 +423,14 @@ func (r *reader) leave() { r.depth-- }
 func (r *reader) mapping(col int) *yaml.Node {
 	r.enter()
 	m := r.node(yaml.MappingNode, mapTag, r.line, col)
-	r.com.collectionStart(m, col)
 	base := len(r.kids)
+	head := r.com.first()
+	r.open = append(r.open, col)
 	for {
 		key := r.key()
+		if head != "" {
+			key.HeadComment = head
+		}
 		r.kids = append(r.kids, key)
 		r.kids = append(r.kids, r.value(col, key))
 		if r.ind != col {
@@ -420,12 +442,13 @@ func (r *reader) mapping(col int) *yaml.Node {
 		if !r.keyAhead() {
 			r.refuse("not a key where a key is expected")
 		}
-		r.com.nextEntry(col)
+		head = r.com.next(col, key, false)
 	}
 	if r.ind > col {
 		r.refuse("an indentation that is not the mapping's")
 	}
 	m.Content = r.content(base)
+	r.open = r.open[:len(r.open)-1]
 	r.com.collectionEnd(m, col)
 	r.leave()
 	return m
@@ -457,6 +480,9 @@ func (r *reader) value(col int, key *yaml.Node) *yaml.Node {
 // emptyAt makes the null of an empty value whose indicator ends at offset
 // at on line (already read past).
 func (r *reader) emptyAt(line, at int) *yaml.Node {
+	if r.com.nextFoot != "" {
+		r.refuse("a foot comment for an empty item")
+	}
 	// The column of at, on its line: find the line's start.
 	bol := strings.LastIndexByte(r.src[:at], '\n') + 1
 	c := at - bol
@@ -476,8 +502,9 @@ func (r *reader) emptyAt(line, at int) *yaml.Node {
 func (r *reader) sequence(col int) *yaml.Node {
 	r.enter()
 	s := r.node(yaml.SequenceNode, seqTag, r.line, col)
-	r.com.collectionStart(s, col)
 	base := len(r.kids)
+	head, carry := r.com.first(), ""
+	r.open = append(r.open, col)
 	for {
 		line := r.line
 		r.pos++ // the dash
@@ -489,14 +516,16 @@ func (r *reader) sequence(col int) *yaml.Node {
 			r.refuse("a tab after a dash")
 		}
 		var item *yaml.Node
+		empty := false
 		switch c := r.src[r.pos]; {
 		case r.atEOL() || c == '#':
-			r.com.lineTarget(nil)
+			r.com.dashEnd()
 			r.endLine()
 			if r.ind > col {
 				item = r.block(col)
 			} else {
 				item = r.emptyAt(line, dash)
+				empty = true
 			}
 		case c == '-' && r.isBlankAt(r.pos+1):
 			r.ind = r.col(r.pos)
@@ -511,16 +540,34 @@ func (r *reader) sequence(col int) *yaml.Node {
 				item = r.inline(col, false)
 			}
 		}
+		if empty {
+			// An empty item takes no head comment: the next does.
+			carry = head
+		} else {
+			r.com.item(item, head)
+			carry = ""
+		}
 		r.kids = append(r.kids, item)
 		if r.ind != col || r.src[r.pos] != '-' || !r.isBlankAt(r.pos+1) {
 			break
 		}
-		r.com.nextEntry(col)
+		head = r.com.next(col, item, true)
+		if carry != "" {
+			if head != "" {
+				head = carry + "\n" + head
+			} else {
+				head = carry
+			}
+		}
+	}
+	if carry != "" {
+		r.refuse("a head comment for an empty item at the end of a sequence")
 	}
 	if r.ind > col {
 		r.refuse("an indentation that is not the sequence's")
 	}
 	s.Content = r.content(base)
+	r.open = r.open[:len(r.open)-1]
 	r.com.collectionEnd(s, col)
 	r.leave()
 	return s

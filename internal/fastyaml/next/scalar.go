@@ -317,6 +317,9 @@ func (r *reader) doubleQuoted(parent int) *yaml.Node {
 // blockScalar reads a literal or folded scalar, inside a block at column
 // parent, from its header to its last line, and skips to the next content.
 func (r *reader) blockScalar(parent int) *yaml.Node {
+	if r.com.nextFoot != "" {
+		r.refuse("a foot comment for an item that starts with a block scalar")
+	}
 	n := r.node(yaml.ScalarNode, strTag, r.line, r.col(r.pos))
 	folded := r.src[r.pos] == '>'
 	n.Style = yaml.LiteralStyle
@@ -493,7 +496,7 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		r.refuse("a block scalar at the end without a line break")
 	}
 	n.Value = v
-	r.com.blockScalarEnd(n)
+	r.com.blockScalarEnd(n, breaks)
 	r.skip()
 	return n
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package next
+
+const raceEnabled = false
