@@ -1,8 +1,6 @@
 package next
 
 import (
-	"strings"
-
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -20,7 +18,8 @@ import (
 // comment and blank lines in each kind of place (TestGaps); an arrangement
 // the rules do not cover is refused.
 type commenter struct {
-	r *reader
+	r   *reader
+	off bool // Skim leaves comments out
 
 	lines    []gapLine    // the gap being read
 	footable bool         // it follows a scalar: its entry may take a foot comment
@@ -30,6 +29,7 @@ type commenter struct {
 	cols     []int        // their columns
 
 	target *yaml.Node // the node a comment on the current line goes to
+	deny   bool       // a comment on the current line is refused
 
 	// A foot comment for the next item of a sequence (yaml.v3 gives the
 	// foot of an item that is a collection to the item after it).
@@ -54,6 +54,9 @@ type gapLine struct {
 // belongs to: a key whose value is below, nil after a dash or a document
 // marker (the comment is then read as a line of the gap).
 func (c *commenter) lineTarget(n *yaml.Node) {
+	if c.off {
+		return
+	}
 	c.start(false)
 	c.empty = true
 	c.target = n
@@ -61,6 +64,9 @@ func (c *commenter) lineTarget(n *yaml.Node) {
 
 // dashEnd starts the gap after a dash without an item on its line.
 func (c *commenter) dashEnd() {
+	if c.off {
+		return
+	}
 	c.start(c.r.line > 0)
 	c.empty, c.dash = true, true
 	c.target = nil
@@ -75,12 +81,18 @@ func (c *commenter) dashEnd() {
 // without a value on its line, and for a node ending on the stream's first
 // line other than a plain scalar without a comment after it.
 func (c *commenter) scalarEnd(n *yaml.Node) {
+	if c.off {
+		return
+	}
 	c.start(c.r.line > 0 || n.Kind == yaml.ScalarNode && n.Style == 0)
 	c.target = n
 }
 
 // blockScalarEnd starts the gap after a block scalar's last line.
 func (c *commenter) blockScalarEnd(n *yaml.Node, trailing int) {
+	if c.off {
+		return
+	}
 	c.start(true)
 	c.target = nil
 	for range trailing {
@@ -94,13 +106,19 @@ func (c *commenter) start(footable bool) {
 		c.r.refuse("internal: a gap not settled")
 	}
 	c.footable = footable
-	c.empty, c.dash = false, false
+	c.empty, c.dash, c.deny = false, false, false
 	c.closed = c.closed[:0]
 	c.cols = c.cols[:0]
 }
 
 // lineComment takes the comment src[s:e] at the end of a line.
 func (c *commenter) lineComment(s, e int) {
+	if c.off {
+		return
+	}
+	if c.deny {
+		c.r.refuse("a comment after a directive or a ... marker")
+	}
 	if c.target == nil {
 		c.lines = append(c.lines, gapLine{s, e, c.r.col(s)})
 		c.footable = false
@@ -118,16 +136,25 @@ func (c *commenter) lineComment(s, e int) {
 
 // commentLine takes a line holding only a comment.
 func (c *commenter) commentLine(s, e, col int) {
+	if c.off {
+		return
+	}
 	c.lines = append(c.lines, gapLine{s, e, col})
 }
 
 // blank takes an empty line (or one of blanks only).
 func (c *commenter) blank() {
+	if c.off {
+		return
+	}
 	c.lines = append(c.lines, gapLine{-1, -1, 0})
 }
 
 // collectionEnd notes a collection that ended in the gap.
 func (c *commenter) collectionEnd(n *yaml.Node, col int) {
+	if c.off {
+		return
+	}
 	c.closed = append(c.closed, n)
 	c.cols = append(c.cols, col)
 }
@@ -237,19 +264,20 @@ func (c *commenter) settled() {
 	c.target = nil
 }
 
-// noComment refuses a comment at the end of the current line (the reader
-// calls it where it does not know yet where one goes).
+// noComment refuses a comment at the end of the current line (after a
+// directive, or a ... marker).
 func (c *commenter) noComment() {
 	c.start(false)
-	c.target = &refused
+	c.deny = true
 }
-
-var refused yaml.Node
 
 // first settles the gap before the first token of a node, after a key or
 // a dash on the line before: every comment of it is the head comment of
 // that token's node.
 func (c *commenter) first() string {
+	if c.off {
+		return ""
+	}
 	if len(c.lines) == 0 {
 		c.settled()
 		return c.joinPre("")
@@ -348,6 +376,9 @@ func (c *commenter) footOf(i, deep int) *yaml.Node {
 // col (a key or a dash), whose entry before is prev (for a mapping its
 // key, for a sequence its item). It returns the head comment of the entry.
 func (c *commenter) next(col int, prev *yaml.Node, seq bool) string {
+	if c.off {
+		return ""
+	}
 	if len(c.lines) == 0 {
 		c.settled()
 		return ""
@@ -509,6 +540,9 @@ func (c *commenter) colsOr(deep, col int) int {
 
 // item gives a sequence's item its head comment.
 func (c *commenter) item(item *yaml.Node, head string) {
+	if c.off {
+		return
+	}
 	if head != "" {
 		c.give(&item.HeadComment, head)
 	}
@@ -530,13 +564,13 @@ func (c *commenter) firstScalar(n *yaml.Node) {
 
 // The document's comments.
 
-// docStart: the reader is at the first token or marker of a document.
-func (c *commenter) docStart(doc *yaml.Node) {}
-
 // marker: a --- line. The comments before it (at the start of the
 // stream) are cut apart from those after it: they make one head comment,
 // joined with the first token's.
 func (c *commenter) marker() {
+	if c.off {
+		return
+	}
 	c.target = nil
 	c.afterMarker = true
 	c.footable = c.r.line > 0 // (for an empty document)
@@ -552,13 +586,13 @@ func (c *commenter) marker() {
 
 // emptyDoc: a document without content.
 func (c *commenter) emptyDoc(n *yaml.Node) {
+	if c.off {
+		return
+	}
 	if c.prehead != "" {
 		c.r.refuse("comments before --- in an empty document")
 	}
 }
-
-// docEndMarker: a ... line.
-func (c *commenter) docEndMarker() {}
 
 // docEnd settles the gap at the end of a document, whose root is root:
 // before the end of the stream (eof), or before a --- or ... marker.
@@ -573,6 +607,9 @@ func (c *commenter) docEndMarker() {}
 // collection or a key or dash without a value, all of it is the
 // document's foot comment.
 func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
+	if c.off {
+		return
+	}
 	if len(c.lines) == 0 {
 		c.settled()
 		return
@@ -712,6 +749,9 @@ func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
 // streamEnd: comments after the last document (after a ... line), or
 // in a stream without documents, which yaml.v3 drops.
 func (c *commenter) streamEnd(docs []*yaml.Node) {
+	if c.off {
+		return
+	}
 	if len(c.lines) > 0 && len(docs) > 0 {
 		c.r.refuse("comments after a document's ... line")
 	}
@@ -723,6 +763,9 @@ func (c *commenter) streamEnd(docs []*yaml.Node) {
 // a --- marker its head comment: the comments up to the last blank line
 // after one (the rest are the token's).
 func (c *commenter) docHead(doc *yaml.Node) {
+	if c.off {
+		return
+	}
 	last := -1
 	seen := false
 	for i, l := range c.lines {
@@ -746,21 +789,11 @@ func (c *commenter) docHead(doc *yaml.Node) {
 	c.lines = append(c.lines[:0], rest...)
 }
 
-// keyNode: a key was read (nothing to do: its head comment is given by
-// the mapping).
-func (c *commenter) keyNode(k *yaml.Node) {}
-
-// emptyValue: the null of an empty value.
-func (c *commenter) emptyValue(n *yaml.Node) {}
-
-// nextEntry and collectionStart are not used.
-func (c *commenter) nextEntry(col int)                     {}
-func (c *commenter) collectionStart(n *yaml.Node, col int) {}
-
-var _ = strings.Repeat
-
 // hasComments reports whether the gap has comment lines.
 func (c *commenter) hasComments() bool {
+	if c.off {
+		return false
+	}
 	for _, l := range c.lines {
 		if l.s >= 0 {
 			return true

@@ -59,10 +59,27 @@ func (r *reader) flow(parent int) *yaml.Node {
 	n.Style = yaml.FlowStyle
 	r.pos++
 	base := len(r.kids)
+	var o *Outline
+	keep := false
+	keys := 0
+	var seen map[string]bool
+	if r.sk != nil {
+		o, keep = r.sk.o, r.sk.keep
+		keys = len(r.sk.keys)
+		if closing == ']' {
+			r.sk.items()
+		}
+	}
 	r.flowSpace(parent)
 	for r.src[r.pos] != closing {
-		if closing == ']' {
-			r.kids = append(r.kids, r.flowItem(parent, false))
+		if r.sk != nil && closing == '}' {
+			r.sk.o, r.sk.keep = o, keep
+			r.sk.flowEntry(r, parent, keys, &seen)
+		} else if closing == ']' {
+			item := r.flowItem(parent, false)
+			if r.sk == nil || r.sk.keep {
+				r.kids = append(r.kids, item)
+			}
 			r.flowSpace(parent)
 			if r.src[r.pos] == ':' {
 				r.refuse("a mapping in a flow sequence")
@@ -70,27 +87,7 @@ func (r *reader) flow(parent int) *yaml.Node {
 		} else {
 			key := r.flowItem(parent, true)
 			r.kids = append(r.kids, key)
-			r.flowSpace(parent)
-			var v *yaml.Node
-			if r.src[r.pos] == ':' {
-				if r.line+1 != key.Line {
-					r.refuse("a flow key over lines")
-				}
-				if key.Style == 0 && !r.isBlankAt(r.pos+1) {
-					r.refuse("a colon after a plain key without a blank")
-				}
-				r.pos++
-				r.flowSpace(parent)
-				if c := r.src[r.pos]; c == ',' || c == '}' {
-					v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
-				} else {
-					v = r.flowItem(parent, false)
-				}
-			} else {
-				v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
-			}
-			r.kids = append(r.kids, v)
-			r.flowSpace(parent)
+			r.kids = append(r.kids, r.flowValue(parent, key.Line, key.Style == 0))
 		}
 		switch r.src[r.pos] {
 		case ',':
@@ -103,6 +100,10 @@ func (r *reader) flow(parent int) *yaml.Node {
 	}
 	r.pos++
 	n.Content = r.content(base)
+	if r.sk != nil {
+		r.sk.o, r.sk.keep = o, keep
+		r.sk.keys = r.sk.keys[:keys]
+	}
 	r.leave()
 	return n
 }
@@ -168,4 +169,30 @@ func (r *reader) flowItem(parent int, key bool) *yaml.Node {
 	n.Tag = resolve(n.Value)
 	r.pos = end
 	return n
+}
+
+// flowValue reads what follows a flow mapping's key (on keyLine; plainKey
+// if a plain scalar): a colon and the value, or none (a null).
+func (r *reader) flowValue(parent, keyLine int, plainKey bool) *yaml.Node {
+	r.flowSpace(parent)
+	var v *yaml.Node
+	if r.src[r.pos] == ':' {
+		if r.line+1 != keyLine {
+			r.refuse("a flow key over lines")
+		}
+		if plainKey && !r.isBlankAt(r.pos+1) {
+			r.refuse("a colon after a plain key without a blank")
+		}
+		r.pos++
+		r.flowSpace(parent)
+		if c := r.src[r.pos]; c == ',' || c == '}' {
+			v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+		} else {
+			v = r.flowItem(parent, false)
+		}
+	} else {
+		v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+	}
+	r.flowSpace(parent)
+	return v
 }

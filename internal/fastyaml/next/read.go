@@ -88,6 +88,7 @@ type reader struct {
 	kids  []*yaml.Node // the children of the collections being read
 
 	com commenter
+	sk  *skimmer // set when skimming
 }
 
 func newReader(data []byte, lines int) *reader {
@@ -118,6 +119,9 @@ const maxDepth = 1000
 // read (a manifest has about one and a half nodes a line) and is at most
 // 32 KiB, which keeping one node of it keeps.
 func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
+	if r.sk != nil {
+		return r.sk.node(kind, tag, line, col)
+	}
 	if len(r.slab) == 0 {
 		left := r.lines - r.line
 		n := min(max(16, left+left/2), 32<<10/int(nodeSize))
@@ -142,7 +146,11 @@ func (r *reader) content(base int) []*yaml.Node {
 		return nil
 	}
 	if len(r.ptrs) < k {
-		r.ptrs = make([]*yaml.Node, max(k, 256))
+		n := 256
+		if r.sk != nil {
+			n = 16 // few nodes are kept
+		}
+		r.ptrs = make([]*yaml.Node, max(k, n))
 	}
 	c := r.ptrs[:k:k]
 	r.ptrs = r.ptrs[k:]
@@ -308,7 +316,6 @@ func (r *reader) document() *yaml.Node {
 		r.refuse("a directive without a document start")
 	}
 	doc := r.node(yaml.DocumentNode, "", line, col)
-	r.com.docStart(doc)
 	var root *yaml.Node
 	switch {
 	case r.ind < 0 && r.mark == '-':
@@ -354,12 +361,11 @@ func (r *reader) document() *yaml.Node {
 	if r.mark == '.' {
 		r.ended = true
 		r.pos += 3
-		r.com.docEndMarker()
 		r.skipSpace()
 		if !r.atEOL() {
 			r.refuse("text after a document end marker")
 		}
-		r.com.lineTarget(&refused)
+		r.com.noComment()
 		r.newline()
 		r.skip()
 		if r.com.hasComments() {
@@ -424,15 +430,24 @@ func (r *reader) mapping(col int) *yaml.Node {
 	r.enter()
 	m := r.node(yaml.MappingNode, mapTag, r.line, col)
 	base := len(r.kids)
+	keys := 0
+	if r.sk != nil {
+		keys = len(r.sk.keys)
+	}
 	head := r.com.first()
 	r.open = append(r.open, col)
+	var seen map[string]bool // when skimming, the keys (once many)
 	for {
-		key := r.key()
-		if head != "" {
-			key.HeadComment = head
+		if r.sk != nil {
+			r.sk.entry(r, col, keys, &seen)
+		} else {
+			key := r.key()
+			if head != "" {
+				key.HeadComment = head
+			}
+			r.kids = append(r.kids, key)
+			r.kids = append(r.kids, r.value(col, key))
 		}
-		r.kids = append(r.kids, key)
-		r.kids = append(r.kids, r.value(col, key))
 		if r.ind != col {
 			break
 		}
@@ -442,10 +457,15 @@ func (r *reader) mapping(col int) *yaml.Node {
 		if !r.keyAhead() {
 			r.refuse("not a key where a key is expected")
 		}
-		head = r.com.next(col, key, false)
+		if r.sk == nil {
+			head = r.com.next(col, r.kids[len(r.kids)-2], false)
+		}
 	}
 	if r.ind > col {
 		r.refuse("an indentation that is not the mapping's")
+	}
+	if r.sk != nil {
+		r.sk.keys = r.sk.keys[:keys]
 	}
 	m.Content = r.content(base)
 	r.open = r.open[:len(r.open)-1]
@@ -493,7 +513,6 @@ func (r *reader) emptyAt(line, at int) *yaml.Node {
 		}
 	}
 	n := r.node(yaml.ScalarNode, nullTag, line, c)
-	r.com.emptyValue(n)
 	return n
 }
 
@@ -505,6 +524,12 @@ func (r *reader) sequence(col int) *yaml.Node {
 	base := len(r.kids)
 	head, carry := r.com.first(), ""
 	r.open = append(r.open, col)
+	var o *Outline
+	keep := false
+	if r.sk != nil {
+		o, keep = r.sk.o, r.sk.keep
+		r.sk.items()
+	}
 	for {
 		line := r.line
 		r.pos++ // the dash
@@ -547,7 +572,9 @@ func (r *reader) sequence(col int) *yaml.Node {
 			r.com.item(item, head)
 			carry = ""
 		}
-		r.kids = append(r.kids, item)
+		if r.sk == nil || r.sk.keep {
+			r.kids = append(r.kids, item)
+		}
 		if r.ind != col || r.src[r.pos] != '-' || !r.isBlankAt(r.pos+1) {
 			break
 		}
@@ -562,6 +589,9 @@ func (r *reader) sequence(col int) *yaml.Node {
 	}
 	if carry != "" {
 		r.refuse("a head comment for an empty item at the end of a sequence")
+	}
+	if r.sk != nil {
+		r.sk.o, r.sk.keep = o, keep
 	}
 	if r.ind > col {
 		r.refuse("an indentation that is not the sequence's")
@@ -682,7 +712,6 @@ func (r *reader) key() *yaml.Node {
 	if r.pos-start > maxKey {
 		r.refuse("a key longer than yaml.v3 reads")
 	}
-	r.com.keyNode(k)
 	r.skipSpace()
 	if r.src[r.pos] != ':' {
 		r.refuse("internal: no colon after a key")

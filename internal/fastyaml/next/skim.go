@@ -1,0 +1,206 @@
+package next
+
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// An Outline names the nodes Skim builds: the entries of a mapping by key,
+// each with an Outline of its value, the items of a sequence with one
+// Outline for all of them, or everything below a node (All). A nil
+// *Outline (an entry named with nothing below it) builds the node itself:
+// a scalar with its value, a mapping or a sequence without its contents.
+type Outline struct {
+	Fields map[string]*Outline // of a mapping: the entries kept, by key
+	Items  *Outline            // of a sequence: what of each item
+	All    bool                // the whole value
+}
+
+// A Skimmed document is what Skim gives of one document of a stream.
+type Skimmed struct {
+	// Doc is the document node, with the nodes the Outline names below
+	// its root (always built): their kinds, styles, tags, values, lines
+	// and columns are those Parse gives; comments are left out.
+	Doc *yaml.Node
+	// Nodes counts the nodes Parse builds for the document (the document
+	// node included), Depth is the depth of the deepest (the document
+	// node's is 0).
+	Nodes, Depth int
+}
+
+// Skim reads a stream of YAML documents as Parse does, with the same
+// reader, but builds only the nodes o names of each document: the rest is
+// read, not built, and comments are left out. It declines (an
+// *Unsupported error) what Parse declines but for where comments go, and
+// also a document with a merge key (<<) or a key given twice in one
+// mapping: what those mean is the caller's to decide, from what Parse or
+// yaml.v3 gives.
+func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
+	lines, bad, reason := survey(data)
+	if reason != "" {
+		return nil, &Unsupported{Line: bad, Reason: reason}
+	}
+	r := newReader(data, lines)
+	r.com.off = true
+	sk := &skimmer{depth: &r.depth}
+	r.sk = sk
+	defer func() {
+		if p := recover(); p != nil {
+			f, ok := p.(refusal)
+			if !ok {
+				f = refusal{line: r.line + 1, reason: fmt.Sprintf("%s: %v", internalError, p)}
+			}
+			docs, err = nil, &Unsupported{Line: f.line, Reason: f.reason}
+		}
+	}()
+	r.skip()
+	for !(r.ind < 0 && r.mark == 0) {
+		sk.nodes, sk.deepest = 0, 0
+		sk.o, sk.keep = o, true
+		doc := r.document()
+		clone(doc)
+		docs = append(docs, Skimmed{Doc: doc, Nodes: sk.nodes, Depth: sk.deepest})
+	}
+	return docs, nil
+}
+
+// A skimmer is the state of a reader that skims: the outline of the node
+// being read and whether it is kept, the count of nodes, the keys of the
+// mappings being read.
+type skimmer struct {
+	o              *Outline
+	keep           bool
+	nodes, deepest int
+	depth          *int      // the reader's nesting
+	scratch        yaml.Node // the node of what is not kept
+	slab           []yaml.Node
+	keys           []string
+}
+
+// node counts a node and makes it if kept.
+func (s *skimmer) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
+	s.nodes++
+	d := *s.depth
+	switch kind {
+	case yaml.DocumentNode:
+		d = 0
+	case yaml.ScalarNode:
+		d++
+	}
+	s.deepest = max(s.deepest, d)
+	var n *yaml.Node
+	if !s.keep {
+		n = &s.scratch
+		*n = yaml.Node{}
+	} else {
+		if len(s.slab) == 0 {
+			s.slab = make([]yaml.Node, 16)
+		}
+		n = &s.slab[0]
+		s.slab = s.slab[1:]
+	}
+	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
+	return n
+}
+
+// items sets the outline of the items of the sequence about to be read.
+func (s *skimmer) items() {
+	if s.o == nil {
+		s.keep = false
+		return
+	}
+	if !s.o.All {
+		s.keep = s.keep && s.o.Items != nil
+		s.o = s.o.Items
+	}
+}
+
+// key checks a mapping's key k (a scratch node), and returns it to keep,
+// or nil; it sets the outline of the key's value.
+func (s *skimmer) key(k *yaml.Node, base int, seen *map[string]bool) *yaml.Node {
+	if k.Tag == mergeTag {
+		panic(refusal{line: k.Line, reason: "a merge key"})
+	}
+	v := k.Value
+	if *seen == nil && len(s.keys)-base == 16 {
+		*seen = make(map[string]bool)
+		for _, x := range s.keys[base:] {
+			(*seen)[x] = true
+		}
+	}
+	if *seen != nil {
+		if (*seen)[v] {
+			panic(refusal{line: k.Line, reason: "a key given twice"})
+		}
+		(*seen)[v] = true
+	} else {
+		for _, x := range s.keys[base:] {
+			if x == v {
+				panic(refusal{line: k.Line, reason: "a key given twice"})
+			}
+		}
+		s.keys = append(s.keys, v)
+	}
+	var sub *Outline
+	in := false
+	if s.o != nil {
+		if s.o.All {
+			sub, in = s.o, true
+		} else {
+			sub, in = s.o.Fields[v]
+		}
+	}
+	if !s.keep || !in {
+		s.o, s.keep = sub, false
+		return nil
+	}
+	s.o = sub
+	if len(s.slab) == 0 {
+		s.slab = make([]yaml.Node, 16)
+	}
+	kept := &s.slab[0]
+	s.slab = s.slab[1:]
+	*kept = *k
+	return kept
+}
+
+// entry reads an entry of a block mapping at column col, keeping the key
+// and the value if the outline names them.
+func (s *skimmer) entry(r *reader, col, base int, seen *map[string]bool) {
+	o, keep := s.o, s.keep
+	s.keep = false
+	k := r.key()
+	s.keep = keep
+	kept := s.key(k, base, seen)
+	v := r.value(col, k)
+	if kept != nil {
+		r.kids = append(r.kids, kept, v)
+	}
+	s.o, s.keep = o, keep
+}
+
+// flowEntry reads an entry of a flow mapping, as entry does.
+func (s *skimmer) flowEntry(r *reader, parent, base int, seen *map[string]bool) {
+	o, keep := s.o, s.keep
+	s.keep = false
+	k := r.flowItem(parent, true)
+	line, plain := k.Line, k.Style == 0
+	s.keep = keep
+	kept := s.key(k, base, seen)
+	v := r.flowValue(parent, line, plain)
+	if kept != nil {
+		r.kids = append(r.kids, kept, v)
+	}
+	s.o, s.keep = o, keep
+}
+
+// clone copies the values of a skimmed tree, which then holds no part of
+// the input.
+func clone(n *yaml.Node) {
+	n.Value = strings.Clone(n.Value)
+	for _, c := range n.Content {
+		clone(c)
+	}
+}
