@@ -1,5 +1,0 @@
-//go:build !race
-
-package next
-
-const raceEnabled = false
