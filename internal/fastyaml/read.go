@@ -75,8 +75,9 @@ type reader struct {
 
 	// What the last skip found: ind is the column of the content at pos,
 	// -1 at a document marker (mark is '-' or '.') or at the end (mark 0).
-	ind  int
-	mark byte
+	ind   int
+	mark  byte
+	colon int // of the key keyAhead found
 
 	depth int   // of nesting, limited
 	open  []int // the columns of the block collections being read
@@ -86,9 +87,19 @@ type reader struct {
 	slab  []yaml.Node // nodes to hand out
 	ptrs  []*yaml.Node
 	kids  []*yaml.Node // the children of the collections being read
+	sbuf  []byte       // where values over lines are put together
 
 	com commenter
 	sk  *skimmer // set when skimming
+
+	// The first room of the stacks above, in the reader's allocation.
+	buf struct {
+		kids   [64]*yaml.Node
+		open   [16]int
+		closed [16]*yaml.Node
+		cols   [16]int
+		lines  [16]gapLine
+	}
 }
 
 func newReader(data []byte, lines int) *reader {
@@ -97,8 +108,12 @@ func newReader(data []byte, lines int) *reader {
 	b.Write(data)
 	b.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00")
 	r := &reader{src: b.String(), end: len(data), lines: lines}
-	r.kids = make([]*yaml.Node, 0, 64)
+	r.kids = r.buf.kids[:0]
+	r.open = r.buf.open[:0]
 	r.com.r = r
+	r.com.closed = r.buf.closed[:0]
+	r.com.cols = r.buf.cols[:0]
+	r.com.lines = r.buf.lines[:0]
 	return r
 }
 
@@ -116,15 +131,15 @@ const padding = 8
 const maxDepth = 1000
 
 // node hands out a node from a slab. A slab is sized by the lines left to
-// read (a manifest has about one and a half nodes a line) and is at most
-// 32 KiB, which keeping one node of it keeps.
+// read (a manifest has one and a half to two and a half nodes a line) and
+// is at most 32 KiB, which keeping one node of it keeps.
 func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	if r.sk != nil {
 		return r.sk.node(kind, tag, line, col)
 	}
 	if len(r.slab) == 0 {
 		left := r.lines - r.line
-		n := min(max(16, left+left/2), 32<<10/int(nodeSize))
+		n := min(max(16, 2*left+4), 32<<10/int(nodeSize))
 		r.slab = make([]yaml.Node, n)
 	}
 	n := &r.slab[0]
@@ -146,7 +161,9 @@ func (r *reader) content(base int) []*yaml.Node {
 		return nil
 	}
 	if len(r.ptrs) < k {
-		n := 256
+		// Sized as the slabs of nodes (one child a node): a slab of
+		// pointers lives as long as the nodes it points to.
+		n := min(max(16, 2*(r.lines-r.line)+4), 1024)
 		if r.sk != nil {
 			n = 16 // few nodes are kept
 		}
@@ -645,9 +662,13 @@ func (r *reader) keyAhead() bool {
 		return false
 	}
 	for {
+		for !stops[r.src[i]] {
+			i++
+		}
 		switch r.src[i] {
 		case ':':
 			if r.isBlankAt(i + 1) {
+				r.colon = i
 				return true
 			}
 		case '#':
@@ -664,6 +685,11 @@ func (r *reader) keyAhead() bool {
 		i++
 	}
 }
+
+// stops are the bytes where scans of plain scalars look closer: a colon
+// (which a blank after makes an indicator), a number sign (a comment after
+// a blank), a line break, a NUL (the end); and blanks.
+var stops = [256]bool{':': true, '#': true, '\n': true, 0: true}
 
 // plainStart reports whether a plain scalar can start at i.
 func (r *reader) plainStart(i int) bool {
@@ -697,10 +723,7 @@ func (r *reader) key() *yaml.Node {
 		r.refuse("an anchor, alias or tag")
 	default:
 		line, col := r.line, r.col(r.pos)
-		i := r.pos
-		for !(r.src[i] == ':' && r.isBlankAt(i+1)) {
-			i++
-		}
+		i := r.colon // found by keyAhead
 		j := i
 		for r.src[j-1] == ' ' || r.src[j-1] == '\t' {
 			j--

@@ -14,9 +14,12 @@ import (
 // would make the text a key, is refused: where keys are possible they are
 // read before.
 func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
-	end = i
 	for {
-		switch c := r.src[i]; c {
+		for !blankStops[r.src[i]] {
+			i++
+		}
+		end = i
+		switch r.src[i] {
 		case ' ', '\t':
 			j := i
 			for r.src[j] == ' ' || r.src[j] == '\t' {
@@ -27,6 +30,9 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 					r.refuse("a tab before a comment")
 				}
 				return end, i, true
+			}
+			if r.src[j] == '\n' || j >= r.end {
+				return end, j, false
 			}
 			i = j
 			continue
@@ -42,9 +48,11 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 			}
 		}
 		i++
-		end = i
 	}
 }
+
+// blankStops are stops and blanks.
+var blankStops = [256]bool{':': true, '#': true, '\n': true, 0: true, ' ': true, '\t': true}
 
 // plain reads a plain scalar in block context, inside a block at column
 // parent, with the lines it continues on, and the end of its last line.
@@ -53,7 +61,7 @@ func (r *reader) plain(parent int) *yaml.Node {
 	start := r.pos
 	end, stop, comment := r.plainEnd(start)
 	value := r.src[start:end]
-	var b []byte
+	var b []byte // the value, when over lines
 	for !comment && stop < r.end {
 		// stop is at a line break: does the scalar go on after it?
 		j, breaks := stop+1, 0
@@ -83,7 +91,7 @@ func (r *reader) plain(parent int) *yaml.Node {
 			r.refuse("a plain scalar going on with an indicator")
 		}
 		if b == nil {
-			b = append(make([]byte, 0, len(value)+64), value...)
+			b = append(r.sbuf[:0], value...)
 		}
 		if breaks == 0 {
 			b = append(b, ' ')
@@ -99,6 +107,7 @@ func (r *reader) plain(parent int) *yaml.Node {
 	}
 	if b != nil {
 		value = string(b)
+		r.sbuf = b
 	}
 	n.Value = value
 	n.Tag = resolve(value)
@@ -160,7 +169,7 @@ func (r *reader) singleQuoted(parent int) *yaml.Node {
 		r.pos = start + i + 1
 		return n
 	}
-	var b []byte
+	b := r.sbuf[:0]
 	keep := 0
 	for {
 		switch c := r.src[r.pos]; c {
@@ -173,6 +182,7 @@ func (r *reader) singleQuoted(parent int) *yaml.Node {
 			}
 			r.pos++
 			n.Value = string(b)
+			r.sbuf = b
 			return n
 		case '\n':
 			b = r.fold(b, keep, parent)
@@ -205,13 +215,14 @@ func (r *reader) doubleQuoted(parent int) *yaml.Node {
 		r.pos = start + i + 1
 		return n
 	}
-	b := make([]byte, 0, 32)
+	b := r.sbuf[:0]
 	keep := 0
 	for {
 		switch c := r.src[r.pos]; c {
 		case '"':
 			r.pos++
 			n.Value = string(b)
+			r.sbuf = b
 			return n
 		case '\n':
 			b = r.fold(b, keep, parent)
@@ -390,7 +401,7 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 	}
 
 	// The lines: text, or empty (blanks up to the indentation only).
-	var b []byte
+	b := r.sbuf[:0]
 	single := -1 // the start of the only text line, while there is one
 	breaks := 0  // empty lines since the last text line (or the start)
 	texts := 0
@@ -483,14 +494,18 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 	case chomp == '-':
 		v = string(b)
 	case chomp == '+':
-		v = string(b) + strings.Repeat("\n", breaks+1)
+		for range breaks + 1 {
+			b = append(b, '\n')
+		}
+		v = string(b)
 	default:
 		if single >= 0 && r.src[single+len(b)] == '\n' {
 			v = r.src[single : single+len(b)+1]
 		} else {
-			v = string(b) + "\n"
+			v = string(append(b, '\n'))
 		}
 	}
+	r.sbuf = b
 	if texts > 0 && r.pos >= r.end && r.src[r.end-1] != '\n' && breaks == 0 && chomp != '-' {
 		// The last line has no line break: there is none to keep.
 		r.refuse("a block scalar at the end without a line break")
