@@ -79,6 +79,8 @@ type reader struct {
 	mark  byte
 	colon int // of the key keyAhead found
 
+	ckBol, ck, ckCol int // where col counted last: the line, offset, column
+
 	depth int   // of nesting, limited
 	open  []int // the columns of the block collections being read
 	ended bool  // by a ... marker: the next document starts with ---
@@ -178,13 +180,20 @@ func (r *reader) content(base int) []*yaml.Node {
 }
 
 // col returns the column of offset i on the current line, in characters.
+// It counts from where it counted last on the line (ck, whose column is
+// ckCol), so that the columns of the many nodes of one long line cost one
+// pass over it.
 func (r *reader) col(i int) int {
-	c := i - r.bol
-	for j := r.bol; j < i; j++ {
-		if r.src[j] >= 0x80 {
-			return utf8.RuneCountInString(r.src[r.bol:i])
+	if r.ckBol != r.bol || i < r.ck {
+		r.ckBol, r.ck, r.ckCol = r.bol, r.bol, 0
+	}
+	c := r.ckCol
+	for j := r.ck; j < i; j++ {
+		if b := r.src[j]; b < 0x80 || b >= 0xc0 {
+			c++ // an ASCII byte, or the first of a character
 		}
 	}
+	r.ck, r.ckCol = i, c
 	return c
 }
 
