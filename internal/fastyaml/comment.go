@@ -746,8 +746,8 @@ func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
 	}
 	c.shape(col, deep)
 	for _, l := range c.lines {
-		if l.s >= 0 && (l.col < col || deep > 0 && l.col > col && l.col < c.cols[0]) {
-			c.r.refuse("a comment at the end of a stream between the columns of two collections")
+		if l.s >= 0 && l.col < col {
+			c.r.refuse("a comment at the end of a stream less indented than the root")
 		}
 	}
 	if (c.empty || !c.footable) && deep > 0 {
@@ -776,9 +776,25 @@ func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
 	c.lines = all[:blank]
 	segs = c.cut(indent, flush, true, segsArr[:0])
 	for _, s := range segs {
+		// A comment ended by one less indented is the innermost
+		// collection's foot comment; the others go by their column:
+		// to the collection at it (the innermost when deeper).
+		var n *yaml.Node
+		if deep > 0 && s.col > col {
+			i := 0
+			if s.how != 'd' && s.col < c.cols[0] {
+				for i < deep && c.cols[i] != s.col {
+					i++
+				}
+				if i == deep {
+					c.r.refuse("a comment at the end of a stream between the columns of two collections")
+				}
+			}
+			n = c.footOf(i, deep)
+		}
 		switch {
-		case deep > 0 && s.col > col:
-			c.give(&c.footOf(0, deep).FootComment, c.text(s))
+		case n != nil:
+			c.give(&n.FootComment, c.text(s))
 		case pfoot == nil:
 			c.give(&doc.FootComment, c.text(s))
 		default:
