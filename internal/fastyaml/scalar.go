@@ -445,10 +445,11 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		// A text line (perhaps of blanks only, beyond the indentation).
 		e := strings.IndexByte(r.src[i:r.end], '\n')
 		if e < 0 {
-			e = r.end
-		} else {
-			e += i
+			// (yaml.v3 reads a last line of blanks without a line
+			// break as no line.)
+			r.refuse("a block scalar's last line without a line break")
 		}
+		e += i
 		line := r.src[i:e]
 		normal := line != "" && line[0] != ' ' && line[0] != '\t'
 		if texts == 0 {
@@ -506,10 +507,6 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		}
 	}
 	r.sbuf = b
-	if texts > 0 && r.pos >= r.end && r.src[r.end-1] != '\n' && breaks == 0 && chomp != '-' {
-		// The last line has no line break: there is none to keep.
-		r.refuse("a block scalar at the end without a line break")
-	}
 	n.Value = v
 	r.com.blockScalarEnd(n, breaks)
 	r.skip()
