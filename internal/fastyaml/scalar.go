@@ -406,6 +406,7 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 	breaks := 0  // empty lines since the last text line (or the start)
 	texts := 0
 	prevNormal := false
+	blanks := false // the last text line is of blanks only
 	for r.pos < r.end {
 		i := r.pos
 		for r.src[i] == ' ' && i-r.pos < indent {
@@ -482,8 +483,13 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		texts++
 		breaks = 0
 		prevNormal = normal
+		blanks = strings.Trim(line, " \t") == ""
 		r.pos = e
 		r.newline()
+	}
+	if blanks {
+		// (yaml.v3 puts the comments after such a line otherwise)
+		r.refuse("a block scalar ending with a line of blanks")
 	}
 	// Chomping.
 	var v string
