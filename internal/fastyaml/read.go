@@ -651,6 +651,9 @@ func (r *reader) keyAhead() bool {
 				return r.src[i] == ':' && r.isBlankAt(i+1)
 			case '\\':
 				if c == '"' && i+1 < r.end {
+					if r.src[i+1] == '\n' {
+						return false // an escaped line break: over lines
+					}
 					i++
 				}
 			case '\n':
