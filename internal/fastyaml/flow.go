@@ -85,7 +85,7 @@ func (r *reader) flow(parent int) *yaml.Node {
 				r.refuse("a mapping in a flow sequence")
 			}
 		} else {
-			key := r.flowItem(parent, true)
+			key := r.flowKey(parent)
 			r.kids = append(r.kids, key)
 			r.kids = append(r.kids, r.flowValue(parent, key.Line, key.Style == 0))
 		}
@@ -181,6 +181,9 @@ func (r *reader) flowValue(parent, keyLine int, plainKey bool) *yaml.Node {
 		if r.line+1 != keyLine {
 			r.refuse("a flow key over lines")
 		}
+		if r.pos-r.keyStart > maxKey {
+			r.refuse("a key longer than yaml.v3 reads")
+		}
 		if plainKey && !r.isBlankAt(r.pos+1) {
 			r.refuse("a colon after a plain key without a blank")
 		}
@@ -196,4 +199,11 @@ func (r *reader) flowValue(parent, keyLine int, plainKey bool) *yaml.Node {
 	}
 	r.flowSpace(parent)
 	return v
+}
+
+// flowKey reads a flow mapping's key, and notes where it starts (a key
+// and the blanks up to its colon are no longer than yaml.v3 reads).
+func (r *reader) flowKey(parent int) *yaml.Node {
+	r.keyStart = r.pos
+	return r.flowItem(parent, true)
 }

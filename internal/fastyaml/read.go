@@ -75,9 +75,10 @@ type reader struct {
 
 	// What the last skip found: ind is the column of the content at pos,
 	// -1 at a document marker (mark is '-' or '.') or at the end (mark 0).
-	ind   int
-	mark  byte
-	colon int // of the key keyAhead found
+	ind      int
+	mark     byte
+	colon    int // of the key keyAhead found
+	keyStart int // of the flow mapping key being read
 
 	ckBol, ck, ckCol int // where col counted last: the line, offset, column
 
@@ -745,10 +746,10 @@ func (r *reader) key() *yaml.Node {
 		k.Value = v
 		r.pos = i
 	}
+	r.skipSpace()
 	if r.pos-start > maxKey {
 		r.refuse("a key longer than yaml.v3 reads")
 	}
-	r.skipSpace()
 	if r.src[r.pos] != ':' {
 		r.refuse("internal: no colon after a key")
 	}

@@ -185,7 +185,7 @@ func (s *skimmer) entry(r *reader, col, base int, seen *map[string]bool) {
 func (s *skimmer) flowEntry(r *reader, parent, base int, seen *map[string]bool) {
 	o, keep := s.o, s.keep
 	s.keep = false
-	k := r.flowItem(parent, true)
+	k := r.flowKey(parent)
 	line, plain := k.Line, k.Style == 0
 	s.keep = keep
 	kept := s.key(k, base, seen)
