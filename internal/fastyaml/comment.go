@@ -685,6 +685,9 @@ func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
 	if deep > 0 && c.cols[deep-1] == col {
 		c.r.refuse("a sequence at the root's column ending with the document")
 	}
+	if col > 0 {
+		c.r.refuse("comments at the end of a document whose root is indented")
+	}
 	// The node the foot comment of the root's last entry goes to; nil
 	// where yaml.v3 gives it to the document.
 	var pfoot *string
