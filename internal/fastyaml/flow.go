@@ -62,7 +62,7 @@ func (r *reader) flow(parent int) *yaml.Node {
 	var o *Outline
 	keep := false
 	keys := 0
-	var seen map[string]bool
+	set := -1
 	if r.sk != nil {
 		o, keep = r.sk.o, r.sk.keep
 		keys = len(r.sk.keys)
@@ -74,7 +74,7 @@ func (r *reader) flow(parent int) *yaml.Node {
 	for r.src[r.pos] != closing {
 		if r.sk != nil && closing == '}' {
 			r.sk.o, r.sk.keep = o, keep
-			r.sk.flowEntry(r, parent, keys, &seen)
+			r.sk.flowEntry(r, parent, keys, &set)
 		} else if closing == ']' {
 			item := r.flowItem(parent, false)
 			if r.sk == nil || r.sk.keep {
@@ -103,6 +103,7 @@ func (r *reader) flow(parent int) *yaml.Node {
 	if r.sk != nil {
 		r.sk.o, r.sk.keep = o, keep
 		r.sk.keys = r.sk.keys[:keys]
+		r.sk.endSet(set)
 	}
 	r.leave()
 	return n

@@ -86,11 +86,12 @@ type reader struct {
 	open  []int // the columns of the block collections being read
 	ended bool  // by a ... marker: the next document starts with ---
 
-	lines int         // of the input, to size slabs
-	slab  []yaml.Node // nodes to hand out
-	ptrs  []*yaml.Node
-	kids  []*yaml.Node // the children of the collections being read
-	sbuf  []byte       // where values over lines are put together
+	lines          int         // of the input, to size slabs
+	slab           []yaml.Node // nodes to hand out
+	ptrs           []*yaml.Node
+	made, kidsMade int          // nodes and Content pointers handed out
+	kids           []*yaml.Node // the children of the collections being read
+	sbuf           []byte       // where values over lines are put together
 
 	com commenter
 	sk  *skimmer // set when skimming
@@ -133,18 +134,16 @@ const padding = 8
 // maxDepth bounds the nesting of collections the reader follows.
 const maxDepth = 1000
 
-// node hands out a node from a slab. A slab is sized by the lines left to
-// read (a manifest has one and a half to two and a half nodes a line) and
-// is at most 32 KiB, which keeping one node of it keeps.
+// node hands out a node from a slab (slabSize), of at most 32 KiB, which
+// keeping one node of it keeps.
 func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	if r.sk != nil {
 		return r.sk.node(kind, tag, line, col)
 	}
 	if len(r.slab) == 0 {
-		left := r.lines - r.line
-		n := min(max(16, 2*left+4), 32<<10/int(nodeSize))
-		r.slab = make([]yaml.Node, n)
+		r.slab = make([]yaml.Node, r.slabSize(r.made))
 	}
+	r.made++
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
 	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
@@ -156,6 +155,19 @@ func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 
 const nodeSize = 152 // bytes of a yaml.Node on 64-bit platforms
 
+// slabSize returns the number of nodes (or pointers) for the next slab,
+// made of them so far: as many as the lines left will need at the rate of
+// the lines read (two a line before many are read; manifests have one and
+// a half to two and a half), at most 32 KiB of nodes.
+func (r *reader) slabSize(made int) int {
+	left := r.lines - r.line + 1
+	n := 2*left + 4
+	if r.line > 32 && made > 0 {
+		n = made*left/r.line + 8
+	}
+	return min(max(16, n), 32<<10/int(nodeSize))
+}
+
 // content returns the children read since base as a slice of their own
 // (no room after its end), and drops them from the stack.
 func (r *reader) content(base int) []*yaml.Node {
@@ -166,12 +178,13 @@ func (r *reader) content(base int) []*yaml.Node {
 	if len(r.ptrs) < k {
 		// Sized as the slabs of nodes (one child a node): a slab of
 		// pointers lives as long as the nodes it points to.
-		n := min(max(16, 2*(r.lines-r.line)+4), 1024)
+		n := r.slabSize(r.kidsMade)
 		if r.sk != nil {
 			n = 16 // few nodes are kept
 		}
 		r.ptrs = make([]*yaml.Node, max(k, n))
 	}
+	r.kidsMade += k
 	c := r.ptrs[:k:k]
 	r.ptrs = r.ptrs[k:]
 	copy(c, r.kids[base:])
@@ -463,10 +476,10 @@ func (r *reader) mapping(col int) *yaml.Node {
 	}
 	head := r.com.first()
 	r.open = append(r.open, col)
-	var seen map[string]bool // when skimming, the keys (once many)
+	set := -1 // when skimming, the table of the keys (once many)
 	for {
 		if r.sk != nil {
-			r.sk.entry(r, col, keys, &seen)
+			r.sk.entry(r, col, keys, &set)
 		} else {
 			key := r.key()
 			if head != "" {
@@ -493,6 +506,7 @@ func (r *reader) mapping(col int) *yaml.Node {
 	}
 	if r.sk != nil {
 		r.sk.keys = r.sk.keys[:keys]
+		r.sk.endSet(set)
 	}
 	m.Content = r.content(base)
 	r.open = r.open[:len(r.open)-1]

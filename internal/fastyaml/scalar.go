@@ -483,7 +483,7 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		texts++
 		breaks = 0
 		prevNormal = normal
-		blanks = strings.Trim(line, " \t") == ""
+		blanks = !normal && strings.Trim(line, " \t") == ""
 		r.pos = e
 		r.newline()
 	}

@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -44,7 +45,7 @@ func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
 	}
 	r := newReader(data, lines)
 	r.com.off = true
-	sk := &skimmer{depth: &r.depth}
+	sk := &skimmer{depth: &r.depth, seed: maphash.MakeSeed()}
 	r.sk = sk
 	defer func() {
 		if p := recover(); p != nil {
@@ -76,7 +77,78 @@ type skimmer struct {
 	depth          *int      // the reader's nesting
 	scratch        yaml.Node // the node of what is not kept
 	slab           []yaml.Node
-	keys           []string
+	keys           []string // of the mappings being read
+
+	// The tables of the keys of the mappings being read that have many
+	// (a stack: sets[:nsets] are in use).
+	sets  []keySet
+	nsets int
+	seed  maphash.Seed
+}
+
+// A keySet is an open-addressing table of the indexes of a mapping's keys
+// in skimmer.keys, to find a key given twice among many.
+type keySet struct {
+	slots []int32 // index+1 of a key; 0 empty
+	n     int
+}
+
+// newSet starts a table for the mapping whose keys are keys[base:], and
+// returns its place on the stack.
+func (s *skimmer) newSet(base int) int {
+	if s.nsets == len(s.sets) {
+		s.sets = append(s.sets, keySet{})
+	}
+	t := &s.sets[s.nsets]
+	if len(t.slots) < 64 {
+		t.slots = make([]int32, 64)
+	} else {
+		clear(t.slots)
+	}
+	t.n = 0
+	for i := base; i < len(s.keys); i++ {
+		if !t.add(s.keys, base, i, s.seed) {
+			panic(refusal{reason: "a key given twice"})
+		}
+	}
+	s.nsets++
+	return s.nsets - 1
+}
+
+// endSet ends the table of a mapping (the last started).
+func (s *skimmer) endSet(set int) {
+	if set >= 0 {
+		s.nsets = set
+	}
+}
+
+// add adds keys[i] to the table, unless it holds the same key: then it
+// reports false.
+func (t *keySet) add(keys []string, base, i int, seed maphash.Seed) bool {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]int32, 2*len(old))
+		t.n = 0
+		for _, x := range old {
+			if x != 0 {
+				t.add(keys, base, int(x-1), seed)
+			}
+		}
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := maphash.String(seed, keys[i]) & mask
+	for {
+		x := t.slots[h]
+		if x == 0 {
+			t.slots[h] = int32(i + 1)
+			t.n++
+			return true
+		}
+		if keys[x-1] == keys[i] {
+			return false
+		}
+		h = (h + 1) & mask
+	}
 }
 
 // node counts a node and makes it if kept.
@@ -92,8 +164,10 @@ func (s *skimmer) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	s.deepest = max(s.deepest, d)
 	var n *yaml.Node
 	if !s.keep {
+		// The scratch node: what was set of it before is not read but
+		// for its style (plain scalars set none).
 		n = &s.scratch
-		*n = yaml.Node{}
+		n.Style = 0
 	} else {
 		if len(s.slab) == 0 {
 			s.slab = make([]yaml.Node, 16)
@@ -119,29 +193,27 @@ func (s *skimmer) items() {
 
 // key checks a mapping's key k (a scratch node), and returns it to keep,
 // or nil; it sets the outline of the key's value.
-func (s *skimmer) key(k *yaml.Node, base int, seen *map[string]bool) *yaml.Node {
+func (s *skimmer) key(k *yaml.Node, base int, set *int) *yaml.Node {
 	if k.Tag == mergeTag {
 		panic(refusal{line: k.Line, reason: "a merge key"})
 	}
 	v := k.Value
-	if *seen == nil && len(s.keys)-base == 16 {
-		*seen = make(map[string]bool)
-		for _, x := range s.keys[base:] {
-			(*seen)[x] = true
-		}
-	}
-	if *seen != nil {
-		if (*seen)[v] {
-			panic(refusal{line: k.Line, reason: "a key given twice"})
-		}
-		(*seen)[v] = true
-	} else {
+	if *set < 0 {
 		for _, x := range s.keys[base:] {
 			if x == v {
 				panic(refusal{line: k.Line, reason: "a key given twice"})
 			}
 		}
 		s.keys = append(s.keys, v)
+		if len(s.keys)-base > 16 {
+			// Many keys: a table of them from now on.
+			*set = s.newSet(base)
+		}
+	} else {
+		s.keys = append(s.keys, v)
+		if !s.sets[*set].add(s.keys, base, len(s.keys)-1, s.seed) {
+			panic(refusal{line: k.Line, reason: "a key given twice"})
+		}
 	}
 	var sub *Outline
 	in := false
@@ -168,12 +240,12 @@ func (s *skimmer) key(k *yaml.Node, base int, seen *map[string]bool) *yaml.Node 
 
 // entry reads an entry of a block mapping at column col, keeping the key
 // and the value if the outline names them.
-func (s *skimmer) entry(r *reader, col, base int, seen *map[string]bool) {
+func (s *skimmer) entry(r *reader, col, base int, set *int) {
 	o, keep := s.o, s.keep
 	s.keep = false
 	k := r.key()
 	s.keep = keep
-	kept := s.key(k, base, seen)
+	kept := s.key(k, base, set)
 	v := r.value(col, k)
 	if kept != nil {
 		r.kids = append(r.kids, kept, v)
@@ -182,13 +254,13 @@ func (s *skimmer) entry(r *reader, col, base int, seen *map[string]bool) {
 }
 
 // flowEntry reads an entry of a flow mapping, as entry does.
-func (s *skimmer) flowEntry(r *reader, parent, base int, seen *map[string]bool) {
+func (s *skimmer) flowEntry(r *reader, parent, base int, set *int) {
 	o, keep := s.o, s.keep
 	s.keep = false
 	k := r.flowKey(parent)
 	line, plain := k.Line, k.Style == 0
 	s.keep = keep
-	kept := s.key(k, base, seen)
+	kept := s.key(k, base, set)
 	v := r.flowValue(parent, line, plain)
 	if kept != nil {
 		r.kids = append(r.kids, kept, v)
