@@ -23,7 +23,7 @@ import (
 func main() {
 	benchFile := flag.String("bench", "", "benchmark output")
 	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
-	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Runs}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.ReadRuns}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
 	flag.Parse()
 	if *benchFile == "" || *tmplFile == "" {
 		flag.Usage()
@@ -215,7 +215,7 @@ type page struct {
 	Env                                    string
 	Targets, ApplyJSON, ApplyYAML, EnvList string
 	Read, Diff, E2E, Fn                    string
-	Runs                                   int
+	Runs, ReadRuns                         int
 	targets                                []target
 }
 
@@ -232,6 +232,7 @@ func run(benchFile, e2eFile, tmplFile string) error {
 	}
 	p := &page{Env: strings.Join(r.env, ", ")}
 	p.Runs = r.count("BenchmarkApplyJSON/kind=Deployment", "kmerge")
+	p.ReadRuns = r.count("BenchmarkRead/kind=Deployment/style=program", "kmerge")
 
 	var t table
 	t.header("kind", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "allocs kmerge / upstream", "bytes kmerge / upstream")
