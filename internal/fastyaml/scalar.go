@@ -109,6 +109,11 @@ func (r *reader) plain(parent int) *yaml.Node {
 		value = string(b)
 		r.sbuf = b
 	}
+	if comment && r.src[start] == ':' {
+		// (yaml.v3 drops the comment of a document's root scalar
+		// starting so, in a stream's later documents)
+		r.refuse("a comment after a plain scalar starting with a colon")
+	}
 	n.Value = value
 	n.Tag = resolve(value)
 	r.pos = end
