@@ -42,6 +42,7 @@ type state struct {
 	Schema      string `json:"schema"`
 	Explain     string `json:"explain"`
 	Strict      bool   `json:"strict"`
+	ShowSecrets bool   `json:"showSecrets"`
 }
 
 // TestPlayground builds the playground with web/build.sh, serves it, and
@@ -216,6 +217,7 @@ func TestPlayground(t *testing.T) {
 	fixed.Patches = "- target: deployment.shop\n  type: strategic\n  patch:\n    spec:\n      replicas: 7\n"
 	fixed.PatchFormat = "yaml"
 	fixed.Strict = true
+	fixed.ShowSecrets = true
 	fixed.Explain = ""
 	r := restored(t, ctx, "a #z= URL made with Go's deflate", srv.URL+"/#z="+encode(t, fixed, true), fixed, "ok")
 	if !strings.Contains(r, "  replicas: 7\n") {
@@ -250,7 +252,8 @@ func restored(t *testing.T, ctx context.Context, what, url string, s state, end 
 		PatchFormat: eval[string](t, tab, `document.getElementById("patchFormat").value`),
 		Values:      value(t, tab, "#values"), Features: value(t, tab, "#features"),
 		Schema: value(t, tab, "#schema"), Explain: value(t, tab, "#explain"),
-		Strict: eval[bool](t, tab, `document.getElementById("strict").checked`),
+		Strict:      eval[bool](t, tab, `document.getElementById("strict").checked`),
+		ShowSecrets: eval[bool](t, tab, `document.getElementById("showSecrets").checked`),
 	}
 	if got != s {
 		t.Errorf("%s: the page holds\n%+v\nwant\n%+v", what, got, s)
