@@ -318,6 +318,17 @@ func found() []Case {
 			},
 			Args: []string{"apply", "-f", "base", "-p", "p.yaml"},
 		},
+		{
+			Name: "wildcards-300x300",
+			Why: "300 [configmap.*] sections, each adding a key, on 300 ConfigMaps: 90,000 applications from 33 KB, a 3.7 MB output; " +
+				"the work is the output's (1,000 x 1,000 from 124 KB: 13 MB out, 6.7 s and 1.1 GB; with the memory budget kept " +
+				"as the live heap passed it, 24 s of collections back to back)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cms.yaml": cms(300, ""), "p.kpatch": lines(300, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.*]\ndata.k%d: v%d\n\n", i, i) })}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "  name: c299\ndata:\n  k0: v0\n",
+		},
 	}
 }
 
