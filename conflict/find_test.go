@@ -273,7 +273,9 @@ func TestFindManyPatches(t *testing.T) {
 // named by its key, and the existence of index 0, next to which it goes)
 // are one conflict at the list of n sides, each shown by its insertion
 // (not n conflicts of n sides, about the index they need); many appending
-// (the item alone) are none, since items by different keys do not meet.
+// (the item alone) are none, since items by different keys do not meet;
+// many JSON patches inserting at index 0 (each item of its own value) are
+// one conflict too, found without comparing every two of them.
 // Either is found in about linear time: comparing every insertion with
 // every other, for the items the insertions might rename, took 30 s for
 // 4,000 (and the n² sides 3.8 GB).
@@ -283,8 +285,12 @@ func TestFindManyInsertions(t *testing.T) {
 		c.Pos = tree.Position{File: "p", Line: line, Column: col}
 		return c
 	}
-	var front, appended []change.Record
+	var front, appended, atIndex []change.Record
 	for i := range n {
+		// a JSON patch's add at /spec/containers/0: an insertion named by index
+		atIndex = append(atIndex, change.Record{Object: "o", Patch: change.JSONPatch, Changes: []change.Change{
+			at(ch(t, change.Insert, "spec.containers[0]", fmt.Sprintf("{name: c%d}", i)), i+1, 1),
+		}})
 		ins := at(ch(t, change.Insert, fmt.Sprintf("spec.containers[name=c%d]", i), fmt.Sprintf("{name: c%d, image: x}", i)), 4*i+1, 1)
 		need := at(ch(t, change.Exists, "spec.containers[0]", ""), 4*i+1, 18)
 		front = append(front, change.Record{Object: "o", Patch: change.FieldPatch, Changes: []change.Change{need, ins}})
@@ -304,6 +310,9 @@ func TestFindManyInsertions(t *testing.T) {
 	}
 	if got := Find(appended); len(got) != 0 {
 		t.Fatalf("%d appends: %d conflicts, want none", n, len(got))
+	}
+	if got := Find(atIndex); len(got) != 1 || len(got[0].Sides) != n {
+		t.Fatalf("%d insertions at index 0: %d conflicts, want 1 of %d sides", n, len(got), n)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
