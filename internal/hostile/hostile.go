@@ -244,6 +244,28 @@ func found() []Case {
 			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
 		},
 		{
+			Name: "sections-10k-items-blame",
+			Why:  "the same patches through blame: 3.9 s of processor time (apply: 0.66 s), each line looked its item up by scanning the list",
+			Files: func() map[string]string {
+				return map[string]string{"base/d.yaml": deployment(10_000), "p.kpatch": lines(10_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "[deployment.d.containers[name=c%d]]\nimage: j\n\n", i)
+				})}
+			},
+			Args:   []string{"blame", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "               |       - name: c9999\np.kpatch:29999 |         image: j\n",
+		},
+		{
+			Name: "strategic-12k-items-blame",
+			Why:  "blame of a strategic patch setting the image of each of 12,000 containers: 6.2 s of processor time (each origin looked its item up by scanning the list, in the object before and in the output)",
+			Files: func() map[string]string {
+				const k = 12_000
+				return map[string]string{"base/d.yaml": deployment(k), "p.yaml": "- target: deployment.d\n  type: strategic\n  patch:\n    spec:\n      template:\n        spec:\n          containers:\n" +
+					lines(k, func(b *strings.Builder, i int) { fmt.Fprintf(b, "          - name: c%d\n            image: j\n", i) })}
+			},
+			Args:   []string{"blame", "-f", "base", "-p", "p.yaml"},
+			Stdout: "             |       - name: c11999\np.yaml:24007 |         image: j\n",
+		},
+		{
 			Name: "deletes-20k",
 			Why:  "20,000 sections each deleting its own key of a ConfigMap of 20,000: 1.6 s CPU (each deletion scanned the mapping)",
 			Files: func() map[string]string {
