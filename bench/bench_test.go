@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -151,6 +152,12 @@ func runDocs(b *testing.B, docs [][]byte, f func([]byte) error) {
 		n += len(d)
 	}
 	b.SetBytes(int64(n))
+	// CPU time, of the process (every thread: the collector's work
+	// included) and of the reading thread: on a shared machine, both
+	// steadier than the wall clock.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu, thread := cpuTime(), threadTime()
 	for b.Loop() {
 		for _, d := range docs {
 			if err := f(d); err != nil {
@@ -158,7 +165,13 @@ func runDocs(b *testing.B, docs [][]byte, f func([]byte) error) {
 			}
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+	cpu, thread = cpuTime()-cpu, threadTime()-thread
+	perDoc := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*len(docs)) }
+	b.ReportMetric(perDoc(b.Elapsed()), "ns/doc")
+	if cpu > 0 && thread > 0 {
+		b.ReportMetric(perDoc(cpu), "cpu-ns/doc")
+		b.ReportMetric(perDoc(thread), "thread-ns/doc")
+	}
 }
 
 // EnvSizes are the lengths of the list-scaling benchmark.

@@ -200,8 +200,8 @@ func shiftLines(n *yaml.Node, by int) {
 // document reads, within the limits, and the stream cuts into documents
 // at its markers (documentStarts) as the parser reads them.
 //
-// The stream is read by internal/fastyaml's Skim, the scanner and parser
-// that parse it otherwise, building only the outlines' nodes: that reads
+// The stream is read by internal/fastyaml's Skim, the reader that parses
+// it otherwise, building only the outlines' nodes: that reads
 // what a parse reads (a document that is not valid YAML fails it), and
 // counts each document's nodes and depth for the limits, for a fraction
 // of a parse's time and memory. Where Skim declines (anchors, tags, a key

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,35 +167,40 @@ func TestYAMLv3Inputs(t *testing.T) {
 	}
 }
 
-// TestDeclines: what Parse leaves to yaml.v3, and why; and some of what it
-// must not leave.
+// TestDeclines: what Parse leaves to yaml.v3, and why (invalid: yaml.v3
+// rejects it too); and some of what it must not leave.
 func TestDeclines(t *testing.T) {
-	for _, c := range []struct{ in, reason string }{
-		{"%YAML 1.1\n---\na: b\n", "directive"},
-		{"a: !!str b\n", "tag"},
-		{"a: &x b\nc: *x\n", "anchor"},
-		{"a: *x\n", "alias"},
-		{"? a\n: b\n", "complex key (?)"},
-		{"a: [b: c]\n", "mapping in a flow sequence"},
-		{"a: [b, # c\n  d]\n", "comment in a flow collection"},
-		{"a: b\r\n", "carriage return"},
-		{"\ufeffa: b\n", "byte order mark"},
-		{"a: b\u2028c: d\n", "Unicode line break"},
-		{"a: \x01\n", "control character"},
-		{"a: b\n c: d\n", "mapping values are not allowed in this context"},
-		{"a: 'b\n", "found unexpected end of stream"},
-		{"- a\nb: c\n", "did not find expected '-' indicator"}, // not YAML
-		{"a:\n\t- b\n", "found character that cannot start any token"},
-		{"a: \"\\q\"\n", "found unknown escape character"},
-		{"k" + strings.Repeat("x", 1100) + ": v\n", "mapping values are not allowed in this context"}, // a key of more than 1024 characters
+	for _, c := range []struct {
+		in, reason string
+		invalid    bool
+	}{
+		{"%TAG ! tag:example.com,2000:\n---\na: b\n", "a directive other than %YAML", false},
+		{"a: !!str b\n", "an anchor, alias or tag", false},
+		{"a: &x b\nc: *x\n", "an anchor, alias or tag", false},
+		{"a: *x\n", "an anchor, alias or tag", true},
+		{"? a\n: b\n", "a complex key (?)", false},
+		{"a: [b: c]\n", "a mapping in a flow sequence", false},
+		{"a: [b, # c\n  d]\n", "a comment in a flow collection", false},
+		{"a: b\r\n", "a carriage return", false},
+		{"\ufeffa: b\n", "a byte order mark", false},
+		{"a: b\u2028c: d\n", "a Unicode line break", false},
+		{"a: \x01\n", "a control character", true},
+		{"a: b\n c: d\n", "a colon and a blank in a plain scalar", true},
+		{"a: 'b\n", "a quoted scalar without its end", true},
+		{"- a\nb: c\n", "content after the end of a document", true},
+		{"a:\n\t- b\n", "a tab in indentation", true},
+		{"a: \"\\q\"\n", "a bad escape", true},
+		{"k" + strings.Repeat("x", 1100) + ": v\n", "a key longer than yaml.v3 reads", true},
+		{"%YAML 1.3\n---\na: b\n", "a %YAML version other than 1.1 and 1.2", true},
+		{"a:\n  b: 1\n  # c\n\n    # d\nc: 2\n", "comments deeper than the next token's after others", false},
 	} {
 		_, err := Parse([]byte(c.in))
 		var u *Unsupported
 		if !errors.As(err, &u) || u.Reason != c.reason {
 			t.Errorf("Parse(%q): %v, want it declined for %q", c.in, err, c.reason)
 		}
-		if _, v3err := decodeV3([]byte(c.in)); v3err == nil && u != nil && strings.HasPrefix(u.Reason, "found") {
-			t.Errorf("%q: yaml.v3 accepts it", c.in)
+		if _, v3err := decodeV3([]byte(c.in)); (v3err != nil) != c.invalid {
+			t.Errorf("%q: yaml.v3 gives %v", c.in, v3err)
 		}
 	}
 	for _, in := range []string{
@@ -207,11 +214,61 @@ func TestDeclines(t *testing.T) {
 		"a: \"\\t\\u00e9\\U0001F600\\x41\"\n",
 		"a:\tb\n",
 		"plain: multi\n  line\n\n  text\n",
+		"%YAML 1.1\n---\na: b\n",
+		"%YAML 1.2\n---\na: b\n",
+		"a: 1 # c\n# foot\n\n# head\nb:\n  - x\n  # in\n  - y\n\n# end\n",
 	} {
 		if !same(t, "", in) {
 			_, err := Parse([]byte(in))
 			t.Errorf("Parse(%q) declines: %v", in, err)
 		}
+	}
+}
+
+// suiteInputs returns the inputs of the YAML test suite kept in
+// testdata/yaml-test-suite, by name; names ending in ".error" are inputs
+// the suite marks as not YAML.
+func suiteInputs(t testing.TB) map[string]string {
+	names, err := filepath.Glob("testdata/yaml-test-suite/*.in")
+	if err != nil || len(names) < 400 {
+		t.Fatalf("%d test suite inputs (%v)", len(names), err)
+	}
+	out := map[string]string{}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(n), ".in")] = string(b)
+	}
+	return out
+}
+
+// TestYAMLTestSuite: Parse declines every input the YAML test suite
+// marks as an error, and reads every other one as yaml.v3 does, or
+// declines it; Skim declines the error inputs too.
+func TestYAMLTestSuite(t *testing.T) {
+	fast, valid := 0, 0
+	inputs := suiteInputs(t)
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		in := inputs[name]
+		if strings.HasSuffix(name, ".error") {
+			if docs, err := Parse([]byte(in)); err == nil {
+				t.Errorf("%s: Parse reads an input that is not YAML: %d documents\n%s", name, len(docs), in)
+			}
+			if _, err := Skim([]byte(in), &Outline{All: true}); err == nil {
+				t.Errorf("%s: Skim reads an input that is not YAML\n%s", name, in)
+			}
+			continue
+		}
+		valid++
+		if same(t, name, in) {
+			fast++
+		}
+	}
+	t.Logf("%d valid inputs of the test suite, %d on the fast path", valid, fast)
+	if fast < valid/3 {
+		t.Errorf("only %d of %d on the fast path", fast, valid)
 	}
 }
 
@@ -223,7 +280,8 @@ func TestResolve(t *testing.T) {
 		"y", "n", "<<", "<", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-.nan", "0", "00", "08", "0o17", "0x1F", "0b101", "-0b1",
 		"-0o7", "1_000", "+1", "-0", "1e3", "1.5e-3", ".5", "5.", "1.2.3", "9223372036854775807", "9223372036854775808",
 		"18446744073709551616", "123456789012345678", "1234567890123456789", "2001-12-14", "2001-12-14t21:59:43.10-05:00",
-		"2001-12-14 21:59:43.10", "2001-12-14T21:59:43.10Z", "0000-1-1T0:0:0,0Z", "2001-12-14 21:59:43,5", "2002-1-1", "20011-1-1", "50m", "128Mi", "1.0.0", "0.1", "-",
+		"2001-12-14 21:59:43.10", "2001-12-14T21:59:43.10Z", "0000-1-1T0:0:0,0Z", "2001-12-14 21:59:43,5", "2002-1-1", "20011-1-1", "50m", "128Mi", "1.0.0", "0.1", "-", "--port=8080", "-x", "+x",
+		"-.5", "+.5", "-1.5", "1.2.3", "1.5", "01.5", "1.2.", "1..2", "10.0.0.1", "0.1.2", "1.2.3-rc1", "123456789012345.678",
 		"+", "_", "0x", "1:20", "1_2.5", "8080", "v1", "app-00001"}
 	r := rand.New(rand.NewPCG(3, 4))
 	const chars = "0123456789+-_.,:eEtTzZxXoObBaAfFiInN ~<luLU"
@@ -296,12 +354,35 @@ func TestAppendToContent(t *testing.T) {
 	}
 }
 
-// FuzzDifferential parses any input with Parse and with yaml.v3's Decoder:
-// unless Parse declines it, yaml.v3 must accept it too and build the same
-// trees, every field of every node. Seeds: every fuzz corpus and YAML file
-// of the repository (among them the manifests of examples/ and, in
-// testdata/manifests, documents of the bench corpus in both its styles),
-// yaml.v3's own test inputs, and generated streams (gen_test.go).
+// oddInputs is YAML of the kinds manifests rarely have, for the fuzz
+// target to start from: anchors and aliases, merge keys, tags, complex
+// keys, directives, flow collections over lines, CRLF line breaks, byte
+// order marks, tabs, long lines, documents without content.
+var oddInputs = []string{
+	"base: &b {a: 1, b: [x, y]}\nderived:\n  <<: *b\n  c: 3\nlist: [*b, &l {z: 0}, *l]\n",
+	"- &x !!str 1\n- !custom {a: b}\n- !!binary aGVsbG8=\n- *x\n",
+	"? [a, b]\n: 1\n? {c: d}\n: 2\n? |\n  block key\n: 3\n",
+	"%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\n!e!x a: b\n...\n%YAML 1.2\n---\nc: d\n",
+	"args: [\n  --a=1,\n  \"--b=2\",\n  'c'\n]\nenv: {\n  A: 1, B: [\n    x]}\n",
+	"a: 1\r\nb:\r\n  - c\r\n  # d\r\n",
+	"\ufeffa: 1\n---\n\ufeffb: 2\n",
+	"a:\tb\nc: \"\t\"\nd: |\n  \tx\n- \te\n",
+	"k: " + strings.Repeat("long value ", 300) + "\n" + strings.Repeat("x", 2000) + ": v\n",
+	"---\n---\n...\n---\n# only a comment\n...\n",
+	"a: !!int \"1\"\nb: !!float 2\nc: !!null ''\nd: !!timestamp 2001-12-14\n",
+	"{a: [1, {b: c}], ? d : e, f: }\n",
+	"- [a, b]: c\n- {x: y}: z\n",
+	"a: >-\n  folded\n   more\n\n  text\nb: |+\n  kept\n\n",
+}
+
+// FuzzDifferential parses any input with Parse and with yaml.v3's
+// Decoder: unless Parse declines it, yaml.v3 must accept it too and build
+// the same trees, every field of every node; and unless Skim declines it,
+// Skim gives the parts of those trees an outline names. Seeds: every fuzz
+// corpus and YAML file of the repository (among them the manifests of
+// examples/ and, in testdata/manifests, documents of the bench corpus in
+// both its styles), yaml.v3's own test inputs, every input of the YAML
+// test suite, odd YAML (oddInputs) and generated streams (gen_test.go).
 func FuzzDifferential(f *testing.F) {
 	for _, s := range fuzzCorpora(f) {
 		f.Add(s)
@@ -316,11 +397,42 @@ func FuzzDifferential(f *testing.F) {
 	for _, s := range yamlv3Inputs(f) {
 		f.Add(s)
 	}
-	g := &gen{r: rand.New(rand.NewPCG(5, 6))}
-	for range 200 {
-		f.Add(g.stream())
+	for _, s := range suiteInputs(f) {
+		f.Add(s)
+	}
+	for _, s := range oddInputs {
+		f.Add(s)
+	}
+	for _, tidy := range []bool{false, true} {
+		g := &gen{r: rand.New(rand.NewPCG(5, 6)), tidy: tidy}
+		for range 200 {
+			f.Add(g.stream())
+		}
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		same(t, "", in)
+		sk, err := Skim([]byte(in), identityOutline)
+		if err != nil {
+			var u *Unsupported
+			if !errors.As(err, &u) || strings.HasPrefix(u.Reason, internalError) {
+				t.Fatalf("Skim: %v on\n%q", err, in)
+			}
+			return
+		}
+		docs, err := decodeV3([]byte(in))
+		if err != nil {
+			t.Fatalf("Skim accepts what yaml.v3 rejects (%v):\n%q", err, in)
+		}
+		if len(docs) != len(sk) {
+			t.Fatalf("Skim: %d documents, want %d:\n%q", len(sk), len(docs), in)
+		}
+		for i, d := range docs {
+			if dd := diffDocs([]*yaml.Node{sk[i].Doc}, []*yaml.Node{outlineOf(d, identityOutline)}); dd != "" {
+				t.Fatalf("Skim: document %d: %s\n%q", i, dd, in)
+			}
+			if nodes, depth := count(d, 0); sk[i].Nodes != nodes || sk[i].Depth != depth {
+				t.Fatalf("Skim: document %d: %d nodes %d deep, want %d %d\n%q", i, sk[i].Nodes, sk[i].Depth, nodes, depth, in)
+			}
+		}
 	})
 }

@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -30,148 +31,248 @@ type Skimmed struct {
 	Nodes, Depth int
 }
 
-// Skim reads a stream of YAML documents as Parse does, through the same
-// scanner and parser, but builds only the nodes o names of each document:
-// the rest is read, not built. It declines (an *Unsupported error) every
-// input Parse declines, and also a document with a mapping key that is not
-// a scalar, a merge key (<<) or a key given twice in one mapping: what
-// those mean is the caller's to decide, from what Parse or yaml.v3 gives.
+// Skim reads a stream of YAML documents as Parse does, with the same
+// reader, but builds only the nodes o names of each document: the rest is
+// read, not built, and comments are left out. It declines (an
+// *Unsupported error) what Parse declines but for where comments go, and
+// also a document with a merge key (<<) or a key given twice in one
+// mapping: what those mean is the caller's to decide, from what Parse or
+// yaml.v3 gives.
 func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
-	if line, reason := check(data); reason != "" {
-		return nil, &Unsupported{Line: line, Reason: reason}
+	lines, bad, reason := survey(data)
+	if reason != "" {
+		return nil, &Unsupported{Line: bad, Reason: reason}
 	}
-	s := &skimmer{b: newBuilder(data, 0)} // no line count: skimming builds few nodes, the slabs start small
+	r := newReader(data, lines)
+	r.com.off = true
+	sk := &skimmer{depth: &r.depth, seed: maphash.MakeSeed()}
+	r.sk = sk
 	defer func() {
-		if r := recover(); r != nil {
-			d, ok := r.(declined)
+		if p := recover(); p != nil {
+			f, ok := p.(refusal)
 			if !ok {
-				d = declined{line: s.b.p.mark.line + 1, reason: fmt.Sprintf("%s: %v", internalError, r)}
+				f = refusal{line: r.line + 1, reason: fmt.Sprintf("%s: %v", internalError, p)}
 			}
-			docs, err = nil, &Unsupported{Line: d.line, Reason: d.reason}
+			docs, err = nil, &Unsupported{Line: f.line, Reason: f.reason}
 		}
 	}()
-	s.b.expect(evStreamStart)
-	for s.b.peek() == evDocumentStart {
-		s.nodes, s.depth = 1, 0
-		doc := s.node(yaml.DocumentNode, "", "")
-		s.b.expect(evDocumentStart)
-		doc.Content = []*yaml.Node{s.skim(o, true, 1)}
-		s.b.peek()
-		s.b.expect(evDocumentEnd)
-		docs = append(docs, Skimmed{Doc: doc, Nodes: s.nodes, Depth: s.depth})
+	r.skip()
+	for !(r.ind < 0 && r.mark == 0) {
+		sk.nodes, sk.deepest = 0, 0
+		sk.o, sk.keep = o, true
+		doc := r.document()
+		clone(doc)
+		docs = append(docs, Skimmed{Doc: doc, Nodes: sk.nodes, Depth: sk.deepest})
 	}
 	return docs, nil
 }
 
-// skimmer reads events with a builder's parser, building only some nodes.
+// A skimmer is the state of a reader that skims: the outline of the node
+// being read and whether it is kept, the count of nodes, the keys of the
+// mappings being read.
 type skimmer struct {
-	b            *builder
-	nodes, depth int         // of the document being read
-	keys         []string    // the keys of the mappings being read
-	slab         []yaml.Node // nodes to hand out
+	o              *Outline
+	keep           bool
+	nodes, deepest int
+	depth          *int      // the reader's nesting
+	scratch        yaml.Node // the node of what is not kept
+	slab           []yaml.Node
+	keys           []string // of the mappings being read
+
+	// The tables of the keys of the mappings being read that have many
+	// (a stack: sets[:nsets] are in use).
+	sets  []keySet
+	nsets int
+	seed  maphash.Seed
 }
 
-// node makes a node of the current event, without comments; its value is
-// a copy, which does not hold the input's text in memory. Nodes come from
-// small slabs: an object's identity is a dozen.
-func (s *skimmer) node(kind yaml.Kind, tag, value string) *yaml.Node {
+// A keySet is an open-addressing table of the indexes of a mapping's keys
+// in skimmer.keys, to find a key given twice among many.
+type keySet struct {
+	slots []int32 // index+1 of a key; 0 empty
+	n     int
+}
+
+// newSet starts a table for the mapping whose keys are keys[base:], and
+// returns its place on the stack.
+func (s *skimmer) newSet(base int) int {
+	if s.nsets == len(s.sets) {
+		s.sets = append(s.sets, keySet{})
+	}
+	t := &s.sets[s.nsets]
+	if len(t.slots) < 64 {
+		t.slots = make([]int32, 64)
+	} else {
+		clear(t.slots)
+	}
+	t.n = 0
+	for i := base; i < len(s.keys); i++ {
+		if !t.add(s.keys, base, i, s.seed) {
+			panic(refusal{reason: "a key given twice"})
+		}
+	}
+	s.nsets++
+	return s.nsets - 1
+}
+
+// endSet ends the table of a mapping (the last started).
+func (s *skimmer) endSet(set int) {
+	if set >= 0 {
+		s.nsets = set
+	}
+}
+
+// add adds keys[i] to the table, unless it holds the same key: then it
+// reports false.
+func (t *keySet) add(keys []string, base, i int, seed maphash.Seed) bool {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]int32, 2*len(old))
+		t.n = 0
+		for _, x := range old {
+			if x != 0 {
+				t.add(keys, base, int(x-1), seed)
+			}
+		}
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := maphash.String(seed, keys[i]) & mask
+	for {
+		x := t.slots[h]
+		if x == 0 {
+			t.slots[h] = int32(i + 1)
+			t.n++
+			return true
+		}
+		if keys[x-1] == keys[i] {
+			return false
+		}
+		h = (h + 1) & mask
+	}
+}
+
+// node counts a node and makes it if kept.
+func (s *skimmer) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
+	s.nodes++
+	d := *s.depth
+	switch kind {
+	case yaml.DocumentNode:
+		d = 0
+	case yaml.ScalarNode:
+		d++
+	}
+	s.deepest = max(s.deepest, d)
+	var n *yaml.Node
+	if !s.keep {
+		// The scratch node: what was set of it before is not read but
+		// for its style (plain scalars set none).
+		n = &s.scratch
+		n.Style = 0
+	} else {
+		if len(s.slab) == 0 {
+			s.slab = make([]yaml.Node, 16)
+		}
+		n = &s.slab[0]
+		s.slab = s.slab[1:]
+	}
+	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
+	return n
+}
+
+// items sets the outline of the items of the sequence about to be read.
+func (s *skimmer) items() {
+	if s.o == nil {
+		s.keep = false
+		return
+	}
+	if !s.o.All {
+		s.keep = s.keep && s.o.Items != nil
+		s.o = s.o.Items
+	}
+}
+
+// key checks a mapping's key k (a scratch node), and returns it to keep,
+// or nil; it sets the outline of the key's value.
+func (s *skimmer) key(k *yaml.Node, base int, set *int) *yaml.Node {
+	if k.Tag == mergeTag {
+		panic(refusal{line: k.Line, reason: "a merge key"})
+	}
+	v := k.Value
+	if *set < 0 {
+		for _, x := range s.keys[base:] {
+			if x == v {
+				panic(refusal{line: k.Line, reason: "a key given twice"})
+			}
+		}
+		s.keys = append(s.keys, v)
+		if len(s.keys)-base > 16 {
+			// Many keys: a table of them from now on.
+			*set = s.newSet(base)
+		}
+	} else {
+		s.keys = append(s.keys, v)
+		if !s.sets[*set].add(s.keys, base, len(s.keys)-1, s.seed) {
+			panic(refusal{line: k.Line, reason: "a key given twice"})
+		}
+	}
+	var sub *Outline
+	in := false
+	if s.o != nil {
+		if s.o.All {
+			sub, in = s.o, true
+		} else {
+			sub, in = s.o.Fields[v]
+		}
+	}
+	if !s.keep || !in {
+		s.o, s.keep = sub, false
+		return nil
+	}
+	s.o = sub
 	if len(s.slab) == 0 {
 		s.slab = make([]yaml.Node, 16)
 	}
-	n := &s.slab[0]
+	kept := &s.slab[0]
 	s.slab = s.slab[1:]
-	*n = yaml.Node{Kind: kind, Tag: tag, Value: strings.Clone(value), Line: s.b.ev.start.line + 1, Column: s.b.ev.start.column + 1}
-	return n
+	*kept = *k
+	return kept
 }
 
-// skim reads the node of the next event, at depth, and returns it if keep,
-// with the parts of it o names; else nil.
-func (s *skimmer) skim(o *Outline, keep bool, depth int) *yaml.Node {
-	s.nodes++
-	s.depth = max(s.depth, depth)
-	var n *yaml.Node
-	switch s.b.peek() {
-	case evScalar:
-		if keep {
-			style, tag := scalarOf(&s.b.ev)
-			n = s.node(yaml.ScalarNode, tag, s.b.ev.value)
-			n.Style = style
-		}
-		s.b.expect(evScalar)
-	case evSequenceStart:
-		if keep {
-			n = s.node(yaml.SequenceNode, seqTag, "")
-			if s.b.ev.flow {
-				n.Style = yaml.FlowStyle
-			}
-		}
-		s.b.expect(evSequenceStart)
-		items := o != nil && (o.All || o.Items != nil)
-		sub := o
-		if o != nil && !o.All {
-			sub = o.Items
-		}
-		for s.b.peek() != evSequenceEnd {
-			if it := s.skim(sub, keep && items, depth+1); it != nil {
-				n.Content = append(n.Content, it)
-			}
-		}
-		s.b.expect(evSequenceEnd)
-	case evMappingStart:
-		if keep {
-			n = s.node(yaml.MappingNode, mapTag, "")
-			if s.b.ev.flow {
-				n.Style = yaml.FlowStyle
-			}
-		}
-		s.b.expect(evMappingStart)
-		base := len(s.keys)
-		var seen map[string]bool // the keys, once there are many
-		for s.b.peek() != evMappingEnd {
-			if s.b.peek() != evScalar {
-				s.b.p.decline("a mapping key that is not a scalar")
-			}
-			key := s.b.ev.value
-			if _, tag := scalarOf(&s.b.ev); tag == mergeTag {
-				s.b.p.decline("a merge key")
-			}
-			if seen == nil && len(s.keys)-base == 16 {
-				seen = make(map[string]bool)
-				for _, k := range s.keys[base:] {
-					seen[k] = true
-				}
-			}
-			if seen != nil {
-				if seen[key] {
-					s.b.p.decline("a key given twice")
-				}
-				seen[key] = true
-			} else {
-				for _, k := range s.keys[base:] {
-					if k == key {
-						s.b.p.decline("a key given twice")
-					}
-				}
-				s.keys = append(s.keys, key)
-			}
-			var sub *Outline
-			in := false
-			if o != nil {
-				sub, in = o.Fields[key]
-				if o.All {
-					sub, in = o, true
-				}
-			}
-			k := s.skim(nil, keep && in, depth+1)
-			v := s.skim(sub, keep && in, depth+1)
-			if k != nil {
-				n.Content = append(n.Content, k, v)
-			}
-		}
-		s.keys = s.keys[:base]
-		s.b.expect(evMappingEnd)
-	default:
-		s.b.p.decline("unexpected event")
+// entry reads an entry of a block mapping at column col, keeping the key
+// and the value if the outline names them.
+func (s *skimmer) entry(r *reader, col, base int, set *int) {
+	o, keep := s.o, s.keep
+	s.keep = false
+	k := r.key()
+	s.keep = keep
+	kept := s.key(k, base, set)
+	v := r.value(col, k)
+	if kept != nil {
+		r.kids = append(r.kids, kept, v)
 	}
-	return n
+	s.o, s.keep = o, keep
+}
+
+// flowEntry reads an entry of a flow mapping, as entry does.
+func (s *skimmer) flowEntry(r *reader, parent, base int, set *int) {
+	o, keep := s.o, s.keep
+	s.keep = false
+	k := r.flowKey(parent)
+	line, plain := k.Line, k.Style == 0
+	s.keep = keep
+	kept := s.key(k, base, set)
+	v := r.flowValue(parent, line, plain)
+	if kept != nil {
+		r.kids = append(r.kids, kept, v)
+	}
+	s.o, s.keep = o, keep
+}
+
+// clone copies the values of a skimmed tree, which then holds no part of
+// the input.
+func clone(n *yaml.Node) {
+	n.Value = strings.Clone(n.Value)
+	for _, c := range n.Content {
+		clone(c)
+	}
 }

@@ -23,7 +23,7 @@ import (
 func main() {
 	benchFile := flag.String("bench", "", "benchmark output")
 	e2eFile := flag.String("e2e", "", "end-to-end results (optional)")
-	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
+	tmplFile := flag.String("template", "", "the page, with {{.Env}}, {{.Runs}}, {{.Targets}}, {{.ApplyJSON}}, {{.ApplyYAML}}, {{.Read}}, {{.ReadRuns}}, {{.EnvList}}, {{.Diff}}, {{.E2E}}, {{.Fn}}")
 	flag.Parse()
 	if *benchFile == "" || *tmplFile == "" {
 		flag.Usage()
@@ -215,7 +215,7 @@ type page struct {
 	Env                                    string
 	Targets, ApplyJSON, ApplyYAML, EnvList string
 	Read, Diff, E2E, Fn                    string
-	Runs                                   int
+	Runs, ReadRuns                         int
 	targets                                []target
 }
 
@@ -232,6 +232,7 @@ func run(benchFile, e2eFile, tmplFile string) error {
 	}
 	p := &page{Env: strings.Join(r.env, ", ")}
 	p.Runs = r.count("BenchmarkApplyJSON/kind=Deployment", "kmerge")
+	p.ReadRuns = r.count("BenchmarkRead/kind=Deployment/style=program", "kmerge")
 
 	var t table
 	t.header("kind", "kmerge", "upstream", "kmerge / upstream (time)", "speed-up", "allocs kmerge / upstream", "bytes kmerge / upstream")
@@ -272,8 +273,10 @@ func run(benchFile, e2eFile, tmplFile string) error {
 	p.ApplyYAML = t.b.String()
 
 	t = table{}
-	t.header("kind", "style", "kmerge", "yaml.v3", "kmerge MB/s", "yaml.v3 MB/s", "speed-up", "allocs kmerge / yaml.v3", "bytes kmerge / yaml.v3", "skim MB/s")
+	t.header("kind", "style", "kmerge", "yaml.v3", "kmerge MB/s", "yaml.v3 MB/s", "speed-up", "by CPU time", "by the reading thread's", "allocs kmerge / yaml.v3", "bytes kmerge / yaml.v3", "skim MB/s")
 	lo, hi := -1.0, -1.0
+	loCPU, hiCPU, byCPU := -1.0, -1.0, true
+	loTh, hiTh := -1.0, -1.0
 	for _, k := range kinds {
 		for _, style := range []string{"program", "hand"} {
 			g := "BenchmarkRead/kind=" + k + "/style=" + style
@@ -281,7 +284,10 @@ func run(benchFile, e2eFile, tmplFile string) error {
 			if km < 0 || y3 < 0 {
 				continue
 			}
+			kc, yc := r.get(g, "kmerge", "cpu-ns/doc"), r.get(g, "yamlv3", "cpu-ns/doc")
+			kt, yt := r.get(g, "kmerge", "thread-ns/doc"), r.get(g, "yamlv3", "thread-ns/doc")
 			t.row(k, style, dur(km), dur(y3), mbps(r.get(g, "kmerge", "MB/s")), mbps(r.get(g, "yamlv3", "MB/s")), speedup(y3, km),
+				speedup(yc, kc), speedup(yt, kt),
 				fmt.Sprintf("%s / %s", count(r.perDoc(g, "kmerge", "allocs/op")), count(r.perDoc(g, "yamlv3", "allocs/op"))),
 				fmt.Sprintf("%s / %s", size(r.perDoc(g, "kmerge", "B/op")), size(r.perDoc(g, "yamlv3", "B/op"))),
 				mbps(r.get(g, "kmerge-skim", "MB/s")))
@@ -290,12 +296,34 @@ func run(benchFile, e2eFile, tmplFile string) error {
 				lo = x
 			}
 			hi = max(hi, x)
+			if kc > 0 && yc > 0 && kt > 0 && yt > 0 {
+				x = yc / kc
+				if loCPU < 0 || x < loCPU {
+					loCPU = x
+				}
+				hiCPU = max(hiCPU, x)
+				x = yt / kt
+				if loTh < 0 || x < loTh {
+					loTh = x
+				}
+				hiTh = max(hiTh, x)
+			} else {
+				byCPU = false
+			}
 		}
 	}
 	p.Read = t.b.String()
 	if lo > 0 {
+		// The target is judged by the process's CPU time where every row
+		// has it (the wall clock of a shared machine swings between
+		// rounds); the reading thread's is given too.
+		by := ""
+		if byCPU {
+			by = fmt.Sprintf(" by CPU time (%.1f× to %.1f× by the reading thread's)", loTh, hiTh)
+			lo, hi = loCPU, hiCPU
+		}
 		p.target("YAML reader vs go.yaml.in/yaml/v3's parse, same trees", "≥ 5× the throughput",
-			fmt.Sprintf("%.1f× to %.1f× (the eight kinds and styles)", lo, hi), lo >= 5)
+			fmt.Sprintf("%.1f× to %.1f×%s (the eight kinds and styles)", lo, hi, by), lo >= 5)
 	}
 
 	t = table{}
