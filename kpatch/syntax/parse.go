@@ -107,8 +107,16 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		// an error in a line of a section whose target may pick Secrets
+		// is quoted masked (a header's line holds no value)
+		inSection := func(err error) ([]*Patch, error) {
+			if cur != nil {
+				err = inSecretPatch(err, cur.Target)
+			}
+			return nil, err
+		}
 		if len(line) > maxLine {
-			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"}
+			return inSection(&Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"})
 		}
 		if !utf8.ValidString(line) {
 			bad := 0
@@ -120,7 +128,7 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 				bad += size
 			}
 			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
-			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])}
+			return inSection(&Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])})
 		}
 		body := stripComment(line)
 		trimmed := strings.TrimSpace(body)
@@ -147,17 +155,17 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 		default:
 			a, err := parseAssignment(trimmed, pos)
 			if err != nil {
-				return nil, err
+				return inSection(err)
 			}
 			if err := checkDepth(a.Pos, len(cur.Path)+len(a.Key), maxDepth); err != nil {
-				return nil, err
+				return inSection(err)
 			}
 			cur.Sets = append(cur.Sets, a)
 		}
 	}
 	for _, p := range patches {
 		if p.DeleteTarget && len(p.Sets) > 0 {
-			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
+			return nil, inSecretPatch(&Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}, p.Target)
 		}
 	}
 	return patches, nil
@@ -333,13 +341,15 @@ func parseAssignment(s string, pos tree.Position) (Assignment, error) {
 		p.Column += quoteAt
 		return Assignment{}, &Error{Pos: p, Msg: qerr.Error()}
 	}
+	// (the messages do not quote the line, which may hold a secret
+	// value: the line is quoted after the message, masked where it must be)
 	if sep < 0 {
-		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("expected key: value or key = value, got %q", s)}
+		return Assignment{}, &Error{Pos: pos, Msg: "expected key: value or key = value"}
 	}
 	keyText := strings.TrimSpace(s[:sep])
 	valText := strings.TrimSpace(s[sep+1:])
 	if s[sep] == '=' && strings.Contains(valText, ": ") {
-		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("%q: a selector in a key needs brackets, e.g. containers[name=main].image: ...", s)}
+		return Assignment{}, &Error{Pos: pos, Msg: "a selector in a key needs brackets, e.g. containers[name=main].image: ..."}
 	}
 	key, err := ParsePath(keyText, pos)
 	if err != nil {

@@ -318,3 +318,56 @@ func TestPathDepthLimit(t *testing.T) {
 		t.Errorf("600 steps, limit 1,000: %v", err)
 	}
 }
+
+// TestParseErrorsInSecretsMasked: an error in a line of a section or a
+// patch list's item whose target may pick v1 Secrets (the kind in any
+// spelling kmerge accepts for it, a * kind, a kustomize kind expression
+// that matches Secret, a target without a kind) says that its line is
+// quoted masked (Masked), and its message does not hold the value; one in
+// another kind's section does not mask. A patch list that is not YAML
+// masks when its text names Secrets (or holds a *: its items are not
+// known). Before, such errors, found before any object is known, quoted
+// the line in clear, and "bad double-quoted string" put the value in the
+// message too.
+func TestParseErrorsInSecretsMasked(t *testing.T) {
+	const value = "hunter2"
+	for _, c := range []struct {
+		file, text string
+		masked     bool
+	}{
+		{"p.kpatch", "[secret.db]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: \"hunt\\qer2\"\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: 'hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: \"x\" hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: hunter2 ${values.x\n", true},
+		{"p.kpatch", "[Secrets.db]\nhunter2\n", true},
+		{"p.kpatch", "[SECRET.db.stringData]\npassword = x: hunter2\n", true},
+		{"p.kpatch", "[prod/secret.*{app=web}]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[*.db]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[secret.db]\n!delete\nstringData.password: hunter2\n", true},
+		{"p.kpatch", "[configmap.db]\ndata.password: \"hunter2\n", false},
+		{"p.kpatch", "[secret.db]\ndata.a: x\n\n[configmap.db]\ndata.password: \"hunter2\n", false},
+		{"p.yaml", "- target: secret.db\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {kind: Sec.*}\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {name: db}\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {kind: ConfigMap}\n  patch: {data.password: \"hunter2${\"}\n", false},
+		{"p.yaml", "- target: secret.db\n  patch: {stringData.password: \"hunt\\qer2\"}\n", true},
+		{"p.yaml", "- target: configmap.db\n  patch: {data.password: \"hunt\\qer2\"}\n", false},
+	} {
+		var err error
+		if strings.HasSuffix(c.file, ".kpatch") {
+			_, err = ParseKpatch([]byte(c.text), c.file)
+		} else {
+			_, err = ParseYAML([]byte(c.text), c.file)
+		}
+		var m interface{ Masked() bool }
+		switch {
+		case err == nil:
+			t.Errorf("%q: no error", c.text)
+		case (errors.As(err, &m) && m.Masked()) != c.masked:
+			t.Errorf("%q: %v: masked %v, want %v", c.text, err, !c.masked, c.masked)
+		case c.masked && strings.Contains(err.Error(), value):
+			t.Errorf("%q: the message holds the value: %v", c.text, err)
+		}
+	}
+}

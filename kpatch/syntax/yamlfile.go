@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -35,6 +36,9 @@ func ParseYAML(data []byte, file string) ([]*Patch, error) {
 func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format) ([]*Patch, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits, Format: format})
 	if err != nil {
+		if namesSecrets(data) {
+			err = maskedError{err}
+		}
 		return nil, err
 	}
 	var patches []*Patch
@@ -67,6 +71,15 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 		}
 	}
 	return patches, nil
+}
+
+// namesSecrets reports whether a patch list's text may target Secrets: it
+// holds the word secret (in any letter case: every name kmerge accepts for
+// the kind holds it) or a * (a kind, or a name pattern, that may pick
+// them). It decides for a list that is not YAML, whose items are unknown;
+// a target by a bare name in such a list goes unnoticed.
+func namesSecrets(data []byte) bool {
+	return bytes.Contains(bytes.ToLower(data), []byte("secret")) || bytes.IndexByte(data, '*') >= 0
 }
 
 func nodeErr(file string, n *yaml.Node, format string, args ...any) error {
@@ -147,7 +160,7 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 			return nil, nodeErr(file, body, "a field patch maps paths to values (or is !delete, which deletes the object)")
 		}
 		if err := flatten(body, nil, file, &p.Sets); err != nil {
-			return nil, err
+			return nil, inSecretPatch(err, p.Target)
 		}
 	}
 	return p, nil
