@@ -74,6 +74,13 @@ func (r *Resource) Position() tree.Position {
 	return tree.Position{File: r.Source.Path, Line: r.Root.Line, Column: r.Root.Column}
 }
 
+// Target names the object as a target picks it, for messages that say
+// what to write: kind.name, with its namespace (prod/deployment.web)
+// where it has one, quoted as a target quotes (cm."app.config").
+func (r *Resource) Target() string {
+	return Selector{Namespace: r.Namespace, Kind: strings.ToLower(r.Kind), Name: r.Name}.String()
+}
+
 // ID names the object: "apps/v1 Deployment prod/web".
 func (r *Resource) ID() string { return r.Identity().String() }
 

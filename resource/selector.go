@@ -59,9 +59,6 @@ func (sel Selector) String() string {
 	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
 		return sel.mapping()
 	}
-	if sel.Bare {
-		return sel.Name
-	}
 	var b strings.Builder
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
@@ -75,6 +72,10 @@ func (sel Selector) String() string {
 			return strconv.Quote(s)
 		}
 		return s
+	}
+	if sel.Bare {
+		b.WriteString(quote(sel.Name))
+		return b.String()
 	}
 	kind := sel.Kind
 	switch kind {
@@ -342,11 +343,7 @@ func (sel Selector) Ambiguity(matched []*Resource) error {
 		}
 		var ids []string
 		for _, r := range matched {
-			id := strings.ToLower(r.Kind) + "." + r.Name
-			if r.Namespace != "" {
-				id = r.Namespace + "/" + id
-			}
-			ids = append(ids, id)
+			ids = append(ids, r.Target())
 		}
 		sort.Strings(ids)
 		return fmt.Errorf("the target %q names %d objects: write kind.name, one of %s", sel.Name, len(matched), strings.Join(ids, ", "))

@@ -203,7 +203,8 @@ func stripComment(line string) string {
 	return line
 }
 
-// parseHeader reads [ns/kind.name.path].
+// parseHeader reads [ns/kind.name.path], or [ns/name]: a bare name, as
+// in a patch list, without a path (with one it would read as kind.name).
 func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	if !strings.HasSuffix(s, "]") {
 		return nil, &Error{Pos: pos, Msg: "a header ends with ]"}
@@ -211,7 +212,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	inner := s[1 : len(s)-1]
 	at := pos
 	at.Column++
-	sel, rest, restPos, err := parseTarget(inner, at, false)
+	sel, rest, restPos, err := parseTarget(inner, at, true)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +231,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 // name may be * or a pattern with * in it ("shop-*"); a label selector in
 // braces, in kubectl's syntax, may follow the name. With bare, a name
 // alone ("demo", or "ns/demo") is a target too: a bare name (see
-// resource.Selector.Bare).
+// resource.Selector.Bare). Headers and patch lists both read bare names.
 func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, string, tree.Position, error) {
 	var sel resource.Selector
 	i := 0

@@ -191,7 +191,7 @@ func TestParseHeaderTargetErrors(t *testing.T) {
 		{"[deployment.*{}]", 14, "an empty label selector: write one, such as {app=web}, or leave the braces out"},
 		{"[deployment.*{tier in front}]", 15, `label selector "tier in front": "tier in front": expected in (a, b)`},
 		{"[deployment.*{app=web}x]", 23, "expected . after the object's name, got 'x'"},
-		{"[deployment]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
+		{"[deployment[0]]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
 	} {
 		_, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f")
 		var pe *Error
@@ -214,6 +214,30 @@ func TestParseTargetBare(t *testing.T) {
 		got, err := ParseTarget(in, tree.Position{File: "f", Line: 1, Column: 1})
 		if err != nil || got != want {
 			t.Errorf("%s: %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+}
+
+// TestParseHeaderBare: a header that is a name alone (with or without a
+// namespace, quoted when it holds dots) is a bare name, as in a patch list:
+// the one object of that name, whatever its kind (resource.Selector.Bare,
+// which package kpatch resolves against the objects). It has no path: one
+// would make it kind.name. Format writes it back as it reads.
+func TestParseHeaderBare(t *testing.T) {
+	for in, want := range map[string]resource.Selector{
+		"[loadgenerator]":      {Name: "loadgenerator", Bare: true},
+		"[prod/loadgenerator]": {Name: "loadgenerator", Namespace: "prod", Bare: true},
+		`["app.config"]`:       {Name: "app.config", Bare: true},
+	} {
+		text := in + "\nspec.replicas: 2\n"
+		ps, err := ParseKpatch([]byte(text), "f.kpatch")
+		if err != nil || len(ps) != 1 || ps[0].Target != want || len(ps[0].Path) != 0 {
+			t.Errorf("%s: %+v, %v; want the target %+v and no path", in, ps, err, want)
+			continue
+		}
+		out, err := Format([]byte(text), "f.kpatch")
+		if err != nil || string(out) != text {
+			t.Errorf("%s: formatted as %q (%v), want %q", in, out, err, text)
 		}
 	}
 }
