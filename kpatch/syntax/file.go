@@ -40,7 +40,7 @@ func Parse(data []byte, file string, opts Options) ([]*Patch, error) {
 		if maxLine <= 0 {
 			maxLine = DefaultMaxLineBytes
 		}
-		return parseKpatch(data, file, maxLine, limits.MaxDepth)
+		return parseKpatch(data, tree.Position{File: file, Line: 1, Column: 1}, maxLine, limits.MaxDepth)
 	}
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(file), ".json") {

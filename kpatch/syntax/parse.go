@@ -95,18 +95,32 @@ type Assignment struct {
 // "key = value". # starts a comment outside quotes. file names the file in
 // positions.
 func ParseKpatch(data []byte, file string) ([]*Patch, error) {
-	return parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+	return parseKpatch(data, tree.Position{File: file, Line: 1, Column: 1}, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
-// parseKpatch is ParseKpatch with limits: the longest line, and the
-// deepest path (tree.Limits.MaxDepth; 0: no limit), which a patch would
-// otherwise create in the object.
-func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, error) {
+// ParseKpatchAt parses .kpatch text that is part of a larger file (the
+// kpatch field of a KRM function's configuration): line 1, column 1 of
+// data is at the position at of the file at.File, and every line of data
+// is at that column (tree.Stream.TextOrigin finds such a position), so
+// that positions in patches and errors are positions in that file.
+func ParseKpatchAt(data []byte, at tree.Position) ([]*Patch, error) {
+	if at.Line < 1 || at.Column < 1 {
+		at.Line, at.Column = 1, 1
+	}
+	return parseKpatch(data, at, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+}
+
+// parseKpatch is ParseKpatch with the position of the text's first
+// character in its file, and limits: the longest line, and the deepest
+// path (tree.Limits.MaxDepth; 0: no limit), which a patch would otherwise
+// create in the object.
+func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*Patch, error) {
+	file := origin.File
 	var patches []*Patch
 	var cur *Patch
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
-		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		pos := tree.Position{File: file, Line: origin.Line + i, Column: origin.Column}
 		// an error in a line of a section whose target may pick Secrets
 		// is quoted masked (a header's line holds no value)
 		inSection := func(err error) ([]*Patch, error) {
@@ -127,7 +141,7 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 				}
 				bad += size
 			}
-			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
+			pos.Column += utf8.RuneCountInString(line[:bad])
 			return inSection(&Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])})
 		}
 		body := stripComment(line)

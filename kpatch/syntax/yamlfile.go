@@ -41,34 +41,56 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 		}
 		return nil, err
 	}
+	maxDepth := tree.DefaultLimits().MaxDepth
+	if limits != nil {
+		maxDepth = limits.MaxDepth
+	}
 	var patches []*Patch
 	for _, d := range st.Docs {
 		root := tree.Root(d)
 		if root == nil || tree.KindOf(root) == tree.Null {
 			continue // an empty document
 		}
-		if root.Kind != yaml.SequenceNode {
-			return nil, notAList(file, root)
+		ps, err := parseList(root, file, maxDepth)
+		if err != nil {
+			return nil, err
 		}
-		maxDepth := tree.DefaultLimits().MaxDepth
-		if limits != nil {
-			maxDepth = limits.MaxDepth
+		patches = append(patches, ps...)
+	}
+	return patches, nil
+}
+
+// ParseYAMLNode parses a targeted patch list (as ParseYAML does) that is
+// part of a document already read, such as the patches field of a KRM
+// function's configuration: the positions in patches and errors are the
+// nodes' own, in the file named file. The patches hold parts of root
+// (strategic, merge and JSON patch documents): pass a copy (tree.Clone)
+// if root is written out later.
+func ParseYAMLNode(root *yaml.Node, file string) ([]*Patch, error) {
+	return parseList(root, file, tree.DefaultLimits().MaxDepth)
+}
+
+// parseList parses the list root of a patch list's document; maxDepth
+// (0: no limit) bounds the depth of paths.
+func parseList(root *yaml.Node, file string, maxDepth int) ([]*Patch, error) {
+	if root.Kind != yaml.SequenceNode {
+		return nil, notAList(file, root)
+	}
+	var patches []*Patch
+	for _, item := range root.Content {
+		p, err := parseYAMLPatch(item, file)
+		if err != nil {
+			return nil, err
 		}
-		for _, item := range root.Content {
-			p, err := parseYAMLPatch(item, file)
-			if err != nil {
+		if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
+			return nil, err
+		}
+		for _, a := range p.Sets {
+			if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
 				return nil, err
 			}
-			if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
-				return nil, err
-			}
-			for _, a := range p.Sets {
-				if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
-					return nil, err
-				}
-			}
-			patches = append(patches, p)
 		}
+		patches = append(patches, p)
 	}
 	return patches, nil
 }
