@@ -375,7 +375,15 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 	if err != nil {
 		return nil, err
 	}
-	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
+	// what reading the manifests noticed (a %YAML 1.3 directive), in
+	// file order, before what the patches did
+	var warnings []kpatch.Warning
+	for _, src := range set.Sources {
+		for _, w := range src.Warnings {
+			warnings = append(warnings, kpatch.Warning{Pos: w.Pos, Msg: w.Msg})
+		}
+	}
+	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: append(warnings, res.Warnings...),
 		Conflicts: rec.Conflicts(res.Recorded), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {

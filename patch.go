@@ -63,6 +63,10 @@ type PatchOptions struct {
 	// Warn receives the violations that are not errors, in document
 	// order; nil drops them.
 	Warn func(*validate.Error)
+	// WarnRead receives what reading the patch and the document noticed
+	// that is not an error (a %YAML directive of a later 1.x version, read
+	// as 1.2: tree.Stream.Warnings), the patch's first; nil drops them.
+	WarnRead func(tree.Warning)
 	// Thorough writes edited documents the long way, which gives the same
 	// output: rendered whole and spliced into their text, rather than
 	// rendering only their changed entries (tree.Options.Whole; see
@@ -129,6 +133,11 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits, Whole: opts.Thorough})
 	if err != nil {
 		return nil, err
+	}
+	if opts.WarnRead != nil {
+		for _, w := range append(ps.Warnings, st.Warnings...) {
+			opts.WarnRead(w)
+		}
 	}
 	st.Snapshot()
 	c := opts.checker()

@@ -150,6 +150,9 @@ type Source struct {
 	// document of it that is not empty is one: see Objects): it holds no
 	// objects, and is no manifest to write out.
 	Kustomization bool
+	// Warnings are what reading the file noticed that is not an error
+	// (tree.Stream.Warnings); Release keeps them.
+	Warnings []tree.Warning
 }
 
 // Set is the objects of some files.
@@ -292,6 +295,7 @@ func (src *Source) parse(ctx context.Context, opts LoadOptions) ([]*Resource, er
 	if src.Stream, err = tree.Read(src.Input, topts); err != nil {
 		return nil, err
 	}
+	src.Warnings = src.Stream.Warnings
 	objs, err := Objects(src)
 	if !src.Stream.Outlines() {
 		return objs, err

@@ -111,7 +111,7 @@ var badInputs = []badInput{
 	{title: "A !!binary value that is not text", files: map[string]string{"base/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: key\ndata:\n  key.der: !!binary MIIBCgKCAQEA\n", "p.kpatch": "[secret.key]\ndata.user: YWRtaW4=\n"},
 		args: apply("p.kpatch"), fix: "Drop the tag: `key.der: MIIBCgKCAQEA`. A Secret's data holds base64 text, which the API server decodes; a `!!binary` value is decoded on reading (as kubectl decodes it), and these bytes are no text."},
 	{title: "A YAML version kmerge does not read", files: map[string]string{"base/c.yaml": "%YAML 2.0\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
-		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2 (a `%YAML 1.1` document is read as YAML 1.2 too)."},
+		args: apply("p.kpatch"), fix: "Remove the directive, or write `%YAML 1.2`: kmerge reads YAML 1.2. A document marked `%YAML 1.1` is read as YAML 1.2 too, and one marked with a later 1.x version (`%YAML 1.3`) as well, with a warning, as the YAML specification asks; a later major version (2.0) or an earlier one (1.0) is refused."},
 	{title: "A manifest that is not UTF-8", files: map[string]string{"base/d.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},
 		args: apply("p.kpatch"), fix: "Save the file as UTF-8 (iconv -f latin1 -t utf-8)."},
 	{title: "A document that is a list, not an object", files: map[string]string{"base/d.yaml": "- a\n- b\n", "p.kpatch": "[cm.a]\ndata.y: 1\n"},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -116,6 +117,7 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	opts.Validate = mode
 	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
+	opts.WarnRead = func(w tree.Warning) { fmt.Fprintf(stderr, "kmerge: %s\n", w) }
 	switch o.dryRun {
 	case "none", "client", "server":
 	default:

@@ -30,16 +30,23 @@ import (
 // patch document (a strategic patch whose top level is $patch: delete
 // deletes the object).
 func ParseYAML(data []byte, file string) ([]*Patch, error) {
-	return parseYAML(data, file, nil, nil)
+	return parseYAML(data, file, nil, nil, nil)
 }
 
-func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format) ([]*Patch, error) {
+// parseYAML is ParseYAML with limits, a format (nil: detect), and warn
+// (nil: none) given what reading the text noticed (tree.Stream.Warnings).
+func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format, warn func(tree.Warning)) ([]*Patch, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits, Format: format})
 	if err != nil {
 		if namesSecrets(data) {
 			err = maskedError{err}
 		}
 		return nil, err
+	}
+	if warn != nil {
+		for _, w := range st.Warnings {
+			warn(w)
+		}
 	}
 	maxDepth := tree.DefaultLimits().MaxDepth
 	if limits != nil {
