@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
@@ -214,7 +217,8 @@ func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kp
 		for _, f := range files {
 			if !held[f] && !seen[f] {
 				seen[f] = true
-				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+				pos, what := emptyFile(f)
+				out = append(out, kpatch.Warning{Pos: pos, Msg: what + ", so it changes nothing"})
 			}
 		}
 	}
@@ -222,6 +226,41 @@ func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kp
 		return nil, &syntax.Error{Pos: out[0].Pos, Msg: out[0].Msg + " (an error in strict mode)"}
 	}
 	return out, nil
+}
+
+// emptyFile says what a patch file that holds no patches holds instead,
+// and where: "the patch list is empty ([])" at the list, "the .kpatch file
+// holds only comments, no [section]" at its first line, and so on.
+func emptyFile(file string) (tree.Position, string) {
+	pos := tree.Position{File: file, Line: 1}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return tree.Position{File: file}, "the file holds no patches"
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
+		return pos, "the file is empty"
+	}
+	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
+		return pos, "the .kpatch file holds only comments, no [section]"
+	}
+	if filepath.Base(file) == "Kustomization" || resource.IsKustomizationFile(data, file) {
+		return pos, "the kustomization has no patches (patches, patchesStrategicMerge, patchesJson6902)"
+	}
+	if st, err := tree.Read(data, tree.Options{File: file}); err == nil {
+		for _, d := range st.Docs {
+			if r := tree.Root(d); r != nil && r.Kind == yaml.SequenceNode && len(r.Content) == 0 {
+				pos.Line, pos.Column = r.Line, r.Column
+				return pos, "the file's patch list is empty ([])"
+			}
+		}
+		for _, d := range st.Docs {
+			if r := tree.Root(d); r != nil && tree.KindOf(r) == tree.Null {
+				pos.Line, pos.Column = r.Line, r.Column
+				return pos, "the file's document is null, not a patch list"
+			}
+		}
+	}
+	return pos, "the file holds only comments, no patch list"
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds

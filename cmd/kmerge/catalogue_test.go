@@ -225,7 +225,9 @@ var badInputs = []badInput{
 	{title: "A values file among the patch files", files: map[string]string{"base/d.yaml": catDeploy, "patches/a.kpatch": "[deployment.web]\nreplicas: ${values.replicas}\n", "patches/values.yaml": "replicas: 3\n"},
 		args: apply("patches"), fix: "Move values.yaml out of the patch folder and pass it with `--values values.yaml`."},
 	{title: "A patch file that holds nothing, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "# to do: more replicas in prod\n"},
-		args: append(apply("p.kpatch"), "--strict"), noPosition: "the file as a whole holds nothing", fix: "Write the patches, or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
+		args: append(apply("p.kpatch"), "--strict"), fix: "Write the patches, or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
+	{title: "A patch list that is an empty list, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "# prod overrides\n[]\n"},
+		args: append(apply("p.yaml"), "--strict"), fix: "Write the patches into the list (`- target: deployment.web`, `patch: ...`), or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
@@ -294,6 +296,8 @@ var badInputs = []badInput{
 		args: []string{"apply"}, fix: "Write the key the message suggests; docs/project.md lists them all."},
 	{title: "An empty project file", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "# to do\n"},
 		args: []string{"apply"}, fix: "Start it with `apiVersion: kmerge/v1` and `kind: Project`, or let `kmerge init` write it from the folder's contents."},
+	{title: "A project file whose patches list is empty, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: []\n"},
+		args: []string{"apply", "--strict"}, fix: "List the patch files or folders under `patches:` in kmerge.yaml, or give them with -p. Without --strict this is a warning, and the manifests are printed as they are."},
 	{title: "A project file path that does not exist", files: map[string]string{"base/d.yaml": catDeploy, "kmerge.yaml": "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n"},
 		args: []string{"apply"}, fix: "Create the folder, or correct the path: paths in kmerge.yaml are relative to its folder."},
 	// schemas and values
