@@ -228,6 +228,8 @@ var badInputs = []badInput{
 		args: append(apply("p.kpatch"), "--strict"), fix: "Write the patches, or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
 	{title: "A patch list that is an empty list, with --strict", files: map[string]string{"base/d.yaml": catDeploy, "p.yaml": "# prod overrides\n[]\n"},
 		args: append(apply("p.yaml"), "--strict"), fix: "Write the patches into the list (`- target: deployment.web`, `patch: ...`), or leave the file out of -p (and of the project's patches). Without --strict this is a warning, and the manifests are printed as they are."},
+	{title: "kmerge patch with a merge patch that is null", files: map[string]string{"d.yaml": catDeploy},
+		args: []string{"patch", "-f", "d.yaml", "--type", "merge", "-p", "null"}, fix: "To delete the object, give a strategic patch whose top level is `$patch: delete` (`-p '{\"$patch\":\"delete\"}'`); to change fields, give a merge patch that is a mapping."},
 	// targets
 	{title: "A kind name two groups share", files: map[string]string{"base/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\napiVersion: other.org/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 2\n"},
 		args: apply("p.kpatch"), fix: "Qualify the kind with its group: `[\"widget.example.com\".w]`."},
