@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
@@ -271,7 +274,8 @@ func emptyPatchPaths(paths []string, patches []*syntax.Patch, strict bool) ([]kp
 		for _, f := range files {
 			if !held[f] && !seen[f] {
 				seen[f] = true
-				out = append(out, kpatch.Warning{Pos: tree.Position{File: f}, Msg: "the file holds no patches (it is empty, comments only, or an empty list), so it changes nothing"})
+				pos, what := emptyFile(f)
+				out = append(out, kpatch.Warning{Pos: pos, Msg: what + ", so it changes nothing"})
 			}
 		}
 	}
@@ -360,6 +364,41 @@ func (j *partJoin) grow(b []byte, n, total int) []byte {
 		size = max(size, int(float64(size)/float64(j.read)*float64(total)*1.02))
 	}
 	return append(make([]byte, 0, size), b...)
+}
+
+// emptyFile says what a patch file that holds no patches holds instead,
+// and where: "the patch list is empty ([])" at the list, "the .kpatch file
+// holds only comments, no [section]" at its first line, and so on.
+func emptyFile(file string) (tree.Position, string) {
+	pos := tree.Position{File: file, Line: 1}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return tree.Position{File: file}, "the file holds no patches"
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
+		return pos, "the file is empty"
+	}
+	if strings.EqualFold(filepath.Ext(file), ".kpatch") {
+		return pos, "the .kpatch file holds only comments, no [section]"
+	}
+	if filepath.Base(file) == "Kustomization" || resource.IsKustomizationFile(data, file) {
+		return pos, "the kustomization has no patches (patches, patchesStrategicMerge, patchesJson6902)"
+	}
+	if st, err := tree.Read(data, tree.Options{File: file}); err == nil {
+		for _, d := range st.Docs {
+			if r := tree.Root(d); r != nil && r.Kind == yaml.SequenceNode && len(r.Content) == 0 {
+				pos.Line, pos.Column = r.Line, r.Column
+				return pos, "the file's patch list is empty ([])"
+			}
+		}
+		for _, d := range st.Docs {
+			if r := tree.Root(d); r != nil && tree.KindOf(r) == tree.Null {
+				pos.Line, pos.Column = r.Line, r.Column
+				return pos, "the file's document is null, not a patch list"
+			}
+		}
+	}
+	return pos, "the file holds only comments, no patch list"
 }
 
 // ApplyPatches applies patches to a set, in kpatch.Apply's order, finds
@@ -519,7 +558,15 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 	if err != nil {
 		return nil, err
 	}
-	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: res.Warnings,
+	// what reading the manifests noticed (a %YAML 1.3 directive), in
+	// file order, before what the patches did
+	var warnings []kpatch.Warning
+	for _, src := range set.Sources {
+		for _, w := range src.Warnings {
+			warnings = append(warnings, kpatch.Warning{Pos: w.Pos, Msg: w.Msg})
+		}
+	}
+	out := &ApplyResult{Patches: patches, Objects: len(set.Resources), Warnings: append(warnings, res.Warnings...),
 		Conflicts: rec.Conflicts(res.Recorded), Files: make([]*File, len(files)),
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {

@@ -452,6 +452,7 @@ type lineIndex struct {
 	text   []string
 	starts []int // the lines some node of the document starts on, sorted
 	last   int   // the document's last line
+	items  fieldpath.ItemIndex
 }
 
 func newLineIndex(doc *yaml.Node, text []string) *lineIndex {
@@ -499,7 +500,7 @@ func (idx *lineIndex) span(root *yaml.Node, p fieldpath.Path, keyOnly bool) (sta
 			start, n = n.Content[i].Line, tree.Deref(n.Content[i+1])
 			continue
 		}
-		i := fieldpath.FindItem(n, e)
+		i := idx.items.FindItem(n, e)
 		if i < 0 {
 			return 0, 0
 		}

@@ -63,6 +63,15 @@ type PatchOptions struct {
 	// Warn receives the violations that are not errors, in document
 	// order; nil drops them.
 	Warn func(*validate.Error)
+	// Notify receives the warnings that are not schema violations: what
+	// reading the patch and the document noticed (a %YAML directive of a
+	// later 1.x version, read as 1.2: tree.Stream.Warnings); nil drops
+	// them.
+	Notify func(tree.Warning)
+	// Deleted, when set, is told of each object a strategic patch whose
+	// top level is $patch: delete removed (see Patch): where it was, and
+	// what it was (apiVersion, kind, name).
+	Deleted func(pos tree.Position, object string)
 	// Thorough writes edited documents the long way, which gives the same
 	// output: rendered whole and spliced into their text, rather than
 	// rendering only their changed entries (tree.Options.Whole; see
@@ -129,6 +138,17 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits, Whole: opts.Thorough})
 	if err != nil {
 		return nil, err
+	}
+	if opts.Notify != nil {
+		for _, w := range append(ps.Warnings, st.Warnings...) {
+			opts.Notify(w)
+		}
+	}
+	if err := nullMergePatch(ps.Docs[0], opts); err != nil {
+		return nil, err
+	}
+	if opts.Type == Strategic && deletesObjects(ps.Docs[0]) {
+		return deleteObjects(ctx, st, ps.Docs[0], opts)
 	}
 	st.Snapshot()
 	c := opts.checker()
@@ -197,6 +217,98 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", docName, err)
+	}
+	return out.Bytes(), nil
+}
+
+// deletesObjects reports whether a strategic patch's top level is
+// $patch: delete: kustomize's patch that deletes the object it targets.
+func deletesObjects(patch *yaml.Node) bool {
+	d := tree.MapGet(tree.Root(patch), "$patch")
+	return d != nil && d.Kind == yaml.ScalarNode && d.Value == "delete"
+}
+
+// nullMergePatch refuses a merge patch that is null: RFC 7396 makes the
+// result null, which is no object (and no way to delete one here).
+func nullMergePatch(patch *yaml.Node, opts PatchOptions) error {
+	root := tree.Root(patch)
+	if opts.Type != Merge || root == nil || tree.KindOf(root) != tree.Null {
+		return nil
+	}
+	return &tree.SyntaxError{Pos: tree.Position{File: opts.PatchName, Line: root.Line, Column: root.Column},
+		Msg: "a merge patch that is null makes each object null (RFC 7396), which is no object: to delete objects, give a strategic patch whose top level is $patch: delete"}
+}
+
+// deleteObjects applies a strategic patch whose top level is $patch:
+// delete to the documents of st: the objects it picks are taken out (a
+// document, or an item of a List), as kmerge apply and kustomize delete
+// the object such a patch targets. The patch picks by the identity it
+// names (apiVersion, kind, metadata.name, metadata.namespace: what it gives
+// must match, as kustomize reads a patch's identity); one that names none
+// picks every object. Documents that are not objects, and empty ones,
+// stay. The result is what remains (nothing, when every document was
+// deleted); opts.Deleted hears of each object deleted.
+func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts PatchOptions) ([]byte, error) {
+	root := tree.Root(patch)
+	meta := tree.MapGet(root, "metadata")
+	want := [4]string{scalarField(root, "apiVersion"), scalarField(root, "kind"), scalarField(meta, "name"), scalarField(meta, "namespace")}
+	picks := func(obj *yaml.Node) bool {
+		if obj == nil || obj.Kind != yaml.MappingNode || !isObject(obj) {
+			return false
+		}
+		m := tree.MapGet(obj, "metadata")
+		got := [4]string{scalarField(obj, "apiVersion"), scalarField(obj, "kind"), scalarField(m, "name"), scalarField(m, "namespace")}
+		for i := range want {
+			if want[i] != "" && want[i] != got[i] {
+				return false
+			}
+		}
+		return true
+	}
+	tell := func(obj *yaml.Node) {
+		if opts.Deleted != nil {
+			opts.Deleted(tree.Position{File: opts.DocName, Line: obj.Line, Column: obj.Column}, objectName(obj))
+		}
+	}
+	for i, d := range st.Docs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: stopped before document %d of %d: %w", opts.DocName, i+1, len(st.Docs), err)
+		}
+		obj := tree.Root(d)
+		items, err := resource.ListItems(obj, opts.DocName)
+		if err != nil {
+			return nil, err
+		}
+		if items == nil {
+			if picks(obj) {
+				tell(obj)
+				st.Remove(i)
+			}
+			continue
+		}
+		kept := items.Content[:0:0]
+		for _, it := range items.Content {
+			if picks(it) {
+				tell(it)
+				continue
+			}
+			kept = append(kept, it)
+		}
+		items.Content = kept
+	}
+	format := st.Format
+	if opts.Output != nil {
+		format = *opts.Output
+	}
+	var out bytes.Buffer
+	var err error
+	if format == tree.JSON {
+		err = st.WriteJSON(&out)
+	} else {
+		err = st.WriteYAML(&out)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.DocName, err)
 	}
 	return out.Bytes(), nil
 }

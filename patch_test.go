@@ -8,6 +8,7 @@ import (
 
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
+	"github.com/kmerge/kmerge/validate"
 )
 
 // TestPatchErrors: the errors of Patch carry data, not advice about flags:
@@ -61,7 +62,8 @@ func TestPatchFallbackDirectives(t *testing.T) {
 	}
 	for _, c := range []struct{ patch, directive, path string }{
 		{"spec:\n  items:\n  - name: a\n    $patch: delete\n", "$patch: delete", "spec.items[0]"},
-		{"$patch: delete\n", "$patch: delete", ""},
+		// (a top-level $patch: delete needs no schema: it deletes the
+		// object, as kmerge apply does; TestPatchDeletesObjects)
 		{"spec:\n  $retainKeys: [items]\n", "$retainKeys", "spec"},
 	} {
 		out, err := Patch(context.Background(), widget, []byte(c.patch), opts)
@@ -95,5 +97,61 @@ func TestPatchListItems(t *testing.T) {
 	_, err = Patch(context.Background(), []byte("kind: RoleList\nitems: {a: 1}\n"), []byte(`{"a":1}`), PatchOptions{DocName: "l.yaml"})
 	if err == nil || !strings.HasPrefix(err.Error(), "l.yaml:2:8: the items of a RoleList must be a list") {
 		t.Errorf("items not a list: %v", err)
+	}
+}
+
+// TestPatchDeletesObjects: a strategic patch whose top level is $patch:
+// delete removes the objects it picks from Patch's output, as kmerge apply
+// and kustomize delete the object such a patch targets (docs/kpatch.md);
+// before, the object was emptied and failed validation (apiVersion, kind
+// and metadata.name missing). The patch picks by the identity it names
+// (kustomize reads a patch's apiVersion, kind, name and namespace as its
+// target); one naming none picks every object. A List loses the items it
+// picks and stays a List. Expected outputs: the input's text without the
+// deleted documents and items (a document with its "---" line; the first
+// one left needs none).
+func TestPatchDeletesObjects(t *testing.T) {
+	const a = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
+	const b = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"
+	const dep = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\n"
+	for _, c := range []struct {
+		name, doc, patch, want string
+		deleted                []string
+	}{
+		{"the one object", dep, `{"$patch":"delete"}`, "", []string{"d.yaml:1:1: apps/v1 Deployment a"}},
+		{"every object", a + "---\n" + b, `{"$patch":"delete"}`, "", []string{"d.yaml:1:1: v1 ConfigMap a", "d.yaml:5:1: v1 ConfigMap b"}},
+		{"by name", a + "---\n" + b, "$patch: delete\nmetadata: {name: b}\n", a, []string{"d.yaml:5:1: v1 ConfigMap b"}},
+		{"by name, the first", a + "---\n" + b, "$patch: delete\nmetadata: {name: a}\n", b, []string{"d.yaml:1:1: v1 ConfigMap a"}},
+		{"by kind", a + "---\n" + dep, "$patch: delete\nkind: Deployment\n", a, []string{"d.yaml:5:1: apps/v1 Deployment a"}},
+		{"by apiVersion and kind", a + "---\n" + dep, "$patch: delete\napiVersion: v1\nkind: Deployment\n", a + "---\n" + dep, nil},
+		{"no such object", a, "$patch: delete\nmetadata: {name: zz}\n", a, nil},
+		{"by namespace", a, "$patch: delete\nmetadata: {name: a, namespace: prod}\n", a, nil},
+		// deleting needs no schema: a kind without one goes as well
+		{"a kind without a schema", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n" + a, "$patch: delete\nkind: Widget\n", a, []string{"d.yaml:1:1: example.com/v1 Widget w"}},
+		{"an item of a List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n",
+			"$patch: delete\nmetadata: {name: a}\n",
+			"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n",
+			[]string{"d.yaml:4:3: v1 ConfigMap a"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var deleted []string
+			out, err := Patch(context.Background(), []byte(c.doc), []byte(c.patch), PatchOptions{DocName: "d.yaml", PatchName: "p.yaml", Validate: validate.Strict,
+				Deleted: func(pos tree.Position, object string) { deleted = append(deleted, pos.String()+object) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != c.want {
+				t.Errorf("output:\n%s\nwant:\n%s", out, c.want)
+			}
+			if strings.Join(deleted, "|") != strings.Join(c.deleted, "|") {
+				t.Errorf("deleted %q, want %q", deleted, c.deleted)
+			}
+		})
+	}
+	// a merge patch that is null would make the object null (RFC 7396):
+	// one error at the patch, not a schema violation per document
+	_, err := Patch(context.Background(), []byte(a+"---\n"+b), []byte("null\n"), PatchOptions{Type: Merge, DocName: "d.yaml", PatchName: "p.yaml"})
+	if err == nil || !strings.HasPrefix(err.Error(), "p.yaml:1:1: a merge patch that is null makes each object null") {
+		t.Errorf("merge patch null: %v", err)
 	}
 }

@@ -135,7 +135,8 @@ func TestConflictsMaskSecrets(t *testing.T) {
 // TestPatchMasksSecrets: kmerge.Patch's validation errors and a JSON
 // patch's failed test mask a Secret's values unless ShowSecrets, and say
 // so (validate.Violation.Secret, jsonpatch.Error.Masked), so that a
-// caller quoting the line they point at masks it too.
+// caller quoting the line they point at masks it too; a test of an object
+// that an earlier operation made a Secret too.
 func TestPatchMasksSecrets(t *testing.T) {
 	doc := []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata: {password: aHVudGVyMg==}\n")
 	for _, c := range []struct {
@@ -148,7 +149,16 @@ func TestPatchMasksSecrets(t *testing.T) {
 			`patch:1:8: data.password: the string "***" is not base64 data`, `the string "n3w pass"`},
 		{"a failed test", `[{"op": "test", "path": "/data/password", "value": "b2xk"}]`, JSON,
 			`test failed: /data/password is "***", not "***"`, `is "aHVudGVyMg==", not "b2xk"`},
+		// a ConfigMap that the patch's first operation makes a Secret:
+		// its values are the Secret's (the masking was decided on the
+		// document before the patch, and the test's message showed them)
+		{"a failed test of a Secret the patch made", `[{"op": "replace", "path": "/kind", "value": "Secret"}, {"op": "add", "path": "/stringData", "value": {"password": "hunter2"}}, {"op": "test", "path": "/stringData/password", "value": "n3wpass"}]`, JSON,
+			`test failed: /stringData/password is "***", not "***"`, `is "hunter2", not "n3wpass"`},
 	} {
+		doc := doc
+		if strings.Contains(c.patch, `"value": "Secret"`) {
+			doc = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db}\n")
+		}
 		_, err := Patch(context.Background(), doc, []byte(c.patch), PatchOptions{Type: c.typ, Validate: validate.Strict})
 		if err == nil || !strings.Contains(err.Error(), c.masked) || strings.Contains(err.Error(), c.clear) {
 			t.Errorf("%s: the error is %v, want it to hold %q", c.about, err, c.masked)

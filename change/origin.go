@@ -147,8 +147,9 @@ func Origins(changes []Change, before *yaml.Node) []Origin {
 		t.insert(c.Path, len(out)-1)
 	}
 	kept := out[:0]
+	items := &fieldpath.ItemIndex{} // before's lists, looked up once per origin
 	for i, o := range out {
-		if alive[i] && !(o.Op == Set && len(o.Overrode) == 0 && unchanged(before, o.Path, o.Value)) {
+		if alive[i] && !(o.Op == Set && len(o.Overrode) == 0 && unchanged(before, items, o.Path, o.Value)) {
 			kept = append(kept, o)
 		}
 	}
@@ -156,11 +157,11 @@ func Origins(changes []Change, before *yaml.Node) []Origin {
 }
 
 // unchanged reports whether the object before has the value v at p.
-func unchanged(before *yaml.Node, p fieldpath.Path, v *yaml.Node) bool {
+func unchanged(before *yaml.Node, items *fieldpath.ItemIndex, p fieldpath.Path, v *yaml.Node) bool {
 	if before == nil {
 		return false
 	}
-	had := fieldpath.Get(before, p)
+	had := items.Get(before, p)
 	return had != nil && tree.Equal(had, v)
 }
 

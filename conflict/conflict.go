@@ -219,43 +219,58 @@ func meet(e, f fieldpath.Element) meeting {
 	return maybe
 }
 
+// where says where two changes that conflict meet: at the path of the one
+// that conflicts with a whole part of the other (of: 1 for x, 2 for y; 0
+// for neither, two changes at one path or neither above the other), cut to
+// depth elements: its own path, or, for a change to the items of a list
+// that the other names an item of by index, the list's.
+type where struct {
+	of    uint8
+	depth int
+}
+
 // conflicts reports whether x (of a patch of kind kx) and y (of kind ky,
-// another patch) conflict, and which of them is the one that conflicts
-// with a whole part of the other patch (0: neither, the same path; 1: x,
-// above y or changing the list y names an item of; 2: y).
-func conflicts(x, y change.Change, kx, ky change.PatchKind) (int, bool) {
+// another patch) conflict, and where they meet.
+func conflicts(x, y change.Change, kx, ky change.PatchKind) (where, bool) {
 	// the change to a list's items, or to their names, goes with every
 	// change that names an item of the list: reported once
-	if structural(x, y) || renames(x, y) {
-		return 1, true
+	if j, ok := structural(x, y); ok {
+		return where{1, j}, true
 	}
-	if structural(y, x) || renames(y, x) {
-		return 2, true
+	if renames(x, y) {
+		return where{1, len(x.Path)}, true
+	}
+	if j, ok := structural(y, x); ok {
+		return where{2, j}, true
+	}
+	if renames(y, x) {
+		return where{2, len(y.Path)}, true
 	}
 	if otherItem(x, y) || otherItem(y, x) {
-		return 0, false
+		return where{}, false
 	}
 	crossKind := (kx == change.FieldPatch) != (ky == change.FieldPatch)
+	atX, atY := where{1, len(x.Path)}, where{2, len(y.Path)}
 	switch relate(x.Path, y.Path) {
 	case shape:
-		return 0, !passive(x) || !passive(y)
+		return where{}, !passive(x) || !passive(y)
 	case same:
 		if crossKind && setsOrDeletes(x) && setsOrDeletes(y) {
-			return 0, true
+			return where{}, true
 		}
-		return 0, sameClash(x, y) || sameClash(y, x)
+		return where{}, sameClash(x, y) || sameClash(y, x)
 	case above:
 		if crossKind && setsOrDeletes(x) {
-			return 1, true
+			return atX, true
 		}
-		return 1, belowClash(x, y)
+		return atX, belowClash(x, y)
 	case below:
 		if crossKind && setsOrDeletes(y) {
-			return 2, true
+			return atY, true
 		}
-		return 2, belowClash(y, x)
+		return atY, belowClash(y, x)
 	}
-	return 0, false
+	return where{}, false
 }
 
 func setsOrDeletes(c change.Change) bool { return c.Op == change.Set || c.Op == change.Delete }
@@ -406,8 +421,8 @@ func agrees(v *yaml.Node, rest fieldpath.Path, y change.Change) bool {
 
 // structural reports whether y names an item of a list by index and x
 // changes which items the list has, or their order: the index may then
-// name another item.
-func structural(x, y change.Change) bool {
+// name another item. j is the length of the list's path.
+func structural(x, y change.Change) (j int, ok bool) {
 	for j, e := range y.Path {
 		if e.Kind != fieldpath.IndexElement {
 			continue
@@ -421,10 +436,10 @@ func structural(x, y change.Change) bool {
 			continue
 		}
 		if r := relate(x.Path[:j], list); r == same {
-			return true
+			return j, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // otherItem reports whether x inserts, at an index, an item that is not

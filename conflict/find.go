@@ -20,23 +20,29 @@ import (
 // Two changes of different records of one object conflict by the rules of
 // the package documentation. Such pairs are gathered by where they meet:
 // the path of the change that conflicts with a whole part of the other
-// patch (the one above the other, or the one that changes the items of a
-// list, or their names, that the other names an item of) or, for two
-// changes at one path or neither above the other, the first of their paths
-// (fieldpath.Compare). One Conflict lists, for one object and one such
-// path, every change at that path that takes part in a pair met there, and
-// for each other patch the first of its changes elsewhere that does: N
-// patches that set one field to N values are one conflict of N sides, and a
-// change that conflicts with many changes of another patch below it is
-// listed with the first of them. The sides are in the order the patches
+// patch (the one above the other, or the one that changes the names of the
+// items of a list that the other names an item of), the list whose items
+// one changes (creates, inserts, deletes, orders) where the other names an
+// item of it by index, or, for two changes at one path or neither above
+// the other, the first of their paths (fieldpath.Compare). One Conflict
+// lists, for one object and one such path, every change at that path that
+// takes part in a pair met there, and for each other patch the first of
+// its changes elsewhere that does (the first that changes something, if
+// one does, rather than one that reads: a test, an existence): N patches
+// that set one field to N values are one conflict of N sides, and so are
+// N patches that each insert an item next to index 0 of one list; a change
+// that conflicts with many changes of another patch below it is listed
+// with the first of them. The sides are in the order the patches
 // were applied (then the order of their changes); the conflicts are ordered
 // by the position of their second side (where the conflict appears,
 // reading the patches in order), then by the path of their first.
 //
 // The changes are indexed by path, as server-side apply's field sets are,
-// so that only changes whose paths meet are compared, and changes at one
-// path that are alike (one operation, one value) are compared once: the
-// time is about linear in the number of changes where few of them meet.
+// so that only changes whose paths meet are compared (the items an
+// insertion may rename are looked up by the key its value holds), and
+// changes at one path that are alike (one operation, one value) are
+// compared once: the time is about linear in the number of changes where
+// few of them meet.
 func Find(records []change.Record) []Conflict {
 	byObject := map[string][]int{}
 	var objects []string
@@ -131,6 +137,7 @@ type node struct {
 	id      int
 	path    fieldpath.Path // of the first change that reached it
 	depth   int
+	parent  *node
 	classes []*class
 	byValue map[string]*class
 
@@ -255,7 +262,7 @@ func valuesKey(fields []fieldpath.KeyField, names []string) string {
 func (f *finder) child(n *node, e fieldpath.Element, path fieldpath.Path) *node {
 	newChild := func() *node {
 		f.count++
-		c := &node{id: f.count, path: path, depth: n.depth + 1}
+		c := &node{id: f.count, path: path, depth: n.depth + 1, parent: n}
 		n.all = append(n.all, c)
 		if e.Item() {
 			n.items = append(n.items, c)
@@ -474,41 +481,67 @@ func withClasses(n *node, out []*node) []*node {
 
 // related returns the nodes holding changes whose paths relate to u's
 // (relate is not disjoint): below it, at it, or clashing with it in shape,
-// and those a change of u may rename an item of (renames). The nodes above
-// u are not returned: u is among theirs.
+// and those a change of u may rename an item of (renames) or change the
+// items of by index (structural). The nodes above u are not returned: u is
+// among theirs. Each of them is found through the index, not by going
+// through every item of a list, so that many changes to the items of one
+// list are compared only where they meet.
 func (f *finder) related(u *node) []*node {
 	var out []*node
 	frontier := []*node{f.root}
-	renaming, restructuring := false, false
+	last := len(u.path) - 1
+	// what u's changes may do to the list its path is an item of (or a
+	// field of an item of): restructure it (structural), give an item
+	// the name another change names an item by (renames), as a whole
+	// item or by changing a key field
+	var restructuring, renamesField bool
+	var wholeItems []*class
 	for _, cl := range u.classes {
 		switch cl.rep.Op {
-		case change.Set:
-			renaming = true
+		case change.Set, change.Insert:
+			wholeItems = append(wholeItems, cl)
+		}
+		switch cl.rep.Op {
 		case change.Delete, change.Create, change.Insert:
-			renaming, restructuring = true, true
+			restructuring = true
+		}
+		switch cl.rep.Op {
+		case change.Set, change.Delete, change.Create, change.Insert:
+			renamesField = renamesField || !keepsName(cl.rep)
 		}
 	}
 	for i, e := range u.path {
-		// structural: u adds or removes an item of a list (i = len-1):
-		// the items of the list named by index are candidates, whatever
-		// their index (u's order of a list is above them: found below)
-		if restructuring && e.Item() && i == len(u.path)-1 {
+		if e.Item() && i == last {
 			for _, t := range frontier {
-				for _, c := range t.items {
-					if ce, _ := c.path.Last(); ce.Kind == fieldpath.IndexElement {
+				// structural: u adds or removes an item of a list: the
+				// items of the list named by index are candidates,
+				// whatever their index (u's order of a list is above
+				// them: found below)
+				if restructuring {
+					for _, c := range t.indexNodes() {
 						out = withClasses(c, out)
+					}
+				}
+				// renames: u sets or inserts a whole item, which takes
+				// the name of the items named by the key its value holds
+				for _, sig := range t.sigs {
+					ks := t.keys[sig]
+					for _, cl := range wholeItems {
+						for _, c := range ks.named(cl.rep.Value) {
+							out = withClasses(c, out)
+						}
 					}
 				}
 			}
 		}
-		// renames: u's path is a list's item (i = len-1) or a field of
-		// one (i = len-2): the items of the list named by keys are
-		// candidates, whatever their names
-		if renaming && e.Item() && (i == len(u.path)-1 || i == len(u.path)-2 && u.path[i+1].Kind == fieldpath.FieldElement) {
+		// renames: u changes a field of a list's item: the items of the
+		// list named by keys of that field are candidates, whatever their
+		// names
+		if renamesField && e.Item() && i == last-1 && u.path[i+1].Kind == fieldpath.FieldElement {
 			for _, t := range frontier {
 				for _, sig := range t.sigs {
 					ks := t.keys[sig]
-					if i == len(u.path)-2 && !slices.Contains(ks.fields, u.path[i+1].Name) {
+					if !slices.Contains(ks.fields, u.path[i+1].Name) {
 						continue
 					}
 					for _, c := range ks.list {
@@ -531,6 +564,57 @@ func (f *finder) related(u *node) []*node {
 		out = withClasses(t, out)
 	}
 	return out
+}
+
+// keepsName reports whether c, a change to a field of a list's item named
+// by key, sets that field to the value the item's name gives it (if the
+// field is a key field): it renames nothing.
+func keepsName(c change.Change) bool {
+	n := len(c.Path)
+	if c.Op != change.Set || n < 2 || c.Path[n-1].Kind != fieldpath.FieldElement || c.Path[n-2].Kind != fieldpath.KeyElement {
+		return false
+	}
+	own, ok := c.Path[n-2].KeyValue(c.Path[n-1].Name)
+	if !ok {
+		return false
+	}
+	v, ok := fieldpath.ValueOf(c.Value)
+	return ok && v == own
+}
+
+// indexNodes returns the children of n named by index, in order.
+func (n *node) indexNodes() []*node {
+	out := make([]*node, 0, len(n.indexes))
+	for _, c := range n.indexes {
+		out = append(out, c)
+	}
+	sortNodes(out)
+	return out
+}
+
+// named returns the children whose key an item of value v has
+// (fieldpath.HasKey): the items v takes the name of.
+func (ks *keySig) named(v *yaml.Node) []*node {
+	v = tree.Deref(v)
+	if tree.KindOf(v) != tree.Object {
+		return nil
+	}
+	var b strings.Builder
+	for _, name := range ks.fields {
+		val, ok := fieldpath.ValueOf(tree.MapGet(v, name))
+		switch {
+		case !ok:
+			return nil
+		case val.Kind == tree.Null:
+			return ks.list // null has two spellings in a path: let renames decide
+		}
+		b.WriteString(scalarKey(val))
+		b.WriteByte(0)
+	}
+	if c := ks.exact[b.String()]; c != nil {
+		return []*node{c}
+	}
+	return nil
 }
 
 // group is one conflict in the making: the classes of the changes that
@@ -608,34 +692,50 @@ func (f *finder) find(object string) []Conflict {
 }
 
 // meetAt decides whether the changes of two classes conflict, and where
-// they meet: the node of the one that conflicts with a whole part of the
-// other when both ways round agree on it, else the first of their paths.
+// they meet: at their path if it is one, else where both ways round agree
+// (the path of the one that conflicts with a whole part of the other, or
+// the list whose items it changes), else the first of their paths.
 func meetAt(x, y *class) (*node, bool) {
-	ax, ok := conflicts(x.rep, y.rep, x.kind, y.kind)
+	wx, ok := conflicts(x.rep, y.rep, x.kind, y.kind)
 	if !ok {
 		return nil, false
 	}
-	ay, _ := conflicts(y.rep, x.rep, y.kind, x.kind)
-	switch {
-	case x.node == y.node:
+	if x.node == y.node {
 		return x.node, true
-	case ax == 1 && ay == 2:
-		return x.node, true
-	case ax == 2 && ay == 1:
-		return y.node, true
-	case fieldpath.Compare(x.node.path, y.node.path) <= 0:
+	}
+	wy, _ := conflicts(y.rep, x.rep, y.kind, x.kind)
+	if a, b := wx.node(x.node, y.node), wy.node(y.node, x.node); a != nil && a == b {
+		return a, true
+	}
+	if fieldpath.Compare(x.node.path, y.node.path) <= 0 {
 		return x.node, true
 	}
 	return y.node, true
 }
 
-// within pairs the classes of one node that conflict. Sets of different
-// values (or by patches of different kinds) always do: they are paired
-// without comparing every two of them.
+// node returns the node w names, for changes at the nodes x and y (as
+// conflicts was given them); nil for neither.
+func (w where) node(x, y *node) *node {
+	n := x
+	switch w.of {
+	case 0:
+		return nil
+	case 2:
+		n = y
+	}
+	for n.depth > w.depth {
+		n = n.parent
+	}
+	return n
+}
+
+// within pairs the classes of one node that conflict. Sets and insertions
+// of different values (or by patches of different kinds) always do: they
+// are paired without comparing every two of them.
 func (f *finder) within(u *node) {
 	var sets, others []*class
 	for _, cl := range u.classes {
-		if cl.rep.Op == change.Set {
+		if pairsAlways(cl.rep.Op) {
 			sets = append(sets, cl)
 		} else {
 			others = append(others, cl)
@@ -692,9 +792,27 @@ func (f *finder) within(u *node) {
 	}
 }
 
+// before reports whether a, a change of one record, is shown in a
+// conflict rather than b, another of that record: a change that changes
+// something before one that reads, then the first.
+func (f *finder) before(a, b ref) bool {
+	changes := f.records[a.rec].Changes
+	if pa, pb := passive(changes[a.ch]), passive(changes[b.ch]); pa != pb {
+		return pb
+	}
+	return a.ch < b.ch
+}
+
+// pairsAlways reports whether two changes of op at one path conflict
+// whenever they are not alike (two classes: sets of different values,
+// insertions of any).
+func pairsAlways(op change.Op) bool { return op == change.Set || op == change.Insert }
+
 // conflict makes the conflict of a group: every change at the anchor that
 // has a partner of another patch, and for each other patch the first of
-// its changes elsewhere that has one.
+// its changes elsewhere that has one (the first that changes something, if
+// one does: a change that only reads, a test or an existence, says less
+// about what the patches do).
 func (f *finder) conflict(object string, g *group) (Conflict, bool) {
 	var at []ref
 	first := map[int]int{} // record -> change index, elsewhere
@@ -706,7 +824,7 @@ func (f *finder) conflict(object string, g *group) (Conflict, bool) {
 			}
 			if cl.node == g.anchor {
 				at = append(at, m)
-			} else if ch, ok := first[m.rec]; !ok || m.ch < ch {
+			} else if ch, ok := first[m.rec]; !ok || f.before(m, ref{m.rec, ch}) {
 				first[m.rec] = m.ch
 			}
 		}

@@ -1,6 +1,10 @@
 package fieldpath
 
 import (
+	"slices"
+	"strconv"
+	"strings"
+
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/tree"
@@ -9,6 +13,34 @@ import (
 // Get returns the value at p in the value root (a document node or a
 // value), or nil when there is none.
 func Get(root *yaml.Node, p Path) *yaml.Node {
+	return (*ItemIndex)(nil).Get(root, p)
+}
+
+// ItemIndex finds list items as FindItem does, looking each large list up
+// through an index of its items made the first time it is asked about
+// that list (by the key fields of the element, or by value): many lookups
+// in one list, one for each of its items, take time linear in its length
+// instead of quadratic. The lists it is asked about must not change while
+// it is used (it is made for one object that no longer changes: the
+// output, the object before the patches). The zero value is ready; a nil
+// *ItemIndex scans, as FindItem. It is not safe for concurrent use.
+type ItemIndex struct {
+	lists map[*yaml.Node]*listItems
+}
+
+// listItems is the index of one list: the first item with each key, by the
+// names of the key fields (sorted, joined), and the first with each value.
+type listItems struct {
+	byKey   map[string]map[string]int
+	byValue map[string]int
+}
+
+// itemIndexMin is the length from which a list is indexed: a shorter one
+// is scanned as fast.
+const itemIndexMin = 32
+
+// Get returns the value at p in the value root, as Get does.
+func (ix *ItemIndex) Get(root *yaml.Node, p Path) *yaml.Node {
 	n := tree.Deref(root)
 	for _, e := range p {
 		if n == nil {
@@ -21,13 +53,119 @@ func Get(root *yaml.Node, p Path) *yaml.Node {
 			n = tree.Deref(tree.MapGet(n, e.Name))
 			continue
 		}
-		i := FindItem(n, e)
+		i := ix.FindItem(n, e)
 		if i < 0 {
 			return nil
 		}
 		n = tree.Deref(n.Content[i])
 	}
 	return n
+}
+
+// FindItem returns the index in the list l of the first item e names, as
+// FindItem does.
+func (ix *ItemIndex) FindItem(l *yaml.Node, e Element) int {
+	l = tree.Deref(l)
+	if ix == nil || l == nil || l.Kind != yaml.SequenceNode || len(l.Content) < itemIndexMin || e.Kind == IndexElement {
+		return FindItem(l, e)
+	}
+	names, ok := keyNames(e)
+	if e.Kind == KeyElement && !ok {
+		return FindItem(l, e) // a field named twice
+	}
+	if ix.lists == nil {
+		ix.lists = map[*yaml.Node]*listItems{}
+	}
+	li := ix.lists[l]
+	if li == nil {
+		li = &listItems{}
+		ix.lists[l] = li
+	}
+	var b strings.Builder
+	switch e.Kind {
+	case MemberElement:
+		if li.byValue == nil {
+			li.byValue = map[string]int{}
+			for i, item := range l.Content {
+				if v, ok := ValueOf(item); ok {
+					b.Reset()
+					writeIndexKey(&b, v.Kind, v.Text)
+					if _, dup := li.byValue[b.String()]; !dup {
+						li.byValue[b.String()] = i
+					}
+				}
+			}
+		}
+		b.Reset()
+		writeIndexKey(&b, e.Value.Kind, e.Value.normalText())
+		if i, ok := li.byValue[b.String()]; ok {
+			return i
+		}
+		return -1
+	case KeyElement:
+		sig := strings.Join(names, "\x00")
+		m := li.byKey[sig]
+		if m == nil {
+			if li.byKey == nil {
+				li.byKey = map[string]map[string]int{}
+			}
+			m = map[string]int{}
+			li.byKey[sig] = m
+		items:
+			for i, item := range l.Content {
+				item = tree.Deref(item)
+				if item == nil || item.Kind != yaml.MappingNode {
+					continue
+				}
+				b.Reset()
+				for _, name := range names {
+					v, ok := ValueOf(tree.MapGet(item, name))
+					if !ok {
+						continue items
+					}
+					writeIndexKey(&b, v.Kind, v.Text)
+				}
+				if _, dup := m[b.String()]; !dup {
+					m[b.String()] = i
+				}
+			}
+		}
+		b.Reset()
+		for _, name := range names {
+			v, _ := e.KeyValue(name)
+			writeIndexKey(&b, v.Kind, v.normalText())
+		}
+		if i, ok := m[b.String()]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyNames returns the names of the key fields of e, sorted; ok is false
+// when one is named twice.
+func keyNames(e Element) (names []string, ok bool) {
+	names = make([]string, len(e.Key))
+	for i, kf := range e.Key {
+		names[i] = kf.Name
+	}
+	slices.Sort(names)
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// writeIndexKey writes a scalar's kind and text as an ItemIndex keys them:
+// two scalars have one key exactly when Value.Matches says they are equal.
+func writeIndexKey(b *strings.Builder, k tree.Kind, text string) {
+	b.WriteString(strconv.Itoa(int(k)))
+	b.WriteByte(':')
+	b.WriteString(strconv.Itoa(len(text)))
+	b.WriteByte(':')
+	b.WriteString(text)
 }
 
 // FindItem returns the index in the list l of the first item the element

@@ -1,11 +1,14 @@
 package fieldpath
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kmerge/kmerge/internal/nodetest"
+	"github.com/kmerge/kmerge/tree"
 )
 
 const service = `
@@ -188,5 +191,83 @@ func TestCompare(t *testing.T) {
 	}
 	if q := p.Parent().Append(Field("d")); q.String() != "a.b[name=x].d" || p.String() != "a.b[name=x].c" {
 		t.Errorf("Append modified its path: %s, %s", p, q)
+	}
+}
+
+// TestItemIndex: an ItemIndex finds the item FindItem finds (the first one
+// an element names, or none), on random lists long enough to be indexed:
+// objects whose key fields hold strings, integers that read alike
+// ("53", 53, 0x35), floats, booleans, nulls, or nothing (a field that is
+// missing is null, as for FindItem), scalars, nested lists; elements by
+// key (one or two fields, in either order, a field named twice), by value
+// and by index. Get through it follows the same items.
+func TestItemIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 21))
+	scalars := []string{"a", "b", "'53'", "53", "0x35", "1.0", "1", "true", "null", "''"}
+	found := map[ElementKind]int{}
+	for round := range 200 {
+		var b strings.Builder
+		b.WriteString("l:\n")
+		n := itemIndexMin + r.IntN(40)
+		for range n {
+			switch r.IntN(6) {
+			case 0:
+				fmt.Fprintf(&b, "- %s\n", scalars[r.IntN(len(scalars))])
+			case 1:
+				b.WriteString("- [x]\n")
+			default:
+				b.WriteString("- {")
+				for _, f := range []string{"name", "port", "protocol"} {
+					if r.IntN(4) > 0 {
+						fmt.Fprintf(&b, "%s: %s, ", f, scalars[r.IntN(len(scalars))])
+					}
+				}
+				b.WriteString("v: {w: 1}}\n")
+			}
+		}
+		doc := nodetest.ReadDoc(t, b.String())
+		list := doc.Content[0].Content[1]
+		value := func() Value {
+			v, _ := ValueOf(nodetest.ReadDoc(t, scalars[r.IntN(len(scalars))]).Content[0])
+			if v.Kind == tree.Null && r.IntN(2) == 0 {
+				v.Text = "" // the zero Value's spelling of null
+			}
+			return v
+		}
+		ix := &ItemIndex{}
+		for range 100 {
+			var e Element
+			switch r.IntN(5) {
+			case 0:
+				e = Index(r.IntN(n + 2))
+			case 1:
+				e = Member(value())
+			default:
+				fields := []string{"name", "port", "protocol"}
+				r.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
+				var kfs []KeyField
+				for _, f := range fields[:1+r.IntN(2)] {
+					kfs = append(kfs, KeyField{Name: f, Value: value()})
+				}
+				if r.IntN(10) == 0 {
+					kfs = append(kfs, KeyField{Name: kfs[0].Name, Value: value()})
+				}
+				e = Key(kfs...)
+			}
+			got, want := ix.FindItem(list, e), FindItem(list, e)
+			if got != want {
+				t.Fatalf("round %d: %s in\n%s: index %d, scan %d", round, e, b.String(), got, want)
+			}
+			if got >= 0 {
+				found[e.Kind]++
+			}
+			p := Path{Field("l"), e, Field("v")}
+			if got, want := ix.Get(doc, p), Get(doc, p); got != want {
+				t.Fatalf("round %d: Get %s: %v, want %v", round, p, got, want)
+			}
+		}
+	}
+	if found[KeyElement] < 2000 || found[MemberElement] < 500 {
+		t.Errorf("few items found: %v", found)
 	}
 }

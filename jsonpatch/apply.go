@@ -48,7 +48,7 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		return nil, err
 	}
 	orig := tree.Root(doc)
-	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig)}
+	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig), show: opts.ShowSecrets}
 	if a.maxCopied == 0 {
 		a.maxCopied = tree.DefaultLimits().MaxExpanded
 	}
@@ -94,7 +94,8 @@ type Options struct {
 	// add); a negative value: no limit.
 	MaxExpanded int
 	// ShowSecrets shows the values of a v1 Secret's data and stringData
-	// in clear in the message of a failed test. By default they are
+	// in clear in the message of a failed test (of a document that is a
+	// Secret, or that an earlier operation made one). By default they are
 	// masked ("***"), and the error says so (Error.Masked).
 	ShowSecrets bool
 }
@@ -251,7 +252,8 @@ type applier struct {
 	seen      map[*yaml.Node]bool
 	copied    int  // what the copy operations added so far (tree.ExpandedCost)
 	maxCopied int  // Options.MaxExpanded, resolved; 0: no limit
-	mask      bool // the document is a Secret whose values messages mask
+	mask      bool // the document was a Secret, whose values messages mask
+	show      bool // Options.ShowSecrets
 }
 
 type savedNode struct {
@@ -320,7 +322,10 @@ func (a *applier) apply(o *operation) error {
 		}
 		if !equal(v, o.value) {
 			want, masked := o.value, false
-			if p := secret.AtPointer(o.path); a.mask && secret.Touches(p) {
+			// masked if the document was a Secret, or is one now (an
+			// earlier operation replaced its kind): its values are secret
+			isSecret := a.mask || !a.show && secret.Object(a.root)
+			if p := secret.AtPointer(o.path); isSecret && secret.Touches(p) {
 				v, want, masked = secret.Value(v, p), secret.Value(want, p), true
 			}
 			e := o.errorf(ReasonTest, "test failed: %s is %s, not %s", showValueAt(o.pathTok), render(v), render(want))

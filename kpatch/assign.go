@@ -164,7 +164,10 @@ func (ap *applier) settleInsertions() {
 		}
 	}
 	if len(drop) > 0 {
-		kept := ap.log.Changes[:0]
+		// a new slice, not the old one's array: the changes dropped would
+		// stay reachable past its length (with their paths and values)
+		// for as long as the record is kept
+		kept := make([]change.Change, 0, len(ap.log.Changes)-len(drop))
 		for i, c := range ap.log.Changes {
 			if !drop[i] {
 				kept = append(kept, c)

@@ -163,9 +163,10 @@ func TestDeleteObject(t *testing.T) {
 	}
 	// the three meet at the object itself: one conflict of three sides
 	// (package conflict gathers the changes that do not commute at one
-	// place into one conflict)
+	// place into one conflict), the strategic patch's by what it sets,
+	// not by spec, which it merges into
 	want := []string{
-		"apps/v1 Deployment loadgenerator: p.yaml:3:11 (strategic patch) merges into spec, p.kpatch:1:1 (field patch) deletes the object, and p.kpatch:4:1 (field patch) needs the object to exist",
+		"apps/v1 Deployment loadgenerator: p.yaml:3:18 (strategic patch) sets spec.minReadySeconds to 1, p.kpatch:1:1 (field patch) deletes the object, and p.kpatch:4:1 (field patch) needs the object to exist",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("conflicts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -135,6 +135,9 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*synta
 		p.Kustomization = file
 	}
 	var warnings []Warning
+	for _, w := range st.Warnings {
+		warnings = append(warnings, Warning{Pos: w.Pos, Msg: w.Msg})
+	}
 	if len(ignored) > 0 {
 		warnings = append(warnings, Warning{Pos: nodePos(file, ignoredAt), Ignored: ignored,
 			Msg: fmt.Sprintf("kmerge reads the patches of a kustomization (patches, patchesStrategicMerge, patchesJson6902), not its %s", phrase(ignored))})

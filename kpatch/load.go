@@ -150,6 +150,8 @@ func parse(data []byte, file string, opts LoadOptions) ([]*syntax.Patch, []Warni
 	if !strings.EqualFold(filepath.Ext(file), ".kpatch") && (limits.MaxBytes <= 0 || len(data) <= limits.MaxBytes) && isKustomizationFile(data, file) {
 		return parseKustomization(data, file, &limits)
 	}
-	ps, err := syntax.Parse(data, file, syntax.Options{Limits: &limits, MaxLineBytes: opts.MaxLineBytes})
-	return ps, nil, err
+	var warnings []Warning
+	ps, err := syntax.Parse(data, file, syntax.Options{Limits: &limits, MaxLineBytes: opts.MaxLineBytes,
+		Warn: func(w tree.Warning) { warnings = append(warnings, Warning{Pos: w.Pos, Msg: w.Msg}) }})
+	return ps, warnings, err
 }

@@ -3,6 +3,8 @@ package kpatch
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -28,7 +30,17 @@ import (
 func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) string {
 	if sel.Bare {
 		if len(s.FindKinds(sel.Name)) > 0 {
-			return fmt.Sprintf(" (no object is named %s, and %s is a kind: write %s.NAME, or %s.* for every one)", sel.Name, sel.Name, sel.Name, sel.Name)
+			var of []*resource.Resource
+			for _, r := range set.Resources {
+				if s.NameMatches(sel.Name, r.GVK()) {
+					of = append(of, r)
+				}
+			}
+			here := ""
+			if ids := kindNames(of, 3); ids != "" {
+				here = " (here " + ids + ")"
+			}
+			return fmt.Sprintf(" (no object is named %s, and %s is a kind: write %s.NAME%s, or %s.* for every one)", sel.Name, sel.Name, sel.Name, here, sel.Name)
 		}
 		var names []string
 		for _, r := range set.Resources {
@@ -54,6 +66,18 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		return t.String()
 	}
 	if len(ofKind) == 0 {
+		// a name written where the kind goes ([loadgenerator.spec], for
+		// [deployment.loadgenerator.spec] or [loadgenerator]): the
+		// objects of that name
+		var named []*resource.Resource
+		for _, r := range set.Resources {
+			if r.Name == sel.Kind {
+				named = append(named, r)
+			}
+		}
+		if ids := kindNames(named, 0); ids != "" {
+			return fmt.Sprintf(" (no object is a %s, but %s is the name of %s: a target is kind.name, or a name alone with no path after it)", sel.Kind, sel.Kind, ids)
+		}
 		// the kinds of the objects first, then those of the schema
 		var present []string
 		seen := map[schema.GroupVersionKind]bool{}
@@ -103,6 +127,23 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		return " (" + suggest.Phrase(near, func(n string) string { return with(sel.Kind, n) }) + ")"
 	}
 	return ""
+}
+
+// kindNames lists objects as a target names them (Resource.Target),
+// sorted: all of them,
+// or the first most of them and how many more ("a, b, c and 4 more");
+// most 0: all.
+func kindNames(rs []*resource.Resource, most int) string {
+	var ids []string
+	for _, r := range rs {
+		ids = append(ids, r.Target())
+	}
+	sort.Strings(ids)
+	ids = slices.Compact(ids)
+	if most > 0 && len(ids) > most {
+		return strings.Join(ids[:most], ", ") + fmt.Sprintf(" and %d more", len(ids)-most)
+	}
+	return strings.Join(ids, ", ")
 }
 
 // suggestField returns "; did you mean X?" for a field name that t does

@@ -197,7 +197,7 @@ func runItems(ctx context.Context, input []byte) (out []byte, results []Result, 
 		// where the whole way checks it, as resource.Load does
 		return nil, nil, true, fmt.Errorf("stopped before reading %s: %w", stdinName, err)
 	}
-	listSrc := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: l.st}
+	listSrc := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: l.st, Warnings: l.st.Warnings}
 	objs, err := resource.Objects(listSrc)
 	if err != nil || len(objs) != len(l.items) {
 		return nil, nil, false, nil // the whole list gives the error
@@ -206,7 +206,7 @@ func runItems(ctx context.Context, input []byte) (out []byte, results []Result, 
 	if err := set.Check(); err != nil {
 		return nil, nil, true, err // as resource.Load gives it
 	}
-	cfg, err := parseConfig(tree.MapGet(l.root, "functionConfig"), stdinName)
+	cfg, err := parseConfig(tree.MapGet(l.root, "functionConfig"), l.st, stdinName)
 	var streams []*tree.Stream // of the items read, by item (nil: not read)
 	if err == nil {
 		// the items a patch targets, and the schemas, read on their own

@@ -79,7 +79,8 @@ type Config struct {
 	FailOnConflict bool
 	Validate       validate.Mode // validate.Strict unless the functionConfig says otherwise
 
-	file string // the input the functionConfig was read from, for errors
+	file string       // the input the functionConfig was read from, for errors
+	st   *tree.Stream // the stream it is part of; nil: unknown
 }
 
 // Result is one entry of the ResourceList's results.
@@ -178,7 +179,7 @@ func RunWith(ctx context.Context, input []byte, opts Options) ([]byte, []Result,
 		return nil, nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
 	}
 	root := tree.Root(src.Stream.Docs[0])
-	cfg, err := parseConfig(tree.MapGet(root, "functionConfig"), src.Path)
+	cfg, err := parseConfig(tree.MapGet(root, "functionConfig"), src.Stream, src.Path)
 	if err == nil {
 		cfg.Schema, err = withCRDs(cfg.Schema, set)
 	}
@@ -401,18 +402,22 @@ func kindOf(n *yaml.Node) string {
 }
 
 // ParseConfig reads a functionConfig: kmerge's Patches kind or a
-// ConfigMap. Positions in patches are relative to their text, named
-// functionConfig.spec.kpatch and so on. Errors about the functionConfig
-// itself are *ConfigError.
-func ParseConfig(fc *yaml.Node) (*Config, error) { return parseConfig(fc, "") }
+// ConfigMap. Positions in patches and errors are the lines and columns of
+// fc's nodes, in a file named functionConfig, except in text (kpatch, or
+// a ConfigMap's patches) whose text is not known: those are relative to
+// the text, named by its field (functionConfig.spec.kpatch). Errors about
+// the functionConfig itself are *ConfigError.
+func ParseConfig(fc *yaml.Node) (*Config, error) { return parseConfig(fc, nil, "functionConfig") }
 
-// parseConfig is ParseConfig for a functionConfig read from file, which
-// names it in the positions of errors.
-func parseConfig(fc *yaml.Node, file string) (*Config, error) {
+// parseConfig is ParseConfig for a functionConfig read from file, as part
+// of the stream st (nil: unknown), which names it in the positions of
+// errors and patches; text kept line for line in st (kpatch: |) is
+// parsed where it is in st, so that positions in it are the file's.
+func parseConfig(fc *yaml.Node, st *tree.Stream, file string) (*Config, error) {
 	if fc == nil || tree.KindOf(fc) == tree.Null {
 		return nil, errors.New("no functionConfig: give the patches in a " + ConfigAPIVersion + " " + ConfigKind + " object or a ConfigMap (see docs/krm.md)")
 	}
-	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict, file: file}
+	cfg := &Config{Vars: kpatch.NewVars(), Schema: schema.Builtin(), Validate: validate.Strict, file: file, st: st}
 	root := fieldpath.Path{fieldpath.Field("functionConfig")}
 	if err := cfg.wantKind(fc, root, tree.Object, "a "+ConfigAPIVersion+" "+ConfigKind+" object or a ConfigMap"); err != nil {
 		return nil, err
@@ -458,9 +463,9 @@ func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
 		var err error
 		switch kn.Value {
 		case "kpatch":
-			err = cfg.addKpatch(v.Value, name)
+			err = cfg.addKpatch(v, name)
 		case "patches":
-			err = cfg.addPatchList(v, name)
+			err = cfg.addPatchList(v, cfg.file)
 		case "values":
 			err = cfg.addValues(v, name)
 		case "features":
@@ -529,22 +534,44 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 			return cfg.errorf(vn, field, "%s, where text belongs: a ConfigMap's data values are strings (write YAML as a block: %s: |, then its lines, indented)", tree.Describe(vn), kn.Value)
 		}
 		var err error
+		file := name // the name positions in text parsed here have
 		parse := func() (*yaml.Node, error) {
-			st, err := tree.Read([]byte(text), tree.Options{File: name})
-			if err != nil || len(st.Docs) == 0 {
+			// YAML in text: where the text is kept line for line in
+			// the ResourceList, positions in it are the ResourceList's
+			at, ok := cfg.origin(vn)
+			if !ok {
+				at = tree.Position{File: name, Line: 1, Column: 1}
+			}
+			file = at.File
+			st, err := tree.Read([]byte(text), tree.Options{File: at.File})
+			if err != nil {
+				var se *tree.SyntaxError
+				if ok && errors.As(err, &se) && se.Pos.Line > 0 {
+					se.Pos.Line += at.Line - 1
+					if se.Pos.Column > 0 {
+						se.Pos.Column += at.Column - 1
+					}
+				}
 				return nil, err
 			}
-			return tree.Root(st.Docs[0]), nil
+			if len(st.Docs) == 0 {
+				return nil, nil
+			}
+			n := tree.Root(st.Docs[0])
+			if ok {
+				tree.ShiftPositions(n, at)
+			}
+			return n, nil
 		}
 		switch kn.Value {
 		case "kpatch":
-			err = cfg.addKpatch(text, name)
+			err = cfg.addKpatch(vn, name)
 		case "patches", "values", "features":
 			var n *yaml.Node
 			if n, err = parse(); err == nil && n != nil {
 				switch kn.Value {
 				case "patches":
-					err = cfg.addPatchList(n, name)
+					err = cfg.addPatchList(n, file)
 				case "values":
 					err = cfg.addValues(n, name)
 				default:
@@ -573,8 +600,27 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 	return nil
 }
 
-func (cfg *Config) addKpatch(text, name string) error {
-	ps, err := syntax.ParseKpatch([]byte(text), name)
+// origin returns where the text of the scalar n is in the functionConfig's
+// file, when it is kept there line for line (tree.Stream.TextOrigin).
+func (cfg *Config) origin(n *yaml.Node) (tree.Position, bool) {
+	at, ok := cfg.st.TextOrigin(n)
+	at.File = cfg.file
+	return at, ok
+}
+
+// addKpatch reads the .kpatch text of the node n, the field name: where
+// the text is kept line for line in the ResourceList (kpatch: |), its
+// positions are the ResourceList's; otherwise (a quoted string over
+// lines, JSON) they are lines of the text, named by the field
+// (functionConfig.spec.kpatch:2:11).
+func (cfg *Config) addKpatch(n *yaml.Node, name string) error {
+	var ps []*syntax.Patch
+	var err error
+	if at, ok := cfg.origin(n); ok {
+		ps, err = syntax.ParseKpatchAt([]byte(n.Value), at)
+	} else {
+		ps, err = syntax.ParseKpatch([]byte(n.Value), name)
+	}
 	if err != nil {
 		return err
 	}
@@ -582,14 +628,12 @@ func (cfg *Config) addKpatch(text, name string) error {
 	return nil
 }
 
-func (cfg *Config) addPatchList(n *yaml.Node, name string) error {
-	// the patch list is read from its own text, so that its positions
-	// are lines of the list
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	ps, err := syntax.ParseYAML(b, name)
+// addPatchList reads a YAML patch list from its nodes, whose positions
+// are in file (the ResourceList's, but for text that is not kept line for
+// line in it); it reads a copy: the patches hold parts of it, and the
+// ResourceList is written out.
+func (cfg *Config) addPatchList(n *yaml.Node, file string) error {
+	ps, err := syntax.ParseYAMLNode(tree.Clone(n), file)
 	if err != nil {
 		return err
 	}

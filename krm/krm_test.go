@@ -58,7 +58,7 @@ func TestProcessRejects(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n":                                                                             "the input is not a ResourceList",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n":                                                               "no functionConfig",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Foo}\n":                                  "<stdin>:4:17: functionConfig: it is a Foo",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: x, extra: 1}}\n": "functionConfig.spec.kpatch:1:1: an assignment needs a section",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: x, extra: 1}}\n": "<stdin>:4:48: an assignment needs a section",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {extra: 1}}\n":            "<stdin>:4:40: functionConfig.spec.extra: unknown field",
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {strict: maybe}}\n":       `<stdin>:4:48: functionConfig.spec.strict: the string "maybe", where true or false belongs`,
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {spec: {}}\n":                                   "<stdin>:4:17: functionConfig: it has no kind",
@@ -240,5 +240,65 @@ functionConfig:
 				t.Errorf("after %d checks: %q, %v, %v; want %q", n, out, results, err, want)
 			}
 		}
+	}
+}
+
+// TestPositionsInFunctionConfig: a patch given inline in the functionConfig
+// is found where the ResourceList has it. An error in .kpatch text kept
+// line for line (kpatch: |, or a one-line value) names the ResourceList's
+// line and column of the offending text (line 1 of the text is the line
+// after kpatch: |, its column 1 the block's indentation); an error in a
+// patch list names its node. Before, the positions were lines of the
+// extracted text (functionConfig.spec.kpatch:2:1) or of the patch list
+// re-serialized (functionConfig.spec.patches:3:5), which the list does not
+// have. Text that is not kept line for line (a quoted string with \n
+// escapes) keeps positions in the text, named by its field. Each expected
+// position was counted by hand on the input below it (columns count from
+// 1; the items are on lines 3-6, the functionConfig from line 7).
+func TestPositionsInFunctionConfig(t *testing.T) {
+	const head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		"- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n" +
+		"functionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n"
+	// line 12 is the first line of the spec
+	for _, c := range []struct{ name, spec, want string }{
+		{"kpatch syntax", "    kpatch: |\n      [deployment.web]\n      replicas 3\n",
+			"<stdin>:14:7: expected key: value or key = value"},
+		{"kpatch bad target", "    kpatch: |\n      # the header\n      [deployment..web]\n      replicas: 3\n",
+			"<stdin>:14:19: a target is kind.name: the name is missing"},
+		{"kpatch indented more", "    kpatch: |\n          [deployment.web]\n          spec..replicas: 3\n",
+			"<stdin>:14:16: empty path segment"},
+		{"kpatch one line", "    kpatch: '[deployment..web]'\n",
+			"<stdin>:12:26: a target is kind.name: the name is missing"},
+		{"patch list syntax", "    patches:\n    - target: deployment.web\n      patch:\n        spec..replicas: 3\n",
+			"<stdin>:15:14: empty path segment"},
+		{"patch list bad target", "    patches:\n    - target: deployment..web\n      patch: {spec.replicas: 3}\n",
+			"<stdin>:13:26: a target is kind.name: the name is missing"},
+		{"patch list flow", "    patches: [{target: deployment.web, patch: {spec.replicas: {a: 1}}}]\n",
+			"<stdin>:12:64: apps/v1 Deployment web: spec.replicas is an integer (schema type integer/int32), it has no field \"a\""},
+		// a ConfigMap's data: the same, and YAML in its text too
+		{"configmap kpatch", "  data:\n    kpatch: |\n      [deployment.web]\n      spec..replicas: 3\n",
+			"<stdin>:14:12: empty path segment"},
+		{"configmap patches", "  data:\n    patches: |\n      - target: deployment.web\n        patch:\n          spec..replicas: 3\n",
+			"<stdin>:15:16: empty path segment"},
+		{"configmap patches yaml", "  data:\n    patches: |\n      - target: deployment.web\n        patch: [a\n",
+			"<stdin>:14: did not find expected ',' or ']'"},
+		{"kpatch quoted over lines", "    kpatch: \"[deployment.web]\\nspec..replicas: 3\"\n",
+			"functionConfig.spec.kpatch:2:6: empty path segment"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := head + c.spec
+			if strings.HasPrefix(c.spec, "  data:") {
+				in = strings.Replace(head, "kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n", "v1\n  kind: ConfigMap\n  metadata: {name: p}\n", 1) + c.spec
+			}
+			_, err := Process(context.Background(), []byte(in))
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("%v\nwant it to start with %s", err, c.want)
+
+			}
+			pos, ok := tree.ErrorPosition(err)
+			if !ok || !strings.HasPrefix(err.Error(), pos.String()) {
+				t.Errorf("position %v, ok %v", pos, ok)
+			}
+		})
 	}
 }

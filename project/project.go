@@ -56,6 +56,9 @@ type Project struct {
 
 	Manifests []string // files and folders of manifests (-f)
 	Patches   []string // patch files and folders (-p)
+	// PatchesAt is where the patches list is in File (its line and
+	// column); no line when the file has no patches key.
+	PatchesAt tree.Position
 	Values    []string // values files (--values), later ones win
 	// Set holds values given in the project file itself (a mapping merged
 	// over the values files, like --set); nil when there are none.
@@ -186,6 +189,7 @@ func parse(data []byte, file string, stat bool) (*Project, error) {
 			p.Manifests, err = paths(v, k.Value)
 		case "patches":
 			p.Patches, err = paths(v, k.Value)
+			p.PatchesAt = tree.Position{File: p.File, Line: v.Line, Column: v.Column}
 		case "values":
 			p.Values, err = paths(v, k.Value)
 		case "schemas":

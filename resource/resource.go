@@ -81,6 +81,13 @@ func (r *Resource) Position() tree.Position {
 	return tree.Position{File: r.Source.Path, Line: r.Root.Line, Column: r.Root.Column}
 }
 
+// Target names the object as a target picks it, for messages that say
+// what to write: kind.name, with its namespace (prod/deployment.web)
+// where it has one, quoted as a target quotes (cm."app.config").
+func (r *Resource) Target() string {
+	return Selector{Namespace: r.Namespace, Kind: strings.ToLower(r.Kind), Name: r.Name}.String()
+}
+
 // ID names the object: "apps/v1 Deployment prod/web".
 func (r *Resource) ID() string { return r.Identity().String() }
 
@@ -167,6 +174,10 @@ type Source struct {
 	Column int
 
 	style tree.Style // of a part: the file's
+
+	// Warnings are what reading the file noticed that is not an error
+	// (tree.Stream.Warnings); Release keeps them.
+	Warnings []tree.Warning
 }
 
 // Set is the objects of some files.
@@ -410,6 +421,7 @@ func (src *Source) parse(ctx context.Context, opts LoadOptions) ([]*Resource, co
 	if src.Stream, err = tree.Read(src.Input, topts); err != nil {
 		return nil, counts{}, err
 	}
+	src.Warnings = src.Stream.Warnings
 	objs, c, err := objects(src)
 	if !src.Stream.Outlines() {
 		return objs, c, err

@@ -59,9 +59,6 @@ func (sel Selector) String() string {
 	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
 		return sel.mapping()
 	}
-	if sel.Bare {
-		return sel.Name
-	}
 	var b strings.Builder
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
@@ -75,6 +72,10 @@ func (sel Selector) String() string {
 			return strconv.Quote(s)
 		}
 		return s
+	}
+	if sel.Bare {
+		b.WriteString(quote(sel.Name))
+		return b.String()
 	}
 	kind := sel.Kind
 	switch kind {
@@ -233,29 +234,51 @@ func (m *Matcher) Matches(r *Resource) bool {
 		name = name || m.matchesName(o.Name)
 		ns = ns || m.matchesNamespace(o.Namespace)
 	}
-	if !name || !ns || sel.APIVersion != "" && sel.APIVersion != r.APIVersion {
+	if !name || !ns || !m.matchesKind(r.APIVersion, r.Kind) {
 		return false
-	}
-	if m.grp != nil || m.vers != nil {
-		gvk := r.GVK()
-		if m.grp != nil && !m.grp.MatchString(gvk.Group) || m.vers != nil && !m.vers.MatchString(gvk.Version) {
-			return false
-		}
-	}
-	switch {
-	case m.kind != nil:
-		if !m.kind.MatchString(r.Kind) {
-			return false
-		}
-	case sel.Kind != "" && sel.Kind != "*":
-		if !m.schema.NameMatches(sel.Kind, r.GVK()) {
-			return false
-		}
 	}
 	if len(m.labels.reqs) > 0 && !m.labels.Matches(r.Labels()) {
 		return false
 	}
 	return len(m.annotations.reqs) == 0 || m.annotations.Matches(r.Annotations())
+}
+
+// matchesKind reports whether the selector (not an ID) picks objects of
+// this apiVersion and kind, whatever else they are: by its apiVersion,
+// group, version and kind.
+func (m *Matcher) matchesKind(apiVersion, kind string) bool {
+	sel := m.sel
+	if sel.APIVersion != "" && sel.APIVersion != apiVersion {
+		return false
+	}
+	gvk := schema.ParseGVK(apiVersion, kind)
+	if m.grp != nil && !m.grp.MatchString(gvk.Group) || m.vers != nil && !m.vers.MatchString(gvk.Version) {
+		return false
+	}
+	switch {
+	case m.kind != nil:
+		return m.kind.MatchString(kind)
+	case sel.Kind != "" && sel.Kind != "*":
+		return m.schema.NameMatches(sel.Kind, gvk)
+	}
+	return true
+}
+
+// MayPickKind reports whether the selector may pick objects of this
+// apiVersion and kind, whatever their names, namespaces, labels and
+// annotations: whether its kind name names the kind (through s, as
+// Matcher resolves it; "" and "*" name every kind, a bare name's target
+// among them), and its apiVersion, group and version allow it. A selector
+// whose expressions do not compile may pick anything.
+func (sel Selector) MayPickKind(apiVersion, kind string, s *schema.Schema) bool {
+	if sel.ID {
+		return sel.APIVersion == apiVersion && sel.Kind == kind
+	}
+	m, err := sel.Matcher(s)
+	if err != nil {
+		return true
+	}
+	return m.matchesKind(apiVersion, kind)
 }
 
 // isID reports whether id is the identity an ID selector names.
@@ -320,11 +343,7 @@ func (sel Selector) Ambiguity(matched []*Resource) error {
 		}
 		var ids []string
 		for _, r := range matched {
-			id := strings.ToLower(r.Kind) + "." + r.Name
-			if r.Namespace != "" {
-				id = r.Namespace + "/" + id
-			}
-			ids = append(ids, id)
+			ids = append(ids, r.Target())
 		}
 		sort.Strings(ids)
 		return fmt.Errorf("the target %q names %d objects: write kind.name, one of %s", sel.Name, len(matched), strings.Join(ids, ", "))

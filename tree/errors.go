@@ -92,9 +92,12 @@ func yamlError(file string, err error, data []byte) error {
 			return errorf(file, line, col, "character %U is not allowed in YAML text (in a double-quoted string, write it as the escape %s)", r, escape)
 		}
 	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil && m[2] == "found incompatible YAML document" {
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil && (m[2] == "found incompatible YAML document" || strings.Contains(m[2], "version number")) {
 		if line, version, ok := otherVersion(data); ok {
-			return errorf(file, line, 1, "%%YAML %s: kmerge reads YAML 1.2 (and documents marked %%YAML 1.1)", version)
+			if major, _, _ := strings.Cut(version, "."); major != "1" && major != "" && strings.Trim(major, "0123456789") == "" {
+				return errorf(file, line, 1, "%%YAML %s: YAML %s is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version, major)
+			}
+			return errorf(file, line, 1, "%%YAML %s: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)", version)
 		}
 	}
 	e := &SyntaxError{Pos: Position{File: file}, Msg: msg}
@@ -244,17 +247,24 @@ func firstUnprintable(data []byte) (line, col int, r rune, ok bool) {
 }
 
 // otherVersion returns the line (from 1) and the version of the first
-// %YAML directive of data that names a version other than 1.1 and 1.2.
+// %YAML directive of data that names a version kmerge does not read: not
+// 1.1, 1.2 nor a later 1.x.
 func otherVersion(data []byte) (line int, version string, ok bool) {
-	for i, l := range strings.Split(string(data), "\n") {
-		rest, found := strings.CutPrefix(l, "%YAML")
-		if !found || rest == "" || rest[0] != ' ' && rest[0] != '\t' {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) > 0 && f[0] != "1.1" && f[0] != "1.2" {
-			return i + 1, f[0], true
+	for _, d := range yamlDirectives(data) {
+		if minor, ok := version1x(d.version); !ok || minor < 1 {
+			return d.line, d.version, true
 		}
 	}
 	return 0, "", false
 }
+
+// Warning is what a reader noticed that is not an error, at a place in
+// its input.
+type Warning struct {
+	Pos Position
+	Msg string
+}
+
+// String formats the warning as "file:line:col: warning: message", as
+// kmerge's warnings are written.
+func (w Warning) String() string { return w.Pos.String() + "warning: " + w.Msg }

@@ -108,16 +108,29 @@ func TestUnprintablePosition(t *testing.T) {
 
 // YAML versions: kmerge reads YAML 1.2, so a stream that says so reads
 // (yaml.v3 alone refuses %YAML 1.2), with its lines where they are, and
-// so does one marked 1.1; another version is an error at its directive.
+// so does one marked 1.1 (kmerge's decision: Kubernetes manifests were
+// long written as 1.1, and kmerge's writer quotes what 1.1 reads
+// otherwise). A later minor version (1.3, 1.10) reads as 1.2 with a
+// warning at its directive, a later major version (2.0) is an error
+// there, as the YAML 1.2.2 specification says (6.8.1: a higher minor
+// version "should be processed with an appropriate warning", a higher
+// major version "rejected with an appropriate error message"); so is a
+// version that is no version of YAML 1 after 1.0.
 func TestYAMLVersionDirective(t *testing.T) {
-	for in, want := range map[string]string{
-		"%YAML 1.2\n---\na: yes\n":                                    `{"a":"yes"}`,
-		"%YAML   1.2 # the version\n---\na: 1\n":                      `{"a":1}`,
-		"%YAML 1.1\n---\na: 1\n":                                      `{"a":1}`,
-		"a: 1\n...\n%YAML 1.2\n---\nb: 2\n":                           `{"a":1}{"b":2}`,
-		"%YAML 1.2\n%TAG !e! tag:example.com,2000:\n---\nc: !e!x 3\n": `{"c":"3"}`,
+	for in, want := range map[string]struct{ json, warnings string }{
+		"%YAML 1.2\n---\na: yes\n":                                    {`{"a":"yes"}`, ""},
+		"%YAML   1.2 # the version\n---\na: 1\n":                      {`{"a":1}`, ""},
+		"%YAML 1.1\n---\na: 1\n":                                      {`{"a":1}`, ""},
+		"a: 1\n...\n%YAML 1.2\n---\nb: 2\n":                           {`{"a":1}{"b":2}`, ""},
+		"%YAML 1.2\n%TAG !e! tag:example.com,2000:\n---\nc: !e!x 3\n": {`{"c":"3"}`, ""},
 		// a "%YAML 1.2" line inside a document is text, not a directive
-		"--- |\n  %YAML 1.2\n": `"%YAML 1.2\n"`,
+		"--- |\n  %YAML 1.2\n": {`"%YAML 1.2\n"`, ""},
+		"--- |\n  %YAML 1.3\n": {`"%YAML 1.3\n"`, ""},
+		// later minor versions: read as 1.2 (yes is a string), warned of
+		"%YAML 1.3\n---\na: yes\n":             {`{"a":"yes"}`, "f.yaml:1:1: warning: %YAML 1.3: a later version of YAML 1 than kmerge reads; read as YAML 1.2"},
+		"%YAML 1.10 # ten\n---\na: [1, 2]\n":   {`{"a":[1,2]}`, "f.yaml:1:1: warning: %YAML 1.10: a later version of YAML 1 than kmerge reads; read as YAML 1.2"},
+		"\ufeff%YAML 1.3\n---\na: 1\n":         {`{"a":1}`, "f.yaml:1:1: warning: %YAML 1.3: a later version of YAML 1 than kmerge reads; read as YAML 1.2"},
+		"a: 1\n...\n%YAML 1.4\n---\nb: &x 2\n": {`{"a":1}{"b":2}`, "f.yaml:3:1: warning: %YAML 1.4: a later version of YAML 1 than kmerge reads; read as YAML 1.2"},
 	} {
 		st, err := Read([]byte(in), Options{File: "f.yaml"})
 		if err != nil {
@@ -132,17 +145,37 @@ func TestYAMLVersionDirective(t *testing.T) {
 			}
 			got += string(b)
 		}
-		if got != want {
-			t.Errorf("%q: read as %s, want %s", in, got, want)
+		if got != want.json {
+			t.Errorf("%q: read as %s, want %s", in, got, want.json)
 		}
+		var warnings []string
+		for _, w := range st.Warnings {
+			warnings = append(warnings, w.String())
+		}
+		if got := strings.Join(warnings, "\n"); got != want.warnings {
+			t.Errorf("%q: warnings %q, want %q", in, got, want.warnings)
+		}
+	}
+	// a part of a longer stream (SplitStream) starting at line 101: the
+	// warning names the line in the file
+	if st, err := Read([]byte("a: 1\n...\n%YAML 1.3\n---\nb: 2\n"), Options{File: "f.yaml", Line: 101}); err != nil {
+		t.Error(err)
+	} else if len(st.Warnings) != 1 || st.Warnings[0].Pos.Line != 103 {
+		t.Errorf("a part starting at line 101: warnings %v, want one at line 103", st.Warnings)
 	}
 	_, err := Read([]byte("%YAML 1.2\n---\na: [1\n"), Options{File: "f.yaml"})
 	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 3 {
 		t.Errorf("an error after a %%YAML 1.2 directive: %v, want line 3", err)
 	}
+	_, err = Read([]byte("%YAML 1.3\n---\na: [1\n"), Options{File: "f.yaml"})
+	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 3 {
+		t.Errorf("an error after a %%YAML 1.3 directive: %v, want line 3", err)
+	}
 	for in, want := range map[string]string{
-		"%YAML 1.3\n---\na: 1\n":            "f.yaml:1:1: %YAML 1.3: kmerge reads YAML 1.2 (and documents marked %YAML 1.1)",
-		"a: 1\n...\n%YAML 2.0\n---\nb: 1\n": "f.yaml:3:1: %YAML 2.0: kmerge reads YAML 1.2 (and documents marked %YAML 1.1)",
+		"a: 1\n...\n%YAML 2.0\n---\nb: 1\n": "f.yaml:3:1: %YAML 2.0: YAML 2 is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)",
+		"%YAML 3.1\n---\nb: 1\n":            "f.yaml:1:1: %YAML 3.1: YAML 3 is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)",
+		"%YAML 1.0\n---\nb: 1\n":            "f.yaml:1:1: %YAML 1.0: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)",
+		"%YAML one\n---\nb: 1\n":            "f.yaml:1:1: %YAML one: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)",
 	} {
 		_, err := Read([]byte(in), Options{File: "f.yaml"})
 		if err == nil || err.Error() != want {

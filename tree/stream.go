@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -104,6 +105,10 @@ type Stream struct {
 	Format Format
 	Style  Style
 	Docs   []*yaml.Node // document nodes; an empty document has no content
+	// Warnings are what Read noticed that is not an error: a %YAML
+	// directive of a later 1.x version than 1.2, read as 1.2 (the YAML
+	// 1.2.2 specification, 6.8.1, asks for a warning).
+	Warnings []Warning
 
 	src        []byte       // the YAML text Read parsed (not a copy); nil for JSON
 	limits     Limits       // the limits Read applied, reused to re-read output
@@ -219,6 +224,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 				s.outlined, s.starts, s.startLines = nil, nil, nil
 				s.detectStyle()
 			}
+			s.Warnings = directiveWarnings(data, opts)
 			return s, nil
 		}
 	}
@@ -228,6 +234,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	}
 	s.Docs, s.src = docs, data
 	s.detectStyle()
+	s.Warnings = directiveWarnings(data, opts)
 	return s, nil
 }
 
@@ -360,20 +367,84 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	}
 }
 
-// version11 returns data with each "%YAML 1.2" directive spelled
-// "%YAML 1.1", the one version yaml.v3's Decoder takes: kmerge reads YAML
-// 1.2, so a document that says it is 1.2 is what it reads. The text keeps
-// its length, so that positions stay. Directives are found where they can
-// be: on the lines before a document's "---", at the start of the stream
-// and after a "..." line (a "---" or "..." line ends a document whatever
-// is in it); data without a directive is returned as it is.
+// version11 returns data with each %YAML directive of version 1.2 or a
+// later 1.x spelled "%YAML 1.1", the one version yaml.v3's Decoder takes:
+// kmerge reads YAML 1.2, so a document that says it is 1.2 is what it
+// reads, and one that says it is a later 1.x is read as 1.2 (with a
+// warning, Stream.Warnings; the YAML 1.2.2 specification, 6.8.1, asks a
+// processor to read a higher minor version with a warning). The text
+// keeps its length, so that positions stay.
 func version11(data []byte) []byte {
-	if !bytes.Contains(data, []byte("%YAML")) {
+	var out []byte
+	for _, d := range yamlDirectives(data) {
+		if minor, ok := version1x(d.version); ok && minor >= 2 {
+			if out == nil {
+				out = bytes.Clone(data)
+			}
+			copy(out[d.at:], "1.1")
+			for i := d.at + 3; i < d.at+len(d.version); i++ {
+				out[i] = ' '
+			}
+		}
+	}
+	if out == nil {
 		return data
 	}
-	var out []byte
+	return out
+}
+
+// directiveWarnings warns of each %YAML directive of data that names a
+// later 1.x version than 1.2, which kmerge reads as YAML 1.2.
+func directiveWarnings(data []byte, opts Options) []Warning {
+	var out []Warning
+	for _, d := range yamlDirectives(data) {
+		if minor, ok := version1x(d.version); ok && minor > 2 {
+			line := d.line
+			if opts.Line > 1 { // a part of a longer stream: the line in the file
+				line += opts.Line - 1
+			}
+			out = append(out, Warning{Pos: Position{File: opts.File, Line: line, Column: 1},
+				Msg: fmt.Sprintf("%%YAML %s: a later version of YAML 1 than kmerge reads; read as YAML 1.2", d.version)})
+		}
+	}
+	return out
+}
+
+// version1x returns the minor version of a version 1.x (x digits only).
+func version1x(v string) (minor int, ok bool) {
+	rest, found := strings.CutPrefix(v, "1.")
+	if !found || rest == "" || len(rest) > 9 {
+		return 0, false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	minor, err := strconv.Atoi(rest)
+	return minor, err == nil
+}
+
+// yamlDirective is a %YAML directive: its line (from 1), the offset of its
+// version in the text, the version.
+type yamlDirective struct {
+	line, at int
+	version  string
+}
+
+// yamlDirectives finds the %YAML directives of data where they can be: on
+// the lines before a document's "---", at the start of the stream and
+// after a "..." line (a "---" or "..." line ends a document whatever is in
+// it).
+func yamlDirectives(data []byte) []yamlDirective {
+	if !bytes.Contains(data, []byte("%YAML")) {
+		return nil
+	}
+	var out []yamlDirective
 	prefix := true // before the first line of a document
+	lineNo := 0
 	for off := 0; off < len(data); {
+		lineNo++
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
 			end = len(data)
@@ -381,6 +452,9 @@ func version11(data []byte) []byte {
 			end += off + 1
 		}
 		line := data[off:end]
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		switch {
 		case bytes.HasPrefix(line, []byte("...")) && marker(line[3:]):
 			prefix = true
@@ -389,20 +463,17 @@ func version11(data []byte) []byte {
 		case prefix && bytes.HasPrefix(line, []byte("%YAML")):
 			rest := line[len("%YAML"):]
 			v := bytes.TrimLeft(rest, " \t")
-			if len(v) < len(rest) && bytes.HasPrefix(v, []byte("1.2")) && marker(v[3:]) {
-				if out == nil {
-					out = bytes.Clone(data)
+			if len(v) < len(rest) {
+				n := 0
+				for n < len(v) && !marker(v[n:]) {
+					n++
 				}
-				at := off + len(line) - len(v) + 2
-				out[at] = '1'
+				out = append(out, yamlDirective{line: lineNo, at: end - len(v), version: string(v[:n])})
 			}
 		case prefix && len(bytes.TrimSpace(line)) > 0 && line[0] != '%' && line[0] != '#':
 			prefix = false // a document without "---"
 		}
 		off = end
-	}
-	if out == nil {
-		return data
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
@@ -210,7 +211,15 @@ func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 	if len(o.files) == 0 {
 		return nil, usagef("give the manifests with -f (a file, a folder, or - for standard input), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
-	if len(o.patches) == 0 {
+	if len(o.patches) == 0 && proj != nil && proj.PatchesAt.Line > 0 {
+		// patches: [] in the project file: nothing to apply, as with an
+		// empty patch file (a warning; strict: an error)
+		msg := "the project's patches list is empty ([]), so it changes nothing"
+		if o.strict {
+			return nil, &syntax.Error{Pos: proj.PatchesAt, Msg: msg + " (an error in strict mode)"}
+		}
+		fmt.Fprintf(stderr, "kmerge: %s\n", kpatch.Warning{Pos: proj.PatchesAt, Msg: msg})
+	} else if len(o.patches) == 0 {
 		return nil, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if err := o.checkFlags(stderr); err != nil {

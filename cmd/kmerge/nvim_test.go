@@ -98,7 +98,7 @@ func TestNeovim(t *testing.T) {
 		message                     string
 	}{
 		{1, 10, 14, 1, `"many" is not an integer`},
-		{2, 0, 4, 1, `expected key: value or key = value, got "spec."`},
+		{2, 0, 4, 1, `expected key: value or key = value`},
 	}
 	for i, w := range want {
 		g := res.Diagnostics[i]

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -116,6 +117,12 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	opts.Validate = mode
 	opts.Warn = func(e *validate.Error) { warnInvalid(stderr, e) }
+	opts.Notify = func(w tree.Warning) { fmt.Fprintf(stderr, "kmerge: %s\n", w) }
+	deleted := 0
+	opts.Deleted = func(pos tree.Position, object string) {
+		deleted++
+		fmt.Fprintf(stderr, "kmerge: %sdeleted %s ($patch: delete)\n", pos, object)
+	}
 	switch o.dryRun {
 	case "none", "client", "server":
 	default:
@@ -210,6 +217,17 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		outs = append(outs, res)
 	}
+	if deletes, at := deletePatch(patch, patchName, opts.Type); deletes {
+		// a patch that deletes objects: said when it deleted nothing, and
+		// when nothing is left to print (an empty output is easily taken
+		// for a failure, or for the file as it was)
+		switch {
+		case deleted == 0:
+			fmt.Fprintf(stderr, "kmerge: %s\n", tree.Warning{Pos: at, Msg: "the patch deletes objects ($patch: delete), and no object is the one it names; nothing deleted"})
+		case allDeleted(outs):
+			fmt.Fprintf(stderr, "kmerge: %s\n", tree.Warning{Pos: at, Msg: fmt.Sprintf("the patch ($patch: delete) deleted every object (%d); the output is empty", deleted)})
+		}
+	}
 	if o.output == "json" {
 		_, err = stdout.Write(bytes.Join(outs, nil)) // JSON texts, one after another
 	} else {
@@ -260,4 +278,32 @@ func (in *inputReader) readInput(name string) ([]byte, string, error) {
 	in.read = true
 	data, err := tree.ReadInput(in.stdin, "<stdin>", in.limits)
 	return data, "<stdin>", err
+}
+
+// deletePatch reports whether a patch is a strategic patch whose top level
+// is $patch: delete, and where its top level is.
+func deletePatch(patch []byte, name string, typ kmerge.PatchType) (bool, tree.Position) {
+	if typ != kmerge.Strategic {
+		return false, tree.Position{}
+	}
+	st, err := tree.Read(patch, tree.Options{File: name})
+	if err != nil || len(st.Docs) != 1 {
+		return false, tree.Position{}
+	}
+	root := tree.Root(st.Docs[0])
+	d := tree.MapGet(root, "$patch")
+	if d == nil || d.Value != "delete" {
+		return false, tree.Position{}
+	}
+	return true, tree.Position{File: name, Line: root.Line, Column: root.Column}
+}
+
+// allDeleted reports whether the outputs hold no document at all.
+func allDeleted(outs [][]byte) bool {
+	for _, o := range outs {
+		if len(bytes.TrimSpace(o)) > 0 {
+			return false
+		}
+	}
+	return true
 }

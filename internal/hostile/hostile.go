@@ -230,6 +230,8 @@ func found() []Case {
 			fmt.Fprintf(b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n%s", i, labels)
 		})
 	}
+	const m = 10_000
+	const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: main\n    image: i\n"
 	return []Case{
 		{
 			Name: "sections-10k-items",
@@ -240,6 +242,28 @@ func found() []Case {
 				})}
 			},
 			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name: "sections-10k-items-blame",
+			Why:  "the same patches through blame: 3.9 s of processor time (apply: 0.66 s), each line looked its item up by scanning the list",
+			Files: func() map[string]string {
+				return map[string]string{"base/d.yaml": deployment(10_000), "p.kpatch": lines(10_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "[deployment.d.containers[name=c%d]]\nimage: j\n\n", i)
+				})}
+			},
+			Args:   []string{"blame", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "               |       - name: c9999\np.kpatch:29999 |         image: j\n",
+		},
+		{
+			Name: "strategic-12k-items-blame",
+			Why:  "blame of a strategic patch setting the image of each of 12,000 containers: 6.2 s of processor time (each origin looked its item up by scanning the list, in the object before and in the output)",
+			Files: func() map[string]string {
+				const k = 12_000
+				return map[string]string{"base/d.yaml": deployment(k), "p.yaml": "- target: deployment.d\n  type: strategic\n  patch:\n    spec:\n      template:\n        spec:\n          containers:\n" +
+					lines(k, func(b *strings.Builder, i int) { fmt.Fprintf(b, "          - name: c%d\n            image: j\n", i) })}
+			},
+			Args:   []string{"blame", "-f", "base", "-p", "p.yaml"},
+			Stdout: "             |       - name: c11999\np.yaml:24007 |         image: j\n",
 		},
 		{
 			Name: "deletes-20k",
@@ -309,6 +333,29 @@ func found() []Case {
 				return map[string]string{"a.yaml": deployment(10_000), "b.yaml": strings.ReplaceAll(deployment(10_000), "image: i", "image: j")}
 			},
 			Args: []string{"diff", "a.yaml", "b.yaml"},
+		},
+		{
+			Name: "front-inserts-10k",
+			Why:  "10,000 sections each inserting a container at the front of one Pod's list ([pod.p.containers[-0]]): 1,000 took 2.7 s and wrote 72 MB of conflicts (each insertion against every section's need of index 0: n conflicts of n sides), 4,000 30 s and 3.8 GB, 20,000 were killed; now one conflict of n sides",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": pod, "p.kpatch": lines(m, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "[pod.p.containers[-0]]\nname: c%d\nimage: i\n\n", i)
+				})}
+			},
+			Args:   []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stdout: `conflict: v1 Pod p: p.kpatch:1:1 (field patch) inserts spec.containers[name=c0] to {"name":"c0","image":"i"}, p.kpatch:5:1 (field patch) inserts spec.containers[name=c1]`,
+			Stderr: "kmerge: 1 conflict between patches",
+		},
+		{
+			Name: "appends-10k",
+			Why:  "10,000 sections each appending a container to one Pod's list ([pod.p.containers[-]]): no conflict, but 4,000 took 9.7 s and 680 MB (each insertion compared with every other)",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": pod, "p.kpatch": lines(m, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "[pod.p.containers[-]]\nname: c%d\nimage: i\n\n", i)
+				})}
+			},
+			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
 		},
 		{
 			Name: "label-selector-20k",

@@ -37,9 +37,15 @@ const (
 	After  = "*** (after)"
 )
 
+// The apiVersion and kind of the objects that hold secret values.
+const (
+	APIVersion = "v1"
+	Kind       = "Secret"
+)
+
 // Holds reports whether objects of this apiVersion and kind hold secret
 // values: v1 Secrets.
-func Holds(apiVersion, kind string) bool { return apiVersion == "v1" && kind == "Secret" }
+func Holds(apiVersion, kind string) bool { return apiVersion == APIVersion && kind == Kind }
 
 // Object reports whether n (a document, or its root mapping) is a v1
 // Secret.

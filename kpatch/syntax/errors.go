@@ -1,7 +1,10 @@
 package syntax
 
 import (
+	"errors"
+
 	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -25,8 +28,11 @@ type Error struct {
 	// errors.
 	Err error
 	// Secret is set by package kpatch when the patch failed on a v1
-	// Secret, whose values its lines set (unless its Options.ShowSecrets):
-	// see Masked.
+	// Secret, whose values its lines set (unless its Options.ShowSecrets),
+	// and by parsing, for an error in a section or a patch list's item
+	// whose target may pick Secrets (any kind name that names them, a *
+	// kind, a bare name): see Masked. The message of such an error does not
+	// hold the line's value.
 	Secret bool
 }
 
@@ -35,6 +41,35 @@ type Error struct {
 // patch failed on a v1 Secret (Secret), or the error it wraps says so (a
 // JSON patch's failed test of a Secret's value).
 func (e *Error) Masked() bool { return e.Secret || secret.InError(e.Err) }
+
+// mayPickSecrets reports whether a target may pick v1 Secrets, whose
+// values the lines of its patch set. Kind names are matched as the
+// built-in schema names Secret (its kind, resource name and singular, in
+// any letter case, qualified or not): it has no other names, so no schema
+// is needed.
+func mayPickSecrets(sel resource.Selector) bool {
+	return sel.MayPickKind(secret.APIVersion, secret.Kind, nil)
+}
+
+// inSecretPatch marks err, an error in the lines of a patch whose target
+// may pick Secrets, as one whose line is quoted masked.
+func inSecretPatch(err error, sel resource.Selector) error {
+	var e *Error
+	if errors.As(err, &e) && mayPickSecrets(sel) {
+		e.Secret = true
+	}
+	return err
+}
+
+// maskedError is an error of the YAML reader in a patch list that may set
+// Secrets' values (its text names them): where in which item it is, is not
+// known, and its line is quoted masked.
+type maskedError struct{ error }
+
+func (e maskedError) Unwrap() error { return e.error }
+
+// Masked reports that the line the error points at is quoted masked.
+func (e maskedError) Masked() bool { return true }
 
 // Error formats the error as "file:line:col: message".
 func (e *Error) Error() string { return e.Pos.String() + e.Msg }

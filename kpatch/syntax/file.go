@@ -17,6 +17,10 @@ type Options struct {
 	// MaxLineBytes is the longest line of .kpatch text; 0:
 	// DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Warn, when set, is given what reading a YAML patch list noticed
+	// that is not an error (a %YAML directive of a later 1.x version:
+	// tree.Stream.Warnings).
+	Warn func(tree.Warning)
 }
 
 // DefaultMaxLineBytes is the longest line of a .kpatch file by default.
@@ -40,14 +44,14 @@ func Parse(data []byte, file string, opts Options) ([]*Patch, error) {
 		if maxLine <= 0 {
 			maxLine = DefaultMaxLineBytes
 		}
-		return parseKpatch(data, file, maxLine, limits.MaxDepth)
+		return parseKpatch(data, tree.Position{File: file, Line: 1, Column: 1}, maxLine, limits.MaxDepth)
 	}
 	var format *tree.Format
 	if strings.EqualFold(filepath.Ext(file), ".json") {
 		f := tree.JSON
 		format = &f
 	}
-	ps, err := parseYAML(data, file, &limits, format)
+	ps, err := parseYAML(data, file, &limits, format, opts.Warn)
 	if err != nil {
 		return nil, misnamed(data, file, err)
 	}

@@ -20,7 +20,7 @@ import (
 // list, an error saying that data is .kpatch text when it parses as such;
 // else err.
 func misnamed(data []byte, file string, err error) error {
-	ps, kerr := parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+	ps, kerr := parseKpatch(data, tree.Position{File: file, Line: 1, Column: 1}, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 	if kerr != nil || len(ps) == 0 {
 		return err
 	}

@@ -95,20 +95,42 @@ type Assignment struct {
 // "key = value". # starts a comment outside quotes. file names the file in
 // positions.
 func ParseKpatch(data []byte, file string) ([]*Patch, error) {
-	return parseKpatch(data, file, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+	return parseKpatch(data, tree.Position{File: file, Line: 1, Column: 1}, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
-// parseKpatch is ParseKpatch with limits: the longest line, and the
-// deepest path (tree.Limits.MaxDepth; 0: no limit), which a patch would
-// otherwise create in the object.
-func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, error) {
+// ParseKpatchAt parses .kpatch text that is part of a larger file (the
+// kpatch field of a KRM function's configuration): line 1, column 1 of
+// data is at the position at of the file at.File, and every line of data
+// is at that column (tree.Stream.TextOrigin finds such a position), so
+// that positions in patches and errors are positions in that file.
+func ParseKpatchAt(data []byte, at tree.Position) ([]*Patch, error) {
+	if at.Line < 1 || at.Column < 1 {
+		at.Line, at.Column = 1, 1
+	}
+	return parseKpatch(data, at, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
+}
+
+// parseKpatch is ParseKpatch with the position of the text's first
+// character in its file, and limits: the longest line, and the deepest
+// path (tree.Limits.MaxDepth; 0: no limit), which a patch would otherwise
+// create in the object.
+func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*Patch, error) {
+	file := origin.File
 	var patches []*Patch
 	var cur *Patch
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
-		pos := tree.Position{File: file, Line: i + 1, Column: 1}
+		pos := tree.Position{File: file, Line: origin.Line + i, Column: origin.Column}
+		// an error in a line of a section whose target may pick Secrets
+		// is quoted masked (a header's line holds no value)
+		inSection := func(err error) ([]*Patch, error) {
+			if cur != nil {
+				err = inSecretPatch(err, cur.Target)
+			}
+			return nil, err
+		}
 		if len(line) > maxLine {
-			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"}
+			return inSection(&Error{Pos: pos, Msg: fmt.Sprintf("line of %d bytes, more than the limit of %d", len(line), maxLine), Limit: "line"})
 		}
 		if !utf8.ValidString(line) {
 			bad := 0
@@ -119,8 +141,8 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 				}
 				bad += size
 			}
-			pos.Column = utf8.RuneCountInString(line[:bad]) + 1
-			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])}
+			pos.Column += utf8.RuneCountInString(line[:bad])
+			return inSection(&Error{Pos: pos, Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", line[bad])})
 		}
 		body := stripComment(line)
 		trimmed := strings.TrimSpace(body)
@@ -147,17 +169,17 @@ func parseKpatch(data []byte, file string, maxLine, maxDepth int) ([]*Patch, err
 		default:
 			a, err := parseAssignment(trimmed, pos)
 			if err != nil {
-				return nil, err
+				return inSection(err)
 			}
 			if err := checkDepth(a.Pos, len(cur.Path)+len(a.Key), maxDepth); err != nil {
-				return nil, err
+				return inSection(err)
 			}
 			cur.Sets = append(cur.Sets, a)
 		}
 	}
 	for _, p := range patches {
 		if p.DeleteTarget && len(p.Sets) > 0 {
-			return nil, &Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}
+			return nil, inSecretPatch(&Error{Pos: p.Sets[0].Pos, Msg: fmt.Sprintf("the section [%s] deletes what its header names (!delete); it cannot also set fields", headerText(p))}, p.Target)
 		}
 	}
 	return patches, nil
@@ -195,7 +217,8 @@ func stripComment(line string) string {
 	return line
 }
 
-// parseHeader reads [ns/kind.name.path].
+// parseHeader reads [ns/kind.name.path], or [ns/name]: a bare name, as
+// in a patch list, without a path (with one it would read as kind.name).
 func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	if !strings.HasSuffix(s, "]") {
 		return nil, &Error{Pos: pos, Msg: "a header ends with ]"}
@@ -203,7 +226,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 	inner := s[1 : len(s)-1]
 	at := pos
 	at.Column++
-	sel, rest, restPos, err := parseTarget(inner, at, false)
+	sel, rest, restPos, err := parseTarget(inner, at, true)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +245,7 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 // name may be * or a pattern with * in it ("shop-*"); a label selector in
 // braces, in kubectl's syntax, may follow the name. With bare, a name
 // alone ("demo", or "ns/demo") is a target too: a bare name (see
-// resource.Selector.Bare).
+// resource.Selector.Bare). Headers and patch lists both read bare names.
 func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, string, tree.Position, error) {
 	var sel resource.Selector
 	i := 0
@@ -333,13 +356,15 @@ func parseAssignment(s string, pos tree.Position) (Assignment, error) {
 		p.Column += quoteAt
 		return Assignment{}, &Error{Pos: p, Msg: qerr.Error()}
 	}
+	// (the messages do not quote the line, which may hold a secret
+	// value: the line is quoted after the message, masked where it must be)
 	if sep < 0 {
-		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("expected key: value or key = value, got %q", s)}
+		return Assignment{}, &Error{Pos: pos, Msg: "expected key: value or key = value"}
 	}
 	keyText := strings.TrimSpace(s[:sep])
 	valText := strings.TrimSpace(s[sep+1:])
 	if s[sep] == '=' && strings.Contains(valText, ": ") {
-		return Assignment{}, &Error{Pos: pos, Msg: fmt.Sprintf("%q: a selector in a key needs brackets, e.g. containers[name=main].image: ...", s)}
+		return Assignment{}, &Error{Pos: pos, Msg: "a selector in a key needs brackets, e.g. containers[name=main].image: ..."}
 	}
 	key, err := ParsePath(keyText, pos)
 	if err != nil {

@@ -191,7 +191,7 @@ func TestParseHeaderTargetErrors(t *testing.T) {
 		{"[deployment.*{}]", 14, "an empty label selector: write one, such as {app=web}, or leave the braces out"},
 		{"[deployment.*{tier in front}]", 15, `label selector "tier in front": "tier in front": expected in (a, b)`},
 		{"[deployment.*{app=web}x]", 23, "expected . after the object's name, got 'x'"},
-		{"[deployment]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
+		{"[deployment[0]]", 12, "a target is kind.name: add the object's name (or * for all objects of the kind)"},
 	} {
 		_, err := ParseKpatch([]byte(c.header+"\nx: 1\n"), "f")
 		var pe *Error
@@ -214,6 +214,30 @@ func TestParseTargetBare(t *testing.T) {
 		got, err := ParseTarget(in, tree.Position{File: "f", Line: 1, Column: 1})
 		if err != nil || got != want {
 			t.Errorf("%s: %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+}
+
+// TestParseHeaderBare: a header that is a name alone (with or without a
+// namespace, quoted when it holds dots) is a bare name, as in a patch list:
+// the one object of that name, whatever its kind (resource.Selector.Bare,
+// which package kpatch resolves against the objects). It has no path: one
+// would make it kind.name. Format writes it back as it reads.
+func TestParseHeaderBare(t *testing.T) {
+	for in, want := range map[string]resource.Selector{
+		"[loadgenerator]":      {Name: "loadgenerator", Bare: true},
+		"[prod/loadgenerator]": {Name: "loadgenerator", Namespace: "prod", Bare: true},
+		`["app.config"]`:       {Name: "app.config", Bare: true},
+	} {
+		text := in + "\nspec.replicas: 2\n"
+		ps, err := ParseKpatch([]byte(text), "f.kpatch")
+		if err != nil || len(ps) != 1 || ps[0].Target != want || len(ps[0].Path) != 0 {
+			t.Errorf("%s: %+v, %v; want the target %+v and no path", in, ps, err, want)
+			continue
+		}
+		out, err := Format([]byte(text), "f.kpatch")
+		if err != nil || string(out) != text {
+			t.Errorf("%s: formatted as %q (%v), want %q", in, out, err, text)
 		}
 	}
 }
@@ -316,5 +340,58 @@ func TestPathDepthLimit(t *testing.T) {
 	lim.MaxDepth = 1000
 	if _, err := Parse([]byte("[widget.w]\n"+deep(600)+": 1\n"), "p.kpatch", Options{Limits: &lim}); err != nil {
 		t.Errorf("600 steps, limit 1,000: %v", err)
+	}
+}
+
+// TestParseErrorsInSecretsMasked: an error in a line of a section or a
+// patch list's item whose target may pick v1 Secrets (the kind in any
+// spelling kmerge accepts for it, a * kind, a kustomize kind expression
+// that matches Secret, a target without a kind) says that its line is
+// quoted masked (Masked), and its message does not hold the value; one in
+// another kind's section does not mask. A patch list that is not YAML
+// masks when its text names Secrets (or holds a *: its items are not
+// known). Before, such errors, found before any object is known, quoted
+// the line in clear, and "bad double-quoted string" put the value in the
+// message too.
+func TestParseErrorsInSecretsMasked(t *testing.T) {
+	const value = "hunter2"
+	for _, c := range []struct {
+		file, text string
+		masked     bool
+	}{
+		{"p.kpatch", "[secret.db]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: \"hunt\\qer2\"\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: 'hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: \"x\" hunter2\n", true},
+		{"p.kpatch", "[secret.db]\nstringData.password: hunter2 ${values.x\n", true},
+		{"p.kpatch", "[Secrets.db]\nhunter2\n", true},
+		{"p.kpatch", "[SECRET.db.stringData]\npassword = x: hunter2\n", true},
+		{"p.kpatch", "[prod/secret.*{app=web}]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[*.db]\nstringData.password: \"hunter2\n", true},
+		{"p.kpatch", "[secret.db]\n!delete\nstringData.password: hunter2\n", true},
+		{"p.kpatch", "[configmap.db]\ndata.password: \"hunter2\n", false},
+		{"p.kpatch", "[secret.db]\ndata.a: x\n\n[configmap.db]\ndata.password: \"hunter2\n", false},
+		{"p.yaml", "- target: secret.db\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {kind: Sec.*}\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {name: db}\n  patch: {stringData.password: \"hunter2${\"}\n", true},
+		{"p.yaml", "- target: {kind: ConfigMap}\n  patch: {data.password: \"hunter2${\"}\n", false},
+		{"p.yaml", "- target: secret.db\n  patch: {stringData.password: \"hunt\\qer2\"}\n", true},
+		{"p.yaml", "- target: configmap.db\n  patch: {data.password: \"hunt\\qer2\"}\n", false},
+	} {
+		var err error
+		if strings.HasSuffix(c.file, ".kpatch") {
+			_, err = ParseKpatch([]byte(c.text), c.file)
+		} else {
+			_, err = ParseYAML([]byte(c.text), c.file)
+		}
+		var m interface{ Masked() bool }
+		switch {
+		case err == nil:
+			t.Errorf("%q: no error", c.text)
+		case (errors.As(err, &m) && m.Masked()) != c.masked:
+			t.Errorf("%q: %v: masked %v, want %v", c.text, err, !c.masked, c.masked)
+		case c.masked && strings.Contains(err.Error(), value):
+			t.Errorf("%q: the message holds the value: %v", c.text, err)
+		}
 	}
 }

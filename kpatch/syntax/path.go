@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -323,7 +324,9 @@ func unquote(s string) (string, int, error) {
 		case '"':
 			v, err := strconv.Unquote(s[:i+1])
 			if err != nil {
-				return "", 0, fmt.Errorf("bad double-quoted string %s: %v", s[:i+1], err)
+				// (the string is not quoted in the message: it may be a
+				// secret's value)
+				return "", 0, errors.New("bad double-quoted string: an escape Go's strings do not have (theirs are \\\\, \\\", \\n, \\t, \\u00e9...)")
 			}
 			return v, i + 1, nil
 		}

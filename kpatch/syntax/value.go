@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kmerge/kmerge/tree"
 )
@@ -45,8 +46,11 @@ func parseValue(raw string, pos tree.Position) (Value, error) {
 		if err != nil {
 			return v, &Error{Pos: pos, Msg: err.Error()}
 		}
-		if rest := strings.TrimSpace(raw[n:]); rest != "" {
-			return v, &Error{Pos: pos, Msg: fmt.Sprintf("unexpected %q after the quoted value", rest)}
+		if rest := strings.TrimLeft(raw[n:], " \t"); rest != "" {
+			// (not quoted in the message: it may be a secret's value)
+			p := pos
+			p.Column += utf8.RuneCountInString(raw[:len(raw)-len(rest)])
+			return v, &Error{Pos: p, Msg: "text after the quoted value: quote the whole value"}
 		}
 		text, v.Quoted = s, true
 	}

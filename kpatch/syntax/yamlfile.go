@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -29,13 +30,27 @@ import (
 // patch document (a strategic patch whose top level is $patch: delete
 // deletes the object).
 func ParseYAML(data []byte, file string) ([]*Patch, error) {
-	return parseYAML(data, file, nil, nil)
+	return parseYAML(data, file, nil, nil, nil)
 }
 
-func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format) ([]*Patch, error) {
+// parseYAML is ParseYAML with limits, a format (nil: detect), and warn
+// (nil: none) given what reading the text noticed (tree.Stream.Warnings).
+func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Format, warn func(tree.Warning)) ([]*Patch, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits, Format: format})
 	if err != nil {
+		if namesSecrets(data) {
+			err = maskedError{err}
+		}
 		return nil, err
+	}
+	if warn != nil {
+		for _, w := range st.Warnings {
+			warn(w)
+		}
+	}
+	maxDepth := tree.DefaultLimits().MaxDepth
+	if limits != nil {
+		maxDepth = limits.MaxDepth
 	}
 	var patches []*Patch
 	for _, d := range st.Docs {
@@ -43,30 +58,57 @@ func parseYAML(data []byte, file string, limits *tree.Limits, format *tree.Forma
 		if root == nil || tree.KindOf(root) == tree.Null {
 			continue // an empty document
 		}
-		if root.Kind != yaml.SequenceNode {
-			return nil, notAList(file, root)
+		ps, err := parseList(root, file, maxDepth)
+		if err != nil {
+			return nil, err
 		}
-		maxDepth := tree.DefaultLimits().MaxDepth
-		if limits != nil {
-			maxDepth = limits.MaxDepth
-		}
-		for _, item := range root.Content {
-			p, err := parseYAMLPatch(item, file)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
-				return nil, err
-			}
-			for _, a := range p.Sets {
-				if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
-					return nil, err
-				}
-			}
-			patches = append(patches, p)
-		}
+		patches = append(patches, ps...)
 	}
 	return patches, nil
+}
+
+// ParseYAMLNode parses a targeted patch list (as ParseYAML does) that is
+// part of a document already read, such as the patches field of a KRM
+// function's configuration: the positions in patches and errors are the
+// nodes' own, in the file named file. The patches hold parts of root
+// (strategic, merge and JSON patch documents): pass a copy (tree.Clone)
+// if root is written out later.
+func ParseYAMLNode(root *yaml.Node, file string) ([]*Patch, error) {
+	return parseList(root, file, tree.DefaultLimits().MaxDepth)
+}
+
+// parseList parses the list root of a patch list's document; maxDepth
+// (0: no limit) bounds the depth of paths.
+func parseList(root *yaml.Node, file string, maxDepth int) ([]*Patch, error) {
+	if root.Kind != yaml.SequenceNode {
+		return nil, notAList(file, root)
+	}
+	var patches []*Patch
+	for _, item := range root.Content {
+		p, err := parseYAMLPatch(item, file)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkDepth(p.Pos, len(p.Path), maxDepth); err != nil {
+			return nil, err
+		}
+		for _, a := range p.Sets {
+			if err := checkDepth(a.Pos, len(p.Path)+len(a.Key), maxDepth); err != nil {
+				return nil, err
+			}
+		}
+		patches = append(patches, p)
+	}
+	return patches, nil
+}
+
+// namesSecrets reports whether a patch list's text may target Secrets: it
+// holds the word secret (in any letter case: every name kmerge accepts for
+// the kind holds it) or a * (a kind, or a name pattern, that may pick
+// them). It decides for a list that is not YAML, whose items are unknown;
+// a target by a bare name in such a list goes unnoticed.
+func namesSecrets(data []byte) bool {
+	return bytes.Contains(bytes.ToLower(data), []byte("secret")) || bytes.IndexByte(data, '*') >= 0
 }
 
 func nodeErr(file string, n *yaml.Node, format string, args ...any) error {
@@ -147,7 +189,7 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 			return nil, nodeErr(file, body, "a field patch maps paths to values (or is !delete, which deletes the object)")
 		}
 		if err := flatten(body, nil, file, &p.Sets); err != nil {
-			return nil, err
+			return nil, inSecretPatch(err, p.Target)
 		}
 	}
 	return p, nil
