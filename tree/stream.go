@@ -124,6 +124,7 @@ type Stream struct {
 	line0      int  // the lines of the file before src (Options.Line)
 	col0       int  // the columns before src's lines in the file (Options.Column)
 	rewritten  bool // the last WriteYAML did not keep the source's text (Rewritten)
+	expanded   int  // what the stream's aliases added (Expanded)
 
 	removed []bool // documents taken out (Remove), by index; nil: none
 }
@@ -235,7 +236,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 // columns of the documents and of an error those they have in the file
 // (Options.Line, Options.Column).
 func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
-	docs, err := readYAML(data, s.File, s.limits)
+	docs, expanded, err := readYAMLCounted(data, s.File, s.limits)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && se.Pos.Line > 0 {
@@ -249,8 +250,15 @@ func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
 	for _, d := range docs {
 		shiftPos(d, s.line0, s.col0)
 	}
+	s.expanded = expanded
 	return docs, nil
 }
+
+// Expanded returns what the YAML aliases of the stream's documents added
+// when Read expanded them, in bytes, counted as Limits.MaxExpanded counts
+// it (0 for a stream without aliases): the limit is on a whole stream, so
+// a caller that reads a stream in parts (SplitStream) adds up its parts'.
+func (s *Stream) Expanded() int { return s.expanded }
 
 // detectStyle sets the stream's style from its text, unless it was given
 // (Options.Style) or is detected already.
@@ -327,20 +335,27 @@ func looksLikeJSON(data []byte) bool {
 // errors. Either way each document is checked and normalized in turn, so
 // that the first error is the same.
 func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+	docs, _, err := readYAMLCounted(data, file, limits)
+	return docs, err
+}
+
+// readYAMLCounted is readYAML, and returns what the stream's aliases added
+// (Limits.MaxExpanded) too.
+func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, int, error) {
 	if docs, err := fastyaml.Parse(data); err == nil {
 		expanded := 0
 		for i, doc := range docs {
 			if err := addDocument(docs[:i], doc, file, limits, &expanded); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
-		return docs, nil
+		return docs, expanded, nil
 	}
 	return decodeYAML(data, file, limits)
 }
 
-// decodeYAML is readYAML with yaml.v3's Decoder alone.
-func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+// decodeYAML is readYAMLCounted with yaml.v3's Decoder alone.
+func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, int, error) {
 	data = version11(data) // the same length: positions are the input's
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
@@ -349,12 +364,12 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
 			if errors.Is(err, io.EOF) {
-				return docs, nil
+				return docs, expanded, nil
 			}
-			return nil, yamlError(file, err, data)
+			return nil, 0, yamlError(file, err, data)
 		}
 		if err := addDocument(docs, &doc, file, limits, &expanded); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		docs = append(docs, &doc)
 	}
