@@ -141,8 +141,12 @@ func (l *itemsList) line(i int) []byte {
 	return l.input[l.lines[i]:end]
 }
 
-// text returns the text of lines from..to (0-based, to excluded).
+// text returns the text of lines from..to (0-based, to excluded; from may
+// be the number of lines: nothing).
 func (l *itemsList) text(from, to int) []byte {
+	if from >= len(l.lines) {
+		return nil
+	}
 	end := len(l.input)
 	if to < len(l.lines) {
 		end = l.lines[to]
