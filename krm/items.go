@@ -115,8 +115,11 @@ func readItemsList(input []byte) (*itemsList, bool) {
 		}
 		l.spans = append(l.spans, [2]int{from, end})
 	}
-	// every line of an item is below its dash, or blank; the last one's
-	// last line is not
+	// every line of an item is below its dash, or blank; its last line is
+	// neither blank nor a comment (a comment there is, in the list, the
+	// foot comment of the item's last entry, and in the item read alone,
+	// the document's: an entry added at the end goes below the one and
+	// above the other)
 	below := bytes.Repeat([]byte{' '}, l.ind+2)
 	for _, sp := range l.spans {
 		for i := sp[0] + 1; i < sp[1]; i++ {
@@ -124,7 +127,7 @@ func readItemsList(input []byte) (*itemsList, bool) {
 			if len(bytes.TrimRight(line, " \n")) > 0 && !bytes.HasPrefix(line, below) {
 				return nil, false
 			}
-			if i == sp[1]-1 && len(bytes.TrimSpace(line)) == 0 {
+			if t := bytes.TrimSpace(line); i == sp[1]-1 && (len(t) == 0 || t[0] == '#') {
 				return nil, false
 			}
 		}

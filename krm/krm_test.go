@@ -168,7 +168,10 @@ func TestItemsSame(t *testing.T) {
 	}
 	// lists of two items patched by a kpatch: the results an earlier
 	// function left, at the end of the list (taken out, and the new ones
-	// written there)
+	// written there); a comment at the items' column after an item's last
+	// entry (read whole, it is the foot comment of that entry, below which
+	// a new entry goes; read alone, the item document's, above which it
+	// goes)
 	two := func(first, second, tail string) string {
 		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
 			"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: " + first + "\n" +
@@ -177,6 +180,7 @@ func TestItemsSame(t *testing.T) {
 			"      [cm.a]\n      data.k: patched\n      data.new: added\n" + tail
 	}
 	inputs["results last"] = two("v", "w", "results:\n- message: from an earlier function\n  severity: info\n")
+	inputs["comment after an item"] = strings.Replace(two("v", "w", ""), "k: v\n", "k: v\n  # after a\n", 1)
 	taken := 0
 	for name, in := range inputs {
 		wantOut, wantRes, wantErr := RunWith(context.Background(), []byte(in), Options{Thorough: true})
