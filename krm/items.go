@@ -34,7 +34,8 @@ import (
 // the fn cases of the command's tests): the short way is taken only where
 // the list is laid out so that the items' texts read alone as they do in
 // it (block style, indented by two, each item's lines below its dash, no
-// comment or blank line at the end) and writes only what it has read back
+// comment or blank line at an item's end, no alias) and writes only what
+// it has read back
 // where it changed; otherwise the list is read whole.
 
 // listOutline is what the short way reads of a ResourceList.
@@ -68,7 +69,10 @@ func readItemsList(input []byte) (*itemsList, bool) {
 		return nil, false
 	}
 	st, err := tree.Read(input, tree.Options{File: stdinName, Outline: listOutline})
-	if err != nil || st.Format != tree.YAML || !st.Outlines() || len(st.Docs) != 1 {
+	if err != nil || st.Format != tree.YAML || !st.Outlines() || len(st.Docs) != 1 || st.Expanded() > 0 {
+		// a list with aliases: an item's alias can name another item's
+		// anchor, and its text then means another value once that item
+		// is patched (read whole, every alias is a copy of the value read)
 		return nil, false
 	}
 	l := &itemsList{input: input, st: st, root: tree.Root(st.Docs[0]), style: tree.DetectStyle(input)}

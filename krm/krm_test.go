@@ -171,7 +171,10 @@ func TestItemsSame(t *testing.T) {
 	// written there); a comment at the items' column after an item's last
 	// entry (read whole, it is the foot comment of that entry, below which
 	// a new entry goes; read alone, the item document's, above which it
-	// goes)
+	// goes); an anchor in an item whose alias is in another (read whole,
+	// the alias copies the value as it was read, and both items are
+	// written with the values they have: the patched one's anchor and the
+	// other's alias are gone)
 	two := func(first, second, tail string) string {
 		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
 			"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: " + first + "\n" +
@@ -181,6 +184,7 @@ func TestItemsSame(t *testing.T) {
 	}
 	inputs["results last"] = two("v", "w", "results:\n- message: from an earlier function\n  severity: info\n")
 	inputs["comment after an item"] = strings.Replace(two("v", "w", ""), "k: v\n", "k: v\n  # after a\n", 1)
+	inputs["alias across items"] = two("&x v", "*x", "")
 	taken := 0
 	for name, in := range inputs {
 		wantOut, wantRes, wantErr := RunWith(context.Background(), []byte(in), Options{Thorough: true})
