@@ -133,6 +133,49 @@ func TestOutlineSameOutput(t *testing.T) {
 	}
 }
 
+// TestOutlineAliasAcrossDocuments: yaml.v3 lets an alias name an anchor of
+// an earlier document. Such a stream is not left outlined: the later
+// document's text, copied as it is, would mean what the anchor holds once
+// the earlier document is edited. Edited, it is written as the stream read
+// fully is (the alias a copy of the value read: the later document keeps
+// k: 1), never with the alias left to name the edited anchor.
+func TestOutlineAliasAcrossDocuments(t *testing.T) {
+	data := []byte("apiVersion: v1\nkind: A\nmetadata:\n  name: a\nx: &x\n  k: 1\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b\ny: *x\n")
+	edit := func(st *Stream) []byte {
+		t.Helper()
+		if err := st.Load(0); err != nil {
+			t.Fatal(err)
+		}
+		st.Snapshot()
+		MapGet(MapGet(Root(st.Docs[0]), "x"), "k").Value = "2"
+		return write(t, st)
+	}
+	full, err := Read(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := edit(full)
+	st, err := Read(data, Options{Outline: testOutline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outlines() {
+		t.Error("a stream with an alias is left outlined")
+	}
+	if got := edit(st); !bytes.Equal(got, want) {
+		t.Errorf("written differently from the stream read fully:\n%s", unified(want, got))
+	}
+	back, err := Read(want, Options{})
+	if err != nil || len(back.Docs) != 2 || MapGet(MapGet(Root(back.Docs[1]), "y"), "k").Value != "1" {
+		t.Errorf("the second document does not keep k: 1 (%v):\n%s", err, want)
+	}
+	// an alias naming an anchor of its own document leaves it outlined
+	own := []byte("apiVersion: v1\nkind: A\nmetadata:\n  name: a\nx: &x\n  k: 1\nz: *x\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b\n")
+	if st, err := Read(own, Options{Outline: testOutline}); err != nil || !st.Outlines() {
+		t.Errorf("an alias within its document: not outlined (%v)", err)
+	}
+}
+
 // editStream reads data (with st given: the stream read with outlines),
 // picks documents by seed, loads them, snapshots, makes an edit to each
 // picked document (fuzzEdit), and returns what WriteYAML writes (or the
