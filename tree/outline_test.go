@@ -369,16 +369,11 @@ func TestSkim(t *testing.T) {
 	}
 }
 
-// TestSplitStream: SplitStream cuts a stream only at "---" lines between
-// documents that hold content; read with Options.Line and Options.Style
-// (with outlines and without), each part holds the documents the whole
-// stream holds there, every field of every node the same; edited and
-// written part by part, the parts' texts joined are what the whole stream
-// writes with the same edits. The stream is every outline input that
-// reads, joined.
-func TestSplitStream(t *testing.T) {
+// splitPool returns the outline inputs, in the order of their names, that
+// TestSplitStream and FuzzSplitStream join into streams.
+func splitPool(t testing.TB) [][]byte {
 	inputs := outlineInputs(t)
-	var all []byte
+	var out [][]byte
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		data := inputs[name]
 		if st, err := Read(data, Options{}); err != nil || st.Format != YAML || len(data) == 0 || data[len(data)-1] != '\n' ||
@@ -390,6 +385,82 @@ func TestSplitStream(t *testing.T) {
 			// whole (TestOutlineSameOutput reads each input alone)
 			continue
 		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// FuzzSplitStream: a stream joined from the inputs of splitPool (picks
+// says which, and which of "---", "...\n---", "---\n# comment" and
+// "--- # comment" joins each to the one before), cut into parts of about
+// size bytes, is the parts joined, each part starting at the line it has;
+// and when the stream and every part read, the parts' documents are the
+// stream's, every field of every node the same (resource.Stream reads a
+// stream whose parts do not all read whole).
+func FuzzSplitStream(f *testing.F) {
+	pool := splitPool(f)
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, uint16(1))
+	f.Add([]byte{9, 0x49, 0x88, 0xc3, 17}, uint16(200))
+	f.Fuzz(func(t *testing.T, picks []byte, size uint16) {
+		if len(picks) > 64 {
+			return
+		}
+		var all []byte
+		for i, p := range picks {
+			if i > 0 {
+				all = append(all, [...]string{"---\n", "...\n---\n", "---\n# comment\n", "--- # comment\n"}[p>>6]...)
+			}
+			all = append(all, pool[int(p&63)%len(pool)]...)
+		}
+		parts, st := SplitStream(all, int(size)%3000+1)
+		if parts == nil {
+			return
+		}
+		var joined []byte
+		line := 1
+		var docs []*yaml.Node
+		partsRead := true
+		for i, p := range parts {
+			joined = append(joined, p.Text...)
+			if p.Line != line {
+				t.Fatalf("part %d: line %d, want %d", i, p.Line, line)
+			}
+			line += bytes.Count(p.Text, []byte{'\n'})
+			ps, err := Read(p.Text, Options{Line: p.Line, Style: &st})
+			if err != nil {
+				partsRead = false
+				continue
+			}
+			docs = append(docs, ps.Docs...)
+		}
+		if !bytes.Equal(joined, all) {
+			t.Fatal("the parts joined are not the stream")
+		}
+		whole, err := Read(all, Options{})
+		if err != nil || !partsRead {
+			return
+		}
+		if len(docs) != len(whole.Docs) {
+			t.Fatalf("%d documents in the parts, %d in the stream", len(docs), len(whole.Docs))
+		}
+		for i := range docs {
+			if d := nodeDiff(docs[i], whole.Docs[i], fmt.Sprintf("doc %d", i)); d != "" {
+				t.Fatal(d)
+			}
+		}
+	})
+}
+
+// TestSplitStream: SplitStream cuts a stream only at "---" lines between
+// documents that hold content; read with Options.Line and Options.Style
+// (with outlines and without), each part holds the documents the whole
+// stream holds there, every field of every node the same; edited and
+// written part by part, the parts' texts joined are what the whole stream
+// writes with the same edits. The stream is every outline input that
+// reads, joined.
+func TestSplitStream(t *testing.T) {
+	var all []byte
+	for _, data := range splitPool(t) {
 		if len(all) > 0 {
 			all = append(all, "---\n"...)
 		}
