@@ -301,6 +301,7 @@ type partJoin struct {
 	waiting map[int]partDone // parts done before the ones before them
 	res     fileResult
 	read    int  // the bytes of input of the parts added
+	docs    int  // the documents of the parts added
 	same    bool // the output so far is the input so far
 }
 
@@ -328,7 +329,11 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 		j.res.rewritten = j.res.rewritten || p.res.rewritten
 		j.res.invalid = append(j.res.invalid, p.res.invalid...)
 		j.res.warns = append(j.res.warns, p.res.warns...)
-		j.res.blamed = append(j.res.blamed, p.res.blamed...)
+		for _, b := range p.res.blamed {
+			b.doc += j.docs // numbered in the part, blamed in the file
+			j.res.blamed = append(j.res.blamed, b)
+		}
+		j.docs += p.res.docs
 		// a part whose documents are all kustomizations, in a file whose
 		// documents are not, is its text: it has no objects
 		out := p.src.Input
@@ -460,6 +465,7 @@ type fileResult struct {
 	err            error
 	invalid, warns []*validate.Error
 	blamed         []*blamedObject // Blame's
+	docs           int             // the documents of the source as read
 	// rewritten: a part of a file (resource.Source.Part) that could not be
 	// written keeping its text, and was written by yaml.v3 as a whole
 	// (tree.Stream.Rewritten): Apply then runs again without parts, so
@@ -471,11 +477,12 @@ type fileResult struct {
 // done, it does neither (the run's Finish reports where it stopped, or,
 // when the source was not patched, the error of the file is that).
 func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs []*resource.Resource, opts ApplyPatchesOptions) fileResult {
+	docs := len(src.Stream.Docs)
 	if src.Kustomization {
-		return fileResult{} // not a manifest: left out of the output
+		return fileResult{docs: docs} // not a manifest: left out of the output
 	}
 	if err := ctx.Err(); err != nil {
-		return fileResult{err: fmt.Errorf("stopped before patching %s: %w", src.Path, err)}
+		return fileResult{err: fmt.Errorf("stopped before patching %s: %w", src.Path, err), docs: docs}
 	}
 	targeted := false
 	for _, r := range objs {
@@ -526,7 +533,7 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		b, err = render(src, changed, opts.KeepFormat)
 	}
 	res := fileResult{file: &File{Path: src.Path, Rel: src.Rel, Input: src.Input, Output: b}, err: err,
-		rewritten: src.Whole != nil && src.Stream.Rewritten()}
+		rewritten: src.Whole != nil && src.Stream.Rewritten(), docs: docs}
 	if mine {
 		src.Stream.DropSnapshot()
 	}

@@ -3,6 +3,7 @@ package kmerge
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -196,6 +197,38 @@ func TestApplyParts(t *testing.T) {
 		if len(res.Files) != 1 || !bytes.Equal(res.Files[0].Output, whole.Files[0].Output) || res.Files[0].Path != "<stdin>" {
 			t.Errorf("standard input in parts (rewritten %v): %d files, output differs", rewrite, len(res.Files))
 		}
+	}
+}
+
+// TestBlameParts: Blame on one long stream read in parts (here of 2 KB)
+// names the documents, their lines and what wrote each, as it does on the
+// stream read whole and with every document parsed (Thorough): a part's
+// documents are numbered in the file, not in the part.
+func TestBlameParts(t *testing.T) {
+	base, patches := writeCorpusAs(t, 400, true)
+	blame := func(parts int, thorough bool) string {
+		res, err := Blame(context.Background(), ApplyOptions{Manifests: []string{base}, Patches: []string{patches},
+			ApplyPatchesOptions: ApplyPatchesOptions{Vars: kpatch.NewVars()}, partBytes: parts, Thorough: thorough})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Documents) != 310 || res.Documents[309].Index != 309 {
+			// the corpus: 300 Deployment documents and 10 Lists (of 10
+			// each), all patched (the wildcard section)
+			t.Fatalf("parts %d: %d documents blamed, want 310, the last the 310th", parts, len(res.Documents))
+		}
+		b, err := json.MarshalIndent(res.Documents, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := blame(-1, false)
+	if got := blame(0, true); got != want {
+		t.Errorf("every document parsed (Thorough): differs from the stream read whole:\n%s", firstDiff(want, got))
+	}
+	if got := blame(2048, false); got != want {
+		t.Errorf("in parts: differs from the stream read whole:\n%s", firstDiff(want, got))
 	}
 }
 

@@ -34,7 +34,8 @@ import (
 // the fn cases of the command's tests): the short way is taken only where
 // the list is laid out so that the items' texts read alone as they do in
 // it (block style, indented by two, each item's lines below its dash, no
-// comment or blank line at the end) and writes only what it has read back
+// comment or blank line at an item's end, no alias) and writes only what
+// it has read back
 // where it changed; otherwise the list is read whole.
 
 // listOutline is what the short way reads of a ResourceList.
@@ -68,7 +69,10 @@ func readItemsList(input []byte) (*itemsList, bool) {
 		return nil, false
 	}
 	st, err := tree.Read(input, tree.Options{File: stdinName, Outline: listOutline})
-	if err != nil || st.Format != tree.YAML || !st.Outlines() || len(st.Docs) != 1 {
+	if err != nil || st.Format != tree.YAML || !st.Outlines() || len(st.Docs) != 1 || st.Expanded() > 0 {
+		// a list with aliases: an item's alias can name another item's
+		// anchor, and its text then means another value once that item
+		// is patched (read whole, every alias is a copy of the value read)
 		return nil, false
 	}
 	l := &itemsList{input: input, st: st, root: tree.Root(st.Docs[0]), style: tree.DetectStyle(input)}
@@ -115,8 +119,11 @@ func readItemsList(input []byte) (*itemsList, bool) {
 		}
 		l.spans = append(l.spans, [2]int{from, end})
 	}
-	// every line of an item is below its dash, or blank; the last one's
-	// last line is not
+	// every line of an item is below its dash, or blank; its last line is
+	// neither blank nor a comment (a comment there is, in the list, the
+	// foot comment of the item's last entry, and in the item read alone,
+	// the document's: an entry added at the end goes below the one and
+	// above the other)
 	below := bytes.Repeat([]byte{' '}, l.ind+2)
 	for _, sp := range l.spans {
 		for i := sp[0] + 1; i < sp[1]; i++ {
@@ -124,7 +131,7 @@ func readItemsList(input []byte) (*itemsList, bool) {
 			if len(bytes.TrimRight(line, " \n")) > 0 && !bytes.HasPrefix(line, below) {
 				return nil, false
 			}
-			if i == sp[1]-1 && len(bytes.TrimSpace(line)) == 0 {
+			if t := bytes.TrimSpace(line); i == sp[1]-1 && (len(t) == 0 || t[0] == '#') {
 				return nil, false
 			}
 		}
@@ -141,8 +148,12 @@ func (l *itemsList) line(i int) []byte {
 	return l.input[l.lines[i]:end]
 }
 
-// text returns the text of lines from..to (0-based, to excluded).
+// text returns the text of lines from..to (0-based, to excluded; from may
+// be the number of lines: nothing).
 func (l *itemsList) text(from, to int) []byte {
+	if from >= len(l.lines) {
+		return nil
+	}
 	end := len(l.input)
 	if to < len(l.lines) {
 		end = l.lines[to]

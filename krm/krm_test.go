@@ -129,8 +129,8 @@ func TestAdvice(t *testing.T) {
 // runItems) writes what reading the list whole writes (Options.Thorough),
 // with the same results and error, on every case of testdata and on
 // variants of them (items indented under items:, more items, a list with
-// results, an error in the patches, a duplicate item); and it is taken where
-// the list is laid out for it.
+// results, an error in the patches, a duplicate item) and on lists made
+// here; and it is taken where the list is laid out for it.
 func TestItemsSame(t *testing.T) {
 	ins, err := filepath.Glob("testdata/*/in.yaml")
 	if err != nil || len(ins) == 0 {
@@ -166,6 +166,25 @@ func TestItemsSame(t *testing.T) {
 		// a duplicate item
 		inputs[name+" duplicate"] = strings.Replace(inputs[name], "\nitems:\n", "\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: twice\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: twice\n", 1)
 	}
+	// lists of two items patched by a kpatch: the results an earlier
+	// function left, at the end of the list (taken out, and the new ones
+	// written there); a comment at the items' column after an item's last
+	// entry (read whole, it is the foot comment of that entry, below which
+	// a new entry goes; read alone, the item document's, above which it
+	// goes); an anchor in an item whose alias is in another (read whole,
+	// the alias copies the value as it was read, and both items are
+	// written with the values they have: the patched one's anchor and the
+	// other's alias are gone)
+	two := func(first, second, tail string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+			"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: " + first + "\n" +
+			"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n  data:\n    k: " + second + "\n" +
+			"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: overrides\n  data:\n    kpatch: |\n" +
+			"      [cm.a]\n      data.k: patched\n      data.new: added\n" + tail
+	}
+	inputs["results last"] = two("v", "w", "results:\n- message: from an earlier function\n  severity: info\n")
+	inputs["comment after an item"] = strings.Replace(two("v", "w", ""), "k: v\n", "k: v\n  # after a\n", 1)
+	inputs["alias across items"] = two("&x v", "*x", "")
 	taken := 0
 	for name, in := range inputs {
 		wantOut, wantRes, wantErr := RunWith(context.Background(), []byte(in), Options{Thorough: true})
@@ -184,7 +203,7 @@ func TestItemsSame(t *testing.T) {
 	if taken < len(inputs)/2 {
 		t.Errorf("the short way was taken for %d of %d lists", taken, len(inputs))
 	}
-	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate"} {
+	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate", "results last"} {
 		if _, _, ok, _ := runItems(context.Background(), []byte(inputs[name])); !ok {
 			t.Errorf("%s: the short way was not taken", name)
 		}

@@ -215,8 +215,9 @@ type LoadOptions struct {
 	// passes to its callback, the parts of one file several at once, so
 	// that one long stream is worked on by every core and a part's parsed
 	// documents can be let go of as soon as it is done. A file whose
-	// parts do not read as the whole does (one with an error, or more
-	// documents than Limits allow) is read whole, which gives its error.
+	// parts do not read as the whole does (one with an error, more
+	// documents than Limits allow, or aliases that add more than they
+	// allow to the file) is read whole, which gives its error.
 	// 0: every file is read whole.
 	Parts int
 }
@@ -288,7 +289,7 @@ func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptio
 			for j, p := range parts {
 				in.parts[j] = &input{src: p}
 			}
-			var docs, kust, empty atomic.Int64
+			var docs, kust, empty, expanded atomic.Int64
 			parallel.For(len(parts), opts.Workers, func(j int) {
 				p := in.parts[j]
 				var c counts
@@ -298,6 +299,7 @@ func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptio
 				docs.Add(int64(c.docs))
 				kust.Add(int64(c.kustomizations))
 				empty.Add(int64(c.empty))
+				expanded.Add(int64(c.expanded))
 				if each == nil {
 					return
 				}
@@ -307,8 +309,9 @@ func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptio
 				}
 				each(p.src, p.objs)
 			})
-			max := maxDocuments(opts.Limits)
-			ok := max <= 0 || docs.Load() <= int64(max)
+			// the limits on a stream are on the file's, not a part's
+			max, maxExpanded := streamLimits(opts.Limits)
+			ok := (max <= 0 || docs.Load() <= int64(max)) && (maxExpanded <= 0 || expanded.Load() <= int64(maxExpanded))
 			for _, p := range in.parts {
 				ok = ok && p.err == nil
 			}
@@ -350,12 +353,14 @@ func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptio
 	return set, set.checkUnique()
 }
 
-// maxDocuments returns the limit on the documents of one stream.
-func maxDocuments(l *tree.Limits) int {
+// streamLimits returns the limits on one stream: its documents, and what
+// its aliases add.
+func streamLimits(l *tree.Limits) (documents, expanded int) {
 	if l == nil {
-		return tree.DefaultLimits().MaxDocuments
+		d := tree.DefaultLimits()
+		l = &d
 	}
-	return l.MaxDocuments
+	return l.MaxDocuments, l.MaxExpanded
 }
 
 // split returns the parts of a file to read in parts (LoadOptions.Parts),
@@ -390,7 +395,10 @@ func Parse(data []byte, file string, opts LoadOptions) (*Set, error) {
 }
 
 // counts are what a source's documents are (see Objects).
-type counts struct{ docs, kustomizations, empty int }
+type counts struct {
+	docs, kustomizations, empty int
+	expanded                    int // what aliases added (tree.Stream.Expanded)
+}
 
 // parse parses the source's Input into its Stream and returns its objects;
 // ctx is checked before each document parsed on its own (a selected one).
@@ -643,7 +651,7 @@ func objects(src *Source) ([]*Resource, counts, error) {
 		out = append(out, r)
 	}
 	src.Kustomization = kustomizations > 0 && kustomizations+empty == len(st.Docs)
-	return out, counts{len(st.Docs), kustomizations, empty}, nil
+	return out, counts{len(st.Docs), kustomizations, empty, st.Expanded()}, nil
 }
 
 // IsKustomizationFile reports whether the file at path, holding data, is

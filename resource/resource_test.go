@@ -504,6 +504,31 @@ func TestStreamParts(t *testing.T) {
 		t.Errorf("300 documents at most: %v", err)
 	}
 
+	// what aliases add counts over the stream (tree.Limits.MaxExpanded),
+	// not over a part: each of these 300 documents adds 458 bytes (a
+	// mapping of two scalars copied: 3 nodes of 152 bytes and "x", "y"),
+	// 137,400 in all, about 4,600 a part of 1,000 bytes
+	var al strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&al, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n  labels: &l\n    x: y\n  annotations: *l\n", i)
+	}
+	write(t, dir, map[string]string{"s.yaml": al.String()})
+	for _, max := range []int{137400 - 1, 20000} {
+		lim = &tree.Limits{MaxExpanded: max}
+		_, want = Load(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Limits: lim})
+		_, got = Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: lim}, nil)
+		if want == nil || !strings.Contains(want.Error(), "YAML aliases expand to more than") || got == nil || got.Error() != want.Error() {
+			t.Errorf("aliases expand to %d bytes at most: %v, read whole: %v", max, got, want)
+		}
+	}
+	lim = &tree.Limits{MaxExpanded: 137400}
+	if _, err := Stream(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Parts: 1000, Limits: lim}, nil); err != nil {
+		t.Errorf("aliases expand to 137,400 bytes at most: %v", err)
+	}
+	if _, err := Load(context.Background(), []string{dir}, nil, LoadOptions{Select: selectAll, Limits: lim}); err != nil {
+		t.Errorf("aliases expand to 137,400 bytes at most, read whole: %v", err)
+	}
+
 	// kustomizations: a file of them is one in every part; a part of them
 	// in a file of objects is not
 	kusts := strings.Repeat("---\n"+kust, 200)

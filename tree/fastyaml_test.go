@@ -25,7 +25,7 @@ func TestFastReaderSameResult(t *testing.T) {
 	for _, lim := range []Limits{DefaultLimits(), small} {
 		for _, in := range inputs {
 			got, gerr := readYAML([]byte(in), "f.yaml", lim)
-			want, werr := decodeYAML([]byte(in), "f.yaml", lim)
+			want, _, werr := decodeYAML([]byte(in), "f.yaml", lim)
 			if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
 				t.Fatalf("error %v, want %v, on\n%s", gerr, werr, in)
 			}
@@ -109,7 +109,7 @@ func TestDocumentCountBeforeParsing(t *testing.T) {
 	for _, in := range hand {
 		lim := DefaultLimits()
 		lim.MaxDocuments = 3
-		_, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
+		_, _, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
 		got := checkDocumentCount([]byte(in), "f.yaml", lim)
 		if got == nil || want == nil || got.Error() != want.Error() {
 			t.Errorf("%q: counted %v, parsing gives %v", in, got, want)
@@ -124,7 +124,7 @@ func TestDocumentCountBeforeParsing(t *testing.T) {
 			if got == nil {
 				continue
 			}
-			_, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
+			_, _, want := decodeYAML([]byte(strings.TrimPrefix(in, "\ufeff")), "f.yaml", lim)
 			var se *SyntaxError
 			if want == nil {
 				t.Errorf("refused with at most %d documents, though it parses:\n%s", max, in)

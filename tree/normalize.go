@@ -39,10 +39,9 @@ func ExpandedCost(n *yaml.Node, max int) int {
 // replaced by copies of what they point to, merge keys (<<) by the entries
 // they bring in, and it checks that mapping keys are unique scalars. The size
 // of the expanded tree is computed before anything is copied, so an alias
-// bomb fails without allocating. *expanded is what the aliases of the
-// stream's earlier documents added (see Limits.MaxExpanded); the document's
-// is added to it.
-func normalizeYAML(doc *yaml.Node, file string, limits Limits, expanded *int) error {
+// bomb fails without allocating. *al is what the aliases of the stream's
+// earlier documents did; the document's are added to it.
+func normalizeYAML(doc *yaml.Node, file string, limits Limits, al *aliases) error {
 	nz := &normalizer{file: file, limits: limits}
 	// Most documents have no aliases: then the tree is a tree, its size is
 	// its node count, and no memo is needed.
@@ -53,12 +52,13 @@ func normalizeYAML(doc *yaml.Node, file string, limits Limits, expanded *int) er
 	if nz.hasAlias {
 		nz.hasAlias = false
 		nz.sizes = map[*yaml.Node]extent{}
-		nz.added = *expanded
+		nz.added = al.added
 		size = nz.size(doc, 0).nodes
 		if nz.err != nil {
 			return nz.err
 		}
-		*expanded = nz.added
+		al.added = nz.added
+		al.across = al.across || nz.across
 	}
 	if limits.MaxNodes > 0 && size > limits.MaxNodes {
 		if nz.hasAlias {
@@ -79,8 +79,15 @@ type normalizer struct {
 	limits   Limits
 	sizes    map[*yaml.Node]extent
 	hasAlias bool
-	added    int // what the aliases size met add to the stream (Limits.MaxExpanded)
+	added    int  // what the aliases size met add to the stream (Limits.MaxExpanded)
+	across   bool // an alias size met names a node of an earlier document
 	err      error
+}
+
+// aliases is what the aliases of a stream's documents did.
+type aliases struct {
+	added  int  // what they add to the stream (Limits.MaxExpanded)
+	across bool // one names an anchor of an earlier document (yaml.v3 allows it)
 }
 
 // extent is the size of a node once its aliases are expanded: its values,
@@ -132,6 +139,12 @@ func (nz *normalizer) size(n *yaml.Node, depth int) extent {
 	var e extent
 	if n.Kind == yaml.AliasNode {
 		nz.hasAlias = true
+		if _, ok := nz.sizes[n.Alias]; !ok {
+			// the nodes of the document are met in the order of its text,
+			// and an anchor comes before its aliases: this one is in an
+			// earlier document
+			nz.across = true
+		}
 		e = nz.size(n.Alias, depth)
 		// Each alias node is met once (its parent is, the memo answers
 		// for the copies of its parent), and the expanded document is

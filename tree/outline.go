@@ -204,7 +204,11 @@ func (s *Stream) readOutlines(data []byte, o *Outline) ([]*yaml.Node, []int, boo
 		}
 	} else {
 		var err error
-		if docs, err = s.readYAML(data); err != nil {
+		if docs, err = s.readYAML(data); err != nil || s.aliases.across {
+			// a stream with an alias naming an anchor of an earlier
+			// document (yaml.v3 allows it) is not left outlined: the text
+			// of that document copied as it is would mean what the anchor
+			// holds once a patch has changed it
 			return nil, nil, false
 		}
 		for i, d := range docs {

@@ -133,6 +133,49 @@ func TestOutlineSameOutput(t *testing.T) {
 	}
 }
 
+// TestOutlineAliasAcrossDocuments: yaml.v3 lets an alias name an anchor of
+// an earlier document. Such a stream is not left outlined: the later
+// document's text, copied as it is, would mean what the anchor holds once
+// the earlier document is edited. Edited, it is written as the stream read
+// fully is (the alias a copy of the value read: the later document keeps
+// k: 1), never with the alias left to name the edited anchor.
+func TestOutlineAliasAcrossDocuments(t *testing.T) {
+	data := []byte("apiVersion: v1\nkind: A\nmetadata:\n  name: a\nx: &x\n  k: 1\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b\ny: *x\n")
+	edit := func(st *Stream) []byte {
+		t.Helper()
+		if err := st.Load(0); err != nil {
+			t.Fatal(err)
+		}
+		st.Snapshot()
+		MapGet(MapGet(Root(st.Docs[0]), "x"), "k").Value = "2"
+		return write(t, st)
+	}
+	full, err := Read(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := edit(full)
+	st, err := Read(data, Options{Outline: testOutline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outlines() {
+		t.Error("a stream with an alias is left outlined")
+	}
+	if got := edit(st); !bytes.Equal(got, want) {
+		t.Errorf("written differently from the stream read fully:\n%s", unified(want, got))
+	}
+	back, err := Read(want, Options{})
+	if err != nil || len(back.Docs) != 2 || MapGet(MapGet(Root(back.Docs[1]), "y"), "k").Value != "1" {
+		t.Errorf("the second document does not keep k: 1 (%v):\n%s", err, want)
+	}
+	// an alias naming an anchor of its own document leaves it outlined
+	own := []byte("apiVersion: v1\nkind: A\nmetadata:\n  name: a\nx: &x\n  k: 1\nz: *x\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b\n")
+	if st, err := Read(own, Options{Outline: testOutline}); err != nil || !st.Outlines() {
+		t.Errorf("an alias within its document: not outlined (%v)", err)
+	}
+}
+
 // editStream reads data (with st given: the stream read with outlines),
 // picks documents by seed, loads them, snapshots, makes an edit to each
 // picked document (fuzzEdit), and returns what WriteYAML writes (or the
@@ -326,16 +369,11 @@ func TestSkim(t *testing.T) {
 	}
 }
 
-// TestSplitStream: SplitStream cuts a stream only at "---" lines between
-// documents that hold content; read with Options.Line and Options.Style
-// (with outlines and without), each part holds the documents the whole
-// stream holds there, every field of every node the same; edited and
-// written part by part, the parts' texts joined are what the whole stream
-// writes with the same edits. The stream is every outline input that
-// reads, joined.
-func TestSplitStream(t *testing.T) {
+// splitPool returns the outline inputs, in the order of their names, that
+// TestSplitStream and FuzzSplitStream join into streams.
+func splitPool(t testing.TB) [][]byte {
 	inputs := outlineInputs(t)
-	var all []byte
+	var out [][]byte
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		data := inputs[name]
 		if st, err := Read(data, Options{}); err != nil || st.Format != YAML || len(data) == 0 || data[len(data)-1] != '\n' ||
@@ -347,6 +385,82 @@ func TestSplitStream(t *testing.T) {
 			// whole (TestOutlineSameOutput reads each input alone)
 			continue
 		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// FuzzSplitStream: a stream joined from the inputs of splitPool (picks
+// says which, and which of "---", "...\n---", "---\n# comment" and
+// "--- # comment" joins each to the one before), cut into parts of about
+// size bytes, is the parts joined, each part starting at the line it has;
+// and when the stream and every part read, the parts' documents are the
+// stream's, every field of every node the same (resource.Stream reads a
+// stream whose parts do not all read whole).
+func FuzzSplitStream(f *testing.F) {
+	pool := splitPool(f)
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, uint16(1))
+	f.Add([]byte{9, 0x49, 0x88, 0xc3, 17}, uint16(200))
+	f.Fuzz(func(t *testing.T, picks []byte, size uint16) {
+		if len(picks) > 64 {
+			return
+		}
+		var all []byte
+		for i, p := range picks {
+			if i > 0 {
+				all = append(all, [...]string{"---\n", "...\n---\n", "---\n# comment\n", "--- # comment\n"}[p>>6]...)
+			}
+			all = append(all, pool[int(p&63)%len(pool)]...)
+		}
+		parts, st := SplitStream(all, int(size)%3000+1)
+		if parts == nil {
+			return
+		}
+		var joined []byte
+		line := 1
+		var docs []*yaml.Node
+		partsRead := true
+		for i, p := range parts {
+			joined = append(joined, p.Text...)
+			if p.Line != line {
+				t.Fatalf("part %d: line %d, want %d", i, p.Line, line)
+			}
+			line += bytes.Count(p.Text, []byte{'\n'})
+			ps, err := Read(p.Text, Options{Line: p.Line, Style: &st})
+			if err != nil {
+				partsRead = false
+				continue
+			}
+			docs = append(docs, ps.Docs...)
+		}
+		if !bytes.Equal(joined, all) {
+			t.Fatal("the parts joined are not the stream")
+		}
+		whole, err := Read(all, Options{})
+		if err != nil || !partsRead {
+			return
+		}
+		if len(docs) != len(whole.Docs) {
+			t.Fatalf("%d documents in the parts, %d in the stream", len(docs), len(whole.Docs))
+		}
+		for i := range docs {
+			if d := nodeDiff(docs[i], whole.Docs[i], fmt.Sprintf("doc %d", i)); d != "" {
+				t.Fatal(d)
+			}
+		}
+	})
+}
+
+// TestSplitStream: SplitStream cuts a stream only at "---" lines between
+// documents that hold content; read with Options.Line and Options.Style
+// (with outlines and without), each part holds the documents the whole
+// stream holds there, every field of every node the same; edited and
+// written part by part, the parts' texts joined are what the whole stream
+// writes with the same edits. The stream is every outline input that
+// reads, joined.
+func TestSplitStream(t *testing.T) {
+	var all []byte
+	for _, data := range splitPool(t) {
 		if len(all) > 0 {
 			all = append(all, "---\n"...)
 		}

@@ -125,10 +125,11 @@ type Stream struct {
 	starts     []int
 	startLines []int
 	styled     bool
-	whole      bool // Options.Whole
-	line0      int  // the lines of the file before src (Options.Line)
-	col0       int  // the columns before src's lines in the file (Options.Column)
-	rewritten  bool // the last WriteYAML did not keep the source's text (Rewritten)
+	whole      bool    // Options.Whole
+	line0      int     // the lines of the file before src (Options.Line)
+	col0       int     // the columns before src's lines in the file (Options.Column)
+	rewritten  bool    // the last WriteYAML did not keep the source's text (Rewritten)
+	aliases    aliases // what the stream's aliases did (Expanded)
 
 	removed []bool // documents taken out (Remove), by index; nil: none
 }
@@ -242,7 +243,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 // columns of the documents and of an error those they have in the file
 // (Options.Line, Options.Column).
 func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
-	docs, err := readYAML(data, s.File, s.limits)
+	docs, al, err := readYAMLCounted(data, s.File, s.limits)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && se.Pos.Line > 0 {
@@ -256,8 +257,15 @@ func (s *Stream) readYAML(data []byte) ([]*yaml.Node, error) {
 	for _, d := range docs {
 		shiftPos(d, s.line0, s.col0)
 	}
+	s.aliases = al
 	return docs, nil
 }
+
+// Expanded returns what the YAML aliases of the stream's documents added
+// when Read expanded them, in bytes, counted as Limits.MaxExpanded counts
+// it (0 for a stream without aliases): the limit is on a whole stream, so
+// a caller that reads a stream in parts (SplitStream) adds up its parts'.
+func (s *Stream) Expanded() int { return s.aliases.added }
 
 // detectStyle sets the stream's style from its text, unless it was given
 // (Options.Style) or is detected already.
@@ -334,34 +342,41 @@ func looksLikeJSON(data []byte) bool {
 // errors. Either way each document is checked and normalized in turn, so
 // that the first error is the same.
 func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+	docs, _, err := readYAMLCounted(data, file, limits)
+	return docs, err
+}
+
+// readYAMLCounted is readYAML, and returns what the stream's aliases did
+// too.
+func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, aliases, error) {
 	if docs, err := fastyaml.Parse(data); err == nil {
-		expanded := 0
+		var al aliases
 		for i, doc := range docs {
-			if err := addDocument(docs[:i], doc, file, limits, &expanded); err != nil {
-				return nil, err
+			if err := addDocument(docs[:i], doc, file, limits, &al); err != nil {
+				return nil, aliases{}, err
 			}
 		}
-		return docs, nil
+		return docs, al, nil
 	}
 	return decodeYAML(data, file, limits)
 }
 
-// decodeYAML is readYAML with yaml.v3's Decoder alone.
-func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
+// decodeYAML is readYAMLCounted with yaml.v3's Decoder alone.
+func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, aliases, error) {
 	data = version11(data) // the same length: positions are the input's
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
-	expanded := 0
+	var al aliases
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
 			if errors.Is(err, io.EOF) {
-				return docs, nil
+				return docs, al, nil
 			}
-			return nil, yamlError(file, err, data)
+			return nil, aliases{}, yamlError(file, err, data)
 		}
-		if err := addDocument(docs, &doc, file, limits, &expanded); err != nil {
-			return nil, err
+		if err := addDocument(docs, &doc, file, limits, &al); err != nil {
+			return nil, aliases{}, err
 		}
 		docs = append(docs, &doc)
 	}
@@ -485,12 +500,12 @@ func marker(rest []byte) bool {
 }
 
 // addDocument checks the document after docs against the limits and
-// normalizes it; *expanded is what the aliases of docs added.
-func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits, expanded *int) error {
+// normalizes it; *al is what the aliases of docs did.
+func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits, al *aliases) error {
 	if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
 		return limitError("documents", file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
 	}
-	return normalizeYAML(doc, file, limits, expanded)
+	return normalizeYAML(doc, file, limits, al)
 }
 
 // DetectStyle returns the style of a YAML text: the indentation of nested
