@@ -160,6 +160,21 @@ func Cases() []Case {
 			Stderr: "kmerge: 1 conflict between patches",
 		},
 		{
+			Name: "one-field-20k-check",
+			Why:  "20,000 sections setting one field of one ConfigMap: one conflict, which listed its 20,000 sides on one line of 1 MB",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": lines(20_000, oneFieldLine)}
+			},
+			Args: []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code: 1,
+			// one line: the first ten sides, the number of the others, the
+			// last (section i sets v<i> on line 3i+2)
+			Stdout: "conflict: v1 ConfigMap cm: " + lines(10, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, "p.kpatch:%d:1 (field patch) sets data.a to v%d, ", 3*i+2, i)
+			}) + "19989 more sides, and p.kpatch:59999:1 (field patch) sets data.a to v19999\n",
+			Stderr: "kmerge: 1 conflict between patches",
+		},
+		{
 			Name:  "one-field-apply",
 			Why:   "the same patches through apply: 34.6 s, 1.6 GB",
 			Files: func() map[string]string { return map[string]string{"base/cm.yaml": configMap, "p.kpatch": oneField()} },
@@ -344,9 +359,10 @@ func found() []Case {
 					fmt.Fprintf(b, "[pod.p.containers[-0]]\nname: c%d\nimage: i\n\n", i)
 				})}
 			},
-			Args:   []string{"check", "-f", "base", "-p", "p.kpatch"},
-			Code:   1,
-			Stdout: `conflict: v1 Pod p: p.kpatch:1:1 (field patch) inserts spec.containers[name=c0] to {"name":"c0","image":"i"}, p.kpatch:5:1 (field patch) inserts spec.containers[name=c1]`,
+			Args: []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code: 1,
+			// one line: the first ten sides, the number of the others, the last
+			Stdout: `(field patch) inserts spec.containers[name=c9] to {"name":"c9","image":"i"}, 9989 more sides, and p.kpatch:39997:1 (field patch) inserts spec.containers[name=c9999] to {"name":"c9999","image":"i"}` + "\n",
 			Stderr: "kmerge: 1 conflict between patches",
 		},
 		{
