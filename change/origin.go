@@ -1,6 +1,7 @@
 package change
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -68,12 +69,12 @@ func whole(op Op) bool { return op == Set || op == Insert || op == Delete }
 func Origins(changes []Change, before *yaml.Node) []Origin {
 	t := &originTrie{root: &trieNode{}}
 	var out []Origin
+	var overs []*overrides // what out[i] overrode, until it is returned
 	alive := []bool{}
 	for _, c := range changes {
 		if !writes(c.Op) {
 			continue
 		}
-		o := Origin{Change: c}
 		var over []int // indexes in out, overridden: they stop being origins
 		var above []int
 		var cleared []*trieNode // nodes whose origins, and all below, are overridden
@@ -106,27 +107,28 @@ func Origins(changes []Change, before *yaml.Node) []Origin {
 				over = append(over, r.node.origins...)
 			}
 		}
-		seen := map[tree.Position]bool{c.Pos: true}
-		add := func(x Change) {
-			if !seen[x.Pos] {
-				seen[x.Pos] = true
-				o.Overrode = append(o.Overrode, x)
-			}
-		}
 		// in the order the changes were made: origins are kept in that
 		// order, and what each overrode came before it
+		acc := &overrides{self: c.Pos}
+		first := true
 		for _, i := range sortedUnique(append(append([]int(nil), over...), above...)) {
 			if !alive[i] {
 				continue
 			}
 			if !isIn(i, above) {
-				for _, x := range out[i].Overrode {
-					if related(x.Path, c.Path) {
-						add(x)
-					}
+				if first {
+					// c takes over what the first overrode, but what is
+					// not related to c's path, rather than copying it: n
+					// changes of one place cost linear time, not n²/2
+					// copies
+					acc.take(overs[i], c.Path)
+					overs[i] = nil
+				} else {
+					acc.addRelated(overs[i], c.Path)
 				}
 			}
-			add(out[i].Change)
+			first = false
+			acc.add(out[i].Change)
 		}
 		for _, n := range cleared {
 			n.origins, n.children, n.index = nil, nil, nil
@@ -135,25 +137,192 @@ func Origins(changes []Change, before *yaml.Node) []Origin {
 			if alive[i] {
 				alive[i] = false
 				t.remove(i, out[i].Path)
-				// o holds what it needs of it: an origin no longer alive
-				// is not read again, nor returned, and keeping what each
-				// overrode made n changes to one place keep n²/2
-				out[i].Overrode = nil
+				// c holds what it needs of it: an origin no longer alive
+				// is not read again, nor returned
+				overs[i] = nil
 			}
 		}
-		o.Overrode = sortByOrder(o.Overrode, changes)
-		out = append(out, o)
+		out = append(out, Origin{Change: c})
+		overs = append(overs, acc)
 		alive = append(alive, true)
 		t.insert(c.Path, len(out)-1)
 	}
 	kept := out[:0]
 	items := &fieldpath.ItemIndex{} // before's lists, looked up once per origin
+	var rank map[tree.Position]int  // made when first needed
 	for i, o := range out {
-		if alive[i] && !(o.Op == Set && len(o.Overrode) == 0 && unchanged(before, items, o.Path, o.Value)) {
-			kept = append(kept, o)
+		if !alive[i] || o.Op == Set && overs[i].n == 0 && unchanged(before, items, o.Path, o.Value) {
+			continue
 		}
+		if overs[i].n > 1 && rank == nil {
+			rank = firstPositions(changes)
+		}
+		o.Overrode = overs[i].list(rank)
+		kept = append(kept, o)
 	}
 	return kept
+}
+
+// overrides gathers the changes one change overrode: one per position,
+// never its own (self), by path: what is not related to a later change's
+// path is dropped a path at a time, not looked for change by change.
+type overrides struct {
+	self   tree.Position
+	groups []*overGroup           // by path, in order of their first change
+	byPath map[string]*overGroup  // the groups by their path's text, once there are many
+	seen   map[tree.Position]bool // the positions, once there are many
+	n      int
+}
+
+// overGroup is the overridden changes at one path.
+type overGroup struct {
+	path    fieldpath.Path
+	changes []Change
+}
+
+// seenAfter is the number of overridden changes from which their
+// positions are kept in a map rather than looked for among them.
+const seenAfter = 8
+
+func (a *overrides) has(p tree.Position) bool {
+	if a.seen != nil {
+		return a.seen[p]
+	}
+	for _, g := range a.groups {
+		for _, x := range g.changes {
+			if x.Pos == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (a *overrides) add(x Change) {
+	if x.Pos == a.self || a.has(x.Pos) {
+		return
+	}
+	g := a.group(x.Path)
+	g.changes = append(g.changes, x)
+	a.n++
+	switch {
+	case a.seen != nil:
+		a.seen[x.Pos] = true
+	case a.n > seenAfter:
+		a.seen = make(map[tree.Position]bool, 2*a.n)
+		for _, g := range a.groups {
+			for _, y := range g.changes {
+				a.seen[y.Pos] = true
+			}
+		}
+	}
+}
+
+// group returns the group of path p, making it.
+func (a *overrides) group(p fieldpath.Path) *overGroup {
+	if a.byPath != nil {
+		k := p.String()
+		g := a.byPath[k]
+		if g == nil {
+			g = &overGroup{path: p}
+			a.groups = append(a.groups, g)
+			a.byPath[k] = g
+		}
+		return g
+	}
+	for _, g := range a.groups {
+		if g.path.Equal(p) {
+			return g
+		}
+	}
+	g := &overGroup{path: p}
+	a.groups = append(a.groups, g)
+	if len(a.groups) > seenAfter {
+		a.byPath = make(map[string]*overGroup, 2*len(a.groups))
+		for _, h := range a.groups {
+			a.byPath[h.path.String()] = h
+		}
+	}
+	return g
+}
+
+// take makes what b holds a's (a holds nothing yet), but the paths not
+// related to p.
+func (a *overrides) take(b *overrides, p fieldpath.Path) {
+	if b == nil {
+		return
+	}
+	a.groups, a.byPath, a.seen, a.n = b.groups[:0], b.byPath, b.seen, b.n
+	for _, g := range b.groups {
+		if related(g.path, p) {
+			a.groups = append(a.groups, g)
+			continue
+		}
+		if a.byPath != nil {
+			delete(a.byPath, g.path.String())
+		}
+		a.n -= len(g.changes)
+		for _, x := range g.changes {
+			delete(a.seen, x.Pos)
+		}
+	}
+	if !a.has(a.self) {
+		return
+	}
+	// a change's own position is not listed
+	for _, g := range a.groups {
+		g.changes = slices.DeleteFunc(g.changes, func(x Change) bool { return x.Pos == a.self })
+	}
+	a.groups = slices.DeleteFunc(a.groups, func(g *overGroup) bool {
+		if len(g.changes) == 0 && a.byPath != nil {
+			delete(a.byPath, g.path.String())
+		}
+		return len(g.changes) == 0
+	})
+	delete(a.seen, a.self)
+	a.n--
+}
+
+// addRelated adds the changes of b whose paths are related to p.
+func (a *overrides) addRelated(b *overrides, p fieldpath.Path) {
+	if b == nil {
+		return
+	}
+	for _, g := range b.groups {
+		if related(g.path, p) {
+			for _, x := range g.changes {
+				a.add(x)
+			}
+		}
+	}
+}
+
+// list returns the changes in the order they were made: the order of
+// their positions' first changes (rank, firstPositions), which keeps a
+// patch's changes in the order of the patches.
+func (a *overrides) list(rank map[tree.Position]int) []Change {
+	if a.n == 0 {
+		return nil
+	}
+	out := make([]Change, 0, a.n)
+	for _, g := range a.groups {
+		out = append(out, g.changes...)
+	}
+	// one change per position: no two have one rank
+	slices.SortFunc(out, func(x, y Change) int { return cmp.Compare(rank[x.Pos], rank[y.Pos]) })
+	return out
+}
+
+// firstPositions returns, for each position of changes, the index of its
+// first change.
+func firstPositions(changes []Change) map[tree.Position]int {
+	rank := make(map[tree.Position]int, len(changes))
+	for i, c := range changes {
+		if _, ok := rank[c.Pos]; !ok {
+			rank[c.Pos] = i
+		}
+	}
+	return rank
 }
 
 // unchanged reports whether the object before has the value v at p.
@@ -192,30 +361,6 @@ func isIn(i int, xs []int) bool {
 		}
 	}
 	return false
-}
-
-// sortByOrder puts overridden changes in the order they were made: the
-// order of their positions' first changes in changes, which keeps a
-// patch's changes in the order of the patches.
-func sortByOrder(cs []Change, changes []Change) []Change {
-	if len(cs) < 2 {
-		return cs
-	}
-	rank := make(map[tree.Position]int, len(cs))
-	for _, c := range cs {
-		rank[c.Pos] = -1
-	}
-	for i, c := range changes {
-		if r, ok := rank[c.Pos]; ok && r < 0 {
-			rank[c.Pos] = i
-		}
-	}
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && rank[cs[j].Pos] < rank[cs[j-1].Pos]; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
-	return cs
 }
 
 // originTrie indexes the origins by path: a node per element, the origins

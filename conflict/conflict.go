@@ -71,11 +71,27 @@ type Conflict struct {
 
 // String describes the conflict: the object, then every side with its
 // position ("o: p:1:1 (field patch) sets a to 1, and p:2:1 (field patch)
-// sets a to 2").
+// sets a to 2"). A conflict of more than maxListed sides (many patches
+// setting one field, or inserting into one list) shows the first
+// shownSides, how many others there are, and the last (the one applied
+// last): "o: p:1:1 ..., p:10:1 ..., 3989 more sides, and p:4000:1 ...".
+// The line stays readable, and its length does not grow with the patches.
 func (c Conflict) String() string {
 	var b strings.Builder
 	b.WriteString(c.Object)
 	b.WriteString(": ")
+	side := func(s Side) {
+		fmt.Fprintf(&b, "%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
+	}
+	if n := len(c.Sides); n > maxListed {
+		for _, s := range c.Sides[:shownSides] {
+			side(s)
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d more sides, and ", n-shownSides-1)
+		side(c.Sides[n-1])
+		return b.String()
+	}
 	for i, s := range c.Sides {
 		switch {
 		case i > 0 && i == len(c.Sides)-1:
@@ -83,10 +99,17 @@ func (c Conflict) String() string {
 		case i > 0:
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s (%s patch) %s", strings.TrimSuffix(s.Change.Pos.String(), ": "), s.Patch, s.Change)
+		side(s)
 	}
 	return b.String()
 }
+
+// maxListed is the most sides Conflict.String lists; of a conflict of
+// more, it lists shownSides and the last.
+const (
+	maxListed  = 12
+	shownSides = 10
+)
 
 // Recorder finds the conflicts of objects patched one at a time, each as
 // soon as its patches have applied (kpatch.Options.Records is its Add),

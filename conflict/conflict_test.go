@@ -1,6 +1,7 @@
 package conflict
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -105,6 +106,42 @@ func TestRules(t *testing.T) {
 		}
 		if _, got := conflicts(y, x, ky, kx); got != c.want {
 			t.Errorf("%s (the other way round): %s / %s: %v, want %v", c.name, y, x, got, c.want)
+		}
+	}
+}
+
+// TestConflictString: a conflict lists its sides, up to 12 of them; of
+// more, the first 10, how many others there are, and the last: 4,000
+// patches setting one field are one line of a dozen sides, not of 4,000.
+func TestConflictString(t *testing.T) {
+	conflictOf := func(n int) Conflict {
+		c := Conflict{Object: "o"}
+		for i := range n {
+			x := ch(t, change.Set, "data.a", fmt.Sprint(i))
+			x.Pos = tree.Position{File: "p", Line: i + 1, Column: 1}
+			c.Sides = append(c.Sides, Side{Patch: change.FieldPatch, Change: x})
+		}
+		return c
+	}
+	side := func(i int) string { return fmt.Sprintf("p:%d:1 (field patch) sets data.a to %d", i+1, i) }
+	sides := func(from, to int) string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, side(i))
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{2, "o: " + side(0) + ", and " + side(1)},
+		{12, "o: " + sides(0, 11) + ", and " + side(11)},
+		{13, "o: " + sides(0, 10) + ", 2 more sides, and " + side(12)},
+		{4000, "o: " + sides(0, 10) + ", 3989 more sides, and " + side(3999)},
+	} {
+		if got := conflictOf(c.n).String(); got != c.want {
+			t.Errorf("%d sides:\n%s\nwant\n%s", c.n, got, c.want)
 		}
 	}
 }

@@ -95,9 +95,7 @@ func Cases() []Case {
 		return "[configmap.cm]\n" + lines(2_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "data.k%d: ${values.big}\n", i) })
 	}
 	// (c) 2,000 sections setting one field
-	oneField := func() string {
-		return lines(2_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.a: v%d\n\n", i) })
-	}
+	oneField := func() string { return lines(2_000, oneFieldLine) }
 	// (d) a merge patch adding many keys to one map
 	manyKeysJSON := func(n int) string {
 		return `{"data":{` + strings.TrimSuffix(lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, `"k%d":"v",`, i) }), ",") + "}}\n"
@@ -162,6 +160,21 @@ func Cases() []Case {
 			Stderr: "kmerge: 1 conflict between patches",
 		},
 		{
+			Name: "one-field-20k-check",
+			Why:  "20,000 sections setting one field of one ConfigMap: one conflict, which listed its 20,000 sides on one line of 1 MB",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": lines(20_000, oneFieldLine)}
+			},
+			Args: []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code: 1,
+			// one line: the first ten sides, the number of the others, the
+			// last (section i sets v<i> on line 3i+2)
+			Stdout: "conflict: v1 ConfigMap cm: " + lines(10, func(b *strings.Builder, i int) {
+				fmt.Fprintf(b, "p.kpatch:%d:1 (field patch) sets data.a to v%d, ", 3*i+2, i)
+			}) + "19989 more sides, and p.kpatch:59999:1 (field patch) sets data.a to v19999\n",
+			Stderr: "kmerge: 1 conflict between patches",
+		},
+		{
 			Name:  "one-field-apply",
 			Why:   "the same patches through apply: 34.6 s, 1.6 GB",
 			Files: func() map[string]string { return map[string]string{"base/cm.yaml": configMap, "p.kpatch": oneField()} },
@@ -212,6 +225,10 @@ func Cases() []Case {
 		},
 	}, found()...)
 }
+
+// oneFieldLine writes section i of many setting one field of one
+// ConfigMap: data.a to v<i>, on line 3i+2.
+func oneFieldLine(b *strings.Builder, i int) { fmt.Fprintf(b, "[configmap.cm]\ndata.a: v%d\n\n", i) }
 
 // deployment returns a Deployment named d whose pod has n containers,
 // c0 to c(n-1).
@@ -342,9 +359,10 @@ func found() []Case {
 					fmt.Fprintf(b, "[pod.p.containers[-0]]\nname: c%d\nimage: i\n\n", i)
 				})}
 			},
-			Args:   []string{"check", "-f", "base", "-p", "p.kpatch"},
-			Code:   1,
-			Stdout: `conflict: v1 Pod p: p.kpatch:1:1 (field patch) inserts spec.containers[name=c0] to {"name":"c0","image":"i"}, p.kpatch:5:1 (field patch) inserts spec.containers[name=c1]`,
+			Args: []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Code: 1,
+			// one line: the first ten sides, the number of the others, the last
+			Stdout: `(field patch) inserts spec.containers[name=c9] to {"name":"c9","image":"i"}, 9989 more sides, and p.kpatch:39997:1 (field patch) inserts spec.containers[name=c9999] to {"name":"c9999","image":"i"}` + "\n",
 			Stderr: "kmerge: 1 conflict between patches",
 		},
 		{
@@ -356,6 +374,27 @@ func found() []Case {
 				})}
 			},
 			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
+		},
+		{
+			Name: "one-field-20k-blame",
+			Why:  "blame of 20,000 sections setting one field of one ConfigMap: each change copied the list of all that the last one overrode and ranked it among all the changes (10,000: 36 s of processor time)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": lines(n, oneFieldLine)}
+			},
+			Args:   []string{"blame", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "p.kpatch:59999 (over :2, :5, :8, 19996 more) |   a: v19999\n",
+		},
+		{
+			Name: "one-item-spellings-blame",
+			Why:  "blame of 10,000 sections setting the image of one container, picked by [name=main,image=i] and by [name=main] in turn: each change filtered, change by change, the list of all the last one overrode (4,000 sections: 4.2 s of processor time)",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": pod, "p.kpatch": lines(m/2, func(b *strings.Builder, i int) {
+					b.WriteString("[pod.p]\ncontainers[name=main,image=i].image: i\n\n[pod.p]\ncontainers[name=main].image: i\n\n")
+				})}
+			},
+			Args: []string{"blame", "-f", "base", "-p", "p.kpatch"},
+			// the last section's line (6 lines a pair), over every other
+			Stdout: "p.kpatch:29999 (over :2, :5, :8, 9996 more) |     image: i\n",
 		},
 		{
 			Name: "label-selector-20k",
