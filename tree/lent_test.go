@@ -3,6 +3,8 @@ package tree
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,4 +229,83 @@ func TestLends(t *testing.T) {
 			t.Errorf("lends(%q) = %v, want %v", in, got, want)
 		}
 	}
+}
+
+// TestCommentsKept: editing values keeps every comment of the input where
+// it was, so the output has as many comment lines as the input, whichever
+// document is edited and however the stream is read and written. The
+// inputs are the preservation corpus and the streams made for the edges
+// of documents (outlineEdges, lentLayouts); each edit sets the first or
+// the last plain scalar value of one document (not a key), which changes
+// no comment. A comment line is a line whose first character after
+// spaces is '#', outside block scalars: the inputs have no other line
+// starting with '#', and no block scalar is edited.
+func TestCommentsKept(t *testing.T) {
+	inputs := map[string][]byte{}
+	for _, name := range corpus(t) {
+		inputs[name] = readCorpus(t, name)
+	}
+	for i, s := range outlineEdges {
+		inputs[fmt.Sprintf("edge-%d", i)] = []byte(s)
+	}
+	for _, l := range lentLayouts {
+		inputs[l.name] = []byte(l.in)
+	}
+	modes := []Options{{}, {Whole: true}, {Outline: testOutline}, {Outline: testOutline, Whole: true}}
+	checked := 0
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		data := inputs[name]
+		want := commentCount(data)
+		full, err := Read(data, Options{})
+		if err != nil {
+			continue // an edge that is not YAML
+		}
+		for i := range full.Docs {
+			for _, last := range []bool{false, true} {
+				for m, opts := range modes {
+					st, err := Read(data, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := st.Load(i); err != nil {
+						t.Fatal(err)
+					}
+					st.Snapshot()
+					v := plainValue(st.Docs[i], last)
+					if v == nil {
+						continue
+					}
+					v.Value = "edited"
+					out := write(t, st)
+					checked++
+					if got := commentCount(out); got != want {
+						t.Errorf("%s, document %d, %s value, mode %d: %d comment lines written, %d read:\n%s", name, i, map[bool]string{false: "first", true: "last"}[last], m, got, want, unified(data, out))
+					}
+				}
+			}
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d edits checked", checked)
+	}
+}
+
+// plainValue returns the first (or the last) plain scalar of a document
+// that is not a mapping's key, or nil.
+func plainValue(doc *yaml.Node, last bool) *yaml.Node {
+	var found *yaml.Node
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for j, c := range n.Content {
+			if found != nil && !last {
+				return
+			}
+			if c.Kind == yaml.ScalarNode && c.Style == 0 && c.Tag == "!!str" && !isKey(n, j) {
+				found = c
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return found
 }
