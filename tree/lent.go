@@ -77,31 +77,13 @@ func cutLine(text []byte) (line, rest []byte) {
 // fails unless that reads as the documents it should.
 func (s *Stream) readWindow(body []byte, starts []int, text []byte, i int, lent bool) (*yaml.Node, int, bool) {
 	n := len(starts)
-	chunk := func(j int) (start, end int) {
-		start, end = starts[j], len(body)
-		if j+1 < n {
-			end = starts[j+1]
-		}
-		return start, end
-	}
-	empty := func(j int) bool { // nothing after "---", or no "---" either
-		c := s.Docs[j].Content
-		return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
-	}
-	lender := func(j int) bool {
-		start, end := chunk(j)
-		return lends(body[start:end])
-	}
-	lo, hi := i, i
-	for lo > 0 && (empty(lo-1) || empty(lo) || lo == i && lends(text) || lo < i && lender(lo)) {
-		lo--
-	}
-	for lent && hi+1 < n && (empty(hi+1) || lender(hi+1)) {
+	lo, hi := s.windowStart(body, starts, text, i), i
+	for lent && hi+1 < n && (s.empty(hi+1) || lends(textOf(body, starts, hi+1))) {
 		hi++
 	}
-	first, _ := chunk(lo)
-	start, end := chunk(i)
-	_, last := chunk(hi)
+	first, _ := textAt(body, starts, lo)
+	start, end := textAt(body, starts, i)
+	_, last := textAt(body, starts, hi)
 	var window []byte
 	window = append(window, body[first:start]...)
 	window = append(window, text...)
@@ -128,6 +110,40 @@ func (s *Stream) readWindow(body []byte, starts []int, text []byte, i int, lent 
 	return docs[i-lo], lo, true
 }
 
+// windowStart returns the first document readWindow reads with document
+// i, whose text is text: i itself unless an empty document is next to it,
+// or its text lends comments to the one before (and so on up).
+func (s *Stream) windowStart(body []byte, starts []int, text []byte, i int) int {
+	lo := i
+	for lo > 0 && (s.empty(lo-1) || s.empty(lo) || lo == i && lends(text) || lo < i && lends(textOf(body, starts, lo))) {
+		lo--
+	}
+	return lo
+}
+
+// empty reports whether document j holds nothing: nothing after "---", or
+// no "---" either.
+func (s *Stream) empty(j int) bool {
+	c := s.Docs[j].Content
+	return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
+}
+
+// textAt returns where the text of document j starts and ends in body, the
+// documents' texts starting at starts.
+func textAt(body []byte, starts []int, j int) (start, end int) {
+	start, end = starts[j], len(body)
+	if j+1 < len(starts) {
+		end = starts[j+1]
+	}
+	return start, end
+}
+
+// textOf returns the text of document j in body.
+func textOf(body []byte, starts []int, j int) []byte {
+	start, end := textAt(body, starts, j)
+	return body[start:end]
+}
+
 // ownDocs returns the snapshot and the current tree of document i, an
 // edited one, as its own text holds them: with the foot comment the text
 // gives it, not one the next document's text lends it (which is written
@@ -141,17 +157,13 @@ func (s *Stream) ownDocs(body []byte, starts []int, i int) (snap, doc *yaml.Node
 	if i+1 >= len(starts) || snap.Kind != yaml.DocumentNode || snap.FootComment == "" && doc.FootComment == "" {
 		return snap, doc, true
 	}
-	next := body[starts[i+1]:]
-	if i+2 < len(starts) {
-		next = body[starts[i+1]:starts[i+2]]
-	}
-	if !lends(next) {
+	if !lends(textOf(body, starts, i+1)) {
 		return snap, doc, true
 	}
 	if doc.Kind != yaml.DocumentNode || doc.FootComment != snap.FootComment {
 		return nil, nil, false
 	}
-	own, _, ok := s.readWindow(body, starts, body[starts[i]:starts[i+1]], i, false)
+	own, _, ok := s.readWindow(body, starts, textOf(body, starts, i), i, false)
 	if !ok {
 		return nil, nil, false
 	}

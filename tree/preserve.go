@@ -386,9 +386,12 @@ func (s *Stream) readsAs(text []byte, doc *yaml.Node) bool {
 // readsOwn reports whether text, written for document i of the stream
 // (whose source body is cut at starts), reads as doc, the document as its
 // own text holds it (ownDocs): the same value and the same comments. It
-// is read in the context that decides where yaml.v3 puts the comments at
-// its edges (readWindow).
+// is read alone (readsAs), or, when the documents around it decide where
+// yaml.v3 puts comments of its text, with them (readWindow).
 func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *yaml.Node) bool {
+	if s.windowStart(body, starts, text, i) == i {
+		return s.readsAs(text, doc)
+	}
 	got, _, ok := s.readWindow(body, starts, text, i, false)
 	return ok && Equal(got, doc) && sameComments(got, doc)
 }
