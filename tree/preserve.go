@@ -66,7 +66,10 @@ const maxSpliceEdits = 2000
 // reads them, unless the first one ends with a "..." line: then what
 // follows "..." belongs to the next document. Text before the first
 // document (comments, directives) belongs to the first document, text
-// after the last one to the last.
+// after the last one to the last. Comment lines right after a bare "---"
+// and followed by a blank line, which yaml.v3 reads as the foot comment of
+// the document before, stay in the text of the document after: written
+// once, where they were, whichever of the two is edited (see lent.go).
 //
 // Whenever the output would not read back as the current documents (the
 // documents were added or removed, the source does not cut into documents
