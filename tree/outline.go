@@ -120,54 +120,19 @@ func (s *Stream) chunk(i int) (start, end int) {
 }
 
 // readChunk parses text as document i of the stream (its source text, or
-// what is written for it), in the context that decides where yaml.v3 puts
-// the comments around it: the empty documents next to it (the comments of
-// an empty document go to the document before it), the document before an
-// empty one, and the "---" line of
-// the next document after them, when it starts right there (a comment
-// before "---" is a document's foot comment; at the end of the input, its
-// last key's). Those are read with it, from the source. It fails unless
-// that reads as the documents it should; the document's nodes get the
-// lines they have in the source.
+// what is written for it) as the stream reads it, in the context that
+// decides where yaml.v3 puts the comments around it (readWindow, with the
+// comments the next documents lend it). It fails unless that reads as the
+// documents it should; the document's nodes get the lines they have in
+// the source.
 func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
 	_, body := cutBOM(s.src)
-	empty := func(j int) bool { // nothing after "---", or no "---" either
-		c := s.Docs[j].Content
-		return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
-	}
-	lo, hi := i, i
-	for lo > 0 && (empty(lo-1) || empty(lo)) {
-		lo--
-	}
-	for hi+1 < len(s.Docs) && empty(hi+1) {
-		hi++
-	}
-	first, _ := s.chunk(lo)
-	start, end := s.chunk(i)
-	_, last := s.chunk(hi)
-	var window []byte
-	window = append(window, body[first:start]...)
-	window = append(window, text...)
-	window = append(window, body[end:last]...)
-	want := hi - lo + 1
-	if hi+1 < len(s.Docs) {
-		line := body[last:]
-		if j := bytes.IndexByte(line, '\n'); j >= 0 {
-			line = line[:j]
-		}
-		if isMarker(line, "---") {
-			window = append(window, "---\n"...)
-			want++
-		}
-	}
-	limits := s.limits
-	limits.MaxDocuments = 0 // counted by Read
-	docs, err := readYAML(window, s.File, limits)
-	if err != nil || len(docs) != want {
+	doc, lo, ok := s.readWindow(body, s.starts, text, i, true)
+	if !ok {
 		return nil, false
 	}
-	shiftPos(docs[i-lo], s.line0+s.startLines[lo], s.col0)
-	return docs[i-lo], true
+	shiftPos(doc, s.line0+s.startLines[lo], s.col0)
+	return doc, true
 }
 
 // shiftPos moves the nodes of a tree down by lines and right by cols.

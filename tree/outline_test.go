@@ -25,8 +25,9 @@ var testOutline = &Outline{Fields: map[string]*Outline{
 }}
 
 // outlineInputs are the streams the outline tests start from: the
-// preservation corpus, the fuzz corpora of this package, and streams made
-// for the edges of cutting a stream into documents.
+// preservation corpus, the fuzz corpora of this package, streams made for
+// the edges of cutting a stream into documents, and for the comments
+// between documents (lentLayouts).
 func outlineInputs(t testing.TB) map[string][]byte {
 	t.Helper()
 	in := map[string][]byte{}
@@ -50,6 +51,9 @@ func outlineInputs(t testing.TB) map[string][]byte {
 	}
 	for i, s := range outlineEdges {
 		in[fmt.Sprintf("edge-%d", i)] = []byte(s)
+	}
+	for i, l := range lentLayouts {
+		in[fmt.Sprintf("lent-%d", i)] = []byte(l.in)
 	}
 	return in
 }

@@ -66,7 +66,10 @@ const maxSpliceEdits = 2000
 // reads them, unless the first one ends with a "..." line: then what
 // follows "..." belongs to the next document. Text before the first
 // document (comments, directives) belongs to the first document, text
-// after the last one to the last.
+// after the last one to the last. Comment lines right after a bare "---"
+// and followed by a blank line, which yaml.v3 reads as the foot comment of
+// the document before, stay in the text of the document after: written
+// once, where they were, whichever of the two is edited (see lent.go).
 //
 // Whenever the output would not read back as the current documents (the
 // documents were added or removed, the source does not cut into documents
@@ -134,9 +137,10 @@ type docEdit struct {
 	changed  bool
 	a, b     []byte // renderings of the snapshot and of the current tree
 	outcome  outcome
-	verified []byte // a spliced text: it reads as the current tree, comments included
-	text     []byte // what was written
-	proven   bool   // a rerendered text that reads as the current tree (see rerender)
+	doc      *yaml.Node // the current tree, as its text holds it (ownDocs)
+	verified []byte     // a spliced text: it reads as doc, comments included
+	text     []byte     // what was written
+	proven   bool       // a rerendered text that reads as the current tree (see rerender)
 }
 
 // preserved returns the stream written with its source text kept and how
@@ -162,27 +166,32 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	}
 	edits := make([]docEdit, n)
 	changed := false
+	_, body := cutBOM(s.src)
 	var starts, lines []int // of the documents' texts, found when one is edited
 	for i, d := range s.Docs {
 		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
 		}
 		unflowFilled(s.snapshot[i], d)
-		if fast && starts == nil {
-			_, body := cutBOM(s.src)
+		if starts == nil {
 			if starts = documentStarts(body); len(starts) != n {
 				return nil, nil, nil
 			}
 			lines = lineCounts(body, starts)
 		}
+		// the trees as the document's text holds them: without the
+		// comments the next document's text lends it (lent.go)
+		snap, d, ok := s.ownDocs(body, starts, i)
+		if !ok {
+			return nil, nil, nil
+		}
 		if fast {
-			_, body := cutBOM(s.src)
 			start, end := starts[i], len(body)
 			if i+1 < n {
 				end = starts[i+1]
 			}
 			first := 1 + s.line0 + lines[i]
-			if text, proven, ok := s.rerender(body[start:end], first, s.snapshot[i], d); ok {
+			if text, proven, ok := s.rerender(body[start:end], first, snap, d); ok {
 				if !bytes.Equal(text, body[start:end]) {
 					edits[i] = docEdit{changed: true, outcome: rerendered, text: text, proven: proven}
 					changed = true
@@ -191,7 +200,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			}
 		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
-		a, err := renderDoc(s.Style, s.snapshot[i], hint)
+		a, err := renderDoc(s.Style, snap, hint)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -200,7 +209,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			return nil, nil, err
 		}
 		if !bytes.Equal(a, b) {
-			edits[i] = docEdit{changed: true, a: a, b: b}
+			edits[i] = docEdit{changed: true, a: a, b: b, doc: d}
 			changed = true
 		}
 	}
@@ -212,10 +221,11 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	if n == 0 {
 		out = s.src
 	} else {
-		bom, body := cutBOM(s.src)
-		starts := documentStarts(body)
-		if len(starts) != n {
-			return nil, nil, nil
+		bom, _ := cutBOM(s.src)
+		if starts == nil {
+			if starts = documentStarts(body); len(starts) != n {
+				return nil, nil, nil
+			}
 		}
 		out = append(out, bom...)
 		for i := range n {
@@ -230,7 +240,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			}
 			text := edits[i].text
 			if edits[i].outcome != rerendered {
-				text = s.editDoc(chunk, i, &edits[i])
+				text = s.editDoc(chunk, body, starts, i, &edits[i])
 			}
 			out = append(out, text...)
 			outcomes[i], edits[i].text = edits[i].outcome, text
@@ -332,12 +342,13 @@ func (s *Stream) withoutRemoved() *Stream {
 // comments of its tree: one whose source text was kept.
 func keepsComments(o outcome) bool { return o == spliced || o == rerendered }
 
-// editDoc returns the text of an edited document whose source text is
-// chunk. Whether chunk is the snapshot's text (the source was cut into
-// documents correctly, nothing was edited before Snapshot) is not checked
-// here: a spliced text is used only if it reads as the current document,
-// and a stream of several documents is read back whole.
-func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) []byte {
+// editDoc returns the text of edited document i, whose source text is
+// chunk (of body, the stream's source, cut at starts). Whether chunk is
+// the snapshot's text (the source was cut into documents correctly,
+// nothing was edited before Snapshot) is not checked here: a spliced text
+// is used only if it reads as the current document, and a stream of
+// several documents is read back whole.
+func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []byte {
 	// A source that is exactly yaml.v3's rendering of the document, as
 	// programs write YAML (kustomize, kyaml, kubectl with yaml.v3), keeps
 	// its comments, order, quoting and indentation when the edited tree is
@@ -354,12 +365,12 @@ func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) []byte {
 		// Without a final newline in the source, leave it out unless that
 		// changes the document (a block scalar at its end).
 		if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
-			if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsAs(t, s.Docs[i]) {
+			if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsOwn(body, starts, t, i, e.doc) {
 				e.outcome, e.verified = spliced, t
 				return t
 			}
 		}
-		if s.readsAs(text, s.Docs[i]) {
+		if s.readsOwn(body, starts, text, i, e.doc) {
 			e.outcome, e.verified = spliced, text
 			return text
 		}
@@ -373,6 +384,19 @@ func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) []byte {
 func (s *Stream) readsAs(text []byte, doc *yaml.Node) bool {
 	docs, err := readYAML(text, s.File, s.limits)
 	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameComments(docs[0], doc)
+}
+
+// readsOwn reports whether text, written for document i of the stream
+// (whose source body is cut at starts), reads as doc, the document as its
+// own text holds it (ownDocs): the same value and the same comments. It
+// is read alone (readsAs), or, when the documents around it decide where
+// yaml.v3 puts comments of its text, with them (readWindow).
+func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *yaml.Node) bool {
+	if s.windowStart(body, starts, text, i) == i {
+		return s.readsAs(text, doc)
+	}
+	got, _, ok := s.readWindow(body, starts, text, i, false)
+	return ok && Equal(got, doc) && sameComments(got, doc)
 }
 
 // renderDoc renders one document as WriteYAML does, without "---", into a

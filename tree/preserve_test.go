@@ -598,6 +598,9 @@ func FuzzPreserve(f *testing.F) {
 		f.Add(string(data), uint8(5))
 		f.Add(string(data), uint8(9))
 	}
+	for _, l := range lentLayouts {
+		f.Add(l.in, uint8(3)) // a key set in the first document, whose foot comment the next text lends
+	}
 	f.Add("a: 1\n--- {a: 1, b: 2}\n", uint8(4))
 	f.Add("- a\n-   b: 1\n    c: 2\n", uint8(3))
 	f.Fuzz(func(t *testing.T, src string, edit uint8) {

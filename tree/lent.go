@@ -1,0 +1,186 @@
+package tree
+
+import (
+	"bytes"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Comments a document's text lends to the document before it.
+//
+// The text of a document starts at its "---" line (documentStarts), but
+// yaml.v3 reads the comment lines right after a bare "---" line, when a
+// blank line follows them, as the foot comment of the document before:
+//
+//	data:
+//	  x: "1"
+//	---
+//	# c1       <- the first document's FootComment, though in the
+//	# c2          second document's text
+//
+//	kind: ConfigMap
+//
+// (a comment before "---", in the first document's own text, is its foot
+// comment too, and is lost when the next document lends one). Those lines
+// are written once, with the text of the document that holds them in the
+// source: a document's own text, as the writer lines it up with its
+// renderings, is its tree with the foot comment its own text gives it
+// (ownDocs), and a document read from its text alone (Load, the checks of
+// edited documents) is read with the texts around it that decide where
+// yaml.v3 puts those comments (readWindow).
+
+// lends reports whether the text of a document may start with comments
+// yaml.v3 gives the document before it: a "---" line with nothing after
+// the marker, comment lines, and then a blank line or the end of the text.
+// It errs on the side of yes: the callers read the texts to know.
+func lends(chunk []byte) bool {
+	line, rest := cutLine(chunk)
+	if !isMarker(line, "---") || len(bytes.TrimSpace(line[3:])) > 0 {
+		return false
+	}
+	comments := 0
+	for len(rest) > 0 {
+		line, rest = cutLine(rest)
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0:
+			return comments > 0
+		case t[0] != '#':
+			return false
+		}
+		comments++
+	}
+	return comments > 0
+}
+
+// cutLine splits text after its first line, returning the line without its
+// line break.
+func cutLine(text []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		return text[:i], text[i+1:]
+	}
+	return text, nil
+}
+
+// readWindow parses text as document i of a stream whose source (after a
+// byte order mark) is body, the documents' texts starting at starts, in
+// the context that decides where yaml.v3 puts the comments around it: the
+// empty documents next to it (the comments of an empty document may go to
+// the document before it), the document before when document i's own text
+// lends it comments (lends), and, with lent, the documents after it that
+// lend it some (empty ones, or one starting with comments lent). Those are
+// read with it, from the source, followed by a "---" line when a document
+// follows them (a comment before "---" is a document's foot comment; at
+// the end of the input, its last key's). Without lent, document i is read
+// with the comments its own text holds, none lent by the next document.
+// It returns the document and the index of the first document read, and
+// fails unless that reads as the documents it should.
+func (s *Stream) readWindow(body []byte, starts []int, text []byte, i int, lent bool) (*yaml.Node, int, bool) {
+	n := len(starts)
+	lo, hi := s.windowStart(body, starts, text, i), i
+	for lent && hi+1 < n && (s.empty(hi+1) || lends(textOf(body, starts, hi+1))) {
+		hi++
+	}
+	first, _ := textAt(body, starts, lo)
+	start, end := textAt(body, starts, i)
+	_, last := textAt(body, starts, hi)
+	var window []byte
+	window = append(window, body[first:start]...)
+	window = append(window, text...)
+	window = append(window, body[end:last]...)
+	want := hi - lo + 1
+	if hi+1 < n {
+		next, _ := cutLine(body[last:])
+		if isMarker(next, "---") || !lent {
+			// without lent, a document follows: its "---" line, and
+			// nothing it lends (in its text, after "..." when not)
+			if len(window) > 0 && window[len(window)-1] != '\n' {
+				return nil, 0, false
+			}
+			window = append(window, "---\n"...)
+			want++
+		}
+	}
+	limits := s.limits
+	limits.MaxDocuments = 0 // counted by Read
+	docs, err := readYAML(window, s.File, limits)
+	if err != nil || len(docs) != want {
+		return nil, 0, false
+	}
+	return docs[i-lo], lo, true
+}
+
+// windowStart returns the first document readWindow reads with document
+// i, whose text is text: i itself unless an empty document is next to it,
+// or its text lends comments to the one before (and so on up).
+func (s *Stream) windowStart(body []byte, starts []int, text []byte, i int) int {
+	lo := i
+	for lo > 0 && (s.empty(lo-1) || s.empty(lo) || lo == i && lends(text) || lo < i && lends(textOf(body, starts, lo))) {
+		lo--
+	}
+	return lo
+}
+
+// empty reports whether document j holds nothing: nothing after "---", or
+// no "---" either.
+func (s *Stream) empty(j int) bool {
+	c := s.Docs[j].Content
+	return len(c) == 0 || c[0].Kind == yaml.ScalarNode && c[0].Value == "" && c[0].Tag == "!!null"
+}
+
+// textAt returns where the text of document j starts and ends in body, the
+// documents' texts starting at starts.
+func textAt(body []byte, starts []int, j int) (start, end int) {
+	start, end = starts[j], len(body)
+	if j+1 < len(starts) {
+		end = starts[j+1]
+	}
+	return start, end
+}
+
+// textOf returns the text of document j in body.
+func textOf(body []byte, starts []int, j int) []byte {
+	start, end := textAt(body, starts, j)
+	return body[start:end]
+}
+
+// ownDocs returns the snapshot and the current tree of document i, an
+// edited one, as its own text holds them: with the foot comment the text
+// gives it, not one the next document's text lends it (which is written
+// with that text). body and starts are the source's documents. When the
+// next document lends none, they are the stream's trees; ok is false when
+// the document's text does not read as its snapshot but for that foot
+// comment, or an edit changed the foot comment: the stream is then
+// written otherwise.
+func (s *Stream) ownDocs(body []byte, starts []int, i int) (snap, doc *yaml.Node, ok bool) {
+	snap, doc = s.snapshot[i], s.Docs[i]
+	if i+1 >= len(starts) || snap.Kind != yaml.DocumentNode || snap.FootComment == "" && doc.FootComment == "" {
+		return snap, doc, true
+	}
+	if !lends(textOf(body, starts, i+1)) {
+		return snap, doc, true
+	}
+	if doc.Kind != yaml.DocumentNode || doc.FootComment != snap.FootComment {
+		return nil, nil, false
+	}
+	own, _, ok := s.readWindow(body, starts, textOf(body, starts, i), i, false)
+	if !ok {
+		return nil, nil, false
+	}
+	if own.FootComment == snap.FootComment {
+		return snap, doc, true // nothing was lent
+	}
+	snap, doc = withFoot(snap, own.FootComment), withFoot(doc, own.FootComment)
+	if !identical(own, snap) {
+		return nil, nil, false
+	}
+	return snap, doc, true
+}
+
+// withFoot returns a copy of the document node d (sharing its content)
+// with the foot comment foot.
+func withFoot(d *yaml.Node, foot string) *yaml.Node {
+	c := *d
+	c.FootComment = foot
+	return &c
+}

@@ -1,0 +1,311 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// lentLayouts are streams with comments between documents, in each of the
+// places yaml.v3 gives them to one document or the other: after "---" and
+// a blank line (the document before's foot comment, though in the next
+// document's text), after "---" without one (the next document's first
+// key's head comment), before "---" (the document before's foot comment),
+// both (yaml.v3 keeps only the one after "---" in the tree, the text
+// keeps both), in an empty document, indented, with CRLF line ends, each
+// document of a chain lending to the one before.
+var lentLayouts = []struct {
+	name, in string
+}{
+	{"after --- then blank", "a: 1\nk: x\n---\n# c1\n# c2\n\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"after --- without blank", "a: 1\nk: x\n---\n# c1\n# c2\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"before ---", "a: 1\nk: x\n# c1\n# c2\n---\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"before and after ---", "a: 1\nk: x\n# c0\n---\n# c1\n\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"before --- with blank, after --- then blank", "a: 1\nk: x\n# c0\n\n---\n# c1\n\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"chain", "a: 1\nk: x\n---\n# c1\n\nb: 1\nk: x\n---\n# c2\n\n# c3\nc: 1\nk: x\n"},
+	{"in an empty document", "a: 1\nk: x\n---\n# c1\n\n---\nb: 1\nk: x\n---\nc: 1\nk: x\n# c2\n---\n# c3\n"},
+	{"indented, blank lines around", "a: 1\nk: x\n---\n  # c1\n\n\nb: 1\nk: x\n\n---\n\n# c2\n\nc: 1\nk: x\n"},
+	{"nested last entry", "a: 1\nk:\n  m: x\n---\n# c1\n\nb: 1\nk:\n  m: x\n---\n# c2\n\nc:\n  - 1\nk: x\n"},
+	{"CRLF", "a: 1\r\nk: x\r\n---\r\n# c1\r\n\r\nb: 1\r\nk: x\r\n---\r\nc: 1\r\nk: x\r\n"},
+}
+
+// lentEdits edit one document of a lentLayouts stream (the documents
+// holding the key k), and give the text expected: the input with the
+// edited lines written anew and every other line, every comment, where it
+// was. Each finds its lines in the input by their text.
+var lentEdits = []struct {
+	name     string
+	edit     func(root *yaml.Node)
+	want     func(doc string) string // the document's text edited
+	firstKey bool                    // edits the first key: not made when it has a head comment (deleting the key deletes it)
+}{{
+	name: "set the last key",
+	edit: func(root *yaml.Node) {
+		if v := MapGet(root, "k"); v.Kind == yaml.ScalarNode {
+			v.Value = "w"
+		} else {
+			MapGet(v, "m").Value = "w"
+		}
+	},
+	want: func(doc string) string {
+		if strings.Contains(doc, "  m: x") {
+			return strings.Replace(doc, "  m: x", "  m: w", 1)
+		}
+		return strings.Replace(doc, "k: x", "k: w", 1)
+	},
+}, {
+	name: "add a key at the end",
+	edit: func(root *yaml.Node) { MapSet(root, "z", NewString("new")) },
+	want: func(doc string) string {
+		// after the last entry's lines, before the comments and blank
+		// lines that end the document's text; but a comment right after
+		// the last entry and followed by a blank line is the entry's
+		// foot comment (yaml.v3), which the new entry follows
+		lines := strings.SplitAfter(doc, "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		last := 0
+		for j, l := range lines {
+			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t != "---" {
+				last = j
+			}
+		}
+		at := last + 1
+		for at < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[at]), "#") {
+			at++
+		}
+		if at == last+1 || at == len(lines) || strings.TrimSpace(lines[at]) != "" {
+			at = last + 1
+		}
+		eol := "\n"
+		if strings.HasSuffix(lines[last], "\r\n") {
+			eol = "\r\n"
+		}
+		return strings.Join(lines[:at], "") + "z: new" + eol + strings.Join(lines[at:], "")
+	},
+}, {
+	name:     "delete the first key",
+	firstKey: true,
+	edit:     func(root *yaml.Node) { root.Content = root.Content[2:] },
+	want: func(doc string) string {
+		// the first content line, and the lines indented below it
+		lines := strings.SplitAfter(doc, "\n")
+		for j, l := range lines {
+			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t != "---" {
+				end := j + 1
+				for end < len(lines) && strings.HasPrefix(lines[end], " ") {
+					end++
+				}
+				return strings.Join(lines[:j], "") + strings.Join(lines[end:], "")
+			}
+		}
+		return doc
+	},
+}}
+
+// TestLentComments: a comment between two documents is written once,
+// where it was, whichever document is edited (the first, a middle one, the
+// last) and however the stream is read and written: fully or with
+// outlines loaded one by one, rendering only what changed or whole
+// (Options.Whole). The comment yaml.v3 gives the document before though it
+// is in the next document's text (after "---" and a blank line) was
+// written twice before: once at the end of the edited document, once with
+// the next document's text. The output also reads as the edited documents.
+func TestLentComments(t *testing.T) {
+	for _, l := range lentLayouts {
+		_, body := cutBOM([]byte(l.in))
+		texts := chunks(body)
+		full := read(t, l.in)
+		for i := range texts {
+			for _, e := range lentEdits {
+				if !strings.Contains(texts[i], "k:") || e.firstKey && Root(full.Docs[i]).Content[0].HeadComment != "" {
+					continue // an empty document; a key whose comment goes with it
+				}
+				var want strings.Builder
+				for j, c := range texts {
+					if j == i {
+						c = e.want(c)
+					}
+					want.WriteString(c)
+				}
+				for _, mode := range []struct {
+					name string
+					opts Options
+				}{{"fast", Options{}}, {"whole", Options{Whole: true}}, {"outlined", Options{Outline: testOutline}}, {"outlined whole", Options{Outline: testOutline, Whole: true}}} {
+					t.Run(fmt.Sprintf("%s/doc %d/%s/%s", l.name, i, e.name, mode.name), func(t *testing.T) {
+						st, err := Read([]byte(l.in), mode.opts)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := st.Load(i); err != nil {
+							t.Fatal(err)
+						}
+						st.Snapshot()
+						e.edit(Root(st.Docs[i]))
+						out := write(t, st)
+						if string(out) != want.String() {
+							t.Errorf("got\n%s\nwant\n%s\n%s", out, want.String(), unified([]byte(want.String()), out))
+						}
+						if got, in := commentCount(out), commentCount([]byte(l.in)); got != in {
+							t.Errorf("%d comment lines written, %d read", got, in)
+						}
+						if err := st.LoadAll(); err != nil { // the documents left outlined, to compare
+							t.Fatal(err)
+						}
+						back, err := Read(out, Options{})
+						if err != nil || !equalDocs(back.Docs, st.Docs) {
+							t.Errorf("output does not read as the edited documents (%v)", err)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// commentCount counts the lines of text that are comments (a '#' first
+// after spaces); the texts of the tests hold no '#' in values.
+func commentCount(text []byte) int {
+	n := 0
+	for _, l := range bytes.Split(text, []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] == '#' {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLoadLentComments: a document loaded from its text (an outline) is
+// the document a full read gives, every field of every node, comments
+// included: the foot comment the next document's text lends it, and
+// without the comments its own text lends the document before.
+func TestLoadLentComments(t *testing.T) {
+	for _, l := range lentLayouts {
+		full, err := Read([]byte(l.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range full.Docs {
+			st, err := Read([]byte(l.in), Options{Outline: testOutline})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Outlines() {
+				t.Fatalf("%s: not outlined", l.name)
+			}
+			if err := st.Load(i); err != nil {
+				t.Fatal(err)
+			}
+			if d := nodeDiff(st.Docs[i], full.Docs[i], "doc"); d != "" {
+				t.Errorf("%s: document %d loads differently from the full read: %s", l.name, i, d)
+			}
+		}
+	}
+}
+
+// TestLends pins what lends takes for text that may lend comments to the
+// document before.
+func TestLends(t *testing.T) {
+	for in, want := range map[string]bool{
+		"---\n# c\n\nb: 1\n":         true,
+		"---  \n# c\n# d\n\nb: 1\n":  true,
+		"---\n  # c\n \nb: 1\n":      true,
+		"---\r\n# c\r\n\r\nb: 1\r\n": true,
+		"---\n# c\n":                 true, // an empty document's
+		"---\n# c\nb: 1\n":           false,
+		"---\n\n# c\n\nb: 1\n":       false,
+		"--- # m\n# c\n\nb: 1\n":     false,
+		"--- !!map\n# c\n\nb: 1\n":   false,
+		"# c\n\nb: 1\n":              false,
+		"---\n":                      false,
+	} {
+		if got := lends([]byte(in)); got != want {
+			t.Errorf("lends(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestCommentsKept: editing values keeps every comment of the input where
+// it was, so the output has as many comment lines as the input, whichever
+// document is edited and however the stream is read and written. The
+// inputs are the preservation corpus and the streams made for the edges
+// of documents (outlineEdges, lentLayouts); each edit sets the first or
+// the last plain scalar value of one document (not a key), which changes
+// no comment. A comment line is a line whose first character after
+// spaces is '#', outside block scalars: the inputs have no other line
+// starting with '#', and no block scalar is edited.
+func TestCommentsKept(t *testing.T) {
+	inputs := map[string][]byte{}
+	for _, name := range corpus(t) {
+		inputs[name] = readCorpus(t, name)
+	}
+	for i, s := range outlineEdges {
+		inputs[fmt.Sprintf("edge-%d", i)] = []byte(s)
+	}
+	for _, l := range lentLayouts {
+		inputs[l.name] = []byte(l.in)
+	}
+	modes := []Options{{}, {Whole: true}, {Outline: testOutline}, {Outline: testOutline, Whole: true}}
+	checked := 0
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		data := inputs[name]
+		want := commentCount(data)
+		full, err := Read(data, Options{})
+		if err != nil {
+			continue // an edge that is not YAML
+		}
+		for i := range full.Docs {
+			for _, last := range []bool{false, true} {
+				for m, opts := range modes {
+					st, err := Read(data, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := st.Load(i); err != nil {
+						t.Fatal(err)
+					}
+					st.Snapshot()
+					v := plainValue(st.Docs[i], last)
+					if v == nil {
+						continue
+					}
+					v.Value = "edited"
+					out := write(t, st)
+					checked++
+					if got := commentCount(out); got != want {
+						t.Errorf("%s, document %d, %s value, mode %d: %d comment lines written, %d read:\n%s", name, i, map[bool]string{false: "first", true: "last"}[last], m, got, want, unified(data, out))
+					}
+				}
+			}
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d edits checked", checked)
+	}
+}
+
+// plainValue returns the first (or the last) plain scalar of a document
+// that is not a mapping's key, or nil.
+func plainValue(doc *yaml.Node, last bool) *yaml.Node {
+	var found *yaml.Node
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for j, c := range n.Content {
+			if found != nil && !last {
+				return
+			}
+			if c.Kind == yaml.ScalarNode && c.Style == 0 && c.Tag == "!!str" && !isKey(n, j) {
+				found = c
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return found
+}
