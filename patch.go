@@ -147,10 +147,12 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 	if err := nullMergePatch(ps.Docs[0], opts); err != nil {
 		return nil, err
 	}
+	// taken before any change, so that what no patch touched is written
+	// as its text (the preserving writer), deletions included
+	st.Snapshot()
 	if opts.Type == Strategic && deletesObjects(ps.Docs[0]) {
 		return deleteObjects(ctx, st, ps.Docs[0], opts)
 	}
-	st.Snapshot()
 	c := opts.checker()
 	input := newRereader(doc, docName, 0, 0, opts.Limits)
 	var invalid []error

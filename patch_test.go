@@ -108,8 +108,9 @@ func TestPatchListItems(t *testing.T) {
 // (kustomize reads a patch's apiVersion, kind, name and namespace as its
 // target); one naming none picks every object. A List loses the items it
 // picks and stays a List. Expected outputs: the input's text without the
-// deleted documents and items (a document with its "---" line; the first
-// one left needs none).
+// deleted documents and items, the rest written as it was (a document
+// with the "---" line that starts it, so the first one left keeps its
+// own, as kmerge apply writes it: docs/kpatch.md "Deleting").
 func TestPatchDeletesObjects(t *testing.T) {
 	const a = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
 	const b = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"
@@ -121,13 +122,13 @@ func TestPatchDeletesObjects(t *testing.T) {
 		{"the one object", dep, `{"$patch":"delete"}`, "", []string{"d.yaml:1:1: apps/v1 Deployment a"}},
 		{"every object", a + "---\n" + b, `{"$patch":"delete"}`, "", []string{"d.yaml:1:1: v1 ConfigMap a", "d.yaml:5:1: v1 ConfigMap b"}},
 		{"by name", a + "---\n" + b, "$patch: delete\nmetadata: {name: b}\n", a, []string{"d.yaml:5:1: v1 ConfigMap b"}},
-		{"by name, the first", a + "---\n" + b, "$patch: delete\nmetadata: {name: a}\n", b, []string{"d.yaml:1:1: v1 ConfigMap a"}},
+		{"by name, the first", a + "---\n" + b, "$patch: delete\nmetadata: {name: a}\n", "---\n" + b, []string{"d.yaml:1:1: v1 ConfigMap a"}},
 		{"by kind", a + "---\n" + dep, "$patch: delete\nkind: Deployment\n", a, []string{"d.yaml:5:1: apps/v1 Deployment a"}},
 		{"by apiVersion and kind", a + "---\n" + dep, "$patch: delete\napiVersion: v1\nkind: Deployment\n", a + "---\n" + dep, nil},
 		{"no such object", a, "$patch: delete\nmetadata: {name: zz}\n", a, nil},
 		{"by namespace", a, "$patch: delete\nmetadata: {name: a, namespace: prod}\n", a, nil},
 		// deleting needs no schema: a kind without one goes as well
-		{"a kind without a schema", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n" + a, "$patch: delete\nkind: Widget\n", a, []string{"d.yaml:1:1: example.com/v1 Widget w"}},
+		{"a kind without a schema", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n" + a, "$patch: delete\nkind: Widget\n", "---\n" + a, []string{"d.yaml:1:1: example.com/v1 Widget w"}},
 		{"an item of a List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n",
 			"$patch: delete\nmetadata: {name: a}\n",
 			"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n",
@@ -153,5 +154,18 @@ func TestPatchDeletesObjects(t *testing.T) {
 	_, err := Patch(context.Background(), []byte(a+"---\n"+b), []byte("null\n"), PatchOptions{Type: Merge, DocName: "d.yaml", PatchName: "p.yaml"})
 	if err == nil || !strings.HasPrefix(err.Error(), "p.yaml:1:1: a merge patch that is null makes each object null") {
 		t.Errorf("merge patch null: %v", err)
+	}
+}
+
+// TestPatchDeleteKeepsText: deleting objects with kmerge patch writes the
+// documents left as their text (comments, flow style, indentation), as
+// apply does; it wrote every document again by yaml.v3's rules ("    y: z"
+// came out as `  "y": z`, comments moved).
+func TestPatchDeleteKeepsText(t *testing.T) {
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n# b's own\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}   # flow\ndata:\n    y: z\n"
+	want := "---\n# b's own\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}   # flow\ndata:\n    y: z\n"
+	out, err := Patch(context.Background(), []byte(doc), []byte("$patch: delete\nmetadata: {name: a}\n"), PatchOptions{DocName: "d.yaml", Validate: validate.Strict})
+	if err != nil || string(out) != want {
+		t.Errorf("got %q, %v\nwant %q", out, err, want)
 	}
 }
