@@ -133,3 +133,46 @@ func TestReadLargestLimit(t *testing.T) {
 		t.Errorf("ReadInput under a limit of math.MaxInt-1: %q, %v; want %q", data, err, text)
 	}
 }
+
+// TestWriteYAMLCommentBeforeFlow: a line comment after a key whose value
+// is written in flow style (emptied by an edit, or of flow style) goes
+// after the value: yaml.v3's emitter wrote "k: # c" and the value on the
+// next line at the key's column ("{}": kmerge apply printed a document
+// neither kmerge nor kubectl reads, exit 0), or dropped the comment
+// ("k: {a: 1}"). Found by FuzzRerender. Expected: the value where it
+// belongs, the comment kept on the key's line, as yaml.v3 writes a
+// value's own line comment; through the writers that keep the text
+// (Snapshot) as through the plain one.
+func TestWriteYAMLCommentBeforeFlow(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		edit func(v *yaml.Node)
+		want string
+	}{
+		{"k: # c\n  a: 1\nz: w\n", func(v *yaml.Node) { v.Content = nil }, "k: {} # c\nz: w\n"},
+		{"k: # c\n  - 1\nz: w\n", func(v *yaml.Node) { v.Content = nil }, "k: [] # c\nz: w\n"},
+		{"k: # c\n  a: 1\nz: w\n", func(v *yaml.Node) { v.Style |= yaml.FlowStyle }, "k: {a: 1} # c\nz: w\n"},
+		{"z: w\nk: # c\n  - 1\n", func(v *yaml.Node) { v.Content = nil; v.LineComment = "# d" }, "z: w\nk: [] # c # d\n"},
+	} {
+		for _, keep := range []bool{false, true} {
+			st, err := Read([]byte(c.in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if keep {
+				st.Snapshot()
+			}
+			c.edit(MapGet(Root(st.Docs[0]), "k"))
+			var b bytes.Buffer
+			if err := st.WriteYAML(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != c.want {
+				t.Errorf("%q edited (snapshot %v): written as %q, want %q", c.in, keep, b.String(), c.want)
+			}
+			if _, err := Read(b.Bytes(), Options{}); err != nil {
+				t.Errorf("%q edited (snapshot %v): %q does not read back: %v", c.in, keep, b.String(), err)
+			}
+		}
+	}
+}

@@ -680,7 +680,7 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 func misrendered(n *yaml.Node, inFlow bool) bool {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
-		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeTaggedBlock(c, n.Content[i+1]) {
+		if isKey(n, i) && i+1 < len(n.Content) && (commentBeforeTaggedBlock(c, n.Content[i+1]) || commentBeforeFlow(c, n.Content[i+1])) {
 			return true
 		}
 		if c.Kind == yaml.ScalarNode {
@@ -710,11 +710,26 @@ func misrendered(n *yaml.Node, inFlow bool) bool {
 //     block collection (k: # c, then !tag or &anchor and the items) puts
 //     the tag or anchor at the start of the next line, which does not
 //     read: the comment goes on the line above the key;
+//   - a line comment after a key whose value is written in flow style (a
+//     flow collection, or an empty one, which is always written "{}" or
+//     "[]") is written after the colon with the value on the next line at
+//     the key's column ("k: # c" then "{}"), which does not read, or is
+//     dropped (k: {a: b}): it goes after the value, on the same line
+//     ("k: {} # c");
 //   - a string the writer's rule quotes (quote.go: text a YAML 1.1 reader
 //     misreads, a block scalar starting with a tab) is double-quoted.
 func respell(n *yaml.Node, inFlow bool) {
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	for i, c := range n.Content {
+		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeFlow(c, n.Content[i+1]) {
+			v := n.Content[i+1]
+			if v.LineComment != "" {
+				v.LineComment = c.LineComment + " " + v.LineComment
+			} else {
+				v.LineComment = c.LineComment
+			}
+			c.LineComment = ""
+		}
 		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeTaggedBlock(c, n.Content[i+1]) {
 			c.HeadComment = joinComments(c.HeadComment, c.LineComment)
 			c.LineComment = ""
@@ -739,6 +754,16 @@ func respell(n *yaml.Node, inFlow bool) {
 // isKey reports whether the i-th child of n is a mapping key.
 func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 == 0 }
 
+// commentBeforeFlow reports a line comment after a key whose value is a
+// collection yaml.v3's emitter writes in flow style: an empty one, or one
+// of flow style (see respell).
+func commentBeforeFlow(key, value *yaml.Node) bool {
+	return key.LineComment != "" && (value.Kind == yaml.MappingNode || value.Kind == yaml.SequenceNode) &&
+		(len(value.Content) == 0 || value.Style&yaml.FlowStyle != 0)
+}
+
+// commentBeforeTaggedBlock reports a line comment after a key whose value
+// is a tagged or anchored block collection (see respell).
 func commentBeforeTaggedBlock(key, value *yaml.Node) bool {
 	if key.LineComment == "" || value.Style&yaml.FlowStyle != 0 {
 		return false
