@@ -60,6 +60,8 @@ type Options struct {
 	// the next calls of Apply on the same document (see Index); nil
 	// indexes them for this call alone.
 	Index *Index
+
+	scanOnly bool // tests: every list merges through mergeList, without an index
 }
 
 // The directives of a strategic merge patch.

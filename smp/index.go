@@ -116,7 +116,7 @@ type named struct {
 // in the usual shape (see above), and reports whether it did; when it did
 // not, nothing was changed or recorded. kn is the patch's key of the list.
 func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
-	if a.compose || meta.Strategy != schema.StrategyMerge || len(meta.MergeKey) != 1 ||
+	if a.compose || a.opts.scanOnly || meta.Strategy != schema.StrategyMerge || len(meta.MergeKey) != 1 ||
 		len(ov.Content) == 0 || len(pv.Content) == 0 {
 		return false, nil
 	}
