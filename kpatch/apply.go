@@ -67,7 +67,7 @@ type Options struct {
 	// values either way.
 	ShowSecrets bool
 
-	scanOnly bool // tests: field patches look everything up by scanning, without an index
+	scanOnly bool // tests: field patches look everything up by scanning, without an index; strategic patches index lists for one patch at a time
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than

@@ -182,7 +182,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		}
 		if sl.patch.Type != change.StrategicPatch || run.opts.Schema.Kind(r.APIVersion, r.Kind) == nil {
 			lists = nil // the patch writes without it (a kind without a schema: a merge patch)
-		} else if lists == nil {
+		} else if lists == nil && !run.opts.scanOnly {
 			lists = smp.NewIndex()
 		}
 		sl.run(run.opts, run.cache, record, ix, lists)
