@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"slices"
+
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
@@ -55,6 +57,9 @@ func NewIndex() *Index { return &Index{lists: map[*yaml.Node]*listIndex{}} }
 // another slice, or has another length, is indexed again).
 type listIndex struct {
 	content []*yaml.Node
+	buf     []*yaml.Node // content's backing array, which may hold room before it
+	off     int          // where content starts in buf
+	owned   bool         // buf was made here, not by whoever made the list: it may be edited
 	key     string
 	items   map[string]*yaml.Node
 }
@@ -69,7 +74,7 @@ func (a *applier) index(l *yaml.Node, key string) *listIndex {
 		return li
 	}
 	delete(a.ix.lists, l)
-	li := &listIndex{content: l.Content, key: key, items: make(map[string]*yaml.Node, len(l.Content))}
+	li := &listIndex{content: l.Content, buf: l.Content, key: key, items: make(map[string]*yaml.Node, len(l.Content))}
 	for _, e := range l.Content {
 		id, ok := usualItem(e, key)
 		if !ok || tree.MapGet(e, directivePatch) != nil {
@@ -210,7 +215,7 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 			a.recordNewItem(it.p, entryLabel(it.p, keys, i), elem)
 		}
 	}
-	result, reordered := a.arrange(ov.Content, order, gone)
+	result, reordered := li.arrange(order, gone)
 	if a.recording() && reordered {
 		a.record(change.Order, pv.Content[0], nil)
 	}
@@ -232,48 +237,50 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 
 // arrange returns the list after the merge: the live items but those gone,
 // and the items the patch names (order), placed as upstream places them;
-// and whether live items changed their order. It scans the list for the
-// positions of the live items it needs only when the patch deletes, or
-// names several live items, or names one and adds others.
-func (a *applier) arrange(live []*yaml.Node, order []named, gone map[*yaml.Node]bool) ([]*yaml.Node, bool) {
+// and whether live items changed their order. The usual edits are made in
+// place, in the list's backing array (li.buf), which keeps room before the
+// list for items added at its front: items added (they come first), items
+// deleted (the shorter side of the list moves), one item merged (nothing
+// moves). It looks for the positions of the live items it needs from the
+// list's start, and stops when it has them all.
+func (li *listIndex) arrange(order []named, gone map[*yaml.Node]bool) ([]*yaml.Node, bool) {
+	live := li.content
 	nLive := 0
 	for _, x := range order {
 		if x.live {
 			nLive++
 		}
 	}
-	size := len(live) - len(gone) + len(order) - nLive
 	switch {
 	case len(gone) == 0 && nLive == 0:
-		// new items only: they come first
-		out := make([]*yaml.Node, 0, size)
-		for _, x := range order {
-			out = append(out, x.n)
-		}
-		return append(out, live...), false
-	case len(gone) == 0 && nLive == len(order) && nLive == 1:
+		return li.prepend(order), false // new items only: they come first
+	case len(gone) == 0 && nLive == 1 && len(order) == 1:
 		return live, false // one item merged in place
 	}
-	// the positions of the live items named or gone
-	holes := make(map[*yaml.Node]bool, len(gone)+nLive)
-	for n := range gone {
-		holes[n] = true
+	holes := make([]*yaml.Node, 0, len(gone)+nLive)
+	for _, n := range live { // in list order, so that the holes are
+		if gone[n] {
+			holes = append(holes, n)
+			if len(holes) == len(gone) {
+				break
+			}
+		}
 	}
 	for _, x := range order {
 		if x.live {
-			holes[x.n] = true
+			holes = append(holes, x.n)
 		}
 	}
-	pos := make(map[*yaml.Node]int, len(holes))
-	var at []int // the holes' positions, in order
-	for i, n := range live {
-		if holes[n] {
-			pos[n] = i
-			at = append(at, i)
-		}
+	pos := positions(live, holes)
+	if nLive == 0 && len(order) == 0 {
+		li.own()
+		return li.remove(pos[:len(gone)]), false
 	}
+	at := slices.Clone(pos)
+	slices.Sort(at)
+	named := pos[len(gone):]
 	reordered := false
-	out := make([]*yaml.Node, 0, size)
+	out := make([]*yaml.Node, 0, len(live)-len(gone)+len(order)-nLive)
 	c, h := 0, 0 // the next live position to copy, the next hole
 	flush := func(to int) {
 		for c < to {
@@ -289,10 +296,11 @@ func (a *applier) arrange(live []*yaml.Node, order []named, gone map[*yaml.Node]
 			}
 		}
 	}
-	most := -1 // the furthest live position a named item took
+	most, k := -1, 0 // the furthest live position a named item took
 	for _, x := range order {
 		if x.live {
-			p := pos[x.n]
+			p := named[k]
+			k++
 			if p < most {
 				reordered = true
 			} else {
@@ -303,5 +311,107 @@ func (a *applier) arrange(live []*yaml.Node, order []named, gone map[*yaml.Node]
 		out = append(out, x.n)
 	}
 	flush(len(live))
+	li.buf, li.off, li.owned = out, 0, true
 	return out, reordered
+}
+
+// positions returns the positions of nodes in list, each there once,
+// scanning from the start until it has them all.
+func positions(list, nodes []*yaml.Node) []int {
+	pos := make([]int, len(nodes))
+	left := len(nodes)
+	if len(nodes) <= 8 {
+		for i, e := range list {
+			for j, n := range nodes {
+				if e == n {
+					pos[j] = i
+					left--
+				}
+			}
+			if left == 0 {
+				break
+			}
+		}
+		return pos
+	}
+	which := make(map[*yaml.Node]int, len(nodes))
+	for j, n := range nodes {
+		which[n] = j
+	}
+	for i, e := range list {
+		if j, ok := which[e]; ok {
+			pos[j] = i
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	return pos
+}
+
+// prepend puts the new items of order before the list, in the room the
+// backing array keeps there, made as large as the list when it is short.
+func (li *listIndex) prepend(order []named) []*yaml.Node {
+	n, k := len(li.content), len(order)
+	if li.off < k {
+		room := n + k
+		buf := make([]*yaml.Node, room+k+n)
+		copy(buf[room+k:], li.content)
+		if li.owned {
+			clear(li.buf) // what it held is in buf now
+		}
+		li.buf, li.off, li.owned = buf, room+k, true
+	}
+	li.off -= k
+	for i, x := range order {
+		li.buf[li.off+i] = x.n
+	}
+	return li.buf[li.off : li.off+k+n : li.off+k+n]
+}
+
+// own makes the list's backing array one made here, with room before the
+// list as large as the list: the array the document came with may be
+// shared (a shallow copy of the list node) and is not edited.
+func (li *listIndex) own() {
+	if li.owned {
+		return
+	}
+	n := len(li.content)
+	buf := make([]*yaml.Node, 2*n)
+	copy(buf[n:], li.content)
+	li.buf, li.off, li.content, li.owned = buf, n, buf[n:], true
+}
+
+// remove removes the items at the positions at (in list order) from the
+// list, moving the shorter side: the items before the last one toward the
+// end (the list then starts later in its backing array), or those after
+// the first toward the start.
+func (li *listIndex) remove(at []int) []*yaml.Node {
+	live := li.content
+	n := len(live)
+	if at[len(at)-1] < n-at[0] {
+		to := at[len(at)-1] // the slot the last item before it moves to
+		for j := len(at) - 1; j >= 0; j-- {
+			from := -1
+			if j > 0 {
+				from = at[j-1]
+			}
+			seg := live[from+1 : at[j]]
+			copy(live[to-len(seg)+1:to+1], seg)
+			to -= len(seg)
+		}
+		clear(live[:len(at)])
+		li.off += len(at)
+		return li.buf[li.off : li.off+n-len(at) : li.off+n-len(at)]
+	}
+	to := at[0]
+	for j := range at {
+		end := n
+		if j+1 < len(at) {
+			end = at[j+1]
+		}
+		to += copy(live[to:], live[at[j]+1:end])
+	}
+	clear(live[to:])
+	return live[:to:to]
 }

@@ -3,6 +3,7 @@ package smp
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,7 +116,8 @@ func TestIndexLongList(t *testing.T) {
 		fmt.Fprintf(&doc, "  - name: c%d\n    image: i\n", i)
 	}
 	r := rand.New(rand.NewPCG(3, 9))
-	var patches []string
+	// the first deletes in place (and must not in the array as read)
+	patches := []string{"spec: {containers: [{name: c5, $patch: delete}]}"}
 	for i := range 3 * n {
 		var items []string
 		for range 1 + r.IntN(3) {
@@ -136,8 +138,17 @@ func TestIndexLongList(t *testing.T) {
 			t.Fatal(err)
 		}
 		root := d.Docs[0]
+		// the list's items as read: a shallow copy of the list node shares
+		// them, and must not see the edits
+		list := tree.MapGet(tree.MapGet(tree.Root(root), "spec"), "containers")
+		shared, read := list.Content, slices.Clone(list.Content)
 		ix := NewIndex()
 		log := &change.Log{}
+		defer func() {
+			if !slices.Equal(shared, read) {
+				t.Error("the merges edited the array of the list as read")
+			}
+		}()
 		for i, text := range patches {
 			p, err := tree.Read([]byte(text), tree.Options{})
 			if err != nil {
