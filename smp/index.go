@@ -22,7 +22,7 @@ import (
 // non-null value for the merge key (one field), no two with the same, and
 // none carrying $patch; the patch list's items are objects with such a key
 // value, plain or marked $patch: delete. Then (upstream's mergeSlice and
-// normalizeElementOrder, SEMANTICS.md "Merge lists"):
+// normalizeElementOrder, as list.go reproduces them):
 //
 //   - the deletions remove the live items with their keys, in place;
 //   - each plain item merges into the live item with its key, or into the
@@ -114,7 +114,6 @@ type patchItem struct {
 type named struct {
 	n    *yaml.Node
 	live bool
-	at   int // the live item's position in the list
 }
 
 // mergeUsual merges the patch list pv into the list node ov when both are
