@@ -67,7 +67,7 @@ type Options struct {
 	// values either way.
 	ShowSecrets bool
 
-	scanOnly bool // tests: field patches look everything up by scanning, without an index
+	scanOnly bool // tests: field patches look everything up by scanning, without an index; strategic patches index lists for one patch at a time
 }
 
 // Warning is a patch, or part of one, that changed nothing, or less than
@@ -131,6 +131,7 @@ func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts
 
 type applier struct {
 	ix        *objectIndex // the object's, for field patches; nil: none
+	lists     *smp.Index   // the object's, for strategic patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -208,7 +209,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		case p.Type == change.JSONPatch:
 			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
 		case strategic:
-			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log})
+			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log, Index: ap.lists})
 		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
+	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -161,6 +162,8 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	// it the labels a later selector asks for)
 	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
 	var ix *objectIndex // for the object's field patches, which come last
+	// for the object's strategic patches, as long as only they write it
+	var lists *smp.Index
 	for i := first; i >= 0; i = run.next(r, i) {
 		if err := ctx.Err(); err != nil {
 			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
@@ -177,7 +180,12 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		} else if ix == nil && !run.opts.scanOnly {
 			ix = newObjectIndex()
 		}
-		sl.run(run.opts, run.cache, record, ix)
+		if sl.patch.Type != change.StrategicPatch || run.opts.Schema.Kind(r.APIVersion, r.Kind) == nil {
+			lists = nil // the patch writes without it (a kind without a schema: a merge patch)
+		} else if lists == nil && !run.opts.scanOnly {
+			lists = smp.NewIndex()
+		}
+		sl.run(run.opts, run.cache, record, ix, lists)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
@@ -504,11 +512,11 @@ func (sl *slot) afterDelete(record bool) {
 
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex) {
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, lists *smp.Index) {
 	if opts.Trace != nil {
 		opts.Trace = &sl.trace
 	}
-	ap := &applier{ix: ix, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
+	ap := &applier{ix: ix, lists: lists, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}

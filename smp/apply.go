@@ -56,6 +56,12 @@ type Options struct {
 	// Record, when set, receives every change Apply makes (see
 	// record.go); nil records nothing, at no cost.
 	Record *change.Log
+	// Index, when set, keeps indexes of the document's merged lists for
+	// the next calls of Apply on the same document (see Index); nil
+	// indexes them for this call alone.
+	Index *Index
+
+	scanOnly bool // tests: every list merges through mergeList, without an index
 }
 
 // The directives of a strategic merge patch.
@@ -74,6 +80,7 @@ type applier struct {
 	// CreateThreeWayMergePatch uses: directives and nulls are carried into
 	// the result instead of being applied.
 	compose bool
+	ix      *Index // opts.Index, or one for this call, made when first needed
 }
 
 // Apply applies the strategic merge patch to the document doc, whose type
@@ -91,7 +98,7 @@ type applier struct {
 // StrategicMergePatch accepts and rejects for the same schema, and gives the
 // same result, except where docs/upstream-differences.md says otherwise.
 func Apply(doc, patch *yaml.Node, t *schema.Type, opts Options) (*yaml.Node, error) {
-	a := &applier{opts: opts}
+	a := &applier{opts: opts, ix: opts.Index}
 	root, err := a.objectRoot(doc, "document")
 	if err != nil {
 		return nil, err
@@ -366,6 +373,11 @@ func (a *applier) mergeField(m *nodeedit.Map, kn, pv *yaml.Node, t *schema.Type,
 		elem, meta, err := t.PatchField(k, true)
 		if err != nil {
 			return a.errorf(ReasonSchema, kn, "%v", err)
+		}
+		if !isDelete {
+			if done, err := a.mergeUsual(ov, kn, pv, elem, meta); done || err != nil {
+				return err
+			}
 		}
 		items, err := a.mergeListField(toSlice(ov.Content), kn, pv, elem, meta, isDelete)
 		if err != nil {

@@ -237,6 +237,22 @@ func deployment(n int) string {
 		lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n        image: i\n", i) })
 }
 
+// podOf returns a Pod of n containers, c0 to c(n-1).
+func podOf(n int) string {
+	return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n" +
+		lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  - name: c%d\n    image: i\n", i) })
+}
+
+// strategicEach returns a YAML patch list of n strategic patches on the
+// Pod p, the i-th giving the containers list the one item item writes.
+func strategicEach(n int, item func(b *strings.Builder, i int)) string {
+	return lines(n, func(b *strings.Builder, i int) {
+		b.WriteString("- target: pod.p\n  type: strategic\n  patch: {spec: {containers: [")
+		item(b, i)
+		b.WriteString("]}}\n")
+	})
+}
+
 // found returns the cases found beyond the table: the same
 // attacks on other paths. Their sizes keep each within the budget now
 // while an algorithm quadratic in them would still take many seconds.
@@ -298,6 +314,37 @@ func found() []Case {
 				return map[string]string{"d.yaml": deployment(m), "p.yaml": "spec:\n  template:\n    spec:\n      $setElementOrder/containers:\n" + lines(m, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n", m-1-i) }) + "      containers:\n" + lines(m, func(b *strings.Builder, i int) { fmt.Fprintf(b, "      - name: c%d\n        image: j\n", m-1-i) })}
 			},
 			Args: []string{"patch", "-f", "d.yaml", "--patch-file", "p.yaml"},
+		},
+		{
+			Name: "strategic-adds-6k",
+			Why:  "6,000 strategic patches each adding a container to a Pod of 6,000: each merged the list in passes over all of it (indexed by merge key, its order normalized), 4,000 took 16 s of processor time, 10,000 over a minute",
+			Files: func() map[string]string {
+				const k = 6_000
+				return map[string]string{"base/pod.yaml": podOf(k), "p.yaml": strategicEach(k, func(b *strings.Builder, i int) { fmt.Fprintf(b, "{name: n%d, image: j}", i) })}
+			},
+			Args: []string{"apply", "-f", "base", "-p", "p.yaml"},
+			// new items go first (upstream's order): the last patch's first
+			Stdout: "  containers:\n  - {name: n5999, image: j}\n",
+		},
+		{
+			Name: "strategic-sets-10k-check",
+			Why:  "10,000 strategic patches each setting the image of the first container of a Pod of 10,000: 4,000 took 7 s of processor time, 10,000 killed after 70 s",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": podOf(m), "p.yaml": strategicEach(m, func(b *strings.Builder, i int) { fmt.Fprintf(b, "{name: c0, image: j%d}", i) })}
+			},
+			Args:   []string{"check", "-f", "base", "-p", "p.yaml"},
+			Code:   1,
+			Stdout: "sets spec.containers[name=c0].image to j9999",
+			Stderr: "kmerge: 1 conflict between patches",
+		},
+		{
+			Name: "strategic-deletes-10k",
+			Why:  "10,000 strategic patches each deleting its own container ($patch: delete) of a Pod of 10,000: 4,000 took 5 s of processor time",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": podOf(m), "p.yaml": strategicEach(m, func(b *strings.Builder, i int) { fmt.Fprintf(b, "{name: c%d, $patch: delete}", i) })}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.yaml"},
+			Stdout: "spec:\n  containers: []\n",
 		},
 		{
 			Name: "strategic-delete-primitives",
