@@ -54,12 +54,16 @@ func lends(chunk []byte) bool {
 }
 
 // cutLine splits text after its first line, returning the line without its
-// line break.
+// line break: "\n", "\r\n" or a lone "\r" (YAML's three).
 func cutLine(text []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(text, '\n'); i >= 0 {
-		return text[:i], text[i+1:]
+	i := bytes.IndexAny(text, "\r\n")
+	if i < 0 {
+		return text, nil
 	}
-	return text, nil
+	if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+		return text[:i], text[i+2:]
+	}
+	return text[:i], text[i+1:]
 }
 
 // readWindow parses text as document i of a stream whose source (after a

@@ -309,3 +309,35 @@ func plainValue(doc *yaml.Node, last bool) *yaml.Node {
 	walk(doc)
 	return found
 }
+
+// TestLoneCR: a carriage return not followed by a line feed is a line
+// break to YAML: a stream holding one is read whole, not outlined, and not
+// cut into parts (FuzzOutline found "00\n---\r#\r\n0": the comment after
+// "---\r" is the first document's foot comment in a full read, and the
+// outline's line rules did not see the line break).
+func TestLoneCR(t *testing.T) {
+	for in, want := range map[string]bool{"a\r\nb\r\n": false, "a\nb": false, "a\rb": true, "a\r": true, "a\r\n\rb": true, "": false} {
+		if got := loneCR([]byte(in)); got != want {
+			t.Errorf("loneCR(%q) = %v, want %v", in, got, want)
+		}
+	}
+	in := "00\n---\r#\r\n0"
+	whole, err := Read([]byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Read([]byte(in), Options{Outline: testOutline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outlines() {
+		t.Errorf("%q was outlined", in)
+	}
+	if len(st.Docs) != len(whole.Docs) || st.Docs[0].FootComment != whole.Docs[0].FootComment {
+		t.Errorf("%q: read with outlines differs from the full read", in)
+	}
+	long := strings.Repeat("a: b\n---\n", 100) + "c: d\re: f\n"
+	if parts, _ := SplitStream([]byte(long), 64); parts != nil {
+		t.Errorf("a stream with a lone carriage return was cut into %d parts", len(parts))
+	}
+}

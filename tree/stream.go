@@ -211,7 +211,10 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err := checkDocumentCount(data, opts.File, limits); err != nil {
 		return nil, err
 	}
-	if opts.Outline != nil {
+	// a lone carriage return is a line break to YAML, and to no line-based
+	// rule of the outlines (where documents start, what comments a
+	// document lends the one before): such text is read whole
+	if opts.Outline != nil && !loneCR(data) {
 		if docs, starts, ok := s.readOutlines(data, opts.Outline); ok {
 			s.Docs, s.src, s.outline, s.starts = docs, data, opts.Outline, starts
 			s.outlined = make([]bool, len(docs))
@@ -491,6 +494,21 @@ func yamlDirectives(data []byte) []yamlDirective {
 		off = end
 	}
 	return out
+}
+
+// loneCR reports whether data holds a carriage return that is not followed
+// by a line feed.
+func loneCR(data []byte) bool {
+	for {
+		i := bytes.IndexByte(data, '\r')
+		if i < 0 {
+			return false
+		}
+		if i+1 == len(data) || data[i+1] != '\n' {
+			return true
+		}
+		data = data[i+2:]
+	}
 }
 
 // marker reports whether rest, what follows "---", "..." or a directive's
