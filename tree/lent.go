@@ -53,6 +53,24 @@ func lends(chunk []byte) bool {
 	return comments > 0
 }
 
+// lentLines returns the "---" line and the comment lines after it that a
+// document's text lends the document before (lends), nil when it lends
+// none.
+func lentLines(chunk []byte) []byte {
+	if !lends(chunk) {
+		return nil
+	}
+	_, rest := cutLine(chunk)
+	for len(rest) > 0 {
+		next, after := cutLine(rest)
+		if t := bytes.TrimSpace(next); len(t) == 0 || t[0] != '#' {
+			break
+		}
+		rest = after
+	}
+	return chunk[:len(chunk)-len(rest)]
+}
+
 // cutLine splits text after its first line, returning the line without its
 // line break: "\n", "\r\n" or a lone "\r" (YAML's three).
 func cutLine(text []byte) (line, rest []byte) {

@@ -341,3 +341,21 @@ func TestLoneCR(t *testing.T) {
 		t.Errorf("a stream with a lone carriage return was cut into %d parts", len(parts))
 	}
 }
+
+// TestLentLines: the "---" line and the comment lines a document's text
+// lends the document before; a document edited whole keeps them or the
+// stream is written the general way (FuzzOutline found the outlined
+// writer dropping them: input kept in testdata/fuzz/FuzzOutline).
+func TestLentLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"---\n# a\n# b\n\nk: v\n": "---\n# a\n# b\n",
+		"---\n#\n\n0 :":           "---\n#\n",
+		"---\nk: v\n":             "",
+		"--- # c\n# a\n\nk: v\n":  "",
+		"k: v\n":                  "",
+	} {
+		if got := string(lentLines([]byte(in))); got != want {
+			t.Errorf("lentLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

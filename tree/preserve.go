@@ -242,6 +242,11 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			if edits[i].outcome != rerendered {
 				text = s.editDoc(chunk, body, starts, i, &edits[i])
 			}
+			if lent := lentLines(chunk); i > 0 && lent != nil && !bytes.HasPrefix(text, lent) {
+				// the comments this text lends the document before are
+				// that document's (lent.go), and its writing dropped them
+				return nil, nil, nil
+			}
 			out = append(out, text...)
 			outcomes[i], edits[i].text = edits[i].outcome, text
 		}
