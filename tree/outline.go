@@ -182,10 +182,28 @@ func (s *Stream) readOutlines(data []byte, o *Outline) ([]*yaml.Node, []int, boo
 	}
 	_, body := cutBOM(data)
 	starts := documentStarts(body)
-	if len(starts) != len(docs) || commentedDocEnd(body) {
+	if len(starts) != len(docs) || commentedDocEnd(body) || contentOnMarker(body, starts) {
 		return nil, nil, false
 	}
 	return docs, starts, true
+}
+
+// contentOnMarker reports whether a document of body starts with content
+// on its "---" line ("--- |", `--- "a"`): where yaml.v3 puts the comments
+// at the end of such a document is not where a document read on its own
+// (Load) has them, so a stream holding one is read whole (FuzzOutline
+// found `--- "0"` then "#").
+func contentOnMarker(body []byte, starts []int) bool {
+	for _, at := range starts {
+		line, _ := cutLine(body[at:])
+		if !bytes.HasPrefix(line, []byte("---")) || !marker(line[3:]) {
+			continue
+		}
+		if rest := bytes.TrimSpace(line[3:]); len(rest) > 0 && rest[0] != '#' {
+			return true
+		}
+	}
+	return false
 }
 
 // skimOutlines reads the outlines of a stream with fastyaml.Skim, within
@@ -317,6 +335,11 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 			if err := s.LoadAll(); err != nil {
 				return nil, nil, err
 			}
+			// every document is a full read now; without the texts'
+			// starts, preserved reads the whole output back (LoadAll
+			// forgets them, but not when every outline was loaded one by
+			// one: preserved came back here, without end)
+			s.starts, s.startLines = nil, nil
 			return s.preserved()
 		}
 	}
