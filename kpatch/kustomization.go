@@ -241,6 +241,32 @@ func indentOfLine(text []byte, line int) int {
 	return len(l) - len(strings.TrimLeft(l, " "))
 }
 
+// entryDocs reads the documents of an entry e of the field (patches,
+// patchesJson6902) that gives a file by its path or the patch inline,
+// and returns them with what they were read from (c: the file, or the
+// kustomization for an inline patch) and the node that gave them.
+func (k *kustomization) entryDocs(e *yaml.Node, field string, path, text *yaml.Node) ([]*yaml.Node, content, *yaml.Node, error) {
+	var c content
+	var err error
+	at := path
+	switch {
+	case path != nil && text != nil:
+		return nil, c, nil, nodeErr(k.file, e, "an entry of %s has a path or a patch, not both", field)
+	case path != nil:
+		c, err = k.read(path)
+	case text != nil:
+		c, err = k.inline(text)
+		at = text
+	default:
+		return nil, c, nil, nodeErr(k.file, e, "an entry of %s needs a path or a patch", field)
+	}
+	if err != nil {
+		return nil, c, nil, err
+	}
+	docs, err := k.docs(c, at)
+	return docs, c, at, err
+}
+
 // docs parses a patch's text into its documents (their roots, empty ones
 // left out), with positions in the file the text is in.
 func (k *kustomization) docs(c content, at *yaml.Node) ([]*yaml.Node, error) {
@@ -359,26 +385,7 @@ func (k *kustomization) patches(list *yaml.Node) ([]*syntax.Patch, error) {
 				return nil, nodeErr(k.file, key, "unknown key %q in an entry of patches: the keys are path, patch, target and options", key.Value)
 			}
 		}
-		var c content
-		var err error
-		switch {
-		case path != nil && text != nil:
-			return nil, nodeErr(k.file, e, "an entry of patches has a path or a patch, not both")
-		case path != nil:
-			c, err = k.read(path)
-		case text != nil:
-			c, err = k.inline(text)
-		default:
-			return nil, nodeErr(k.file, e, "an entry of patches needs a path or a patch")
-		}
-		if err != nil {
-			return nil, err
-		}
-		at := path
-		if at == nil {
-			at = text
-		}
-		docs, err := k.docs(c, at)
+		docs, c, _, err := k.entryDocs(e, "patches", path, text)
 		if err != nil {
 			return nil, err
 		}
@@ -461,25 +468,7 @@ func (k *kustomization) json6902(list *yaml.Node) ([]*syntax.Patch, error) {
 		if err != nil {
 			return nil, err
 		}
-		var c content
-		switch {
-		case path != nil && text != nil:
-			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 has a path or a patch, not both")
-		case path != nil:
-			c, err = k.read(path)
-		case text != nil:
-			c, err = k.inline(text)
-		default:
-			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 needs a path or a patch")
-		}
-		if err != nil {
-			return nil, err
-		}
-		at := path
-		if at == nil {
-			at = text
-		}
-		docs, err := k.docs(c, at)
+		docs, c, at, err := k.entryDocs(e, "patchesJson6902", path, text)
 		if err != nil {
 			return nil, err
 		}
