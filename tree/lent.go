@@ -49,8 +49,21 @@ func lends(chunk []byte) bool {
 			return false
 		}
 		comments++
+		if crlfEnded(chunk, rest) {
+			return true
+		}
 	}
 	return comments > 0
+}
+
+// crlfEnded reports whether the line of text that ends where rest starts
+// ends with "\r\n". yaml.v3 reads the "\n" of a comment line ended so as
+// a blank line of its own (a full read of "---\n# c\r\nk: v" makes "# c"
+// the document before's foot comment, as "---\n# c\n\nk: v" does): after
+// such a comment line, the comments lent end.
+func crlfEnded(text, rest []byte) bool {
+	end := len(text) - len(rest)
+	return end >= 2 && text[end-2] == '\r' && text[end-1] == '\n'
 }
 
 // lentLines returns the "---" line and the comment lines after it that a
@@ -67,6 +80,9 @@ func lentLines(chunk []byte) []byte {
 			break
 		}
 		rest = after
+		if crlfEnded(chunk, rest) {
+			break
+		}
 	}
 	return chunk[:len(chunk)-len(rest)]
 }

@@ -251,37 +251,45 @@ func FuzzOutline(f *testing.F) {
 		f.Add(string(data), uint64(1))
 	}
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
-		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
-		data := []byte(src)
-		full, ferr := Read(data, Options{Limits: &lim})
-		st, err := Read(data, Options{Limits: &lim, Outline: testOutline})
-		if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
-			t.Fatalf("outline read: %v; full read: %v", err, ferr)
-		}
-		if err != nil || full.Format != YAML {
-			return
-		}
-		for i, d := range st.Docs {
-			if st.Outlined(i) && !sameOutline(d, outline(full.Docs[i], testOutline)) {
-				t.Fatalf("outline of document %d differs: %s", i, nodeDiff(d, outline(full.Docs[i], testOutline), "doc"))
-			}
-		}
-		if st.Outlines() {
-			var b bytes.Buffer
-			if err := st.WriteYAML(&b); err != nil || !bytes.Equal(b.Bytes(), data) {
-				// WriteYAML without a snapshot loads everything and renders
-				if wb := writeFull(t, data, &lim); !bytes.Equal(b.Bytes(), wb) {
-					t.Fatalf("written without a snapshot differently (%v)", err)
-				}
-			}
-		}
-		st, _ = Read(data, Options{Limits: &lim, Outline: testOutline})
-		want := editStream(t, data, nil, seed, &lim)
-		got := editStream(t, data, st, seed, &lim)
-		if !bytes.Equal(got, want) {
-			t.Fatalf("outlined stream written differently:\n%s", unified(want, got))
-		}
+		outlineProperty(t, []byte(src), seed)
 	})
+}
+
+// outlineProperty checks FuzzOutline's property on data: reading with
+// outlines fails as the full read does, an outline is the outline of the
+// full read's document, a document loaded from its outline is the full
+// read's, and edits chosen by seed write the same bytes either way.
+func outlineProperty(t *testing.T, data []byte, seed uint64) {
+	t.Helper()
+	lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
+	full, ferr := Read(data, Options{Limits: &lim})
+	st, err := Read(data, Options{Limits: &lim, Outline: testOutline})
+	if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
+		t.Fatalf("input %q: outline read: %v; full read: %v", data, err, ferr)
+	}
+	if err != nil || full.Format != YAML {
+		return
+	}
+	for i, d := range st.Docs {
+		if st.Outlined(i) && !sameOutline(d, outline(full.Docs[i], testOutline)) {
+			t.Fatalf("input %q: outline of document %d differs: %s", data, i, nodeDiff(d, outline(full.Docs[i], testOutline), "doc"))
+		}
+	}
+	if st.Outlines() {
+		var b bytes.Buffer
+		if err := st.WriteYAML(&b); err != nil || !bytes.Equal(b.Bytes(), data) {
+			// WriteYAML without a snapshot loads everything and renders
+			if wb := writeFull(t, data, &lim); !bytes.Equal(b.Bytes(), wb) {
+				t.Fatalf("input %q: written without a snapshot differently (%v)", data, err)
+			}
+		}
+	}
+	st, _ = Read(data, Options{Limits: &lim, Outline: testOutline})
+	want := editStream(t, data, nil, seed, &lim)
+	got := editStream(t, data, st, seed, &lim)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("input %q: outlined stream written differently:\n%s", data, unified(want, got))
+	}
 }
 
 func writeFull(t *testing.T, data []byte, lim *Limits) []byte {
@@ -591,4 +599,43 @@ func TestSplitStream(t *testing.T) {
 	if parts, _ := SplitStream([]byte(strings.Repeat("a: 1\n---\n", 10)), 100); parts != nil {
 		t.Errorf("a stream shorter than twice the size: %d parts", len(parts))
 	}
+}
+
+// TestOutlineLineBreaks: the family of FuzzOutline's find
+// "0: 00\n1: 00\n--- \n#\r\n0" (issue 29). Two documents with keys the
+// outline reads, and between them each kind of marker line ("---" bare,
+// with a trailing space or tab, with a comment, after "...") followed by
+// up to two lines of each kind (a comment, an indented comment, a blank
+// line), every line ended by each of YAML's three line breaks; the
+// outlined read must load and write each document as the full read does.
+func TestOutlineLineBreaks(t *testing.T) {
+	breaks := []string{"\n", "\r\n", "\r"}
+	markers := []string{"---", "--- ", "---\t", "--- # m", "...\n---", "...\r\n---", "# c0\n---", "# c0\r\n---", "# c0\r---", "\n---", "\r\n---"}
+	lines := []string{"#", "# c", "  # c", ""}
+	var between []string
+	for _, l1 := range lines {
+		for _, b1 := range breaks {
+			between = append(between, l1+b1)
+			for _, l2 := range lines {
+				for _, b2 := range breaks {
+					between = append(between, l1+b1+l2+b2)
+				}
+			}
+		}
+	}
+	between = append(between, "")
+	n := 0
+	for _, m := range markers {
+		for _, mb := range breaks {
+			for _, mid := range between {
+				for _, end := range []string{"", "\r\n"} {
+					src := "metadata:\n  name: a\nk: 00\n" + m + mb + mid + "metadata:\n  name: b\nk: 0" + end
+					// the edits each seed picks: none, one document or the other, both
+					outlineProperty(t, []byte(src), uint64(n%4))
+					n++
+				}
+			}
+		}
+	}
+	t.Logf("%d streams", n)
 }
