@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/resolve"
 )
 
 // A writer of block YAML for the common shapes of Kubernetes manifests,
@@ -342,12 +344,12 @@ func printable(s string) bool {
 
 // plainText reports whether yaml.v3 writes the string s without quotes,
 // as the writer knows it: words of letters, digits and - _ . / : @ = + ,
-// and single spaces, that start with a letter, a slash or an underscore
-// (or with a digit, holding a letter no number has), perhaps after a dash
-// or two (command-line flags: --port=80), that no YAML reader
-// takes for anything but a string (see quotes11 and the words of YAML
-// 1.2), with no ": " or " #" in them, no ":" at the end, no space at
-// either end. Any other string is one it is not sure of.
+// and single spaces, that start with a letter, a digit, a slash or an
+// underscore, perhaps after a dash or two (command-line flags:
+// --port=80), with no ": " or " #" in them, no ":" at the end, no space
+// at either end; and that every reader reads back as the string s
+// (resolve.String: not a number, a boolean, null, a timestamp in any
+// YAML). Any other string is one it is not sure of.
 func plainText(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' || strings.HasPrefix(s, "---") {
 		return false
@@ -355,27 +357,22 @@ func plainText(s string) bool {
 	body := s
 	if s[0] == '-' {
 		// a dash not followed by a space, as in --port=80 (but "-" alone is
-		// quoted, and -1 is a number)
+		// quoted)
 		body = s[1:]
 		if body == "" || body[0] == ' ' || body[0] == '.' {
 			return false
 		}
 	}
-	digitLed := body[0] >= '0' && body[0] <= '9'
 	switch c := body[0]; {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '/', c == '_', digitLed:
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '/', c == '_':
 	case c == '-' && body != s:
 	default:
 		return false
 	}
-	notNumber := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-			if strings.IndexByte("abcdefABCDEFxXoOtTzZ", c) < 0 {
-				notNumber = true
-			}
 		case c >= '0' && c <= '9', c == '-', c == '_', c == '.', c == '/', c == '@', c == '=', c == '+', c == ',':
 		case c == ':':
 			if s[i+1] == ' ' {
@@ -389,14 +386,5 @@ func plainText(s string) bool {
 			return false
 		}
 	}
-	if digitLed && !notNumber {
-		return false
-	}
-	if len(s) <= 5 {
-		switch strings.ToLower(s) {
-		case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
-			return false
-		}
-	}
-	return true
+	return resolve.String(s)
 }

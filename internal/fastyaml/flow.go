@@ -2,6 +2,8 @@ package fastyaml
 
 import (
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/resolve"
 )
 
 // flowSpace skips blanks and line breaks inside a flow collection, inside
@@ -168,7 +170,7 @@ func (r *reader) flowItem(parent int, key bool) *yaml.Node {
 		break
 	}
 	n.Value = r.src[start:end]
-	n.Tag = resolve(n.Value)
+	n.Tag = resolve.Tag(n.Value)
 	r.pos = end
 	return n
 }

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/resolve"
 )
 
 // Unsupported is the error of Parse for an input it leaves to yaml.v3.
@@ -756,7 +758,7 @@ func (r *reader) key() *yaml.Node {
 			j--
 		}
 		v := r.src[r.pos:j]
-		k = r.node(yaml.ScalarNode, resolve(v), line, col)
+		k = r.node(yaml.ScalarNode, resolve.Tag(v), line, col)
 		k.Value = v
 		r.pos = i
 	}

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/resolve"
 )
 
 // plainEnd scans the text of a plain scalar in block context on one line,
@@ -115,7 +117,7 @@ func (r *reader) plain(parent int) *yaml.Node {
 		r.refuse("a comment after a plain scalar starting with a colon")
 	}
 	n.Value = value
-	n.Tag = resolve(value)
+	n.Tag = resolve.Tag(value)
 	r.pos = end
 	r.com.scalarEnd(n)
 	r.endLine()
