@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -372,5 +374,75 @@ func TestNodeHelpers(t *testing.T) {
 	c := Clone(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{NewString("x")}})
 	if c.Content[0].Value != "x" || Root(nil) != nil || KindOf(nil) != Null || BoolValue(nil) {
 		t.Fatal("Clone, Root or nil handling")
+	}
+}
+
+// TestDepthLimitPosition: kmerge's reader stops at the nesting limit where
+// the check of a tree yaml.v3 read stops (the first node inside more
+// collections than the limit), with the same error: each shape of nesting
+// is read once as it is (kmerge's reader) and once after an anchor, which
+// leaves the stream to yaml.v3 (issue 25 item 14: the reader followed
+// collections to 1,000 levels, then yaml.v3 to 10,000, whatever the
+// limit, and said "exceeded max depth of 10000" without a position).
+func TestDepthLimitPosition(t *testing.T) {
+	shapes := map[string]func(n int) string{
+		"flow sequences": func(n int) string { return "a: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n" },
+		"flow mappings":  func(n int) string { return "a: " + strings.Repeat("{k: ", n) + "v" + strings.Repeat("}", n) + "\n" },
+		"block sequences": func(n int) string {
+			return "a:\n" + strings.Repeat("- ", n) + "x\n"
+		},
+		"block mappings": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			b.WriteString(strings.Repeat(" ", n) + "v\n")
+			return b.String()
+		},
+		"mixed": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(strings.Repeat("  ", i) + "- k:\n")
+			}
+			return b.String()
+		},
+	}
+	for _, name := range slices.Sorted(maps.Keys(shapes)) {
+		for _, limit := range []int{1, 2, 3, 7, 40} {
+			for _, n := range []int{limit - 1, limit, limit + 1, limit + 5} {
+				if n < 1 {
+					continue
+				}
+				lim := Limits{MaxDepth: limit}
+				in := shapes[name](n)
+				_, own := Read([]byte(in), Options{File: "f", Limits: &lim})
+				_, v3 := Read([]byte("--- &q 1\n---\n"+in), Options{File: "f", Limits: &lim})
+				var want string
+				if v3 != nil {
+					se := v3.(*SyntaxError)
+					se.Pos.Line -= 2
+					want = se.Error()
+				}
+				got := ""
+				if own != nil {
+					got = own.Error()
+				}
+				if got != want {
+					t.Errorf("%s, %d deep, limit %d: kmerge's reader: %q; yaml.v3's tree: %q", name, n, limit, got, want)
+				}
+			}
+		}
+	}
+	// deeper than yaml.v3 reads, under a limit that allows it
+	lim := Limits{MaxDepth: 20000}
+	in := "a: " + strings.Repeat("[", 15000) + strings.Repeat("]", 15000) + "\n"
+	if _, err := Read([]byte(in), Options{File: "f", Limits: &lim}); err != nil {
+		t.Errorf("15,000 deep under a limit of 20,000: %v", err)
+	}
+	lim.MaxDepth = 12000
+	_, err := Read([]byte(in), Options{File: "f", Limits: &lim})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Limit != "depth" || se.Pos.Line != 1 || se.Pos.Column != 4+11999 {
+		t.Errorf("15,000 deep under a limit of 12,000: %#v", err)
 	}
 }

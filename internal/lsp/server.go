@@ -382,7 +382,7 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 // format formats a .kpatch document: one edit replacing its text, none
 // when it is formatted already.
 func format(d *document) (any, *rpcError) {
-	out, err := syntax.Format([]byte(d.text), d.path)
+	out, err := syntax.Format([]byte(d.text), d.path, syntax.Options{})
 	if err != nil {
 		return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
 	}
