@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,8 +66,13 @@ func DefaultLimits() Limits {
 
 // Options control Read.
 type Options struct {
-	File   string  // name used in error messages
-	Format *Format // nil: detect (JSON if the input starts with '{' or '[' and parses as JSON)
+	File string // name used in error messages
+	// Format is the input's format. nil: detected, JSON if the text
+	// starts with '{' or '[' and is JSON text (then a JSON error is the
+	// error, 1E400 out of range included), else YAML (flow style starts
+	// so too). A caller that writes a file back pins the format its name
+	// says (resource: a .json file is JSON).
+	Format *Format
 	Limits *Limits // nil: DefaultLimits()
 	// Outline, when set, lets Read leave the documents of a YAML stream
 	// outlined: holding only the parts it names (see Outline), their text
@@ -200,7 +206,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	}
 	if format == JSON {
 		docs, err := readJSON(data, opts.File, limits)
-		if err == nil || opts.Format != nil {
+		if err == nil || opts.Format != nil || jsonText(data) {
 			s.Format, s.Docs = JSON, docs
 			return s, err
 		}
@@ -327,6 +333,20 @@ func checkDocumentCount(data []byte, file string, limits Limits) error {
 	}
 	line := 1 + bytes.Count(data[:len(bom)+at], []byte{'\n'})
 	return limitError("documents", file, line, 1, "more than %d documents in one stream", max)
+}
+
+// jsonText reports whether data is a stream of JSON values in JSON's
+// grammar (RFC 8259), whatever the size of their numbers: a JSON error
+// reading such text (1E400 out of range, a key given twice, a limit) is
+// the error, not a sign that the text is YAML flow style.
+func jsonText(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return errors.Is(err, io.EOF)
+		}
+	}
 }
 
 func looksLikeJSON(data []byte) bool {

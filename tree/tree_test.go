@@ -446,3 +446,32 @@ func TestDepthLimitPosition(t *testing.T) {
 		t.Errorf("15,000 deep under a limit of 12,000: %#v", err)
 	}
 }
+
+// TestJSONStaysJSON: text that is JSON is read as JSON, or fails with the
+// JSON error (issue 25 item 15: JSON with 1E400, out of a float64's range,
+// fell back to YAML, where it is a string, and kmerge patch wrote a .json
+// file back as YAML flow style); text that is not JSON and starts as JSON
+// does is YAML flow style.
+func TestJSONStaysJSON(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		format   Format
+		err      string // "": reads
+	}{
+		{"out of range", "{\"a\": 1,\n \"big\": 1E400}\n", JSON, "f:2:9: number 1E400 is out of range"},
+		{"out of range, in an array", "[{\"big\": -1e999}]", JSON, "f:1:10: number -1e999 is out of range"},
+		{"out of range, a stream", "{\"a\": 1}\n{\"b\": 1e400}\n", JSON, "f:2:7: number 1e400 is out of range"},
+		{"key twice", `{"a": 1, "a": 2}`, JSON, "f:1:10:"},
+		{"flow style", "{a: b, \"c\": 1E400}\n", YAML, ""},
+	} {
+		st, err := Read([]byte(c.in), Options{File: "f"})
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one with %q", c.name, err, c.err)
+		case err == nil && st.Format != c.format:
+			t.Errorf("%s: read as %v, want %v", c.name, st.Format, c.format)
+		}
+	}
+}
