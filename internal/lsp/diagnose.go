@@ -261,6 +261,9 @@ func (a *analysis) run(ctx context.Context) bool {
 	var warns []kpatch.Warning
 	picked := map[*resource.Resource]bool{}
 	for _, x := range a.order {
+		if ctx.Err() != nil {
+			return false // a patch's targets and hints may take a while (each did-you-mean)
+		}
 		t := &x.u.targetsIn(ws)[x.i]
 		mine := a.mine(x)
 		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != change.FieldPatch {
