@@ -238,12 +238,14 @@ func (b *blameRun) collect(changes []change.Change, r *resource.Resource) *blame
 // blameFile reads a file's output again and places the origins of its
 // changed objects on its lines.
 func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocument, error) {
-	st, err := tree.Read(f.Output, tree.Options{File: f.Path, Limits: opts.Limits})
+	// The documents of the changed objects are parsed, the others only
+	// outlined: a long stream with few changes costs what they do.
+	st, err := tree.Read(f.Output, tree.Options{File: f.Path, Limits: opts.Limits, Outline: blameOutline})
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the output again: %w", f.Path, err)
 	}
 	var input *tree.Stream // the file as read, for values a patch left as they were
-	if in, err := tree.Read(f.Input, tree.Options{File: f.Path, Limits: opts.Limits}); err == nil && len(in.Docs) == len(st.Docs) {
+	if in, err := tree.Read(f.Input, tree.Options{File: f.Path, Limits: opts.Limits, Outline: blameOutline}); err == nil && len(in.Docs) == len(st.Docs) {
 		input = in
 	}
 	text := splitLines(f.Output)
@@ -256,9 +258,26 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 	})
 	var docs []*BlamedDocument
 	indexes := map[int]*lineIndex{} // by document, made once
+	loaded := -1                     // the document parsed, one at a time
 	for _, o := range objs {
 		if o.doc >= len(st.Docs) {
 			continue
+		}
+		if o.doc != loaded {
+			if loaded >= 0 {
+				st.Unload(loaded)
+				if input != nil {
+					input.Unload(loaded)
+				}
+				delete(indexes, loaded)
+			}
+			if err := st.Load(o.doc); err != nil {
+				return nil, fmt.Errorf("%s: reading the output again: %w", f.Path, err)
+			}
+			if input != nil && input.Load(o.doc) != nil {
+				input = nil
+			}
+			loaded = o.doc
 		}
 		doc := st.Docs[o.doc]
 		bo := &BlamedObject{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name}
@@ -293,6 +312,10 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 	}
 	return docs, nil
 }
+
+// blameOutline outlines the documents blame does not show: nothing of
+// them is built.
+var blameOutline = &tree.Outline{}
 
 // objectRoot returns the object o in its document of the output: the
 // document's root, or an item of its List; nil when the output does not
@@ -367,14 +390,12 @@ func documentStarts(text []string) []int {
 func documentLines(text []string, starts []int, doc *yaml.Node, show bool) []Line {
 	first := firstLine(doc)
 	from, to := 1, len(text)
-	for i, s := range starts {
-		if s <= first {
-			from = s
-			if i+1 < len(starts) {
-				to = starts[i+1] - 1
-			} else {
-				to = len(text)
-			}
+	// the last start at or before first (starts ascend): a search, not a
+	// scan, since every changed document of a long stream asks
+	if i := sort.SearchInts(starts, first+1) - 1; i >= 0 {
+		from = starts[i]
+		if i+1 < len(starts) {
+			to = starts[i+1] - 1
 		}
 	}
 	hidden := map[int]bool{}

@@ -70,6 +70,25 @@ func (s *Stream) Load(i int) error {
 	return nil
 }
 
+// Unload lets go of the parse of document i, which Load made: the
+// document is an outline again, written as its source text. It is for a
+// reader of a long stream that looks at one document at a time, so that
+// what it holds is one document's tree, not the stream's; a document that
+// was edited since it was loaded must not be unloaded (its edit would not
+// be written). It does nothing to a document that is not from an outline
+// (or once every document of the stream is loaded).
+func (s *Stream) Unload(i int) {
+	if s.outlined == nil || s.outlined[i] || s.outline == nil {
+		return
+	}
+	s.Docs[i] = outline(s.Docs[i], s.outline)
+	s.outlined[i] = true
+	s.left++
+	if s.snapshot != nil {
+		s.snapshot[i] = s.Docs[i]
+	}
+}
+
 // LoadAll parses every outline of the stream (see Load), reading the
 // stream again as a whole.
 func (s *Stream) LoadAll() error {

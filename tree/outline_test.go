@@ -639,3 +639,41 @@ func TestOutlineLineBreaks(t *testing.T) {
 	}
 	t.Logf("%d streams", n)
 }
+
+// TestUnload: a document loaded and then unloaded is an outline again: it
+// is written as its source text (after a snapshot, as every outline is),
+// and loads again as it did.
+func TestUnload(t *testing.T) {
+	data := []byte("metadata:\n  name: a # first\nk: 1\n---\nmetadata: {name: b}\nk:   2\n---\nmetadata:\n  name: c\n")
+	st, err := Read(data, Options{Outline: testOutline})
+	if err != nil || !st.Outlines() {
+		t.Fatalf("not outlined: %v", err)
+	}
+	st.Snapshot()
+	if err := st.Load(1); err != nil {
+		t.Fatal(err)
+	}
+	loaded := Clone(st.Docs[1])
+	st.Unload(1)
+	if !st.Outlined(1) || !sameOutline(st.Docs[1], outline(loaded, testOutline)) {
+		t.Fatalf("document 1 after Unload: outlined %v, %s", st.Outlined(1), nodeDiff(st.Docs[1], outline(loaded, testOutline), "doc"))
+	}
+	var b bytes.Buffer
+	if err := st.WriteYAML(&b); err != nil || !bytes.Equal(b.Bytes(), data) {
+		t.Fatalf("written after Unload: %v\n%s", err, b.Bytes())
+	}
+	if err := st.Load(1); err != nil {
+		t.Fatal(err)
+	}
+	if d := nodeDiff(st.Docs[1], loaded, "doc"); d != "" {
+		t.Errorf("loaded again differently: %s", d)
+	}
+	// every document loaded: nothing is an outline, Unload does nothing
+	if err := st.LoadAll(); err != nil {
+		t.Fatal(err)
+	}
+	st.Unload(0)
+	if st.Outlined(0) || st.Outlines() {
+		t.Errorf("Unload after LoadAll made an outline")
+	}
+}
