@@ -506,11 +506,11 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
 			if touched[j] = run.Patch(ctx, r); touched[j] && !r.Deleted {
-				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
+				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(), run.Secrets(r),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
 				if opts.blame != nil {
-					blamed[j] = opts.blame.collect(run.Changes(r), r)
+					blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
 				}
 			}
 			run.Done(r)
