@@ -22,12 +22,14 @@ import (
 // the other side, so that a value that changed shows as "*** (before)" and
 // "*** (after)"; and every other scalar of the pair that is or holds one of
 // their secret values (a value a JSON patch copied or moved out of data)
-// is masked by value (secret.Values.Pair). Each side is read as a stream
+// is masked by value (secret.Values.Pair), with the values the run
+// gathered of the object (run: a value a patch gave it and a later one
+// moved out is in neither text). Each side is read as a stream
 // of objects and written back as the patches' output is written, keeping
 // the text of everything else; only the documents holding such a pair are
 // parsed. Text without the word Secret holds none and is returned as it
 // is.
-func maskTexts(f *File, limits *tree.Limits) (string, string) {
+func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, string) {
 	word := []byte("Secret")
 	if !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
 		return string(f.Input), string(f.Output)
@@ -80,6 +82,11 @@ func maskTexts(f *File, limits *tree.Limits) (string, string) {
 		}
 		vals := &secret.Values{}
 		vals.Mark()
+		for _, s := range run {
+			if s.doc == at.doc && s.item == at.item {
+				vals.Include(s.vals)
+			}
+		}
 		var roots [2]*yaml.Node
 		for i, r := range p {
 			if r != nil {

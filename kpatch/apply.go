@@ -139,6 +139,18 @@ type applier struct {
 	kind      change.PatchKind // the patch's kind, as its change records name it
 	inserted  []insertion      // the items the patch inserted, for settleInsertions
 	traced    []traced         // what the patch changed, for the trace (Options.Trace)
+	// what the patch gives the object, for its secret values (Run.Patch):
+	// a strategic, merge or JSON patch's body, its variables substituted,
+	// and the values a field patch set in data and stringData
+	body    *yaml.Node
+	written []written
+}
+
+// written is a value a field patch set in data or stringData (at the
+// field at).
+type written struct {
+	at    fieldpath.Path
+	value string
 }
 
 // traced is a change for the trace, written once the object's patches are
@@ -190,6 +202,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		if err != nil {
 			return err
 		}
+		ap.body = body
 		if p.Type != change.JSONPatch {
 			keepIdentity(body, r, p)
 		}

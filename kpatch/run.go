@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/secret"
@@ -164,11 +166,15 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	// (a patch may make a later one pick r: by renaming it, or by giving
 	// it the labels a later selector asks for)
 	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
-	// the object's secret values, from every state it goes through:
-	// what the patches report about it is masked with them once they are
-	// done (seal), whichever patch made it a Secret
+	// the object's secret values: what the patches report about it is
+	// masked with them once they are done (seal), whichever patch made it
+	// a Secret. They are gathered from the object before the patches,
+	// once it is a Secret (a patch may make it one), and after them, and
+	// from what each patch gives its data and stringData on the way
+	// (which a later patch may move out): walking the whole object after
+	// every patch would cost its size each time
 	var vals *secret.Values
-	observe := func(p *syntax.Patch) {
+	observe := func() {
 		if run.opts.ShowSecrets {
 			return
 		}
@@ -182,11 +188,8 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			vals.Mark()
 		}
 		vals.Observe(r.Root)
-		if p != nil {
-			addPatchValues(vals, p)
-		}
 	}
-	observe(nil)
+	observe()
 	var ix *objectIndex // for the object's field patches, which come last
 	// for the object's strategic patches, as long as only they write it
 	var lists *smp.Index
@@ -212,7 +215,10 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			lists = smp.NewIndex()
 		}
 		sl.run(run.opts, run.cache, record, ix, lists)
-		observe(sl.patch)
+		if !vals.On() {
+			observe() // the patch may have made it a Secret
+		}
+		sl.gather(vals)
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
@@ -222,6 +228,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		}
 	}
 	if vals.On() {
+		vals.Observe(r.Root) // as the patches left it
 		for _, sl := range slots {
 			sl.seal(vals)
 		}
@@ -272,30 +279,38 @@ func (run *Run) Secrets(r *resource.Resource) *secret.Values {
 	return run.secrets[r]
 }
 
-// addPatchValues gathers the values a patch gives the places of an
-// object's secret values (secret.Values.Add): a patch that fails may
-// show them without having written them.
-func addPatchValues(vals *secret.Values, p *syntax.Patch) {
+// gather adds to vals, once the object is secret, what the slot's patch
+// gave the places of the object's secret values (secret.Values.Add): a
+// patch that fails may show them without having written them, and a
+// later patch may move them out of data or stringData.
+func (sl *slot) gather(vals *secret.Values) {
 	if !vals.On() {
 		return
 	}
-	switch p.Type {
-	case change.FieldPatch:
-		for _, a := range p.Sets {
-			steps := append(append(syntax.Path(nil), p.Path...), a.Key...)
-			if len(steps) == 0 || steps[0].Sel != nil {
-				continue
-			}
-			at := fieldpath.Path{fieldpath.Field(steps[0].Field)}
-			vals.AddText(a.Value.Raw, at)
-			var literal strings.Builder
-			for _, part := range a.Value.Parts {
-				literal.WriteString(part.Text)
-			}
-			vals.AddText(literal.String(), at)
+	p := sl.patch
+	if p.Type != change.FieldPatch {
+		body := sl.body // its variables substituted
+		if body == nil {
+			body = p.Body
 		}
-	default:
-		vals.AddPatch(p.Body, p.Type == change.JSONPatch)
+		vals.AddPatch(body, p.Type == change.JSONPatch)
+		return
+	}
+	for _, a := range p.Sets {
+		steps := append(append(syntax.Path(nil), p.Path...), a.Key...)
+		if len(steps) == 0 || steps[0].Sel != nil {
+			continue
+		}
+		at := fieldpath.Path{fieldpath.Field(steps[0].Field)}
+		vals.AddText(a.Value.Raw, at)
+		var literal strings.Builder
+		for _, part := range a.Value.Parts {
+			literal.WriteString(part.Text)
+		}
+		vals.AddText(literal.String(), at)
+	}
+	for _, w := range sl.written {
+		vals.AddText(w.value, w.at)
 	}
 }
 
@@ -575,6 +590,8 @@ type report struct {
 	changes  []change.Change  // what the patch changed, when recorded
 	kind     change.PatchKind // the patch's kind as its change records name it
 	traced   []traced         // what the patch changed, for the trace (writeTrace)
+	body     *yaml.Node       // what the patch gave the object (gather)
+	written  []written
 	trace    bytes.Buffer
 	err      error
 }
@@ -604,6 +621,7 @@ func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectI
 	sl.err = ap.patchObject(sl.r, sl.patch)
 	ap.settleInsertions()
 	sl.warnings, sl.touched, sl.kind, sl.traced = ap.res.Warnings, ap.touched[sl.r], ap.kind, ap.traced
+	sl.body, sl.written = ap.body, ap.written
 	if ap.log != nil {
 		sl.changes = ap.log.Changes
 	}

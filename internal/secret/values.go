@@ -3,6 +3,7 @@ package secret
 import (
 	"encoding/base64"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,6 +262,38 @@ func (v *Values) AddPatch(body *yaml.Node, json bool) {
 			v.Add(value, AtPointer(path.Value))
 		}
 	}
+}
+
+// Include adds the values, keys and other scalars o gathered (another
+// Values of the same object: what a run gathered, to a diff's). It does
+// not make v secret.
+func (v *Values) Include(o *Values) {
+	if v == nil || o == nil || v == o {
+		return
+	}
+	o.mu.Lock()
+	list, seen := slices.Clone(o.list), maps.Clone(o.seen)
+	keys, outside := maps.Clone(o.keys), maps.Clone(o.outside)
+	o.mu.Unlock()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, s := range list {
+		for _, from := range []uint8{fromData, fromText} {
+			if seen[s]&from != 0 {
+				v.addValue(s, from)
+			}
+		}
+	}
+	for k := range keys {
+		v.addKey(k)
+	}
+	for s := range outside {
+		if v.outside == nil {
+			v.outside = map[string]bool{}
+		}
+		v.outside[s] = true
+	}
+	v.m = nil
 }
 
 // gather adds every scalar of n but null (keys left out).
