@@ -522,8 +522,8 @@ func (v *Values) byValue(n *yaml.Node) *yaml.Node {
 // matcher finds the forms of a set of values in a text.
 type matcher struct {
 	long     map[string][]string // forms of MinAlone bytes or more, by their first MinAlone bytes, longest first
-	short    map[string]bool     // shorter forms
-	prefixes map[string]bool     // the first 1 to MinAlone-1 bytes of every form, for cut forms
+	short    map[string]bool     // shorter forms (and keys), masked where quoted
+	sorted   []string            // every form, sorted: their prefixes, for cut forms
 	maxShort int
 	whole    map[string]bool // the values and their base64 forms: a scalar equal to one is masked whole
 	// forms shorter than MinAlone that are masked standing alone all the
@@ -534,47 +534,23 @@ type matcher struct {
 }
 
 func newMatcher(values []string, from map[string]uint8, keys, outside map[string]bool) *matcher {
-	m := &matcher{long: map[string][]string{}, short: map[string]bool{}, prefixes: map[string]bool{}, whole: map[string]bool{}}
-	seen := map[string]bool{}
-	var escaped map[string]bool // forms held outside data and stringData too
-	add := func(f string) {
-		if f == "" || seen[f] {
-			return
-		}
-		seen[f] = true
-		if outside[f] {
-			if escaped == nil {
-				escaped = map[string]bool{}
-			}
-			escaped[f] = true
-		}
-		for i := 1; i < MinAlone && i < len(f); i++ {
-			m.prefixes[f[:i]] = true
-		}
-		if !escaped[f] && (len(f) < MinAlone || keys[f]) {
-			m.short[f] = true
-			m.maxShort = min(max(m.maxShort, len(f)), maxQuoted)
-			return
-		}
-		if len(f) < MinAlone {
-			m.escaped = append(m.escaped, f)
-			return
-		}
-		m.long[f[:MinAlone]] = append(m.long[f[:MinAlone]], f)
-	}
+	m := &matcher{long: map[string][]string{}, short: map[string]bool{}, whole: map[string]bool{}}
+	var all []string
 	forms := func(s string) {
 		m.whole[s] = true
-		add(s)
+		all = append(all, s)
+		if plain(s) {
+			return // its escaped forms are itself
+		}
 		if b, err := tree.MarshalJSON(tree.NewString(s)); err == nil && len(b) >= 2 {
-			add(string(b[1 : len(b)-1]))
+			all = append(all, string(b[1:len(b)-1]))
 		}
 		q := strconv.Quote(s)
-		add(q[1 : len(q)-1])
-		add(strings.ReplaceAll(s, "'", "''"))
+		all = append(all, q[1:len(q)-1], strings.ReplaceAll(s, "'", "''"))
 		if strings.ContainsAny(s, "\r\n") {
 			for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
 				if l = strings.TrimSpace(l); len(l) >= MinAlone {
-					add(l)
+					all = append(all, l)
 				}
 			}
 		}
@@ -591,11 +567,43 @@ func newMatcher(values []string, from map[string]uint8, keys, outside map[string
 			forms(base64.StdEncoding.EncodeToString([]byte(s)))
 		}
 	}
-	for k, l := range m.long {
-		slices.SortFunc(l, func(a, b string) int { return len(b) - len(a) })
-		m.long[k] = l
+	slices.Sort(all)
+	m.sorted = slices.Compact(all)
+	for _, f := range m.sorted {
+		switch {
+		case f == "":
+		case outside[f] && len(f) < MinAlone:
+			m.escaped = append(m.escaped, f)
+		case !outside[f] && (len(f) < MinAlone || keys[f]):
+			m.short[f] = true
+			m.maxShort = min(max(m.maxShort, len(f)), maxQuoted)
+		default:
+			m.long[f[:MinAlone]] = append(m.long[f[:MinAlone]], f)
+		}
+	}
+	for _, l := range m.long {
+		if len(l) > 1 {
+			slices.SortStableFunc(l, func(a, b string) int { return len(b) - len(a) })
+		}
 	}
 	return m
+}
+
+// plain reports whether s has no escaped forms but itself: printable
+// ASCII without quotes or backslashes.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// isPrefix reports whether p is a prefix of a form.
+func (m *matcher) isPrefix(p string) bool {
+	i, _ := slices.BinarySearch(m.sorted, p)
+	return i < len(m.sorted) && strings.HasPrefix(m.sorted[i], p)
 }
 
 // maxQuoted bounds the length of the forms masked only where quoted
@@ -639,7 +647,7 @@ func (m *matcher) mask(s string) string {
 				break
 			}
 			if cut(s[j:]) {
-				if w := s[i+1 : j]; m.prefixes[w] {
+				if w := s[i+1 : j]; m.isPrefix(w) {
 					spans = append(spans, [2]int{i + 1, j})
 				}
 				break
