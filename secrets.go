@@ -17,8 +17,8 @@ import (
 // maskTexts returns a changed file's input and output as ApplyResult.Diff
 // shows them: with the values of their Secrets (documents, and items of
 // List documents) masked by internal/secret. An object that is a Secret on
-// either side (a patch may change its apiVersion or kind) is masked on
-// both, as a pair with the object in the same place (document, item) of
+// either side (a patch may change its apiVersion or kind), or was one
+// while the patches ran (run), is masked on both, as a pair with the object in the same place (document, item) of
 // the other side, so that a value that changed shows as "*** (before)" and
 // "*** (after)"; and every other scalar of the pair that is or holds one of
 // their secret values (a value a JSON patch copied or moved out of data)
@@ -31,8 +31,15 @@ import (
 // is.
 func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, string) {
 	word := []byte("Secret")
-	if !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
+	if len(run) == 0 && !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
 		return string(f.Input), string(f.Output)
+	}
+	type place struct{ doc, item int }
+	ran := map[place]*secret.Values{} // the run's values, by place
+	docs := map[int]bool{}            // the documents to parse
+	for _, s := range run {
+		ran[place{s.doc, s.item}] = s.vals
+		docs[s.doc] = true
 	}
 	// the places of the Secrets of either side, then each side read again
 	// with the documents of those places parsed, when it has one there
@@ -40,7 +47,6 @@ func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, strin
 	in, inErr := readSecrets(f.Input, limits, nil)
 	out, outErr := readSecrets(f.Output, limits, nil)
 	if inErr == nil && outErr == nil {
-		docs := map[int]bool{}
 		for _, set := range []*resource.Set{in, out} {
 			for _, r := range set.Resources {
 				if secret.Holds(r.APIVersion, r.Kind) {
@@ -60,7 +66,6 @@ func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, strin
 		note := "# kmerge: the %s of this file cannot be read to find its Secrets and mask them; --show-secrets shows it\n"
 		return fmt.Sprintf(note, "input"), fmt.Sprintf(note, "output")
 	}
-	type place struct{ doc, item int }
 	pairs := map[place][2]*resource.Resource{}
 	var order []place
 	for i, set := range []*resource.Set{in, out} {
@@ -77,16 +82,12 @@ func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, strin
 	var masked [2][][2]*yaml.Node // by side: each masked object's root, and what it shows
 	for _, at := range order {
 		p := pairs[at]
-		if !slices.ContainsFunc(p[:], func(r *resource.Resource) bool { return r != nil && secret.Holds(r.APIVersion, r.Kind) }) {
+		if ran[at] == nil && !slices.ContainsFunc(p[:], func(r *resource.Resource) bool { return r != nil && secret.Holds(r.APIVersion, r.Kind) }) {
 			continue
 		}
 		vals := &secret.Values{}
 		vals.Mark()
-		for _, s := range run {
-			if s.doc == at.doc && s.item == at.item {
-				vals.Include(s.vals)
-			}
-		}
+		vals.Include(ran[at])
 		var roots [2]*yaml.Node
 		for i, r := range p {
 			if r != nil {

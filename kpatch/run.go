@@ -219,6 +219,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			observe() // the patch may have made it a Secret
 		}
 		sl.gather(vals)
+		sl.body, sl.written = nil, nil // gathered
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
