@@ -17,8 +17,10 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// Values are the secret values of one object, gathered from every state
-// of it a run has seen, so that no message about the object shows them,
+// Values are the secret values of one object, gathered from the states
+// of it a run observes (as read, as a patch made it a Secret, as the
+// patches left it) and from what its patches give it, so that no message
+// about the object shows them,
 // whatever the message: the layer that patches, validates, diffs or
 // blames an object masks everything it says about it through the
 // object's Values (Text, Error, Node, Pair), in one step, before it
@@ -28,8 +30,8 @@ import (
 // (Observe of a state that is one, or Mark: its identity said so when a
 // run picked it): from then on, every scalar but null at or below the
 // data and stringData of every state observed is gathered, and so are
-// the values a patch gives those places (Add), which a failing patch may
-// never have written. What was written there before the object became a
+// the values a patch gives those places (Add, AddPatch, AddText), which a
+// failing patch may never have written and a later one may move out. What was written there before the object became a
 // Secret is not gathered (it was no Secret's value then), but what stays
 // there is, from the state that is a Secret.
 //
