@@ -18,6 +18,7 @@ import (
 	"github.com/kmerge/kmerge/internal/linediff"
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
@@ -123,6 +124,17 @@ type ApplyResult struct {
 
 	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
 	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
+	// the secret values of each file's objects that are or were Secrets,
+	// as the run gathered them (kpatch.Run.Secrets), for Diff: a value a
+	// patch gave a Secret and a later one moved out is in neither text
+	secrets map[*File][]placedSecrets
+}
+
+// placedSecrets are the secret values of the object at a place of a file
+// (its document, and its item in a List document; -1: none).
+type placedSecrets struct {
+	doc, item int
+	vals      *secret.Values
 }
 
 // File is one input file and its output.
@@ -333,6 +345,10 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 			b.doc += j.docs // numbered in the part, blamed in the file
 			j.res.blamed = append(j.res.blamed, b)
 		}
+		for _, s := range p.res.secrets {
+			s.doc += j.docs
+			j.res.secrets = append(j.res.secrets, s)
+		}
 		j.docs += p.res.docs
 		// a part whose documents are all kustomizations, in a file whose
 		// documents are not, is its text: it has no objects
@@ -465,6 +481,7 @@ type fileResult struct {
 	err            error
 	invalid, warns []*validate.Error
 	blamed         []*blamedObject // Blame's
+	secrets        []placedSecrets // of the objects that are or were Secrets
 	docs           int             // the documents of the source as read
 	// rewritten: a part of a file (resource.Source.Part) that could not be
 	// written keeping its text, and was written by yaml.v3 as a whole
@@ -498,6 +515,7 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 	}
 	touched := make([]bool, len(objs))
 	blamed := make([]*blamedObject, len(objs))
+	secrets := make([]*secret.Values, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
 	if targeted {
@@ -506,13 +524,14 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		parallel.For(len(objs), opts.Workers, func(j int) {
 			r := objs[j]
 			if touched[j] = run.Patch(ctx, r); touched[j] && !r.Deleted {
-				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(),
+				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(), run.Secrets(r),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
 				if opts.blame != nil {
-					blamed[j] = opts.blame.collect(run.Changes(r), r)
+					blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
 				}
 			}
+			secrets[j] = run.Secrets(r)
 			run.Done(r)
 		})
 	}
@@ -544,6 +563,11 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 	for _, b := range blamed {
 		if b != nil {
 			res.blamed = append(res.blamed, b)
+		}
+	}
+	for j, vals := range secrets {
+		if vals != nil {
+			res.secrets = append(res.secrets, placedSecrets{objs[j].Doc, objs[j].Item, vals})
 		}
 	}
 	return res
@@ -578,6 +602,14 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 		ShowSecrets: opts.ShowSecrets, limits: opts.Limits}
 	if opts.blame != nil {
 		out.blamed = blamedOf(files)
+	}
+	for _, f := range files {
+		if f.file != nil && len(f.secrets) > 0 && !opts.ShowSecrets {
+			if out.secrets == nil {
+				out.secrets = map[*File][]placedSecrets{}
+			}
+			out.secrets[f.file] = f.secrets
+		}
 	}
 	var invalid []error
 	for _, f := range files {
@@ -646,7 +678,7 @@ func (r *ApplyResult) Diff() string {
 		}
 		in, out := string(f.Input), string(f.Output)
 		if !r.ShowSecrets {
-			in, out = maskTexts(f, r.limits)
+			in, out = maskTexts(f, r.limits, r.secrets[f])
 		}
 		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, in, out, 3))
 	}

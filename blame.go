@@ -57,6 +57,8 @@ type Line struct {
 type BlamedObject struct {
 	APIVersion, Kind, Namespace, Name string
 	Origins                           []Origin
+
+	secrets *secret.Values // its secret values (kpatch.Run.Secrets), nil: none
 }
 
 // ID names the object as messages do: "apps/v1 Deployment prod/web".
@@ -126,6 +128,7 @@ type blamedObject struct {
 	apiVersion, kind, namespace, name string
 	doc, item                         int
 	changes                           []change.Change
+	secrets                           *secret.Values // kpatch.Run.Secrets
 }
 
 // picks reports whether the run's selectors pick r, and notes it.
@@ -216,6 +219,13 @@ func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*
 			out.Unchanged = append(out.Unchanged, id)
 		}
 	}
+	for _, d := range out.Documents {
+		for _, o := range d.Objects {
+			// a secret value a patch moved into the name shows in none
+			// of blame's texts
+			o.Namespace, o.Name = o.secrets.Text(o.Namespace), o.secrets.Text(o.Name)
+		}
+	}
 	if b.only != nil {
 		res.Conflicts = slices.DeleteFunc(res.Conflicts, func(c conflict.Conflict) bool {
 			_, found := slices.BinarySearch(b.picked, c.Object)
@@ -226,13 +236,13 @@ func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*
 }
 
 // collect keeps what the patches changed in r, once Patch has returned for
-// it, when the run's selectors pick it.
-func (b *blameRun) collect(changes []change.Change, r *resource.Resource) *blamedObject {
+// it, when the run's selectors pick it, and its secret values (nil: none).
+func (b *blameRun) collect(changes []change.Change, r *resource.Resource, secrets *secret.Values) *blamedObject {
 	if !b.picks(r) || len(changes) == 0 {
 		return nil
 	}
 	return &blamedObject{apiVersion: r.APIVersion, kind: r.Kind, namespace: r.Namespace, name: r.Name,
-		doc: r.Doc, item: r.Item, changes: changes}
+		doc: r.Doc, item: r.Item, changes: changes, secrets: secrets}
 }
 
 // blameFile reads a file's output again and places the origins of its
@@ -257,19 +267,29 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 		return a.item - b.item
 	})
 	var docs []*BlamedDocument
-	indexes := map[int]*lineIndex{} // by document, made once
-	loaded := -1                     // the document parsed, one at a time
+	secrets := map[int]secretObjects{} // by document
+	indexes := map[int]*lineIndex{}    // by document, made once
+	loaded := -1                       // the document parsed, one at a time
+	// finish gives document i its lines, while it is parsed: the values
+	// of its Secrets are masked by their place in it
+	finish := func(i int) {
+		if len(docs) > 0 && docs[len(docs)-1].Index == i {
+			docs[len(docs)-1].Lines = documentLines(text, starts, st.Docs[i], opts.ShowSecrets, secrets[i])
+		}
+	}
 	for _, o := range objs {
 		if o.doc >= len(st.Docs) {
 			continue
 		}
 		if o.doc != loaded {
 			if loaded >= 0 {
+				finish(loaded)
 				st.Unload(loaded)
 				if input != nil {
 					input.Unload(loaded)
 				}
 				delete(indexes, loaded)
+				delete(secrets, loaded)
 			}
 			if err := st.Load(o.doc); err != nil {
 				return nil, fmt.Errorf("%s: reading the output again: %w", f.Path, err)
@@ -280,7 +300,7 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 			loaded = o.doc
 		}
 		doc := st.Docs[o.doc]
-		bo := &BlamedObject{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name}
+		bo := &BlamedObject{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name, secrets: o.secrets}
 		root := objectRoot(doc, o)
 		var lines *lineIndex
 		if root != nil {
@@ -288,6 +308,12 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 				indexes[o.doc] = newLineIndex(doc, text)
 			}
 			lines = indexes[o.doc]
+		}
+		if o.secrets != nil && root != nil {
+			if secrets[o.doc] == nil {
+				secrets[o.doc] = secretObjects{}
+			}
+			secrets[o.doc][root] = o.secrets
 		}
 		var was *yaml.Node // the object as read
 		if input != nil {
@@ -304,11 +330,13 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 			continue // the patches set what it had: nothing changed
 		}
 		if len(docs) == 0 || docs[len(docs)-1].Index != o.doc {
-			docs = append(docs, &BlamedDocument{File: f.Path, Index: o.doc,
-				Lines: documentLines(text, starts, doc, opts.ShowSecrets)})
+			docs = append(docs, &BlamedDocument{File: f.Path, Index: o.doc})
 		}
 		d := docs[len(docs)-1]
 		d.Objects = append(d.Objects, bo)
+	}
+	if loaded >= 0 {
+		finish(loaded)
 	}
 	return docs, nil
 }
@@ -316,6 +344,11 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 // blameOutline outlines the documents blame does not show: nothing of
 // them is built.
 var blameOutline = &tree.Outline{}
+
+// secretObjects are the objects of a document whose values a run found
+// secret (kpatch.Run.Secrets: they are or were v1 Secrets), by their root
+// in the output, with those values.
+type secretObjects map[*yaml.Node]*secret.Values
 
 // objectRoot returns the object o in its document of the output: the
 // document's root, or an item of its List; nil when the output does not
@@ -386,8 +419,9 @@ func documentStarts(text []string) []int {
 
 // documentLines returns the lines of the part of the text that holds doc
 // (the one its first node is in), markers left out and secret values
-// masked unless show.
-func documentLines(text []string, starts []int, doc *yaml.Node, show bool) []Line {
+// masked unless show: those of its Secrets and of the objects of secrets
+// by their place, and on every line those of secrets by value.
+func documentLines(text []string, starts []int, doc *yaml.Node, show bool, secrets secretObjects) []Line {
 	first := firstLine(doc)
 	from, to := 1, len(text)
 	// the last start at or before first (starts ascend): a search, not a
@@ -401,7 +435,7 @@ func documentLines(text []string, starts []int, doc *yaml.Node, show bool) []Lin
 	hidden := map[int]bool{}
 	masked := map[int]int{} // line: the column the masked value's key starts at
 	if !show {
-		secretLines(doc, text, masked, hidden)
+		secretLines(doc, text, masked, hidden, secrets)
 	}
 	var out []Line
 	for n := from; n <= to && n <= len(text); n++ {
@@ -411,6 +445,11 @@ func documentLines(text []string, starts []int, doc *yaml.Node, show bool) []Lin
 		}
 		if col, ok := masked[n]; ok {
 			l = secret.Line(l, col)
+		}
+		if !show {
+			for _, vals := range secrets {
+				l = vals.Text(l)
+			}
 		}
 		out = append(out, Line{N: n, Text: l})
 	}
@@ -434,9 +473,10 @@ func firstLine(doc *yaml.Node) int {
 
 // secretLines finds the lines of the secret values of the Secrets of a
 // document (internal/secret's rule: every scalar but null at or below a
-// v1 Secret's data and stringData): the line a value starts on is masked
-// from its key's column, the other lines of the value are hidden.
-func secretLines(doc *yaml.Node, text []string, masked map[int]int, hidden map[int]bool) {
+// v1 Secret's data and stringData), and of the objects of secrets (they
+// were Secrets): the line a value starts on is masked from its key's
+// column, the other lines of the value are hidden.
+func secretLines(doc *yaml.Node, text []string, masked map[int]int, hidden map[int]bool, secrets secretObjects) {
 	root := tree.Root(doc)
 	objs := []*yaml.Node{root}
 	if items := tree.MapGet(root, "items"); items != nil && items.Kind == yaml.SequenceNode {
@@ -444,7 +484,10 @@ func secretLines(doc *yaml.Node, text []string, masked map[int]int, hidden map[i
 	}
 	idx := newLineIndex(doc, text)
 	for _, o := range objs {
-		if !secret.Object(o) {
+		if vals := secrets[o]; vals != nil {
+			valueLines(o, vals, idx, masked, hidden)
+		}
+		if !secret.Object(o) && secrets[o] == nil {
 			continue
 		}
 		for _, field := range []string{"data", "stringData"} {
@@ -466,6 +509,49 @@ func secretLines(doc *yaml.Node, text []string, masked map[int]int, hidden map[i
 			}
 		}
 	}
+}
+
+// valueLines finds the lines of the scalars of an object that show one of
+// its secret values outside data and stringData (a value a patch copied or
+// moved out of them: secret.Values.Masks), as secretLines finds those of
+// data and stringData.
+func valueLines(o *yaml.Node, vals *secret.Values, idx *lineIndex, masked map[int]int, hidden map[int]bool) {
+	mark := func(at, v *yaml.Node) {
+		if col, ok := masked[at.Line]; !ok || at.Column < col {
+			masked[at.Line] = at.Column
+		}
+		for n := at.Line + 1; n <= idx.end(at.Line, v); n++ {
+			hidden[n] = true
+		}
+	}
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 1000 {
+			return
+		}
+		for i := 0; i < len(n.Content); i++ {
+			c := n.Content[i]
+			at := c
+			if n.Kind == yaml.MappingNode {
+				if i+1 >= len(n.Content) {
+					break
+				}
+				i++
+				if depth == 0 && (c.Value == "data" || c.Value == "stringData") {
+					continue // secretLines masks them whole
+				}
+				at, c = c, n.Content[i]
+			}
+			if c.Kind == yaml.ScalarNode {
+				if vals.Masks(c) {
+					mark(at, c)
+				}
+				continue
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(o, 0)
 }
 
 // lineIndex finds the lines of the values of one document.

@@ -106,17 +106,27 @@ func Diff(ctx context.Context, original, modified []byte, opts DiffOptions) ([]b
 			patch, err = smp.CreateTwoWayPatch(p.docs[0], p.docs[1], typ, smp.DiffOptions{Extended: opts.Extended})
 		}
 		if err != nil {
+			// an error about a Secret masks its values, by place and by
+			// value (whatever the engine's message shows of them)
+			var vals *secret.Values
+			mask := !opts.ShowSecrets && slices.ContainsFunc(p.docs, secret.Object)
+			if mask {
+				vals = &secret.Values{}
+				vals.Mark()
+				for _, d := range p.docs {
+					vals.Observe(d)
+				}
+			}
 			var sc *smp.ConflictError
 			var mc *mergepatch.ConflictError
 			if errors.As(err, &sc) || errors.As(err, &mc) {
-				mask := !opts.ShowSecrets && slices.ContainsFunc(p.docs, secret.Object)
-				return nil, &DiffConflictError{Object: p.label, Err: err, Mask: mask}
+				return nil, vals.Error(&DiffConflictError{Object: p.label, Err: err, Mask: mask})
 			}
 			var ne *mergepatch.NotObjectError
 			if errors.As(err, &ne) && ne.Pos.Line > 0 {
 				ne.Pos.File = names[map[string]int{"original": 0, "modified": 1, "current": 2}[ne.Document]]
 			}
-			return nil, fmt.Errorf("%s: %w", p.label, err)
+			return nil, vals.Error(fmt.Errorf("%s: %w", p.label, err))
 		}
 		patches = append(patches, patch)
 		labels = append(labels, p.label)

@@ -167,14 +167,16 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		}
 		object := isObject(d)
 		log := opts.changeLog()
+		vals := opts.secretsBefore(d)
 		res, err := patchDoc(d, ps.Docs[0], opts, log)
 		if err != nil {
 			de := newDocumentError(err, patchName, docName, i, len(st.Docs), d)
 			de.Item = item
 			de.masked = !opts.ShowSecrets && secret.Object(d) // the patch's line may set its values
-			return nil, de
+			return nil, opts.secretsAfter(vals, d, ps.Docs[0]).Error(de)
 		}
-		errs, warns := c.check(res, object, docName, objectName(res),
+		vals = opts.secretsAfter(vals, res, ps.Docs[0])
+		errs, warns := c.check(res, object, docName, objectName(res), vals,
 			func() []validate.Violation { return c.violations(before(), object) },
 			func() []validate.Change { return validate.Changes(log.Changes) })
 		for _, e := range errs {
@@ -359,17 +361,24 @@ func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts 
 // a validation error the patched object is returned with the error.
 func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 	if opts.Validate == validate.None {
-		return patchDoc(obj, patch, opts, nil)
+		vals := opts.secretsBefore(obj)
+		res, err := patchDoc(obj, patch, opts, nil)
+		if err != nil {
+			return nil, opts.secretsAfter(vals, obj, patch).Error(err)
+		}
+		return res, nil
 	}
 	c := opts.checker()
 	object := isObject(obj)
 	before := c.violations(obj, object)
 	log := opts.changeLog()
+	vals := opts.secretsBefore(obj)
 	res, err := patchDoc(obj, patch, opts, log)
 	if err != nil {
-		return nil, err
+		return nil, opts.secretsAfter(vals, obj, patch).Error(err)
 	}
-	errs, warns := c.check(res, object, opts.DocName, objectName(res),
+	vals = opts.secretsAfter(vals, res, patch)
+	errs, warns := c.check(res, object, opts.DocName, objectName(res), vals,
 		func() []validate.Violation { return before },
 		func() []validate.Change { return validate.Changes(log.Changes) })
 	opts.warn(warns)
@@ -381,6 +390,34 @@ func PatchObject(obj, patch *yaml.Node, opts PatchOptions) (*yaml.Node, error) {
 		return res, errors.Join(invalid...)
 	}
 	return res, nil
+}
+
+// secretsBefore returns the secret values of a document about to be
+// patched (a v1 Secret), which messages about it mask: nil when it is no
+// Secret, or opts.ShowSecrets.
+func (opts PatchOptions) secretsBefore(doc *yaml.Node) *secret.Values {
+	if opts.ShowSecrets {
+		return nil
+	}
+	return secret.ValuesOf(doc)
+}
+
+// secretsAfter adds to vals (secretsBefore's) the secret values of the
+// document once patched (doc), when it is or was a Secret, and those the
+// patch gives it (it may have failed before writing them). Every message
+// about the document masks them: its error, its violations.
+func (opts PatchOptions) secretsAfter(vals *secret.Values, doc, patch *yaml.Node) *secret.Values {
+	if opts.ShowSecrets {
+		return nil
+	}
+	if vals == nil {
+		if vals = secret.ValuesOf(doc); vals == nil {
+			return nil
+		}
+	}
+	vals.Observe(doc)
+	vals.AddPatch(patch, opts.Type == JSON)
+	return vals
 }
 
 func (opts PatchOptions) checker() checker {
@@ -530,6 +567,17 @@ func (e *DocumentError) Error() string {
 
 // Unwrap returns the error of the patch.
 func (e *DocumentError) Unwrap() error { return e.Err }
+
+// MaskSecrets returns a copy of the error as messages show it about a
+// document whose values are secret (secret.Values.Error): the patch's
+// error and the object's name masked, and Masked.
+func (e *DocumentError) MaskSecrets(v *secret.Values) error {
+	c := *e
+	c.Err = v.Error(e.Err)
+	c.Object = v.Text(e.Object)
+	c.masked = true
+	return &c
+}
 
 // Position returns the place in the patch the error is about, when the
 // patch's error knows it (the zero Position otherwise).

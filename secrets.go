@@ -16,65 +16,130 @@ import (
 
 // maskTexts returns a changed file's input and output as ApplyResult.Diff
 // shows them: with the values of their Secrets (documents, and items of
-// List documents) masked by internal/secret, a Secret of the input and one
-// of the output in the same place (document, item) masked as a pair, so
-// that a value that changed shows as "*** (before)" and "*** (after)".
-// Each side is read as a stream of objects and written back as the
-// patches' output is written, keeping the text of everything else; only
-// the documents holding a Secret are parsed. Text without the word Secret
-// holds none and is returned as it is.
-func maskTexts(f *File, limits *tree.Limits) (string, string) {
+// List documents) masked by internal/secret. An object that is a Secret on
+// either side (a patch may change its apiVersion or kind), or was one
+// while the patches ran (run), is masked on both, as a pair with the object in the same place (document, item) of
+// the other side, so that a value that changed shows as "*** (before)" and
+// "*** (after)"; and every other scalar of the pair that is or holds one of
+// their secret values (a value a JSON patch copied or moved out of data)
+// is masked by value (secret.Values.Pair), with the values the run
+// gathered of the object (run: a value a patch gave it and a later one
+// moved out is in neither text). Each side is read as a stream
+// of objects and written back as the patches' output is written, keeping
+// the text of everything else; only the documents holding such a pair are
+// parsed. Text without the word Secret holds none and is returned as it
+// is.
+func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, string) {
 	word := []byte("Secret")
-	if !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
+	if len(run) == 0 && !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
 		return string(f.Input), string(f.Output)
 	}
-	in, inErr := readSecrets(f.Input, limits)
-	out, outErr := readSecrets(f.Output, limits)
+	type place struct{ doc, item int }
+	ran := map[place]*secret.Values{} // the run's values, by place
+	docs := map[int]bool{}            // the documents to parse
+	for _, s := range run {
+		ran[place{s.doc, s.item}] = s.vals
+		docs[s.doc] = true
+	}
+	// the places of the Secrets of either side, then each side read again
+	// with the documents of those places parsed, when it has one there
+	// that is no Secret
+	in, inErr := readSecrets(f.Input, limits, nil)
+	out, outErr := readSecrets(f.Output, limits, nil)
+	if inErr == nil && outErr == nil {
+		for _, set := range []*resource.Set{in, out} {
+			for _, r := range set.Resources {
+				if secret.Holds(r.APIVersion, r.Kind) {
+					docs[r.Doc] = true
+				}
+			}
+		}
+		if outlined(in, docs) {
+			in, inErr = readSecrets(f.Input, limits, docs)
+		}
+		if outlined(out, docs) {
+			out, outErr = readSecrets(f.Output, limits, docs)
+		}
+	}
 	if inErr != nil || outErr != nil {
 		// what cannot be read cannot be masked: it is not shown
 		note := "# kmerge: the %s of this file cannot be read to find its Secrets and mask them; --show-secrets shows it\n"
 		return fmt.Sprintf(note, "input"), fmt.Sprintf(note, "output")
 	}
-	type place struct{ doc, item int }
-	byPlace := map[place]*resource.Resource{}
-	for _, r := range out.Resources {
-		byPlace[place{r.Doc, r.Item}] = r
+	pairs := map[place][2]*resource.Resource{}
+	var order []place
+	for i, set := range []*resource.Set{in, out} {
+		for _, r := range set.Resources {
+			at := place{r.Doc, r.Item}
+			p, ok := pairs[at]
+			if !ok {
+				order = append(order, at)
+			}
+			p[i] = r
+			pairs[at] = p
+		}
 	}
-	masked := map[*resource.Resource]bool{}
-	for _, a := range in.Resources {
-		if !secret.Holds(a.APIVersion, a.Kind) {
+	var masked [2][][2]*yaml.Node // by side: each masked object's root, and what it shows
+	for _, at := range order {
+		p := pairs[at]
+		if ran[at] == nil && !slices.ContainsFunc(p[:], func(r *resource.Resource) bool { return r != nil && secret.Holds(r.APIVersion, r.Kind) }) {
 			continue
 		}
-		b := byPlace[place{a.Doc, a.Item}]
-		if b == nil || !secret.Holds(b.APIVersion, b.Kind) {
-			*a.Root = *secret.Value(a.Root, nil)
+		vals := &secret.Values{}
+		vals.Mark()
+		vals.Include(ran[at])
+		var roots [2]*yaml.Node
+		for i, r := range p {
+			if r != nil {
+				roots[i] = r.Root
+				vals.Observe(r.Root)
+			}
+		}
+		ma, mb := vals.Pair(roots[0], roots[1], nil)
+		for i, m := range [2]*yaml.Node{ma, mb} {
+			if roots[i] != nil && m != roots[i] {
+				masked[i] = append(masked[i], [2]*yaml.Node{roots[i], m})
+			}
+		}
+	}
+	var text [2]string
+	for i, set := range []*resource.Set{in, out} {
+		if set.Sources[0].Stream.Format == tree.JSON {
+			text[i] = spliceJSON([][]byte{f.Input, f.Output}[i], masked[i])
 			continue
 		}
-		ma, mb := secret.Pair(a.Root, b.Root, nil)
-		*a.Root, *b.Root = *ma, *mb
-		masked[b] = true
-	}
-	for _, b := range out.Resources {
-		if secret.Holds(b.APIVersion, b.Kind) && !masked[b] {
-			*b.Root = *secret.Value(b.Root, nil)
+		for _, m := range masked[i] {
+			*m[0] = *m[1]
+		}
+		var err error
+		if text[i], err = writeMasked(set); err != nil {
+			note := "# kmerge: the %s of this file cannot be written with its Secrets masked; --show-secrets shows it\n"
+			return fmt.Sprintf(note, "input"), fmt.Sprintf(note, "output")
 		}
 	}
-	textIn, inErr := writeMasked(in, f.Input)
-	textOut, outErr := writeMasked(out, f.Output)
-	if inErr != nil || outErr != nil {
-		note := "# kmerge: the %s of this file cannot be written with its Secrets masked; --show-secrets shows it\n"
-		return fmt.Sprintf(note, "input"), fmt.Sprintf(note, "output")
+	return text[0], text[1]
+}
+
+// outlined reports whether a document of docs is an outline in set (not
+// parsed: readSecrets parses the documents holding a Secret).
+func outlined(set *resource.Set, docs map[int]bool) bool {
+	for _, src := range set.Sources {
+		for d := range docs {
+			if d < len(src.Stream.Docs) && src.Stream.Outlined(d) {
+				return true
+			}
+		}
 	}
-	return textIn, textOut
+	return false
 }
 
 // readSecrets reads the objects of a text, parsing only the documents
-// that hold a Secret, and snapshots its stream to write it back keeping
-// the text. Its format is found from the text, not the file's name: a
-// touched .json file's output is YAML.
-func readSecrets(data []byte, limits *tree.Limits) (*resource.Set, error) {
+// that hold a Secret, or whose number docs holds, and snapshots its stream
+// to write it back keeping the text. Its format is found from the text,
+// not the file's name: a touched .json file's output is YAML.
+func readSecrets(data []byte, limits *tree.Limits, docs map[int]bool) (*resource.Set, error) {
 	set, err := resource.Parse(data, "text", resource.LoadOptions{Limits: limits, Workers: 1,
-		Select: func(r *resource.Resource) bool { return secret.Holds(r.APIVersion, r.Kind) }})
+		Select: func(r *resource.Resource) bool { return secret.Holds(r.APIVersion, r.Kind) || docs[r.Doc] }})
 	if err != nil {
 		return nil, err
 	}
@@ -84,16 +149,12 @@ func readSecrets(data []byte, limits *tree.Limits) (*resource.Set, error) {
 	return set, nil
 }
 
-// writeMasked writes a set read by readSecrets from data, after masking:
-// YAML as the patches' output is written (the text kept but for the
-// masked values' lines), JSON as data with the masked values' tokens
-// replaced (spliceJSON).
-func writeMasked(set *resource.Set, data []byte) (string, error) {
+// writeMasked writes a YAML set read by readSecrets, after masking, as
+// the patches' output is written: the text kept but for the masked
+// values' lines.
+func writeMasked(set *resource.Set) (string, error) {
 	var b bytes.Buffer
 	for _, src := range set.Sources {
-		if src.Stream.Format == tree.JSON {
-			return spliceJSON(data, set), nil
-		}
 		if err := src.Stream.WriteYAML(&b); err != nil {
 			return "", err
 		}
@@ -101,11 +162,13 @@ func writeMasked(set *resource.Set, data []byte) (string, error) {
 	return b.String(), nil
 }
 
-// spliceJSON returns a JSON text with the tokens of the Secrets' masked
-// values replaced by the masks: the masked scalars keep the lines and
-// columns (in bytes) of the values they replace, and a JSON value is one
-// token, a string from quote to quote, else up to the next delimiter.
-func spliceJSON(data []byte, set *resource.Set) string {
+// spliceJSON returns a JSON text with the tokens of the masked scalars
+// replaced: masked holds, for each masked object, its root as read and
+// what it shows, which shares the nodes it does not mask; a masked scalar
+// replaces the token at the line and column (in bytes) of the scalar it
+// replaces, and a JSON value is one token, a string from quote to quote,
+// else up to the next delimiter.
+func spliceJSON(data []byte, masked [][2]*yaml.Node) string {
 	lineStart := []int{0, 0} // by line, from 1
 	for i, c := range data {
 		if c == '\n' {
@@ -117,15 +180,18 @@ func spliceJSON(data []byte, set *resource.Set) string {
 		text     string
 	}
 	var edits []edit
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n.Kind != yaml.ScalarNode {
-			for _, c := range n.Content {
-				walk(c)
+	var walk func(n, m *yaml.Node)
+	walk = func(n, m *yaml.Node) {
+		if n == m || n == nil || m == nil {
+			return
+		}
+		if n.Kind != yaml.ScalarNode || m.Kind != yaml.ScalarNode {
+			for i := 0; i < len(n.Content) && i < len(m.Content); i++ {
+				walk(n.Content[i], m.Content[i])
 			}
 			return
 		}
-		if n.Value != secret.Mask && n.Value != secret.Before && n.Value != secret.After || n.Line < 1 || n.Line >= len(lineStart) {
+		if n.Line < 1 || n.Line >= len(lineStart) {
 			return
 		}
 		from := lineStart[n.Line] + n.Column - 1
@@ -146,16 +212,10 @@ func spliceJSON(data []byte, set *resource.Set) string {
 				to++
 			}
 		}
-		edits = append(edits, edit{from, min(to, len(data)), strconv.Quote(n.Value)})
+		edits = append(edits, edit{from, min(to, len(data)), strconv.Quote(m.Value)})
 	}
-	for _, r := range set.Resources {
-		if secret.Holds(r.APIVersion, r.Kind) {
-			for _, field := range []string{"data", "stringData"} {
-				if v := tree.MapGet(r.Root, field); v != nil {
-					walk(v)
-				}
-			}
-		}
+	for _, p := range masked {
+		walk(p[0], p[1])
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return a.from - b.from })
 	var b strings.Builder

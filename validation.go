@@ -5,6 +5,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -46,11 +47,14 @@ func isObject(doc *yaml.Node) bool {
 
 // check validates a patched object and splits its violations into errors
 // (they fail the run) and warnings, as the mode says (validate.Mode.Fails).
+// Unless showSecrets, their texts mask the object's secret values: vals,
+// what the run gathered of them (kpatch.Run.Secrets), or, when nil, those
+// of obj as it is.
 // before returns the violations of the object as it was read, changes what
 // the patches did to it; they are called only when the result has
 // violations, to attribute them (validate.Attribute). file and object name
 // it in messages.
-func (c checker) check(obj *yaml.Node, object bool, file, name string, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
+func (c checker) check(obj *yaml.Node, object bool, file, name string, vals *secret.Values, before func() []validate.Violation, changes func() []validate.Change) (errs, warns []*validate.Error) {
 	if c.mode == validate.None {
 		return nil, nil
 	}
@@ -60,7 +64,11 @@ func (c checker) check(obj *yaml.Node, object bool, file, name string, before fu
 	}
 	validate.Attribute(vs, changes(), before())
 	if !c.showSecrets {
-		validate.MaskSecrets(obj, vs)
+		if vals == nil {
+			vals = secret.ValuesOf(obj)
+		}
+		validate.MaskValues(vs, vals)
+		name = vals.Text(name)
 	}
 	for _, v := range vs {
 		e := &validate.Error{File: file, Object: name, Violation: v}

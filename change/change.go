@@ -95,6 +95,9 @@ type Change struct {
 	// mask: String shows the values of its data and stringData as "***".
 	// It changes nothing else (conflicts are found on the values).
 	Mask bool
+	// secrets are the secret values of the object, by which messages
+	// mask the change's text (MaskWith); nil: none
+	secrets *secret.Values
 	// Note is what a message about the value should add, when how the
 	// patch came to write it explains a surprise: kpatch notes a string a
 	// strategic, merge or JSON patch got from a quoted variable. Empty
@@ -102,13 +105,43 @@ type Change struct {
 	Note string
 }
 
-// String describes the change: "sets spec.replicas to 3".
-func (c Change) String() string {
-	s := c.Op.String() + " " + where(c.Path)
+// MaskWith marks the change as one to an object whose values are
+// secret (package kpatch calls it for the changes to an object that is or
+// was a v1 Secret): Mask is set when the change is at or below data or
+// stringData, and what messages show of it (String, Shown, MaskText) is
+// masked by the object's values v wherever they show. Nothing happens
+// when v is not secret.
+func (c *Change) MaskWith(v *secret.Values) {
+	if !v.On() {
+		return
+	}
+	c.Mask = secret.Touches(c.Path)
+	c.secrets = v
+}
+
+// Shown returns what a message shows of Value: the values of a Secret's
+// data and stringData masked (Mask), and any secret value of the object
+// elsewhere (MaskWith). Value itself when nothing is masked.
+func (c Change) Shown() *yaml.Node {
 	v := c.Value
 	if c.Mask {
 		v = secret.Value(v, c.Path)
 	}
+	if c.secrets != nil {
+		v = c.secrets.Node(v, c.Path)
+	}
+	return v
+}
+
+// MaskText returns s, a text about the change (or its object) a caller
+// built, with the secret values of the object masked as String masks
+// them (MaskWith); s itself when there are none.
+func (c Change) MaskText(s string) string { return c.secrets.Text(s) }
+
+// String describes the change: "sets spec.replicas to 3".
+func (c Change) String() string {
+	s := c.Op.String() + " " + where(c.Path)
+	v := c.Shown()
 	switch c.Op {
 	case Set, Insert:
 		s += " to " + Show(v)
@@ -123,7 +156,7 @@ func (c Change) String() string {
 	case Exists:
 		s += " to exist"
 	}
-	return s
+	return c.MaskText(s)
 }
 
 // where names a path in a message: the root is "the object".

@@ -90,7 +90,7 @@ func (c Conflict) String() string {
 		}
 		fmt.Fprintf(&b, "%d more sides, and ", n-shownSides-1)
 		side(c.Sides[n-1])
-		return b.String()
+		return c.mask(b.String())
 	}
 	for i, s := range c.Sides {
 		switch {
@@ -101,7 +101,16 @@ func (c Conflict) String() string {
 		}
 		side(s)
 	}
-	return b.String()
+	return c.mask(b.String())
+}
+
+// mask masks the secret values of the conflict's object in a text about
+// it (change.Change.MaskText: its sides are changes to one object).
+func (c Conflict) mask(s string) string {
+	for _, side := range c.Sides {
+		s = side.Change.MaskText(s)
+	}
+	return s
 }
 
 // maxListed is the most sides Conflict.String lists; of a conflict of

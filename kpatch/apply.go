@@ -12,7 +12,6 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/parallel"
-	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
@@ -139,6 +138,30 @@ type applier struct {
 	log       *change.Log      // what the patch changes
 	kind      change.PatchKind // the patch's kind, as its change records name it
 	inserted  []insertion      // the items the patch inserted, for settleInsertions
+	traced    []traced         // what the patch changed, for the trace (Options.Trace)
+	// what the patch gives the object, for its secret values (Run.Patch):
+	// a strategic, merge or JSON patch's body, its variables substituted,
+	// and the values a field patch set in data and stringData
+	body    *yaml.Node
+	written []written
+}
+
+// written is a value a field patch set in data or stringData (at the
+// field at).
+type written struct {
+	at    fieldpath.Path
+	value string
+}
+
+// traced is a change for the trace, written once the object's patches are
+// done (slot.writeTrace): the values before and after it (nil: absent),
+// copied; or, with deleted, the object deleted.
+type traced struct {
+	pos      tree.Position
+	id       string
+	path     fieldpath.Path
+	old, new *yaml.Node
+	deleted  bool
 }
 
 func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
@@ -150,26 +173,15 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
-// trace writes a change to the trace: the value at path before and after
-// (nil: absent), masked when they are secret (masks).
+// trace keeps a change for the trace: the value at path before and after
+// (nil: absent), copied, as later changes may edit them. The trace is
+// written once the object's patches are done, masked by the object's
+// secret values (slot.writeTrace).
 func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath.Path, old, new *yaml.Node) {
 	if ap.opts.Trace == nil {
 		return
 	}
-	if ap.masks(r) {
-		old, new = secret.Pair(old, new, path)
-	}
-	fmt.Fprintf(ap.opts.Trace, "%s%s: %s: %s -> %s\n", pos, r.ID(), path, change.Show(old), change.Show(new))
-}
-
-// masks reports whether messages about r mask its secret values
-// (Options.ShowSecrets): r was a Secret when the run picked it (its
-// identity, which a patch's changes are named by until the run has
-// applied it), or is one now, a patch having re-kinded it (a strategic or
-// merge patch with allowKindChange, a JSON patch replacing /kind): the
-// values that patch writes into data and stringData are the new Secret's.
-func (ap *applier) masks(r *resource.Resource) bool {
-	return !ap.opts.ShowSecrets && (secret.Holds(r.APIVersion, r.Kind) || secret.Object(r.Root))
+	ap.traced = append(ap.traced, traced{pos: pos, id: r.ID(), path: path.Append(), old: tree.Clone(old), new: tree.Clone(new)})
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
@@ -179,7 +191,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		ap.touched[r] = true
 		ap.log.Add(change.Change{Op: change.Delete, Pos: p.Pos})
 		if ap.opts.Trace != nil {
-			fmt.Fprintf(ap.opts.Trace, "%s%s: deleted\n", p.Pos, r.ID())
+			ap.traced = append(ap.traced, traced{pos: p.Pos, id: r.ID(), deleted: true})
 		}
 		return nil
 	}
@@ -190,6 +202,7 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		if err != nil {
 			return err
 		}
+		ap.body = body
 		if p.Type != change.JSONPatch {
 			keepIdentity(body, r, p)
 		}

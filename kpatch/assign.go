@@ -9,6 +9,7 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
@@ -55,6 +56,9 @@ func (ap *applier) set(pl place, a syntax.Assignment) error {
 	v, err := ap.typed(a.Value, pl)
 	if err != nil {
 		return err
+	}
+	if len(pl.path) > 0 && secret.Touches(pl.path) {
+		ap.written = append(ap.written, written{pl.path[:1], v.Value}) // variables substituted
 	}
 	var old *yaml.Node // absent
 	switch {

@@ -6,6 +6,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -31,7 +32,8 @@ type Place struct {
 // places it reaches, without changing r. Fields that do not exist are
 // places too (with their schema type, Node nil); a selector that matches
 // nothing gives no place. The error is the one applying a patch with that
-// path would report, at the positions of the path's steps.
+// path would report, at the positions of the path's steps, a Secret's
+// values masked unless opts.ShowSecrets.
 func Lookup(r *resource.Resource, path syntax.Path, opts Options) ([]Place, error) {
 	if opts.Schema == nil {
 		opts.Schema = schema.Builtin()
@@ -51,6 +53,9 @@ func Lookup(r *resource.Resource, path syntax.Path, opts Options) ([]Place, erro
 	}
 	places, err := ap.walk([]place{root}, path, pos, true)
 	if err != nil {
+		if !opts.ShowSecrets && secret.Holds(r.APIVersion, r.Kind) {
+			err = secret.ValuesOf(r.Root).Error(err) // as Run.Patch masks a patch's
+		}
 		return nil, err
 	}
 	out := make([]Place, len(places))

@@ -3,13 +3,15 @@ package kpatch
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -40,10 +42,13 @@ type Run struct {
 	// annotation (SelectsLabels)
 	selectsLabels bool
 
-	mu      sync.Mutex
-	slots   map[*resource.Resource][]*slot // the patches each object got, in order
-	none    *report                        // the report of the slots that have none (Done)
-	stopped error                          // the first patch Patch did not apply, its context being done
+	mu    sync.Mutex
+	slots map[*resource.Resource][]*slot // the patches each object got, in order
+	// the secret values of the objects that are or were v1 Secrets
+	// (unless Options.ShowSecrets), until Done
+	secrets map[*resource.Resource]*secret.Values
+	none    *report // the report of the slots that have none (Done)
+	stopped error   // the first patch Patch did not apply, its context being done
 
 	err error // the patches cannot run at all (Options.MaxExpanded)
 }
@@ -57,7 +62,7 @@ func NewRun(patches []*syntax.Patch, opts Options) *Run {
 		opts.Vars = NewVars()
 	}
 	run := &Run{opts: opts, byName: map[string][]int{}, cache: &shortcutCache{m: map[shortcutKey]shortcutResult{}},
-		slots: map[*resource.Resource][]*slot{}, none: &report{}}
+		slots: map[*resource.Resource][]*slot{}, secrets: map[*resource.Resource]*secret.Values{}, none: &report{}}
 	maxExpanded := opts.MaxExpanded
 	if maxExpanded == 0 {
 		maxExpanded = tree.DefaultLimits().MaxExpanded
@@ -161,6 +166,30 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	// (a patch may make a later one pick r: by renaming it, or by giving
 	// it the labels a later selector asks for)
 	record := run.opts.Records != nil && (run.reidentifies || run.selectsLabels || run.next(r, first) >= 0) || run.opts.Trace != nil || run.opts.Changes
+	// the object's secret values: what the patches report about it is
+	// masked with them once they are done (seal), whichever patch made it
+	// a Secret. They are gathered from the object before the patches,
+	// once it is a Secret (a patch may make it one), and after them, and
+	// from what each patch gives its data and stringData on the way
+	// (which a later patch may move out): walking the whole object after
+	// every patch would cost its size each time
+	var vals *secret.Values
+	observe := func() {
+		if run.opts.ShowSecrets {
+			return
+		}
+		if vals == nil {
+			if !secret.Holds(r.APIVersion, r.Kind) && !secret.Object(r.Root) {
+				return
+			}
+			vals = &secret.Values{}
+		}
+		if secret.Holds(r.APIVersion, r.Kind) {
+			vals.Mark()
+		}
+		vals.Observe(r.Root)
+	}
+	observe()
 	var ix *objectIndex // for the object's field patches, which come last
 	// for the object's strategic patches, as long as only they write it
 	var lists *smp.Index
@@ -186,6 +215,11 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 			lists = smp.NewIndex()
 		}
 		sl.run(run.opts, run.cache, record, ix, lists)
+		if !vals.On() {
+			observe() // the patch may have made it a Secret
+		}
+		sl.gather(vals)
+		sl.body, sl.written = nil, nil // gathered
 		touched = touched || sl.touched
 		if sl.err != nil && !run.opts.KeepGoing {
 			break // the object's later patches do not matter: the run fails
@@ -193,6 +227,15 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		if sl.err == nil && !r.Deleted && r.Reidentify() {
 			sl.renamed = true
 		}
+	}
+	if vals.On() {
+		vals.Observe(r.Root) // as the patches left it
+		for _, sl := range slots {
+			sl.seal(vals)
+		}
+	}
+	for _, sl := range slots {
+		sl.writeTrace(vals)
 	}
 	if run.opts.Records != nil && len(slots) > 1 {
 		// the records of the object's patches are handed over now, so
@@ -218,9 +261,58 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	if len(slots) > 0 {
 		run.mu.Lock()
 		run.slots[r] = slots
+		if vals.On() {
+			run.secrets[r] = vals
+		}
 		run.mu.Unlock()
 	}
 	return touched
+}
+
+// Secrets returns the secret values of r (an object given to Patch), for
+// what a caller says about it after the patches (a validation message, a
+// blamed line): nil when r is not and was not a v1 Secret, or the run
+// shows secrets (Options.ShowSecrets). Its masking is what the run's own
+// messages about r went through. Done lets go of it.
+func (run *Run) Secrets(r *resource.Resource) *secret.Values {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.secrets[r]
+}
+
+// gather adds to vals, once the object is secret, what the slot's patch
+// gave the places of the object's secret values (secret.Values.Add): a
+// patch that fails may show them without having written them, and a
+// later patch may move them out of data or stringData.
+func (sl *slot) gather(vals *secret.Values) {
+	if !vals.On() {
+		return
+	}
+	p := sl.patch
+	if p.Type != change.FieldPatch {
+		body := sl.body // its variables substituted
+		if body == nil {
+			body = p.Body
+		}
+		vals.AddPatch(body, p.Type == change.JSONPatch)
+		return
+	}
+	for _, a := range p.Sets {
+		steps := append(append(syntax.Path(nil), p.Path...), a.Key...)
+		if len(steps) == 0 || steps[0].Sel != nil {
+			continue
+		}
+		at := fieldpath.Path{fieldpath.Field(steps[0].Field)}
+		vals.AddText(a.Value.Raw, at)
+		var literal strings.Builder
+		for _, part := range a.Value.Parts {
+			literal.WriteString(part.Text)
+		}
+		vals.AddText(literal.String(), at)
+	}
+	for _, w := range sl.written {
+		vals.AddText(w.value, w.at)
+	}
 }
 
 // stop records why Patch stopped, the first time.
@@ -255,6 +347,9 @@ func (run *Run) Changes(r *resource.Resource) []change.Change {
 func (run *Run) Done(r *resource.Resource) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
+	if r.Original == nil {
+		delete(run.secrets, r) // a renamed object's, for Finish's check of identities
+	}
 	for _, sl := range run.slots[r] {
 		if sl.report == run.none {
 			continue
@@ -412,8 +507,12 @@ func (run *Run) checkRenames(set *resource.Set) error {
 		if other.Original != nil {
 			what = "was renamed to"
 		}
-		return &syntax.Error{Pos: at, Msg: fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
-			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)}
+		msg := fmt.Sprintf("%s is renamed to %s, which %s (%s) %s too: two objects cannot have one identity",
+			r.Original, r.Identity(), other.OriginalID(), strings.TrimSuffix(other.Position().String(), ": "), what)
+		run.mu.Lock()
+		vr, vo := run.secrets[r], run.secrets[other]
+		run.mu.Unlock()
+		return vo.Error(vr.Error(&syntax.Error{Pos: at, Msg: msg}))
 	}
 	return nil
 }
@@ -491,6 +590,9 @@ type report struct {
 	warnings []Warning
 	changes  []change.Change  // what the patch changed, when recorded
 	kind     change.PatchKind // the patch's kind as its change records name it
+	traced   []traced         // what the patch changed, for the trace (writeTrace)
+	body     *yaml.Node       // what the patch gave the object (gather)
+	written  []written
 	trace    bytes.Buffer
 	err      error
 }
@@ -513,49 +615,53 @@ func (sl *slot) afterDelete(record bool) {
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
 func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, lists *smp.Index) {
-	if opts.Trace != nil {
-		opts.Trace = &sl.trace
-	}
 	ap := &applier{ix: ix, lists: lists, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}
 	sl.err = ap.patchObject(sl.r, sl.patch)
-	if sl.err != nil && ap.masks(sl.r) {
-		sl.err = maskedError(sl.err) // its line may set the Secret's values
-	}
 	ap.settleInsertions()
-	sl.warnings, sl.touched, sl.kind = ap.res.Warnings, ap.touched[sl.r], ap.kind
+	sl.warnings, sl.touched, sl.kind, sl.traced = ap.res.Warnings, ap.touched[sl.r], ap.kind, ap.traced
+	sl.body, sl.written = ap.body, ap.written
 	if ap.log != nil {
 		sl.changes = ap.log.Changes
-		if ap.masks(sl.r) {
-			for i := range sl.changes {
-				sl.changes[i].Mask = secret.Touches(sl.changes[i].Path)
-			}
-		}
 	}
 	for i := range sl.warnings {
 		sl.warnings[i].Object = sl.r
 	}
 }
 
-// maskedError returns err (a *syntax.Error, or several joined, as
-// KeepGoing gathers them) with its *syntax.Errors marked Secret: the patch
-// failed on a Secret, whose values its lines set. Copies, as a patch's
-// errors may be shared.
-func maskedError(err error) error {
-	switch e := err.(type) {
-	case *syntax.Error:
-		c := *e
-		c.Secret = true
-		return &c
-	case interface{ Unwrap() []error }:
-		errs := e.Unwrap()
-		out := make([]error, len(errs))
-		for i, x := range errs {
-			out[i] = maskedError(x)
-		}
-		return errors.Join(out...)
+// seal masks what the slot reports about its object with the object's
+// secret values, once every patch of the object has run: every message
+// and record that leaves the run about an object that is or was a v1
+// Secret goes through here, whatever built it (kpatch, the engines, the
+// selectors), so that none can show a secret value (docs/reliability.md,
+// "Secrets"). The error's line is then quoted masked: the patch's lines
+// set the Secret's values. Errors are copied, as a patch's may be shared.
+func (sl *slot) seal(vals *secret.Values) {
+	sl.err = vals.Error(sl.err)
+	for i := range sl.warnings {
+		sl.warnings[i].Msg = vals.Text(sl.warnings[i].Msg)
 	}
-	return err
+	for i := range sl.changes {
+		sl.changes[i].MaskWith(vals)
+	}
+}
+
+// writeTrace writes the slot's changes to its trace: "pos: object: path:
+// before -> after", the values masked as a pair, and the line as a text,
+// by the object's secret values (nil: none to mask), as seal masks the
+// rest.
+func (sl *slot) writeTrace(vals *secret.Values) {
+	for _, t := range sl.traced {
+		var line string
+		if t.deleted {
+			line = fmt.Sprintf("%s%s: deleted\n", t.pos, t.id)
+		} else {
+			old, new := vals.Pair(t.old, t.new, t.path)
+			line = fmt.Sprintf("%s%s: %s: %s -> %s\n", t.pos, t.id, t.path, change.Show(old), change.Show(new))
+		}
+		sl.trace.WriteString(vals.Text(line))
+	}
+	sl.traced = nil
 }

@@ -290,7 +290,7 @@ func run(ctx context.Context, set *resource.Set, cfg *Config) ([]Result, error) 
 		severity = "error"
 	}
 	for _, c := range res.Conflicts {
-		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.Sides[0].Change.Path.String()}
+		r := Result{Message: "conflict: " + c.String(), Severity: severity, FieldPath: c.Sides[0].Change.MaskText(c.Sides[0].Change.Path.String())}
 		r.about(find(set, c.Object))
 		results = append(results, r)
 	}

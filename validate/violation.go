@@ -101,21 +101,35 @@ func (v Violation) String() string {
 
 // MaskSecrets masks the secret values of obj (a v1 Secret's data and
 // stringData; internal/secret) in its violations vs, as kmerge shows
-// them unless asked not to: Found shows a secret scalar as "***", keeping
-// what kind it is ("the string \"***\"", "the integer ***"), and Secret
-// is set. The violations of other objects are left alone.
+// them unless asked not to: MaskValues with obj's values as it is. The
+// violations of other objects are left alone.
 func MaskSecrets(obj *yaml.Node, vs []Violation) {
-	if !secret.Object(obj) {
+	MaskValues(vs, secret.ValuesOf(obj))
+}
+
+// MaskValues masks the secret values of an object (vals, gathered from
+// every state of it a run saw: internal/secret) in its violations vs:
+// Found shows a value at or below data or stringData, or one equal to a
+// secret value, as "***", keeping what kind it is ("the string \"***\"",
+// "the integer ***"); Found and Detail have any secret value they hold
+// masked; and Secret is set on the violations masked. Nothing happens
+// when vals is nil or not secret.
+func MaskValues(vs []Violation, vals *secret.Values) {
+	if !vals.On() {
 		return
 	}
 	for i := range vs {
 		v := &vs[i]
-		if secret.Value(v.Node, v.Path) == v.Node {
-			continue // nothing secret in it
+		if shown := vals.Node(v.Node, v.Path); shown != v.Node {
+			v.Secret = true
+			if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
+				v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: secret.Mask}, tree.KindOf(n))
+			}
 		}
-		v.Secret = true
-		if n := tree.Deref(v.Node); n != nil && n.Kind == yaml.ScalarNode {
-			v.Found = describe(&yaml.Node{Kind: yaml.ScalarNode, Value: secret.Mask}, tree.KindOf(n))
+		for _, text := range []*string{&v.Found, &v.Detail} {
+			if masked := vals.Text(*text); masked != *text {
+				*text, v.Secret = masked, true
+			}
 		}
 	}
 }

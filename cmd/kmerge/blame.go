@@ -12,7 +12,6 @@ import (
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -234,11 +233,7 @@ func writeBlameJSON(w io.Writer, res *kmerge.BlameResult, showSecrets bool) erro
 					Patch:    blamePos{og.Pos.File, og.Pos.Line, og.Pos.Column},
 					Overrode: []blamePos{}}
 				if og.Value != nil && (og.Op == change.Set || og.Op == change.Insert || og.Op == change.Retain) {
-					v := og.Value
-					if og.Mask {
-						v = secret.Value(v, og.Path)
-					}
-					if js, err := tree.MarshalJSON(v); err == nil {
+					if js, err := tree.MarshalJSON(og.Shown()); err == nil { // secret values masked
 						r.Value = js
 					}
 				}

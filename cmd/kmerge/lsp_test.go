@@ -712,6 +712,61 @@ func TestLSPSecrets(t *testing.T) {
 	}
 }
 
+// TestLSPSecretsInMessages: a diagnostic about a Secret's value shows it
+// masked whatever the message (issue 25, item 4: the field patch
+// stringData.token[0], a selector in a string, said `stringData.token is
+// the string "from-a", not a list`), and a hover on a line that sets a
+// value of an object a patch made a Secret shows the values masked
+// (testdata/lsp-secrets-rekind: a JSON patch makes the ConfigMap db a
+// Secret with stringData.token hunter2-token; the hover used to show the
+// value the line sets, from-c, as the object was a ConfigMap when read).
+// A hover on the failing selector said the value as read too.
+func TestLSPSecretsInMessages(t *testing.T) {
+	c := startServer(t)
+	c.initialize("testdata/lsp-secrets")
+	uri := fileURI(t, "testdata/lsp-secrets/overrides/c.kpatch")
+	got := c.open(uri, "[secret.db]\nstringData.token[0]: x\n")
+	var all []string
+	for _, d := range got {
+		all = append(all, d.Message)
+	}
+	if msg := strings.Join(all, "\n"); strings.Contains(msg, "from-a") || strings.Contains(msg, "hunter2") ||
+		!strings.Contains(msg, `stringData.token is the string "***", not a list`) {
+		t.Errorf("the diagnostics are\n%s\nwant the value masked", msg)
+	}
+	// the hover looks the path up in the Secret as read (kpatch.Lookup),
+	// and fails as the patch does
+	var lookup struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(1, 17)}, &lookup)
+	if v := lookup.Contents.Value; strings.Contains(v, "hunter2") || !strings.Contains(v, `stringData.token is the string "***", not a list`) {
+		t.Errorf("the hover on the selector is\n%s\nwant the value masked", v)
+	}
+	c.shutdown()
+
+	c = startServer(t)
+	c.initialize("testdata/lsp-secrets-rekind")
+	uri = fileURI(t, "testdata/lsp-secrets-rekind/overrides/c.kpatch")
+	got = c.open(uri, "[secret.db]\nstringData.token: from-c\nstringData.token[0]: x\n")
+	all = nil
+	for _, d := range got {
+		all = append(all, d.Message)
+	}
+	if msg := strings.Join(all, "\n"); strings.Contains(msg, "from-c") || strings.Contains(msg, "hunter2") ||
+		!strings.Contains(msg, `stringData.token is the string "***", not a list`) {
+		t.Errorf("the diagnostics of the re-kinded object are\n%s\nwant the value masked", msg)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(1, 12)}, &h)
+	if v := h.Contents.Value; strings.Contains(v, "from-c") || strings.Contains(v, "hunter2") || !strings.Contains(v, "→ `***`") {
+		t.Errorf("the hover on the re-kinded object's token is\n%s\nwant its values masked", v)
+	}
+	c.shutdown()
+}
+
 // TestLSPManifestHover: a manifest of the project, open in the editor,
 // has no diagnostics of its own (it is no patch file), and hovering a
 // field a patch writes names the patch (kmerge blame's answer): replicas,

@@ -13,6 +13,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
@@ -353,7 +354,7 @@ func (ws *workspace) checkGroup(ctx context.Context, key string, objs []*resourc
 	for i, cp := range copies {
 		o := checkedObject{id: cp.ID(), changes: run.Changes(cp)}
 		if !cp.Deleted {
-			o.violations = ws.violations(cp, objs[i], o.changes)
+			o.violations = ws.violations(cp, objs[i], o.changes, run.Secrets(cp))
 		}
 		c.renamed = c.renamed || cp.Original != nil
 		for _, ch := range o.changes {
@@ -422,7 +423,7 @@ func (u *unit) quoteHints(ws *workspace) []hint {
 // does after the patches (docs/validation.md): its violations, each
 // attributed to the change that wrote it (Violation.Patch) or to the
 // object as it was (Input). Nothing when the project does not validate.
-func (ws *workspace) violations(patched, original *resource.Resource, changes []change.Change) []validate.Violation {
+func (ws *workspace) violations(patched, original *resource.Resource, changes []change.Change, vals *secret.Values) []validate.Violation {
 	if ws.validation() == validate.None {
 		return nil
 	}
@@ -433,6 +434,7 @@ func (ws *workspace) violations(patched, original *resource.Resource, changes []
 	validate.Attribute(vs, validate.Changes(changes), validate.Object(original.Root, ws.schema))
 	if !ws.showSecrets {
 		validate.MaskSecrets(patched.Root, vs)
+		validate.MaskValues(vs, vals) // what the run saw of them (kpatch.Run.Secrets)
 	}
 	return vs
 }

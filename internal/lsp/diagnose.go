@@ -454,7 +454,7 @@ func (a *analysis) validate(o checkedObject) {
 // describeSide says what one side of a conflict does, for the other's
 // diagnostic.
 func describeSide(object string, side conflict.Side) string {
-	return fmt.Sprintf("%s (%s patch) %s", object, side.Patch, side.Change)
+	return side.Change.MaskText(fmt.Sprintf("%s (%s patch) %s", object, side.Patch, side.Change))
 }
 
 // addError adds a diagnostic for an error of the document's file; errors

@@ -156,7 +156,7 @@ func changeText(a *analysis, ws *workspace, objs []*resource.Resource, set *synt
 		}
 		was := fieldpath.Get(r.Root, c.Path)
 		new = c.Value
-		if ws.masks(r) {
+		if ws.masks(r) || c.Mask {
 			was, new = secret.Pair(was, new, c.Path)
 		}
 		return shownValue(kpatch.Place{Node: was}), new
@@ -169,12 +169,12 @@ func changeText(a *analysis, ws *workspace, objs []*resource.Resource, set *synt
 		switch c.Op {
 		case change.Set:
 			old, new := values(c)
-			parts = append(parts, fmt.Sprintf("%s: `%s` %s → `%s`", c.object, c.Path, old, change.Show(new)))
+			parts = append(parts, c.MaskText(fmt.Sprintf("%s: `%s` %s → `%s`", c.object, c.Path, old, change.Show(new))))
 		case change.Delete:
 			old, _ := values(c)
-			parts = append(parts, fmt.Sprintf("%s: `%s` %s → deleted", c.object, c.Path, old))
+			parts = append(parts, c.MaskText(fmt.Sprintf("%s: `%s` %s → deleted", c.object, c.Path, old)))
 		case change.Insert:
-			parts = append(parts, fmt.Sprintf("%s: a new item `%s`", c.object, c.Path))
+			parts = append(parts, c.MaskText(fmt.Sprintf("%s: a new item `%s`", c.object, c.Path)))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -532,5 +532,29 @@ func TestSecrets(t *testing.T) {
 		if out.Error == nil || !strings.Contains(out.Error.Text, want[0]) || out.Error.Quote != want[1]+"  ^\n" {
 			t.Errorf("show %v: the error is %+v, want %q quoting %q", show, out.Error, want[0], want[1])
 		}
+		// a patch that fails on a value (issue 25, item 4: the message
+		// showed it, its quoted line did not), and one that copies a value
+		// out of stringData (the trace and the diff showed it)
+		out = Run(context.Background(), Input{Manifests: manifests, Patches: "[secret.db]\nstringData.token[0]: x\n", ShowSecrets: show})
+		want = map[bool][]string{
+			false: {`stringData.token is the string "***", not a list`},
+			true:  {`stringData.token is the string "hunter2", not a list`},
+		}[show]
+		if out.Error == nil || !strings.Contains(out.Error.Text, want[0]) {
+			t.Errorf("show %v: the error is %+v, want %q", show, out.Error, want[0])
+		}
+		out = Run(context.Background(), Input{Manifests: manifests, Patches: "- target: secret.db\n  type: json\n  patch: [{op: add, path: /metadata/labels, value: {}}, {op: copy, from: /stringData/token, path: /metadata/labels/t}]\n", PatchFormat: FormatPatchList, ShowSecrets: show})
+		if out.Error != nil {
+			t.Fatalf("show %v: %s", show, out.Error.Text)
+		}
+		want = map[bool][]string{
+			false: {"metadata.labels.t: (absent) -> ***\n", "+metadata: {name: db, labels: {t: '***'}}\n"},
+			true:  {"metadata.labels.t: (absent) -> hunter2\n", "+metadata: {name: db, labels: {t: hunter2}}\n"},
+		}[show]
+		for i, got := range []string{out.Trace, out.Diff} {
+			if !strings.Contains(got, want[i]) {
+				t.Errorf("show %v: %q lacks %q", show, got, want[i])
+			}
+		}
 	}
 }

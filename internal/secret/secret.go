@@ -12,6 +12,12 @@
 // After on the new one, as kubectl diff marks them, so that what changed
 // stays visible without showing what it was or became.
 //
+// Masking by place does not reach a value a message shows some other way
+// (an error quoting the value a patch met, a value a patch copied out of
+// data): Values gathers an object's secret values, and the layer that
+// handles the object masks everything it says about it with them, by
+// value, whatever code built the message.
+//
 // The patched manifests themselves are never masked; a caller that prints
 // values for people masks them with this package unless its user asked to
 // see them (kmerge's --show-secrets, the library's ShowSecrets options).

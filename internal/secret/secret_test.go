@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -198,5 +199,136 @@ func TestLine(t *testing.T) {
 		if got := Line(c.line, c.col); got != c.want {
 			t.Errorf("Line(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
 		}
+	}
+}
+
+// valuesOf gathers the values of an object given as YAML.
+func valuesOf(t *testing.T, text string) *Values {
+	t.Helper()
+	v := &Values{}
+	v.Observe(node(t, text))
+	return v
+}
+
+// TestValuesText: where a text masks an object's secret values (the rule
+// of Values): a value of MinAlone (8) bytes or more wherever it stands
+// alone, a shorter one, or one that is also a key, only where quoted, one
+// the object holds outside data and stringData too wherever it stands
+// alone; each in its escaped forms, its lines, its base64 forms; a value
+// cut short by "..." or "…". Each expected text is written from the rule.
+func TestValuesText(t *testing.T) {
+	secret := `{apiVersion: v1, kind: Secret, metadata: {name: db},
+  data: {q: czNjcjN0LWRhdGEtdmFsdWU=, u: YWRtaW4=},
+  stringData: {p: HUNTER2J-long, s: zq, password: password, cert: "line-one-of-it\nline-two-of-it\n", quote: "say \"hi\" 'there' friend"}}`
+	v := valuesOf(t, secret)
+	for _, c := range []struct{ in, want string }{
+		{`stringData.p is the string "HUNTER2J-long", not a list`, `stringData.p is the string "***", not a list`},
+		{`-> HUNTER2J-long`, `-> ***`},
+		{`{"p":"HUNTER2J-long","s":"zq"}`, `{"p":"***","s":"***"}`},
+		{`xHUNTER2J-long`, `xHUNTER2J-long`},                       // part of a longer word: not this value
+		{`HUNTER2J-long-credentials`, `HUNTER2J-long-credentials`}, // a name holding it: '-' continues it
+		{`HUNTER2J-long.txt`, `***.txt`},
+		{`the string zq, the string "zq", 'zq', \"zq\", ` + "`zq`", `the string zq, the string "***", '***', \"***\", ` + "`***`"}, // short: only quoted
+		{`admin is "admin"`, `admin is "***"`},                                    // data.u decoded: short
+		{`data: czNjcjN0LWRhdGEtdmFsdWU= (s3cr3t-data-value)`, `data: *** (***)`}, // base64 and decoded
+		{`encoded SFVOVEVSMkotbG9uZw==`, `encoded ***`},                           // stringData's base64
+		{`stringData.password is "password"`, `stringData.password is "***"`},     // a key too: quoted only
+		{`"line-one-of-it\nline-two-of-it\n"`, `"***"`},                           // JSON-escaped whole
+		{`  line-two-of-it`, `  ***`},                                             // a line of it (a diff's)
+		{`"say \"hi\" 'there' friend"`, `"***"`},                                  // escaped quotes
+		{`'say "hi" ''there'' friend'`, `'***'`},                                  // YAML single-quoted
+		{`{"p":"HUNTER2J-lo...`, `{"p":"***...`},                                  // cut, from a quote
+		{`p: HUNTER2J-…`, `p: ***…`},                                              // cut, standing alone, MinAlone bytes or more
+		{`p: HUNT...`, `p: HUNT...`},                                              // cut short of MinAlone, bare: kept
+		{`nothing secret here`, `nothing secret here`},
+	} {
+		if got := v.Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// the short value zq copied into a label: standing alone, it is
+	// masked everywhere then (the object's name, a path show it bare)
+	moved := valuesOf(t, `{apiVersion: v1, kind: Secret, metadata: {name: zq}, stringData: {s: zq, v: v1}}`)
+	if got, want := moved.Text(`v1 Secret zq: stringData.s: zq -> zqx`), `v1 Secret ***: stringData.s: *** -> zqx`; got != want {
+		t.Errorf("a short value held outside stringData: %q, want %q", got, want)
+	}
+	// a value equal to the apiVersion or kind is not taken for one moved
+	if got, want := moved.Text(`v1 Secret`), `v1 Secret`; got != want {
+		t.Errorf("a value equal to the apiVersion: %q, want %q", got, want)
+	}
+	// not a Secret, nil, and a Secret without values: nothing masked
+	for _, v := range []*Values{valuesOf(t, `{apiVersion: v1, kind: ConfigMap, data: {a: HUNTER2J-long}}`), nil, valuesOf(t, `{apiVersion: v1, kind: Secret}`)} {
+		if got := v.Text("HUNTER2J-long"); got != "HUNTER2J-long" {
+			t.Errorf("%+v masks %q", v, got)
+		}
+	}
+}
+
+// TestValuesStates: an object's values are secret once one of its states
+// is a Secret (or Mark says it was picked as one), from then on in every
+// state observed; a value a patch gives data or stringData (Add,
+// AddPatch, AddText) is gathered once the object is secret.
+func TestValuesStates(t *testing.T) {
+	v := &Values{}
+	v.Observe(node(t, `{apiVersion: v1, kind: ConfigMap, data: {a: config-value-1}}`))
+	if v.On() || v.Text("config-value-1") != "config-value-1" {
+		t.Error("a ConfigMap's values are secret")
+	}
+	v.Observe(node(t, `{apiVersion: v1, kind: Secret, stringData: {a: secret-value-1}}`))
+	v.Observe(node(t, `{apiVersion: v2, kind: Secret, stringData: {a: secret-value-2}, metadata: {labels: {x: secret-value-1}}}`))
+	v.AddPatch(node(t, `[{op: add, path: /stringData/b, value: secret-value-3}, {op: add, path: /metadata/c, value: public-value}]`), true)
+	v.AddPatch(node(t, `{stringData: {c: secret-value-4}, metadata: {d: public-value}}`), false)
+	v.AddText("secret-value-5", fieldpath.MustParse("data.e"))
+	v.AddText("public-value", fieldpath.MustParse("metadata.f"))
+	got := v.Text("config-value-1 secret-value-1 secret-value-2 secret-value-3 secret-value-4 secret-value-5 public-value")
+	if want := "config-value-1 *** *** *** *** *** public-value"; got != want {
+		t.Errorf("the values gathered mask %q, want %q", got, want)
+	}
+	m := &Values{}
+	m.Mark()
+	m.Observe(node(t, `{apiVersion: v2, kind: Thing, stringData: {a: marked-value}}`))
+	if m.Text("marked-value") != Mask {
+		t.Error("a Values marked does not gather the values of a state that is no Secret")
+	}
+}
+
+// TestValuesNodes: Node and Pair mask by place as Value and Pair do, and
+// every other scalar equal to a secret value (whatever its length) or
+// holding one; keys stay; the values given are not changed.
+func TestValuesNodes(t *testing.T) {
+	v := valuesOf(t, `{apiVersion: v1, kind: Secret, stringData: {s: zq, p: HUNTER2J-long}}`)
+	obj := node(t, `{apiVersion: v1, kind: Secret, metadata: {labels: {zq: zq, b: "url://HUNTER2J-long/x", c: zqx}}, stringData: {s: zq}}`)
+	before := show(t, obj)
+	want := `{"apiVersion":"v1","kind":"Secret","metadata":{"labels":{"zq":"***","b":"url://***/x","c":"zqx"}},"stringData":{"s":"***"}}`
+	if got := show(t, v.Node(obj, nil)); got != want {
+		t.Errorf("Node shows %s, want %s", got, want)
+	}
+	if !v.Masks(node(t, "zq")) || v.Masks(node(t, "zqx")) || v.Masks(node(t, "[zq]")) {
+		t.Error("Masks does not tell a scalar holding a value")
+	}
+	old, new := v.Pair(node(t, "{x: zq}"), node(t, "{x: other}"), fieldpath.MustParse("metadata.labels"))
+	if got := show(t, old) + " " + show(t, new); got != `{"x":"***"} {"x":"other"}` {
+		t.Errorf("Pair shows %s", got)
+	}
+	if show(t, obj) != before {
+		t.Error("Node changed the value it was given")
+	}
+}
+
+// TestValuesError: an error's message masked: a *MaskedError for an
+// error of no type that masks itself, each error of a joined one, the
+// data of the error masked still found (errors.Is), and Masked.
+func TestValuesError(t *testing.T) {
+	v := valuesOf(t, `{apiVersion: v1, kind: Secret, stringData: {p: HUNTER2J-long}}`)
+	base := errors.New("is HUNTER2J-long")
+	err := v.Error(errors.Join(base, errors.New("fine")))
+	if got, want := err.Error(), "is ***\nfine"; got != want {
+		t.Errorf("the joined error is %q, want %q", got, want)
+	}
+	if !errors.Is(err, base) || !InError(err) {
+		t.Error("the masked error hides the error it masks from errors.Is, or does not say it masks")
+	}
+	if v.Error(nil) != nil || (*Values)(nil).Error(base) != base {
+		t.Error("nil, or a nil Values, changes the error")
 	}
 }

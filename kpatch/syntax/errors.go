@@ -81,3 +81,15 @@ var _ tree.PositionedError = (*Error)(nil)
 
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
+
+// MaskSecrets returns a copy of the error as messages show it about an
+// object whose values are secret (secret.Values.Error): Msg masked, Err
+// wrapped to show its message masked, and Secret set, so that the line it
+// points at is quoted masked.
+func (e *Error) MaskSecrets(v *secret.Values) error {
+	c := *e
+	c.Msg = v.Text(e.Msg)
+	c.Err = v.Error(e.Err)
+	c.Secret = true
+	return &c
+}
