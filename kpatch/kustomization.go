@@ -272,7 +272,11 @@ type OutsideRootError struct {
 
 func (e *OutsideRootError) Error() string {
 	if e.Linked {
-		return fmt.Sprintf("%s leads outside the kustomization's folder %s, through a symbolic link, to %s: kustomize reads no file there (its default load restrictions)", e.Name, e.Root, e.File)
+		to := e.File // from the folder, when that is shorter
+		if rel, err := filepath.Rel(e.Root, e.File); err == nil && len(rel) < len(to) {
+			to = rel
+		}
+		return fmt.Sprintf("%s leads out of the kustomization's folder through a symbolic link (to %s), where kustomize reads no file (its default load restrictions)", e.Name, to)
 	}
 	return fmt.Sprintf("%s is outside the kustomization's folder, where kustomize reads no file (its default load restrictions)", e.Name)
 }
