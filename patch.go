@@ -184,6 +184,9 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		return res, nil
 	}
 	for i, d := range st.Docs {
+		if !holdsObject(d, docName, i, len(st.Docs), opts.Notify) {
+			continue // written as it was read
+		}
 		// The items of a List are the objects, as kubectl reads them
 		// (and as kmerge apply patches them): each gets the patch.
 		items, err := resource.ListItems(tree.Root(d), docName)
@@ -221,6 +224,38 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		return nil, fmt.Errorf("%s: %w", docName, err)
 	}
 	return out.Bytes(), nil
+}
+
+// holdsObject reports whether document i of n, of the file docName, is
+// one Patch patches: a mapping. The others pass through untouched, for
+// every type of patch: an empty document (nothing after "---", or
+// comments only: helm writes one for every template that renders nothing,
+// and kubectl skips them) silently, a scalar or an array with a warning
+// to notify (nil: none), since no patch of an object applies to it.
+func holdsObject(d *yaml.Node, docName string, i, n int, notify func(tree.Warning)) bool {
+	root := tree.Root(d)
+	if root != nil && root.Kind == yaml.MappingNode {
+		return true
+	}
+	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Value == "" {
+		return false
+	}
+	if notify != nil {
+		notify(tree.Warning{Pos: tree.Position{File: docName, Line: root.Line, Column: root.Column},
+			Msg: fmt.Sprintf("document %d of %d is %s, not an object: no patch applies to it, it is written as it is", i+1, n, kindPhrase(tree.KindOf(root)))})
+	}
+	return false
+}
+
+// kindPhrase names a kind with its article: "an array", "a string".
+func kindPhrase(k tree.Kind) string {
+	switch k {
+	case tree.Null:
+		return "null"
+	case tree.Array, tree.Object, tree.Int:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
 }
 
 // deletesObjects reports whether a strategic patch's top level is

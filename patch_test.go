@@ -3,6 +3,7 @@ package kmerge
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,5 +168,40 @@ func TestPatchDeleteKeepsText(t *testing.T) {
 	out, err := Patch(context.Background(), []byte(doc), []byte("$patch: delete\nmetadata: {name: a}\n"), PatchOptions{DocName: "d.yaml", Validate: validate.Strict})
 	if err != nil || string(out) != want {
 		t.Errorf("got %q, %v\nwant %q", out, err, want)
+	}
+}
+
+// TestPatchPassesNonObjects: documents that hold no object pass through
+// Patch untouched, for every type of patch (issue 25 item 5, issue 27
+// item 3): a comment-only document (helm writes "---\n# Source: ..." for
+// a template that renders nothing) and an empty one (a file ending with
+// "---", an empty document between objects: kubectl skips both) silently;
+// a scalar or an array with a warning at its line. Before, a merge patch
+// made each of them an object of the patch's fields, exit 0, and a
+// strategic patch failed with "the document has no kind".
+func TestPatchPassesNonObjects(t *testing.T) {
+	obj := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
+	in := "---\n# Source: chart/templates/empty.yaml\n---\n" + obj + "---\n---\n- a\n- b\n---\nhello # c\n---\n"
+	// the object gets the label; every other line is the input's
+	want := strings.Replace(in, "  name: x\n", "  name: x\n  labels:\n    team: shop\n", 1)
+	patches := map[PatchType]string{
+		Strategic: `{"metadata":{"labels":{"team":"shop"}}}`,
+		Merge:     `{"metadata":{"labels":{"team":"shop"}}}`,
+		JSON:      `[{"op":"add","path":"/metadata/labels","value":{"team":"shop"}}]`,
+	}
+	for _, typ := range []PatchType{Strategic, Merge, JSON} {
+		var warns []string
+		out, err := Patch(context.Background(), []byte(in), []byte(patches[typ]), PatchOptions{DocName: "d.yaml", Type: typ,
+			Validate: validate.Strict, Notify: func(w tree.Warning) { warns = append(warns, w.String()) }})
+		if err != nil || string(out) != want {
+			t.Errorf("%v: got %q, %v\nwant %q", typ, out, err, want)
+		}
+		wantWarns := []string{
+			"d.yaml:10:1: warning: document 4 of 6 is an array, not an object: no patch applies to it, it is written as it is",
+			"d.yaml:13:1: warning: document 5 of 6 is a string, not an object: no patch applies to it, it is written as it is",
+		}
+		if !slices.Equal(warns, wantWarns) {
+			t.Errorf("%v: warnings %q, want %q", typ, warns, wantWarns)
+		}
 	}
 }

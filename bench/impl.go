@@ -233,7 +233,7 @@ func YAMLv3Floor(doc []byte) ([]byte, error) {
 // KmergeRead is kmerge's YAML reader: internal/fastyaml, which tree.Read
 // uses for the YAML it handles (all of the corpus), giving the trees
 // yaml.v3 gives.
-func KmergeRead(doc []byte) ([]*yaml.Node, error) { return fastyaml.Parse(doc) }
+func KmergeRead(doc []byte) ([]*yaml.Node, error) { return fastyaml.Parse(doc, 0) }
 
 // KmergeSkim is how kmerge apply reads a document no patch targets:
 // internal/fastyaml's Skim, which reads it as Parse does but builds only

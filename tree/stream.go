@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,7 @@ func (f Format) String() string {
 type Limits struct {
 	MaxBytes     int // size of the input
 	MaxDocuments int // documents in one stream
-	MaxDepth     int // nesting of objects and arrays
+	MaxDepth     int // nesting of objects and arrays; at most DeepestNesting, which zero or more means
 	MaxNodes     int // values in one document, after YAML aliases are expanded
 	// MaxExpanded bounds what YAML aliases add to one stream when they
 	// are expanded, in bytes: each value an alias copies counts the bytes
@@ -43,6 +44,11 @@ type Limits struct {
 	// values). It is checked before anything is copied.
 	MaxExpanded int
 }
+
+// DeepestNesting is the deepest nesting Read reads, whatever the limits
+// say: its reader follows collections by recursion. Deeper input is an
+// error naming it.
+const DeepestNesting = fastyaml.MaxDepth
 
 // DefaultLimits are generous for real manifests (the largest CRDs in the
 // wild have a few hundred thousand values and nest a few dozen levels) and
@@ -60,8 +66,13 @@ func DefaultLimits() Limits {
 
 // Options control Read.
 type Options struct {
-	File   string  // name used in error messages
-	Format *Format // nil: detect (JSON if the input starts with '{' or '[' and parses as JSON)
+	File string // name used in error messages
+	// Format is the input's format. nil: detected, JSON if the text
+	// starts with '{' or '[' and is JSON text (then a JSON error is the
+	// error, 1E400 out of range included), else YAML (flow style starts
+	// so too). A caller that writes a file back pins the format its name
+	// says (resource: a .json file is JSON).
+	Format *Format
 	Limits *Limits // nil: DefaultLimits()
 	// Outline, when set, lets Read leave the documents of a YAML stream
 	// outlined: holding only the parts it names (see Outline), their text
@@ -195,7 +206,7 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	}
 	if format == JSON {
 		docs, err := readJSON(data, opts.File, limits)
-		if err == nil || opts.Format != nil {
+		if err == nil || opts.Format != nil || jsonText(data) {
 			s.Format, s.Docs = JSON, docs
 			return s, err
 		}
@@ -324,6 +335,20 @@ func checkDocumentCount(data []byte, file string, limits Limits) error {
 	return limitError("documents", file, line, 1, "more than %d documents in one stream", max)
 }
 
+// jsonText reports whether data is a stream of JSON values in JSON's
+// grammar (RFC 8259), whatever the size of their numbers: a JSON error
+// reading such text (1E400 out of range, a key given twice, a limit) is
+// the error, not a sign that the text is YAML flow style.
+func jsonText(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return errors.Is(err, io.EOF)
+		}
+	}
+}
+
 func looksLikeJSON(data []byte) bool {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	for _, c := range data {
@@ -352,7 +377,8 @@ func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 // readYAMLCounted is readYAML, and returns what the stream's aliases did
 // too.
 func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, aliases, error) {
-	if docs, err := fastyaml.Parse(data); err == nil {
+	docs, err := fastyaml.Parse(data, limits.MaxDepth)
+	if err == nil {
 		var al aliases
 		for i, doc := range docs {
 			if err := addDocument(docs[:i], doc, file, limits, &al); err != nil {
@@ -361,8 +387,31 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 		}
 		return docs, al, nil
 	}
+	var td *fastyaml.TooDeep
+	if errors.As(err, &td) {
+		// the documents before, and the count of documents, are checked
+		// first, as they are when every document reads
+		var al aliases
+		for i, doc := range td.Docs {
+			if err := addDocument(td.Docs[:i], doc, file, limits, &al); err != nil {
+				return nil, aliases{}, err
+			}
+		}
+		if limits.MaxDocuments > 0 && len(td.Docs) >= limits.MaxDocuments {
+			return nil, aliases{}, limitError("documents", file, td.Doc.Line, td.Doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
+		}
+		if td.Max < limits.MaxDepth || limits.MaxDepth <= 0 {
+			// the deepest kmerge reads, not a limit --limit raises
+			return nil, aliases{}, errorf(file, td.Line, td.Column, "nesting deeper than %d levels, the most kmerge reads", td.Max)
+		}
+		return nil, aliases{}, limitError("depth", file, td.Line, td.Column, "nesting deeper than %d levels", td.Max)
+	}
 	return decodeYAML(data, file, limits)
 }
+
+// yamlv3MaxDepth is the deepest nesting yaml.v3's Decoder reads: it
+// fails beyond it, whatever the limits say.
+const yamlv3MaxDepth = 10000
 
 // decodeYAML is readYAMLCounted with yaml.v3's Decoder alone.
 func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, aliases, error) {
@@ -376,6 +425,9 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, aliases,
 			if errors.Is(err, io.EOF) {
 				return docs, al, nil
 			}
+			if strings.HasSuffix(err.Error(), fmt.Sprintf("exceeded max depth of %d", yamlv3MaxDepth)) {
+				return nil, aliases{}, tooDeepForDecoder(file, limits, len(docs))
+			}
 			return nil, aliases{}, yamlError(file, err, data)
 		}
 		if err := addDocument(docs, &doc, file, limits, &al); err != nil {
@@ -383,6 +435,19 @@ func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, aliases,
 		}
 		docs = append(docs, &doc)
 	}
+}
+
+// tooDeepForDecoder is the error for a stream yaml.v3's Decoder stops
+// reading at its depth (yamlv3MaxDepth): it reads only what kmerge's reader
+// leaves to it (anchors, tags, complex keys...), and tells no position.
+// Under a lower limit, the limit's error: the nesting is deeper than that;
+// else, deeper than any limit can raise it to for such a document.
+func tooDeepForDecoder(file string, limits Limits, docs int) error {
+	where := fmt.Sprintf("in document %d", docs+1)
+	if limits.MaxDepth > 0 && limits.MaxDepth < yamlv3MaxDepth {
+		return limitError("depth", file, 0, 0, "%s: nesting deeper than %d levels", where, limits.MaxDepth)
+	}
+	return errorf(file, 0, 0, "%s: nesting deeper than %d levels, the most kmerge reads in a document with anchors, tags or complex keys", where, yamlv3MaxDepth)
 }
 
 // version11 returns data with each %YAML directive of version 1.2 or a

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -372,5 +374,104 @@ func TestNodeHelpers(t *testing.T) {
 	c := Clone(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{NewString("x")}})
 	if c.Content[0].Value != "x" || Root(nil) != nil || KindOf(nil) != Null || BoolValue(nil) {
 		t.Fatal("Clone, Root or nil handling")
+	}
+}
+
+// TestDepthLimitPosition: kmerge's reader stops at the nesting limit where
+// the check of a tree yaml.v3 read stops (the first node inside more
+// collections than the limit), with the same error: each shape of nesting
+// is read once as it is (kmerge's reader) and once after an anchor, which
+// leaves the stream to yaml.v3 (issue 25 item 14: the reader followed
+// collections to 1,000 levels, then yaml.v3 to 10,000, whatever the
+// limit, and said "exceeded max depth of 10000" without a position).
+func TestDepthLimitPosition(t *testing.T) {
+	shapes := map[string]func(n int) string{
+		"flow sequences": func(n int) string { return "a: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n" },
+		"flow mappings":  func(n int) string { return "a: " + strings.Repeat("{k: ", n) + "v" + strings.Repeat("}", n) + "\n" },
+		"block sequences": func(n int) string {
+			return "a:\n" + strings.Repeat("- ", n) + "x\n"
+		},
+		"block mappings": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			b.WriteString(strings.Repeat(" ", n) + "v\n")
+			return b.String()
+		},
+		"mixed": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(strings.Repeat("  ", i) + "- k:\n")
+			}
+			return b.String()
+		},
+	}
+	for _, name := range slices.Sorted(maps.Keys(shapes)) {
+		for _, limit := range []int{1, 2, 3, 7, 40} {
+			for _, n := range []int{limit - 1, limit, limit + 1, limit + 5} {
+				if n < 1 {
+					continue
+				}
+				lim := Limits{MaxDepth: limit}
+				in := shapes[name](n)
+				_, own := Read([]byte(in), Options{File: "f", Limits: &lim})
+				_, v3 := Read([]byte("--- &q 1\n---\n"+in), Options{File: "f", Limits: &lim})
+				var want string
+				if v3 != nil {
+					se := v3.(*SyntaxError)
+					se.Pos.Line -= 2
+					want = se.Error()
+				}
+				got := ""
+				if own != nil {
+					got = own.Error()
+				}
+				if got != want {
+					t.Errorf("%s, %d deep, limit %d: kmerge's reader: %q; yaml.v3's tree: %q", name, n, limit, got, want)
+				}
+			}
+		}
+	}
+	// deeper than yaml.v3 reads, under a limit that allows it
+	lim := Limits{MaxDepth: 20000}
+	in := "a: " + strings.Repeat("[", 15000) + strings.Repeat("]", 15000) + "\n"
+	if _, err := Read([]byte(in), Options{File: "f", Limits: &lim}); err != nil {
+		t.Errorf("15,000 deep under a limit of 20,000: %v", err)
+	}
+	lim.MaxDepth = 12000
+	_, err := Read([]byte(in), Options{File: "f", Limits: &lim})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Limit != "depth" || se.Pos.Line != 1 || se.Pos.Column != 4+11999 {
+		t.Errorf("15,000 deep under a limit of 12,000: %#v", err)
+	}
+}
+
+// TestJSONStaysJSON: text that is JSON is read as JSON, or fails with the
+// JSON error (issue 25 item 15: JSON with 1E400, out of a float64's range,
+// fell back to YAML, where it is a string, and kmerge patch wrote a .json
+// file back as YAML flow style); text that is not JSON and starts as JSON
+// does is YAML flow style.
+func TestJSONStaysJSON(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		format   Format
+		err      string // "": reads
+	}{
+		{"out of range", "{\"a\": 1,\n \"big\": 1E400}\n", JSON, "f:2:9: number 1E400 is out of range"},
+		{"out of range, in an array", "[{\"big\": -1e999}]", JSON, "f:1:10: number -1e999 is out of range"},
+		{"out of range, a stream", "{\"a\": 1}\n{\"b\": 1e400}\n", JSON, "f:2:7: number 1e400 is out of range"},
+		{"key twice", `{"a": 1, "a": 2}`, JSON, "f:1:10:"},
+		{"flow style", "{a: b, \"c\": 1E400}\n", YAML, ""},
+	} {
+		st, err := Read([]byte(c.in), Options{File: "f"})
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one with %q", c.name, err, c.err)
+		case err == nil && st.Format != c.format:
+			t.Errorf("%s: read as %v, want %v", c.name, st.Format, c.format)
+		}
 	}
 }

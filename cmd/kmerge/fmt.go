@@ -19,10 +19,11 @@ import (
 
 type fmtOptions struct {
 	write, list, diff bool
+	limits            *limits
 }
 
 func newFmtCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	o := &fmtOptions{}
+	o := &fmtOptions{limits: newLimits()}
 	cmd := &cobra.Command{
 		Use:   "fmt [-w] [-l] [-d] [FILE|DIR]...",
 		Short: "Format .kpatch files in the canonical form (like gofmt)",
@@ -45,6 +46,7 @@ does not parse is reported with its position and makes the exit code 1.`,
 	f.BoolVarP(&o.write, "write", "w", false, "write the result to the file instead of standard output")
 	f.BoolVarP(&o.list, "list", "l", false, "list the files whose formatting differs")
 	f.BoolVarP(&o.diff, "diff", "d", false, "print a diff instead of the result")
+	o.limits.addFlag(f)
 	return cmd
 }
 
@@ -58,7 +60,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 		if o.write {
 			return usagef("-w needs files to write")
 		}
-		src, err := tree.ReadInput(stdin, "<stdin>", nil)
+		src, err := tree.ReadInput(stdin, "<stdin>", &o.limits.Limits)
 		if err != nil {
 			return err
 		}
@@ -84,7 +86,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	failed := 0
 	for _, f := range files {
-		src, err := readfile.Read(f, nil, given[f])
+		src, err := readfile.Read(f, &o.limits.Limits, given[f])
 		if err == nil {
 			err = fmtOne(o, f, src, stdout)
 		}
@@ -100,7 +102,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 }
 
 func fmtOne(o *fmtOptions, name string, src []byte, stdout io.Writer) error {
-	out, err := syntax.Format(src, name)
+	out, err := syntax.Format(src, name, syntax.Options{Limits: &o.limits.Limits, MaxLineBytes: o.limits.maxLine})
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func (l *limits) Set(s string) error {
 	case "documents":
 		l.MaxDocuments = n
 	case "depth":
-		l.MaxDepth = n
+		l.MaxDepth = n // above tree.DeepestNesting: that
 	case "nodes":
 		l.MaxNodes = n
 	case "expanded":

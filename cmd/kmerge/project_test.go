@@ -261,3 +261,46 @@ func TestInitOverlays(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtLimit: kmerge fmt reads under the limits apply reads with, and
+// takes --limit to raise them, as the advice of its limit errors says
+// (issue 25 item 14: the advice named a flag fmt did not have).
+func TestFmtLimit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "long.kpatch", "[configmap.c]\ndata.x: "+strings.Repeat("v", 2000)+"\n")
+	code, _, stderr := runIn(t, dir, "fmt", "--limit", "line=1Ki", "long.kpatch")
+	if code != exitRejected || !strings.Contains(stderr, "long.kpatch:2:") || !strings.Contains(stderr, "--limit line=N") {
+		t.Errorf("fmt over the line limit: exit %d\n%s", code, stderr)
+	}
+	if code, out, stderr := runIn(t, dir, "fmt", "--limit", "line=4Ki", "long.kpatch"); code != 0 || !strings.HasPrefix(out, "[configmap.c]\ndata.x: vvv") {
+		t.Errorf("fmt under a raised limit: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr := runIn(t, dir, "fmt", "--limit", "bytes=100", "long.kpatch"); code != exitRejected || !strings.Contains(stderr, "--limit bytes=N") {
+		t.Errorf("fmt over the byte limit: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestDepthLimitFlag: --limit depth raises the nesting limit up to the
+// deepest nesting kmerge reads, tree.DeepestNesting (100,000); a larger
+// value (8Ei: no limit) is that; nesting deeper than yaml.v3 reads (10,000)
+// is read (issue 25 item 14: yaml.v3's "exceeded max depth of 10000", with
+// no position, and no limit that raised it).
+func TestDepthLimitFlag(t *testing.T) {
+	dir := t.TempDir()
+	// the root mapping is at depth 1, x's value at 2: the k-th [ (column 3+k) at k+1
+	write(t, dir, "deep.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nx: "+strings.Repeat("[", 15000)+strings.Repeat("]", 15000)+"\n")
+	write(t, dir, "p.kpatch", "[configmap.c]\ndata.a: b\n")
+	code, _, stderr := runIn(t, dir, "apply", "-f", "deep.yaml", "-p", "p.kpatch")
+	if code != exitRejected || !strings.Contains(stderr, "deep.yaml:5:515: nesting deeper than 512 levels") || !strings.Contains(stderr, "--limit depth=N") {
+		t.Errorf("15,000 deep under the default limit: exit %d\n%s", code, stderr)
+	}
+	if code, out, stderr := runIn(t, dir, "apply", "-f", "deep.yaml", "-p", "p.kpatch", "--limit", "depth=20000"); code != 0 || !strings.Contains(out, "  a: b\n") {
+		t.Errorf("15,000 deep under --limit depth=20000: exit %d\n%s", code, stderr)
+	}
+	// deeper than kmerge reads at all: no limit raises that
+	write(t, dir, "deeper.yaml", "x: "+strings.Repeat("[", 100001)+strings.Repeat("]", 100001)+"\n")
+	code, _, stderr = runIn(t, dir, "apply", "-f", "deeper.yaml", "-p", "p.kpatch", "--limit", "depth=8Ei")
+	if code != exitRejected || !strings.Contains(stderr, "deeper.yaml:1:100003: nesting deeper than 100000 levels, the most kmerge reads") || strings.Contains(stderr, "--limit") {
+		t.Errorf("100,001 deep under --limit depth=8Ei: exit %d\n%s", code, stderr)
+	}
+}

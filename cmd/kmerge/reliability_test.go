@@ -268,3 +268,16 @@ func TestSymlinkedInputs(t *testing.T) {
 		t.Errorf("a loop: exit %d, stderr:\n%s\nwant:\n%s", code, stderr.String(), wantErr)
 	}
 }
+
+// TestJSONFileStaysJSON: kmerge patch on a .json file whose number is out
+// of a float64's range fails with the JSON error and writes nothing (issue
+// 25 item 15: it fell back to YAML and printed the object as YAML flow
+// style, exit 0; with --output-dir, into the .json file).
+func TestJSONFileStaysJSON(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "cm.json", "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"ConfigMap\",\n  \"metadata\": {\"name\": \"x\"},\n  \"big\": 1E400\n}\n")
+	code, out, stderr := runIn(t, dir, "patch", "-f", "cm.json", "--type", "merge", "-p", `{"data":{"c":"d"}}`)
+	if code != exitRejected || out != "" || !strings.Contains(stderr, "cm.json:5:10: number 1E400 is out of range") {
+		t.Errorf("patch: exit %d, stdout %q\n%s", code, out, stderr)
+	}
+}

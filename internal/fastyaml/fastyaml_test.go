@@ -104,7 +104,7 @@ func yamlv3Inputs(t testing.TB) []string {
 // took the input.
 func same(t *testing.T, name, in string) bool {
 	t.Helper()
-	got, err := Parse([]byte(in))
+	got, err := Parse([]byte(in), 0)
 	if err != nil {
 		var u *Unsupported
 		if !errors.As(err, &u) {
@@ -141,7 +141,7 @@ func TestRepositoryYAML(t *testing.T) {
 		}
 		if _, err := decodeV3(data); err == nil {
 			valid++
-			if _, err := Parse(data); err != nil {
+			if _, err := Parse(data, 0); err != nil {
 				t.Logf("%s: %v", path, err)
 			}
 		}
@@ -194,7 +194,7 @@ func TestDeclines(t *testing.T) {
 		{"%YAML 1.3\n---\na: b\n", "a %YAML version other than 1.1 and 1.2", true},
 		{"a:\n  b: 1\n  # c\n\n    # d\nc: 2\n", "comments deeper than the next token's after others", false},
 	} {
-		_, err := Parse([]byte(c.in))
+		_, err := Parse([]byte(c.in), 0)
 		var u *Unsupported
 		if !errors.As(err, &u) || u.Reason != c.reason {
 			t.Errorf("Parse(%q): %v, want it declined for %q", c.in, err, c.reason)
@@ -219,7 +219,7 @@ func TestDeclines(t *testing.T) {
 		"a: 1 # c\n# foot\n\n# head\nb:\n  - x\n  # in\n  - y\n\n# end\n",
 	} {
 		if !same(t, "", in) {
-			_, err := Parse([]byte(in))
+			_, err := Parse([]byte(in), 0)
 			t.Errorf("Parse(%q) declines: %v", in, err)
 		}
 	}
@@ -253,7 +253,7 @@ func TestYAMLTestSuite(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		in := inputs[name]
 		if strings.HasSuffix(name, ".error") {
-			if docs, err := Parse([]byte(in)); err == nil {
+			if docs, err := Parse([]byte(in), 0); err == nil {
 				t.Errorf("%s: Parse reads an input that is not YAML: %d documents\n%s", name, len(docs), in)
 			}
 			if _, err := Skim([]byte(in), &Outline{All: true}); err == nil {
@@ -276,7 +276,7 @@ func TestYAMLTestSuite(t *testing.T) {
 // does.
 func TestValuesAreCopies(t *testing.T) {
 	data := []byte("a: b # c\nd: 'e'\n")
-	docs, err := Parse(data)
+	docs, err := Parse(data, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestValuesAreCopies(t *testing.T) {
 // TestAppendToContent: a Content slice of a tree has no room after its
 // end, so that appending to it does not write over another's.
 func TestAppendToContent(t *testing.T) {
-	docs, err := Parse([]byte("a: [1, 2]\nb: [3]\n"))
+	docs, err := Parse([]byte("a: [1, 2]\nb: [3]\n"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

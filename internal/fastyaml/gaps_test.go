@@ -137,7 +137,7 @@ func TestGaps(t *testing.T) {
 			}
 			total++
 			ctotal++
-			got, err := Parse([]byte(in))
+			got, err := Parse([]byte(in), 0)
 			if err != nil {
 				var u *Unsupported
 				if !errors.As(err, &u) {

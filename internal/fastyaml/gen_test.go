@@ -223,7 +223,7 @@ func TestGenerated(t *testing.T) {
 		fast, invalid := 0, 0
 		for i := 0; i < n; i++ {
 			in := g.stream()
-			got, err := Parse([]byte(in))
+			got, err := Parse([]byte(in), 0)
 			var u *Unsupported
 			if errors.As(err, &u) && strings.HasPrefix(u.Reason, internalError) {
 				t.Fatalf("%v on\n%s", err, in)

@@ -21,6 +21,30 @@ func (e *Unsupported) Error() string {
 	return fmt.Sprintf("fastyaml: line %d: %s: left to yaml.v3", e.Line, e.Reason)
 }
 
+// TooDeep is the error of Parse for a document nested deeper than the
+// limit it was given: a node inside more collections than the limit.
+// Unlike *Unsupported, it is an answer: the input is read no further, by
+// any reader.
+type TooDeep struct {
+	Line, Column int // of the first node too deep (from 1)
+	Max          int // the limit
+	// Docs are the documents before the one too deep, read whole, and
+	// Doc that document's node, with its position and no content: what
+	// the caller checks of each document (its own limits) comes first.
+	Docs []*yaml.Node
+	Doc  *yaml.Node
+}
+
+// Error says where the nesting went past the limit.
+func (e *TooDeep) Error() string {
+	return fmt.Sprintf("fastyaml: line %d, column %d: nesting deeper than %d levels", e.Line, e.Column, e.Max)
+}
+
+// MaxDepth is the deepest nesting Parse reads: a limit of 0, or above it,
+// is this one. The reader follows collections by recursion, each level a
+// few hundred bytes of stack.
+const MaxDepth = 100000
+
 // internalError starts the reason of an input declined because of a panic
 // of this package.
 const internalError = "internal error"
@@ -44,15 +68,27 @@ const (
 )
 
 // Parse reads a stream of YAML documents into the document nodes yaml.v3's
-// Decoder returns for it, or returns an *Unsupported error.
-func Parse(data []byte) (docs []*yaml.Node, err error) {
+// Decoder returns for it, or returns an *Unsupported error. A node inside
+// more than maxDepth collections (0, or more than MaxDepth: MaxDepth) is a
+// *TooDeep error, as tree's depth limit counts them: the root of a
+// document is at depth 1, what a collection at depth d holds at d+1.
+func Parse(data []byte, maxDepth int) (docs []*yaml.Node, err error) {
 	lines, bad, reason := survey(data)
 	if reason != "" {
 		return nil, &Unsupported{Line: bad, Reason: reason}
 	}
 	r := newReader(data, lines)
+	r.maxDepth = maxDepth
+	if maxDepth <= 0 || maxDepth > MaxDepth {
+		r.maxDepth = MaxDepth
+	}
 	defer func() {
 		if p := recover(); p != nil {
+			if td, ok := p.(*TooDeep); ok {
+				td.Docs, td.Doc = r.docs, r.doc
+				docs, err = nil, td
+				return
+			}
 			f, ok := p.(refusal)
 			if !ok {
 				f = refusal{line: r.line + 1, reason: fmt.Sprintf("%s: %v", internalError, p)}
@@ -84,9 +120,12 @@ type reader struct {
 
 	ckBol, ck, ckCol int // where col counted last: the line, offset, column
 
-	depth int   // of nesting, limited
-	open  []int // the columns of the block collections being read
-	ended bool  // by a ... marker: the next document starts with ---
+	depth    int          // of nesting: the collections open
+	docs     []*yaml.Node // the documents read
+	doc      *yaml.Node   // the document being read
+	maxDepth int          // the deepest a node may be (Parse); 0: skimming
+	open     []int        // the columns of the block collections being read
+	ended    bool         // by a ... marker: the next document starts with ---
 
 	lines          int         // of the input, to size slabs
 	slab           []yaml.Node // nodes to hand out
@@ -133,9 +172,6 @@ func (r *reader) refuse(reason string) {
 // where the input has none (survey refuses them).
 const padding = 8
 
-// maxDepth bounds the nesting of collections the reader follows.
-const maxDepth = 1000
-
 // node hands out a node from a slab (slabSize), of at most 32 KiB, which
 // keeping one node of it keeps.
 func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
@@ -144,6 +180,17 @@ func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	}
 	if len(r.slab) == 0 {
 		r.slab = make([]yaml.Node, r.slabSize(r.made))
+	}
+	if kind != yaml.DocumentNode {
+		// a collection is made once it is entered (r.depth counts it);
+		// anything else is one deeper than the collections open
+		depth := r.depth
+		if kind != yaml.MappingNode && kind != yaml.SequenceNode {
+			depth++
+		}
+		if depth > r.maxDepth {
+			panic(&TooDeep{Line: line + 1, Column: col + 1, Max: r.maxDepth})
+		}
 	}
 	r.made++
 	n := &r.slab[0]
@@ -326,15 +373,14 @@ func (r *reader) isMarker(c byte) bool {
 
 // stream reads every document.
 func (r *reader) stream() []*yaml.Node {
-	var docs []*yaml.Node
 	r.skip()
 	for {
 		if r.ind < 0 && r.mark == 0 {
-			r.com.streamEnd(docs)
-			return docs
+			r.com.streamEnd(r.docs)
+			return r.docs
 		}
-		r.com.firstDoc = len(docs) == 0
-		docs = append(docs, r.document())
+		r.com.firstDoc = len(r.docs) == 0
+		r.docs = append(r.docs, r.document())
 	}
 }
 
@@ -358,6 +404,7 @@ func (r *reader) document() *yaml.Node {
 		r.refuse("a directive without a document start")
 	}
 	doc := r.node(yaml.DocumentNode, "", line, col)
+	r.doc = doc
 	var root *yaml.Node
 	switch {
 	case r.ind < 0 && r.mark == '-':
@@ -459,10 +506,14 @@ func (r *reader) block(parent int) *yaml.Node {
 // enter and leave count the nesting of collections.
 func (r *reader) enter() {
 	r.depth++
-	if r.depth > maxDepth {
+	if r.sk != nil && r.depth > skimDepth {
 		r.refuse("collections nested too deep")
 	}
 }
+
+// skimDepth bounds the nesting Skim follows: deeper documents are read
+// whole, by Parse, which knows the caller's limit.
+const skimDepth = 1000
 
 func (r *reader) leave() { r.depth-- }
 

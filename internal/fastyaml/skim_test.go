@@ -85,7 +85,7 @@ func TestSkimOutlines(t *testing.T) {
 	}
 	skimmed := 0
 	for i, in := range ins {
-		docs, err := Parse([]byte(in))
+		docs, err := Parse([]byte(in), 0)
 		if err != nil {
 			continue
 		}

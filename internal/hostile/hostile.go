@@ -401,6 +401,25 @@ func found() []Case {
 			Stderr: "--limit depth=",
 		},
 		{
+			Name: "nesting-20k",
+			Why: "a value nested 19,990 flow sequences deep (40 KB), under --limit depth=20000: the reader followed 1,000 levels, " +
+				"then yaml.v3 stopped at 10,000 with \"exceeded max depth of 10000\", no position, whatever the limit",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "x: " + strings.Repeat("[", 19_990) + strings.Repeat("]", 19_990) + "\n", "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Args: []string{"apply", "-f", "base", "-p", "p.kpatch", "--limit", "depth=20000"},
+		},
+		{
+			Name: "nesting-100001",
+			Why:  "block sequences nested 100,001 deep on one line: deeper than kmerge reads at all, refused at the line and column",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "x:\n" + strings.Repeat("- ", 100_001) + "y\n", "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--limit", "depth=8Ei"},
+			Code:   1,
+			Stderr: "nesting deeper than 100000 levels, the most kmerge reads",
+		},
+		{
 			Name: "long-value",
 			Why:  "a manifest with a 10 MB value, patched beside it",
 			Files: func() map[string]string {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -37,8 +36,8 @@ type analysis struct {
 	others      map[string]*document
 	used        *liveKeys
 
-	seen  map[diagKey][]int   // diagnostics by range and severity (add)
-	lines map[string][]string // other files' lines, read once (location)
+	seen  map[diagKey][]int         // diagnostics by range and severity (add)
+	lines map[fileLineKey]knownLine // other files' lines, read once (location)
 }
 
 // diagKey is what two diagnostics that may be one share.
@@ -262,6 +261,9 @@ func (a *analysis) run(ctx context.Context) bool {
 	var warns []kpatch.Warning
 	picked := map[*resource.Resource]bool{}
 	for _, x := range a.order {
+		if ctx.Err() != nil {
+			return false // a patch's targets and hints may take a while (each did-you-mean)
+		}
 		t := &x.u.targetsIn(ws)[x.i]
 		mine := a.mine(x)
 		if mine || x.patch().MayReidentify() || selectsLabels && x.patch().Type != change.FieldPatch {
@@ -520,7 +522,7 @@ func projectDiagnostic(ws *workspace) Diagnostic {
 		p = pe.Position()
 	}
 	if p.File != "" {
-		d.RelatedInformation = []RelatedInformation{{Location: location(p, nil), Message: msg}}
+		d.RelatedInformation = []RelatedInformation{{Location: location(p), Message: msg}}
 	}
 	return d
 }
@@ -534,26 +536,36 @@ func (a *analysis) location(p tree.Position) Location {
 	if p.File == a.d.path {
 		return Location{URI: a.d.uri, Range: tokenRange(a.d, p, nil)}
 	}
-	lines, ok := a.lines[p.File]
+	key := fileLineKey{p.File, p.Line}
+	l, ok := a.lines[key]
 	if !ok {
-		if data, err := os.ReadFile(p.File); err == nil {
-			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-		}
+		l.text, l.ok = fileLine(p.File, p.Line)
 		if a.lines == nil {
-			a.lines = map[string][]string{}
+			a.lines = map[fileLineKey]knownLine{}
 		}
-		a.lines[p.File] = lines
+		a.lines[key] = l
 	}
-	return location(p, lines)
+	return lineLocation(p, l.text, l.ok)
 }
 
-// location is a position of a file on disk; lines, when given, are its
-// text.
-func location(p tree.Position, lines []string) Location {
-	if lines == nil {
-		if data, err := os.ReadFile(p.File); err == nil {
-			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-		}
-	}
-	return Location{URI: pathURI(p.File), Range: fileRange(p, lines, !strings.HasSuffix(p.File, ".kpatch"))}
+// fileLineKey names a line of a file; knownLine is its text, when known.
+type fileLineKey struct {
+	file string
+	line int
+}
+
+type knownLine struct {
+	text string
+	ok   bool
+}
+
+// location is a position of a file on disk, its line read from the file.
+func location(p tree.Position) Location {
+	text, ok := fileLine(p.File, p.Line)
+	return lineLocation(p, text, ok)
+}
+
+// lineLocation is a position of a file whose line is text (ok: known).
+func lineLocation(p tree.Position, text string, ok bool) Location {
+	return Location{URI: pathURI(p.File), Range: fileRange(p, text, ok, !strings.HasSuffix(p.File, ".kpatch"))}
 }

@@ -223,6 +223,9 @@ func (s *Server) definition(d *document, a *analysis, p Position) []Location {
 			continue
 		}
 		for _, pl := range places {
+			if len(out) >= maxShown*4 {
+				break // each is a search of the object's text
+			}
 			n := pl.Key
 			if n == nil {
 				n = pl.Node
@@ -239,8 +242,8 @@ func (s *Server) definition(d *document, a *analysis, p Position) []Location {
 // objectLocation is a position in an object's file, its line read from
 // the text loaded with it.
 func objectLocation(r *resource.Resource, p tree.Position) Location {
-	lines := strings.Split(strings.ReplaceAll(string(r.Source.Input), "\r\n", "\n"), "\n")
-	return location(p, lines)
+	text, ok := textLine(r.Source.Input, p.Line)
+	return lineLocation(p, text, ok)
 }
 
 func shortPos(p tree.Position) string {

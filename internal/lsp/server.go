@@ -382,7 +382,7 @@ func (s *Server) dispatch(m *message) (any, *rpcError) {
 // format formats a .kpatch document: one edit replacing its text, none
 // when it is formatted already.
 func format(d *document) (any, *rpcError) {
-	out, err := syntax.Format([]byte(d.text), d.path)
+	out, err := syntax.Format([]byte(d.text), d.path, syntax.Options{})
 	if err != nil {
 		return nil, &rpcError{Code: codeInternalError, Message: "the file does not parse: " + err.Error()}
 	}
@@ -413,8 +413,10 @@ func (s *Server) initialize() any {
 // version it replaces is cancelled (its diagnostics would be stale), and
 // d's begins.
 func (s *Server) replace(d *document) {
+	var before *check
 	if old := s.docs[d.uri]; old != nil {
 		old.check.cancel()
+		before = old.check
 	}
 	s.docs[d.uri] = d
 	others := make(map[string]*document, len(s.docs))
@@ -430,6 +432,20 @@ func (s *Server) replace(d *document) {
 	go func() {
 		defer s.work.Done()
 		defer cancel()
+		// One check of a document runs at a time: the one it replaces
+		// (cancelled above) ends first, and a check replaced while it
+		// waits does nothing. Changes sent faster than a check takes
+		// cost one check's memory, not one each.
+		if before != nil {
+			select {
+			case <-before.done:
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			close(c.done)
+			return
+		}
 		a := s.analyze(ctx, d, others)
 		if ctx.Err() != nil {
 			a = nil

@@ -1,7 +1,12 @@
 package lsp
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -111,16 +116,88 @@ func pathURI(path string) string {
 }
 
 // fileRange is the range at a position of another file (the other side of
-// a conflict, an object in a manifest): the rest of its line, read from
-// the file when it can be, else the position alone.
-func fileRange(p tree.Position, text []string, yamlColumns bool) Range {
+// a conflict, an object in a manifest): the rest of its line, given as
+// text (ok false: unknown, when the file cannot be read there), else the
+// position alone.
+func fileRange(p tree.Position, text string, ok, yamlColumns bool) Range {
 	line := p.Line - 1
 	start := max(p.Column-1, 0)
-	if line < 0 || line >= len(text) {
+	if line < 0 || !ok {
 		return Range{Start: Position{Line: max(line, 0), Character: start}, End: Position{Line: max(line, 0), Character: start}}
 	}
-	d := &document{lines: text, kpatch: !yamlColumns}
-	b := d.column(p)
-	end := len(strings.TrimRight(text[line], " \t"))
-	return Range{Start: d.pos(line, b), End: d.pos(line, max(end, b))}
+	// the line alone, as the first of a document, then moved to its place
+	d := &document{lines: []string{text}, kpatch: !yamlColumns}
+	at := p
+	at.Line = 1
+	b := d.column(at)
+	end := len(strings.TrimRight(text, " \t"))
+	r := Range{Start: d.pos(0, b), End: d.pos(0, max(end, b))}
+	r.Start.Line, r.End.Line = line, line
+	return r
+}
+
+// maxLineSearch is how far into a file fileLine reads to find a line: the
+// byte limit files are read with.
+var maxLineSearch = int64(tree.DefaultLimits().MaxBytes)
+
+// fileLine returns line n (from 1) of the file at path, without its line
+// break, reading the file no further than that line and maxLineSearch
+// bytes; ok is false when it cannot be read there: no such line, or not a
+// regular file (a device such as /dev/zero, a FIFO: nothing is read from
+// those, which may never end).
+func fileLine(path string, n int) (line string, ok bool) {
+	if n < 1 {
+		return "", false
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return "", false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return "", false // replaced in between
+	}
+	r := bufio.NewReader(io.LimitReader(f, maxLineSearch))
+	for i := 1; ; i++ {
+		text, err := r.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) && i < n {
+			text, err = r.ReadSlice('\n') // a long line before the one wanted: skipped
+		}
+		if i == n {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				// a long line: what the buffer holds is enough to place a
+				// position near its start
+				return strings.TrimRight(string(text), "\r\n"), true
+			}
+			if err != nil && len(text) == 0 {
+				return "", false
+			}
+			return strings.TrimSuffix(strings.TrimSuffix(string(text), "\n"), "\r"), true
+		}
+		if err != nil {
+			return "", false
+		}
+	}
+}
+
+// textLine returns line n (from 1) of text, as fileLine does a file's.
+func textLine(text []byte, n int) (string, bool) {
+	for i := 1; n >= 1; i++ {
+		j := bytes.IndexByte(text, '\n')
+		if i == n {
+			if j >= 0 {
+				text = text[:j]
+			}
+			return strings.TrimSuffix(string(text), "\r"), true
+		}
+		if j < 0 {
+			break
+		}
+		text = text[j+1:]
+	}
+	return "", false
 }

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/kmerge/kmerge/tree"
@@ -28,9 +29,22 @@ import (
 //   - runs of blank lines become one blank line, and there are none at
 //     the start or the end.
 //
-// Formatting a formatted file changes nothing.
-func Format(src []byte, file string) ([]byte, error) {
-	if _, err := ParseKpatch(src, file); err != nil {
+// Formatting a formatted file changes nothing. opts bound what is read,
+// as they bound Parse (the file's size, its longest line, the depth of its
+// paths); the zero value is the defaults.
+func Format(src []byte, file string, opts Options) ([]byte, error) {
+	limits := tree.DefaultLimits()
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	if limits.MaxBytes > 0 && len(src) > limits.MaxBytes {
+		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: fmt.Sprintf("input is %d bytes, more than the limit of %d", len(src), limits.MaxBytes), Limit: "bytes"}
+	}
+	maxLine := opts.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
+	if _, err := parseKpatch(src, tree.Position{File: file, Line: 1, Column: 1}, maxLine, limits.MaxDepth); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer

@@ -30,7 +30,7 @@ func TestFormatGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Format(src, in)
+			got, err := Format(src, in, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestFormatCases(t *testing.T) {
 		// a kind that is * itself, not any kind
 		{"['*'.x]\nk: v\n", "[\"*\".x]\nk: v\n"},
 	} {
-		got, err := Format([]byte(c.in), "f.kpatch")
+		got, err := Format([]byte(c.in), "f.kpatch", Options{})
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -74,7 +74,7 @@ func TestFormatCases(t *testing.T) {
 }
 
 func TestFormatError(t *testing.T) {
-	_, err := Format([]byte("[deployment.app]\nreplicas 3\n"), "f.kpatch")
+	_, err := Format([]byte("[deployment.app]\nreplicas 3\n"), "f.kpatch", Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "f.kpatch:2:1: ") {
 		t.Fatalf("got %v, want the parse error at f.kpatch:2:1", err)
 	}
@@ -89,7 +89,7 @@ func checkFormat(t *testing.T, src string) {
 	if err != nil {
 		return
 	}
-	out, err := Format([]byte(src), "f")
+	out, err := Format([]byte(src), "f", Options{})
 	if err != nil {
 		t.Fatalf("%q parses but does not format: %v", src, err)
 	}
@@ -102,7 +102,7 @@ func checkFormat(t *testing.T, src string) {
 		jb, _ := json.Marshal(b)
 		t.Fatalf("%q formats as %q, which means something else:\n%s\n%s", src, out, ja, jb)
 	}
-	again, err := Format(out, "f")
+	again, err := Format(out, "f", Options{})
 	if err != nil || string(again) != string(out) {
 		t.Fatalf("formatting %q twice: %q, then %q (%v)", src, out, again, err)
 	}

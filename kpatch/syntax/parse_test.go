@@ -235,7 +235,7 @@ func TestParseHeaderBare(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want the target %+v and no path", in, ps, err, want)
 			continue
 		}
-		out, err := Format([]byte(text), "f.kpatch")
+		out, err := Format([]byte(text), "f.kpatch", Options{})
 		if err != nil || string(out) != text {
 			t.Errorf("%s: formatted as %q (%v), want %q", in, out, err, text)
 		}
