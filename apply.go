@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/kmerge/kmerge/internal/linediff"
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -37,6 +37,10 @@ type ApplyOptions struct {
 	Stdin     io.Reader
 	// Patches are .kpatch files, YAML patch lists, and folders of them.
 	Patches []string
+	// LoadRestrictions say which files a kustomization among the patches
+	// may name (kpatch.LoadOptions.LoadRestrictions): by default those in
+	// or below its folder, links followed, as kustomize by default.
+	LoadRestrictions kpatch.LoadRestrictions
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
@@ -168,7 +172,7 @@ func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
 func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
 	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
-		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -389,10 +393,13 @@ func (j *partJoin) grow(b []byte, n, total int) []byte {
 
 // emptyFile says what a patch file that holds no patches holds instead,
 // and where: "the patch list is empty ([])" at the list, "the .kpatch file
-// holds only comments, no [section]" at its first line, and so on.
+// holds only comments, no [section]" at its first line, and so on. The
+// file is read again, when it is a regular file: a pipe given as a patch
+// file was read to its end already (opening it again would wait for a
+// writer that will not come).
 func emptyFile(file string) (tree.Position, string) {
 	pos := tree.Position{File: file, Line: 1}
-	data, err := os.ReadFile(file)
+	data, err := readfile.Found(file, nil)
 	if err != nil {
 		return tree.Position{File: file}, "the file holds no patches"
 	}
@@ -738,32 +745,35 @@ func (r *ApplyResult) WriteDirWith(dir string, opts WriteDirOptions) error {
 			return err
 		}
 		defer lock.Unlock()
-	} else if !sameDir(opts.Lock.l.Dir, dir) {
+	} else if !opts.Lock.l.Holds(dir) {
 		return fmt.Errorf("%s: the lock given is %s's", dir, opts.Lock.l.Dir)
 	}
 	return outdir.Write(dir, files, outdir.Options{Context: opts.Context})
 }
 
-func sameDir(a, b string) bool {
-	a, errA := filepath.Abs(a)
-	b, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && a == b
-}
-
 // DirLock is the lock on an output folder (LockDir), which keeps two runs
-// from writing one folder at once: a lock file, .kmerge.lock, in the
+// from writing one folder at once, or two nested folders (one inside the
+// other, whose files both may write): a lock file, .kmerge.lock, in the
 // folder, locked with flock(2) on Linux, macOS and the BSDs and with
 // LockFileEx on Windows (the system lets go of it when the process ends,
 // however it ends). Other systems have no lock.
 type DirLock struct{ l *outdir.Lock }
 
 // DirLockedError is the error of LockDir on a folder another process
-// holds the lock of.
+// holds the lock of, or a folder inside it or around it that another
+// process writes (Folder names it then).
 type DirLockedError = outdir.LockedError
 
 // LockDir takes the lock on the output folder dir, creating dir if it is
 // missing (Unlock removes it again if it is still empty). It does not wait:
-// a folder locked by another process is a *DirLockedError.
+// a folder locked by another process is a *DirLockedError, and so is one
+// that another process is writing a folder of, or a folder that holds it
+// (the lock files of the folders above dir and below it are looked at:
+// links followed to find dir's own place, none followed below it, and
+// folders whose name starts with a dot passed over, as WriteDirWith writes
+// none of them). A lock file that is not a regular file of one name (a
+// link planted in a repository) is an error naming it, and is neither
+// followed nor written.
 func LockDir(dir string) (*DirLock, error) {
 	l, err := outdir.Acquire(dir)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -164,4 +165,79 @@ func show(n *yaml.Node) string {
 		return err.Error()
 	}
 	return b.String()
+}
+
+// TestKustomizeLoadRestrictions is the agreement test of the files a
+// kustomization may name: for each patch path (a link out of the overlay,
+// to a file or through a linked folder; a name going up; a link inside
+// the overlay; an absolute path inside it; an overlay reached through a
+// linked folder; a name going up and back in) and each of kustomize's
+// --load-restrictor values, kustomize build and kmerge apply (its
+// ApplyOptions.LoadRestrictions) both refuse the overlay, or both read it
+// and give the same objects. kmerge used to check the name only: the links
+// out of the overlay were read, where kustomize refuses them.
+func TestKustomizeLoadRestrictions(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := t.TempDir()
+	const patch = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: %d}\n"
+	files := map[string]string{
+		"base/kustomization.yaml": "resources: [d.yaml]\n",
+		"base/d.yaml":             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n",
+		"outside/evil.yaml":       fmt.Sprintf(patch, 7),
+		"overlay/real/p.yaml":     fmt.Sprintf(patch, 2),
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range [][2]string{{"../outside/evil.yaml", "overlay/link.yaml"}, {"../outside", "overlay/sub"}, {"real/p.yaml", "overlay/in.yaml"}, {"overlay", "linked"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Skipf("no symbolic links: %v", err)
+		}
+	}
+	refused := 0
+	for _, c := range []struct{ path, overlay string }{
+		{"link.yaml", "overlay"}, {"sub/evil.yaml", "overlay"}, {"../outside/evil.yaml", "overlay"},
+		{"in.yaml", "overlay"}, {filepath.Join(dir, "overlay/real/p.yaml"), "overlay"}, {"real/p.yaml", "linked"},
+		{"../overlay/real/p.yaml", "overlay"},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "overlay/kustomization.yaml"), []byte("resources: [../base]\npatches:\n- path: "+c.path+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []kpatch.LoadRestrictions{kpatch.RootOnly, kpatch.NoRestrictions} {
+			overlay := filepath.Join(dir, c.overlay)
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(kustomize, "build", "--load-restrictor", r.String(), overlay)
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			kerr := cmd.Run()
+			res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "base")}, Patches: []string{overlay}, LoadRestrictions: r})
+			switch {
+			case (kerr != nil) != (err != nil):
+				t.Errorf("%s, %v: kustomize: %v %s\nkmerge: %v", c.path, r, kerr, stderr.String(), err)
+			case kerr != nil:
+				refused++
+				if !strings.Contains(stderr.String(), "is not in or below") {
+					t.Errorf("%s, %v: kustomize refuses it for another reason: %s", c.path, r, stderr.String())
+				}
+			default:
+				want, got := objectsOf(t, "kustomize", stdout.Bytes()), objectsOf(t, "kmerge", res.Stream())
+				for id, w := range want {
+					if g, ok := got[id]; !ok || !tree.Equal(g, w) {
+						t.Errorf("%s, %v: %s: kmerge:\n%s\nkustomize:\n%s", c.path, r, id, show(g), show(w))
+					}
+				}
+				if len(got) != len(want) {
+					t.Errorf("%s, %v: kmerge gives %d objects, kustomize %d", c.path, r, len(got), len(want))
+				}
+			}
+		}
+	}
+	if refused != 3 {
+		t.Errorf("%d refusals; want 3 (the two links out of the overlay and the name going up, by default)", refused)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 
@@ -65,7 +66,7 @@ var kustomizationFields = map[string]bool{
 
 // parseKustomization reads the patches of a kustomization, data read from
 // file; the files it names are read relative to file's folder.
-func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*syntax.Patch, []Warning, error) {
+func parseKustomization(data []byte, file string, limits *tree.Limits, restrictions LoadRestrictions) ([]*syntax.Patch, []Warning, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits})
 	if err != nil {
 		return nil, nil, err
@@ -87,7 +88,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*synta
 	if root.Kind != yaml.MappingNode {
 		return nil, nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", tree.Describe(root))
 	}
-	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits}
+	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits, restrictions: restrictions}
 	var ignored []string
 	var ignoredAt *yaml.Node
 	fields := map[string]*yaml.Node{}
@@ -155,9 +156,10 @@ func phrase(words []string) string {
 
 // kustomization is a kustomization being read.
 type kustomization struct {
-	file, dir string
-	data      []byte // the kustomization's text
-	limits    *tree.Limits
+	file, dir    string
+	data         []byte // the kustomization's text
+	limits       *tree.Limits
+	restrictions LoadRestrictions
 }
 
 // resourceFiles lists the entries of resources that are files of the
@@ -190,7 +192,9 @@ type content struct {
 	line, col int
 }
 
-// read reads a patch file named by the kustomization at n.
+// read reads a patch file named by the kustomization at n: a regular file
+// (readfile.Found), in or below the kustomization's folder once links are
+// followed unless the restrictions are lifted (LoadOptions.LoadRestrictions).
 func (k *kustomization) read(n *yaml.Node) (content, error) {
 	if n.Kind != yaml.ScalarNode || n.Value == "" {
 		return content{}, nodeErr(k.file, n, "a patch's path is a file name")
@@ -200,10 +204,12 @@ func (k *kustomization) read(n *yaml.Node) (content, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(k.dir, name)
 	}
-	if rel, err := filepath.Rel(k.dir, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return content{}, nodeErr(k.file, n, "%s is outside the kustomization's folder, where kustomize reads no file (its default load restrictions)", name)
+	if k.restrictions == RootOnly {
+		if err := k.inRoot(name, p, n); err != nil {
+			return content{}, err
+		}
 	}
-	data, err := tree.ReadFile(p, k.limits)
+	data, err := readfile.Found(p, k.limits)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return content{}, nodeErr(k.file, n, "the patch file %s does not exist (in %s)", name, k.dir)
@@ -211,6 +217,68 @@ func (k *kustomization) read(n *yaml.Node) (content, error) {
 		return content{}, &syntax.Error{Pos: nodePos(k.file, n), Msg: err.Error(), Err: err}
 	}
 	return content{data: data, file: p}, nil
+}
+
+// inRoot checks that the file at p, named name by the kustomization at n,
+// is in or below the kustomization's folder, as kustomize's default load
+// restrictions require: the file it is once every link is followed (the
+// file's own, a linked folder on its way, the kustomization's folder's),
+// not its name. A file that does not exist is checked by its name.
+func (k *kustomization) inRoot(name, p string, n *yaml.Node) error {
+	root, errRoot := realPath(k.dir)
+	real, err := realPath(p)
+	if errRoot != nil || err != nil {
+		// nothing to follow: the name says it (and reading says the rest)
+		if rel, err := filepath.Rel(k.dir, p); err != nil || !filepath.IsLocal(rel) {
+			e := &OutsideRootError{Name: name, File: p, Root: k.dir}
+			return &syntax.Error{Pos: nodePos(k.file, n), Msg: e.Error(), Err: e}
+		}
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		return nil
+	}
+	e := &OutsideRootError{Name: name, File: real, Root: root}
+	if rel, err := filepath.Rel(k.dir, p); err == nil && filepath.IsLocal(rel) {
+		e.Linked = true
+	}
+	return &syntax.Error{Pos: nodePos(k.file, n), Msg: e.Error(), Err: e}
+}
+
+// realPath returns the absolute path of the file at p, every link on the
+// way followed.
+func realPath(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+// OutsideRootError is a file a kustomization names that is not in or
+// below the kustomization's folder once links are followed: kustomize's
+// default load restrictions (--load-restrictor LoadRestrictionsRootOnly)
+// refuse it, and so does Load, unless LoadOptions.LoadRestrictions is
+// NoRestrictions.
+type OutsideRootError struct {
+	Name string // as the kustomization names it
+	// File is the file the name leads to, links followed (as named when
+	// it does not exist), and Root the kustomization's folder, likewise.
+	File, Root string
+	// Linked is set when the name itself is in the folder, and a symbolic
+	// link (the file, or a folder on its way) leads out of it.
+	Linked bool
+}
+
+func (e *OutsideRootError) Error() string {
+	if e.Linked {
+		to := e.File // from the folder, when that is shorter
+		if rel, err := filepath.Rel(e.Root, e.File); err == nil && len(rel) < len(to) {
+			to = rel
+		}
+		return fmt.Sprintf("%s leads out of the kustomization's folder through a symbolic link (to %s), where kustomize reads no file (its default load restrictions)", e.Name, to)
+	}
+	return fmt.Sprintf("%s is outside the kustomization's folder, where kustomize reads no file (its default load restrictions)", e.Name)
 }
 
 // inline returns the text of an inline patch, the scalar n of the

@@ -2,6 +2,7 @@ package kpatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,5 +137,78 @@ func TestKustomizationFiles(t *testing.T) {
 	}
 	if _, err := Load(context.Background(), []string{filepath.Join(dir, "patches")}, LoadOptions{}); err != nil {
 		t.Errorf("Load: %v", err)
+	}
+}
+
+// TestKustomizationLoadRestrictions: a file a kustomization names must be
+// in or below its folder once links are followed, as kustomize build
+// v5.8.2 requires by default ("security; file ... is not in or below
+// ..."): a link out of the overlay, to a file or to a folder on the way,
+// is refused as a name going up is, with an *OutsideRootError naming the
+// entry's line; a link inside the overlay, an absolute path inside it and
+// an overlay reached through a linked folder are read, as kustomize reads
+// them. NoRestrictions (kustomize's --load-restrictor
+// LoadRestrictionsNone) reads them all. The check used to be on the name
+// only: both links were read, exit 0.
+func TestKustomizationLoadRestrictions(t *testing.T) {
+	dir := t.TempDir()
+	const patch = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: %d}\n"
+	writeFiles(t, dir, map[string]string{
+		"outside/evil.yaml":   fmt.Sprintf(patch, 7),
+		"overlay/real/p.yaml": fmt.Sprintf(patch, 2),
+	})
+	for _, l := range [][2]string{
+		{"../outside/evil.yaml", "overlay/link.yaml"},
+		{"../outside", "overlay/sub"},
+		{"real/p.yaml", "overlay/in.yaml"},
+		{"overlay", "linked"},
+	} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Skipf("no symbolic links: %v", err)
+		}
+	}
+	for _, c := range []struct {
+		path    string
+		overlay string
+		err     string // with the default restrictions; "" reads
+	}{
+		{"link.yaml", "overlay", " link.yaml leads out of the kustomization's folder through a symbolic link (to ../outside/evil.yaml), where kustomize reads no file"},
+		{"sub/evil.yaml", "overlay", " sub/evil.yaml leads out of the kustomization's folder through a symbolic link (to ../outside/evil.yaml), where kustomize reads no file"},
+		{"../outside/evil.yaml", "overlay", " ../outside/evil.yaml is outside the kustomization's folder, where kustomize reads no file"},
+		{"in.yaml", "overlay", ""},
+		{"DIR/overlay/real/p.yaml", "overlay", ""},
+		{"real/p.yaml", "linked", ""},
+		{"../overlay/real/p.yaml", "overlay", ""},
+	} {
+		path := strings.ReplaceAll(c.path, "DIR", dir)
+		for _, field := range []struct{ name, text, at string }{
+			{"patches", "patches:\n- path: %s\n", "3:9:"},
+			{"patchesStrategicMerge", "patchesStrategicMerge:\n- %s\n", "3:3:"},
+		} {
+			writeFiles(t, dir, map[string]string{"overlay/kustomization.yaml": "resources: [../base]\n" + fmt.Sprintf(field.text, path)})
+			for _, r := range []LoadRestrictions{RootOnly, NoRestrictions} {
+				ps, err := Load(context.Background(), []string{filepath.Join(dir, c.overlay)}, LoadOptions{LoadRestrictions: r})
+				var oe *OutsideRootError
+				switch {
+				case c.err == "" || r == NoRestrictions:
+					if err != nil || len(ps) != 1 {
+						t.Errorf("%s, %s, %v: %d patches, %v", c.path, field.name, r, len(ps), err)
+					}
+				case !errors.As(err, &oe):
+					t.Errorf("%s, %v: %v, want an *OutsideRootError", c.path, r, err)
+				default:
+					want := field.at + strings.ReplaceAll(c.err, "DIR", dir)
+					if !strings.Contains(err.Error(), filepath.Join(c.overlay, "kustomization.yaml")+":"+want) {
+						t.Errorf("%s: %v\nwant ...%s", c.path, err, want)
+					}
+				}
+			}
+		}
+	}
+	if r, err := ParseLoadRestrictions("LoadRestrictionsNone"); r != NoRestrictions || err != nil || r.String() != "LoadRestrictionsNone" {
+		t.Errorf("ParseLoadRestrictions(LoadRestrictionsNone): %v, %v", r, err)
+	}
+	if _, err := ParseLoadRestrictions("none"); err == nil {
+		t.Errorf("ParseLoadRestrictions(none): no error; kustomize refuses it")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
@@ -112,7 +113,7 @@ func Detect(dir string) (*Project, error) {
 // (patches, patchesStrategicMerge or patchesJson6902): an overlay, and not
 // only a list of resources, as a base's is.
 func hasPatches(path string) bool {
-	data, err := tree.ReadFile(path, nil)
+	data, err := readfile.Found(path, nil)
 	if err != nil {
 		return false
 	}
@@ -142,7 +143,7 @@ func classify(path string, isProject bool) class {
 	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return other
 	}
-	data, err := tree.ReadFile(path, nil)
+	data, err := readfile.Found(path, nil) // a device, a pipe: nothing to propose
 	if err != nil {
 		return other
 	}

@@ -2,18 +2,20 @@ package schema
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/tree"
 )
 
-// LoadFile reads a schema document from a file; see Load.
+// LoadFile reads a schema document from a file, a regular file or a pipe,
+// under tree.DefaultLimits' byte limit (a device, such as a link to
+// /dev/zero, is refused: resource.NotRegularError); see Load.
 func LoadFile(path string) (*Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Given(path, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,12 @@ func advice(err error) string {
 	switch {
 	case errors.As(err, &a):
 		return a.advice
+	case errors.As(err, new(*kpatch.OutsideRootError)):
+		return "to read it all the same, as kustomize build --load-restrictor " + kpatch.NoRestrictionsName + " does, pass --load-restrictor " + kpatch.NoRestrictionsName
 	case errors.As(err, &le):
+		if le.Folder != "" {
+			return "wait for it to finish: two runs cannot write one folder at once, nor a folder and one inside it"
+		}
 		return "wait for it to finish: two runs cannot write one folder at once"
 	case errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema:
 		return "pass the kind's CustomResourceDefinition or an OpenAPI document with --schema, and the patch is applied as a strategic merge patch"

@@ -13,13 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
 
@@ -41,11 +41,13 @@ type applyOptions struct {
 	color          string
 	validate       string
 	project        string
+	loadRestrictor string
 	showSecrets    bool
 	limits         *limits
-	lock           *kmerge.DirLock // of outDir, while the run lasts
-	order          smp.ListOrder   // --list-order, read by prepare
-	mode           validate.Mode   // --validate, read by prepare
+	lock           *kmerge.DirLock         // of outDir, while the run lasts
+	order          smp.ListOrder           // --list-order, read by prepare
+	restrictions   kpatch.LoadRestrictions // --load-restrictor, read by prepare
+	mode           validate.Mode           // --validate, read by prepare
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -64,6 +66,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	f.StringVar(&o.loadRestrictor, "load-restrictor", kpatch.RootOnlyName, "which files a kustomization among the patches may name, as kustomize's flag: "+kpatch.RootOnlyName+" (in or below its folder, links followed) or "+kpatch.NoRestrictionsName+" (any regular file)")
 	addValidateFlag(cmd, &o.validate)
 	addShowSecretsFlag(cmd, &o.showSecrets)
 	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
@@ -231,6 +234,9 @@ func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 	if o.order, err = smp.ParseListOrder(o.listOrder); err != nil {
 		return nil, usageError{err}
 	}
+	if o.restrictions, err = kpatch.ParseLoadRestrictions(o.loadRestrictor); err != nil {
+		return nil, usagef("--load-restrictor %v", err)
+	}
 	if o.mode, err = parseValidate(o.validate); err != nil {
 		return nil, err
 	}
@@ -257,7 +263,7 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 		}
 	}
 	for _, f := range o.valueFiles {
-		data, err := tree.ReadFile(f, &o.limits.Limits)
+		data, err := readfile.Given(f, &o.limits.Limits)
 		if err != nil {
 			return none, err
 		}
@@ -275,7 +281,7 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 			return none, usagef("--feature %v", err)
 		}
 	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
 		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
 			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {

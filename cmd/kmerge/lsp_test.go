@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -1023,7 +1022,7 @@ func TestLSPManyChanges(t *testing.T) {
 			t.Errorf("the hover of version %d lacks %q:\n%s", i, want, h.Contents.Value)
 		}
 	}
-	maxRSS := func(c *client) int64 { return c.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10 } // MB
+	maxRSS := func(c *client) int64 { _, rss, _ := rusage(c.cmd.ProcessState); return rss >> 20 } // MB
 
 	one := startServer(t)
 	one.initialize(dir)

@@ -24,7 +24,12 @@ type Case struct {
 	Name  string                   // a short name, also the case's folder
 	Why   string                   // what it attacks, and what kmerge did before it was bounded
 	Files func() map[string]string // makes the input files, by path relative to the case's folder
-	Args  []string                 // the kmerge command line, run in the case's folder
+	// Links are symbolic links to make (path: target, as the link holds
+	// it), Pipes named pipes (FIFOs): what a repository can hold, or a
+	// machine have, that is not a regular file.
+	Links map[string]string
+	Pipes []string
+	Args  []string // the kmerge command line, run in the case's folder
 	// Code is the exit code expected, Stderr a text standard error must
 	// hold ("" for any), Stdout one standard output must hold ("" for any;
 	// a failure prints nothing there but for check's conflicts).
@@ -46,6 +51,29 @@ func (c Case) Write(dir string) error {
 			return err
 		}
 		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			return err
+		}
+	}
+	links := make([]string, 0, len(c.Links))
+	for name := range c.Links {
+		links = append(links, name)
+	}
+	sort.Strings(links)
+	for _, name := range links {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.Symlink(c.Links[name], p); err != nil {
+			return err
+		}
+	}
+	for _, name := range c.Pipes {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := mkfifo(p); err != nil {
 			return err
 		}
 	}
@@ -490,6 +518,73 @@ func found() []Case {
 			},
 			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
 			Stdout: "  name: c299\ndata:\n  k0: v0\n",
+		},
+		{
+			Name: "dev-zero-manifest",
+			Why:  "a link to /dev/zero among the manifests (a device's size is 0, so the size check let it through): was read up to the byte limit, 5 s and 600 MB",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"base/zero.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/zero.yaml: a character device (the link leads to /dev/zero), not a regular file",
+		},
+		{
+			Name: "dev-zero-values",
+			Why:  "--values a link to /dev/zero: was read up to the byte limit",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"values.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--values", "values.yaml"},
+			Code:   1,
+			Stderr: "values.yaml: a character device",
+		},
+		{
+			Name: "dev-zero-schema",
+			Why:  "--schema a link to /dev/zero: was read without any limit (out of memory after 3.7 s under a 3 GB address space)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"crd.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--schema", "crd.yaml"},
+			Code:   1,
+			Stderr: "crd.yaml: a character device",
+		},
+		{
+			Name: "dev-zero-kustomization",
+			Why:  "a kustomization's patch a link to /dev/zero, with --load-restrictor LoadRestrictionsNone (kustomize 5.8.2 reads it until memory runs out): refused as not a regular file",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "overlay/kustomization.yaml": "patches:\n- path: zero.yaml\n"}
+			},
+			Links:  map[string]string{"overlay/zero.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "overlay", "--load-restrictor", "LoadRestrictionsNone"},
+			Code:   1,
+			Stderr: "overlay/zero.yaml: a character device",
+		},
+		{
+			Name: "fifo-manifest",
+			Why:  "a named pipe among the manifests: opening it waited for a writer forever",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Pipes:  []string{"base/pipe.yaml"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/pipe.yaml: a named pipe (FIFO), not a regular file",
+		},
+		{
+			Name: "fifo-output-dir",
+			Why:  "a link to a named pipe where --output-dir writes a file: it was opened to compare its content, and waited forever",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Pipes:  []string{"pipe"},
+			Links:  map[string]string{"out/cm.yaml": "../pipe"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--output-dir", "out"},
+			Code:   1,
+			Stderr: "out/cm.yaml: a symbolic link (to ../pipe)",
 		},
 	}
 }
