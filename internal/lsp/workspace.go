@@ -10,13 +10,13 @@ import (
 	"sync/atomic"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
 )
 
 // workspace is a project, loaded once and kept: its manifests parsed, its
@@ -179,7 +179,7 @@ func (ws *workspace) diskUnit(file string) *unit {
 		return u
 	}
 	u := &unit{id: newUnitID(), name: file, file: file}
-	data, err := tree.ReadFile(file, nil)
+	data, err := readfile.Found(file, nil) // a file of the project, found or named: regular only
 	if err == nil {
 		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{})
 	}
