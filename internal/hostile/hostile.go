@@ -420,6 +420,16 @@ func found() []Case {
 			Stderr: "nesting deeper than 100000 levels, the most kmerge reads",
 		},
 		{
+			Name: "patch-40k-documents",
+			Why: "kmerge patch of every document of a stream of 40,000 ConfigMaps (2 MB): patched whole, every document's tree, " +
+				"its snapshot and its rendering were held at once (99,000: 7 MB in, 1.2 GB); now part by part, as apply reads a long stream",
+			Files: func() map[string]string {
+				return map[string]string{"cms.yaml": cms(40_000, "  labels: {a: b}\n")}
+			},
+			Args:   []string{"patch", "-f", "cms.yaml", "--type", "merge", "-p", `{"metadata":{"labels":{"team":"shop"}}}`},
+			Stdout: "  name: c39999\n  labels: {a: b, team: shop}\n",
+		},
+		{
 			Name: "blame-99k-documents",
 			Why: "kmerge blame on a stream of 99,000 ConfigMaps (5.2 MB), one of them patched: it read the output and the input " +
 				"again whole, 500 MB (the issue measured 0.94 GB); now only the documents it shows",
