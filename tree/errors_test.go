@@ -12,16 +12,16 @@ func TestYAMLErrorLines(t *testing.T) {
 		in        string
 		line, col int // col 0: the message has no column
 	}{
-		{"a: 1\nb: [3\n", 2, 0},             // the unclosed [ is on line 2
-		{"a: 1\nb: {3\nc: 4\n", 2, 0},       // the unclosed { is on line 2
+		{"a: 1\nb: [3\n", 2, 4},             // the unclosed [ is on line 2
+		{"a: 1\nb: {3\nc: 4\n", 3, 2},       // "3 c" would be a key over two lines (the { is not closed)
 		{"a:\n  b: 1\n c: 2\n", 3, 2},       // c is indented less than b
-		{"x: 1\ny: 2\n z: 3\n", 3, 0},       // z: on a plain scalar's continuation
-		{"a: 1\nb: @x\n", 2, 0},             // @ cannot start a token
-		{"a: 1\nb:\n\t- x\n", 3, 0},         // a tab
-		{"a: 1\nb: \"x\n", 2, 0},            // the unclosed quote starts on line 2
+		{"x: 1\ny: 2\n z: 3\n", 3, 3},       // z: on a plain scalar's continuation
+		{"a: 1\nb: @x\n", 2, 4},             // @ cannot start a token
+		{"a: 1\nb:\n\t- x\n", 3, 1},         // a tab
+		{"a: 1\nb: \"x\n", 2, 4},            // the unclosed quote starts on line 2
 		{"x: 1\na:\n  - b\n  c: 2\n", 4, 3}, // c: is no item of the sequence of line 3
-		{"0: {", 1, 0},                      // the input ends inside the flow mapping
-		{"a:\n- [", 2, 0},
+		{"0: {", 1, 4},                      // the input ends inside the flow mapping
+		{"a:\n- [", 2, 3},
 		// the parser names the line of spec, where the mapping template
 		// leaves started; the line at fault is template's (issue 16)
 		{"- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: 2\n     template: {}\n", 6, 6},
@@ -77,14 +77,15 @@ func TestFlowNullRoundTrip(t *testing.T) {
 	}
 }
 
-// An input too large to search keeps the line the parser names, with no
-// column (problemLine parses prefixes of it).
+// The position of an error in a long input is exact too: the reader
+// names the line and column where the text stops being YAML (c: is
+// indented less than b:, after 10,000 lines of b:).
 func TestYAMLErrorLineLargeInput(t *testing.T) {
-	in := "a:\n" + strings.Repeat("  b: 1\n", maxProblemSearch/7+1) + " c: 2\n"
+	in := "a:\n" + strings.Repeat("  b: 1\n", 10000) + " c: 2\n"
 	_, err := Read([]byte(in), Options{File: "f.yaml"})
 	se, ok := err.(*SyntaxError)
-	if !ok || se.Pos.Column != 0 || se.Pos.Line == 0 {
-		t.Errorf("%v", err)
+	if !ok || se.Pos.Line != 10002 || se.Pos.Column != 2 {
+		t.Errorf("%v, want line 10002 column 2", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -113,4 +114,15 @@ func nonEmpty(docs []*yaml.Node) []*yaml.Node {
 		}
 	}
 	return out
+}
+
+// lineCount counts lines as YAML does: \n, \r\n and a lone \r end one, and
+// text after the last break is a line too.
+func lineCount(data []byte) int {
+	s := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

@@ -363,12 +363,10 @@ func looksLikeJSON(data []byte) bool {
 	return false
 }
 
-// readYAML parses a YAML stream into normalized documents. The YAML
-// manifests are written in is parsed by internal/fastyaml, which gives the
-// trees yaml.v3 gives, faster; what it declines (anchors, tags, input that
-// is not valid YAML...) is parsed by yaml.v3's Decoder, which gives the
-// errors. Either way each document is checked and normalized in turn, so
-// that the first error is the same.
+// readYAML parses a YAML stream into normalized documents: internal/fastyaml
+// reads it (or gives the error where it is not YAML), then each document
+// is checked against the limits and normalized in turn, so that the first
+// error is the one reported.
 func readYAML(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	docs, _, err := readYAMLCounted(data, file, limits)
 	return docs, err
@@ -406,74 +404,11 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 		}
 		return nil, aliases{}, limitError("depth", file, td.Line, td.Column, "nesting deeper than %d levels", td.Max)
 	}
-	return decodeYAML(data, file, limits)
-}
-
-// yamlv3MaxDepth is the deepest nesting yaml.v3's Decoder reads: it
-// fails beyond it, whatever the limits say.
-const yamlv3MaxDepth = 10000
-
-// decodeYAML is readYAMLCounted with yaml.v3's Decoder alone.
-func decodeYAML(data []byte, file string, limits Limits) ([]*yaml.Node, aliases, error) {
-	data = version11(data) // the same length: positions are the input's
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var docs []*yaml.Node
-	var al aliases
-	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			if errors.Is(err, io.EOF) {
-				return docs, al, nil
-			}
-			if strings.HasSuffix(err.Error(), fmt.Sprintf("exceeded max depth of %d", yamlv3MaxDepth)) {
-				return nil, aliases{}, tooDeepForDecoder(file, limits, len(docs))
-			}
-			return nil, aliases{}, yamlError(file, err, data)
-		}
-		if err := addDocument(docs, &doc, file, limits, &al); err != nil {
-			return nil, aliases{}, err
-		}
-		docs = append(docs, &doc)
+	var fe *fastyaml.Error
+	if errors.As(err, &fe) {
+		return nil, aliases{}, errorf(file, fe.Line, fe.Column, "%s", fe.Msg)
 	}
-}
-
-// tooDeepForDecoder is the error for a stream yaml.v3's Decoder stops
-// reading at its depth (yamlv3MaxDepth): it reads only what kmerge's reader
-// leaves to it (anchors, tags, complex keys...), and tells no position.
-// Under a lower limit, the limit's error: the nesting is deeper than that;
-// else, deeper than any limit can raise it to for such a document.
-func tooDeepForDecoder(file string, limits Limits, docs int) error {
-	where := fmt.Sprintf("in document %d", docs+1)
-	if limits.MaxDepth > 0 && limits.MaxDepth < yamlv3MaxDepth {
-		return limitError("depth", file, 0, 0, "%s: nesting deeper than %d levels", where, limits.MaxDepth)
-	}
-	return errorf(file, 0, 0, "%s: nesting deeper than %d levels, the most kmerge reads in a document with anchors, tags or complex keys", where, yamlv3MaxDepth)
-}
-
-// version11 returns data with each %YAML directive of version 1.2 or a
-// later 1.x spelled "%YAML 1.1", the one version yaml.v3's Decoder takes:
-// kmerge reads YAML 1.2, so a document that says it is 1.2 is what it
-// reads, and one that says it is a later 1.x is read as 1.2 (with a
-// warning, Stream.Warnings; the YAML 1.2.2 specification, 6.8.1, asks a
-// processor to read a higher minor version with a warning). The text
-// keeps its length, so that positions stay.
-func version11(data []byte) []byte {
-	var out []byte
-	for _, d := range yamlDirectives(data) {
-		if minor, ok := version1x(d.version); ok && minor >= 2 {
-			if out == nil {
-				out = bytes.Clone(data)
-			}
-			copy(out[d.at:], "1.1")
-			for i := d.at + 3; i < d.at+len(d.version); i++ {
-				out[i] = ' '
-			}
-		}
-	}
-	if out == nil {
-		return data
-	}
-	return out
+	return nil, aliases{}, err
 }
 
 // directiveWarnings warns of each %YAML directive of data that names a

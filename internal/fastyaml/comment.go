@@ -10,37 +10,48 @@ import (
 // key's when its value is on the lines below). The other comments are read
 // as lines of a gap: the comment lines and blank lines between the line of
 // one token and the next token. A gap is settled when the reader reaches
-// the next token and knows which collections ended before it. Its lines
-// are cut into comments (see cut), each given to a node by rules that
-// depend on where the gap is: before the next entry of a collection, before
-// the first token of a node, at the start or the end of a document. The
-// rules were found by comparing with yaml.v3 on every arrangement of a few
-// comment and blank lines in each kind of place (TestGaps); an arrangement
-// the rules do not cover is refused.
+// the next token and knows which collections ended before it: its lines
+// are cut into runs, and each run goes to a node (see settle).
 type commenter struct {
 	r   *reader
 	off bool // Skim leaves comments out
 
-	lines    []gapLine    // the gap being read
-	footable bool         // it follows a scalar: its entry may take a foot comment
-	empty    bool         // it follows a key or a dash without a value on its line
-	dash     bool         // it follows a dash
-	closed   []*yaml.Node // the collections that ended in it, innermost first
-	cols     []int        // their columns
+	lines  []gapLine    // the gap being read
+	closed []closedColl // the collections that ended in it, innermost first
+
+	// What the gap follows.
+	footable bool // the text of a node, without a comment after it: a first paragraph may be its entry's foot
+	empty    bool // a key or a dash without a value on its line
+	keyCol   int  // the column of that key
+	dash     bool // a dash (or "?") without a value on its line
 
 	target *yaml.Node // the node a comment on the current line goes to
 	deny   bool       // a comment on the current line is refused
 
 	// A foot comment for the next item of a sequence (yaml.v3 gives the
-	// foot of an item that is a collection to the item after it).
-	nextFoot string
-	joinFoot *yaml.Node // the node that took it: a foot of its own is added
-	joinBuf  string
+	// foot of an item that is a collection to the first scalar of the
+	// item after it).
+	nextFoot  string
+	nextLine  string     // a line comment for the first scalar read (after properties)
+	propsLine bool       // a comment on the current line is nextLine
+	joinFoot  *yaml.Node // the node that took it: a foot of its own is added
+	joinBuf   string
 
-	prehead     string // the comments before a --- line
-	carried     string // the head comment of an empty item ending a sequence
-	firstDoc    bool   // the document being read is the stream's first
-	afterMarker bool   // the gap follows a --- line
+	prehead      string // the comments before a --- line
+	carried      string // the head comment of an empty item ending a sequence
+	carriedFirst bool   // that item is a sequence's first
+	firstDoc     bool   // the document being read is the stream's first
+	afterMarker  bool   // the gap follows a --- line
+
+	// in flow collections: the comments before the next node, the state
+	// of each collection being read
+	flowHead string
+	flows    []flowLevel
+
+	emptyRoot *yaml.Node // the root of the document being read, when empty
+
+	afterEnd   bool // a comment on the current line is on a ... line
+	endComment int  // the gap line that was a comment on a ... line, -1 if none
 
 	buf []byte
 }
@@ -51,30 +62,72 @@ type gapLine struct {
 	s, e, col int
 }
 
+// A closedColl is a collection that ended in a gap, at column col; block
+// says it ended with the end of a block (yaml.v3's BLOCK-END token: a block
+// mapping, or a block sequence but one at its key's column).
+type closedColl struct {
+	n     *yaml.Node
+	col   int
+	block bool
+}
+
 // lineTarget names the node a comment at the end of the current line
-// belongs to: a key whose value is below, nil after a dash or a document
-// marker (the comment is then read as a line of the gap).
+// belongs to: a key whose value is below, a block scalar.
 func (c *commenter) lineTarget(n *yaml.Node) {
 	if c.off {
 		return
 	}
-	c.start(false)
+	c.start(c.r.line > 0)
 	c.empty = true
 	c.target = n
+	c.keyCol = n.Column - 1
 }
 
-// dashEnd starts the gap after a dash without an item on its line.
-func (c *commenter) dashEnd() {
+// dashEnd starts the gap after a dash (or "?") without an item on its
+// line: a comment on its line is a line of the gap.
+func (c *commenter) dashEnd(col int) {
 	if c.off {
 		return
 	}
 	c.start(c.r.line > 0)
 	c.empty, c.dash = true, true
 	c.target = nil
+	c.keyCol = col
 }
 
-// scalarEnd starts the gap after a scalar or a flow collection, whose line
-// may end with its line comment.
+// propsEnd starts the gap after properties that end their line: yaml.v3
+// gives a comment on their line to the first key or item below.
+func (c *commenter) propsEnd() {
+	if c.off {
+		return
+	}
+	c.start(false)
+	c.empty = true
+	c.target = nil
+	c.propsLine = true
+}
+
+// markerLine starts the gap after a --- line.
+func (c *commenter) markerLine() {
+	if c.off {
+		return
+	}
+	c.target = nil
+	c.deny = false
+}
+
+// endMarker starts the gap after a ... marker.
+func (c *commenter) endMarker() {
+	if c.off {
+		return
+	}
+	c.start(true)
+	c.target = nil
+	c.afterEnd = true
+}
+
+// scalarEnd starts the gap after a scalar, an alias or a flow collection,
+// whose line may end with its line comment.
 //
 // What yaml.v3 does with a comment line followed by a blank line depends
 // on what the gap follows (a foot comment of the entry, or a part of the
@@ -85,11 +138,12 @@ func (c *commenter) scalarEnd(n *yaml.Node) {
 	if c.off {
 		return
 	}
-	c.start(c.r.line > 0 || n.Kind == yaml.ScalarNode && n.Style == 0)
+	c.start(c.r.line > 0 || n.Kind == yaml.ScalarNode && n.Style&^yaml.TaggedStyle == 0)
 	c.target = n
 }
 
-// blockScalarEnd starts the gap after a block scalar's last line.
+// blockScalarEnd starts the gap after a block scalar's last line, and
+// the empty lines after it that were its own (trailing).
 func (c *commenter) blockScalarEnd(n *yaml.Node, trailing int) {
 	if c.off {
 		return
@@ -103,13 +157,12 @@ func (c *commenter) blockScalarEnd(n *yaml.Node, trailing int) {
 
 // start begins a gap.
 func (c *commenter) start(footable bool) {
-	if len(c.lines) > 0 {
-		c.r.refuse("internal: a gap not settled")
-	}
+	c.propsLine = false
+	c.afterEnd = false
+	c.endComment = -1
 	c.footable = footable
 	c.empty, c.dash, c.deny = false, false, false
 	c.closed = c.closed[:0]
-	c.cols = c.cols[:0]
 }
 
 // lineComment takes the comment src[s:e] at the end of a line.
@@ -117,22 +170,55 @@ func (c *commenter) lineComment(s, e int) {
 	if c.off {
 		return
 	}
-	if c.deny {
-		c.r.refuse("a comment after a directive or a ... marker")
+	crlf := c.r.crlfLine(c.r.line)
+	if c.propsLine {
+		// after properties: the line comment of the first scalar
+		// below
+		c.propsLine = false
+		c.nextLine = c.r.src[s:e]
+		if crlf {
+			c.blank()
+		}
+		return
 	}
-	if c.target == nil {
+	if c.deny && c.r.dropLost {
+		// (yaml.v3 drops a comment on a directive's line)
+		return
+	}
+	if c.afterEnd {
+		// on a ... line: a line of the gap, which yaml.v3 drops at the
+		// end of the stream
+		c.afterEnd = false
+		c.endComment = len(c.lines)
 		c.lines = append(c.lines, gapLine{s, e, c.r.col(s)})
 		c.footable = false
+		if crlf {
+			c.blank()
+		}
+		return
+	}
+	if c.deny || c.target == nil {
+		c.lines = append(c.lines, gapLine{s, e, c.r.col(s)})
+		c.footable = false
+		if crlf {
+			c.blank()
+		}
 		return
 	}
 	if c.target.LineComment != "" {
-		c.r.refuse("two line comments for a node")
+		c.target.LineComment += "\n" + c.r.src[s:e]
+	} else {
+		c.target.LineComment = c.r.src[s:e]
 	}
 	if c.r.line == 0 {
+		// (yaml.v3 reads no foot paragraph after a line comment on
+		// the stream's first line)
 		c.footable = false
 	}
-	c.target.LineComment = c.r.src[s:e]
 	c.target = nil
+	if crlf {
+		c.blank()
+	}
 }
 
 // commentLine takes a line holding only a comment.
@@ -151,82 +237,58 @@ func (c *commenter) blank() {
 	c.lines = append(c.lines, gapLine{-1, -1, 0})
 }
 
-// collectionEnd notes a collection that ended in the gap.
-func (c *commenter) collectionEnd(n *yaml.Node, col int) {
+// collectionEnd notes a collection that ended in the gap, at column col.
+func (c *commenter) collectionEnd(n *yaml.Node, col int, block bool) {
 	if c.off {
 		return
 	}
-	c.closed = append(c.closed, n)
-	c.cols = append(c.cols, col)
+	c.closed = append(c.closed, closedColl{n, col, block})
 }
 
-// A segment is one comment cut from a gap: lines[from:to] (from and to-1
-// are comment lines), and whether blank lines after it count (trail).
-type segment struct {
-	from, to int
-	col      int  // the column of its first line
-	trail    bool // blank lines followed it before it ended
-	how      byte // what ended it: 'b' the gap's first blank line, 'd' a comment less indented, 'e' the next token
-	fresh    bool // no blank line before it in the gap
-}
-
-// cut cuts the gap's lines into comments. A comment runs from a comment
-// line over the comment lines after it, and over blank lines between them
-// (a run of blank lines becomes one empty line of the comment); it ends
-// at a comment line less indented than indent and than the comment's
-// first line, at the end of the gap, and at the first blank line of the
-// gap if flush (for a comment at indent or deeper) or shallow (for one
-// less indented) says so.
-func (c *commenter) cut(indent int, flush, shallow bool, segs []segment) []segment {
-	open := false
-	var cur segment
-	blankSeen := false
-	for i, l := range c.lines {
-		if l.s < 0 {
-			if !blankSeen {
-				blankSeen = true
-				if open && (cur.col >= indent && flush || cur.col < indent && shallow) {
-					cur.how = 'b'
-					segs = append(segs, cur)
-					open = false
-					continue
-				}
-			}
-			if open {
-				cur.trail = true
-			}
-			continue
-		}
-		if open && l.col < indent && l.col != cur.col {
-			cur.how = 'd'
-			segs = append(segs, cur)
-			open = false
-		}
-		if !open {
-			cur = segment{from: i, col: l.col, fresh: !blankSeen}
-			open = true
-		}
-		cur.to = i + 1
-		cur.trail = false
+// give sets a comment of a node, after one it has.
+func (c *commenter) give(slot *string, text string) {
+	if text == "" {
+		return
 	}
-	if open {
-		cur.how = 'e'
-		segs = append(segs, cur)
+	if *slot != "" {
+		*slot += "\n" + text
+		return
 	}
-	return segs
+	*slot = text
 }
 
-// text returns a segment's comment: its lines without their indentation,
-// one empty line for each run of blank lines between them, and an empty
-// line at the end if trail. The text is a part of the input when the input
-// has it as it is (comment lines at column 0, single empty lines).
-func (c *commenter) text(s segment) string {
+// settled ends a gap.
+func (c *commenter) settled() {
+	c.afterMarker = false
+	c.lines = c.lines[:0]
+	c.closed = c.closed[:0]
+	c.target = nil
+}
+
+// noComment notes that a comment on the current line (after a directive)
+// is a line of the gap.
+func (c *commenter) noComment() {
+	if c.off {
+		return
+	}
+	c.start(false)
+	c.deny = true
+}
+
+// text returns the comment of lines[from:to]: its comment lines without
+// their indentation, one empty line for each run of blank lines between
+// them, and an empty line at the end if blank lines end it (trail).
+func (c *commenter) text(from, to int, trail bool) string {
 	b := c.buf[:0]
 	blank := false
-	for _, l := range c.lines[s.from:s.to] {
+	first := -1
+	for _, l := range c.lines[from:to] {
 		if l.s < 0 {
 			blank = true
 			continue
+		}
+		if first < 0 {
+			first = l.s
 		}
 		if len(b) > 0 {
 			b = append(b, '\n')
@@ -237,39 +299,17 @@ func (c *commenter) text(s segment) string {
 		blank = false
 		b = append(b, c.r.src[l.s:l.e]...)
 	}
-	if s.trail {
+	if len(b) == 0 {
+		return ""
+	}
+	if trail && blank {
 		b = append(b, '\n')
 	}
 	c.buf = b
-	first := c.lines[s.from].s
 	if first+len(b) <= c.r.end && c.r.src[first:first+len(b)] == string(b) {
 		return c.r.src[first : first+len(b)]
 	}
 	return string(b)
-}
-
-// give sets a comment of a node, which must not have one there.
-func (c *commenter) give(slot *string, text string) {
-	if *slot != "" {
-		c.r.refuse("two comments for one place of a node")
-	}
-	*slot = text
-}
-
-// settled ends a gap.
-func (c *commenter) settled() {
-	c.afterMarker = false
-	c.lines = c.lines[:0]
-	c.closed = c.closed[:0]
-	c.cols = c.cols[:0]
-	c.target = nil
-}
-
-// noComment refuses a comment at the end of the current line (after a
-// directive, or a ... marker).
-func (c *commenter) noComment() {
-	c.start(false)
-	c.deny = true
 }
 
 // first settles the gap before the first token of a node, after a key or
@@ -283,48 +323,52 @@ func (c *commenter) first() string {
 		c.settled()
 		return c.joinPre("")
 	}
-	if len(c.closed) > 0 {
-		c.r.refuse("internal: collections ended before a first token")
-	}
-	if k := len(c.r.open); k > 0 {
-		for _, l := range c.lines {
-			if l.s >= 0 && l.col < c.r.open[k-1] {
-				c.r.refuse("a comment less indented than the collection around")
-			}
-		}
-	}
-	if c.afterMarker && !c.firstDoc {
-		comment := false
-		for _, l := range c.lines {
-			if l.s >= 0 {
-				comment = true
-			} else if comment {
-				// yaml.v3 makes the comment before the blank line a
-				// foot comment of the document before.
-				c.r.refuse("a blank line after comments after ---")
-			}
-		}
-	}
+	h := ""
+	from := 0
 	// After a dash or a --- line, the first blank line ends a comment
 	// before it as a foot comment, which yaml.v3 gives to the first
-	// scalar that follows.
-	var segs [2]segment
-	s := c.cut(-1, (c.dash || c.afterMarker) && c.footable, false, segs[:0])
-	h := ""
-	for _, s := range s {
-		if s.how == 'b' {
-			if c.nextFoot != "" {
-				// (one for the item before, joined)
-				c.nextFoot += "\n" + c.text(s)
+	// scalar that follows (after a dash), or to the document before
+	// (after a ---).
+	if (c.dash || c.afterMarker) && c.footable {
+		if end, ok := c.paragraph(); ok {
+			text := c.text(0, end, false)
+			if docs := c.r.docs; c.afterMarker && len(docs) > 0 {
+				if c.r.dropLost {
+					// (yaml.v3 replaces the foot the document had)
+					docs[len(docs)-1].FootComment = ""
+				}
+				c.give(&docs[len(docs)-1].FootComment, text)
 			} else {
-				c.nextFoot = c.text(s)
+				c.addNextFoot(text)
 			}
-		} else {
-			h = c.text(s)
+			from = end
 		}
 	}
+	h = c.text(from, len(c.lines), true)
 	c.settled()
 	return c.joinPre(h)
+}
+
+// paragraph returns the end of the gap's first paragraph of comments
+// when the gap starts with one and a blank line follows it.
+func (c *commenter) paragraph() (int, bool) {
+	i := 0
+	for i < len(c.lines) && c.lines[i].s >= 0 {
+		i++
+	}
+	return i, i > 0 && i < len(c.lines)
+}
+
+// addNextFoot adds to the foot comment for the next item.
+func (c *commenter) addNextFoot(text string) {
+	if text == "" {
+		return
+	}
+	if c.nextFoot != "" {
+		c.nextFoot += "\n" + text
+	} else {
+		c.nextFoot = text
+	}
 }
 
 // joinPre puts the comments before a --- line before head.
@@ -345,32 +389,297 @@ func (c *commenter) joinPre(head string) string {
 // after it itself: a scalar or a flow collection, not an empty item (a
 // null without text) or a block collection.
 func atomic(n *yaml.Node) bool {
-	if n.Kind == yaml.ScalarNode {
+	if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode {
 		return !(n.Tag == nullTag && n.Value == "" && n.Style == 0)
 	}
-	return n.Style == yaml.FlowStyle
+	return n.Style&yaml.FlowStyle != 0
 }
 
-// footOf returns the node that takes the foot comment of the i-th
-// collection that ended (from the innermost): the key of a mapping's last
-// entry, a sequence's last item if a scalar or a flow collection; for a
-// sequence ending with a block collection or an empty item, what takes
-// that of the collection around it; nil if that is the entry before the
-// next token.
-func (c *commenter) footOf(i, deep int) *yaml.Node {
-	for ; i < deep; i++ {
-		n := c.closed[i]
+// footOf returns the slot of the foot comment of the i-th collection that
+// ended in the gap (from the innermost), as a collection at whose column
+// comments are: the key of a mapping's last entry, a sequence's last item
+// if a scalar or a flow collection; for a sequence ending with a block
+// collection or an empty item, the slot of the collection around it that
+// ended, or prev (the entry before the next token's) if none did.
+// Indentless sequences (a mapping's value at its key's column), which
+// have no column of their own, are passed (all: they are taken as any
+// other, for the foot of the last node read: that of its innermost
+// collection).
+func (c *commenter) footOf(i int, prev *string, all bool) *string {
+	for ; i < len(c.closed); i++ {
+		n := c.closed[i].n
+		if !all && (!c.closed[i].block || n.Kind == yaml.SequenceNode) {
+			// (the comments at a block sequence's column go to
+			// what takes those of the collection around it)
+			continue
+		}
 		k := len(n.Content)
-		switch {
-		case k == 0:
-			c.r.refuse("a foot comment for an empty collection")
-		case n.Kind == yaml.MappingNode:
-			return n.Content[k-2]
-		case atomic(n.Content[k-1]):
-			return n.Content[k-1]
+		if k == 0 {
+			continue
+		}
+		if n.Kind == yaml.MappingNode {
+			return &n.Content[k-2].FootComment
+		}
+		if last := n.Content[k-1]; atomic(last) {
+			return &last.FootComment
 		}
 	}
-	return nil // the entry before col's takes it
+	return prev
+}
+
+// lastItem returns a sequence's last item.
+func lastItem(s *yaml.Node) *yaml.Node {
+	return s.Content[len(s.Content)-1]
+}
+
+// A run is a part of a gap's lines given to one node: comment lines at one
+// column (and those indented at least as the innermost collection that
+// ended, and blank lines), from lines[from] to lines[to-1].
+type run struct {
+	from, to int
+	col      int
+	foot     bool // in the gap's first paragraph, a foot comment
+}
+
+// settle gives the gap's comments to nodes, before the next token at
+// column n. levels are the slots of the foot comments of the collections
+// that ended in the gap, innermost first, and their columns; prev is the
+// slot of the foot comment of the entry before the next token (nil if
+// none), head that of the next token's head comment.
+//
+// The rules, found by comparing with yaml.v3 on every arrangement of up to
+// four lines around the ends of nested collections (TestGaps):
+//
+//   - A paragraph that starts the gap, right after the text of a node, and
+//     that a blank line ends, is a foot paragraph; the rest of the gap is
+//     the head part.
+//   - Both are cut into runs: a run is comment lines at one column, and
+//     lines indented at least as the innermost collection that ended
+//     (blank lines too, in the head part). A run at the column of a
+//     collection that ended claims that collection's foot (the first such
+//     run only); the first run of the head part (when there is no foot
+//     paragraph) claims the innermost's; a lone foot paragraph claims the
+//     foot its column names (that of the collection at its column, the
+//     innermost's when deeper, the entry before's otherwise); the last run
+//     of the head part at the next token's column is the token's head;
+//     every other run is the entry before's foot.
+//   - Comments stay in order: a run goes at least as deep as the runs
+//     after it.
+//
+// When no collection ended, the head part's last run is the next token's
+// head and every other run the entry before's foot.
+func (c *commenter) settle(n int, levels []level, innerSlot, footPrev, prev, head *string, eof, rootEnds bool) {
+	lines := c.lines
+	if len(lines) == 0 {
+		return
+	}
+	footEnd := 0
+	// (after a key without a value on its line, a paragraph that is not
+	// less indented than the key is the next token's; one that is, is a
+	// foot, after a dash too, even on the stream's first line)
+	if c.footable && !(c.empty && !c.dash && !c.shallower(c.keyCol)) || c.empty && c.shallower(c.keyCol) {
+		for footEnd < len(lines) && lines[footEnd].s >= 0 {
+			footEnd++
+		}
+		if footEnd == len(lines) && !eof {
+			// (the end of the stream ends a paragraph as a blank
+			// line does)
+			footEnd = 0
+		}
+	}
+	inner := n
+	if len(levels) > 0 {
+		inner = levels[0].col
+	}
+	var runsArr [8]run
+	runs := runsArr[:0]
+	split := func(from, to int, foot bool) {
+		start := len(runs)
+		for i := from; i < to; i++ {
+			l := lines[i]
+			if l.s < 0 {
+				if len(runs) > start && !foot {
+					runs[len(runs)-1].to = i + 1
+				}
+				continue
+			}
+			if len(runs) > start {
+				r := &runs[len(runs)-1]
+				if l.col >= inner || l.col == r.col {
+					r.to = i + 1
+					continue
+				}
+			}
+			runs = append(runs, run{from: i, to: i + 1, col: l.col, foot: foot})
+		}
+	}
+	split(0, footEnd, true)
+	nfoot := len(runs)
+	split(footEnd, len(lines), false)
+	if len(runs) == 0 {
+		return
+	}
+	// claims: -1 the head, 0 the entry before's foot, k the foot of
+	// levels[len(levels)-k] (deeper is larger); innermost says a claim of
+	// the entry before's foot is the innermost's (its node's foot, for a
+	// sequence's item: prev, not footPrev)
+	const H = -1
+	depth := len(levels)
+	exact := func(col int) int {
+		for i, l := range levels {
+			if l.col == col {
+				return depth - i
+			}
+		}
+		return -1
+	}
+	var claimArr [8]int
+	var innerArr [8]bool
+	claim, innermost := claimArr[:0], innerArr[:0]
+	used := 0 // bits of the levels whose column a run had
+	last := len(runs) - 1
+	closedAt := -1         // at the end of the stream, the run at the root's column (which ends it)
+	raise, own := H, false // the claim of the last run of a stream, whose own slot is the document's foot
+	for k, r := range runs {
+		s, in := 0, false
+		switch {
+		case r.foot && nfoot == 1:
+			switch {
+			case r.col >= inner:
+				s, in = depth, true
+			case exact(r.col) > 0:
+				s = exact(r.col)
+			}
+		case r.foot && k == 0:
+			s, in = depth, true
+		case !r.foot && k == last && (r.col == n || depth == 0):
+			s = H
+		case !r.foot && k == last && eof:
+			// the document's, but its column ends the collections
+			// deeper (as any other run's does)
+			s, own = H, true
+			if e := exact(r.col); e > 0 && used&(1<<e) == 0 {
+				raise = e
+			}
+		case !r.foot && k == nfoot && nfoot == 0:
+			s, in = depth, true
+		default:
+			if e := exact(r.col); e > 0 && used&(1<<e) == 0 {
+				s = e
+			}
+		}
+		if e := exact(r.col); e > 0 && e < 63 {
+			used |= 1 << e
+		}
+		if rootEnds && s == 0 && closedAt >= 0 {
+			s = H // after the root ended
+		}
+		if rootEnds && r.col == n && closedAt < 0 {
+			closedAt = k
+		}
+		claim = append(claim, s)
+		innermost = append(innermost, in)
+	}
+	cur := H
+	if own {
+		cur = raise
+	}
+	for k := last; k >= 0; k-- {
+		if own && k == last {
+			continue
+		}
+		if cur != H && (claim[k] == H || claim[k] < cur) {
+			claim[k] = cur
+		}
+		cur = claim[k]
+	}
+	// each run's slot, and the channel it is given by: comments given to
+	// one node by two channels (the innermost's foot and a level's, the
+	// entry before's as the innermost and as a foot paragraph) are both
+	// kept, where yaml.v3 keeps the later (dropLost)
+	slotOf := func(k int) (*string, int) {
+		switch s := claim[k]; {
+		case eof && k == last && !runs[k].foot && (own || s == H):
+			return head, -5
+		case s == H:
+			return head, -1
+		case s == depth && innermost[k]:
+			return innerSlot, -2
+		case s > 0:
+			return levels[depth-s].slot, s
+		case innermost[k]:
+			return prev, -3
+		}
+		return footPrev, -4
+	}
+	var givenArr [8]given
+	gv := givenArr[:0]
+	for k := 0; k <= last; {
+		slot, ch := slotOf(k)
+		j := k
+		for j < last && runs[j+1].foot == runs[k].foot {
+			s2, ch2 := slotOf(j + 1)
+			if s2 != slot || ch2 != ch {
+				break
+			}
+			j++
+		}
+		text := c.text(runs[k].from, runs[j].to, !runs[k].foot)
+		if slot == nil {
+			slot = head
+		}
+		gv = append(gv, given{slot, ch, text})
+		k = j + 1
+	}
+	for i, g := range gv {
+		if c.r.dropLost && g.ch == -5 && i > 0 && gv[i-1].slot == g.slot && (gv[i-1].ch == -4 || gv[i-1].ch == -1) {
+			// (yaml.v3 drops the last comment of a stream when the
+			// document's foot has another)
+			continue
+		}
+		if c.r.dropLost && g.ch == -2 && !c.empty {
+			// (yaml.v3 drops the foot given to the node before when
+			// another is given to the same node)
+			lost := false
+			for _, h := range gv[i+1:] {
+				if h.slot == g.slot && h.ch != g.ch {
+					lost = true
+				}
+			}
+			if lost {
+				continue
+			}
+		}
+		c.give(g.slot, g.text)
+	}
+}
+
+// given is a comment given to a node's slot by a channel of settle.
+type given struct {
+	slot *string
+	ch   int
+	text string
+}
+
+// shallower reports whether the gap's first paragraph has a comment
+// line less indented than col.
+func (c *commenter) shallower(col int) bool {
+	for _, l := range c.lines {
+		if l.s < 0 {
+			return false
+		}
+		if l.col < col {
+			return true
+		}
+	}
+	return false
+}
+
+// A level is a collection that ended in a gap: the slot of its foot
+// comment and its column.
+type level struct {
+	slot *string
+	col  int
 }
 
 // next settles the gap before the next entry of a collection at column
@@ -380,203 +689,58 @@ func (c *commenter) next(col int, prev *yaml.Node, seq bool) string {
 	if c.off {
 		return ""
 	}
-	if c.carried != "" && (seq || len(c.closed) != 1) {
-		c.r.refuse("an empty item's head comment after collections ended")
-	}
-	if len(c.lines) == 0 {
-		c.settled()
-		h := c.carried
-		c.carried = ""
-		return h
-	}
-	if c.nextFoot != "" {
-		c.r.refuse("internal: a foot comment not given")
-	}
-	// The node the foot comment of the entry before goes to.
-	var pfoot *string
-	switch {
-	case !seq:
-		pfoot = &prev.FootComment
-	case atomic(prev):
-		pfoot = &prev.FootComment
-		if prev == c.joinFoot {
-			// It holds the foot comment of the item before.
-			c.joinBuf = prev.FootComment
-			prev.FootComment = ""
-		}
-	default:
-		pfoot = &c.nextFoot
-	}
-	// A sequence at col that ended (a key's value, its dashes at the
-	// key's column) takes it instead.
-	var itemFoot *string
-	deep := len(c.closed)
-	if deep > 0 && c.cols[deep-1] == col {
-		s := c.closed[deep-1]
-		deep--
-		if s.Kind != yaml.SequenceNode || len(s.Content) == 0 {
-			c.r.refuse("internal: a collection at the next key's column")
-		}
-		// (When its last item is a block collection or empty, the key
-		// before takes the foot comment; so it does of a comment less
-		// indented than col.)
-		if last := s.Content[len(s.Content)-1]; atomic(last) {
-			itemFoot = &last.FootComment
-		}
-	}
-	c.shape(col, deep)
-	if c.empty && deep > 0 {
-		for _, l := range c.lines {
-			if l.s >= 0 && l.col > col && l.col < c.cols[0] {
-				c.r.refuse("a comment between the columns of two collections after an empty value")
-			}
-		}
-	}
-	var segsArr [4]segment
-	// The first blank line ends a comment before it after a scalar; when
-	// collections ended, also after anything but an empty value, and
-	// always for a comment less indented than they.
-	flush := c.footable || deep > 0 && !c.empty
-	segs := c.cut(max(col, c.colsOr(deep, col)), flush, flush || deep > 0, segsArr[:0])
 	head := ""
-	var last *string // where a foot comment after the first blank line went
-	deeper := 0
-	var first segment // the first comment indented otherwise than col
-	for _, s := range segs {
-		if deep > 0 && s.col != col && (s.col > col || s.how != 'b') {
-			// The comment indented more than col: the foot comment of
-			// the innermost collection's last entry; when the first
-			// blank line ended it and it is less indented than that
-			// collection, of the collection at its column, or of the
-			// entry before if none is.
-			deeper++
-			i := 0
-			switch {
-			case deeper == 1 && s.how == 'b' && s.col < c.cols[0]:
-				for i < deep && c.cols[i] != s.col {
-					i++
+	if len(c.lines) > 0 {
+		var levelsArr [8]level
+		levels := levelsArr[:0]
+		// the foot of the entry before: a mapping's key; for a sequence,
+		// its item (of a comment after it) or the next item (of a
+		// paragraph after it)
+		var pfoot, ffoot *string
+		switch {
+		case !seq:
+			pfoot = &prev.FootComment
+			ffoot = pfoot
+		case atomic(prev):
+			pfoot = &prev.FootComment
+			ffoot = &c.nextFoot
+		default:
+			pfoot = &c.nextFoot
+			ffoot = pfoot
+		}
+		for i, cc := range c.closed {
+			if cc.col == col && !cc.block {
+				// a sequence at its key's column: the entry before's
+				// foot goes to its last item
+				if last := lastItem(cc.n); atomic(last) {
+					pfoot = &last.FootComment
+					ffoot = pfoot
 				}
-			case deeper == 2 && first.how == 'b' && first.col == c.cols[0] && s.col == c.cols[0]:
-				// A second paragraph at the innermost collection's
-				// column, after one the first blank line ended: the
-				// foot comment of the entry before.
-				i = deep
-			case deeper > 1:
-				c.r.refuse("comments indented otherwise than the next token cut apart")
-			}
-			first = s
-			if i < deep {
-				if n := c.footOf(i, deep); n != nil {
-					c.give(&n.FootComment, c.text(s))
-					continue
-				}
-			}
-			if seq || itemFoot != nil {
-				c.r.refuse("a foot comment between a sequence and the collections in it")
-			}
-			if s.how == 'e' {
-				c.give(pfoot, c.text(s))
 				continue
 			}
-		}
-		switch {
-		case s.how == 'e':
-			head = c.text(s)
-		case s.how == 'b':
-			last = pfoot
-			switch {
-			case seq && s.col < col:
-				last = &c.nextFoot // (yaml.v3 gives it to the next item)
-			case itemFoot != nil && s.col >= col:
-				last = itemFoot
+			if cc.block {
+				levels = append(levels, level{c.footOf(i, pfoot, false), cc.col})
 			}
-			c.give(last, c.text(s))
-		case last != nil:
-			c.r.refuse("a comment ended by one less indented after a foot comment")
-		case itemFoot != nil:
-			c.r.refuse("a comment ended by one less indented after a sequence")
-		default:
-			// A comment ended by one less indented than col.
-			c.give(pfoot, c.text(s))
 		}
+		c.settle(col, levels, c.footOf(0, pfoot, true), ffoot, pfoot, &head, false, false)
 	}
 	if c.carried != "" {
-		for _, s := range segs {
-			if s.how != 'e' {
-				c.r.refuse("foot comments after an empty item's head comment")
-			}
-		}
-		if head != "" {
-			head = c.carried + "\n" + head
-		} else {
-			head = c.carried
-		}
+		head = joinText(c.carried, head)
 		c.carried = ""
-	}
-	if c.joinBuf != "" {
-		if prev.FootComment == "" {
-			prev.FootComment = c.joinBuf
-		} else {
-			prev.FootComment = c.joinBuf + "\n" + prev.FootComment
-		}
-		c.joinBuf = ""
 	}
 	c.settled()
 	return head
 }
 
-// shape refuses the arrangements of comments in a gap before a token at
-// column col that the rules do not cover, deep collections deeper than col
-// having ended: comments less indented than col; when collections ended,
-// comments between the columns of the innermost and col, and other than
-// one paragraph of comments at least as indented as the innermost
-// followed by comments at col.
-func (c *commenter) shape(col, deep int) {
-	// 1: in the first deeper paragraph, 2: after it, 3: after a comment
-	// at col, 4: in a second deeper paragraph (at the innermost's column)
-	phase := 0
-	same := false // the first deeper paragraph is at the innermost's column
-	for _, l := range c.lines {
-		switch {
-		case l.s < 0:
-			if phase == 1 {
-				phase = 2
-			}
-		case l.col < col && (c.empty || !c.footable && deep == 0):
-			c.r.refuse("a comment less indented than the next token")
-		case deep == 0:
-		case l.col == col:
-			phase = 3
-		case phase == 0:
-			phase = 1
-			same = l.col == c.cols[0]
-		case phase == 1:
-			same = same && l.col == c.cols[0]
-		case (phase == 2 && same || phase == 4) && l.col == c.cols[0]:
-			phase = 4
-		case phase != 1:
-			c.r.refuse("comments deeper than the next token's after others")
-		}
+// joinText joins two comments, one above the other.
+func joinText(a, b string) string {
+	if a == "" {
+		return b
 	}
-}
-
-// isCol reports whether col is the column of a collection that ended.
-func (c *commenter) isCol(col int) bool {
-	for _, k := range c.cols {
-		if k == col {
-			return true
-		}
+	if b == "" {
+		return a
 	}
-	return false
-}
-
-// colsOr returns the column of the innermost deeper collection that ended,
-// or col if none did.
-func (c *commenter) colsOr(deep, col int) int {
-	if deep > 0 {
-		return c.cols[0]
-	}
-	return col
+	return a + "\n" + b
 }
 
 // carry keeps the head comment of an empty item that ends a sequence for
@@ -585,10 +749,7 @@ func (c *commenter) carry(head string) {
 	if c.off {
 		return
 	}
-	if c.carried != "" {
-		c.r.refuse("two head comments of empty items")
-	}
-	c.carried = head
+	c.carried = joinText(c.carried, head)
 }
 
 // item gives a sequence's item its head comment.
@@ -604,9 +765,12 @@ func (c *commenter) item(item *yaml.Node, head string) {
 // firstScalar gives the foot comment meant for the item being read to its
 // first scalar n (the item, or its first key), made now: yaml.v3 gives the
 // foot comment of an item that is a collection (and of an empty item) to
-// the scalar that starts the next item. (A flow collection or a block
-// scalar there is refused.)
+// the scalar that starts the next item.
 func (c *commenter) firstScalar(n *yaml.Node) {
+	if c.nextLine != "" {
+		c.give(&n.LineComment, c.nextLine)
+		c.nextLine = ""
+	}
 	if c.nextFoot == "" {
 		return
 	}
@@ -618,23 +782,28 @@ func (c *commenter) firstScalar(n *yaml.Node) {
 // The document's comments.
 
 // marker: a --- line. The comments before it (at the start of the
-// stream) are cut apart from those after it: they make one head comment,
-// joined with the first token's.
+// stream) make one head comment, joined with the first token's.
 func (c *commenter) marker() {
 	if c.off {
 		return
 	}
 	c.target = nil
 	c.afterMarker = true
-	c.footable = c.r.line > 0 // (for an empty document)
 	if len(c.lines) > 0 {
-		var segs [2]segment
-		s := c.cut(-1, false, false, segs[:0])
-		if len(s) == 1 {
-			c.prehead = c.text(s[0])
+		from := 0
+		if docs := c.r.docs; len(docs) > 0 && c.footable {
+			// after a ... line: its first paragraph, when a blank
+			// line ends it, is the document before's foot
+			if end, ok := c.paragraph(); ok {
+				c.give(&docs[len(docs)-1].FootComment, c.text(0, end, false))
+				from = end
+			}
 		}
+		c.prehead = joinText(c.prehead, c.text(from, len(c.lines), true))
 		c.lines = c.lines[:0]
 	}
+	c.footable = c.r.line > 0 // (for an empty document)
+	c.deny = false
 }
 
 // emptyDoc: a document without content.
@@ -642,185 +811,92 @@ func (c *commenter) emptyDoc(n *yaml.Node) {
 	if c.off {
 		return
 	}
+	c.emptyRoot = n
+	c.carriedFirst = false
 	if c.prehead != "" {
-		c.r.refuse("comments before --- in an empty document")
+		c.give(&c.r.doc.FootComment, c.prehead)
+		c.prehead = ""
 	}
 }
 
 // docEnd settles the gap at the end of a document, whose root is root:
 // before the end of the stream (eof), or before a --- or ... marker.
-//
-// The comments right after the last token (before the gap's first blank
-// line) are the foot comments of the entries that ended, as before the
-// next entry of a collection: of the innermost collection's last entry
-// for those indented as it is or more, else of the root's last entry (or
-// the root, a scalar). What follows the first blank line is the
-// document's foot comment; so is what follows right after the last token
-// before a marker (not before the end of the stream). After a flow
-// collection or a key or dash without a value, all of it is the
-// document's foot comment.
 func (c *commenter) docEnd(doc, root *yaml.Node, eof bool) {
 	if c.off {
 		return
 	}
 	if c.carried != "" {
-		if len(c.closed) != 1 || c.closed[0] != root || c.hasComments() {
-			c.r.refuse("an empty item's head comment at the end of a document")
+		if !c.r.dropLost || !c.carriedFirst {
+			c.give(&doc.FootComment, c.carried)
 		}
-		doc.FootComment, c.carried = c.carried, ""
+		c.carried = ""
+	}
+	c.carriedFirst = false
+	if c.nextFoot != "" {
+		c.give(&doc.FootComment, c.nextFoot)
+		c.nextFoot = ""
 	}
 	if len(c.lines) == 0 {
 		c.settled()
 		return
 	}
-	// The root's column, and the collections deeper than the root that
-	// ended.
-	col, deep := root.Column-1, len(c.closed)
-	if root.Kind != yaml.ScalarNode {
-		if deep == 0 || c.closed[deep-1] != root {
-			c.r.refuse("internal: the root did not end")
-		}
-		deep--
+	n := 0
+	if eof && c.r.end > 0 && c.r.src[c.r.end-1] != '\n' && c.comments() == 1 {
+		// the end of the stream is at the end of its last line (of a
+		// gap of one comment: yaml.v3 reads those of more as if a line
+		// break ended them)
+		n = c.r.colOf(c.r.end)
 	}
-	if deep > 0 && c.cols[deep-1] == col {
-		c.r.refuse("a sequence at the root's column ending with the document")
-	}
-	if col > 0 {
-		c.r.refuse("comments at the end of a document whose root is indented")
-	}
-	// The node the foot comment of the root's last entry goes to; nil
-	// where yaml.v3 gives it to the document.
+	// the collections that end: those deeper than n (the others are
+	// the collection the end is in, and those around it); pfoot is the
+	// foot of the last entry of the innermost that does not (or the
+	// root's, or the document's)
 	var pfoot *string
+	var levelsArr [8]level
+	levels := levelsArr[:0]
+	rootEnds := false
 	switch {
-	case root.Kind == yaml.ScalarNode:
-		if root.Tag == nullTag && root.Value == "" && root.Style == 0 {
-			// An empty document: yaml.v3 gives the comments of one
-			// after another to the one before.
-			if !c.firstDoc {
-				c.r.refuse("comments in an empty document after another")
-			}
-			break
+	case root == c.emptyRoot:
+		// an empty document: the comments after its --- line are the
+		// document before's, those after a blank line its own
+		pfoot = &doc.FootComment
+		if docs := c.r.docs; len(docs) > 0 {
+			pfoot = &docs[len(docs)-1].FootComment
 		}
+	case root.Kind == yaml.ScalarNode || root.Kind == yaml.AliasNode || root.Style&yaml.FlowStyle != 0:
 		pfoot = &root.FootComment
-	case root.Style == yaml.FlowStyle:
-	case root.Kind == yaml.MappingNode:
-		pfoot = &root.Content[len(root.Content)-2].FootComment
-	case atomic(root.Content[len(root.Content)-1]):
-		pfoot = &root.Content[len(root.Content)-1].FootComment
-	}
-	flush := c.footable || deep > 0 && !c.empty
-	if !flush && deep == 0 {
-		pfoot = nil
-	}
-	indent := col
-	if deep > 0 {
-		indent = c.cols[0]
-	}
-	var segsArr [4]segment
-	var segs []segment
-	if !eof {
-		// As before a next entry at the root's column.
-		c.shape(col, deep)
-		for _, l := range c.lines {
-			if l.s >= 0 && (deep > 0 && l.col > col && l.col < c.cols[0] || c.empty && l.col > col) {
-				c.r.refuse("a comment at the end of a document between the columns of two collections")
+	default:
+		open := len(c.closed)
+		for i, cc := range c.closed {
+			if cc.block && cc.col <= n || cc.n == root && cc.col <= n {
+				open = i
+				break
 			}
 		}
-		segs = c.cut(indent, flush, true, segsArr[:0])
-		for _, s := range segs {
-			switch {
-			case pfoot == nil && (deep == 0 || s.col == col):
-				c.give(&doc.FootComment, c.text(s))
-			case deep > 0 && s.col > col:
-				c.give(&c.footOf(0, deep).FootComment, c.text(s))
-			case s.how == 'b':
-				c.give(pfoot, c.text(s))
-			default:
-				c.give(&doc.FootComment, c.text(s))
-			}
+		if open < len(c.closed) {
+			pfoot = c.footOf(open, &doc.FootComment, true)
+			rootEnds = c.closed[open].n == root && c.closed[open].col == n
+		} else {
+			pfoot = &doc.FootComment
 		}
-		c.settled()
-		return
-	}
-	// At the end of the stream: the comments before the first blank line
-	// as before a next entry, those after it the document's.
-	if c.r.end > 0 && c.r.src[c.r.end-1] != '\n' {
-		c.r.refuse("comments at the end of a stream without a line break")
-	}
-	c.shape(col, deep)
-	for _, l := range c.lines {
-		if l.s >= 0 && l.col < col {
-			c.r.refuse("a comment at the end of a stream less indented than the root")
-		}
-	}
-	if (c.empty || !c.footable) && deep > 0 {
-		for _, l := range c.lines {
-			if l.s >= 0 && l.col > col {
-				c.r.refuse("comments at the end of a stream after an empty value")
-			}
-		}
-	}
-	if !flush && deep == 0 {
-		segs = c.cut(-1, false, false, segsArr[:0])
-		if len(segs) == 1 {
-			c.give(&doc.FootComment, c.text(segs[0]))
-		}
-		c.settled()
-		return
-	}
-	blank := len(c.lines)
-	for i, l := range c.lines {
-		if l.s < 0 {
-			blank = i
-			break
-		}
-	}
-	all := c.lines
-	c.lines = all[:blank]
-	segs = c.cut(indent, flush, true, segsArr[:0])
-	for _, s := range segs {
-		// A comment ended by one less indented is the innermost
-		// collection's foot comment; the others go by their column:
-		// to the collection at it (the innermost when deeper).
-		var n *yaml.Node
-		if deep > 0 && s.col > col {
-			i := 0
-			if s.how != 'd' && s.col < c.cols[0] {
-				for i < deep && c.cols[i] != s.col {
-					i++
-				}
-				if i == deep {
-					c.r.refuse("a comment at the end of a stream between the columns of two collections")
+		for i, cc := range c.closed[:open] {
+			if cc.block || cc.n == root {
+				levels = append(levels, level{c.footOf(i, pfoot, false), cc.col})
+				if cc.n == root {
+					levels[len(levels)-1].slot = c.footOf(i, pfoot, true)
 				}
 			}
-			n = c.footOf(i, deep)
-		}
-		switch {
-		case n != nil:
-			c.give(&n.FootComment, c.text(s))
-		case pfoot == nil:
-			c.give(&doc.FootComment, c.text(s))
-		default:
-			c.give(pfoot, c.text(s))
 		}
 	}
-	c.lines = all[blank:]
-	var more [2]segment
-	rest := c.cut(indent, false, false, more[:0])
-	switch {
-	case len(rest) > 1:
-		c.r.refuse("comments at the end of a stream cut apart")
-	case len(rest) == 1 && len(segs) > 0 && deep > 0:
-		for _, l := range c.lines {
-			if l.s >= 0 && l.col != col && c.isCol(l.col) {
-				c.r.refuse("a comment at the end of a stream at a collection's column")
-			}
-		}
-		fallthrough
-	case len(rest) == 1:
-		c.give(&doc.FootComment, c.text(rest[0]))
+	inner := c.footOf(0, pfoot, true)
+	if len(c.closed) == 0 || len(levels) == 0 && c.closed[0].n == root {
+		inner = pfoot
 	}
-	c.lines = all
+	c.settle(n, levels, inner, pfoot, pfoot, &doc.FootComment, eof, rootEnds)
+	if c.nextFoot != "" {
+		c.give(&doc.FootComment, c.nextFoot)
+		c.nextFoot = ""
+	}
 	c.settled()
 }
 
@@ -831,7 +907,23 @@ func (c *commenter) streamEnd(docs []*yaml.Node) {
 		return
 	}
 	if len(c.lines) > 0 && len(docs) > 0 {
-		c.r.refuse("comments after a document's ... line")
+		last := &docs[len(docs)-1].FootComment
+		if c.r.dropLost {
+			// (yaml.v3 keeps of the comments after a ... line at the
+			// end only the first paragraph, if right after the line,
+			// in place of the document's foot)
+			end := 0
+			if c.endComment < 0 {
+				for end < len(c.lines) && c.lines[end].s >= 0 {
+					end++
+				}
+			}
+			c.lines = c.lines[:end]
+			if end > 0 {
+				*last = ""
+			}
+		}
+		c.give(last, c.text(0, len(c.lines), false))
 	}
 	c.settled()
 	c.prehead = ""
@@ -856,15 +948,20 @@ func (c *commenter) docHead(doc *yaml.Node) {
 	if last < 0 {
 		return
 	}
-	var segs [2]segment
+	c.give(&doc.HeadComment, c.text(0, last, false))
 	rest := c.lines[last:]
-	c.lines = c.lines[:last]
-	s := c.cut(-1, false, false, segs[:0])
-	if len(s) == 1 {
-		s[0].trail = false
-		c.give(&doc.HeadComment, c.text(s[0]))
-	}
 	c.lines = append(c.lines[:0], rest...)
+}
+
+// comments counts the gap's comment lines.
+func (c *commenter) comments() int {
+	k := 0
+	for _, l := range c.lines {
+		if l.s >= 0 {
+			k++
+		}
+	}
+	return k
 }
 
 // hasComments reports whether the gap has comment lines.
@@ -878,4 +975,193 @@ func (c *commenter) hasComments() bool {
 		}
 	}
 	return false
+}
+
+// Flow collections.
+//
+// Inside a flow collection the gaps are settled as between the entries of a
+// block collection without collections ending (settle, no levels): before
+// an entry, the first paragraph after the entry before (when a blank line
+// ends it) is that entry's foot, the rest the head of the entry's first
+// node; before the closing bracket, both are the last entry's foot (the
+// rest the collection's when a foot paragraph took the last entry's). A
+// comment on the line of a node is its line comment; after a value's colon
+// that of the first scalar of the value; yaml.v3 drops one right after an
+// opening bracket or between a key and its colon, which kmerge keeps as the
+// next node's head.
+
+// A flowLevel is the state of the comments of a flow collection being read.
+type flowLevel struct {
+	n        *yaml.Node // the collection
+	tok      byte       // the last token: '[' the opening, 'n' a node, ':' a colon, '?' an explicit key
+	tokLine  int        // its line
+	last     *yaml.Node // the node whose line comment a comment after tok is
+	prevFoot *string    // the foot of the entry before (nil before the first)
+	head     string     // the head comment for the next node
+	entry    bool       // the next node starts an entry
+}
+
+// flowStart: a flow collection opens (n), its bracket on the current line.
+func (c *commenter) flowStart(n *yaml.Node) {
+	if c.off {
+		return
+	}
+	c.flows = append(c.flows, flowLevel{n: n, tok: '[', tokLine: c.r.line, entry: true})
+	c.lines = c.lines[:0]
+	c.footable = c.r.line > 0
+	c.empty, c.dash = false, false
+}
+
+// flowBlank: an empty line inside a flow collection.
+func (c *commenter) flowBlank() {
+	if c.off {
+		return
+	}
+	c.blank()
+}
+
+// flowComment: a comment inside a flow collection.
+func (c *commenter) flowComment(s, e int) {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	text := c.r.src[s:e]
+	if c.r.line != f.tokLine {
+		c.lines = append(c.lines, gapLine{s, e, c.r.col(s)})
+		return
+	}
+	switch f.tok {
+	case 'n':
+		c.give(&f.last.LineComment, text)
+		if c.r.line == 0 {
+			c.footable = false
+		}
+	case ':':
+		c.nextLine = joinText(c.nextLine, text)
+	default:
+		if !c.r.dropLost {
+			f.head = joinText(f.head, text)
+		}
+	}
+}
+
+// flowIndicator: a colon (':') or an explicit key's '?' read inside a flow
+// collection.
+func (c *commenter) flowIndicator(tok byte) {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	c.flowSettle(f)
+	f.tok, f.tokLine = tok, c.r.line
+}
+
+// flowEntry: the next node starts an entry of the flow collection (a key,
+// an item), after the foot of the entry before, foot.
+func (c *commenter) flowEntry() {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	c.flows[len(c.flows)-1].entry = true
+}
+
+// flowSettle settles the gap before a node, or before the closing
+// bracket (end).
+func (c *commenter) flowSettle(f *flowLevel) {
+	if len(c.lines) == 0 {
+		return
+	}
+	if f.entry && f.prevFoot != nil {
+		head := ""
+		c.settle(0, nil, f.prevFoot, f.prevFoot, f.prevFoot, &head, false, false)
+		f.head = joinText(f.head, head)
+	} else {
+		f.head = joinText(f.head, c.text(0, len(c.lines), true))
+	}
+	c.lines = c.lines[:0]
+	c.footable = true
+}
+
+// flowNodeStart: a node of the flow collection is about to be read.
+func (c *commenter) flowNodeStart() {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	c.flowSettle(f)
+	f.entry = false
+	c.flowHead, f.head = f.head, ""
+}
+
+// flowNode: a node read inside a flow collection; foot is where the foot
+// comment of its entry goes, if it ends an entry.
+func (c *commenter) flowNode(n *yaml.Node) {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	if c.flowHead != "" {
+		c.give(&n.HeadComment, c.flowHead)
+		c.flowHead = ""
+	}
+	f.tok, f.tokLine, f.last = 'n', c.r.line, n
+}
+
+// flowEntryEnd: an entry of the flow collection ended; foot is the slot of
+// its foot comment.
+func (c *commenter) flowEntryEnd(foot *string) {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	f.prevFoot = foot
+	f.entry = true
+}
+
+// flowEnd: a flow collection closes: the gap before its bracket is its
+// last entry's foot.
+func (c *commenter) flowEnd(n *yaml.Node) {
+	if c.off || len(c.flows) == 0 {
+		return
+	}
+	f := &c.flows[len(c.flows)-1]
+	if len(c.lines) > 0 {
+		if f.prevFoot == nil {
+			if !c.r.dropLost {
+				c.give(&n.FootComment, c.text(0, len(c.lines), false))
+			}
+		} else {
+			coll := ""
+			given := *f.prevFoot
+			c.settle(0, nil, f.prevFoot, f.prevFoot, &coll, &coll, false, false)
+			if coll != "" {
+				if *f.prevFoot != given {
+					c.give(&n.FootComment, coll)
+				} else {
+					c.give(f.prevFoot, coll)
+				}
+			}
+		}
+		c.lines = c.lines[:0]
+	}
+	if f.head != "" {
+		c.give(&n.FootComment, f.head)
+	}
+	c.flows = c.flows[:len(c.flows)-1]
+	if len(c.flows) > 0 {
+		p := &c.flows[len(c.flows)-1]
+		p.tok, p.tokLine, p.last = 'n', c.r.line, n
+	}
+	c.flowHead = ""
+}
+
+// deferHead keeps a head comment for the first token of the node below
+// (the first key or item, the scalar): yaml.v3 gives the head comment of a
+// node whose properties end their line to it.
+func (c *commenter) deferHead(head string) {
+	if c.off || head == "" {
+		return
+	}
+	c.prehead = joinText(c.prehead, head)
 }

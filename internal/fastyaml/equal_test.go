@@ -14,10 +14,11 @@ import (
 // decodeV3 parses data as tree.Read does today: yaml.v3's Decoder, one
 // Decode per document.
 //
-// yaml.v3 refuses %YAML 1.2, which this package reads as 1.1 (the trees
-// do not depend on it): the oracle reads such a directive as 1.1.
+// yaml.v3 refuses %YAML 1.2 (and later 1.x), which this package reads
+// (the trees do not depend on it): the oracle reads such a directive as
+// 1.1 (of the same length).
 func decodeV3(data []byte) ([]*yaml.Node, error) {
-	data = v12.ReplaceAll(data, []byte("${1}1.1"))
+	data = version11(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {
@@ -34,8 +35,33 @@ func decodeV3(data []byte) ([]*yaml.Node, error) {
 
 // diffDocs returns "" if the two lists of documents are the same in every
 // field of every node, or where they first differ.
-// v12 finds %YAML 1.2 directives.
-var v12 = regexp.MustCompile(`(?m)^(%YAML[ \t]+)1\.2`)
+// version11 returns data with its %YAML directives of a version 1.2 to
+// 1.9 spelled 1.1: a line starting with "%YAML " in a document's
+// prologue (the lines before its --- line, when only directives, comments
+// and blank lines are there).
+func version11(data []byte) []byte {
+	if !bytes.Contains(data, []byte("%YAML")) {
+		return data
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	prologue := true // at the start of a document
+	for i, l := range lines {
+		t := bytes.TrimRight(l, "\r\n")
+		switch {
+		case bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("...")):
+			prologue = bytes.HasPrefix(t, []byte("..."))
+		case prologue && v1x.Match(t):
+			lines[i] = v1x.ReplaceAll(l, []byte("${1}1.1"))
+		case prologue && (len(bytes.TrimSpace(t)) == 0 || t[0] == '#' || t[0] == '%'):
+		default:
+			prologue = false
+		}
+	}
+	return bytes.Join(lines, nil)
+}
+
+// v1x finds a %YAML directive of a version 1.2 to 1.9.
+var v1x = regexp.MustCompile(`^(%YAML[ \t]+)1\.[2-9]`)
 
 func diffDocs(got, want []*yaml.Node) string {
 	if len(got) != len(want) {

@@ -1,41 +1,45 @@
 package fastyaml
 
 import (
-	yaml "go.yaml.in/yaml/v3"
+	"strings"
 
-	"github.com/kmerge/kmerge/internal/resolve"
+	yaml "go.yaml.in/yaml/v3"
 )
 
-// flowSpace skips blanks and line breaks inside a flow collection, inside
-// a block at column parent: lines it goes on with are indented more than
-// parent. Comments inside flow collections are refused.
-func (r *reader) flowSpace(parent int) {
+// isFlowIndicator reports whether c is one of the flow indicators ,[]{}.
+func isFlowIndicator(c byte) bool {
+	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
+}
+
+// flowSpace skips blanks, line breaks and comments inside a flow
+// collection opened at offset open. yaml.v3 reads the lines of a flow
+// collection at any indentation, and a comment right after a comma.
+func (r *reader) flowSpace(open int) {
 	for {
 		switch r.src[r.pos] {
 		case ' ', '\t':
 			r.pos++
 		case '\n':
 			r.newline()
-			for r.src[r.pos] == ' ' {
+			for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
 				r.pos++
 			}
-			switch r.src[r.pos] {
-			case '\n':
+			if r.src[r.pos] == '\n' {
+				r.com.flowBlank()
 				continue
-			case '\t':
-				r.refuse("a tab in indentation")
 			}
-			if r.pos-r.bol <= parent {
-				r.refuse("a flow collection's line indented as its parent")
-			}
-			if r.pos == r.bol && (r.isMarker('-') || r.isMarker('.')) {
-				r.refuse("a document marker in a flow collection")
+			if r.isMarkerAt(r.bol, '-') || r.isMarkerAt(r.bol, '.') {
+				r.fail(r.bol, "a document marker inside a flow collection (is a [ or { not closed?)")
 			}
 		case '#':
-			r.refuse("a comment in a flow collection")
+			s := r.pos
+			for r.src[r.pos] != '\n' && r.pos < r.end {
+				r.pos++
+			}
+			r.com.flowComment(s, r.pos)
 		case 0:
 			if r.pos >= r.end {
-				r.refuse("a flow collection without its end")
+				r.unclosedFlow(open)
 			}
 			return
 		default:
@@ -44,21 +48,35 @@ func (r *reader) flowSpace(parent int) {
 	}
 }
 
-// flow reads a flow collection at pos, inside a block at column parent.
-func (r *reader) flow(parent int) *yaml.Node {
-	if r.com.nextFoot != "" {
-		r.refuse("a foot comment for an item that starts with a flow collection")
+// unclosedFlow fails for a flow collection opened at offset open that the
+// stream ends in.
+func (r *reader) unclosedFlow(open int) {
+	line := strings.Count(r.src[:open], "\n")
+	if r.src[open] == '[' {
+		r.failAt(line, r.colOf(open), "a [ list without its closing ]")
 	}
+	r.failAt(line, r.colOf(open), "a { mapping without its closing }")
+}
+
+// flow reads a flow collection at pos, inside a block at column parent;
+// p are its properties.
+func (r *reader) flow(parent int, p props) *yaml.Node {
 	r.enter()
+	open := r.pos
+	line, col := r.line, r.col(r.pos)
+	if p.has {
+		line, col = p.line, p.col
+	}
 	var n *yaml.Node
 	closing := byte(']')
 	if r.src[r.pos] == '{' {
-		n = r.node(yaml.MappingNode, mapTag, r.line, r.col(r.pos))
+		n = r.node(yaml.MappingNode, mapTag, line, col)
 		closing = '}'
 	} else {
-		n = r.node(yaml.SequenceNode, seqTag, r.line, r.col(r.pos))
+		n = r.node(yaml.SequenceNode, seqTag, line, col)
 	}
 	n.Style = yaml.FlowStyle
+	r.collectionProps(n, p)
 	r.pos++
 	base := len(r.kids)
 	var o *Outline
@@ -72,94 +90,317 @@ func (r *reader) flow(parent int) *yaml.Node {
 			r.sk.items()
 		}
 	}
-	r.flowSpace(parent)
+	r.com.flowStart(n)
+	r.flowSpace(open)
 	for r.src[r.pos] != closing {
-		if r.sk != nil && closing == '}' {
+		switch {
+		case r.sk != nil && closing == '}':
 			r.sk.o, r.sk.keep = o, keep
-			r.sk.flowEntry(r, parent, keys, &set)
-		} else if closing == ']' {
-			item := r.flowItem(parent, false)
+			r.sk.flowEntry(r, open, keys, &set)
+		case closing == '}':
+			k, v := r.flowPair(open, true)
+			r.kids = append(r.kids, k, v)
+			r.com.flowEntryEnd(&k.FootComment)
+		default:
+			item := r.flowSeqEntry(open)
 			if r.sk == nil || r.sk.keep {
 				r.kids = append(r.kids, item)
 			}
-			r.flowSpace(parent)
-			if r.src[r.pos] == ':' {
-				r.refuse("a mapping in a flow sequence")
+			if item.Kind == yaml.MappingNode && item.Style&yaml.FlowStyle != 0 && len(item.Content) == 2 && item.Line == item.Content[0].Line && r.sk == nil {
+				r.com.flowEntryEnd(&item.Content[0].FootComment)
+			} else {
+				r.com.flowEntryEnd(&item.FootComment)
 			}
-		} else {
-			key := r.flowKey(parent)
-			r.kids = append(r.kids, key)
-			r.kids = append(r.kids, r.flowValue(parent, key.Line, key.Style == 0))
 		}
-		switch r.src[r.pos] {
+		r.flowSpace(open)
+		switch c := r.src[r.pos]; c {
 		case ',':
 			r.pos++
-			r.flowSpace(parent)
+			r.flowSpace(open)
+			if c := r.src[r.pos]; c == ',' {
+				r.fail(r.pos, "two commas in a row in a flow collection (an entry is missing)")
+			}
 		case closing:
+		case ']', '}':
+			r.failf(r.pos, "%q where %q closes the collection", c, closing)
 		default:
-			r.refuse("no comma between the entries of a flow collection")
+			if closing == ']' {
+				r.fail(r.pos, "no comma between the items of a [ list (or is a ] missing?)")
+			}
+			r.fail(r.pos, "no comma between the entries of a { mapping (or is a } missing?)")
 		}
 	}
 	r.pos++
+	r.tokEnd = r.pos
 	n.Content = r.content(base)
 	if r.sk != nil {
 		r.sk.o, r.sk.keep = o, keep
 		r.sk.keys = r.sk.keys[:keys]
 		r.sk.endSet(set)
 	}
+	r.com.flowEnd(n)
 	r.leave()
 	return n
 }
 
-// flowItem reads a node inside a flow collection: a nested collection, a
-// quoted scalar or a plain scalar on one line (key says it is a flow
-// mapping's key, which may not be a collection).
-func (r *reader) flowItem(parent int, key bool) *yaml.Node {
+// flowSeqEntry reads an entry of a flow sequence: a node, or a pair of a
+// key and a value (a mapping of one entry).
+func (r *reader) flowSeqEntry(open int) *yaml.Node {
+	explicit := r.explicitKey()
+	var k *yaml.Node
+	if !explicit {
+		k = r.flowKey(open)
+		if !r.atValueIndicator(k) {
+			return k
+		}
+	}
+	// a pair: a mapping of one entry, where its key starts
+	if r.sk != nil {
+		panic(skimStop{r.line + 1, "a pair in a flow sequence"})
+	}
+	r.enter()
+	var m *yaml.Node
+	if explicit {
+		m = r.node(yaml.MappingNode, mapTag, r.line, r.col(r.pos))
+		m.Style = yaml.FlowStyle
+		k, v := r.flowPair(open, false)
+		m.Content = []*yaml.Node{k, v}
+	} else {
+		m = r.node(yaml.MappingNode, mapTag, k.Line-1, k.Column-1)
+		m.Style = yaml.FlowStyle
+		v := r.flowValue(open)
+		m.Content = []*yaml.Node{k, v}
+	}
+	r.leave()
+	return m
+}
+
+// explicitKey reports whether pos is at a "?" that starts an explicit key
+// in a flow collection.
+func (r *reader) explicitKey() bool {
+	if r.src[r.pos] != '?' {
+		return false
+	}
+	if !r.isFlowBlankAt(r.pos + 1) {
+		r.fail(r.pos, "a '?' at the start of a value in a flow collection: yaml.v3 reads it as a key indicator, YAML 1.2 as text (quote the value)")
+	}
+	return true
+}
+
+// flowKey reads a node of a flow collection that may be an implicit key,
+// and the blanks after it: a colon after it must be on its line, within
+// 1024 characters of its start.
+func (r *reader) flowKey(open int) *yaml.Node {
+	start, line := r.pos, r.line
+	k := r.flowNode(open, true)
+	endLine := r.line
+	r.flowSpace(open)
+	if r.atValueIndicator(k) {
+		if r.line != endLine || endLine != line {
+			r.fail(r.pos, "a key over lines, or its colon on a line after it, in a flow collection (an implicit key is on one line, with its colon)")
+		}
+		if r.line == line && r.pos-start > maxKey {
+			r.failAt(line, k.Column-1, "a key longer than 1024 characters in a flow collection (write it as an explicit key, after ?)")
+		}
+	}
+	return k
+}
+
+// isFlowBlankAt reports whether src[i] ends an indicator in a flow
+// collection: a blank, or a flow indicator.
+func (r *reader) isFlowBlankAt(i int) bool {
+	return r.isBlankAt(i) || isFlowIndicator(r.src[i])
+}
+
+// atValueIndicator reports whether pos is at the colon of a key k of a
+// flow collection: one followed by a blank, or right after a quoted or
+// flow key (JSON's "key":value).
+func (r *reader) atValueIndicator(k *yaml.Node) bool {
+	if r.src[r.pos] != ':' {
+		return false
+	}
+	if r.isFlowBlankAt(r.pos + 1) {
+		return true
+	}
+	return k != nil && (k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.FlowStyle) != 0)
+}
+
+// flowPair reads an entry of a flow mapping (inMap), or the pair after a
+// "?" in a flow sequence: an explicit key (?), or an implicit one, and its
+// value if a colon follows.
+func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
+	if r.explicitKey() {
+		r.pos++
+		r.com.flowIndicator('?')
+		r.flowSpace(open)
+		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1) {
+			k = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+		} else {
+			k = r.flowNode(open, true)
+		}
+		r.flowSpace(open)
+	} else {
+		k = r.flowKey(open)
+	}
+	if r.atValueIndicator(k) {
+		return k, r.flowValue(open)
+	}
+	// no value: a null where the next token is
+	return k, r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+}
+
+// flowValue reads the value after the colon at pos in a flow collection.
+func (r *reader) flowValue(open int) *yaml.Node {
+	r.pos++ // the colon
+	r.com.flowIndicator(':')
+	r.flowSpace(open)
+	if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' {
+		return r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+	}
+	return r.flowNode(open, false)
+}
+
+// flowNode reads a node inside a flow collection opened at offset open:
+// properties, then an alias, a nested collection, a quoted scalar, a
+// plain scalar (over lines too), or nothing (a node of its properties
+// alone). key says it may be a key, followed by a colon.
+func (r *reader) flowNode(open int, key bool) *yaml.Node {
+	r.com.flowNodeStart()
+	var p props
+	if c := r.src[r.pos]; c == '&' || c == '!' {
+		p = r.props()
+		r.flowSpace(open)
+	}
+	var n *yaml.Node
 	switch c := r.src[r.pos]; c {
 	case '[', '{':
-		if key {
-			r.refuse("a collection as a key")
+		if key && r.sk != nil {
+			panic(skimStop{r.line + 1, "a key that may not be a scalar"})
 		}
-		return r.flow(parent)
+		n = r.flow(-1, p)
 	case '"':
-		return r.doubleQuoted(parent)
+		n = r.doubleQuoted(-1, p)
 	case '\'':
-		return r.singleQuoted(parent)
-	case '-':
-		switch r.src[r.pos+1] {
-		case ' ', '\t', '\n', 0, ',', '[', ']', '{', '}':
-			r.refuse("a dash alone in a flow collection")
+		n = r.singleQuoted(-1, p)
+	case '*':
+		if p.has {
+			r.failAt(p.line, p.col, "properties on an alias")
 		}
-	case ',', ']', '}', '?', ':', '#', '&', '*', '!', '|', '>', '%', '@', '`':
-		r.refuse("a flow entry starting with an indicator")
+		n = r.alias()
+	case ',', ']', '}':
+		if !p.has {
+			r.fail(r.pos, "a flow collection's entry is missing")
+		}
+		n = r.node(yaml.ScalarNode, "", p.line, p.col)
+		r.scalarProps(n, p, "")
+	case ':':
+		if r.isFlowBlankAt(r.pos+1) && p.has {
+			n = r.node(yaml.ScalarNode, "", p.line, p.col)
+			r.scalarProps(n, p, "")
+			break
+		}
+		if r.isFlowBlankAt(r.pos + 1) {
+			r.fail(r.pos, "a value (:) without a key in a flow collection")
+		}
+		r.fail(r.pos, "a value starting with ':' in a flow collection (quote the value)")
+	case '?':
+		r.fail(r.pos, "a '?' at the start of a value in a flow collection: yaml.v3 reads it as a key indicator, YAML 1.2 as text (quote the value)")
+	case '|', '>':
+		r.failf(r.pos, "a block scalar (%c) inside a flow collection", c)
+	case '-':
+		if r.isFlowBlankAt(r.pos + 1) {
+			// yaml.v3 reads a dash alone as text
+			n = r.flowPlain(open, p)
+			break
+		}
+		n = r.flowPlain(open, p)
+	default:
+		if !r.plainStart(r.pos) {
+			r.failf(r.pos, "%q cannot start a value (quote the value)", c)
+		}
+		n = r.flowPlain(open, p)
 	}
-	n := r.node(yaml.ScalarNode, "", r.line, r.col(r.pos))
+	r.com.flowNode(n)
+	return n
+}
+
+// flowPlain reads a plain scalar inside a flow collection opened at
+// offset open, over lines if it goes on; p are its properties.
+func (r *reader) flowPlain(open int, p props) *yaml.Node {
+	line, col := r.line, r.col(r.pos)
+	if p.has {
+		line, col = p.line, p.col
+	}
+	n := r.node(yaml.ScalarNode, "", line, col)
 	start := r.pos
 	end := start
+	seg := start // where the text of the current line starts, when over lines
+	var b []byte // the value, when over lines
 	for {
 		switch r.src[r.pos] {
 		case ',', '[', ']', '{', '}':
 		case ':':
 			if !r.isBlankAt(r.pos + 1) {
-				r.refuse("a colon in a plain scalar in a flow collection")
+				r.pos++
+				end = r.pos
+				continue
 			}
-		case '?':
-			r.refuse("a question mark in a flow collection")
 		case ' ', '\t':
 			r.pos++
 			continue
+		case '?':
+			r.fail(r.pos, "a '?' inside a plain value in a flow collection: yaml.v3 reads it as a key indicator (quote the value)")
 		case '\n':
-			r.refuse("a plain scalar over lines in a flow collection")
+			// the scalar goes on on the next line with text, folded,
+			// unless that line starts with what ends it
+			j, breaks := r.pos, 0
+			var s int
+			for {
+				j++ // the line break
+				s = j
+				for r.src[j] == ' ' || r.src[j] == '\t' {
+					j++
+				}
+				if r.src[j] != '\n' {
+					break
+				}
+				breaks++
+			}
+			switch c := r.src[j]; {
+			case c == 0 && j >= r.end:
+				r.unclosedFlow(open)
+			case c == ',' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#',
+				c == ':' && r.isBlankAt(j+1):
+			default:
+				if r.isMarkerAt(s, '-') || r.isMarkerAt(s, '.') {
+					r.fail(s, "a document marker inside a flow collection (is a [ or { not closed?)")
+				}
+				if b == nil {
+					b = append(r.sbuf[:0], r.src[start:end]...)
+				} else {
+					b = append(b, r.src[seg:end]...)
+				}
+				if breaks == 0 {
+					b = append(b, ' ')
+				}
+				for range breaks {
+					b = append(b, '\n')
+				}
+				r.line += 1 + breaks
+				r.bol = s
+				r.pos, seg, end = j, j, j
+				continue
+			}
 		case '#':
 			if r.pos > start && (r.src[r.pos-1] == ' ' || r.src[r.pos-1] == '\t') {
-				r.refuse("a comment in a flow collection")
+				break // a comment
 			}
 			r.pos++
 			end = r.pos
 			continue
 		case 0:
 			if r.pos >= r.end {
-				r.refuse("a flow collection without its end")
+				r.unclosedFlow(open)
 			}
 			fallthrough
 		default:
@@ -169,44 +410,15 @@ func (r *reader) flowItem(parent int, key bool) *yaml.Node {
 		}
 		break
 	}
-	n.Value = r.src[start:end]
-	n.Tag = resolve.Tag(n.Value)
-	r.pos = end
-	return n
-}
-
-// flowValue reads what follows a flow mapping's key (on keyLine; plainKey
-// if a plain scalar): a colon and the value, or none (a null).
-func (r *reader) flowValue(parent, keyLine int, plainKey bool) *yaml.Node {
-	r.flowSpace(parent)
-	var v *yaml.Node
-	if r.src[r.pos] == ':' {
-		if r.line+1 != keyLine {
-			r.refuse("a flow key over lines")
-		}
-		if r.pos-r.keyStart > maxKey {
-			r.refuse("a key longer than yaml.v3 reads")
-		}
-		if plainKey && !r.isBlankAt(r.pos+1) {
-			r.refuse("a colon after a plain key without a blank")
-		}
-		r.pos++
-		r.flowSpace(parent)
-		if c := r.src[r.pos]; c == ',' || c == '}' {
-			v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
-		} else {
-			v = r.flowItem(parent, false)
-		}
+	if b != nil {
+		b = append(b, r.src[seg:end]...)
+		n.Value = string(b)
+		r.sbuf = b
 	} else {
-		v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+		n.Value = r.src[start:end]
 	}
-	r.flowSpace(parent)
-	return v
-}
-
-// flowKey reads a flow mapping's key, and notes where it starts (a key
-// and the blanks up to its colon are no longer than yaml.v3 reads).
-func (r *reader) flowKey(parent int) *yaml.Node {
-	r.keyStart = r.pos
-	return r.flowItem(parent, true)
+	r.scalarProps(n, p, tagOf(n.Value))
+	r.pos = end
+	r.tokEnd = -1
+	return n
 }

@@ -1,9 +1,7 @@
 package fastyaml
 
 import (
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -124,51 +122,28 @@ func gaps(n int, cols []int) []string {
 }
 
 // TestGaps compares Parse with yaml.v3 on comments and blank lines put
-// between two tokens in every way of up to four lines, in each context.
+// between two tokens in every way of up to four lines, in each context:
+// the trees must be the same (but for the comments yaml.v3 drops, which
+// Parse keeps: outcome compares with those dropped).
 func TestGaps(t *testing.T) {
-	total, fast, bad := 0, 0, 0
-	reasons := map[string]int{}
+	n := 4
+	if testing.Short() || raceEnabled {
+		n = 3
+	}
+	total := 0
+	counts := map[string]int{}
 	for _, c := range gapContexts {
-		cfast, ctotal := 0, 0
-		for _, g := range gaps(4, c.cols) {
+		for _, g := range gaps(n, c.cols) {
 			in := c.before + g + c.after
-			if _, err := decodeV3([]byte(in)); err != nil {
-				continue
-			}
+			o, d := outcome(in)
+			counts[o]++
 			total++
-			ctotal++
-			got, err := Parse([]byte(in), 0)
-			if err != nil {
-				var u *Unsupported
-				if !errors.As(err, &u) {
-					t.Fatalf("%q: %v", in, err)
-				}
-				if strings.HasPrefix(u.Reason, internalError) {
-					t.Errorf("%q: %v", in, err)
-					bad++
-				}
-				reasons[u.Reason]++
-				continue
+			switch o {
+			case bothEqual, bothRefuse:
+			default:
+				t.Errorf("%q + %q + %q: %s: %s", c.before, g, c.after, o, d)
 			}
-			want, _ := decodeV3([]byte(in))
-			if d := diffDocs(got, want); d != "" {
-				bad++
-				if bad <= 40 {
-					t.Errorf("%q + %q + %q: %s", c.before, g, c.after, d)
-				}
-				continue
-			}
-			fast++
-			cfast++
-		}
-		if testing.Verbose() {
-			t.Logf("%q|%q: %d of %d", c.before, c.after, cfast, ctotal)
 		}
 	}
-	var rs []string
-	for r, n := range reasons {
-		rs = append(rs, fmt.Sprintf("%6d %s", n, r))
-	}
-	sort.Strings(rs)
-	t.Logf("%d gaps, %d on the fast path, %d wrong; refused:\n%s", total, fast, bad, strings.Join(rs, "\n"))
+	t.Logf("%d gaps: %v", total, counts)
 }

@@ -1,7 +1,6 @@
 package fastyaml
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -201,52 +200,40 @@ func (g *gen) stream() string {
 
 // TestGenerated compares Parse with yaml.v3 on generated YAML: streams
 // with comments put anywhere, and tidy streams, with comments at the
-// columns of the entries around them. Parse must read them as yaml.v3 does
-// or decline them. It declines most: every stream has several places where
-// comments and blank lines meet the end of collections, and Parse knows
-// yaml.v3's rules for the arrangements hand-written manifests have there,
-// not for all (where a second paragraph of comments goes after a nested
-// block, comments at columns between those of two collections, head
-// comments of empty items); the floors below are what it reads of them
-// (about 15% and 25%), to notice a change. The repository's YAML files
-// (TestRepositoryYAML) are the measure of what it reads of real input.
+// columns of the entries around them. Parse must read what yaml.v3 reads
+// and refuse what it refuses, into the same trees but for where comments
+// go in arrangements the comment rules (comment.go) do not yet follow
+// yaml.v3 in: those are counted, and must stay under the bounds below.
 func TestGenerated(t *testing.T) {
 	for _, c := range []struct {
 		tidy    bool
-		percent int // of the valid streams on the fast path, at least
-	}{{false, 10}, {true, 20}} {
+		percent int // of the valid streams whose comments may go elsewhere, at most
+	}{{false, 34}, {true, 23}} {
 		n := 20000
 		if testing.Short() || raceEnabled {
 			n = 1000
 		}
 		g := &gen{r: rand.New(rand.NewPCG(1, 2)), tidy: c.tidy}
-		fast, invalid := 0, 0
+		counts := map[string]int{}
+		shown := 0
 		for i := 0; i < n; i++ {
 			in := g.stream()
-			got, err := Parse([]byte(in), 0)
-			var u *Unsupported
-			if errors.As(err, &u) && strings.HasPrefix(u.Reason, internalError) {
-				t.Fatalf("%v on\n%s", err, in)
-			}
-			want, werr := decodeV3([]byte(in))
-			if werr != nil {
-				invalid++
-				if err == nil {
-					t.Fatalf("Parse accepts what yaml.v3 rejects (%v):\n%s", werr, in)
+			o, d := outcome(in)
+			counts[o]++
+			switch o {
+			case bothEqual, bothRefuse:
+			case placed:
+				if shown < 3 {
+					shown++
+					t.Logf("%s\n%q", d, in)
 				}
-				continue
-			}
-			if err != nil {
-				continue
-			}
-			fast++
-			if d := diffDocs(got, want); d != "" {
-				t.Fatalf("%s\ninput:\n%s", d, in)
+			default:
+				t.Fatalf("%s: %s\n%s", o, d, in)
 			}
 		}
-		t.Logf("tidy %v: %d streams: %d invalid, %d on the fast path", c.tidy, n, invalid, fast)
-		if valid := n - invalid; fast*100 < valid*c.percent {
-			t.Errorf("tidy %v: only %d of %d valid streams on the fast path", c.tidy, fast, valid)
+		t.Logf("tidy %v: %d streams: %v", c.tidy, n, counts)
+		if valid := n - counts[bothRefuse]; counts[placed]*100 > valid*c.percent {
+			t.Errorf("tidy %v: %d of %d valid streams read with comments elsewhere", c.tidy, counts[placed], valid)
 		}
 	}
 }

@@ -10,21 +10,25 @@ import (
 	"github.com/kmerge/kmerge/internal/resolve"
 )
 
-// Unsupported is the error of Parse for an input it leaves to yaml.v3.
-type Unsupported struct {
-	Line   int    // the line (from 1) where Parse stopped
-	Reason string // what it found there
+// Error is the error of Parse for a stream that is not YAML: where it
+// stops being YAML, and why.
+type Error struct {
+	Line, Column int    // from 1; the column in characters
+	Msg          string // what is wrong there
+	// Char is the character not allowed in YAML text (or a Unicode line
+	// separator) the error is about, Byte the byte that is not UTF-8; 0
+	// otherwise.
+	Char rune
+	Byte byte
 }
 
-// Error says what Parse declined and where.
-func (e *Unsupported) Error() string {
-	return fmt.Sprintf("fastyaml: line %d: %s: left to yaml.v3", e.Line, e.Reason)
+// Error says where and what.
+func (e *Error) Error() string {
+	return fmt.Sprintf("fastyaml: line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
 // TooDeep is the error of Parse for a document nested deeper than the
 // limit it was given: a node inside more collections than the limit.
-// Unlike *Unsupported, it is an answer: the input is read no further, by
-// any reader.
 type TooDeep struct {
 	Line, Column int // of the first node too deep (from 1)
 	Max          int // the limit
@@ -40,17 +44,36 @@ func (e *TooDeep) Error() string {
 	return fmt.Sprintf("fastyaml: line %d, column %d: nesting deeper than %d levels", e.Line, e.Column, e.Max)
 }
 
+// Unsupported is the error of Skim for a stream it leaves to Parse: a
+// document with what only a full read decides (a key given twice, a merge
+// key, an alias).
+type Unsupported struct {
+	Line   int    // the line (from 1) where Skim stopped
+	Reason string // what it found there
+}
+
+// Error says what Skim declined and where.
+func (e *Unsupported) Error() string {
+	return fmt.Sprintf("fastyaml: line %d: %s: left to Parse", e.Line, e.Reason)
+}
+
 // MaxDepth is the deepest nesting Parse reads: a limit of 0, or above it,
 // is this one. The reader follows collections by recursion, each level a
 // few hundred bytes of stack.
 const MaxDepth = 100000
 
-// internalError starts the reason of an input declined because of a panic
-// of this package.
+// internalError starts the message of an error that is a panic of this
+// package (a bug), which the tests fail on.
 const internalError = "internal error"
 
-// refusal is what a reader panics with to give up on its input.
-type refusal struct {
+// failure is what a reader panics with to stop at an error.
+type failure struct {
+	err *Error
+}
+
+// skimStop is what a skimming reader panics with to leave a stream to
+// Parse.
+type skimStop struct {
 	line   int
 	reason string
 }
@@ -68,35 +91,49 @@ const (
 )
 
 // Parse reads a stream of YAML documents into the document nodes yaml.v3's
-// Decoder returns for it, or returns an *Unsupported error. A node inside
-// more than maxDepth collections (0, or more than MaxDepth: MaxDepth) is a
-// *TooDeep error, as tree's depth limit counts them: the root of a
-// document is at depth 1, what a collection at depth d holds at d+1.
+// Decoder returns for it, or returns an *Error saying where it is not YAML.
+// A node inside more than maxDepth collections (0, or more than MaxDepth:
+// MaxDepth) is a *TooDeep error, as tree's depth limit counts them: the
+// root of a document is at depth 1, what a collection at depth d holds at
+// d+1.
 func Parse(data []byte, maxDepth int) (docs []*yaml.Node, err error) {
-	lines, bad, reason := survey(data)
-	if reason != "" {
-		return nil, &Unsupported{Line: bad, Reason: reason}
+	return parse(data, maxDepth, false)
+}
+
+// parse is Parse; dropLost drops the comments yaml.v3 drops, so that the
+// tests compare the rest of the trees with yaml.v3's.
+func parse(data []byte, maxDepth int, dropLost bool) (docs []*yaml.Node, err error) {
+	lines, cr, serr := survey(data)
+	if serr != nil {
+		return nil, serr
 	}
-	r := newReader(data, lines)
+	r := newReader(data, lines, cr)
+	r.dropLost = dropLost
 	r.maxDepth = maxDepth
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		r.maxDepth = MaxDepth
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			if td, ok := p.(*TooDeep); ok {
-				td.Docs, td.Doc = r.docs, r.doc
-				docs, err = nil, td
-				return
-			}
-			f, ok := p.(refusal)
-			if !ok {
-				f = refusal{line: r.line + 1, reason: fmt.Sprintf("%s: %v", internalError, p)}
-			}
-			docs, err = nil, &Unsupported{Line: f.line, Reason: f.reason}
+			docs, err = nil, r.recovered(p)
 		}
 	}()
 	return r.stream(), nil
+}
+
+// recovered turns what a reader panicked with into the error Parse or Skim
+// returns.
+func (r *reader) recovered(p any) error {
+	switch p := p.(type) {
+	case *TooDeep:
+		p.Docs, p.Doc = r.docs, r.doc
+		return p
+	case failure:
+		return p.err
+	case skimStop:
+		return &Unsupported{Line: p.line, Reason: p.reason}
+	}
+	return &Error{Line: r.line + 1, Column: r.col(min(r.pos, r.end)) + 1, Msg: fmt.Sprintf("%s: %v", internalError, p)}
 }
 
 // A reader reads one stream. The parse is recursive descent over the
@@ -105,8 +142,8 @@ func Parse(data []byte, maxDepth int) (docs []*yaml.Node, err error) {
 // marker), its column in ind, the comments and blank lines on the way
 // recorded for the comment rules.
 type reader struct {
-	src  string // the input and padding NULs: values and comments are parts of it
-	end  int    // len(input): src[end:] are the NULs
+	src  string // the input (line breaks made \n) and padding NULs: values and comments are parts of it
+	end  int    // the length of the input: src[end:] are the NULs
 	pos  int    // the next byte to read
 	line int    // the line of pos, from 0
 	bol  int    // where that line begins
@@ -115,8 +152,13 @@ type reader struct {
 	// -1 at a document marker (mark is '-' or '.') or at the end (mark 0).
 	ind      int
 	mark     byte
-	colon    int // of the key keyAhead found
-	keyStart int // of the flow mapping key being read
+	colon    int  // of the key keyAhead found
+	keyStart int  // of the flow mapping key being read
+	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
+	noBlock  bool // the sequence about to be read is an indentless one
+	valueSeq bool // the sequence about to be read is a mapping's value
+	dropLost bool // drop the comments yaml.v3 drops (the tests' oracle mode)
+	prologue bool // after a directive, before the --- line
 
 	ckBol, ck, ckCol int // where col counted last: the line, offset, column
 
@@ -125,7 +167,11 @@ type reader struct {
 	doc      *yaml.Node   // the document being read
 	maxDepth int          // the deepest a node may be (Parse); 0: skimming
 	open     []int        // the columns of the block collections being read
-	ended    bool         // by a ... marker: the next document starts with ---
+	ended    bool         // by a ... marker
+
+	anchors map[string]*yaml.Node // the nodes anchored so far, by name
+	handles map[string]string     // the %TAG handles of the document, to their prefixes
+	crlf    []int32               // the lines (from 0) that ended with "\r\n", ascending
 
 	lines          int         // of the input, to size slabs
 	slab           []yaml.Node // nodes to hand out
@@ -141,30 +187,38 @@ type reader struct {
 	buf struct {
 		kids   [64]*yaml.Node
 		open   [16]int
-		closed [16]*yaml.Node
-		cols   [16]int
+		closed [16]closedColl
 		lines  [16]gapLine
 	}
 }
 
-func newReader(data []byte, lines int) *reader {
-	var b strings.Builder
-	b.Grow(len(data) + padding)
-	b.Write(data)
-	b.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00")
-	r := &reader{src: b.String(), end: len(data), lines: lines}
+func newReader(data []byte, lines int, cr bool) *reader {
+	src, crlf := normalize(data, cr)
+	r := &reader{src: src, end: len(src) - padding, lines: lines, crlf: crlf}
 	r.kids = r.buf.kids[:0]
 	r.open = r.buf.open[:0]
 	r.com.r = r
 	r.com.closed = r.buf.closed[:0]
-	r.com.cols = r.buf.cols[:0]
 	r.com.lines = r.buf.lines[:0]
 	return r
 }
 
-// refuse gives the input up: yaml.v3 reads it.
-func (r *reader) refuse(reason string) {
-	panic(refusal{line: r.line + 1, reason: reason})
+// fail stops the reader at an error at offset at of the current line.
+func (r *reader) fail(at int, msg string) {
+	if at < r.bol {
+		at = r.bol
+	}
+	panic(failure{&Error{Line: r.line + 1, Column: r.col(min(at, r.end)) + 1, Msg: msg}})
+}
+
+// failf is fail with a formatted message.
+func (r *reader) failf(at int, format string, args ...any) {
+	r.fail(at, fmt.Sprintf(format, args...))
+}
+
+// failAt stops the reader at an error at a line and column (from 0).
+func (r *reader) failAt(line, col int, msg string) {
+	panic(failure{&Error{Line: line + 1, Column: col + 1, Msg: msg}})
 }
 
 // padding is the number of NUL bytes after the input in src: the reader
@@ -196,7 +250,7 @@ func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
 	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
-	if r.com.nextFoot != "" && kind == yaml.ScalarNode {
+	if kind == yaml.ScalarNode && (r.com.nextFoot != "" || r.com.nextLine != "") {
 		r.com.firstScalar(n)
 	}
 	return n
@@ -260,6 +314,18 @@ func (r *reader) col(i int) int {
 	return c
 }
 
+// colOf returns the column of offset at, on whatever line it is.
+func (r *reader) colOf(at int) int {
+	bol := strings.LastIndexByte(r.src[:at], '\n') + 1
+	c := at - bol
+	for j := bol; j < at; j++ {
+		if r.src[j] >= 0x80 {
+			return utf8.RuneCountInString(r.src[bol:at])
+		}
+	}
+	return c
+}
+
 // isBlankAt reports whether src[i] separates tokens: space, tab, line
 // break or the end.
 func (r *reader) isBlankAt(i int) bool {
@@ -290,6 +356,15 @@ func (r *reader) atEOL() bool {
 	return c == '\n' || c == 0 && r.pos >= r.end
 }
 
+// atComment reports whether pos starts a comment: a '#' after a blank or
+// at the start of a line.
+func (r *reader) atComment() bool {
+	if r.src[r.pos] != '#' {
+		return false
+	}
+	return r.pos == r.bol || r.src[r.pos-1] == ' ' || r.src[r.pos-1] == '\t'
+}
+
 // newline moves pos past the line break at pos (or stays at the end).
 func (r *reader) newline() {
 	if r.src[r.pos] == '\n' {
@@ -299,15 +374,34 @@ func (r *reader) newline() {
 	}
 }
 
-// endLine finishes the line of a node: spaces, perhaps a comment (the
+// crlfLine reports whether line (from 0) ended with "\r\n".
+func (r *reader) crlfLine(line int) bool {
+	if len(r.crlf) == 0 {
+		return false
+	}
+	lo, hi := 0, len(r.crlf)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(r.crlf[m]) < line {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(r.crlf) && int(r.crlf[lo]) == line
+}
+
+// endLine finishes the line of a node: blanks, perhaps a comment (the
 // line comment, which the comment rules give to the node the line ends),
-// the line break; then skips to the next content.
-func (r *reader) endLine() {
+// the line break; then skips to the next content. loose allows a comment
+// right after the node without a blank before it, as yaml.v3 does after
+// a quoted scalar, a flow collection and a block scalar's header.
+func (r *reader) endLine(loose bool) {
 	r.skipSpace()
 	switch c := r.src[r.pos]; {
 	case c == '#':
-		if p := r.src[r.pos-1]; r.pos == r.bol || p != ' ' && p != '\t' {
-			r.refuse("a comment without a space before it")
+		if !loose && r.pos > r.bol && r.src[r.pos-1] != ' ' && r.src[r.pos-1] != '\t' {
+			r.fail(r.pos, "a comment without a blank before it")
 		}
 		s := r.pos
 		for r.src[r.pos] != '\n' && r.pos < r.end {
@@ -316,7 +410,7 @@ func (r *reader) endLine() {
 		r.com.lineComment(s, r.pos)
 	case c == '\n' || r.pos >= r.end:
 	default:
-		r.refuse("more on the line after a node")
+		r.fail(r.pos, "more text after the end of a value")
 	}
 	r.newline()
 	r.skip()
@@ -335,17 +429,38 @@ func (r *reader) skip() {
 			r.com.blank()
 			r.newline()
 			continue
-		case '#':
-			col := r.col(r.pos)
-			cs := r.pos
-			for r.src[r.pos] != '\n' && r.pos < r.end {
-				r.pos++
-			}
-			r.com.commentLine(cs, r.pos, col)
-			r.newline()
-			continue
 		case '\t':
-			r.refuse("a tab in indentation")
+			// a tab after the indentation: a blank line, a comment line,
+			// or content that cannot start so; yaml.v3 refuses a tab
+			// not indented more than the block being read
+			if len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() {
+				r.tabIndent(r.pos)
+			}
+			j := r.pos
+			for r.src[j] == ' ' || r.src[j] == '\t' {
+				j++
+			}
+			switch r.src[j] {
+			case '\n':
+				r.pos = j
+				r.com.blank()
+				r.newline()
+				continue
+			case '#':
+				r.pos = j
+				r.commentLine()
+				continue
+			case 0:
+				if j >= r.end {
+					r.pos = j
+					continue
+				}
+			}
+			r.ind = r.pos - s
+			return
+		case '#':
+			r.commentLine()
+			continue
 		case 0:
 			if r.pos >= r.end {
 				if r.pos > s {
@@ -365,14 +480,52 @@ func (r *reader) skip() {
 	}
 }
 
+// indentNow returns the column of the innermost block collection being
+// read, 0 outside any.
+func (r *reader) indentNow() int {
+	if len(r.open) == 0 {
+		return 0
+	}
+	return r.open[len(r.open)-1]
+}
+
+// commentLine reads a line holding only a comment, from its '#'.
+func (r *reader) commentLine() {
+	col := r.col(r.pos)
+	cs := r.pos
+	for r.src[r.pos] != '\n' && r.pos < r.end {
+		r.pos++
+	}
+	r.com.commentLine(cs, r.pos, col)
+	if r.crlfLine(r.line) {
+		r.com.blank()
+	}
+	r.newline()
+}
+
 // isMarker reports whether the line at pos (its start) begins with a
 // document marker: three c and a blank.
 func (r *reader) isMarker(c byte) bool {
-	return r.src[r.pos] == c && r.src[r.pos+1] == c && r.src[r.pos+2] == c && r.isBlankAt(r.pos+3)
+	return r.isMarkerAt(r.pos, c)
+}
+
+// isMarkerAt reports whether the line at i (its start) begins with a
+// document marker: three c and a blank.
+func (r *reader) isMarkerAt(i int, c byte) bool {
+	return r.src[i] == c && r.src[i+1] == c && r.src[i+2] == c && r.isBlankAt(i+3)
+}
+
+// atTab fails at a tab where indentation is: YAML indents with spaces.
+func (r *reader) tabIndent(at int) {
+	r.fail(at, "a tab character in indentation (YAML indents with spaces)")
 }
 
 // stream reads every document.
 func (r *reader) stream() []*yaml.Node {
+	if strings.HasPrefix(r.src, "\ufeff") {
+		r.pos = 3
+		r.bol = 3 // (columns count from after it)
+	}
 	r.skip()
 	for {
 		if r.ind < 0 && r.mark == 0 {
@@ -389,20 +542,30 @@ func (r *reader) stream() []*yaml.Node {
 func (r *reader) document() *yaml.Node {
 	line, col := r.line, r.col(r.pos)
 	directive := false
+	r.handles = nil
+	version := false
 	for r.ind == 0 && r.src[r.pos] == '%' {
-		if directive {
-			r.refuse("two directives")
+		if r.ended || len(r.docs) == 0 || directive {
+			// (directives start a document: the first, or one after a
+			// ... marker)
+		} else {
+			r.fail(r.pos, "a directive inside a document (end the one before with ...)")
 		}
-		r.directive()
-		directive = true
+		if r.directive(&version) {
+			directive = true
+		}
 	}
-	if r.ended && !directive && !(r.ind < 0 && r.mark == '-') {
-		r.refuse("a document after ... without ---")
+	if r.ended && !directive && !(r.ind < 0 && r.mark == '-') && r.ind >= 0 {
+		r.fail(r.pos, "a document after a ... line without a --- line before it")
+	}
+	if directive && !(r.ind < 0 && r.mark == '-') {
+		if r.ind < 0 && r.mark == 0 {
+			r.fail(r.pos, "directives without a document after them (--- missing)")
+		}
+		r.fail(r.pos, "directives without a --- line after them")
 	}
 	r.ended = false
-	if directive && !(r.ind < 0 && r.mark == '-') {
-		r.refuse("a directive without a document start")
-	}
+	r.prologue = false
 	doc := r.node(yaml.DocumentNode, "", line, col)
 	r.doc = doc
 	var root *yaml.Node
@@ -414,100 +577,177 @@ func (r *reader) document() *yaml.Node {
 		}
 		r.pos += 3
 		r.com.marker()
-		r.skipSpace()
-		if r.atEOL() || r.src[r.pos] == '#' {
-			r.endLine()
-			if r.ind < 0 {
-				// An empty document: a null where the next token is.
-				line := r.line
-				if r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' {
-					line++ // the end is on a line of its own
-				}
-				root = r.node(yaml.ScalarNode, nullTag, line, 0)
-				r.com.emptyDoc(root)
-			} else {
-				root = r.block(-1)
-			}
-		} else {
-			head := r.com.first()
-			root = r.inline(-1, true)
-			if head != "" {
-				r.com.give(&root.HeadComment, head)
-			}
-		}
+		root = r.afterMarker()
 	case r.ind < 0 && r.mark == '.':
-		r.refuse("a document end marker without a document")
+		r.fail(r.pos, "a document end marker (...) without a document")
 	default:
 		doc.Line, doc.Column = r.line+1, r.ind+1
 		r.com.docHead(doc)
-		root = r.block(-1)
+		root = r.block(-1, props{})
 	}
 	if r.ind >= 0 {
-		r.refuse("content after the end of a document")
+		if r.ind == 0 && r.src[r.pos] == '%' {
+			r.fail(r.pos, "a directive (%) inside a document (end the document with a ... line before it)")
+		}
+		r.fail(r.pos, "more content after the end of the document's root node (is it indented less than the lines before?)")
 	}
 	doc.Content = []*yaml.Node{root}
 	r.com.docEnd(doc, root, r.mark == 0)
 	if r.mark == '.' {
 		r.ended = true
-		r.pos += 3
-		r.skipSpace()
-		if !r.atEOL() {
-			r.refuse("text after a document end marker")
-		}
-		r.com.noComment()
-		r.newline()
-		r.skip()
-		if r.com.hasComments() {
-			r.refuse("comments after a ... line")
+		for r.ind < 0 && r.mark == '.' {
+			r.pos += 3
+			r.com.endMarker()
+			r.endLine(false)
 		}
 	}
+	r.com.emptyRoot = nil
 	return doc
 }
 
-// directive reads a %YAML line: versions 1.1 and 1.2 are the same to this
-// reader (and to the trees yaml.v3 builds); any other directive is
-// refused.
-func (r *reader) directive() {
-	rest := r.src[r.pos:]
-	if !strings.HasPrefix(rest, "%YAML ") && !strings.HasPrefix(rest, "%YAML\t") {
-		r.refuse("a directive other than %YAML")
-	}
-	r.pos += 6
+// afterMarker reads the root of a document from after its --- marker.
+func (r *reader) afterMarker() *yaml.Node {
 	r.skipSpace()
-	if v := r.src[r.pos : r.pos+3]; v != "1.1" && v != "1.2" || !r.isBlankAt(r.pos+3) {
-		r.refuse("a %YAML version other than 1.1 and 1.2")
+	if r.atEOL() || r.atComment() {
+		r.com.markerLine()
+		r.endLine(false)
+		if r.ind < 0 {
+			// An empty document: a null where the next token is.
+			line, col := r.line, 0
+			if r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' {
+				line++ // the end is on a line of its own
+			}
+			root := r.node(yaml.ScalarNode, nullTag, line, col)
+			r.com.emptyDoc(root)
+			return root
+		}
+		return r.block(-1, props{})
 	}
-	r.pos += 3
-	r.com.noComment()
-	r.endLine()
-}
-
-// block reads the node at pos, the first content of its line, inside a
-// block at column parent.
-func (r *reader) block(parent int) *yaml.Node {
-	c := r.src[r.pos]
-	switch {
-	case c == '-' && r.isBlankAt(r.pos+1):
-		return r.sequence(r.ind)
-	case (c == '?' || c == ':') && r.isBlankAt(r.pos+1):
-		r.refuse("a complex key (?)")
+	if r.src[r.pos] == '#' {
+		r.fail(r.pos, "a comment without a blank before it")
 	}
-	if r.keyAhead() {
-		return r.mapping(r.ind)
+	if c := r.src[r.pos]; c == '&' || c == '!' {
+		// properties: the comments before go to what is below them,
+		// if they end the line
+		p := r.props()
+		if r.atEOL() || r.atComment() {
+			return r.afterProps(-1, p, false)
+		}
+		head := r.com.first()
+		root := r.inline(-1, p, true)
+		if head != "" {
+			r.com.give(&root.HeadComment, head)
+		}
+		return root
 	}
 	head := r.com.first()
-	n := r.inline(parent, false)
+	root := r.valueNode(-1, false, nil)
 	if head != "" {
-		r.com.give(&n.HeadComment, head)
+		r.com.give(&root.HeadComment, head)
 	}
-	return n
+	return root
+}
+
+// directive reads a directive line: %YAML (of a version 1.x, all read as
+// YAML 1.2 is; yaml.v3 reads 1.1 only, and kmerge reads later 1.x with a
+// warning from its caller) or %TAG. It reports whether it read one.
+func (r *reader) directive(version *bool) bool {
+	start := r.pos
+	r.pos++
+	name := r.pos
+	for !r.isBlankAt(r.pos) {
+		r.pos++
+	}
+	switch r.src[name:r.pos] {
+	case "YAML":
+		if *version {
+			r.fail(start, "a second %YAML directive for one document")
+		}
+		*version = true
+		r.skipSpace()
+		v := r.pos
+		for !r.isBlankAt(r.pos) {
+			if r.src[r.pos] == '#' {
+				r.fail(r.pos, "a comment without a blank before it")
+			}
+			r.pos++
+		}
+		if version := r.src[v:r.pos]; !versionOK(version) {
+			if major, _, _ := strings.Cut(version, "."); major != "1" && major != "" && strings.Trim(major, "0123456789") == "" {
+				r.failf(start, "%%YAML %s: YAML %s is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version, major)
+			}
+			r.failf(start, "%%YAML %s: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)", version)
+		}
+	case "TAG":
+		r.skipSpace()
+		h := r.pos
+		if r.src[r.pos] != '!' {
+			r.fail(h, "a %TAG directive's handle must start with !")
+		}
+		r.pos++
+		for isWordChar(r.src[r.pos]) {
+			r.pos++
+		}
+		if r.src[r.pos] == '!' {
+			r.pos++
+		} else if r.pos > h+1 {
+			r.fail(h, "a %TAG directive's handle must be !, !! or !name!")
+		}
+		handle := r.src[h:r.pos]
+		if !r.isBlankAt(r.pos) || r.atEOL() {
+			r.fail(r.pos, "a %TAG directive without a prefix")
+		}
+		r.skipSpace()
+		p := r.pos
+		for !r.isBlankAt(r.pos) {
+			r.pos++
+		}
+		if r.pos == p {
+			r.fail(p, "a %TAG directive without a prefix")
+		}
+		prefix := r.uri(p, r.pos, true)
+		if r.handles == nil {
+			r.handles = map[string]string{}
+		}
+		if _, dup := r.handles[handle]; dup {
+			r.failf(h, "the tag handle %s defined twice", handle)
+		}
+		r.handles[handle] = prefix
+	default:
+		r.failf(start, "an unknown directive %%%s (kmerge knows %%YAML and %%TAG)", r.src[name:r.pos])
+	}
+	r.com.noComment()
+	r.prologue = true
+	r.endLine(false)
+	return true
+}
+
+// versionOK reports whether a %YAML directive's version is one kmerge
+// reads: 1.x with x at least 1.
+func versionOK(v string) bool {
+	rest, ok := strings.CutPrefix(v, "1.")
+	if !ok || rest == "" || len(rest) > 9 {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return rest != "0"
+}
+
+// isWordChar reports whether c may be in a tag handle's name or an anchor
+// name as yaml.v3 reads them: a letter, a digit, '-' or '_'.
+func isWordChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // enter and leave count the nesting of collections.
 func (r *reader) enter() {
 	r.depth++
 	if r.sk != nil && r.depth > skimDepth {
-		r.refuse("collections nested too deep")
+		panic(skimStop{r.line + 1, "collections nested too deep"})
 	}
 }
 
@@ -517,11 +757,126 @@ const skimDepth = 1000
 
 func (r *reader) leave() { r.depth-- }
 
-// mapping reads a block mapping whose keys are at column col, the first at
-// pos.
-func (r *reader) mapping(col int) *yaml.Node {
+// block reads the node at pos, the first content of its line, inside a
+// block at column parent. p are properties read on the lines before, for
+// this node.
+func (r *reader) block(parent int, p props) *yaml.Node {
+	return r.blockIn(parent, p, false)
+}
+
+// blockIn is block, for a mapping's value when seq (a block sequence may
+// follow properties at parent's column).
+func (r *reader) blockIn(parent int, p props, seq bool) *yaml.Node {
+	if r.src[r.pos] == '\t' {
+		r.tabIndent(r.pos)
+	}
+	if r.src[r.pos] == '%' && r.ind == 0 {
+		r.fail(r.pos, "a directive (%) inside a document (end the document with a ... line before it)")
+	}
+	c := r.src[r.pos]
+	switch {
+	case c == '-' && r.isBlankAt(r.pos+1):
+		return r.sequence(r.ind, p)
+	case c == '?' && r.isBlankAt(r.pos+1):
+		return r.mapping(r.ind, p)
+	case c == ':' && r.isBlankAt(r.pos+1):
+		r.fail(r.pos, "a value (:) without a key")
+	}
+	if r.keyAhead() {
+		return r.mapping(r.ind, p)
+	}
+	if c == '&' || c == '!' {
+		// properties on a line of their own, or before a node on this
+		// line
+		q := r.props()
+		p = r.merge(p, q)
+		if r.atEOL() || r.atComment() {
+			return r.afterProps(parent, p, seq)
+		}
+	}
+	head := r.com.first()
+	n := r.inline(parent, p, false)
+	if head != "" {
+		r.com.give(&n.HeadComment, head)
+	}
+	return n
+}
+
+// propsAlone reports whether the line from pos holds properties and
+// nothing after them but a comment.
+func (r *reader) propsAlone() bool {
+	i := r.pos
+	if c := r.src[i]; c != '&' && c != '!' {
+		return false
+	}
+	for {
+		switch c := r.src[i]; c {
+		case '&', '!':
+			for !r.isBlankAt(i) {
+				i++
+			}
+			for r.src[i] == ' ' || r.src[i] == '\t' {
+				i++
+			}
+			continue
+		case '\n', '#':
+			return true
+		case 0:
+			return i >= r.end
+		}
+		return false
+	}
+}
+
+// merge returns the properties p and q, read for one node on two lines,
+// unless both give an anchor or a tag.
+func (r *reader) merge(p, q props) props {
+	if !p.has {
+		return q
+	}
+	if !q.has {
+		return p
+	}
+	if p.anchor != "" && q.anchor != "" || p.hasTag && q.hasTag {
+		r.failAt(q.line, q.col, "two anchors or two tags for one node")
+	}
+	if q.anchor != "" {
+		p.anchor = q.anchor
+	}
+	if q.hasTag {
+		p.tag, p.tagged, p.hasTag = q.tag, q.tagged, true
+	}
+	return p
+}
+
+// afterProps reads what follows properties that end their line: the node
+// on the lines below, more indented than parent (a block sequence may be
+// at parent's column for a mapping's value: seq), or an empty node with
+// them.
+func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
+	r.com.propsEnd()
+	r.endLine(false)
+	switch {
+	case r.ind > parent:
+		return r.block(parent, p)
+	case seq && r.ind == parent && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
+		return r.indentless(parent, p)
+	}
+	n := r.node(yaml.ScalarNode, "", p.line, p.col)
+	r.scalarProps(n, p, "")
+	return n
+}
+
+// mapping reads a block mapping whose keys are at column col, the first
+// at pos; p are properties read before it, on lines of their own.
+func (r *reader) mapping(col int, p props) *yaml.Node {
 	r.enter()
-	m := r.node(yaml.MappingNode, mapTag, r.line, col)
+	line, c := r.line, col
+	if p.has {
+		line, c = p.line, p.col
+	}
+	m := r.node(yaml.MappingNode, mapTag, line, c)
+	r.collectionProps(m, p)
 	base := len(r.kids)
 	keys := 0
 	if r.sk != nil {
@@ -531,12 +886,14 @@ func (r *reader) mapping(col int) *yaml.Node {
 	r.open = append(r.open, col)
 	set := -1 // when skimming, the table of the keys (once many)
 	for {
-		if r.sk != nil {
+		if r.src[r.pos] == '?' && r.isBlankAt(r.pos+1) {
+			r.complexEntry(col, head)
+		} else if r.sk != nil {
 			r.sk.entry(r, col, keys, &set)
 		} else {
 			key := r.key()
 			if head != "" {
-				key.HeadComment = head
+				r.com.give(&key.HeadComment, head)
 			}
 			r.kids = append(r.kids, key)
 			r.kids = append(r.kids, r.value(col, key))
@@ -544,18 +901,24 @@ func (r *reader) mapping(col int) *yaml.Node {
 		if r.ind != col {
 			break
 		}
-		if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) || (c == '?' || c == ':') && r.isBlankAt(r.pos+1) {
-			r.refuse("not a key where a key is expected")
-		}
-		if !r.keyAhead() {
-			r.refuse("not a key where a key is expected")
+		c := r.src[r.pos]
+		switch {
+		case c == '-' && r.isBlankAt(r.pos+1):
+			r.fail(r.pos, "a list item where a key of the mapping is expected")
+		case c == ':' && r.isBlankAt(r.pos+1):
+			r.fail(r.pos, "a value (:) without a key")
+		case c == '?' && r.isBlankAt(r.pos+1):
+		case !r.keyAhead():
+			r.fail(r.pos, "text where a key of the mapping is expected (a key needs a colon and a space after it)")
 		}
 		if r.sk == nil {
 			head = r.com.next(col, r.kids[len(r.kids)-2], false)
+		} else {
+			head = ""
 		}
 	}
 	if r.ind > col {
-		r.refuse("an indentation that is not the mapping's")
+		r.fail(r.pos, "a line indented more than the mapping's keys, where a key is expected (does the line above lack a colon?)")
 	}
 	if r.sk != nil {
 		r.sk.keys = r.sk.keys[:keys]
@@ -563,9 +926,133 @@ func (r *reader) mapping(col int) *yaml.Node {
 	}
 	m.Content = r.content(base)
 	r.open = r.open[:len(r.open)-1]
-	r.com.collectionEnd(m, col)
+	r.com.collectionEnd(m, col, true)
 	r.leave()
 	return m
+}
+
+// complexEntry reads an entry of a block mapping at column col with an
+// explicit key: "? key", then perhaps ": value" at col.
+func (r *reader) complexEntry(col int, head string) {
+	if r.sk != nil {
+		panic(skimStop{r.line + 1, "a complex key"})
+	}
+	r.pos++ // the ?
+	key := r.compact(col, r.pos, head, true, nil)
+	r.kids = append(r.kids, key)
+	if r.ind == col && r.src[r.pos] == ':' && r.isBlankAt(r.pos+1) {
+		head := r.com.first()
+		r.pos++
+		v := r.compact(col, r.pos, head, true, key)
+		r.kids = append(r.kids, v)
+		return
+	}
+	// no value: a null where the next token is (yaml.v3: where the end
+	// of the mapping is, when it ends, right after the key's last token
+	// unless that is a plain scalar)
+	line, c := r.line, max(r.ind, 0)
+	switch {
+	case r.ind < 0 && r.mark == 0:
+		line, c = r.endPos()
+	case r.ind < col && r.tokEnd >= 0 && !r.com.hasComments():
+		line, c = strings.Count(r.src[:r.tokEnd], "\n"), r.colOf(r.tokEnd)
+	}
+	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
+}
+
+// endPos returns the line and column yaml.v3 gives the end of the stream:
+// the start of the line after the last (with a line break or not).
+func (r *reader) endPos() (int, int) {
+	n := strings.Count(r.src[:r.end], "\n")
+	if r.end > 0 && r.src[r.end-1] != '\n' {
+		n++
+	}
+	return n, 0
+}
+
+// compact reads the node after an indicator that may start a compact
+// collection on its line (a dash, "?", or the ":" of an explicit entry),
+// at column col, ending at offset at, with head as its head comment. seq
+// allows a block sequence at col on the lines below (after "?" and ":").
+func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *yaml.Node {
+	line := r.line
+	tab := false
+	for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
+		tab = tab || r.src[r.pos] == '\t'
+		r.pos++
+	}
+	if r.atEOL() || r.atComment() {
+		// a comment on the line of a "?" is the line comment of the
+		// first scalar below, on that of a ":" the key's
+		_ = at
+		if key != nil && key.Kind == yaml.ScalarNode {
+			r.com.lineTarget(key)
+		} else {
+			r.com.propsEnd()
+		}
+		r.endLine(false)
+		var n *yaml.Node
+		switch {
+		case r.ind > col:
+			n = r.block(col, props{})
+		case seq && r.ind == col && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
+			n = r.indentless(col, props{})
+		default:
+			n = r.emptyAt(line, at)
+			if head != "" {
+				r.com.carry(head)
+			}
+			return n
+		}
+		if head != "" {
+			r.com.give(&n.HeadComment, head)
+		}
+		return n
+	}
+	if tab {
+		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
+	}
+	var n *yaml.Node
+	c := r.src[r.pos]
+	switch {
+	case c == '#':
+		r.fail(r.pos, "a comment without a blank before it")
+	case c == '-' && r.isBlankAt(r.pos+1):
+		r.ind = r.col(r.pos)
+		n = r.sequence(r.ind, props{})
+	case c == '?' && r.isBlankAt(r.pos+1):
+		r.ind = r.col(r.pos)
+		n = r.mapping(r.ind, props{})
+	case c == ':' && r.isBlankAt(r.pos+1):
+		r.fail(r.pos, "a value (:) without a key")
+	default:
+		if r.keyAhead() {
+			r.ind = r.col(r.pos)
+			n = r.mapping(r.ind, props{})
+		} else {
+			if r.propsAlone() {
+				r.com.deferHead(head)
+				head = ""
+			}
+			n = r.valueNode(col, true, nil)
+		}
+	}
+	if head != "" {
+		r.com.give(&n.HeadComment, head)
+	}
+	return n
+}
+
+// bolOf returns where line (from 0, at most the current one) begins.
+func (r *reader) bolOf(line int) int {
+	if line == r.line {
+		return r.bol
+	}
+	i := r.bol
+	for k := r.line; k > line; k-- {
+		i = strings.LastIndexByte(r.src[:i-1], '\n') + 1
+	}
+	return i
 }
 
 // value reads the value of a block mapping's key at column col, from
@@ -573,48 +1060,93 @@ func (r *reader) mapping(col int) *yaml.Node {
 func (r *reader) value(col int, key *yaml.Node) *yaml.Node {
 	line, colon := r.line, r.pos
 	r.skipSpace()
-	if r.atEOL() || r.src[r.pos] == '#' {
+	if r.atEOL() || r.atComment() {
 		r.com.lineTarget(key)
-		r.endLine()
+		r.endLine(false)
 		switch {
 		case r.ind > col:
-			return r.block(col)
+			r.valueSeq = r.src[r.pos] == '-' && r.isBlankAt(r.pos+1)
+			return r.blockIn(col, props{}, true)
 		case r.ind == col && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
-			return r.sequence(col)
+			r.valueSeq = true
+			return r.indentless(col, props{})
 		}
 		// An empty value: a null just after the colon.
 		return r.emptyAt(line, colon)
 	}
-	if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) {
-		r.refuse("a block sequence on the line of its key")
+	if r.src[r.pos] == '#' {
+		r.fail(r.pos, "a comment without a blank before it")
 	}
-	return r.inline(col, false)
+	if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) {
+		r.fail(r.pos, "a list on the line of its key (start it on the next line)")
+	}
+	return r.valueNode(col, false, key)
 }
 
 // emptyAt makes the null of an empty value whose indicator ends at offset
 // at on line (already read past).
 func (r *reader) emptyAt(line, at int) *yaml.Node {
-	if r.com.nextFoot != "" {
-		r.refuse("a foot comment for an empty item")
-	}
-	// The column of at, on its line: find the line's start.
-	bol := strings.LastIndexByte(r.src[:at], '\n') + 1
-	c := at - bol
-	for j := bol; j < at; j++ {
-		if r.src[j] >= 0x80 {
-			c = utf8.RuneCountInString(r.src[bol:at])
-			break
-		}
-	}
+	c := r.colOf(at)
+	// (a foot comment for the next item's first scalar waits for one
+	// with text)
+	foot := r.com.nextFoot
+	r.com.nextFoot = ""
 	n := r.node(yaml.ScalarNode, nullTag, line, c)
+	r.com.nextFoot = foot
 	return n
 }
 
+// valueNode reads a node that starts on the line of an indicator (after
+// a key's colon, a dash, a ---), at pos, inside a block at column parent:
+// properties, then a scalar, an alias, a flow collection or a block
+// scalar on this line, or a block collection below them. compact says a
+// dash or "?" came before (their node may be a block collection on this
+// line: the caller looked for that). key is the key whose value it is.
+func (r *reader) valueNode(parent int, compact bool, key *yaml.Node) *yaml.Node {
+	var p props
+	if c := r.src[r.pos]; c == '&' || c == '!' {
+		p = r.props()
+		if r.atEOL() || r.atComment() {
+			return r.afterProps(parent, p, key != nil)
+		}
+		if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) || (c == '?' || c == ':') && r.isBlankAt(r.pos+1) {
+			r.fail(r.pos, "a block collection on the line of its properties (start it on the next line)")
+		}
+		if r.keyAhead() {
+			if !compact {
+				r.fail(r.colon, "a key on the line of a value (does the value need quotes?)")
+			}
+			// "- &a key: value": the properties are the key's
+			r.ind = r.col(p.start)
+			r.pos = p.start
+			return r.mapping(r.ind, props{})
+		}
+	}
+	return r.inline(parent, p, !compact && key == nil)
+}
+
+// indentless reads a block sequence at the column of the key (or "?" or
+// ":") whose value it is: one without a block of its own (yaml.v3's
+// indentless sequence), which matters to where comments go.
+func (r *reader) indentless(col int, p props) *yaml.Node {
+	r.noBlock = true
+	return r.sequence(col, p)
+}
+
 // sequence reads a block sequence whose dashes are at column col, the
-// first at pos.
-func (r *reader) sequence(col int) *yaml.Node {
+// first at pos; p are properties read before it.
+func (r *reader) sequence(col int, p props) *yaml.Node {
+	block := !r.noBlock
+	r.noBlock = false
+	inValue := r.valueSeq
+	r.valueSeq = false
 	r.enter()
-	s := r.node(yaml.SequenceNode, seqTag, r.line, col)
+	line, c := r.line, col
+	if p.has {
+		line, c = p.line, p.col
+	}
+	s := r.node(yaml.SequenceNode, seqTag, line, c)
+	r.collectionProps(s, p)
 	base := len(r.kids)
 	head, carry := r.com.first(), ""
 	r.open = append(r.open, col)
@@ -628,35 +1160,46 @@ func (r *reader) sequence(col int) *yaml.Node {
 		line := r.line
 		r.pos++ // the dash
 		dash := r.pos
-		for r.src[r.pos] == ' ' {
+		tab := false
+		for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
+			tab = tab || r.src[r.pos] == '\t'
 			r.pos++
 		}
-		if r.src[r.pos] == '\t' {
-			r.refuse("a tab after a dash")
+		if tab && !r.atEOL() && !r.atComment() {
+			r.fail(r.pos-1, "a tab after a list's dash: yaml.v3 refuses it (use spaces)")
 		}
 		var item *yaml.Node
 		empty := false
 		switch c := r.src[r.pos]; {
-		case r.atEOL() || c == '#':
-			r.com.dashEnd()
-			r.endLine()
+		case r.atEOL() || r.atComment():
+			r.com.dashEnd(col)
+			r.endLine(false)
 			if r.ind > col {
-				item = r.block(col)
+				item = r.block(col, props{})
 			} else {
 				item = r.emptyAt(line, dash)
 				empty = true
 			}
+		case c == '#':
+			r.fail(r.pos, "a comment without a blank before it")
 		case c == '-' && r.isBlankAt(r.pos+1):
 			r.ind = r.col(r.pos)
-			item = r.sequence(r.ind)
-		case (c == '?' || c == ':') && r.isBlankAt(r.pos+1):
-			r.refuse("a complex key (?)")
+			item = r.sequence(r.ind, props{})
+		case c == '?' && r.isBlankAt(r.pos+1):
+			r.ind = r.col(r.pos)
+			item = r.mapping(r.ind, props{})
+		case c == ':' && r.isBlankAt(r.pos+1):
+			r.fail(r.pos, "a value (:) without a key")
 		default:
 			if r.keyAhead() {
 				r.ind = r.col(r.pos)
-				item = r.mapping(r.ind)
+				item = r.mapping(r.ind, props{})
 			} else {
-				item = r.inline(col, false)
+				if r.propsAlone() {
+					r.com.deferHead(head)
+					head = ""
+				}
+				item = r.valueNode(col, true, nil)
 			}
 		}
 		if empty {
@@ -684,25 +1227,48 @@ func (r *reader) sequence(col int) *yaml.Node {
 	if carry != "" {
 		// yaml.v3 gives it to the token after the sequence.
 		r.com.carry(carry)
+		r.com.carriedFirst = len(r.kids) == base+1 && inValue
 	}
 	if r.sk != nil {
 		r.sk.o, r.sk.keep = o, keep
 	}
 	if r.ind > col {
-		r.refuse("an indentation that is not the sequence's")
+		r.fail(r.pos, "a line indented more than the list's dashes, where an item is expected")
 	}
 	s.Content = r.content(base)
 	r.open = r.open[:len(r.open)-1]
-	r.com.collectionEnd(s, col)
+	r.com.collectionEnd(s, col, block)
 	r.leave()
 	return s
 }
 
 // keyAhead reports whether the line from pos holds an implicit key: a
-// plain or quoted scalar on this line followed by a colon and a blank.
+// node on this line (with properties or not) followed by a colon and a
+// blank, and sets colon.
 func (r *reader) keyAhead() bool {
 	i := r.pos
+	// properties
+	hasProps := false
+	for {
+		c := r.src[i]
+		if c != '&' && c != '!' {
+			break
+		}
+		hasProps = true
+		for !r.isBlankAt(i) {
+			i++
+		}
+		for r.src[i] == ' ' || r.src[i] == '\t' {
+			i++
+		}
+	}
 	switch c := r.src[i]; c {
+	case ':':
+		if hasProps && r.isBlankAt(i+1) {
+			// an empty key with properties
+			r.colon = i
+			return true
+		}
 	case '"', '\'':
 		i++
 		for {
@@ -716,7 +1282,11 @@ func (r *reader) keyAhead() bool {
 				for r.src[i] == ' ' || r.src[i] == '\t' {
 					i++
 				}
-				return r.src[i] == ':' && r.isBlankAt(i+1)
+				if r.src[i] == ':' && r.isBlankAt(i+1) {
+					r.colon = i
+					return true
+				}
+				return false
 			case '\\':
 				if c == '"' && i+1 < r.end {
 					if r.src[i+1] == '\n' {
@@ -734,8 +1304,31 @@ func (r *reader) keyAhead() bool {
 			i++
 		}
 	case '[', '{':
-		// A flow collection as a key is refused when read (the colon
-		// after it is text after a node).
+		// a flow collection on this line, then a colon
+		j, ok := r.flowAhead(i)
+		if !ok {
+			return false
+		}
+		for r.src[j] == ' ' || r.src[j] == '\t' {
+			j++
+		}
+		if r.src[j] == ':' && r.isBlankAt(j+1) {
+			r.colon = j
+			return true
+		}
+		return false
+	case '*':
+		i++
+		for isWordChar(r.src[i]) {
+			i++
+		}
+		for r.src[i] == ' ' || r.src[i] == '\t' {
+			i++
+		}
+		if r.src[i] == ':' && r.isBlankAt(i+1) {
+			r.colon = i
+			return true
+		}
 		return false
 	}
 	if !r.plainStart(i) {
@@ -766,6 +1359,66 @@ func (r *reader) keyAhead() bool {
 	}
 }
 
+// flowAhead returns the offset after the flow collection starting at i if
+// it ends on the same line (skipping quoted scalars inside).
+func (r *reader) flowAhead(i int) (int, bool) {
+	depth := 0
+	for {
+		switch c := r.src[i]; c {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		case '"', '\'':
+			if i > 0 && !isFlowStartBoundary(r.src[i-1]) {
+				break // a quote inside a plain scalar
+			}
+			i++
+			for {
+				d := r.src[i]
+				if d == c {
+					if c == '\'' && r.src[i+1] == '\'' {
+						i += 2
+						continue
+					}
+					break
+				}
+				if d == '\\' && c == '"' && r.src[i+1] != '\n' {
+					i++
+				} else if d == '\n' || d == 0 && i >= r.end {
+					return 0, false
+				}
+				i++
+			}
+		case '#':
+			if r.src[i-1] == ' ' || r.src[i-1] == '\t' {
+				return 0, false
+			}
+		case '\n':
+			return 0, false
+		case 0:
+			if i >= r.end {
+				return 0, false
+			}
+		}
+		i++
+	}
+}
+
+// isFlowStartBoundary reports whether a quote after c starts a quoted
+// scalar in a flow collection: after a blank, an indicator or another
+// node's property.
+func isFlowStartBoundary(c byte) bool {
+	switch c {
+	case ' ', '\t', '[', '{', ',', ':', '?':
+		return true
+	}
+	return false
+}
+
 // stops are the bytes where scans of plain scalars look closer: a colon
 // (which a blank after makes an indicator), a number sign (a comment after
 // a blank), a line break, a NUL (the end); and blanks.
@@ -787,20 +1440,35 @@ func (r *reader) plainStart(i int) bool {
 }
 
 // maxKey is the longest implicit key read, in bytes (yaml.v3 reads keys
-// of up to 1,024 characters).
+// of up to 1,024 characters; the YAML specification bounds them so too).
 const maxKey = 1000
 
 // key reads an implicit key and its colon.
 func (r *reader) key() *yaml.Node {
 	start := r.pos
+	var p props
+	if c := r.src[r.pos]; c == '&' || c == '!' {
+		p = r.props()
+	}
 	var k *yaml.Node
-	switch r.src[r.pos] {
-	case '"':
-		k = r.doubleQuoted(-1)
-	case '\'':
-		k = r.singleQuoted(-1)
-	case '&', '*', '!':
-		r.refuse("an anchor, alias or tag")
+	switch c := r.src[r.pos]; {
+	case c == ':' && p.has && r.pos == r.colon:
+		k = r.node(yaml.ScalarNode, "", p.line, p.col)
+		r.scalarProps(k, p, "")
+	case c == '"':
+		k = r.doubleQuoted(-1, p)
+	case c == '\'':
+		k = r.singleQuoted(-1, p)
+	case c == '*':
+		if p.has {
+			r.failAt(p.line, p.col, "properties on an alias")
+		}
+		k = r.alias()
+	case c == '[' || c == '{':
+		if r.sk != nil {
+			panic(skimStop{r.line + 1, "a key that is not a scalar"})
+		}
+		k = r.flow(-1, p)
 	default:
 		line, col := r.line, r.col(r.pos)
 		i := r.colon // found by keyAhead
@@ -809,47 +1477,93 @@ func (r *reader) key() *yaml.Node {
 			j--
 		}
 		v := r.src[r.pos:j]
-		k = r.node(yaml.ScalarNode, resolve.Tag(v), line, col)
+		if p.has {
+			line, col = p.line, p.col
+		}
+		k = r.node(yaml.ScalarNode, "", line, col)
 		k.Value = v
+		r.scalarProps(k, p, resolve.Tag(v))
 		r.pos = i
 	}
 	r.skipSpace()
 	if r.pos-start > maxKey {
-		r.refuse("a key longer than yaml.v3 reads")
+		r.failAt(r.line, r.col(start), "a key longer than 1024 characters (write it as an explicit key, after ?)")
 	}
 	if r.src[r.pos] != ':' {
-		r.refuse("internal: no colon after a key")
+		r.fail(r.pos, "internal error: no colon after a key")
 	}
 	r.pos++
 	return k
 }
 
-// inline reads a scalar or flow collection at pos, inside a block at
-// column parent, and the rest of its last line (first says it is the
-// content of a --- line).
-func (r *reader) inline(parent int, first bool) *yaml.Node {
+// alias reads an alias (*name) at pos.
+func (r *reader) alias() *yaml.Node {
+	at := r.pos
+	r.pos++
+	s := r.pos
+	for isWordChar(r.src[r.pos]) {
+		r.pos++
+	}
+	if r.pos == s {
+		r.fail(at, "an alias without a name (after * come letters, digits, - and _)")
+	}
+	name := r.src[s:r.pos]
+	if !r.isBlankAt(r.pos) && !isFlowIndicator(r.src[r.pos]) {
+		r.failf(r.pos, "%q right after an alias's name (a name is of letters, digits, - and _; a space must follow it)", r.src[r.pos])
+	}
+	r.tokEnd = r.pos
+	n := r.node(yaml.AliasNode, "", r.line, r.col(at))
+	n.Value = name
+	if r.sk != nil {
+		panic(skimStop{r.line + 1, "an alias"})
+	}
+	target, ok := r.anchors[name]
+	if !ok {
+		r.failf(at, "an alias to the anchor %q, which no node before it has", name)
+	}
+	n.Alias = target
+	return n
+}
+
+// inline reads a scalar, alias or flow collection at pos, inside a block
+// at column parent, and the rest of its last line; p are its properties.
+// first says the node starts on a --- line or after a key's colon, where
+// a key cannot start.
+func (r *reader) inline(parent int, p props, first bool) *yaml.Node {
 	var n *yaml.Node
 	switch c := r.src[r.pos]; c {
 	case '|', '>':
-		return r.blockScalar(parent)
+		return r.blockScalar(parent, p)
 	case '[', '{':
-		n = r.flow(parent)
+		n = r.flow(parent, p)
 	case '"':
-		n = r.doubleQuoted(parent)
+		n = r.doubleQuoted(parent, p)
 	case '\'':
-		n = r.singleQuoted(parent)
-	case '&', '*', '!':
-		r.refuse("an anchor, alias or tag")
+		n = r.singleQuoted(parent, p)
+	case '*':
+		if p.has {
+			r.failAt(p.line, p.col, "properties on an alias")
+		}
+		n = r.alias()
+		r.com.scalarEnd(n)
+		r.endLine(false)
+		return n
 	default:
 		if !r.plainStart(r.pos) {
-			r.refuse(fmt.Sprintf("a node starting with %q", c))
+			switch c {
+			case '@', '`':
+				r.failf(r.pos, "%q cannot start a value (quote the value)", c)
+			case '%':
+				r.fail(r.pos, "'%' cannot start a value (quote the value)")
+			}
+			r.failf(r.pos, "%q cannot start a value here", c)
 		}
 		if first && r.keyAhead() {
-			r.refuse("a mapping on a --- line")
+			r.fail(r.colon, "a key on the line of a value (does the value need quotes?)")
 		}
-		return r.plain(parent)
+		return r.plain(parent, p)
 	}
 	r.com.scalarEnd(n)
-	r.endLine()
+	r.endLine(true)
 	return n
 }

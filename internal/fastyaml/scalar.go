@@ -28,9 +28,6 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 				j++
 			}
 			if r.src[j] == '#' {
-				if strings.IndexByte(r.src[i:j], '\t') >= 0 {
-					r.refuse("a tab before a comment")
-				}
 				return end, i, true
 			}
 			if r.src[j] == '\n' || j >= r.end {
@@ -40,7 +37,7 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 			continue
 		case ':':
 			if r.isBlankAt(i + 1) {
-				r.refuse("a colon and a blank in a plain scalar")
+				r.fail(i, "a colon and a space in a plain value (quote the value, or is this a key on the line of another?)")
 			}
 		case '\n':
 			return end, i, false
@@ -56,10 +53,18 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 // blankStops are stops and blanks.
 var blankStops = [256]bool{':': true, '#': true, '\n': true, 0: true, ' ': true, '\t': true}
 
+// tagOf is the tag of a plain scalar without properties.
+var tagOf = resolve.Tag
+
 // plain reads a plain scalar in block context, inside a block at column
-// parent, with the lines it continues on, and the end of its last line.
-func (r *reader) plain(parent int) *yaml.Node {
-	n := r.node(yaml.ScalarNode, "", r.line, r.col(r.pos))
+// parent, with the lines it continues on, and the end of its last line; p
+// are its properties.
+func (r *reader) plain(parent int, p props) *yaml.Node {
+	line, col := r.line, r.col(r.pos)
+	if p.has {
+		line, col = p.line, p.col
+	}
+	n := r.node(yaml.ScalarNode, "", line, col)
 	start := r.pos
 	end, stop, comment := r.plainEnd(start)
 	value := r.src[start:end]
@@ -68,9 +73,14 @@ func (r *reader) plain(parent int) *yaml.Node {
 		// stop is at a line break: does the scalar go on after it?
 		j, breaks := stop+1, 0
 		var s int
+		var ind int
 		for {
 			s = j
 			for r.src[j] == ' ' {
+				j++
+			}
+			ind = j - s
+			for r.src[j] == ' ' || r.src[j] == '\t' {
 				j++
 			}
 			if r.src[j] != '\n' {
@@ -80,17 +90,16 @@ func (r *reader) plain(parent int) *yaml.Node {
 			breaks++
 		}
 		c := r.src[j]
-		if j >= r.end || j-s <= parent || c == '#' {
+		if j >= r.end || ind <= parent || c == '#' {
 			break
 		}
 		if j == s && (c == '-' || c == '.') && r.src[j+1] == c && r.src[j+2] == c && r.isBlankAt(j+3) {
 			break
 		}
-		switch c {
-		case '\t':
-			r.refuse("a tab in indentation")
-		case '-', '?', ':', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-			r.refuse("a plain scalar going on with an indicator")
+		if c == ':' && r.isBlankAt(j+1) {
+			// ": " ends the scalar (and is no key: a key is on one
+			// line); what follows is read by the caller
+			break
 		}
 		if b == nil {
 			b = append(r.sbuf[:0], value...)
@@ -111,49 +120,47 @@ func (r *reader) plain(parent int) *yaml.Node {
 		value = string(b)
 		r.sbuf = b
 	}
-	if comment && r.src[start] == ':' {
-		// (yaml.v3 drops the comment of a document's root scalar
-		// starting so, in a stream's later documents)
-		r.refuse("a comment after a plain scalar starting with a colon")
-	}
 	n.Value = value
-	n.Tag = resolve.Tag(value)
+	r.scalarProps(n, p, tagOf(value))
 	r.pos = end
+	r.tokEnd = -1
 	r.com.scalarEnd(n)
-	r.endLine()
+	if r.dropLost && value[0] == ':' && parent < 0 && len(r.docs) > 0 && line == r.doc.Line-1 {
+		// (yaml.v3 drops the line comment of such a root on a ---
+		// line after the stream's first document)
+		r.com.target = nil
+		r.com.deny = true
+	}
+	r.endLine(false)
 	return n
 }
 
-// fold handles a line break inside a quoted scalar at pos: it drops the
-// blanks before it (b[:keep] is what stays), reads the empty lines after
-// it and the indentation of the line it goes on with, and appends a space
-// or the empty lines' breaks.
-func (r *reader) fold(b []byte, keep, parent int) []byte {
+// fold handles a line break inside a quoted scalar at pos (opened at
+// offset open): it drops the blanks before it (b[:keep] is what stays),
+// reads the empty lines after it and the blanks of the line it goes on
+// with, and appends a space or the empty lines' breaks. yaml.v3 reads the
+// lines of a quoted scalar at any indentation, tabs included.
+func (r *reader) fold(b []byte, keep, open int) []byte {
 	b = b[:keep]
 	breaks := 0
 	for {
 		r.newline()
-		for r.src[r.pos] == ' ' {
+		for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
 			r.pos++
 		}
 		switch r.src[r.pos] {
 		case '\n':
 			breaks++
 			continue
-		case '\t':
-			r.refuse("a tab in indentation")
 		case 0:
 			if r.pos >= r.end {
-				r.refuse("a quoted scalar without its end")
+				r.unclosed(open)
 			}
 		}
 		break
 	}
-	if r.pos-r.bol <= parent {
-		r.refuse("a quoted scalar's line indented as its parent")
-	}
-	if r.pos == r.bol && (r.isMarker('-') || r.isMarker('.')) {
-		r.refuse("a document marker in a quoted scalar")
+	if r.isMarkerAt(r.bol, '-') || r.isMarkerAt(r.bol, '.') {
+		r.fail(r.bol, "a document marker inside a quoted value (is a quote not closed?)")
 	}
 	if breaks == 0 {
 		return append(b, ' ')
@@ -164,16 +171,38 @@ func (r *reader) fold(b []byte, keep, parent int) []byte {
 	return b
 }
 
-// singleQuoted reads a single-quoted scalar.
-func (r *reader) singleQuoted(parent int) *yaml.Node {
-	n := r.node(yaml.ScalarNode, strTag, r.line, r.col(r.pos))
-	n.Style = yaml.SingleQuotedStyle
+// unclosed fails for a quoted scalar opened at offset open that the
+// stream ends in.
+func (r *reader) unclosed(open int) {
+	line := strings.Count(r.src[:open], "\n")
+	r.failAt(line, r.colOf(open), "a quoted value without its closing quote")
+}
+
+// quotedNode makes the node of a quoted scalar at pos, with properties p.
+func (r *reader) quotedNode(p props, style yaml.Style) *yaml.Node {
+	line, col := r.line, r.col(r.pos)
+	if p.has {
+		line, col = p.line, p.col
+	}
+	n := r.node(yaml.ScalarNode, strTag, line, col)
+	n.Style = style
+	if p.has {
+		r.scalarProps(n, p, strTag)
+	}
+	return n
+}
+
+// singleQuoted reads a single-quoted scalar; p are its properties.
+func (r *reader) singleQuoted(parent int, p props) *yaml.Node {
+	n := r.quotedNode(p, yaml.SingleQuotedStyle)
+	open := r.pos
 	r.pos++
 	start := r.pos
 	i := strings.IndexAny(r.src[start:r.end], "'\n")
 	if i >= 0 && r.src[start+i] == '\'' && r.src[start+i+1] != '\'' {
 		n.Value = r.src[start : start+i]
 		r.pos = start + i + 1
+		r.tokEnd = r.pos
 		return n
 	}
 	b := r.sbuf[:0]
@@ -190,16 +219,17 @@ func (r *reader) singleQuoted(parent int) *yaml.Node {
 			r.pos++
 			n.Value = string(b)
 			r.sbuf = b
+			r.tokEnd = r.pos
 			return n
 		case '\n':
-			b = r.fold(b, keep, parent)
+			b = r.fold(b, keep, open)
 			keep = len(b)
 			continue
 		case ' ', '\t':
 			b = append(b, c)
 		case 0:
 			if r.pos >= r.end {
-				r.refuse("a quoted scalar without its end")
+				r.unclosed(open)
 			}
 			fallthrough
 		default:
@@ -210,16 +240,23 @@ func (r *reader) singleQuoted(parent int) *yaml.Node {
 	}
 }
 
-// doubleQuoted reads a double-quoted scalar.
-func (r *reader) doubleQuoted(parent int) *yaml.Node {
-	n := r.node(yaml.ScalarNode, strTag, r.line, r.col(r.pos))
-	n.Style = yaml.DoubleQuotedStyle
+// escapes are the characters of double-quoted escapes of one character
+// after the backslash, to what they stand for (0xff: a hexadecimal
+// escape, 0: none).
+var escapes = [256]byte{'0': 0xfe, 'a': '\a', 'b': '\b', 't': '\t', '\t': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r',
+	'e': 0x1b, ' ': ' ', '"': '"', '/': '/', '\\': '\\', 'x': 0xff, 'u': 0xff, 'U': 0xff}
+
+// doubleQuoted reads a double-quoted scalar; p are its properties.
+func (r *reader) doubleQuoted(parent int, p props) *yaml.Node {
+	n := r.quotedNode(p, yaml.DoubleQuotedStyle)
+	open := r.pos
 	r.pos++
 	start := r.pos
 	i := strings.IndexAny(r.src[start:r.end], "\"\\\n")
 	if i >= 0 && r.src[start+i] == '"' {
 		n.Value = r.src[start : start+i]
 		r.pos = start + i + 1
+		r.tokEnd = r.pos
 		return n
 	}
 	b := r.sbuf[:0]
@@ -230,9 +267,10 @@ func (r *reader) doubleQuoted(parent int) *yaml.Node {
 			r.pos++
 			n.Value = string(b)
 			r.sbuf = b
+			r.tokEnd = r.pos
 			return n
 		case '\n':
-			b = r.fold(b, keep, parent)
+			b = r.fold(b, keep, open)
 			keep = len(b)
 			continue
 		case ' ', '\t':
@@ -240,90 +278,81 @@ func (r *reader) doubleQuoted(parent int) *yaml.Node {
 			r.pos++
 			continue
 		case '\\':
+			esc := r.pos
 			r.pos++
 			e := r.src[r.pos]
-			switch e {
-			case '0':
-				b = append(b, 0)
-			case 'a':
-				b = append(b, '\a')
-			case 'b':
-				b = append(b, '\b')
-			case 't', '\t':
-				b = append(b, '\t')
-			case 'n':
-				b = append(b, '\n')
-			case 'v':
-				b = append(b, '\v')
-			case 'f':
-				b = append(b, '\f')
-			case 'r':
-				b = append(b, '\r')
-			case 'e':
-				b = append(b, 0x1b)
-			case ' ', '"', '\\':
-				b = append(b, e)
-			case 'N':
+			switch x := escapes[e]; {
+			case e == 'N':
 				b = utf8.AppendRune(b, 0x85)
-			case '_':
+			case e == '_':
 				b = utf8.AppendRune(b, 0xa0)
-			case 'L':
+			case e == 'L':
 				b = utf8.AppendRune(b, 0x2028)
-			case 'P':
+			case e == 'P':
 				b = utf8.AppendRune(b, 0x2029)
-			case 'x', 'u', 'U':
-				w := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			case x == 0xfe:
+				b = append(b, 0)
+			case x == 0xff:
+				w := 2
+				if e == 'u' {
+					w = 4
+				} else if e == 'U' {
+					w = 8
+				}
 				var v rune
 				for k := 1; k <= w; k++ {
-					h := r.src[r.pos+k]
-					switch {
-					case h >= '0' && h <= '9':
-						v = v<<4 | rune(h-'0')
-					case h >= 'a' && h <= 'f':
-						v = v<<4 | rune(h-'a'+10)
-					case h >= 'A' && h <= 'F':
-						v = v<<4 | rune(h-'A'+10)
-					default:
-						r.refuse("a bad escape")
+					h := unhex(r.src[r.pos+k])
+					if h < 0 {
+						r.failf(esc, "a bad escape \\%c in a double-quoted value: \\%c needs %d hexadecimal digits", e, e, w)
 					}
+					v = v<<4 | rune(h)
 				}
 				if v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
-					r.refuse("an escape that is no character")
+					r.failf(esc, "the escape \\%s is no character", r.src[r.pos:r.pos+1+w])
 				}
 				b = utf8.AppendRune(b, v)
 				r.pos += w
-			case '\n':
+			case x != 0:
+				b = append(b, x)
+			case e == '\n':
 				// An escaped line break: the text goes on after the
-				// next line's indentation.
+				// next line's blanks, without a space.
 				r.newline()
-				for r.src[r.pos] == ' ' {
+				for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
 					r.pos++
 				}
-				switch r.src[r.pos] {
-				case '\n', '\t':
-					r.refuse("an escaped line break before an empty line")
-				case 0:
-					if r.pos >= r.end {
-						r.refuse("a quoted scalar without its end")
+				for r.src[r.pos] == '\n' {
+					// empty lines after it are line breaks
+					b = append(b, '\n')
+					r.newline()
+					for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
+						r.pos++
 					}
 				}
-				if r.pos-r.bol <= parent {
-					r.refuse("a quoted scalar's line indented as its parent")
+				if r.src[r.pos] == 0 && r.pos >= r.end {
+					r.unclosed(open)
 				}
-				if r.pos == r.bol && (r.isMarker('-') || r.isMarker('.')) {
-					r.refuse("a document marker in a quoted scalar")
+				if r.isMarkerAt(r.bol, '-') || r.isMarkerAt(r.bol, '.') {
+					r.fail(r.bol, "a document marker inside a quoted value (is a quote not closed?)")
 				}
 				keep = len(b)
 				continue
 			default:
-				r.refuse("a bad escape")
+				if e == 0 && r.pos >= r.end {
+					r.unclosed(open)
+				}
+				if e == '\'' {
+					r.fail(esc, "a bad escape \\' in a double-quoted value (a single quote needs none)")
+				}
+				c, _ := utf8.DecodeRuneInString(r.src[r.pos:])
+				r.failf(esc, "a bad escape \\%c in a double-quoted value", c)
 			}
 			r.pos++
 			keep = len(b)
 			continue
 		case 0:
 			if r.pos >= r.end {
-				r.refuse("a quoted scalar without its end")
+				r.unclosed(open)
 			}
 		}
 		b = append(b, r.src[r.pos])
@@ -333,16 +362,21 @@ func (r *reader) doubleQuoted(parent int) *yaml.Node {
 }
 
 // blockScalar reads a literal or folded scalar, inside a block at column
-// parent, from its header to its last line, and skips to the next content.
-func (r *reader) blockScalar(parent int) *yaml.Node {
-	if r.com.nextFoot != "" {
-		r.refuse("a foot comment for an item that starts with a block scalar")
+// parent, from its header to its last line, and skips to the next
+// content; p are its properties.
+func (r *reader) blockScalar(parent int, p props) *yaml.Node {
+	line, col := r.line, r.col(r.pos)
+	if p.has {
+		line, col = p.line, p.col
 	}
-	n := r.node(yaml.ScalarNode, strTag, r.line, r.col(r.pos))
+	n := r.node(yaml.ScalarNode, strTag, line, col)
 	folded := r.src[r.pos] == '>'
 	n.Style = yaml.LiteralStyle
 	if folded {
 		n.Style = yaml.FoldedStyle
+	}
+	if p.has {
+		r.scalarProps(n, p, strTag)
 	}
 	r.pos++
 	chomp, step := byte(0), 0
@@ -354,13 +388,15 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		case c >= '1' && c <= '9' && step == 0:
 			step = int(c - '0')
 			r.pos++
+		case c == '0' && step == 0:
+			r.fail(r.pos, "a block scalar's indentation indicator of 0 (it is 1 to 9)")
 		}
 	}
-	// The rest of the header line: blanks, perhaps a comment.
-	s := r.pos
+	// The rest of the header line: blanks, perhaps a comment (yaml.v3
+	// reads one right after the indicators too).
 	r.skipSpace()
 	switch {
-	case r.src[r.pos] == '#' && r.pos > s:
+	case r.src[r.pos] == '#':
 		cs := r.pos
 		for r.src[r.pos] != '\n' && r.pos < r.end {
 			r.pos++
@@ -369,7 +405,7 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		r.com.lineComment(cs, r.pos)
 	case r.atEOL():
 	default:
-		r.refuse("a bad block scalar header")
+		r.fail(r.pos, "text after a block scalar's header (| or > and its indicators): the text starts on the next line")
 	}
 	r.newline()
 
@@ -392,15 +428,12 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 				i = j + 1
 				continue
 			}
-			if r.src[j] == '\t' {
-				r.refuse("a tab in a block scalar's indentation")
-			}
 			k := j - i
-			if j >= r.end {
-				k = 0
+			if r.src[j] == '\t' {
+				r.failAt(r.line+strings.Count(r.src[r.pos:j], "\n"), k, "a tab character in a block scalar's indentation (YAML indents with spaces)")
 			}
-			if j < r.end && k < most && k > parent {
-				r.refuse("a block scalar's empty line indented more than its text")
+			if j >= r.end {
+				most, k = max(most, k), 0
 			}
 			indent = max(k, most, parent+1, 1)
 			break
@@ -413,7 +446,8 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 	breaks := 0  // empty lines since the last text line (or the start)
 	texts := 0
 	prevNormal := false
-	blanks := false // the last text line is of blanks only
+	unbroken := false // the last text line ends the stream without a line break
+	wsTail := 0       // the lines of blanks only (or none) at the end, which the comment rules count as blank lines
 	for r.pos < r.end {
 		i := r.pos
 		for r.src[i] == ' ' && i-r.pos < indent {
@@ -424,12 +458,20 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 			// the end of the scalar.
 			if r.src[i] == '\n' {
 				breaks++
+				wsTail++
 				r.pos = i
 				r.newline()
 				continue
 			}
 			if r.src[i] == '\t' {
-				r.refuse("a tab in a block scalar's indentation")
+				j := i
+				for r.src[j] == ' ' || r.src[j] == '\t' {
+					j++
+				}
+				if r.src[j] == '\n' || r.src[j] == '#' || j >= r.end || j-r.pos <= parent {
+					r.fail(i, "a tab character in a block scalar's indentation (YAML indents with spaces)")
+				}
+				r.fail(i, "a tab character in a block scalar's indentation (YAML indents with spaces)")
 			}
 			if i >= r.end {
 				r.pos = i
@@ -443,23 +485,22 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		if r.src[i] == '\n' {
 			// Only the indentation: an empty line.
 			breaks++
+			wsTail++
 			r.pos = i
 			r.newline()
 			continue
 		}
-		if r.src[i] == '\t' {
-			r.refuse("a tab after a block scalar's indentation")
-		}
 		// A text line (perhaps of blanks only, beyond the indentation).
 		e := strings.IndexByte(r.src[i:r.end], '\n')
 		if e < 0 {
-			// (yaml.v3 reads a last line of blanks without a line
-			// break as no line.)
-			r.refuse("a block scalar's last line without a line break")
+			// the stream's last line, without a line break: its
+			// text is the scalar's last, and no break follows it
+			e = r.end - i
+			unbroken = true
 		}
 		e += i
-		line := r.src[i:e]
-		normal := line != "" && line[0] != ' ' && line[0] != '\t'
+		text := r.src[i:e]
+		normal := text != "" && text[0] != ' ' && text[0] != '\t'
 		if texts == 0 {
 			for range breaks {
 				b = append(b, '\n')
@@ -486,17 +527,17 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 				}
 			}
 		}
-		b = append(b, line...)
+		b = append(b, text...)
+		if strings.Trim(text, " \t") == "" {
+			wsTail++
+		} else {
+			wsTail = 0
+		}
 		texts++
 		breaks = 0
 		prevNormal = normal
-		blanks = !normal && strings.Trim(line, " \t") == ""
 		r.pos = e
 		r.newline()
-	}
-	if blanks {
-		// (yaml.v3 puts the comments after such a line otherwise)
-		r.refuse("a block scalar ending with a line of blanks")
 	}
 	// Chomping.
 	var v string
@@ -505,10 +546,13 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 		if chomp == '+' {
 			v = strings.Repeat("\n", breaks)
 		}
-	case chomp == '-':
+	case chomp == '-' || unbroken && chomp != '+':
 		v = string(b)
 	case chomp == '+':
-		for range breaks + 1 {
+		if !unbroken {
+			breaks++
+		}
+		for range breaks {
 			b = append(b, '\n')
 		}
 		v = string(b)
@@ -521,7 +565,8 @@ func (r *reader) blockScalar(parent int) *yaml.Node {
 	}
 	r.sbuf = b
 	n.Value = v
-	r.com.blockScalarEnd(n, breaks)
+	r.tokEnd = -1
+	r.com.blockScalarEnd(n, wsTail)
 	r.skip()
 	return n
 }

@@ -1,7 +1,6 @@
 package fastyaml
 
 import (
-	"fmt"
 	"hash/maphash"
 	"strings"
 
@@ -39,23 +38,22 @@ type Skimmed struct {
 // mapping: what those mean is the caller's to decide, from what Parse or
 // yaml.v3 gives.
 func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
-	lines, bad, reason := survey(data)
-	if reason != "" {
-		return nil, &Unsupported{Line: bad, Reason: reason}
+	lines, cr, serr := survey(data)
+	if serr != nil {
+		return nil, serr
 	}
-	r := newReader(data, lines)
+	r := newReader(data, lines, cr)
 	r.com.off = true
 	sk := &skimmer{depth: &r.depth, seed: maphash.MakeSeed()}
 	r.sk = sk
 	defer func() {
 		if p := recover(); p != nil {
-			f, ok := p.(refusal)
-			if !ok {
-				f = refusal{line: r.line + 1, reason: fmt.Sprintf("%s: %v", internalError, p)}
-			}
-			docs, err = nil, &Unsupported{Line: f.line, Reason: f.reason}
+			docs, err = nil, r.recovered(p)
 		}
 	}()
+	if strings.HasPrefix(r.src, "\ufeff") {
+		r.pos, r.bol = 3, 3
+	}
 	r.skip()
 	for !(r.ind < 0 && r.mark == 0) {
 		sk.nodes, sk.deepest = 0, 0
@@ -108,7 +106,7 @@ func (s *skimmer) newSet(base int) int {
 	t.n = 0
 	for i := base; i < len(s.keys); i++ {
 		if !t.add(s.keys, base, i, s.seed) {
-			panic(refusal{reason: "a key given twice"})
+			panic(skimStop{reason: "a key given twice"})
 		}
 	}
 	s.nsets++
@@ -167,7 +165,7 @@ func (s *skimmer) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 		// The scratch node: what was set of it before is not read but
 		// for its style (plain scalars set none).
 		n = &s.scratch
-		n.Style = 0
+		*n = yaml.Node{}
 	} else {
 		if len(s.slab) == 0 {
 			s.slab = make([]yaml.Node, 16)
@@ -194,14 +192,17 @@ func (s *skimmer) items() {
 // key checks a mapping's key k (a scratch node), and returns it to keep,
 // or nil; it sets the outline of the key's value.
 func (s *skimmer) key(k *yaml.Node, base int, set *int) *yaml.Node {
+	if k.Kind != yaml.ScalarNode {
+		panic(skimStop{line: k.Line, reason: "a key that is not a scalar"})
+	}
 	if k.Tag == mergeTag {
-		panic(refusal{line: k.Line, reason: "a merge key"})
+		panic(skimStop{line: k.Line, reason: "a merge key"})
 	}
 	v := k.Value
 	if *set < 0 {
 		for _, x := range s.keys[base:] {
 			if x == v {
-				panic(refusal{line: k.Line, reason: "a key given twice"})
+				panic(skimStop{line: k.Line, reason: "a key given twice"})
 			}
 		}
 		s.keys = append(s.keys, v)
@@ -212,7 +213,7 @@ func (s *skimmer) key(k *yaml.Node, base int, set *int) *yaml.Node {
 	} else {
 		s.keys = append(s.keys, v)
 		if !s.sets[*set].add(s.keys, base, len(s.keys)-1, s.seed) {
-			panic(refusal{line: k.Line, reason: "a key given twice"})
+			panic(skimStop{line: k.Line, reason: "a key given twice"})
 		}
 	}
 	var sub *Outline
@@ -254,14 +255,24 @@ func (s *skimmer) entry(r *reader, col, base int, set *int) {
 }
 
 // flowEntry reads an entry of a flow mapping, as entry does.
-func (s *skimmer) flowEntry(r *reader, parent, base int, set *int) {
+func (s *skimmer) flowEntry(r *reader, open, base int, set *int) {
 	o, keep := s.o, s.keep
+	if r.src[r.pos] == '?' && r.isFlowBlankAt(r.pos+1) {
+		panic(skimStop{r.line + 1, "a complex key"})
+	}
 	s.keep = false
-	k := r.flowKey(parent)
-	line, plain := k.Line, k.Style == 0
+	k := r.flowKey(open)
 	s.keep = keep
+	if k.Kind != yaml.ScalarNode {
+		panic(skimStop{r.line + 1, "a key that is not a scalar"})
+	}
 	kept := s.key(k, base, set)
-	v := r.flowValue(parent, line, plain)
+	var v *yaml.Node
+	if r.atValueIndicator(k) {
+		v = r.flowValue(open)
+	} else {
+		v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+	}
 	if kept != nil {
 		r.kids = append(r.kids, kept, v)
 	}

@@ -1,0 +1,150 @@
+package fastyaml
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"strings"
+	"unicode/utf8"
+)
+
+// survey reads the input once before the parse: it counts the lines (to
+// size the slabs), notes whether it has carriage returns (which the copy
+// the reader reads has as line feeds), and finds what no YAML stream has:
+// bytes that are not UTF-8, and characters outside YAML's printable set
+// (control characters, U+FFFE and U+FFFF); and the Unicode line
+// separators (NEL, LS, PS), which YAML 1.1 readers read as line breaks and
+// YAML 1.2 readers as text: kmerge refuses them rather than read a stream
+// otherwise than others do.
+func survey(data []byte) (lines int, cr bool, err *Error) {
+	i := 0
+	line, bol := 1, 0
+	for {
+		// Eight bytes at a time while all are printable ASCII, \t or \n.
+		for ; i+8 <= len(data); i += 8 {
+			w := binary.LittleEndian.Uint64(data[i:])
+			nl := eqMask(w, '\n')
+			if (ltMask(w, 0x20)&^(nl|eqMask(w, '\t')))|geMask7f(w) != 0 {
+				break
+			}
+			if nl != 0 {
+				k := bits.OnesCount64(nl)
+				lines += k
+				line += k
+				bol = i + 8 - bits.LeadingZeros64(nl)/8
+			}
+		}
+		if i >= len(data) {
+			return lines, cr, nil
+		}
+		c := data[i]
+		switch {
+		case c == '\n':
+			lines++
+			line++
+			i++
+			bol = i
+		case c == '\r':
+			cr = true
+			i++
+			if i < len(data) && data[i] == '\n' {
+				i++
+			}
+			lines++
+			line++
+			bol = i
+		case c == '\t' || c >= 0x20 && c < 0x7f:
+			i++
+		case c < 0x80:
+			return lines, cr, charError(data, line, bol, i, rune(c))
+		default:
+			r, n := utf8.DecodeRune(data[i:])
+			switch {
+			case r == utf8.RuneError && n <= 1:
+				return lines, cr, &Error{Line: line, Column: column(data[bol:i]) + 1, Byte: data[i],
+					Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", data[i])}
+			case r == 0x85 || r == 0x2028 || r == 0x2029:
+				return lines, cr, &Error{Line: line, Column: column(data[bol:i]) + 1, Char: r,
+					Msg: fmt.Sprintf("character %U, a Unicode line separator, a line break to YAML 1.1 readers and text to YAML 1.2 readers (in a double-quoted string, write it as the escape \\u%04x)", r, r)}
+			case r < 0xa0 || r == 0xfffe || r == 0xffff:
+				return lines, cr, charError(data, line, bol, i, r)
+			}
+			i += n
+		}
+	}
+}
+
+// charError is the error for a character YAML does not allow at offset i,
+// on line (from 1) starting at bol.
+func charError(data []byte, line, bol, i int, r rune) *Error {
+	escape := fmt.Sprintf(`\x%02x`, r)
+	if r > 0xff {
+		escape = fmt.Sprintf(`\u%04x`, r)
+	}
+	return &Error{Line: line, Column: column(data[bol:i]) + 1, Char: r,
+		Msg: fmt.Sprintf("character %U is not allowed in YAML text (in a double-quoted string, write it as the escape %s)", r, escape)}
+}
+
+// column returns the number of characters of b, a part of a line (a
+// carriage return, which the reader reads as a line break, counts as
+// none: b holds none but at its end).
+func column(b []byte) int {
+	return utf8.RuneCount(b)
+}
+
+// normalize returns the text the reader reads: data with each "\r\n" and
+// each lone "\r" made a "\n", followed by the padding, and the lines
+// (from 0) that ended with "\r\n" (yaml.v3 reads the "\n" after a comment
+// ended so as a blank line of its own: the comment rules follow it).
+func normalize(data []byte, cr bool) (string, []int32) {
+	var b strings.Builder
+	b.Grow(len(data) + padding)
+	var crlf []int32
+	if !cr {
+		b.Write(data)
+	} else {
+		line := int32(0)
+		for i := 0; i < len(data); i++ {
+			c := data[i]
+			switch c {
+			case '\r':
+				if i+1 < len(data) && data[i+1] == '\n' {
+					crlf = append(crlf, line)
+					i++
+				}
+				c = '\n'
+				line++
+			case '\n':
+				line++
+			}
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00")
+	return b.String(), crlf
+}
+
+const (
+	ones  = 0x0101010101010101
+	lows  = 0x7f7f7f7f7f7f7f7f
+	highs = 0x8080808080808080
+)
+
+// The masks below have the high bit of each byte of w for which they
+// hold, exactly (no carry crosses bytes).
+
+// eqMask: the bytes equal to b.
+func eqMask(w uint64, b byte) uint64 {
+	x := w ^ (ones * uint64(b))
+	return ^(((x & lows) + lows) | x) & highs
+}
+
+// ltMask: the bytes below k (k at most 0x80).
+func ltMask(w uint64, k byte) uint64 {
+	return ^(((w & lows) + ones*uint64(0x80-k)) | w) & highs
+}
+
+// geMask7f: the bytes from 0x7f up.
+func geMask7f(w uint64) uint64 {
+	return (((w & lows) + ones) | w) & highs
+}
