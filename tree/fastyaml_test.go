@@ -40,8 +40,13 @@ func TestFastReaderSameResult(t *testing.T) {
 			if gerr != nil {
 				continue
 			}
-			if !reflect.DeepEqual(got, want) && !morePlaced(got, want) {
-				t.Fatalf("documents differ on\n%q", in)
+			if !reflect.DeepEqual(got, want) {
+				if !morePlaced(got, want) {
+					t.Fatalf("documents differ on\n%q", in)
+				}
+				// kmerge keeps a comment yaml.v3 drops: the written
+				// YAML has it too
+				continue
 			}
 			var g, w bytes.Buffer
 			gerr = WriteYAML(&g, Style{Indent: 2}, got...)
@@ -108,7 +113,7 @@ func morePlaced(got, want []*yaml.Node) bool {
 func deliberate(err error) bool {
 	for _, s := range []string{"a Unicode line separator", "right after a tag", "right after a property",
 		"right after an alias", "a key indicator, YAML 1.2 as text", `a bad escape \'`, "a directive (%) inside a document",
-		"a comment without a blank before it"} {
+		"a comment without a blank before it", "not UTF-8 text"} {
 		if strings.Contains(err.Error(), s) {
 			return true
 		}
