@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 
@@ -136,11 +137,11 @@ func (v *Vars) Set(assignment string) error {
 
 // typedScalar reads a scalar by YAML 1.2's core rules.
 func typedScalar(text string) (*yaml.Node, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &n); err != nil || len(n.Content) == 0 {
+	docs, err := fastyaml.Parse([]byte(text), 0)
+	if err != nil || len(docs) == 0 || len(docs[0].Content) == 0 {
 		return tree.NewString(text), nil //nolint:nilerr // not YAML: the text itself
 	}
-	r := n.Content[0]
+	r := docs[0].Content[0]
 	switch {
 	case r.Kind != yaml.ScalarNode || r.Anchor != "":
 		return tree.NewString(text), nil

@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/kpatch"
@@ -321,10 +322,10 @@ func (p *Project) Render() []byte {
 // quoteIfNeeded quotes a string that YAML would not read back as the same
 // plain string.
 func quoteIfNeeded(s string) string {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &n); err == nil && len(n.Content) == 1 &&
-		n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!str" && n.Content[0].Value == s && n.Content[0].Style == 0 {
-		return s
+	if docs, err := fastyaml.Parse([]byte(s), 0); err == nil && len(docs) == 1 && len(docs[0].Content) == 1 {
+		if n := docs[0].Content[0]; n.Kind == yaml.ScalarNode && n.Tag == "!!str" && n.Value == s && n.Style == 0 {
+			return s
+		}
 	}
 	out, _ := yaml.Marshal(s)
 	return strings.TrimSuffix(string(out), "\n")
