@@ -300,7 +300,7 @@ func TestPositionsInFunctionConfig(t *testing.T) {
 		{"configmap patches", "  data:\n    patches: |\n      - target: deployment.web\n        patch:\n          spec..replicas: 3\n",
 			"<stdin>:15:16: empty path segment"},
 		{"configmap patches yaml", "  data:\n    patches: |\n      - target: deployment.web\n        patch: [a\n",
-			"<stdin>:14: did not find expected ',' or ']'"},
+			"<stdin>:14:16: a [ list without its closing ]"},
 		{"kpatch quoted over lines", "    kpatch: \"[deployment.web]\\nspec..replicas: 3\"\n",
 			"functionConfig.spec.kpatch:2:6: empty path segment"},
 	} {

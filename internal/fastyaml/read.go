@@ -918,7 +918,7 @@ func (r *reader) mapping(col int, p props) *yaml.Node {
 		}
 	}
 	if r.ind > col {
-		r.fail(r.pos, "a line indented more than the mapping's keys, where a key is expected (does the line above lack a colon?)")
+		r.fail(r.pos, "a line indented more than its mapping's keys, where a key is expected (is a key indented otherwise than its siblings, or does the line above lack a colon?)")
 	}
 	if r.sk != nil {
 		r.sk.keys = r.sk.keys[:keys]

@@ -37,7 +37,7 @@ func (r *reader) plainEnd(i int) (end, stop int, comment bool) {
 			continue
 		case ':':
 			if r.isBlankAt(i + 1) {
-				r.fail(i, "a colon and a space in a plain value (quote the value, or is this a key on the line of another?)")
+				r.fail(i, "a colon and a space inside a plain value (does the value need quotes, or is this a key indented deeper than the one before it?)")
 			}
 		case '\n':
 			return end, i, false
