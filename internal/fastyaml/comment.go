@@ -691,44 +691,53 @@ func (c *commenter) next(col int, prev *yaml.Node, seq bool) string {
 	}
 	head := ""
 	if len(c.lines) > 0 {
-		var levelsArr [8]level
-		levels := levelsArr[:0]
-		// the foot of the entry before: a mapping's key; for a sequence,
-		// its item (of a comment after it) or the next item (of a
-		// paragraph after it)
-		var pfoot, ffoot *string
-		switch {
-		case !seq:
-			pfoot = &prev.FootComment
-			ffoot = pfoot
-		case atomic(prev):
-			pfoot = &prev.FootComment
-			ffoot = &c.nextFoot
-		default:
-			pfoot = &c.nextFoot
-			ffoot = pfoot
-		}
-		for i, cc := range c.closed {
-			if cc.col == col && !cc.block {
-				// a sequence at its key's column: the entry before's
-				// foot goes to its last item
-				if last := lastItem(cc.n); atomic(last) {
-					pfoot = &last.FootComment
-					ffoot = pfoot
-				}
-				continue
-			}
-			if cc.block {
-				levels = append(levels, level{c.footOf(i, pfoot, false), cc.col})
-			}
-		}
-		c.settle(col, levels, c.footOf(0, pfoot, true), ffoot, pfoot, &head, false, false)
+		head = c.nextGap(col, prev, seq)
 	}
 	if c.carried != "" {
 		head = joinText(c.carried, head)
 		c.carried = ""
 	}
 	c.settled()
+	return head
+}
+
+// nextGap is next's settling of the gap's lines (apart, so that the
+// head comment it hands settle by address is allocated only where there
+// is a gap to settle: next runs once for every entry).
+func (c *commenter) nextGap(col int, prev *yaml.Node, seq bool) string {
+	head := ""
+	var levelsArr [8]level
+	levels := levelsArr[:0]
+	// the foot of the entry before: a mapping's key; for a sequence,
+	// its item (of a comment after it) or the next item (of a
+	// paragraph after it)
+	var pfoot, ffoot *string
+	switch {
+	case !seq:
+		pfoot = &prev.FootComment
+		ffoot = pfoot
+	case atomic(prev):
+		pfoot = &prev.FootComment
+		ffoot = &c.nextFoot
+	default:
+		pfoot = &c.nextFoot
+		ffoot = pfoot
+	}
+	for i, cc := range c.closed {
+		if cc.col == col && !cc.block {
+			// a sequence at its key's column: the entry before's
+			// foot goes to its last item
+			if last := lastItem(cc.n); atomic(last) {
+				pfoot = &last.FootComment
+				ffoot = pfoot
+			}
+			continue
+		}
+		if cc.block {
+			levels = append(levels, level{c.footOf(i, pfoot, false), cc.col})
+		}
+	}
+	c.settle(col, levels, c.footOf(0, pfoot, true), ffoot, pfoot, &head, false, false)
 	return head
 }
 
