@@ -33,10 +33,11 @@ type Skimmed struct {
 // Skim reads a stream of YAML documents as Parse does, with the same
 // reader, but builds only the nodes o names of each document: the rest is
 // read, not built, and comments are left out. It declines (an
-// *Unsupported error) what Parse declines but for where comments go, and
-// also a document with a merge key (<<) or a key given twice in one
-// mapping: what those mean is the caller's to decide, from what Parse or
-// yaml.v3 gives.
+// *Unsupported error) a stream with a tag, an anchor, an alias, a complex
+// key or a key that is not a scalar, a pair in a flow sequence, a merge
+// key (<<) or a key given twice in one mapping, or nesting deeper than it
+// counts: what those mean is the caller's to decide, from what Parse
+// gives. Text that is not YAML is Parse's error, the same.
 func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
 	lines, cr, serr := survey(data)
 	if serr != nil {
