@@ -380,10 +380,12 @@ func TestNodeHelpers(t *testing.T) {
 // TestDepthLimitPosition: kmerge's reader stops at the nesting limit where
 // the check of a tree yaml.v3 read stops (the first node inside more
 // collections than the limit), with the same error: each shape of nesting
-// is read once as it is (kmerge's reader) and once after an anchor, which
-// leaves the stream to yaml.v3 (issue 25 item 14: the reader followed
-// collections to 1,000 levels, then yaml.v3 to 10,000, whatever the
-// limit, and said "exceeded max depth of 10000" without a position).
+// is read once as it is and once after an anchor, which left the stream to
+// yaml.v3 until kmerge's reader read anchors too (issue 25 item 14: the
+// reader followed collections to 1,000 levels, then yaml.v3 to 10,000,
+// whatever the limit, and said "exceeded max depth of 10000" without a
+// position). An anchored document reads as deep as the limit allows
+// (issue 26: it stopped at yaml.v3's 10,000 levels).
 func TestDepthLimitPosition(t *testing.T) {
 	shapes := map[string]func(n int) string{
 		"flow sequences": func(n int) string { return "a: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n" },
@@ -438,6 +440,9 @@ func TestDepthLimitPosition(t *testing.T) {
 	in := "a: " + strings.Repeat("[", 15000) + strings.Repeat("]", 15000) + "\n"
 	if _, err := Read([]byte(in), Options{File: "f", Limits: &lim}); err != nil {
 		t.Errorf("15,000 deep under a limit of 20,000: %v", err)
+	}
+	if _, err := Read([]byte("--- &q 1\n---\n"+in), Options{File: "f", Limits: &lim}); err != nil {
+		t.Errorf("15,000 deep under a limit of 20,000, after an anchor: %v", err)
 	}
 	lim.MaxDepth = 12000
 	_, err := Read([]byte(in), Options{File: "f", Limits: &lim})
