@@ -144,19 +144,6 @@ func decodeV3(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 	}
 }
 
-// depthFirst reports whether got is the error of nesting too deep that
-// kmerge's reader meets while reading, and want an error at or after its
-// place that yaml.v3 meets first because it reads a document whole before
-// its depth is checked: kmerge's reader reports the first problem in the
-// order of the text.
-func depthFirst(got, want error) bool {
-	var g, w *SyntaxError
-	if !errors.As(got, &g) || !errors.As(want, &w) || g.Limit != "depth" || w.Limit != "" {
-		return false
-	}
-	return w.Pos.Line == 0 || w.Pos.Line > g.Pos.Line || w.Pos.Line == g.Pos.Line && (w.Pos.Column == 0 || w.Pos.Column >= g.Pos.Column) // 0: no column told
-}
-
 // repositoryYAML returns every YAML file and fuzz input of the repository.
 func repositoryYAML(t *testing.T) []string {
 	t.Helper()

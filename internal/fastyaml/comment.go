@@ -35,7 +35,6 @@ type commenter struct {
 	nextLine  string     // a line comment for the first scalar read (after properties)
 	propsLine bool       // a comment on the current line is nextLine
 	joinFoot  *yaml.Node // the node that took it: a foot of its own is added
-	joinBuf   string
 
 	prehead      string // the comments before a --- line
 	carried      string // the head comment of an empty item ending a sequence
@@ -1064,15 +1063,6 @@ func (c *commenter) flowIndicator(tok byte) {
 	f := &c.flows[len(c.flows)-1]
 	c.flowSettle(f)
 	f.tok, f.tokLine = tok, c.r.line
-}
-
-// flowEntry: the next node starts an entry of the flow collection (a key,
-// an item), after the foot of the entry before, foot.
-func (c *commenter) flowEntry() {
-	if c.off || len(c.flows) == 0 {
-		return
-	}
-	c.flows[len(c.flows)-1].entry = true
 }
 
 // flowSettle settles the gap before a node, or before the closing

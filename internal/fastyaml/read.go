@@ -153,7 +153,6 @@ type reader struct {
 	ind      int
 	mark     byte
 	colon    int  // of the key keyAhead found
-	keyStart int  // of the flow mapping key being read
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
 	noBlock  bool // the sequence about to be read is an indentless one
 	valueSeq bool // the sequence about to be read is a mapping's value
@@ -1041,18 +1040,6 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		r.com.give(&n.HeadComment, head)
 	}
 	return n
-}
-
-// bolOf returns where line (from 0, at most the current one) begins.
-func (r *reader) bolOf(line int) int {
-	if line == r.line {
-		return r.bol
-	}
-	i := r.bol
-	for k := r.line; k > line; k-- {
-		i = strings.LastIndexByte(r.src[:i-1], '\n') + 1
-	}
-	return i
 }
 
 // value reads the value of a block mapping's key at column col, from
