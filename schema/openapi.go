@@ -25,7 +25,8 @@ func LoadFile(path string) (*Schema, error) {
 // Load reads schema documents, YAML or JSON:
 //
 //   - an OpenAPI v2 document ("swagger": "2.0", with "definitions"), as
-//     kubectl reads /openapi/v2;
+//     kubectl reads /openapi/v2, or its definitions alone, as a
+//     kustomization's openapi: file holds them;
 //   - an OpenAPI v3 document ("openapi": "3...", with "components.schemas"),
 //     as kubectl reads /openapi/v3/...;
 //   - CustomResourceDefinitions (apiextensions.k8s.io/v1 or v1beta1), one or
@@ -54,7 +55,9 @@ func Load(data []byte, file string) (*Schema, error) {
 			return nil, schemaErr(file, root, "a schema document must be a mapping")
 		}
 		switch {
-		case tree.MapGet(root, "swagger") != nil:
+		case tree.MapGet(root, "swagger") != nil || tree.MapGet(root, "openapi") == nil && tree.MapGet(root, "kind") == nil && tree.MapGet(root, "definitions") != nil:
+			// (kustomize's openapi: files are v2 documents of
+			// definitions alone, without "swagger")
 			err = loadOpenAPIv2(s, root, file)
 		case tree.MapGet(root, "openapi") != nil:
 			err = loadOpenAPIv3(s, root, file)
