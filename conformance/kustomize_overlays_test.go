@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/kpatch"
@@ -239,5 +241,70 @@ func TestKustomizeLoadRestrictions(t *testing.T) {
 	}
 	if refused != 3 {
 		t.Errorf("%d refusals; want 3 (the two links out of the overlay and the name going up, by default)", refused)
+	}
+}
+
+// TestKustomizeDifferences holds the two differences from kustomize seen
+// on real overlays (docs/kustomize.md, "Where kmerge does otherwise"), on
+// a base Deployment with an empty metadata.annotations and two containers
+// and an overlay whose strategic patch names the second: kustomize 5.8.2
+// moves the named container to the front of the list and drops the empty
+// annotations the base had; kmerge gives the order upstream's
+// StrategicMergePatch gives (a, then b: checked here against upstream
+// itself) and keeps the empty field (the same object to an API server).
+// When kustomize stops doing either, this test fails, and the docs
+// should change with it.
+func TestKustomizeDifferences(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"base/d.yaml":                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: {}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: a, image: 'a:1'}\n      - {name: b, image: 'b:1'}\n",
+		"base/kustomization.yaml":    "resources: [d.yaml]\n",
+		"overlay/kustomization.yaml": "resources: [../base]\npatches:\n- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {template: {spec: {containers: [{name: b, image: 'b:2'}]}}}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(kustomize, "build", filepath.Join(dir, "overlay")).Output()
+	if err != nil {
+		t.Fatalf("kustomize build: %v", err)
+	}
+	ks := objectsOf(t, "kustomize", out)["apps/v1 Deployment /web"]
+	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "base")}, Patches: []string{filepath.Join(dir, "overlay")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	km := objectsOf(t, "kmerge", res.Stream())["apps/v1 Deployment /web"]
+	names := func(obj *yaml.Node) string {
+		var out []string
+		for _, c := range tree.MapGet(tree.MapGet(tree.MapGet(tree.MapGet(obj, "spec"), "template"), "spec"), "containers").Content {
+			out = append(out, tree.MapGet(c, "name").Value+"="+tree.MapGet(c, "image").Value)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(ks); got != "b=b:2,a=a:1" {
+		t.Errorf("kustomize's containers: %s (the documented difference is b first)", got)
+	}
+	if got := names(km); got != "a=a:1,b=b:2" {
+		t.Errorf("kmerge's containers: %s, want a, then b", got)
+	}
+	// upstream's order, from upstream's StrategicMergePatch
+	up, err := strategicpatch.StrategicMergePatch(
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"a:1"},{"name":"b","image":"b:1"}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"b","image":"b:2"}]}}}}`), appsv1.Deployment{})
+	if err != nil || !strings.Contains(string(up), `"containers":[{"image":"a:1","name":"a"},{"image":"b:2","name":"b"}]`) {
+		t.Errorf("upstream gives %s (%v)", up, err)
+	}
+	if tree.MapGet(tree.MapGet(ks, "metadata"), "annotations") != nil {
+		t.Errorf("kustomize kept the empty annotations (the documented difference is that it drops them)")
+	}
+	if a := tree.MapGet(tree.MapGet(km, "metadata"), "annotations"); a == nil || len(a.Content) != 0 {
+		t.Errorf("kmerge's annotations: %v, want the base's empty mapping", a)
 	}
 }
