@@ -173,6 +173,17 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
+// notice is warn for what is done anyway: a warning, an error in strict
+// mode, and nothing skipped.
+func (ap *applier) notice(pos tree.Position, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if ap.opts.Strict {
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+	}
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	return nil
+}
+
 // trace keeps a change for the trace: the value at path before and after
 // (nil: absent), copied, as later changes may edit them. The trace is
 // written once the object's patches are done, masked by the object's

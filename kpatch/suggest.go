@@ -28,6 +28,10 @@ import (
 // kind has with the nearest names. It returns "" when it has nothing to
 // add, else " (...)".
 func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) string {
+	if kind, name, ok := strings.Cut(strings.TrimSpace(sel.Name), " "); sel.Bare && ok && len(s.FindKinds(kind)) > 0 {
+		// [deployment shop]: a space where the dot goes
+		return fmt.Sprintf(" (a target is kind.name: did you mean %s.%s?)", kind, strings.Join(strings.Fields(name), "."))
+	}
 	if sel.Bare {
 		if len(s.FindKinds(sel.Name)) > 0 {
 			var of []*resource.Resource

@@ -194,6 +194,13 @@ func TestFmt(t *testing.T) {
 	if err != nil || string(data) != "[deployment.app]\nreplicas: 3 # three\n" || info.Mode().Perm() != 0o600 {
 		t.Errorf("fmt -w wrote %q (mode %v)", data, info.Mode())
 	}
+	// a YAML patch list given by name: fmt says what it formats (issue 27
+	// item 17: it read the list as .kpatch text, "an assignment needs a
+	// section")
+	write(t, dir, "list.yaml", "- target: deployment.app\n  patch: {replicas: 3}\n")
+	if code, _, stderr := runIn(t, dir, "fmt", "list.yaml"); code != exitUsage || !strings.Contains(stderr, "list.yaml: kmerge fmt formats .kpatch files; this is a YAML or JSON file") {
+		t.Errorf("fmt on a patch list: exit %d\n%s", code, stderr)
+	}
 	var stdout, stderr2 bytes.Buffer
 	if code := run([]string{"fmt"}, strings.NewReader("[a.b]\nx=1\n"), &stdout, &stderr2); code != 0 || stdout.String() != "[a.b]\nx: 1\n" {
 		t.Errorf("fmt on stdin: exit %d: %q %s", code, stdout.String(), stderr2.String())
