@@ -207,7 +207,8 @@ func TestItemsSame(t *testing.T) {
 	if taken < len(inputs)/2 {
 		t.Errorf("the short way was taken for %d of %d lists", taken, len(inputs))
 	}
-	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate", "results last"} {
+	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate", "results last",
+		"list-item", "list-item indented", "crd-without-schema", "pipeline-annotations"} {
 		if _, _, ok, _ := runItems(context.Background(), []byte(inputs[name])); !ok {
 			t.Errorf("%s: the short way was not taken", name)
 		}
