@@ -223,16 +223,34 @@ func TestHelm4PostRendererPlugin(t *testing.T) {
 // the post-renderer, by its path, which is what Helm 3's --post-renderer
 // takes; the same arguments as Helm 4's plugin. Helm 3's plugins are
 // subcommands, read from a plugin.yaml of another format, so Helm 3 cannot
-// install the plugin (its error names plugin.yaml's apiVersion field), as
-// docs/integrations.md says.
+// install the plugin (its error names plugin.yaml's apiVersion field); it
+// leaves the plugin's link in its plugins folder all the same, and complains
+// of it, on every command, as it does when a folder shared with Helm 4
+// holds it, as docs/integrations.md says.
 func TestHelm3PostRenderer(t *testing.T) {
 	h, chart, plugin, overrides := helmSetup(t, helm3Version, "KMERGE_HELM3")
 	args := []string{"template", "shop", chart, "--post-renderer", filepath.Join(plugin, "post-render.sh")}
 	out, errOut, err := h.run(append(args, "--post-renderer-args=--patches="+overrides)...)
 	checkPostRendered(t, out, errOut, err)
+	// Helm 3 hands the post-renderer the chart's text and writes back what
+	// it gets: the output is want.yaml byte for byte, every line the
+	// overrides do not change as the chart wrote it (rendered.yaml)
+	if want, err := os.ReadFile("testdata/helm/want.yaml"); err != nil || out != string(want) {
+		t.Errorf("Helm 3's output is not testdata/helm/want.yaml byte for byte (%v):\n%s", err, out)
+	}
 	checkStrict(t, h, false, args...)
 
 	if out, errOut, err := h.run("plugin", "install", plugin); err == nil || !strings.Contains(errOut, `unknown field "apiVersion"`) {
 		t.Errorf("Helm 3 installing the Helm 4 plugin: %v\n%s%s\nwant the error docs/integrations.md quotes", err, out, errOut)
+	}
+	// the failed install left its link in the plugins folder, where a
+	// folder shared with Helm 4, which installed it, has it too: Helm 3
+	// says so on every command, and still runs them
+	if _, err := os.Lstat(filepath.Join(h.home, "data", "plugins", "kmerge")); err != nil {
+		t.Errorf("Helm 3's failed install left no link in its plugins folder (docs/integrations.md says it does): %v", err)
+	}
+	out, errOut, err = h.run(append(args, "--post-renderer-args=--patches="+overrides)...)
+	if err != nil || !strings.Contains(errOut, "failed to load plugins") || !strings.Contains(out, "priorityClassName: high") {
+		t.Errorf("Helm 3 with the Helm 4 plugin in its plugins folder: %v\n%s%s\nwant the output, and the complaint docs/integrations.md quotes", err, out, errOut)
 	}
 }
