@@ -387,7 +387,7 @@ func (ap *applier) substitute(n *yaml.Node, file string, r *resource.Resource, t
 			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
 			if t != nil && t.Kind.Scalar() && t.Kind != schema.IntOrString {
 				// one scalar type: the value is of it, as in a .kpatch
-				typed, err := ap.typed(v, place{r: r, typ: t, path: path})
+				typed, err := ap.typed(v, place{r: r, typ: t, path: path.Append()})
 				if err != nil {
 					return err
 				}
@@ -418,7 +418,9 @@ func (ap *applier) substitute(n *yaml.Node, file string, r *resource.Resource, t
 		case n.Kind == yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				key := n.Content[i].Value
-				if err := walk(n.Content[i+1], bodyFieldType(t, key), path.Append(fieldpath.Field(key))); err != nil {
+				// (path grows in place: walk keeps no path but the one
+				// it copies for typed)
+				if err := walk(n.Content[i+1], bodyFieldType(t, key), append(path, fieldpath.Field(key))); err != nil {
 					return err
 				}
 			}
@@ -428,7 +430,7 @@ func (ap *applier) substitute(n *yaml.Node, file string, r *resource.Resource, t
 				elem = t.Elem
 			}
 			for i, ch := range n.Content {
-				if err := walk(ch, elem, path.Append(fieldpath.Index(i))); err != nil {
+				if err := walk(ch, elem, append(path, fieldpath.Index(i))); err != nil {
 					return err
 				}
 			}
