@@ -534,9 +534,9 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(), run.Secrets(r),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
-				if opts.blame != nil {
-					blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
-				}
+			}
+			if touched[j] && opts.blame != nil {
+				blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
 			}
 			secrets[j] = run.Secrets(r)
 			run.Done(r)
