@@ -196,6 +196,15 @@ func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
+	if ap.log != nil {
+		// the changes the patch makes are its own (change.Change.Patch)
+		from := len(ap.log.Changes)
+		defer func() {
+			for i := from; i < len(ap.log.Changes); i++ {
+				ap.log.Changes[i].Patch = p.Pos
+			}
+		}()
+	}
 	if p.DeletesObject() {
 		// before any engine: a kind without a schema deletes as one with
 		r.Deleted = true
