@@ -38,9 +38,9 @@ type BlameResult struct {
 // DeletedObject is an object a patch deleted: where it was read, and the
 // patch that deleted it.
 type DeletedObject struct {
-	File  string // the input file it was read from (File.Path)
-	Index int    // of its document in the file
-	Item  int    // of the List the document is, from 0; -1 for the document itself
+	File                              string // the input file it was read from (File.Path)
+	Index                             int    // of its document in the file
+	Item                              int    // of the List the document is, from 0; -1 for the document itself
 	APIVersion, Kind, Namespace, Name string
 	// Pos is the patch that deleted it, and Overrode the patches whose
 	// changes to it the deletion undid, in the order they ran.
