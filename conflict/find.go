@@ -443,6 +443,27 @@ func (n *node) meeting(e fieldpath.Element) (meet, clash []*node) {
 	return meet, clash
 }
 
+// renamable returns the children that a change of the field name of the
+// item e may rename, or make the item they name (meetBut): those whose
+// key fields shared with e's, but name, have e's values. An index may be
+// any item: all of them.
+func (ks *keySig) renamable(e fieldpath.Element, name string) []*node {
+	if e.Kind != fieldpath.KeyElement {
+		return ks.list
+	}
+	var shared []string
+	for _, f := range ks.fields {
+		if _, ok := e.KeyValue(f); ok && f != name {
+			shared = append(shared, f)
+		}
+	}
+	if len(shared) == 0 {
+		return ks.list
+	}
+	_, fields := sortedKey(e)
+	return ks.project(shared)[valuesKey(fields, shared)]
+}
+
 // project returns the children by the values of some of their key fields.
 func (ks *keySig) project(shared []string) map[string][]*node {
 	pk := strings.Join(shared, "\x00")
@@ -535,8 +556,8 @@ func (f *finder) related(u *node) []*node {
 			}
 		}
 		// renames: u changes a field of a list's item: the items of the
-		// list named by keys of that field are candidates, whatever their
-		// names
+		// list named by keys of that field are candidates, but those whose
+		// other key fields name another item than u's (meetBut)
 		if renamesField && e.Item() && i == last-1 && u.path[i+1].Kind == fieldpath.FieldElement {
 			for _, t := range frontier {
 				for _, sig := range t.sigs {
@@ -544,7 +565,7 @@ func (f *finder) related(u *node) []*node {
 					if !slices.Contains(ks.fields, u.path[i+1].Name) {
 						continue
 					}
-					for _, c := range ks.list {
+					for _, c := range ks.renamable(e, u.path[i+1].Name) {
 						out = withClasses(c, out)
 					}
 				}
