@@ -81,13 +81,29 @@ func (m *Map) Set(kn, v *yaml.Node) {
 	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
 		k.Style = 0 // a key is a string: no tag, no block scalar
 	}
+	m.add(k, v)
+}
+
+// Put sets the value of the key node k as Set does, but a new key is
+// appended as k itself, not a copy: for a mapping being built (a patch)
+// from key nodes made for it or copied already.
+func (m *Map) Put(k, v *yaml.Node) {
+	if i := m.find(k.Value); i >= 0 {
+		m.n.Content[i+1] = v
+		return
+	}
+	m.add(k, v)
+}
+
+// add appends the entry k: v, a key not in the mapping.
+func (m *Map) add(k, v *yaml.Node) {
 	if len(m.n.Content)%2 != 0 {
 		m.n.Content = m.n.Content[:len(m.n.Content)-1] // a key without a value
 	}
 	m.n.Content = append(m.n.Content, k, v)
 	switch {
 	case m.index != nil:
-		m.index[k.Value] = len(m.n.Content) - 2
+		m.index[tree.Resolve(k).Value] = len(m.n.Content) - 2 // as reindex and tree.MapGet read it
 	case len(m.n.Content) > 2*indexThreshold:
 		m.reindex()
 	}

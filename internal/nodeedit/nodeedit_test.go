@@ -75,3 +75,32 @@ func TestMapGrows(t *testing.T) {
 		t.Fatalf("after Finish: %d entries", len(m.Content)/2)
 	}
 }
+
+// TestPut: Put, which builds a mapping (a patch) from key nodes made for
+// it, appends a new key as the node itself and replaces the value of a key
+// already there in place; once the mapping is large it is indexed, and
+// lookups agree with tree.MapGet.
+func TestPut(t *testing.T) {
+	m := tree.NewMap()
+	e := NewMap(m)
+	keys := make([]*yaml.Node, 100)
+	for i := range keys {
+		keys[i] = tree.NewString(fmt.Sprintf("k%d", i))
+		e.Put(keys[i], tree.NewString(fmt.Sprint(i)))
+	}
+	if e.index == nil {
+		t.Fatal("a mapping of 100 keys is not indexed")
+	}
+	e.Put(tree.NewString("k7"), tree.NewString("seven"))
+	if len(m.Content) != 200 || m.Content[14] != keys[7] || m.Content[198] != keys[99] {
+		t.Fatal("Put did not append the key nodes themselves, or appended a key twice")
+	}
+	for _, k := range []string{"k0", "k7", "k50", "k99", "k100"} {
+		if got, want := e.Get(k), tree.MapGet(m, k); got != want {
+			t.Errorf("%s: %v, tree.MapGet %v", k, got, want)
+		}
+	}
+	if tree.MapGet(m, "k7").Value != "seven" {
+		t.Error("k7 was not replaced")
+	}
+}
