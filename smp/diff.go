@@ -346,7 +346,7 @@ func diffScalars(original, modified []*yaml.Node, f diffFlags) (add, del []*yaml
 		}
 	}
 	if hasDuplicates(del) {
-		del = toNodes(dedupeExact(toSlice(del))) // upstream's in-place algorithm: it reorders
+		del = dedupeExact(del, tree.Key) // upstream's in-place algorithm: it reorders
 	}
 	return add, del
 }

@@ -234,21 +234,7 @@ func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema
 // backing array keeps what the algorithm left beyond it.
 func dedupeSortInPlace(l []*yaml.Node) []*yaml.Node {
 	if hasDuplicates(l) {
-		keys := make([]string, len(l))
-		for i, n := range l {
-			keys[i] = tree.Key(n)
-		}
-		length := len(l) - 1
-		for i := 0; i < length; i++ {
-			for j := i + 1; j <= length; j++ {
-				if keys[i] == keys[j] {
-					l[j], keys[j] = l[length], keys[length]
-					l = l[:length]
-					length--
-					j--
-				}
-			}
-		}
+		l = dedupeExact(l, tree.Key)
 	}
 	s := byV{nodes: l, keys: make([]string, len(l))}
 	for i, n := range l {
