@@ -254,6 +254,94 @@ type applier struct {
 	maxCopied int  // Options.MaxExpanded, resolved; 0: no limit
 	mask      bool // the document was a Secret, whose values messages mask
 	show      bool // Options.ShowSecrets
+
+	// the large objects' members by name (nil: an object with a name
+	// twice, looked up by scans), kept up to date by the operations' own
+	// edits, and the objects whose keys were checked: n operations on an
+	// object of n members each scanned it (20,000 adds took 20 s)
+	objects map[*yaml.Node]*members
+	checked map[*yaml.Node]bool
+}
+
+// members indexes the members of a large object by name.
+type members struct{ at map[string]*member }
+
+// member is one: its key node, and where that was in the object's Content
+// when last seen (removals before it move it down, never up).
+type member struct {
+	key *yaml.Node
+	i   int
+}
+
+// indexedMembers is the number of members above which an object is
+// indexed: below it a scan is faster.
+const indexedMembers = 16
+
+// members returns the index of the members of the object n, made when
+// first asked for; nil when n is small or has a name twice (then
+// tree.MapIndex's scan says which one counts: the last).
+func (a *applier) members(n *yaml.Node) *members {
+	if m, ok := a.objects[n]; ok {
+		return m
+	}
+	if len(n.Content) <= 2*indexedMembers {
+		return nil
+	}
+	m := &members{at: make(map[string]*member, len(n.Content)/2)}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := tree.Resolve(n.Content[i])
+		if k == nil {
+			m = nil
+			break
+		}
+		if _, twice := m.at[k.Value]; twice {
+			m = nil
+			break
+		}
+		m.at[k.Value] = &member{key: n.Content[i], i: i}
+	}
+	if a.objects == nil {
+		a.objects = map[*yaml.Node]*members{}
+	}
+	a.objects[n] = m
+	return m
+}
+
+// find returns the index in the object n's Content of the key named name,
+// or -1: tree.MapIndex, through the index of a large object.
+func (a *applier) find(n *yaml.Node, name string) int {
+	m := a.members(n)
+	if m == nil {
+		return tree.MapIndex(n, name)
+	}
+	e := m.at[name]
+	if e == nil {
+		return -1
+	}
+	for e.i >= 0 && (e.i >= len(n.Content) || n.Content[e.i] != e.key) {
+		e.i -= 2
+	}
+	if e.i < 0 { // cannot happen: the edits keep the index; scan instead
+		delete(a.objects, n)
+		return tree.MapIndex(n, name)
+	}
+	return e.i
+}
+
+// checkKeys checks the keys of the object n (at the pointer at) once: the
+// operations' edits give it string keys only.
+func (a *applier) checkKeys(o *operation, n *yaml.Node, at []string) error {
+	if a.checked[n] {
+		return nil
+	}
+	if err := o.checkKeys(n, at); err != nil {
+		return err
+	}
+	if a.checked == nil {
+		a.checked = map[*yaml.Node]bool{}
+	}
+	a.checked[n] = true
+	return nil
 }
 
 type savedNode struct {
@@ -281,6 +369,7 @@ func (a *applier) rollback() {
 		*a.saved[i].n = a.saved[i].old
 	}
 	a.saved, a.seen = nil, nil
+	a.objects, a.checked = nil, nil
 }
 
 func (a *applier) apply(o *operation) error {
@@ -353,16 +442,21 @@ func (a *applier) add(o *operation, toks []string, v, key *yaml.Node) error {
 	switch p.Kind {
 	case yaml.MappingNode:
 		a.touch(p)
-		m := nodeedit.NewMap(p)
-		if old := m.Get(last); old != nil {
-			m.Set(tree.NewString(last), a.replaceNode(old, v))
+		if i := a.find(p, last); i >= 0 {
+			p.Content[i+1] = a.replaceNode(p.Content[i+1], v)
 			return nil
 		}
 		kn := tree.NewString(last)
 		if key != nil {
 			kn.HeadComment, kn.LineComment, kn.FootComment = key.HeadComment, key.LineComment, key.FootComment
 		}
-		m.Set(kn, v)
+		if len(p.Content)%2 != 0 {
+			p.Content = p.Content[:len(p.Content)-1] // a key without a value
+		}
+		p.Content = append(p.Content, kn, v)
+		if m := a.objects[p]; m != nil {
+			m.at[last] = &member{key: kn, i: len(p.Content) - 2}
+		}
 	case yaml.SequenceNode:
 		i, err := o.arrayIndex(p, at, last, true)
 		if err != nil {
@@ -387,13 +481,16 @@ func (a *applier) remove(o *operation, toks []string) (v, key *yaml.Node, err er
 	last, at := toks[len(toks)-1], toks[:len(toks)-1]
 	switch p.Kind {
 	case yaml.MappingNode:
-		i := tree.MapIndex(p, last)
+		i := a.find(p, last)
 		if i < 0 {
 			return nil, nil, o.errorf(ReasonTarget, "no member %s in %s", strconv.Quote(last), place("object", at))
 		}
 		a.touch(p)
 		key, v = p.Content[i], p.Content[i+1]
 		p.Content = slices.Delete(p.Content, i, i+2)
+		if m := a.objects[p]; m != nil {
+			delete(m.at, last)
+		}
 		return v, key, nil
 	default: // SequenceNode: parent checked that p is a container
 		i, err := o.arrayIndex(p, at, last, false)
@@ -421,7 +518,7 @@ func (a *applier) replace(o *operation, toks []string, v *yaml.Node) error {
 	var i int
 	switch p.Kind {
 	case yaml.MappingNode:
-		if i = tree.MapIndex(p, last); i < 0 {
+		if i = a.find(p, last); i < 0 {
 			return o.errorf(ReasonTarget, "no member %s in %s (add creates members, replace only changes them)", strconv.Quote(last), place("object", at))
 		}
 		i++
@@ -455,7 +552,7 @@ func (a *applier) replaceNode(old, v *yaml.Node) *yaml.Node {
 func (a *applier) get(o *operation, toks []string) (*yaml.Node, error) {
 	n := tree.Deref(a.root)
 	for i, t := range toks {
-		j, err := o.step(n, toks[:i], t)
+		j, err := a.step(o, n, toks[:i], t)
 		if err != nil {
 			return nil, err
 		}
@@ -470,7 +567,7 @@ func (a *applier) get(o *operation, toks []string) (*yaml.Node, error) {
 func (a *applier) parent(o *operation, toks []string) (*yaml.Node, error) {
 	n := a.editableRoot()
 	for i, t := range toks[:len(toks)-1] {
-		j, err := o.step(n, toks[:i], t)
+		j, err := a.step(o, n, toks[:i], t)
 		if err != nil {
 			return nil, err
 		}
@@ -487,7 +584,7 @@ func (a *applier) parent(o *operation, toks []string) (*yaml.Node, error) {
 		return nil, o.notContainer(n, at, last)
 	}
 	if n.Kind == yaml.MappingNode {
-		if err := o.checkKeys(n, at); err != nil {
+		if err := a.checkKeys(o, n, at); err != nil {
 			return nil, err
 		}
 	}
@@ -505,13 +602,13 @@ func (a *applier) editableRoot() *yaml.Node {
 
 // step returns the index in n.Content of the value that token t names in n,
 // the value at the pointer at; that value must exist.
-func (o *operation) step(n *yaml.Node, at []string, t string) (int, error) {
+func (a *applier) step(o *operation, n *yaml.Node, at []string, t string) (int, error) {
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
-		if err := o.checkKeys(n, at); err != nil {
+		if err := a.checkKeys(o, n, at); err != nil {
 			return 0, err
 		}
-		i := tree.MapIndex(n, t)
+		i := a.find(n, t)
 		if i < 0 {
 			return 0, o.errorf(ReasonTarget, "no member %s in %s", strconv.Quote(t), place("object", at))
 		}
