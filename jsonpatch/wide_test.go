@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,6 +120,83 @@ func TestWideObjects(t *testing.T) {
 		}
 		if got, want := run(true), run(false); got != want {
 			t.Fatalf("round %d, document:\n%s\npatch: [%s]\ntogether:\n%s\none by one:\n%s", round, doc.String(), strings.Join(ops, ",\n"), got, want)
+		}
+	}
+}
+
+// TestIndexNoticesNewContent: an Index kept from one patch to the next
+// notices an object whose members someone else replaced (kpatch copies a
+// JSON patch's new whole document into the object's node), and indexes it
+// anew rather than finding members it no longer has.
+func TestIndexNoticesNewContent(t *testing.T) {
+	mapping := func(prefix string) string {
+		var b strings.Builder
+		for i := range 40 {
+			fmt.Fprintf(&b, "%s%d: v\n", prefix, i)
+		}
+		return b.String()
+	}
+	read := func(text string) *tree.Stream {
+		st, err := tree.Read([]byte(text), tree.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	doc := read(mapping("k")).Docs[0]
+	ix := &jsonpatch.Index{}
+	if _, err := jsonpatch.Apply(doc, read(`[{"op":"add","path":"/k40","value":"w"}]`).Docs[0], jsonpatch.Options{Index: ix}); err != nil {
+		t.Fatal(err)
+	}
+	tree.Root(doc).Content = tree.Root(read(mapping("n")).Docs[0]).Content
+	if _, err := jsonpatch.Apply(doc, read(`[{"op":"remove","path":"/n7"}]`).Docs[0], jsonpatch.Options{Index: ix}); err != nil {
+		t.Errorf("a member of the new content: %v", err)
+	}
+	if _, err := jsonpatch.Apply(doc, read(`[{"op":"remove","path":"/k7"}]`).Docs[0], jsonpatch.Options{Index: ix}); err == nil {
+		t.Error("a member of the old content was found")
+	}
+}
+
+// TestRollbackAfterAppends: a patch that fails puts the document back as it
+// was when its operations had appended members to an object (recorded
+// without copying its content, into the room its array has) and then
+// edited it in place, or not, or edited it in place first.
+func TestRollbackAfterAppends(t *testing.T) {
+	var doc strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&doc, "k%d: v\n", i)
+	}
+	for _, ops := range []string{
+		`{"op":"remove","path":"/k3"}`,
+		`{"op":"add","path":"/a","value":1},{"op":"add","path":"/b","value":2}`,
+		`{"op":"add","path":"/a","value":1},{"op":"remove","path":"/k3"},{"op":"add","path":"/b","value":2},{"op":"replace","path":"/k5","value":3}`,
+		`{"op":"add","path":"/a","value":1},{"op":"move","from":"/k0","path":"/k39"},{"op":"copy","from":"/k1","path":"/c"}`,
+	} {
+		st, err := tree.Read([]byte(doc.String()), tree.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := st.Docs[0]
+		var before bytes.Buffer
+		if err := tree.WriteYAML(&before, tree.Style{}, d); err != nil {
+			t.Fatal(err)
+		}
+		root := tree.Root(d)
+		root.Content = slices.Grow(root.Content, 8) // room to append in place
+		n := len(root.Content)
+		p, err := tree.Read([]byte("["+ops+`,{"op":"remove","path":"/missing"}]`), tree.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := jsonpatch.Apply(d, p.Docs[0], jsonpatch.Options{}); err == nil {
+			t.Fatalf("%s: no error", ops)
+		}
+		var after bytes.Buffer
+		if err := tree.WriteYAML(&after, tree.Style{}, d); err != nil {
+			t.Fatal(err)
+		}
+		if after.String() != before.String() || len(root.Content) != n {
+			t.Errorf("%s: after the failed patch:\n%s\nwant:\n%s", ops, after.String(), before.String())
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -45,15 +46,19 @@ import (
 // which reports the errors and reproduces upstream in every case. The
 // differential tests and FuzzDifferential compare both with upstream.
 
-// Index keeps indexes of the merged lists of a document from one call of
-// Apply to the next (Options.Index), so that many patches on one long list
-// take time proportional to the patches, not to the list each time. The
-// document must change only through Apply with this Index while the Index
-// is in use: Apply keeps the indexes up to date with its own writes, and
-// notices a list whose items were replaced, but not an item whose merge
-// key was changed by someone else. An Index is for one goroutine at a time.
+// Index keeps indexes of the merged lists and of the large objects of a
+// document from one call of Apply to the next (Options.Index), so that many
+// patches on one long list, or one object of many keys, take time
+// proportional to the patches, not to the list or the object each time.
+// The document must change only through Apply with this Index while the
+// Index is in use: Apply keeps the indexes up to date with its own writes,
+// and notices a list whose items, or an object whose keys, were replaced,
+// but not an item whose merge key was changed by someone else, nor an
+// object edited in place to as many keys. An Index is for one goroutine at
+// a time.
 type Index struct {
 	lists map[*yaml.Node]*listIndex
+	maps  nodeedit.Maps
 }
 
 // NewIndex returns an empty Index.
