@@ -130,7 +130,7 @@ func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts
 
 type applier struct {
 	ix        *objectIndex // the object's, for field patches; nil: none
-	lists     *smp.Index   // the object's, for strategic patches; nil: none
+	engines                // the object's, for strategic, merge and JSON patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -240,16 +240,16 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == change.JSONPatch:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets, Index: ap.jsons})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log, Index: ap.lists})
 		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
-				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 			}
 		default:
-			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)

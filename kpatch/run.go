@@ -13,6 +13,8 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/jsonpatch"
+	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -191,8 +193,9 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	}
 	observe()
 	var ix *objectIndex // for the object's field patches, which come last
-	// for the object's strategic patches, as long as only they write it
-	var lists *smp.Index
+	// for the object's strategic, merge and JSON patches, each as long as
+	// only patches of its engine write it
+	var eng engines
 	for i := first; i >= 0; i = run.next(r, i) {
 		if err := ctx.Err(); err != nil {
 			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
@@ -209,12 +212,8 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		} else if ix == nil && !run.opts.scanOnly {
 			ix = newObjectIndex()
 		}
-		if sl.patch.Type != change.StrategicPatch || run.opts.Schema.Kind(r.APIVersion, r.Kind) == nil {
-			lists = nil // the patch writes without it (a kind without a schema: a merge patch)
-		} else if lists == nil && !run.opts.scanOnly {
-			lists = smp.NewIndex()
-		}
-		sl.run(run.opts, run.cache, record, ix, lists)
+		eng.keep(sl.patch.Type, run.opts.Schema.Kind(r.APIVersion, r.Kind) != nil, run.opts.scanOnly)
+		sl.run(run.opts, run.cache, record, ix, eng)
 		if !vals.On() {
 			observe() // the patch may have made it a Secret
 		}
@@ -612,10 +611,45 @@ func (sl *slot) afterDelete(record bool) {
 	}
 }
 
+// engines are the indexes of an object that the patch engines keep from
+// one patch to the next (each patch indexing the object anew made n patches
+// on one long list, or one object of many keys, cost n^2): each is kept
+// while patches of its engine follow one another on the object, and
+// dropped when a patch of another writes it, its writes not going through
+// the index.
+type engines struct {
+	lists  *smp.Index        // strategic patches
+	merges *mergepatch.Index // merge patches, and strategic ones on a kind without a schema
+	jsons  *jsonpatch.Index  // JSON patches
+}
+
+// keep keeps the index of the engine that applies a patch of type typ
+// (schema: the object's kind has one), making it when it has none, and
+// drops the others'. scanOnly (tests) keeps none.
+func (e *engines) keep(typ change.PatchKind, schema bool, scanOnly bool) {
+	strategic := typ == change.StrategicPatch && schema
+	merge := typ == change.MergePatch || typ == change.StrategicPatch && !schema
+	if !strategic || scanOnly {
+		e.lists = nil
+	} else if e.lists == nil {
+		e.lists = smp.NewIndex()
+	}
+	if !merge || scanOnly {
+		e.merges = nil
+	} else if e.merges == nil {
+		e.merges = &mergepatch.Index{}
+	}
+	if typ != change.JSONPatch || scanOnly {
+		e.jsons = nil
+	} else if e.jsons == nil {
+		e.jsons = &jsonpatch.Index{}
+	}
+}
+
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, lists *smp.Index) {
-	ap := &applier{ix: ix, lists: lists, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, eng engines) {
+	ap := &applier{ix: ix, engines: eng, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}
