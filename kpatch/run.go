@@ -241,7 +241,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		// that what they changed need not be kept until Finish
 		var recs []change.Record
 		for _, sl := range slots {
-			if len(sl.changes) > 0 {
+			if len(sl.changes) > 0 && !(r.Deleted && !names(sl.patch.Target)) {
 				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
@@ -594,6 +594,19 @@ type report struct {
 	written  []written
 	trace    bytes.Buffer
 	err      error
+}
+
+// names reports whether a target names its objects (by one exact name),
+// rather than picking them by a pattern or a selector. Of an object a
+// patch deletes, what a patch whose target does not name it changes
+// commutes with the deletion: such a target picks the objects that exist
+// when it applies, so in the other order it would not pick this one, and
+// the object is gone either way (a [deployment.*] setting a label, and a
+// [deployment.loadgen] deleting that one: issue 27 item 7). A patch that
+// names the object needs it, and conflicts with its deletion.
+func names(target resource.Selector) bool {
+	_, ok := target.ExactName()
+	return ok
 }
 
 // afterDelete is the slot of a patch whose target picked an object an
