@@ -63,16 +63,7 @@ func (sel Selector) String() string {
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
 	}
-	// a kind or a name is quoted (as a path quotes, fieldpath.Quote) where
-	// it would not read back as itself: where it holds what ends a word
-	// of a target (. [ { for a path, labels, a namespace's /, a comment's
-	// #, quotes) or a blank, and a kind that is * (any kind, unquoted)
-	quote := func(s string) string {
-		if !fieldpath.Word(s, `.[]{}"'/#`) {
-			return strconv.Quote(s)
-		}
-		return s
-	}
+	quote := TargetWord
 	if sel.Bare {
 		b.WriteString(quote(sel.Name))
 		return b.String()
@@ -96,6 +87,20 @@ func (sel Selector) String() string {
 		b.WriteString("{" + sel.Labels + "}")
 	}
 	return b.String()
+}
+
+// TargetWord writes a kind or a name as a target writes it: quoted (as a
+// path quotes, fieldpath.Quote) where it would not read back as itself,
+// where it holds what ends a word of a target (. [ { for a path, labels,
+// a namespace's /, a comment's #, quotes) or a blank: a ConfigMap named
+// app.v2 is configmap."app.v2". (A kind that is * is quoted by String:
+// unquoted, * is any kind.) What completes a target (the language
+// server) writes names with it, as String does.
+func TargetWord(s string) string {
+	if !fieldpath.Word(s, `.[]{}"'/#`) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // mapping writes the selector as a YAML flow mapping.

@@ -1048,3 +1048,67 @@ func TestLSPManyChanges(t *testing.T) {
 		t.Errorf("%d changes took %d MB at most, more than twice one check's %d MB", changes, maxRSS(c), maxRSS(one))
 	}
 }
+
+// TestLSPCompleteDottedNames: completing a target writes a name with a dot
+// in it as the parser reads it back, quoted (issue 27 item 16: for a
+// ConfigMap named app.v2, completing [configmap. inserted app.v2, which
+// reads as the name app and the path v2; in a YAML patch list it inserted
+// configmap.app.v2, which the parser refuses). Each inserted text is put
+// into the file and must parse to a target picking the ConfigMap.
+func TestLSPCompleteDottedNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kmerge.yaml":         "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n",
+		"base/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app.v2\ndata: {a: b}\n",
+		"overrides/p.kpatch":  "",
+		"overrides/list.yaml": "[]\n",
+	})
+	c := startServer(t)
+	c.initialize(dir)
+	complete := func(uri string, line, char int) []struct {
+		Label    string `json:"label"`
+		TextEdit struct {
+			NewText string `json:"newText"`
+		} `json:"textEdit"`
+	} {
+		var list struct {
+			Items []struct {
+				Label    string `json:"label"`
+				TextEdit struct {
+					NewText string `json:"newText"`
+				} `json:"textEdit"`
+			} `json:"items"`
+		}
+		c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(line, char)}, &list)
+		return list.Items
+	}
+	kp := fileURI(t, filepath.Join(dir, "overrides", "p.kpatch"))
+	c.open(kp, "[configmap.\n")
+	var inserted string
+	for _, it := range complete(kp, 0, 11) {
+		if it.Label == "app.v2" {
+			inserted = it.TextEdit.NewText
+		}
+	}
+	if inserted != `"app.v2"` {
+		t.Fatalf(".kpatch header: app.v2 inserts %q, want \"app.v2\" quoted (%+v)", inserted, complete(kp, 0, 11))
+	}
+	if d := c.change(kp, 2, "[configmap."+inserted+"]\ndata.a: c\n"); len(d) != 0 {
+		t.Errorf("the completed header: %+v", d)
+	}
+	yl := fileURI(t, filepath.Join(dir, "overrides", "list.yaml"))
+	c.open(yl, "- target: \n")
+	inserted = ""
+	for _, it := range complete(yl, 0, 10) {
+		if strings.Contains(it.Label, "app.v2") {
+			inserted = it.TextEdit.NewText
+		}
+	}
+	if inserted != `configmap."app.v2"` {
+		t.Fatalf("patch list: the ConfigMap inserts %q, want configmap.\"app.v2\"", inserted)
+	}
+	if d := c.change(yl, 2, "- target: "+inserted+"\n  patch: {data.a: c}\n"); len(d) != 0 {
+		t.Errorf("the completed target: %+v", d)
+	}
+	c.shutdown()
+}
