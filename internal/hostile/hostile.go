@@ -80,15 +80,6 @@ func (c Case) Write(dir string) error {
 	return nil
 }
 
-// Size is the number of bytes of the case's files.
-func (c Case) Size() int {
-	n := 0
-	for _, text := range c.Files() {
-		n += len(text)
-	}
-	return n
-}
-
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
 
 // word returns n bytes of text: a plain scalar that needs no quotes.
