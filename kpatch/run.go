@@ -132,7 +132,7 @@ func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0
 // or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.Labels != "" || p.Target.Annotations != "" {
+		if p.Target.ReadsMetadata() {
 			return true
 		}
 	}

@@ -126,6 +126,13 @@ func (sel Selector) mapping() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
+// ReadsMetadata reports whether the selector reads an object's labels or
+// annotations to pick it, beside its identity (apiVersion, kind,
+// namespace, name): what of an object must be read to know whether the
+// selector picks it, and what a patch that changes them may change of
+// what it picks.
+func (sel Selector) ReadsMetadata() bool { return sel.Labels != "" || sel.Annotations != "" }
+
 // ExactName returns the one name the selector picks objects by, when it
 // picks them by one name: then an object named otherwise is not picked
 // (unless it had that name before a patch changed it: see
