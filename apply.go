@@ -35,7 +35,10 @@ type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
-	// Patches are .kpatch files, YAML patch lists, and folders of them.
+	// Patches are .kpatch files, YAML patch lists, and folders of them
+	// (kpatch.Load). A kustomization among them adds the schema its
+	// openapi field names to Schema (after it: Schema's kinds win), and,
+	// with Strict, a file of its folder that nothing reads is an error.
 	Patches []string
 	// LoadRestrictions say which files a kustomization among the patches
 	// may name (kpatch.LoadOptions.LoadRestrictions): by default those in
@@ -171,10 +174,20 @@ func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
 // released).
 func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	var schemas []*schema.Schema      // kustomizations' openapi files
 	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
-		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions})
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions,
+		Schemas: func(s *schema.Schema) { schemas = append(schemas, s) }, Manifests: opts.Manifests, Strict: opts.Strict})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(schemas) > 0 {
+		// after the schemas given: those win (schema.Schema.Extend)
+		s := opts.Schema
+		if s == nil {
+			s = schema.Builtin()
+		}
+		opts.Schema = s.Extend(schemas...)
 	}
 	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
 	if err != nil {
