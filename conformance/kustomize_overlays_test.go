@@ -436,20 +436,19 @@ func TestKustomizeOpenAPIReplaces(t *testing.T) {
 func TestKustomizePatchMatchesNothing(t *testing.T) {
 	kustomize := kustomizeBinary(t)
 	const smp = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s}\nspec: {replicas: 2}\n"
-	const indent = "    "
-	inline := func(text string) string {
+	inline := func(text string, indent string) string {
 		return indent + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+indent) + "\n"
 	}
 	for _, c := range []struct {
 		name, kustomization string
 		fails               bool
 	}{
-		{"patches without a target", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "wbe")), true},
-		{"patchesStrategicMerge", "patchesStrategicMerge:\n- |\n" + inline(fmt.Sprintf(smp, "wbe"))[2:], true},
-		{"a strategic patch with a target", "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n" + inline(fmt.Sprintf(smp, "any")), false},
+		{"patches without a target", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "wbe"), "    "), true},
+		{"patchesStrategicMerge", "patchesStrategicMerge:\n- |\n" + inline(fmt.Sprintf(smp, "wbe"), "  "), true},
+		{"a strategic patch with a target", "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n" + inline(fmt.Sprintf(smp, "any"), "    "), false},
 		{"a JSON patch with a target", "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n    - {op: replace, path: /spec/replicas, value: 2}\n", false},
 		{"patchesJson6902", "patchesJson6902:\n- target: {group: apps, version: v1, kind: Deployment, name: wbe}\n  patch: |\n    - {op: replace, path: /spec/replicas, value: 2}\n", false},
-		{"a patch that matches", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "web")), false},
+		{"a patch that matches", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "web"), "    "), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -471,6 +470,9 @@ func TestKustomizePatchMatchesNothing(t *testing.T) {
 			_, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "o/d.yaml")}, Patches: []string{filepath.Join(dir, "o")}})
 			if (kerr != nil) != c.fails || (err != nil) != c.fails {
 				t.Errorf("want failing %v; kustomize: %v %s; kmerge: %v", c.fails, kerr, stderr.String(), err)
+			}
+			if c.fails && (!strings.Contains(stderr.String(), "no matches for Id Deployment.v1.apps/wbe") || err == nil || !strings.Contains(err.Error(), "no object matches apps/v1 Deployment wbe")) {
+				t.Errorf("another failure: kustomize: %s; kmerge: %v", stderr.String(), err)
 			}
 		})
 	}
