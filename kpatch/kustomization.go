@@ -407,23 +407,34 @@ func (k *kustomization) unread(root *yaml.Node, strict bool, out *parsed) error 
 	if err != nil || len(others) == 0 {
 		return err
 	}
-	var named []string
+	dir := filepath.Clean(k.dir)
+	named := map[string]bool{} // the paths the values name, joined to the folder
 	name := func(v string) {
 		// a value that is the folder itself (".") names no file of it
-		if p := filepath.Join(k.dir, v); filepath.Clean(p) != filepath.Clean(k.dir) {
-			named = append(named, p)
+		if p := filepath.Join(dir, v); p != dir {
+			named[p] = true
 		}
 	}
+	// the values (not the keys: patches is a field, not the folder
+	// patches/), and in a generator's files the path after key=
 	var gather func(n *yaml.Node)
 	gather = func(n *yaml.Node) {
-		if n.Kind == yaml.ScalarNode && n.Value != "" && !strings.Contains(n.Value, "\n") {
-			if _, after, ok := strings.Cut(n.Value, "="); ok {
-				name(after)
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.Value != "" && !strings.Contains(n.Value, "\n") {
+				if _, after, ok := strings.Cut(n.Value, "="); ok {
+					name(after)
+				}
+				name(n.Value)
 			}
-			name(n.Value)
-		}
-		for _, c := range n.Content {
-			gather(c)
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				gather(n.Content[i])
+			}
+		default:
+			for _, c := range n.Content {
+				gather(c)
+			}
 		}
 	}
 	if root != nil {
@@ -432,9 +443,27 @@ func (k *kustomization) unread(root *yaml.Node, strict bool, out *parsed) error 
 			name("charts")
 		}
 	}
-	named = resolvedAll(named)
+	// a file is named by its path or a folder's above it, as written
+	// (the walk lists files under the names of the links it followed, as
+	// the kustomization names them), else once links are followed (an
+	// absolute path, a path through another link)
+	var real []string
+	isNamed := func(f string) bool {
+		for p := filepath.Clean(f); p != dir && p != filepath.Dir(p); p = filepath.Dir(p) {
+			if named[p] {
+				return true
+			}
+		}
+		if real == nil {
+			real = make([]string, 0, len(named))
+			for p := range named {
+				real = append(real, resolved(p))
+			}
+		}
+		return among(resolved(f), real)
+	}
 	for _, f := range others {
-		if among(resolved(f), named) {
+		if isNamed(f) {
 			continue
 		}
 		rel, err := filepath.Rel(k.dir, f)

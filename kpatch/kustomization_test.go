@@ -172,9 +172,10 @@ func TestKustomizationFiles(t *testing.T) {
 // TestKustomizationNamedFiles: a file of the overlay's folder is named by
 // any field that gives its path (generators' files after key=, env files,
 // replacements, crds, resources, patches), so only the file nothing names
-// is warned of; the files of a folder below with a kustomization of its
-// own (a component) are that kustomization's, and a project file and a
-// file Load would not read (notes.txt) are no patch files.
+// is warned of (patches/forgotten.yaml too: the field patches names no
+// folder); the files of a folder below with a kustomization of its own (a
+// component) are that kustomization's, and a project file and a file Load
+// would not read (notes.txt) are no patch files.
 func TestKustomizationNamedFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -200,6 +201,7 @@ patches:
 		"o/comp/x.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\n",
 		"o/comp/stray.yaml":         "a: b\n",
 		"o/stray.yml":               "a: b\n",
+		"o/patches/forgotten.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\n",
 		"o/kmerge.yaml":             "apiVersion: kmerge/v1\nkind: Project\n",
 		"o/notes.txt":               "not a patch file\n",
 	})
@@ -213,8 +215,8 @@ patches:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(unread, " "); got != "o/stray.yml" {
-		t.Errorf("unread: %s, want o/stray.yml", got)
+	if got := strings.Join(unread, " "); got != "o/patches/forgotten.yaml o/stray.yml" {
+		t.Errorf("unread: %s, want o/patches/forgotten.yaml o/stray.yml", got)
 	}
 }
 

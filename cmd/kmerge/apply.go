@@ -63,7 +63,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.StringArrayVar(&o.sets, "set", nil, "a variable: values.NAME=VALUE (or NAME=VALUE); VALUE typed as YAML (repeatable)")
 	f.StringArrayVar(&o.features, "feature", nil, "a feature flag: NAME=true|false (repeatable)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds (repeatable)")
-	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
+	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning (and so is a file of an overlay that nothing reads)")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
 	f.StringVar(&o.loadRestrictor, "load-restrictor", kpatch.RootOnlyName, "which files a kustomization among the patches may name, as kustomize's flag: "+kpatch.RootOnlyName+" (in or below its folder, links followed) or "+kpatch.NoRestrictionsName+" (any regular file)")
