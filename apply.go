@@ -40,6 +40,11 @@ type ApplyOptions struct {
 	// openapi field names to Schema (after it: Schema's kinds win), and,
 	// with Strict, a file of its folder that nothing reads is an error.
 	Patches []string
+	// Inputs are the files (or folders) the caller read for the run
+	// besides the manifests and patches: values files, schemas. A
+	// kustomization among the patches whose folder holds one of them does
+	// not warn that nothing reads it.
+	Inputs []string
 	// LoadRestrictions say which files a kustomization among the patches
 	// may name (kpatch.LoadOptions.LoadRestrictions): by default those in
 	// or below its folder, links followed, as kustomize by default.
@@ -177,7 +182,7 @@ func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set,
 	var schemas []*schema.Schema      // kustomizations' openapi files
 	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
 		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions,
-		Schemas: func(s *schema.Schema) { schemas = append(schemas, s) }, Manifests: opts.Manifests, Strict: opts.Strict})
+		Schemas: func(s *schema.Schema) { schemas = append(schemas, s) }, Inputs: append(slices.Clip(opts.Manifests), opts.Inputs...), Strict: opts.Strict})
 	if err != nil {
 		return nil, nil, err
 	}

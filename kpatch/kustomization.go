@@ -182,7 +182,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits, opts Load
 	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits, restrictions: opts.LoadRestrictions}
 	if root == nil {
 		// an empty kustomization: no patches, and no file of its folder named
-		return out, k.unread(nil, opts.Strict, out)
+		return out, k.unread(nil, opts, out)
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", tree.Describe(root))
@@ -206,7 +206,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits, opts Load
 		case isEmpty(v):
 			// nothing for kustomize to do either
 		case name == "resources" || name == "bases":
-			if files := k.resourceFiles(v, opts.Manifests); len(files) > 0 {
+			if files := k.resourceFiles(v, opts.Inputs); len(files) > 0 {
 				ignore(fmt.Sprintf("%s (%s: give them with -f)", key.Value, strings.Join(files, ", ")), key)
 			}
 		case name == "components":
@@ -251,7 +251,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits, opts Load
 		out.warnings = append(out.warnings, Warning{Pos: nodePos(file, ignoredAt), Ignored: ignored,
 			Msg: fmt.Sprintf("kmerge reads the patches of a kustomization (patches, patchesStrategicMerge, patchesJson6902), not its %s", phrase(ignored))})
 	}
-	return out, k.unread(root, opts.Strict, out)
+	return out, k.unread(root, opts, out)
 }
 
 // isEmpty reports whether a field's value holds nothing: null, an empty
@@ -312,7 +312,7 @@ type kustomization struct {
 // resourceFiles lists the entries of resources that are files of the
 // kustomization's folder (or below): manifests the kustomization adds,
 // which kmerge does not read from it, but for those among the manifests
-// given (files, or folders holding them: LoadOptions.Manifests). Folders
+// given (files, or folders holding them: LoadOptions.Inputs). Folders
 // (bases) and URLs are not listed: -f gives the manifests.
 func (k *kustomization) resourceFiles(v *yaml.Node, manifests []string) []string {
 	var out []string
@@ -396,13 +396,14 @@ func folderFiles(dir string) (kpatches, others []string, err error) {
 
 // unread adds to out, for each file of the kustomization's folder that
 // Load would read in a folder without a kustomization (folderFiles) and
-// that the kustomization, its root, does not name, a warning: nothing
-// reads it. With strict, the first is an error. A file is named by any
+// that neither the kustomization, its root, names nor the run reads
+// (opts.Inputs), a warning: nothing reads it. With opts.Strict, the first
+// is an error. A file is named by any
 // value of the kustomization that is its path (relative to the
 // kustomization's folder; in a generator's files, after "key="), or the
 // path of a folder holding it (a chart home: helmGlobals.chartHome, by
 // default charts when the kustomization has helmCharts).
-func (k *kustomization) unread(root *yaml.Node, strict bool, out *parsed) error {
+func (k *kustomization) unread(root *yaml.Node, opts LoadOptions, out *parsed) error {
 	_, others, err := folderFiles(k.dir)
 	if err != nil || len(others) == 0 {
 		return err
@@ -462,9 +463,16 @@ func (k *kustomization) unread(root *yaml.Node, strict bool, out *parsed) error 
 		}
 		return among(resolved(f), real)
 	}
+	var inputs []string // opts.Inputs, resolved when a file is not named
 	for _, f := range others {
 		if isNamed(f) {
 			continue
+		}
+		if inputs == nil {
+			inputs = resolvedAll(opts.Inputs)
+		}
+		if among(resolved(f), inputs) {
+			continue // a manifest, values file or schema of the run
 		}
 		rel, err := filepath.Rel(k.dir, f)
 		if err != nil {
@@ -472,7 +480,7 @@ func (k *kustomization) unread(root *yaml.Node, strict bool, out *parsed) error 
 		}
 		msg := fmt.Sprintf("nothing reads this file: kmerge reads its folder through %s (and the .kpatch files there), which does not name it; name it there (patches: [{path: %s}] for a patch), or remove it", k.file, filepath.ToSlash(rel))
 		pos := tree.Position{File: f, Line: 1, Column: 1}
-		if strict {
+		if opts.Strict {
 			return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
 		}
 		out.warnings = append(out.warnings, Warning{Pos: pos, Msg: msg, Unread: true})

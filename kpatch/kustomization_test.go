@@ -338,7 +338,7 @@ func TestKustomizationFieldErrors(t *testing.T) {
 // read. An empty field is not named (kustomize does nothing with it
 // either: issue 27, an empty components: was); components say how kmerge
 // reads them (give each folder with -p); a resource file given among the
-// manifests (LoadOptions.Manifests, -f: the file or a folder holding it)
+// manifests (LoadOptions.Inputs, -f: the file or a folder holding it)
 // is not named (issue 27: it was, "give them with -f", when it had been).
 func TestKustomizationWarning(t *testing.T) {
 	dir := t.TempDir()
@@ -362,7 +362,7 @@ func TestKustomizationWarning(t *testing.T) {
 			manifests = append(manifests, filepath.Join(dir, m))
 		}
 		var got []string
-		if _, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{Manifests: manifests, Warn: func(w Warning) {
+		if _, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{Inputs: manifests, Warn: func(w Warning) {
 			if w.Unread {
 				return // more.yaml, in the last case
 			}

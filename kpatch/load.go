@@ -172,10 +172,12 @@ type LoadOptions struct {
 	// schema with them (Apply does). A kustomization read without it has
 	// its openapi file read all the same (a missing file is an error).
 	Schemas func(*schema.Schema)
-	// Manifests are the manifests of the run (files, or folders of them):
-	// a kustomization's resources among them are not named in its warning
-	// (resources kmerge does not read).
-	Manifests []string
+	// Inputs are the run's other inputs, files or folders of them: its
+	// manifests (-f), values files and schemas. A kustomization's
+	// resources among them are not named in its warning (resources kmerge
+	// does not read), and a file of its folder among them is read (no
+	// Warning.Unread names it).
+	Inputs []string
 	// Strict makes a file of a kustomization's folder that nothing reads
 	// (neither the kustomization, which does not name it, nor kmerge: it
 	// is no .kpatch file) an error, not a warning.

@@ -117,24 +117,13 @@ func Detect(dir string) (*Project, error) {
 	return p, nil
 }
 
-// hasPatches reports whether the kustomization file at path has patches
-// (patches, patchesStrategicMerge or patchesJson6902) or components: an
-// overlay, and not only a list of resources, as a base's is.
+// hasPatches reports whether the kustomization file at path makes its
+// folder an overlay (overlayDir): it has patches (patches,
+// patchesStrategicMerge or patchesJson6902) or components, or .kpatch
+// files beside it, and not only a list of resources, as a base's is.
 func hasPatches(path string) bool {
-	data, err := readfile.Found(path, nil)
-	if err != nil {
-		return false
-	}
-	st, err := tree.Read(data, tree.Options{File: path})
-	if err != nil {
-		return false
-	}
-	for _, d := range st.Docs {
-		if r := tree.Root(d); r != nil && r.Kind == yaml.MappingNode && isOverlay(r) {
-			return true
-		}
-	}
-	return false
+	k, err := kpatch.KustomizationIn(filepath.Dir(path))
+	return err == nil && k == path && overlayDir(filepath.Dir(path))
 }
 
 // classify reads a file and says what it holds.

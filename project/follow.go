@@ -2,6 +2,7 @@ package project
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -97,6 +98,21 @@ func isOverlay(k *yaml.Node) bool {
 	return false
 }
 
+// overlayDir reports whether the folder dir holds a kustomization that
+// patches (isOverlay), or one beside .kpatch files, which kmerge reads
+// through it: an overlay, where a base only lists resources.
+func overlayDir(dir string) bool {
+	k := kustomizationOf(dir)
+	if k == nil {
+		return false
+	}
+	if isOverlay(k) {
+		return true
+	}
+	files, err := kpatch.Files([]string{dir})
+	return err == nil && len(files) > 1
+}
+
 // follow follows the kustomization of the folder dir (see above); seen
 // holds the folders being followed, so that a cycle (which kustomize
 // refuses) ends.
@@ -126,7 +142,7 @@ func follow(dir string, seen map[string]bool) *followed {
 			out.manifests = append(out.manifests, p)
 		case kustomizationOf(p) == nil:
 			out.manifests = append(out.manifests, p) // kustomize wants a kustomization there: the run says what is wrong
-		case isOverlay(kustomizationOf(p)):
+		case overlayDir(p):
 			add(follow(p, seen))
 			out.patches = append(out.patches, p)
 		default: // a base
@@ -197,11 +213,12 @@ func covers(dir string, manifests []string) bool {
 // among its patches (each folder of patches holding a kustomization that
 // patches): their manifests, the overlays and components they build on
 // (patch entries before the entry that holds the overlay), and their bases'
-// schemas, each unless an entry of p has it already. When own is set, p is
+// schemas, and the values files of the overlay's folder (for its .kpatch
+// files), each unless an entry of p has it already. When own is set, p is
 // the project of one overlay: its manifests are the overlay's, and those
 // found otherwise (the nearest folder of manifests above it) are dropped.
 func (p *Project) followOverlays(own bool) {
-	var manifests, schemas []string
+	var manifests, schemas, vals []string
 	var patches []string
 	found := false
 	for _, entry := range p.Patches {
@@ -214,11 +231,11 @@ func (p *Project) followOverlays(own bool) {
 			if !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
 				continue
 			}
-			k := kustomizationOf(filepath.Dir(f))
-			if !isOverlay(k) {
+			if !overlayDir(filepath.Dir(f)) {
 				continue
 			}
 			found = true
+			vals = append(vals, valuesIn(filepath.Dir(f))...)
 			fl := follow(filepath.Dir(f), map[string]bool{})
 			manifests = append(manifests, fl.manifests...)
 			schemas = append(schemas, fl.schemas...)
@@ -248,6 +265,28 @@ func (p *Project) followOverlays(own bool) {
 			p.Schemas = append(p.Schemas, s)
 		}
 	}
+	for _, v := range vals {
+		if !slices.Contains(p.Values, v) {
+			p.Values = append(p.Values, v) // the overlay's own: last, so they win
+		}
+	}
+}
+
+// valuesIn lists the values files of an overlay's folder (a mapping in a
+// file whose name holds "values", as Detect finds them), for the .kpatch
+// files kmerge reads beside its kustomization.
+func valuesIn(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); !e.IsDir() && classify(p, false) == values {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // coveredBy reports whether path is one of entries or below one of them.

@@ -72,6 +72,14 @@ func TestDetectAll(t *testing.T) {
 			want: []string{"overlays/staging/kmerge.yaml: base overlays/staging/extra.yaml | overlays/staging | | |"},
 		},
 		{
+			name: "an overlay's values file is its project's, for the .kpatch files beside its kustomization",
+			in:   "overlays/staging",
+			files: map[string]string{"base/kustomization.yaml": "resources: [d.yaml]\n", "base/d.yaml": deploy,
+				"overlays/staging/kustomization.yaml": "resources: [../../base]\n", "overlays/staging/r.kpatch": "[deployment.web]\nreplicas: ${values.n}\n",
+				"overlays/staging/values.yaml": "n: 2\n", "values.yaml": "n: 1\n"},
+			want: []string{"overlays/staging/kmerge.yaml: base | overlays/staging | overlays/staging/values.yaml | |"},
+		},
+		{
 			name: "at the top, an overlay's own resource files are manifests too (issue 27: left out)",
 			files: map[string]string{"base/kustomization.yaml": "resources: [d.yaml, s.yaml]\n", "base/d.yaml": deploy, "base/s.yaml": svc,
 				"overlays/staging/kustomization.yaml": overlay, "overlays/staging/replicas.yaml": deploy + "spec:\n  replicas: 3\n", "overlays/staging/extra.yaml": cm},

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -281,7 +282,11 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 			return none, usagef("--feature %v", err)
 		}
 	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+	inputs := append(slices.Clip(o.valueFiles), o.schemas...) // read by the run: an overlay's folder may hold them
+	if proj != nil {
+		inputs = append(inputs, proj.Values...)
+	}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Inputs: inputs, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
 		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
 			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {

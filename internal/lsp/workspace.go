@@ -207,7 +207,11 @@ func (ws *workspace) diskUnit(file string) *unit {
 	u := &unit{id: newUnitID(), name: file, file: file}
 	data, err := readfile.Found(file, nil) // a file of the project, found or named: regular only
 	if err == nil {
-		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{
+		var inputs []string // the project's other inputs, which an overlay's folder may hold
+		if ws.proj != nil {
+			inputs = abs(slices.Concat(ws.proj.Manifests, ws.proj.Values, ws.proj.Schemas))
+		}
+		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{Inputs: inputs,
 			Warn:    func(w kpatch.Warning) { u.warns = append(u.warns, w) },
 			Schemas: func(s *schema.Schema) { u.schemas = append(u.schemas, s) }})
 	}
