@@ -216,7 +216,8 @@ func covers(dir string, manifests []string) bool {
 // schemas, and the values files of the overlay's folder (for its .kpatch
 // files), each unless an entry of p has it already. When own is set, p is
 // the project of one overlay: its manifests are the overlay's, and those
-// found otherwise (the nearest folder of manifests above it) are dropped.
+// found otherwise (the nearest folder of manifests above it) are dropped,
+// unless the overlay has none (a component).
 func (p *Project) followOverlays(own bool) {
 	var manifests, schemas, vals []string
 	var patches []string
@@ -252,8 +253,8 @@ func (p *Project) followOverlays(own bool) {
 		return
 	}
 	p.Patches = patches
-	if own {
-		p.Manifests = nil
+	if own && len(manifests) > 0 {
+		p.Manifests = nil // (a component adds no resources: the nearest manifests stay)
 	}
 	for _, m := range manifests {
 		if !coveredBy(m, p.Manifests) {

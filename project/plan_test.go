@@ -72,6 +72,13 @@ func TestDetectAll(t *testing.T) {
 			want: []string{"overlays/staging/kmerge.yaml: base overlays/staging/extra.yaml | overlays/staging | | |"},
 		},
 		{
+			name: "components side by side, without resources of their own: a project each, with the manifests nearest above (as before)",
+			files: map[string]string{"base/kustomization.yaml": "resources: [d.yaml]\n", "base/d.yaml": deploy, "kustomization.yaml": "resources: [base]\n",
+				"components/a/kustomization.yaml": "kind: Component\npatches: [{path: p.yaml}]\n", "components/a/p.yaml": deploy,
+				"components/b/kustomization.yaml": "kind: Component\npatches: [{path: p.yaml}]\n", "components/b/p.yaml": deploy},
+			want: []string{"components/a/kmerge.yaml: base | components/a | | |", "components/b/kmerge.yaml: base | components/b | | |"},
+		},
+		{
 			name: "an overlay's values file is its project's, for the .kpatch files beside its kustomization",
 			in:   "overlays/staging",
 			files: map[string]string{"base/kustomization.yaml": "resources: [d.yaml]\n", "base/d.yaml": deploy,
