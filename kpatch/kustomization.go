@@ -319,30 +319,36 @@ func (k *kustomization) resourceFiles(v *yaml.Node, manifests []string) []string
 	if v.Kind != yaml.SequenceNode {
 		return nil
 	}
+	given := pathSet{}
+	for _, m := range manifests {
+		given[resolved(m)] = true
+	}
 	for _, e := range v.Content {
 		if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "://") {
 			continue
 		}
 		p := filepath.Join(k.dir, e.Value)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && !givenAmong(p, manifests) {
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && !given.holds(resolved(p), "") {
 			out = append(out, e.Value)
 		}
 	}
 	return out
 }
 
-// givenAmong reports whether the file at p is one of paths, or below a
-// folder of them, compared as absolute paths with links followed.
-func givenAmong(p string, paths []string) bool {
-	return among(resolved(p), resolvedAll(paths))
-}
+// pathSet is a set of paths, each standing for itself and what is below
+// it.
+type pathSet map[string]bool
 
-// among reports whether the resolved path f is one of paths (resolved), or
-// below one of them.
-func among(f string, paths []string) bool {
-	for _, g := range paths {
-		if rel, err := filepath.Rel(g, f); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+// holds reports whether the set has p or a folder above it, below stop
+// (a value naming the folder stop or one above it names none of its
+// files); stop "" is none.
+func (s pathSet) holds(p, stop string) bool {
+	for ; p != stop; p = filepath.Dir(p) {
+		if s[p] {
 			return true
+		}
+		if filepath.Dir(p) == p {
+			break
 		}
 	}
 	return false
@@ -409,7 +415,7 @@ func (k *kustomization) unread(root *yaml.Node, opts LoadOptions, out *parsed) e
 		return err
 	}
 	dir := filepath.Clean(k.dir)
-	named := map[string]bool{} // the paths the values name, joined to the folder
+	named := pathSet{} // the paths the values name, joined to the folder
 	name := func(v string) {
 		// a value that is the folder itself (".") names no file of it
 		if p := filepath.Join(dir, v); p != dir {
@@ -448,31 +454,24 @@ func (k *kustomization) unread(root *yaml.Node, opts LoadOptions, out *parsed) e
 	// (the walk lists files under the names of the links it followed, as
 	// the kustomization names them), else once links are followed (an
 	// absolute path, a path through another link)
-	var real []string
-	isNamed := func(f string) bool {
-		for p := filepath.Clean(f); p != dir && p != filepath.Dir(p); p = filepath.Dir(p) {
-			if named[p] {
-				return true
-			}
-		}
-		if real == nil {
-			real = make([]string, 0, len(named))
-			for p := range named {
-				real = append(real, resolved(p))
-			}
-		}
-		return among(resolved(f), real)
-	}
-	var inputs []string // opts.Inputs, resolved when a file is not named
+	var real pathSet // named, links followed: made when a file is not named as written
+	var inputs pathSet
+	realDir := resolved(dir)
 	for _, f := range others {
-		if isNamed(f) {
+		if named.holds(filepath.Clean(f), dir) {
 			continue
 		}
-		if inputs == nil {
-			inputs = resolvedAll(opts.Inputs)
+		if real == nil {
+			real, inputs = pathSet{}, pathSet{}
+			for p := range named {
+				real[resolved(p)] = true
+			}
+			for _, p := range opts.Inputs {
+				inputs[resolved(p)] = true
+			}
 		}
-		if among(resolved(f), inputs) {
-			continue // a manifest, values file or schema of the run
+		if r := resolved(f); real.holds(r, realDir) || inputs.holds(r, "") {
+			continue // named through a link, or a manifest, values file or schema of the run
 		}
 		rel, err := filepath.Rel(k.dir, f)
 		if err != nil {
