@@ -366,14 +366,6 @@ func resolved(p string) string {
 	return a
 }
 
-func resolvedAll(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = resolved(p)
-	}
-	return out
-}
-
 // folderFiles lists the files of the kustomization's folder and below,
 // as Load walks folders but for the folders below that hold a
 // kustomization of their own (a component's, a base's): the .kpatch files,
