@@ -408,6 +408,10 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		switch {
 		case err != nil:
 			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
+		case len(slots) == 0 && p.Kustomization != "" && p.Target.ID:
+			// kustomize build fails on it: so does kmerge, for a team that
+			// runs kmerge where it ran kustomize
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s: a kustomization's patch that names its object must match one (kustomize build fails too)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0 && opts.Strict:
 			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -1109,6 +1110,61 @@ func TestLSPCompleteDottedNames(t *testing.T) {
 	}
 	if d := c.change(yl, 2, "- target: "+inserted+"\n  patch: {data.a: c}\n"); len(d) != 0 {
 		t.Errorf("the completed target: %+v", d)
+	}
+	c.shutdown()
+}
+
+// TestLSPOverlayFiles: the language server and apply agree on what an
+// overlay's folder applies (issue 27 item 2: a .kpatch beside a
+// kustomization was shown as applied, and apply ignored it). extra.kpatch
+// is applied by both: check reports its conflict with the kustomization's
+// replicas.yaml, and the server shows it in the file. stray.yaml is read
+// by neither: the server says so in it (the warning apply prints) and
+// shows nothing as applied there, no hover. The kustomization's openapi
+// file is a schema for both: parts of a Widget merge by name in the
+// hover, as apply merges them.
+func TestLSPOverlayFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overlay]\n")
+	write(t, dir, "base/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: gear\nspec:\n  parts:\n  - {name: axle, count: 1}\n")
+	write(t, dir, "overlay/kustomization.yaml", "openapi: {path: widget.json}\npatches:\n- path: replicas.yaml\n")
+	write(t, dir, "overlay/widget.json", `{"definitions": {"com.example.v1.Widget": {"x-kubernetes-group-version-kind": [{"group": "example.com", "kind": "Widget", "version": "v1"}],
+  "properties": {"spec": {"properties": {"parts": {"type": "array", "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "name",
+    "items": {"type": "object", "properties": {"name": {"type": "string"}, "count": {"type": "integer"}}}}}}}}}}`)
+	write(t, dir, "overlay/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n")
+	extra := "[deployment.web]\nreplicas: 5\n\n[widget.gear.spec.parts.name=axle]\ncount: 2\n"
+	write(t, dir, "overlay/extra.kpatch", extra)
+	stray := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  paused: true\n"
+	write(t, dir, "overlay/stray.yaml", stray)
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--project", dir}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitRejected || !strings.Contains(stdout.String(), "replicas.yaml:6:3 (strategic patch) sets spec.replicas to 3, and "+filepath.Join(dir, "overlay/extra.kpatch")+":2:1 (field patch) sets spec.replicas to 5") {
+		t.Errorf("check: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+
+	c := startServer(t)
+	c.initialize(dir)
+	got := c.open(fileURI(t, filepath.Join(dir, "overlay/extra.kpatch")), extra)
+	if len(got) != 1 || got[0].Range.Start.Line != 1 || !strings.Contains(got[0].Message, "conflict: apps/v1 Deployment web") {
+		t.Errorf("extra.kpatch: %+v, want the conflict on line 2", got)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": fileURI(t, filepath.Join(dir, "overlay/extra.kpatch"))}, "position": pos(3, 20)}, &h)
+	if !strings.Contains(h.Contents.Value, "merge by name") {
+		t.Errorf("hover on the Widget's parts: no merge key from the kustomization's openapi file:\n%s", h.Contents.Value)
+	}
+	uri := fileURI(t, filepath.Join(dir, "overlay/stray.yaml"))
+	got = c.open(uri, stray)
+	if len(got) != 1 || got[0].Severity != 2 || !strings.Contains(got[0].Message, "nothing reads this file: kmerge reads its folder through") {
+		t.Errorf("stray.yaml: %+v, want the warning that nothing reads it", got)
+	}
+	h.Contents.Value = ""
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(5, 4)}, &h)
+	if h.Contents.Value != "" {
+		t.Errorf("hover in stray.yaml shows it as applied:\n%s", h.Contents.Value)
 	}
 	c.shutdown()
 }
