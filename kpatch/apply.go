@@ -86,6 +86,10 @@ type Warning struct {
 	// fields it holds that kmerge does not read (all but its patches):
 	// what kustomize would do with them is not done.
 	Ignored []string
+	// Unread is set for a file of a kustomization's folder that nothing
+	// reads (Pos names it): the kustomization does not name it, and kmerge
+	// reads the folder through the kustomization.
+	Unread bool
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -130,7 +134,7 @@ func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts
 
 type applier struct {
 	ix        *objectIndex // the object's, for field patches; nil: none
-	lists     *smp.Index   // the object's, for strategic patches; nil: none
+	engines                // the object's, for strategic, merge and JSON patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -173,6 +177,17 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
+// notice is warn for what is done anyway: a warning, an error in strict
+// mode, and nothing skipped.
+func (ap *applier) notice(pos tree.Position, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if ap.opts.Strict {
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+	}
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	return nil
+}
+
 // trace keeps a change for the trace: the value at path before and after
 // (nil: absent), copied, as later changes may edit them. The trace is
 // written once the object's patches are done, masked by the object's
@@ -185,6 +200,15 @@ func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
+	if ap.log != nil {
+		// the changes the patch makes are its own (change.Change.Patch)
+		from := len(ap.log.Changes)
+		defer func() {
+			for i := from; i < len(ap.log.Changes); i++ {
+				ap.log.Changes[i].Patch = p.Pos
+			}
+		}()
+	}
 	if p.DeletesObject() {
 		// before any engine: a kind without a schema deletes as one with
 		r.Deleted = true
@@ -198,7 +222,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
 	case change.StrategicPatch, change.MergePatch, change.JSONPatch:
-		body, notes, err := ap.substitute(p.Body, p.Pos.File)
+		bodyType := typ // what the body's values are typed by (substitute)
+		if p.Type == change.JSONPatch {
+			bodyType = nil // a list of operations, not the object's shape
+		}
+		body, notes, err := ap.substitute(p.Body, p.Pos.File, r, bodyType)
 		if err != nil {
 			return err
 		}
@@ -220,16 +248,16 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == change.JSONPatch:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets, Index: ap.jsons})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log, Index: ap.lists})
 		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
-				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 			}
 		default:
-			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)
@@ -343,17 +371,26 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 }
 
 // substitute copies a patch document with its variables substituted in
-// every scalar: a scalar that is exactly one unquoted variable takes the
-// variable's type, anything else becomes a string (a patch document is
-// YAML, whose quotes make strings). notes holds, by the line and column
-// of each scalar that became a string from variables, what a message
-// about a string there should say (change.Change.Note).
-func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int]string, error) {
+// every scalar. The document has the shape of the object r, whose type is
+// typ (nil: unknown), and a scalar built from variables is typed as a
+// .kpatch value is (applier.typed): where the schema admits one scalar
+// type (replicas: an integer), the value's text is of that type, quoted or
+// not ("${values.replicas}" is the integer 5); where it admits several
+// (int-or-string, any value, no schema), a scalar that is exactly one
+// unquoted variable takes the variable's type, and anything else is a
+// string (a patch document is YAML, whose quotes make strings). notes
+// holds, by the line and column of each scalar that became a string from
+// variables where a string is not the one type the schema admits, what a
+// message about a string there should say (change.Change.Note). Scalars
+// without variables are the patch's YAML, typed as YAML types them (as
+// kubectl and kustomize read a patch).
+func (ap *applier) substitute(n *yaml.Node, file string, r *resource.Resource, typ *schema.Type) (*yaml.Node, map[[2]int]string, error) {
 	c := tree.Clone(n)
 	var notes map[[2]int]string
-	var walk func(n *yaml.Node) error
-	walk = func(n *yaml.Node) error {
-		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+	var walk func(n *yaml.Node, t *schema.Type, path fieldpath.Path) error
+	walk = func(n *yaml.Node, t *schema.Type, path fieldpath.Path) error {
+		switch {
+		case n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${"):
 			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
 			parts, err := syntax.Variables(n.Value, pos)
 			if err != nil {
@@ -361,6 +398,18 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 			}
 			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
 			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
+			if t != nil && t.Kind.Scalar() && t.Kind != schema.IntOrString {
+				// one scalar type: the value is of it, as in a .kpatch
+				typed, err := ap.typed(v, place{r: r, typ: t, path: path.Append()})
+				if err != nil {
+					return err
+				}
+				n.Tag, n.Value = typed.Tag, typed.Value
+				if typed.Tag != "!!str" {
+					n.Style = 0
+				}
+				return nil
+			}
 			text, node, err := ap.opts.Vars.resolve(v)
 			if err != nil {
 				return err
@@ -379,16 +428,63 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 			notes[[2]int{n.Line, n.Column}] = note
 			n.Tag, n.Value = "!!str", text
 			return nil
-		}
-		for _, ch := range n.Content {
-			if err := walk(ch); err != nil {
-				return err
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key := n.Content[i].Value
+				// (path grows in place: walk keeps no path but the one
+				// it copies for typed)
+				if err := walk(n.Content[i+1], bodyFieldType(t, key), append(path, fieldpath.Field(key))); err != nil {
+					return err
+				}
+			}
+		case n.Kind == yaml.SequenceNode:
+			var elem *schema.Type
+			if t != nil && t.Kind == schema.List {
+				elem = t.Elem
+			}
+			for i, ch := range n.Content {
+				if err := walk(ch, elem, append(path, fieldpath.Index(i))); err != nil {
+					return err
+				}
+			}
+		default:
+			for _, ch := range n.Content {
+				if err := walk(ch, nil, path); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	}
-	err := walk(c)
+	err := walk(c, typ, nil)
 	return c, notes, err
+}
+
+// bodyFieldType is the type of the value of key in a patch document's
+// mapping of type t (nil: unknown): a field's, a map's values', or, for
+// the strategic directives that name a list field ($setElementOrder/F,
+// $deleteFromPrimitiveList/F), that field's list; other directives are of
+// no type.
+func bodyFieldType(t *schema.Type, key string) *schema.Type {
+	if t == nil {
+		return nil
+	}
+	if strings.HasPrefix(key, "$") {
+		_, field, ok := strings.Cut(key, "/")
+		if !ok || t.Kind != schema.Object {
+			return nil
+		}
+		key = field
+	}
+	switch t.Kind {
+	case schema.Object:
+		if f := t.Field(key); f != nil {
+			return f.Type
+		}
+	case schema.Map:
+		return t.Elem
+	}
+	return nil
 }
 
 // note gives the changes the patch recorded that set a scalar of the

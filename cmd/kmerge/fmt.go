@@ -74,6 +74,10 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 			return &missingError{flag: "fmt", path: a, err: err}
 		}
 		if !info.IsDir() {
+			switch strings.ToLower(filepath.Ext(a)) {
+			case ".yaml", ".yml", ".json":
+				return usagef("%s: kmerge fmt formats .kpatch files; this is a YAML or JSON file (a patch list, manifests), which it leaves as written", a)
+			}
 			files = append(files, a)
 			given[a] = true
 			continue
