@@ -266,8 +266,7 @@ var identity = &fastyaml.Outline{Fields: map[string]*fastyaml.Outline{
 }}
 
 // YAMLv3Read is yaml.v3's Decoder, one Decode per document, as tree.Read
-// parsed every YAML input before kmerge had its own reader, and still
-// parses what that reader declines.
+// parsed every YAML input before kmerge had its own reader.
 func YAMLv3Read(doc []byte) ([]*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(doc))
 	var docs []*yaml.Node
