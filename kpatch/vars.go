@@ -173,7 +173,11 @@ func typedScalar(text string) (*yaml.Node, error) {
 		// (! alone reads as an empty value): the text
 		return tree.NewString(text), nil
 	}
-	return r, nil
+	// a copy: the reader's node shares a slab of nodes with the rest of
+	// the parse, which a value kept for the run would keep (60,000 --set
+	// flags: 84 MB -> 240 MB)
+	c := *r
+	return &c, nil
 }
 
 // SetFeature sets ${features.name}.
