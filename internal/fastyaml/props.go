@@ -167,6 +167,9 @@ func (r *reader) uri(s, e int, prefix bool) string {
 			i += 2
 			continue
 		}
+		if c >= 0x80 {
+			r.fail(s+i, "a character that is not ASCII in a tag (a tag is a URI: write its UTF-8 bytes as %XX escapes)")
+		}
 		if !uriChar(c) {
 			r.failf(s+i, "%q in a tag", c)
 		}
@@ -187,11 +190,11 @@ func (r *reader) uri(s, e int, prefix bool) string {
 }
 
 // uriChar reports whether c may be in a tag: the characters of URIs
-// (letters, digits, and -#;/?:@&=+$,_.!~*'()[]), and the bytes of UTF-8
-// characters.
+// (letters, digits, and -#;/?:@&=+$,_.!~*'()[]; YAML 1.2.2, ns-uri-char:
+// other characters are %-escaped).
 func uriChar(c byte) bool {
 	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		return true
 	}
 	return strings.IndexByte("-#;/?:@&=+$,_.!~*'()[]", c) >= 0
