@@ -167,6 +167,10 @@ func (r *reader) uri(s, e int, prefix bool) string {
 			i += 2
 			continue
 		}
+		if c == '#' {
+			// YAML 1.2 allows it (ns-uri-char); yaml.v3 does not
+			r.fail(s+i, "'#' in a tag: yaml.v3 refuses it (write it as the escape %23)")
+		}
 		if c >= 0x80 {
 			r.fail(s+i, "a character that is not ASCII in a tag (a tag is a URI: write its UTF-8 bytes as %XX escapes)")
 		}
