@@ -364,3 +364,19 @@ func TestDeclineClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestTabLinesAfterRootPlain: blank lines holding tabs right after a plain
+// scalar at the root, up to the first comment, are read as yaml.v3 reads
+// them (it takes them in while looking for the scalar's next line), and a
+// tab after a comment, a quoted scalar or inside a block is refused as it
+// refuses it (FuzzDifferential found "0\n\t").
+func TestTabLinesAfterRootPlain(t *testing.T) {
+	for _, in := range []string{
+		"0\n\t", "0\n\t\n", "0\n\t\n\n", "0\n \t", "0\n\t#c", "0\n\t \n", "--- 0\n\t", "0\n\t\n---\n1",
+		"0\n\t\n\t#c\n", "!!str 0\n\t", "&a 0\n\t", "0\n 1\n\t", "0\n\t\n...\n",
+		// refused by both
+		"0\n\t#c\n\t", "0\n#c\n\t", "0 #c\n\t", "0\n 1 #c\n\t", "\"a\"\n\t", "- 0\n\t", "a: 0\n\t", "0\n---\n\t",
+	} {
+		mustMatch(t, "", in)
+	}
+}

@@ -157,6 +157,8 @@ type reader struct {
 	noBlock  bool // the sequence about to be read is an indentless one
 	valueSeq bool // the sequence about to be read is a mapping's value
 	dropLost bool // drop the comments yaml.v3 drops (the tests' oracle mode)
+	// rootPlain: skip reads the lines after a plain scalar at the root
+	rootPlain bool
 	prologue bool // after a directive, before the --- line
 
 	ckBol, ck, ckCol int // where col counted last: the line, offset, column
@@ -432,7 +434,11 @@ func (r *reader) skip() {
 			// a tab after the indentation: a blank line, a comment line,
 			// or content that cannot start so; yaml.v3 refuses a tab
 			// not indented more than the block being read
-			if len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() {
+			// not indented more than the block being read, but in the
+			// blank lines right after a plain scalar at the root (up to
+			// a comment), which yaml.v3 reads ("0\n\t")
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow()
+			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
 			j := r.pos
@@ -448,6 +454,7 @@ func (r *reader) skip() {
 			case '#':
 				r.pos = j
 				r.commentLine()
+				r.rootPlain = false
 				continue
 			case 0:
 				if j >= r.end {
@@ -455,10 +462,14 @@ func (r *reader) skip() {
 					continue
 				}
 			}
+			if bad {
+				r.tabIndent(r.pos)
+			}
 			r.ind = r.pos - s
 			return
 		case '#':
 			r.commentLine()
+			r.rootPlain = false
 			continue
 		case 0:
 			if r.pos >= r.end {

@@ -131,7 +131,9 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 		r.com.target = nil
 		r.com.deny = true
 	}
+	r.rootPlain = parent < 0 && !comment
 	r.endLine(false)
+	r.rootPlain = false
 	return n
 }
 
