@@ -159,7 +159,7 @@ type reader struct {
 	dropLost bool // drop the comments yaml.v3 drops (the tests' oracle mode)
 	// rootPlain: skip reads the lines after a plain scalar at the root
 	rootPlain bool
-	prologue bool // after a directive, before the --- line
+	prologue  bool // after a directive, before the --- line
 
 	ckBol, ck, ckCol int // where col counted last: the line, offset, column
 
