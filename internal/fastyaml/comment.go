@@ -985,6 +985,23 @@ func (c *commenter) hasComments() bool {
 	return false
 }
 
+// firstCommentAt returns the offset of the gap's first comment line if it
+// is at column col, -1 otherwise.
+func (c *commenter) firstCommentAt(col int) int {
+	if c.off {
+		return -1
+	}
+	for _, l := range c.lines {
+		if l.s >= 0 {
+			if l.col == col {
+				return l.s
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
 // Flow collections.
 //
 // Inside a flow collection the gaps are settled as between the entries of a

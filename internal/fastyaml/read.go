@@ -962,6 +962,11 @@ func (r *reader) complexEntry(col int, head string) {
 	// unless that is a plain scalar)
 	line, c := r.line, max(r.ind, 0)
 	switch {
+	case r.ind < col && r.com.firstCommentAt(col) >= 0:
+		// the mapping ends with comments, the first at its column
+		// (yaml.v3: on that comment's line, a column after its '#')
+		s := r.com.firstCommentAt(col)
+		line, c = strings.Count(r.src[:s], "\n"), col+1
 	case r.ind < 0 && r.mark == 0:
 		line, c = r.endPos()
 	case r.ind < col && r.tokEnd >= 0 && !r.com.hasComments():
