@@ -398,3 +398,15 @@ func TestEmptyValueOfComplexKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchorThenColon: "&a:" where a key is expected is refused with the
+// reason (yaml.v3 reads it as an empty key anchored a; in YAML 1.2 the
+// colon is part of the anchor's name), as "&a:b" is, wherever the key is
+// (FuzzDifferential found "0: !0\n&0:", refused as no key at all).
+func TestAnchorThenColon(t *testing.T) {
+	for _, in := range []string{"0: !0\n&0:", "&0:", "a: b\n&0:", "a: b\n&0: c", "- &0:", "a:\n  &0:\n"} {
+		if o := mustMatch(t, "", in); o != refusedOnly {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+}

@@ -1259,6 +1259,13 @@ func (r *reader) keyAhead() bool {
 		}
 		hasProps = true
 		for !r.isBlankAt(i) {
+			if c == '&' && r.src[i] == ':' && r.isBlankAt(i+1) {
+				// "&a: ", which yaml.v3 reads as an empty key with
+				// the anchor a: the key's properties are read, and
+				// refused (propEnd)
+				r.colon = i
+				return true
+			}
 			i++
 		}
 		for r.src[i] == ' ' || r.src[i] == '\t' {
