@@ -172,7 +172,7 @@ func TestRun(t *testing.T) {
 	}, {
 		name: "values syntax error",
 		in:   Input{Manifests: deployment, Values: "n: [\n"},
-		want: Output{Error: &Message{File: ValuesFile, Line: 1, Quote: "  n: [\n"}},
+		want: Output{Error: &Message{File: ValuesFile, Line: 1, Column: 4, Quote: "  n: [\n     ^\n"}},
 	}, {
 		name: "manifest error",
 		in:   Input{Manifests: "apiVersion: v1\nkind: Pod\n"},
