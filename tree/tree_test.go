@@ -480,3 +480,27 @@ func TestJSONStaysJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLineSeparatorsInQuotes: a stream holding NEL, LS or PS, which
+// kmerge's reader refuses (line breaks to YAML 1.1, text to 1.2), is read
+// as before, by yaml.v3, so that a file kmerge wrote (its writer writes LS
+// in single quotes) reads back: the one input left to yaml.v3's decoder.
+// Out of quotes, yaml.v3 refuses them too: the reader's error, positioned.
+func TestLineSeparatorsInQuotes(t *testing.T) {
+	s, err := Read([]byte("k: '\u2028'\nj: \"a\u2029b\"\n"), Options{File: "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Docs[0].Content[0]
+	if v := MapGet(m, "k"); v == nil || v.Value != "\u2028" {
+		t.Errorf("k: %#v", v)
+	}
+	if v := MapGet(m, "j"); v == nil || v.Value != "a\u2029b" {
+		t.Errorf("j: %#v", v)
+	}
+	_, err = Read([]byte("k: a\u2028b\n"), Options{File: "f"})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Pos.Line != 1 || se.Pos.Column != 5 || !strings.Contains(se.Msg, "line separator") {
+		t.Errorf("LS in a plain scalar: %v", err)
+	}
+}

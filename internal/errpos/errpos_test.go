@@ -24,8 +24,8 @@ func TestErrorPosition(t *testing.T) {
 		err  error
 		want string // "" for no position
 	}{
-		{yamlErr, "m.yaml:2:0"}, // yaml.v3 gives a line only
-		{fmt.Errorf("reading: %w", yamlErr), "m.yaml:2:0"},
+		{yamlErr, "m.yaml:2:4"}, // the [ not closed
+		{fmt.Errorf("reading: %w", yamlErr), "m.yaml:2:4"},
 		{kp, "p.kpatch:2:1"},
 		{doc, "patch.yaml:2:11"},
 		{invalid, "patch.yaml:1:8"},
