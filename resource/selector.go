@@ -1,15 +1,14 @@
 package resource
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/match"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -170,7 +169,7 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 // Matcher tells, one object at a time, which objects a selector picks.
 type Matcher struct {
 	sel                       Selector
-	labels, annotations       LabelSelector
+	labels, annotations       match.Labels
 	kind, name, ns, grp, vers *regexp.Regexp // the regular expressions, nil for a field that is none
 	glob                      []string       // Name cut at its *s, for a pattern
 	schema                    *schema.Schema
@@ -180,52 +179,14 @@ type Matcher struct {
 // fails when a label selector or a regular expression does not parse.
 func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
 	m := &Matcher{sel: sel, schema: s}
-	var err error
-	if m.labels, err = ParseLabelSelector(sel.Labels); err != nil {
+	c, err := match.Compile(match.Fields{Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, Group: sel.Group, Version: sel.Version,
+		Labels: sel.Labels, Annotations: sel.Annotations, Regexp: sel.Regexp})
+	if err != nil {
 		return nil, err
 	}
-	if m.annotations, err = ParseLabelSelector(sel.Annotations); err != nil {
-		return nil, fmt.Errorf("annotation selector: %w", err)
-	}
-	compile := func(what, expr string) (*regexp.Regexp, error) {
-		re, err := regexp.Compile("^(?:" + expr + ")$")
-		if err != nil {
-			why := err.Error()
-			var se *syntax.Error
-			if errors.As(err, &se) {
-				why = string(se.Code) // without the expression as compiled, anchored
-			}
-			return nil, fmt.Errorf("the %s %q is not a regular expression: %s", what, expr, why)
-		}
-		return re, nil
-	}
-	if sel.Group != "" {
-		if m.grp, err = compile("group", sel.Group); err != nil {
-			return nil, err
-		}
-	}
-	if sel.Version != "" {
-		if m.vers, err = compile("version", sel.Version); err != nil {
-			return nil, err
-		}
-	}
-	if sel.Regexp {
-		if sel.Kind != "" && regexp.QuoteMeta(sel.Kind) != sel.Kind {
-			if m.kind, err = compile("kind", sel.Kind); err != nil {
-				return nil, err
-			}
-		}
-		if _, exact := sel.ExactName(); !exact && sel.Name != "" {
-			if m.name, err = compile("name", sel.Name); err != nil {
-				return nil, err
-			}
-		}
-		if sel.Namespace != "" && regexp.QuoteMeta(sel.Namespace) != sel.Namespace {
-			if m.ns, err = compile("namespace", sel.Namespace); err != nil {
-				return nil, err
-			}
-		}
-	} else if sel.Name != "*" && strings.Contains(sel.Name, "*") {
+	m.labels, m.annotations = c.Labels, c.Annotations
+	m.kind, m.name, m.ns, m.grp, m.vers = c.Kind, c.Name, c.Namespace, c.Group, c.Version
+	if !sel.Regexp && sel.Name != "*" && strings.Contains(sel.Name, "*") {
 		m.glob = strings.Split(sel.Name, "*")
 	}
 	return m, nil
@@ -249,10 +210,10 @@ func (m *Matcher) Matches(r *Resource) bool {
 	if !name || !ns || !m.matchesKind(r.APIVersion, r.Kind) {
 		return false
 	}
-	if len(m.labels.reqs) > 0 && !m.labels.Matches(r.Labels()) {
+	if !m.labels.Empty() && !m.labels.Matches(r.Labels()) {
 		return false
 	}
-	return len(m.annotations.reqs) == 0 || m.annotations.Matches(r.Annotations())
+	return m.annotations.Empty() || m.annotations.Matches(r.Annotations())
 }
 
 // matchesKind reports whether the selector (not an ID) picks objects of
