@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/match"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -47,82 +46,21 @@ type Selector struct {
 	ID bool
 }
 
-// String formats the selector as a target would be written: kind.name (a
-// kind qualified by its group, or a name, with a dot in it quoted, as a
-// header must write it), with a label selector in braces; a bare name as
-// itself; a kustomize target as a YAML flow mapping.
+// String formats the selector as a target would be written, through the
+// one printer of targets (syntax.Target.String): kind.name (a kind
+// qualified by its group, or a name, with a dot in it quoted, as a header
+// must write it), with a label selector in braces; a bare name as itself;
+// a kustomize target as a YAML flow mapping.
 func (sel Selector) String() string {
-	if sel.ID {
-		return Identity{APIVersion: sel.APIVersion, Kind: sel.Kind, Namespace: sel.Namespace, Name: sel.Name}.String()
-	}
-	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
-		return sel.mapping()
-	}
-	var b strings.Builder
-	if sel.Namespace != "" {
-		b.WriteString(sel.Namespace + "/")
-	}
-	quote := TargetWord
-	if sel.Bare {
-		b.WriteString(quote(sel.Name))
-		return b.String()
-	}
-	kind := sel.Kind
-	switch kind {
-	case "":
-		kind = "*"
-	case "*":
-		kind = strconv.Quote(kind)
-	default:
-		kind = quote(kind)
-	}
-	b.WriteString(kind)
-	if sel.Name != "" {
-		b.WriteString("." + quote(sel.Name))
-	} else if sel.Labels != "" {
-		b.WriteString(".*")
-	}
-	if sel.Labels != "" {
-		b.WriteString("{" + sel.Labels + "}")
-	}
-	return b.String()
+	return syntax.Target{Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, APIVersion: sel.APIVersion, Group: sel.Group, Version: sel.Version,
+		Labels: sel.Labels, Annotations: sel.Annotations, Regexp: sel.Regexp, Bare: sel.Bare, ID: sel.ID}.String()
 }
 
-// TargetWord writes a kind or a name as a target writes it: quoted (as a
-// path quotes, fieldpath.Quote) where it would not read back as itself,
-// where it holds what ends a word of a target (. [ { for a path, labels,
-// a namespace's /, a comment's #, quotes) or a blank: a ConfigMap named
-// app.v2 is configmap."app.v2". (A kind that is * is quoted by String:
-// unquoted, * is any kind.) What completes a target (the language
-// server) writes names with it, as String does.
-func TargetWord(s string) string {
-	if !fieldpath.Word(s, `.[]{}"'/#`) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// mapping writes the selector as a YAML flow mapping.
-func (sel Selector) mapping() string {
-	var parts []string
-	add := func(key, v string) {
-		if v == "" {
-			return
-		}
-		if strings.ContainsAny(v, ",{}[]:#&*!|>'\"%@` ") || v != strings.TrimSpace(v) {
-			v = strconv.Quote(v)
-		}
-		parts = append(parts, key+": "+v)
-	}
-	add("group", sel.Group)
-	add("version", sel.Version)
-	add("apiVersion", sel.APIVersion)
-	add("kind", sel.Kind)
-	add("namespace", sel.Namespace)
-	add("name", sel.Name)
-	add("labelSelector", sel.Labels)
-	add("annotationSelector", sel.Annotations)
-	return "{" + strings.Join(parts, ", ") + "}"
+// TargetSelector returns the selector that picks the objects a target, as
+// package kpatch/syntax reads it, names: its fields without its position.
+func TargetSelector(t syntax.Target) Selector {
+	return Selector{Kind: t.Kind, Name: t.Name, Namespace: t.Namespace, APIVersion: t.APIVersion, Group: t.Group, Version: t.Version,
+		Labels: t.Labels, Annotations: t.Annotations, Regexp: t.Regexp, Bare: t.Bare, ID: t.ID}
 }
 
 // ReadsMetadata reports whether the selector reads an object's labels or

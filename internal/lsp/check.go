@@ -113,7 +113,7 @@ func (u *unit) targetsIn(ws *workspace) []target {
 		for i, p := range u.patches {
 			t := &u.targets[i]
 			if t.objs = ws.targets(p.Target); len(t.objs) > 0 {
-				if err := p.Target.Ambiguity(t.objs); err != nil {
+				if err := resource.TargetSelector(p.Target).Ambiguity(t.objs); err != nil {
 					t.ambiguous = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 				}
 			}

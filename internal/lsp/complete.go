@@ -10,7 +10,6 @@ import (
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -171,7 +170,7 @@ func (c *completer) names(ns, kind string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.addText(n, resource.TargetWord(n), kindRef, where[n], "") // app.v2 is written "app.v2"
+		c.addText(n, syntax.TargetWord(n), kindRef, where[n], "") // app.v2 is written "app.v2"
 	}
 	if len(names) > 0 {
 		c.add("*", kindRef, "every "+kind, "")
@@ -197,7 +196,7 @@ func (c *completer) labels(ns, kind, name, text string) {
 		part = text[i+1:]
 	}
 	lead := len(part) - len(strings.TrimLeft(part, " !"))
-	sel := resource.Selector{Namespace: ns, Kind: kind, Name: name}
+	sel := syntax.Target{Namespace: ns, Kind: kind, Name: name}
 	if kind == "*" {
 		sel.Kind = ""
 	}
@@ -243,7 +242,7 @@ func (c *completer) labels(ns, kind, name, text string) {
 // bracket, the selectors of the items present; else the fields and
 // shortcuts of the type there, and, for a list, its selectors (bare in a
 // header).
-func (c *completer) below(target resource.Selector, path syntax.Path, bracket, header bool) {
+func (c *completer) below(target syntax.Target, path syntax.Path, bracket, header bool) {
 	objs := c.ws.targets(target)
 	var typ *schema.Type
 	var field *schema.Field
@@ -356,7 +355,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 					conds = nil
 					break
 				}
-				sel := &syntax.Selector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
+				sel := &syntax.ItemSelector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
 				conds = append(conds, strings.Trim(sel.String(), "[]"))
 			}
 			text := fmt.Sprint(i)

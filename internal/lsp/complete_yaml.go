@@ -5,7 +5,6 @@ import (
 
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch/syntax"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -142,7 +141,7 @@ func (c *completer) patchList(before string) {
 		for _, r := range c.ws.set.Resources {
 			// the target as a header writes it (one printer): a dotted name
 			// quoted, configmap."app.v2", which a YAML plain scalar holds
-			c.add(resource.Selector{Kind: strings.ToLower(r.Kind), Name: r.Name}.String(), kindRef, r.ID(), "")
+			c.add(syntax.Target{Kind: strings.ToLower(r.Kind), Name: r.Name}.String(), kindRef, r.ID(), "")
 		}
 		return
 	case y.key == "type":

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/suggest"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -200,14 +199,14 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 // mapping of group, version, kind, name, namespace, labelSelector and
 // annotationSelector (regular expressions, as kustomize matches them), or
 // apiVersion. file names the node's file in errors.
-func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
+func ParseYAMLTarget(t *yaml.Node, file string) (Target, error) {
 	if t.Kind == yaml.ScalarNode {
 		return ParseTarget(t.Value, nodePos(file, t))
 	}
 	if t.Kind != yaml.MappingNode {
-		return resource.Selector{}, nodeErr(file, t, "a target is kind.name, a name, or a mapping of %s", targetKeys)
+		return Target{}, nodeErr(file, t, "a target is kind.name, a name, or a mapping of %s", targetKeys)
 	}
-	sel := resource.Selector{Regexp: true}
+	sel := Target{Pos: nodePos(file, t), Regexp: true}
 	for i := 0; i+1 < len(t.Content); i += 2 {
 		k, v := t.Content[i], t.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
@@ -237,8 +236,7 @@ func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 			}
 			return sel, &Error{Pos: nodePos(file, k), Msg: msg}
 		}
-		if _, err := (resource.Selector{Regexp: true, Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, Group: sel.Group, Version: sel.Version,
-			Labels: sel.Labels, Annotations: sel.Annotations}).Matcher(nil); err != nil {
+		if err := sel.check(); err != nil {
 			return sel, nodeErr(file, v, "%v", err)
 		}
 	}
