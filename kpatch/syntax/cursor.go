@@ -9,9 +9,9 @@ type Place uint8
 // The parts a cursor may be in.
 const (
 	InKind   Place = iota // the kind, or a bare name (a namespace's / not yet written)
-	InName               // the name or pattern, after kind.
-	InLabels             // the label selector, after {
-	InPath               // a path: a header's, after the target's dot, or an assignment's key
+	InName                // the name or pattern, after kind.
+	InLabels              // the label selector, after {
+	InPath                // a path: a header's, after the target's dot, or an assignment's key
 )
 
 // Cursor is text cut at a cursor, as an editor sees a header, a target or

@@ -55,10 +55,10 @@ func TestCursor(t *testing.T) {
 		}
 	}
 	for text, want := range map[string]string{
-		`image`: `in=3 start=0 ns="" kind="" name="" labels="" path= bracket=false`,
-		`containers[name=web].im`: `in=3 start=21 ns="" kind="" name="" labels="" path=containers[name=web] bracket=false`,
+		`image`:                       `in=3 start=0 ns="" kind="" name="" labels="" path= bracket=false`,
+		`containers[name=web].im`:     `in=3 start=21 ns="" kind="" name="" labels="" path=containers[name=web] bracket=false`,
 		`metadata.annotations."a.b/c`: `in=3 start=21 ns="" kind="" name="" labels="" path=metadata.annotations bracket=false`,
-		`metadata.labels."a.b".`: `in=3 start=22 ns="" kind="" name="" labels="" path=metadata.labels."a.b" bracket=false`,
+		`metadata.labels."a.b".`:      `in=3 start=22 ns="" kind="" name="" labels="" path=metadata.labels."a.b" bracket=false`,
 	} {
 		c, ok := PathCursor(text)
 		if got := show(c); !ok || got != want {
