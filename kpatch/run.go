@@ -592,7 +592,7 @@ type slot struct {
 type report struct {
 	warnings []Warning
 	changes  []change.Change  // what the patch changed, when recorded
-	kind     change.PatchKind // the patch's kind as its change records name it
+	kind     change.PatchType // the patch's kind as its change records name it
 	traced   []traced         // what the patch changed, for the trace (writeTrace)
 	body     *yaml.Node       // what the patch gave the object (gather)
 	written  []written
@@ -643,7 +643,7 @@ type engines struct {
 // keep keeps the index of the engine that applies a patch of type typ
 // (schema: the object's kind has one), making it when it has none, and
 // drops the others'. scanOnly (tests) keeps none.
-func (e *engines) keep(typ change.PatchKind, schema bool, scanOnly bool) {
+func (e *engines) keep(typ change.PatchType, schema bool, scanOnly bool) {
 	strategic := typ == change.StrategicPatch && schema
 	merge := typ == change.MergePatch || typ == change.StrategicPatch && !schema
 	if !strategic || scanOnly {

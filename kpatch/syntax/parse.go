@@ -15,7 +15,7 @@ import (
 type Patch struct {
 	Pos    tree.Position // the header, or the item of a YAML patch list
 	Target Target
-	Type   change.PatchKind // its String is the type a YAML patch list names
+	Type   change.PatchType // its String is the type a YAML patch list names
 
 	// Field patches: Path leads from the object to what the assignments
 	// are relative to; DeleteTarget deletes that instead. DeleteTarget

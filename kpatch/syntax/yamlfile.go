@@ -122,7 +122,7 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	if item.Kind != yaml.MappingNode {
 		return nil, nodeErr(file, item, "a patch is a mapping with target, type, patch and options")
 	}
-	p := &Patch{Pos: nodePos(file, item)}
+	p := &Patch{Pos: nodePos(file, item), Type: change.FieldPatch} // without a type: a field patch
 	var target, body, options *yaml.Node
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		k, v := item.Content[i], item.Content[i+1]
