@@ -62,7 +62,7 @@ func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList 
 	switch {
 	case !d.kpatch:
 		c.patchList(before)
-	case strings.HasPrefix(strings.TrimLeft(before, " \t"), "["):
+	case syntax.IsHeader(before):
 		c.header(strings.TrimLeft(before, " \t")[1:])
 	default:
 		c.assignment(a, p.Line, before)

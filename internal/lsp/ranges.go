@@ -56,7 +56,7 @@ func kpatchTokenEnd(text string, b int, value *syntax.Value) int {
 	if value != nil {
 		return min(b+len(value.Raw), len(text))
 	}
-	header := strings.HasPrefix(strings.TrimSpace(text), "[")
+	header := syntax.IsHeader(text)
 	if strings.HasPrefix(text[b:], "${") {
 		if i := strings.IndexByte(text[b:], '}'); i >= 0 {
 			return b + i + 1

@@ -151,7 +151,7 @@ func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*P
 		indent := len(body) - len(strings.TrimLeft(body, " \t"))
 		pos.Column += indent
 		switch {
-		case trimmed[0] == '[':
+		case isHeader(trimmed):
 			p, err := parseHeader(trimmed, pos)
 			if err != nil {
 				return nil, err
@@ -193,6 +193,15 @@ func checkDepth(pos tree.Position, steps, max int) error {
 	}
 	return nil
 }
+
+// IsHeader reports whether a line of a .kpatch file is a header, which
+// starts a section ([kind.name...]): its first character but blanks is [.
+// (A line whose text is being written is one too: what splits a file into
+// sections, as the parser does, goes by it.)
+func IsHeader(line string) bool { return isHeader(strings.TrimLeft(line, " \t")) }
+
+// isHeader is IsHeader of a line without its leading blanks.
+func isHeader(trimmed string) bool { return strings.HasPrefix(trimmed, "[") }
 
 // stripComment removes a # comment: # at the start of the line or after a
 // space, outside quotes and brackets.

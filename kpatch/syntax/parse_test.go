@@ -400,3 +400,26 @@ func unplacedTarget(t Target) Target {
 	t.Pos, t.End = tree.Position{}, tree.Position{}
 	return t
 }
+
+// TestTargetPositions: a target read from text knows where it starts and
+// ends (what an editor underlines): in a header, from after the [ to
+// before the dot of the path or the ], quoted names and a label selector
+// included; read alone, from its first byte to its last.
+func TestTargetPositions(t *testing.T) {
+	ps, err := ParseKpatch([]byte("# c\n  [prod/configmap.\"app.v2\"{a=b}.data.x]\nx: 1\n[web]\n"), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][2]tree.Position{
+		{{File: "f", Line: 2, Column: 4}, {File: "f", Line: 2, Column: 32}}, // 28 bytes
+		{{File: "f", Line: 4, Column: 2}, {File: "f", Line: 4, Column: 5}},
+	} {
+		if got := ps[i].Target; got.Pos != want[0] || got.End != want[1] {
+			t.Errorf("target %d (%s): %v to %v, want %v to %v", i, got, got.Pos, got.End, want[0], want[1])
+		}
+	}
+	tg, err := ParseTarget(`deployment."a.b"`, tree.Position{File: "g", Line: 3, Column: 7})
+	if err != nil || tg.End != (tree.Position{File: "g", Line: 3, Column: 7 + 16}) {
+		t.Errorf("ParseTarget: %+v, %v", tg, err)
+	}
+}
