@@ -361,7 +361,7 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 			section = p
 		}
 	}
-	sep := separatorIndex(before)
+	sep := syntax.KeySeparator(before)
 	if sep < 0 {
 		key := strings.TrimLeft(before, " \t")
 		if section == nil {
@@ -416,23 +416,3 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 	}
 }
 
-// separatorIndex finds the : or = that ends an assignment's key, outside
-// quotes and brackets; -1 when the cursor is still in the key.
-func separatorIndex(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\'':
-			i = quotedEnd(s, i) - 1
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case ':', '=':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}

@@ -66,11 +66,8 @@ func kpatchTokenEnd(text string, b int, value *syntax.Value) int {
 	case '[':
 		if strings.TrimSpace(text[:b]) == "" {
 			// the header itself: to its last ]
-			code := strings.TrimRight(text, " \t")
-			if i := strings.Index(code, " #"); i >= 0 {
-				code = strings.TrimRight(code[:i], " \t")
-			}
-			return len(code)
+			// (a # in a quoted name starts no comment)
+			return len(strings.TrimRight(syntax.StripComment(text), " \t"))
 		}
 		return closing(text, b+1)
 	case '"', '\'':

@@ -203,6 +203,23 @@ func IsHeader(line string) bool { return isHeader(strings.TrimLeft(line, " \t"))
 // isHeader is IsHeader of a line without its leading blanks.
 func isHeader(trimmed string) bool { return strings.HasPrefix(trimmed, "[") }
 
+// StripComment returns a line of a .kpatch file without its comment: #
+// at the start of the line or after a blank, outside quotes, starts one
+// (blanks before it are dropped too).
+func StripComment(line string) string { return stripComment(line) }
+
+// KeySeparator returns the offset of the : or = that ends the key of an
+// assignment's line, outside quotes and brackets; -1 when there is none
+// (the line is a key still being written, or a quote in it is not
+// closed).
+func KeySeparator(s string) int {
+	sep, _, err := separator(s)
+	if err != nil {
+		return -1
+	}
+	return sep
+}
+
 // stripComment removes a # comment: # at the start of the line or after a
 // space, outside quotes and brackets.
 func stripComment(line string) string {
