@@ -415,4 +415,3 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 		}
 	}
 }
-
