@@ -500,6 +500,11 @@ func TestLSPFeatures(t *testing.T) {
 	if !strings.Contains(h.Contents.Value, "**deployment.web** picks 1 object") || !strings.Contains(h.Contents.Value, "apps/v1 Deployment web (deployment.yaml:1)") {
 		t.Errorf("hover on a target:\n%s", h.Contents.Value)
 	}
+	// its range is the target's, as the parser read it (syntax.Target's
+	// Pos and End), not the whole header with its path
+	if h.Range.String() != "4:1-4:15" {
+		t.Errorf("hover range on a target %s, want 4:1-4:15", h.Range)
+	}
 	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(4, 20)}, &h)
 	if !strings.Contains(h.Contents.Value, "items merge by name") {
 		t.Errorf("hover on containers lacks the explain text:\n%s", h.Contents.Value)

@@ -28,7 +28,9 @@ type Target struct {
 	// Pos is where the target is written (its first character; a
 	// mapping's node), End just after its last character for a target
 	// written as text (zero otherwise). A column counts bytes, as every
-	// column of a .kpatch file does.
+	// column of a .kpatch file does; in a patch list, End is Pos moved
+	// by the string's length, which is where it ends for a plain ASCII
+	// scalar.
 	Pos, End tree.Position
 
 	Kind        string // a kind name (or, with Regexp, a regular expression)
