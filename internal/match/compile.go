@@ -1,3 +1,9 @@
+// Package match reads what picks objects in the grammars of their own:
+// Kubernetes label selectors, as kubectl -l takes them (ParseLabels), and
+// kustomize's regular expressions, anchored to match whole names
+// (Compile). It is the one implementation of both, and a leaf: package
+// resource matches objects by it, and package kpatch/syntax, which imports
+// nothing that holds objects, checks the targets it reads with it.
 package match
 
 import (
