@@ -61,30 +61,18 @@ func PathCursor(text string) (c Cursor, ok bool) {
 }
 
 func targetCursor(s string, header bool) (c Cursor, ok bool) {
-	i := 0
-	// a namespace: a bare prefix up to a slash, before any dot or quote
-	// (as parseTarget reads it)
-	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
-		c.Target.Namespace = s[:slash]
-		i = slash + 1
-	}
-	// word reads a kind or a name at i; done is false when the cursor is
-	// in it (it runs to the end of the text, or its quote is not closed)
+	var i int
+	c.Target.Namespace, i = targetNamespace(s)
+	// word reads a kind or a name at i (as parseTarget does); done is
+	// false when the cursor is in it (it runs to the end of the text, or
+	// its quote is not closed)
 	word := func() (w string, quoted, done bool) {
-		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-			v, n, err := unquote(s[i:])
-			if err != nil {
-				return "", true, false
-			}
-			i += n
-			return v, true, true
+		w, quoted, next, err := targetWord(s, i)
+		if err != nil {
+			return "", true, false
 		}
-		j := i
-		for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
-			j++
-		}
-		w, i = s[i:j], j
-		return w, false, j < len(s)
+		i = next
+		return w, quoted, quoted || i < len(s)
 	}
 	c.Start = i
 	kind, quoted, done := word()

@@ -148,6 +148,35 @@ func (t Target) fields() match.Fields {
 		Labels: t.Labels, Annotations: t.Annotations, Regexp: t.Regexp}
 }
 
+// targetNamespace reads the namespace a target starts with, a bare prefix
+// up to a slash, before any dot, quote or brace, and returns it and the
+// offset after its slash (0 without one).
+func targetNamespace(s string) (string, int) {
+	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
+		return s[:slash], slash + 1
+	}
+	return "", 0
+}
+
+// targetWord reads a kind or a name of a target at s[i:]: quoted, or up to
+// the first . [ or {. It returns the word, whether it is quoted, the
+// offset after it, and the error of a quote that does not end (or does
+// not read).
+func targetWord(s string, i int) (w string, quoted bool, next int, err error) {
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		v, n, err := unquote(s[i:])
+		if err != nil {
+			return "", true, i, err
+		}
+		return v, true, i + n, nil
+	}
+	j := i
+	for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
+		j++
+	}
+	return s[i:j], false, j, nil
+}
+
 // parseTarget reads "[ns/]kind.name[{labels}]" and returns what follows
 // it (after a dot). kind and name may be quoted; kind may be * (any kind);
 // name may be * or a pattern with * in it ("shop-*"); a label selector in
@@ -163,32 +192,18 @@ func parseTarget(s string, pos tree.Position, bare bool) (Target, string, tree.P
 	}
 	i := 0
 	seg := func() (string, bool, error) {
-		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-			v, n, err := unquote(s[i:])
-			if err != nil {
-				return "", true, err
-			}
-			i += n
-			return v, true, nil
+		v, quoted, next, err := targetWord(s, i)
+		if err == nil {
+			i = next
 		}
-		j := i
-		for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
-			j++
-		}
-		v := s[i:j]
-		i = j
-		return v, false, nil
+		return v, quoted, err
 	}
 	errAt := func(col int, format string, args ...any) error {
 		p := pos
 		p.Column += col
 		return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
 	}
-	// a namespace: a bare prefix up to a slash, before any dot or quote
-	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
-		sel.Namespace = s[:slash]
-		i = slash + 1
-	}
+	sel.Namespace, i = targetNamespace(s)
 	kind, quoted, err := seg()
 	if err != nil {
 		return sel, "", pos, errAt(i, "%v", err)
