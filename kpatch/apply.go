@@ -140,7 +140,7 @@ type applier struct {
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
 	log       *change.Log      // what the patch changes
-	kind      change.PatchKind // the patch's kind, as its change records name it
+	kind      change.PatchType // the patch's kind, as its change records name it
 	inserted  []insertion      // the items the patch inserted, for settleInsertions
 	traced    []traced         // what the patch changed, for the trace (Options.Trace)
 	// what the patch gives the object, for its secret values (Run.Patch):
