@@ -6,6 +6,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/explain"
+	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -135,9 +136,10 @@ func entryKeys(lines []string, line, col int) (target, typ string) {
 // scalar unquoted as YAML reads it, a plain one as it is (a target quotes
 // a dotted name, configmap."app.v2", in a plain scalar).
 func yamlScalar(v string) string {
-	var s string
-	if v != "" && (v[0] == '"' || v[0] == '\'') && yaml.Unmarshal([]byte(v), &s) == nil {
-		return s
+	if v != "" && (v[0] == '"' || v[0] == '\'') {
+		if docs, err := fastyaml.Parse([]byte(v), 0); err == nil && len(docs) == 1 && len(docs[0].Content) == 1 && docs[0].Content[0].Kind == yaml.ScalarNode {
+			return docs[0].Content[0].Value
+		}
 	}
 	return v
 }
