@@ -100,7 +100,7 @@ func TestSpecialFiles(t *testing.T) {
 			args: []string{"init", "--print"}, code: 0, stdout: "- base/p.kpatch\n", notStdout: "q.kpatch"},
 		{name: "kmerge init, a link to /dev/zero named .kpatch", files: map[string]string{"base/c.yaml": cm, "base/p.kpatch": "[cm.c]\ndata.k: w\n"},
 			links: map[string]string{"base/zero.kpatch": "/dev/zero"},
-			args: []string{"init", "--print"}, code: 0, stdout: "- base/p.kpatch\n", notStdout: "zero.kpatch"},
+			args:  []string{"init", "--print"}, code: 0, stdout: "- base/p.kpatch\n", notStdout: "zero.kpatch"},
 		// --project names a folder: its kmerge.yaml is found there, not named
 		// on purpose, and a pipe there waited for a writer forever
 		{name: "--project a folder whose kmerge.yaml is a named pipe", files: map[string]string{"proj/base/c.yaml": cm}, fifos: []string{"proj/kmerge.yaml"},
