@@ -565,6 +565,17 @@ func found() []Case {
 			Stderr: "overlay/zero.yaml: a character device",
 		},
 		{
+			Name: "proc-pagemap-manifest",
+			Why:  "a link to /proc/self/pagemap among the manifests (a regular file whose size is 0, gigabytes long): was read up to the byte limit, 1.3 s and 550 MB (attack of 2026-11-28)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"base/pagemap.yaml": "/proc/self/pagemap"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/pagemap.yaml: holds more than the 0 bytes its size says",
+		},
+		{
 			Name: "fifo-manifest",
 			Why:  "a named pipe among the manifests: opening it waited for a writer forever",
 			Files: func() map[string]string {
