@@ -128,6 +128,12 @@ func hasPatches(path string) bool {
 
 // classify reads a file and says what it holds.
 func classify(path string, isProject bool) class {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		// a device, a pipe (a link to one): nothing to propose, whatever
+		// its name says (a project naming a pipe reads it on purpose,
+		// and waits for a writer)
+		return other
+	}
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext == ".kpatch" {
 		return patchFile
