@@ -12,9 +12,10 @@
 // and values of different types are never equal (1 is not "1", 1 is not 1.0).
 // Numbers keep their exact text; nothing is rounded on the way through.
 //
-// Writing YAML normally goes through yaml.v3's encoder, which keeps
-// comments, key order, quoting and flow style but not blank lines or
-// unusual spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
+// Writing YAML goes through kmerge's own writer (write.go), which writes
+// what yaml.v3's encoder writes wherever that reads back as the tree, and
+// text that does elsewhere; it keeps comments, key order, quoting and flow
+// style but not blank lines or unusual spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
 // keeps the source text instead: documents no edit touched are copied byte
 // for byte, and edited ones differ from the input only in the lines the
 // edit changed (see Snapshot).
