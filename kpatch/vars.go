@@ -156,12 +156,11 @@ func (v *Vars) editor(m *yaml.Node) *nodeedit.Map {
 
 // typedScalar reads a scalar by YAML 1.2's core rules.
 func typedScalar(text string) (*yaml.Node, error) {
-	yamlFormat := tree.YAML
-	st, err := tree.Read([]byte(text), tree.Options{Format: &yamlFormat})
-	if err != nil || len(st.Docs) == 0 || len(st.Docs[0].Content) == 0 {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil || len(n.Content) == 0 {
 		return tree.NewString(text), nil //nolint:nilerr // not YAML: the text itself
 	}
-	r := st.Docs[0].Content[0]
+	r := n.Content[0]
 	switch {
 	case r.Kind != yaml.ScalarNode || r.Anchor != "":
 		return tree.NewString(text), nil
