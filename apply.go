@@ -36,8 +36,16 @@ type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
-	// Patches are .kpatch files, YAML patch lists, and folders of them.
+	// Patches are .kpatch files, YAML patch lists, and folders of them
+	// (kpatch.Load). A kustomization among them adds the schema its
+	// openapi field names to Schema (after it: Schema's kinds win), and,
+	// with Strict, a file of its folder that nothing reads is an error.
 	Patches []string
+	// Inputs are the files (or folders) the caller read for the run
+	// besides the manifests and patches: values files, schemas. A
+	// kustomization among the patches whose folder holds one of them does
+	// not warn that nothing reads it.
+	Inputs []string
 	// LoadRestrictions say which files a kustomization among the patches
 	// may name (kpatch.LoadOptions.LoadRestrictions): by default those in
 	// or below its folder, links followed, as kustomize by default.
@@ -186,10 +194,20 @@ func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
 // released).
 func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	var schemas []*schema.Schema      // kustomizations' openapi files
 	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
-		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions})
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions,
+		Schemas: func(s *schema.Schema) { schemas = append(schemas, s) }, Inputs: append(slices.Clip(opts.Manifests), opts.Inputs...), Strict: opts.Strict})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(schemas) > 0 {
+		// after the schemas given: those win (schema.Schema.Extend)
+		s := opts.Schema
+		if s == nil {
+			s = schema.Builtin()
+		}
+		opts.Schema = s.Extend(schemas...)
 	}
 	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
 	if err != nil {

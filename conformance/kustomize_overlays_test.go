@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -306,5 +307,173 @@ func TestKustomizeDifferences(t *testing.T) {
 	}
 	if a := tree.MapGet(tree.MapGet(km, "metadata"), "annotations"); a == nil || len(a.Content) != 0 {
 		t.Errorf("kmerge's annotations: %v, want the base's empty mapping", a)
+	}
+}
+
+// TestKustomizationFields holds kmerge's list of kustomization fields
+// (kpatch.KustomizationFields) against kustomize: kustomize build accepts
+// a kustomization with each of them (empty), and so does kmerge; both
+// refuse a misspelt one (pathces: kustomize "json: unknown field", kmerge
+// an *kpatch.UnknownFieldError naming patches), and a misspelt key of a
+// patches entry (pth), and both read a field name in another letter case
+// (Patches) as the field. Issue 27: kmerge warned of a misspelt field as
+// one it chose not to read, and exit 0.
+func TestKustomizationFields(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("o/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n")
+	write("o/p.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 4}\n")
+	build := func(kustomization string) (kustomizeErr, kmergeErr error, out string) {
+		write("o/kustomization.yaml", kustomization)
+		var stderr bytes.Buffer
+		cmd := exec.Command(kustomize, "build", filepath.Join(dir, "o"))
+		cmd.Stderr = &stderr
+		kout, kerr := cmd.Output()
+		if kerr != nil {
+			kerr = fmt.Errorf("%v: %s", kerr, stderr.String())
+		}
+		_, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "o/d.yaml")}, Patches: []string{filepath.Join(dir, "o")}})
+		return kerr, err, string(kout)
+	}
+	fields := kpatch.KustomizationFields()
+	// each field empty (apiVersion and kind with their values: kmerge
+	// knows a kustomization by them when they are there)
+	values := map[string]string{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+	for _, f := range fields {
+		if f == "resources" {
+			continue // below, in every case
+		}
+		v := values[f]
+		if v == "" {
+			v = "null"
+		}
+		if kerr, err, _ := build("resources: [d.yaml]\n" + f + ": " + v + "\n"); kerr != nil || err != nil {
+			t.Errorf("%s: kustomize: %v; kmerge: %v", f, kerr, err)
+		}
+	}
+	for _, c := range []struct{ text, kustomize, kmerge string }{
+		{"resources: [d.yaml]\npathces: [{path: p.yaml}]\n", `unknown field "pathces"`, `unknown field "pathces" in a kustomization (did you mean patches?)`},
+		{"resources: [d.yaml]\npatches: [{pth: p.yaml}]\n", `unknown field "pth"`, `unknown key "pth" in an entry of patches (did you mean path?)`},
+	} {
+		kerr, err, _ := build(c.text)
+		if kerr == nil || !strings.Contains(kerr.Error(), c.kustomize) {
+			t.Errorf("%q: kustomize: %v, want %s", c.text, kerr, c.kustomize)
+		}
+		var ue *kpatch.UnknownFieldError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.kmerge) {
+			t.Errorf("%q: kmerge: %v, want %s", c.text, err, c.kmerge)
+		}
+	}
+	kerr, err, out := build("resources: [d.yaml]\nPatches: [{Path: p.yaml}]\n")
+	if kerr != nil || err != nil || !strings.Contains(out, "replicas: 4") {
+		t.Errorf("Patches, Path: kustomize: %v (%s); kmerge: %v", kerr, out, err)
+	}
+}
+
+// TestKustomizeOpenAPIReplaces holds the difference docs/kustomize.md
+// names for a kustomization's openapi file: kustomize 5.8.2 patches with
+// that file's schema in place of its built-in one (kustomize issue 4613),
+// so a Deployment patched beside the custom resource the file describes
+// has its containers replaced, not merged by name; kmerge adds the file's
+// kinds to its own schema, and merges both (the custom resource's list as
+// kustomize does: conformance case 37-openapi-custom-resource).
+func TestKustomizeOpenAPIReplaces(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"o/d.yaml":             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: a, image: 'a:1'}\n      - {name: b, image: 'b:1'}\n",
+		"o/schema.json":        `{"definitions": {"com.example.v1.Widget": {"x-kubernetes-group-version-kind": [{"group": "example.com", "kind": "Widget", "version": "v1"}], "properties": {"spec": {"type": "object"}}}}}`,
+		"o/kustomization.yaml": "openapi: {path: schema.json}\nresources: [d.yaml]\npatches:\n- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {template: {spec: {containers: [{name: b, image: 'b:2'}]}}}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(kustomize, "build", filepath.Join(dir, "o")).Output()
+	if err != nil {
+		t.Fatalf("kustomize build: %v", err)
+	}
+	res, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "o/d.yaml")}, Patches: []string{filepath.Join(dir, "o")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	containers := func(obj *yaml.Node) string {
+		var out []string
+		for _, c := range tree.MapGet(tree.MapGet(tree.MapGet(tree.MapGet(obj, "spec"), "template"), "spec"), "containers").Content {
+			out = append(out, tree.MapGet(c, "name").Value+"="+tree.MapGet(c, "image").Value)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := containers(objectsOf(t, "kustomize", out)["apps/v1 Deployment /web"]); got != "b=b:2" {
+		t.Errorf("kustomize's containers: %s (the documented difference is b alone: the list replaced)", got)
+	}
+	if got := containers(objectsOf(t, "kmerge", res.Stream())["apps/v1 Deployment /web"]); got != "a=a:1,b=b:2" {
+		t.Errorf("kmerge's containers: %s, want a, then b (merged by name)", got)
+	}
+}
+
+// TestKustomizePatchMatchesNothing: kustomize build fails when a strategic
+// patch without a target (in patches or patchesStrategicMerge) names no
+// object, and builds when a target picks nothing (for a strategic patch or
+// a JSON patch, in patches or patchesJson6902); kmerge.Apply fails and
+// succeeds on the same overlays (issue 27: it never failed, and a CI that
+// ran kmerge in kustomize's place lost the failure).
+func TestKustomizePatchMatchesNothing(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	const smp = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s}\nspec: {replicas: 2}\n"
+	inline := func(text string, indent string) string {
+		return indent + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+indent) + "\n"
+	}
+	for _, c := range []struct {
+		name, kustomization string
+		fails               bool
+	}{
+		{"patches without a target", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "wbe"), "    "), true},
+		{"patchesStrategicMerge", "patchesStrategicMerge:\n- |\n" + inline(fmt.Sprintf(smp, "wbe"), "  "), true},
+		{"a strategic patch with a target", "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n" + inline(fmt.Sprintf(smp, "any"), "    "), false},
+		{"a JSON patch with a target", "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n    - {op: replace, path: /spec/replicas, value: 2}\n", false},
+		{"patchesJson6902", "patchesJson6902:\n- target: {group: apps, version: v1, kind: Deployment, name: wbe}\n  patch: |\n    - {op: replace, path: /spec/replicas, value: 2}\n", false},
+		{"a patch that matches", "patches:\n- patch: |\n" + inline(fmt.Sprintf(smp, "web"), "    "), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range map[string]string{
+				"o/d.yaml":             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n",
+				"o/kustomization.yaml": "resources: [d.yaml]\n" + c.kustomization,
+			} {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stderr bytes.Buffer
+			cmd := exec.Command(kustomize, "build", filepath.Join(dir, "o"))
+			cmd.Stderr = &stderr
+			kerr := cmd.Run()
+			_, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "o/d.yaml")}, Patches: []string{filepath.Join(dir, "o")}})
+			if (kerr != nil) != c.fails || (err != nil) != c.fails {
+				t.Errorf("want failing %v; kustomize: %v %s; kmerge: %v", c.fails, kerr, stderr.String(), err)
+			}
+			if c.fails && (!strings.Contains(stderr.String(), "no matches for Id Deployment.v1.apps/wbe") || err == nil || !strings.Contains(err.Error(), "no object matches apps/v1 Deployment wbe")) {
+				t.Errorf("another failure: kustomize: %s; kmerge: %v", stderr.String(), err)
+			}
+		})
 	}
 }

@@ -86,6 +86,10 @@ type Warning struct {
 	// fields it holds that kmerge does not read (all but its patches):
 	// what kustomize would do with them is not done.
 	Ignored []string
+	// Unread is set for a file of a kustomization's folder that nothing
+	// reads (Pos names it): the kustomization does not name it, and kmerge
+	// reads the folder through the kustomization.
+	Unread bool
 }
 
 // String formats the warning as "file:line:col: warning: message".

@@ -132,7 +132,7 @@ func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0
 // or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.Labels != "" || p.Target.Annotations != "" {
+		if p.Target.ReadsMetadata() {
 			return true
 		}
 	}
@@ -241,7 +241,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		// that what they changed need not be kept until Finish
 		var recs []change.Record
 		for _, sl := range slots {
-			if len(sl.changes) > 0 {
+			if len(sl.changes) > 0 && !(r.Deleted && !names(sl.patch.Target)) {
 				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
@@ -408,6 +408,10 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		switch {
 		case err != nil:
 			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
+		case len(slots) == 0 && p.Kustomization != "" && p.Target.ID:
+			// kustomize build fails on it: so does kmerge, for a team that
+			// runs kmerge where it ran kustomize
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s: a kustomization's patch that names its object must match one (kustomize build fails too)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0 && opts.Strict:
 			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
@@ -594,6 +598,19 @@ type report struct {
 	written  []written
 	trace    bytes.Buffer
 	err      error
+}
+
+// names reports whether a target names its objects (by one exact name),
+// rather than picking them by a pattern or a selector. Of an object a
+// patch deletes, what a patch whose target does not name it changes
+// commutes with the deletion: such a target picks the objects that exist
+// when it applies, so in the other order it would not pick this one, and
+// the object is gone either way (a [deployment.*] setting a label, and a
+// [deployment.loadgen] deleting that one: issue 27 item 7). A patch that
+// names the object needs it, and conflicts with its deletion.
+func names(target resource.Selector) bool {
+	_, ok := target.ExactName()
+	return ok
 }
 
 // afterDelete is the slot of a patch whose target picked an object an

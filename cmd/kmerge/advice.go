@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -93,7 +94,8 @@ func warningText(w kpatch.Warning) string {
 	switch {
 	case w.NoSchema:
 		return w.String() + "; pass its CRD with --schema"
-	case len(w.Ignored) > 0:
+	case slices.ContainsFunc(w.Ignored, func(f string) bool { return !strings.Contains(f, " (") }):
+		// fields of kustomize's own (resources and components say what to do)
 		return w.String() + "; to keep them, run kmerge as a kustomize transformer (docs/krm.md), or kustomize on kmerge's output"
 	}
 	return w.String()

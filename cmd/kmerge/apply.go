@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -65,7 +66,7 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.StringArrayVar(&o.sets, "set", nil, "a variable: values.NAME=VALUE (or NAME=VALUE); VALUE typed as YAML (repeatable)")
 	f.StringArrayVar(&o.features, "feature", nil, "a feature flag: NAME=true|false (repeatable)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds (repeatable)")
-	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
+	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning (and so is a file of an overlay that nothing reads)")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
 	f.StringVar(&o.loadRestrictor, "load-restrictor", kpatch.RootOnlyName, "which files a kustomization among the patches may name, as kustomize's flag: "+kpatch.RootOnlyName+" (in or below its folder, links followed) or "+kpatch.NoRestrictionsName+" (any regular file)")
@@ -324,7 +325,11 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 			return none, usagef("--feature %v", err)
 		}
 	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+	inputs := append(slices.Clip(o.valueFiles), o.schemas...) // read by the run: an overlay's folder may hold them
+	if proj != nil {
+		inputs = append(inputs, proj.Values...)
+	}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Inputs: inputs, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
 		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
 			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
