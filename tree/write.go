@@ -112,6 +112,8 @@ type writer struct {
 
 	fancy bool // something beyond the plain shapes was written (appendDocumentPlain)
 	err   error
+
+	indentsBuf [16]int // indents' first backing array (most trees are not deeper)
 }
 
 func newWriter(b []byte, st Style) *writer {
@@ -120,7 +122,11 @@ func newWriter(b []byte, st Style) *writer {
 		// yaml.v3 writes these widths with two spaces
 		step = 2
 	}
+	if b == nil {
+		b = make([]byte, 0, 512)
+	}
 	w := &writer{out: b, step: step, compact: st.CompactSequences, lineStart: len(b), room: true, lead: true, indent: -1}
+	w.indents = w.indentsBuf[:0]
 	w.footCol = -1
 	// the text before b is not the writer's: its line starts at b's end
 	return w

@@ -86,6 +86,8 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 	if w.flow > 0 && !p.key && value == "" && (tag == "!!null" || tag == "" && style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0) {
 		value = "null"
 	}
+	// most texts are ordinary: ASCII, one line, no indicator (ordinaryText)
+	ordinary := value != "" && ordinaryText(value)
 	if style&yaml.FoldedStyle != 0 && (strings.Contains(value, "\n ") || strings.Contains(value, "\n\t")) {
 		style = style&^yaml.FoldedStyle | yaml.LiteralStyle
 	}
@@ -117,7 +119,7 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 			}
 		}
 	}
-	if !utf8.ValidString(value) {
+	if !ordinary && !utf8.ValidString(value) {
 		switch {
 		case short == "!!binary":
 			w.fail("explicitly tagged !!binary data must be base64-encoded")
@@ -139,12 +141,16 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 		f.style = literalBlock
 	case style&yaml.FoldedStyle != 0:
 		f.style = foldedBlock
-	case strings.Contains(value, "\n"):
+	case !ordinary && strings.Contains(value, "\n"):
 		f.style = literalBlock
 	case force:
 		f.style = doubleQuoted
 	}
-	f.class = classify(value)
+	if ordinary {
+		f.class = scalarClass{flowPlain: true, plain: true, single: true, block: true}
+	} else {
+		f.class = classify(value)
+	}
 	return f
 }
 
@@ -270,6 +276,22 @@ func shortTag(tag string) string {
 // longTag returns a tag in its long form: tag:yaml.org,2002:str for
 // !!str.
 func longTag(tag string) string {
+	switch tag { // the tags of most nodes, without building the text
+	case resolve.StrTag:
+		return yamlTagPrefix + "str"
+	case resolve.IntTag:
+		return yamlTagPrefix + "int"
+	case resolve.BoolTag:
+		return yamlTagPrefix + "bool"
+	case resolve.NullTag:
+		return yamlTagPrefix + "null"
+	case resolve.FloatTag:
+		return yamlTagPrefix + "float"
+	case "!!map":
+		return yamlTagPrefix + "map"
+	case "!!seq":
+		return yamlTagPrefix + "seq"
+	}
 	if rest, ok := strings.CutPrefix(tag, "!!"); ok {
 		return yamlTagPrefix + rest
 	}

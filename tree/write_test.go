@@ -483,3 +483,41 @@ func TestWriteInputs(t *testing.T) {
 	}
 	t.Logf("%d inputs, %d trees (in each style), %d written otherwise than by yaml.v3, whose text does not read back", len(inputs), trees, differ)
 }
+
+// TestClassifyOrdinary: classify's glance at ordinary texts (ordinaryText)
+// finds what the character-by-character reading (classifyAny) finds, on
+// every text of one and two characters and on random texts of up to eight
+// from an alphabet of every printable ASCII character, the blanks, line
+// breaks, a control character and characters of two, three and four
+// bytes; and it takes the texts most keys and values are.
+func TestClassifyOrdinary(t *testing.T) {
+	var alphabet []string
+	for c := 0x20; c <= 0x7E; c++ {
+		alphabet = append(alphabet, string(rune(c)))
+	}
+	alphabet = append(alphabet, "\t", "\n", "\r", "\x01", "\x7f", "é", "\u0085", "\u2028", "€", "😀")
+	check := func(s string) {
+		if got, want := classify(s), classifyAny(s); got != want {
+			t.Fatalf("%q: %+v, character by character %+v", s, got, want)
+		}
+	}
+	for _, a := range alphabet {
+		check(a)
+		for _, b := range alphabet {
+			check(a + b)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(8) {
+			sb.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		check(sb.String())
+	}
+	for _, s := range []string{"nginx", "app.kubernetes.io/name", "10.0.0.1", "registry.example.com/app@sha256", "K8S_ENV_1", "a#b", "x-y"} {
+		if !ordinaryText(s) {
+			t.Errorf("%q is not taken at a glance", s)
+		}
+	}
+}

@@ -45,6 +45,51 @@ func classify(s string) scalarClass {
 	if s == "" {
 		return scalarClass{plain: true, single: true}
 	}
+	if ordinaryText(s) {
+		return scalarClass{flowPlain: true, plain: true, single: true, block: true}
+	}
+	return classifyAny(s)
+}
+
+// ordinary holds the bytes that can be anywhere in a text but its start
+// without making it less than plain in a flow collection (ordinaryText);
+// ordinaryFirst those that can also start it.
+var ordinary, ordinaryFirst = func() (o, f [256]bool) {
+	for c := 0x21; c <= 0x7E; c++ {
+		switch c {
+		case ',', '?', '[', ']', '{', '}', ':':
+			continue
+		}
+		o[c] = true
+		switch c {
+		case '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '-', '.':
+			continue
+		}
+		f[c] = true
+	}
+	return o, f
+}()
+
+// ordinaryText reports whether s (not empty) is printable ASCII without
+// a space, an indicator at its start, or a flow indicator or ":" after
+// it, which every style allows but a line break needs: what
+// classifyAny finds for such a text, found at a glance (most keys and
+// values are such texts). A '#' in it follows no space: it starts no
+// comment.
+func ordinaryText(s string) bool {
+	if !ordinaryFirst[s[0]] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !ordinary[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// classifyAny is classify for any text s (not empty).
+func classifyAny(s string) scalarClass {
 	var (
 		flowInd, blockInd          bool // an indicator that ends plain text in flow, in block
 		leadSpace, leadBreak       bool
