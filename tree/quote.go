@@ -32,7 +32,7 @@ import (
 // misquotedText reports whether the writer's rule for strings (quote.go)
 // double-quotes a scalar of this text, style and tag.
 func misquotedText(value string, style yaml.Style, tag string) bool {
-	if style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && tabStart(value) &&
+	if style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && value != "" && (value[0] == '\t' || value[0] == '\n') && tabStart(value) &&
 		(style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.Contains(value, "\n")) {
 		return true // a tabBlock
 	}

@@ -52,7 +52,10 @@ import (
 // The tag: a tag the node's style asks to show (TaggedStyle) is written;
 // otherwise a string's tag is not written (a string whose text would
 // read as something else is quoted instead), nor the tag the text reads
-// as anyway, nor the tag of a mapping or a sequence; any other is
+// as anyway, unless the text has to be quoted where it goes (a timestamp,
+// which holds a ":", in a flow collection: yaml.v3 drops the tag there,
+// and its text reads back as a string), nor the tag of a mapping or a
+// sequence; any other is
 // written, in its short form (!!int, !local) when it has one, else
 // verbatim (!<tag:example.com,2000:x>). A text that is not UTF-8 is
 // written as its bytes in base64, tagged !!binary, unless the node has
@@ -66,6 +69,7 @@ type scalarForm struct {
 	handle, suffix string
 	style          textStyle
 	class          scalarClass
+	implied        string // a tag left out as the plain text reads as it
 }
 
 // textStyle is the style a scalar's text is written in.
@@ -100,7 +104,7 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 
 	// the tag
 	short := shortTag(tag)
-	written := ""
+	written, implied := "", ""
 	force := false
 	if tag != "" {
 		written = longTag(tag)
@@ -113,6 +117,9 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 				// (quoted or as a block, the text reads as a string:
 				// yaml.v3 drops the tag there too, the writer keeps it;
 				// but an empty null key is the text "", as a key of JSON)
+				if short != resolve.StrTag && !(p.key && short == resolve.NullTag && value == "") {
+					implied = written
+				}
 				written = ""
 			case short == resolve.StrTag:
 				written, force = "", true
@@ -126,9 +133,9 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 		case short != "":
 			w.fail("cannot marshal invalid UTF-8 data as %s", short)
 		}
-		written, value = longTag("!!binary"), base64Lines(value)
+		written, value, implied = longTag("!!binary"), base64Lines(value), ""
 	}
-	f := scalarForm{value: value}
+	f := scalarForm{value: value, implied: implied}
 	if written != "" {
 		f.handle, f.suffix = tagParts(written)
 	}
@@ -181,6 +188,11 @@ func (w *writer) scalar(n *yaml.Node, p place) {
 		return
 	}
 	s := w.chooseStyle(&f, p)
+	if s != plainText && f.implied != "" {
+		// the text must be quoted where it is (a timestamp in a flow
+		// collection): quoted, it would read as a string
+		f.handle, f.suffix = tagParts(f.implied)
+	}
 	w.anchor('&', n.Anchor)
 	w.tag(f.handle, f.suffix)
 	parent := w.indent

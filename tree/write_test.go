@@ -366,6 +366,24 @@ func TestWriteGenerated(t *testing.T) {
 	}
 }
 
+// FuzzWrite: TestWriteGenerated's check on the tree the fuzzer's numbers
+// make (the generator's seed, odd comments or not, the style): the
+// writer's text reads back as the tree, and is yaml.v3's wherever that
+// reads back. CI fuzzes it briefly (.ci/run).
+func FuzzWrite(f *testing.F) {
+	for i := range uint64(8) {
+		f.Add(i, uint64(26), i%2 == 1, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, seed1, seed2 uint64, odd bool, style uint8) {
+		g := &writeGen{r: rand.New(rand.NewPCG(seed1, seed2)), odd: odd}
+		doc := g.document()
+		st := writeStyles[int(style)%len(writeStyles)]
+		if fail, _ := writeVerdict(doc, st); fail != "" {
+			t.Fatalf("style %+v: %s\ntree:\n%s", st, fail, dumpNode(doc))
+		}
+	})
+}
+
 var genWords = []string{
 	"app", "web", "a b", "a  b", "x:y", "x: y", "a #b", "a#b", "1a", "500m", "1Gi", "2d", "0x1F", "1e3", "1_000", "1:20",
 	"12", "-1", "+1", ".5", ".inf", "true", "True", "TRUE", "false", "null", "Null", "~", "yes", "No", "on", "OFF", "y", "n",
