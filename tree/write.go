@@ -14,11 +14,13 @@ import (
 // yaml.v3's encoder gives for it, with the indentation width and sequence
 // style of the stream (Style), except where that text would not read back
 // as the tree: there it writes what does (the writer's own rules, each
-// stated where the writer decides, and listed in
-// docs/upstream-differences.md). The differential tests in write_test.go
-// and conformance/ compare the two on generated trees of every shape, the
-// YAML test suite, the benchmark corpus and every YAML file of the
-// repository.
+// stated where the writer decides, and listed in docs/ARCHITECTURE.md,
+// "Writing YAML"). What each style can hold and how text is written in it
+// come from the YAML 1.2.2 specification (chapters 5 to 9); the choices it
+// leaves open, from yaml.v3's encoder's output. The differential tests in
+// write_test.go (and the bench module's TestWriterAgrees) compare the two
+// on generated trees of every shape, the YAML test suite, the benchmark
+// corpus and every YAML file of the repository.
 //
 // The parts:
 //

@@ -55,7 +55,9 @@ import (
 // as anyway, unless the text has to be quoted where it goes (a timestamp,
 // which holds a ":", in a flow collection: yaml.v3 drops the tag there,
 // and its text reads back as a string), nor the tag of a mapping or a
-// sequence; any other is
+// sequence; a plain scalar without a tag or with the non-specific one
+// ("!") is what its text reads as (yaml.Node.ShortTag), and when its
+// text has to be quoted, that tag is written; any other is
 // written, in its short form (!!int, !local) when it has one, else
 // verbatim (!<tag:example.com,2000:x>). A text that is not UTF-8 is
 // written as its bytes in base64, tagged !!binary, unless the node has
@@ -124,6 +126,14 @@ func (w *writer) form(n *yaml.Node, p place) scalarForm {
 			case short == resolve.StrTag:
 				written, force = "", true
 			}
+		}
+	}
+	if (tag == "" || tag == "!") && style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) == 0 &&
+		!(p.key && value == "") {
+		// no tag, or the non-specific one: the node is what its plain
+		// text reads as (yaml.Node.ShortTag), which a quoted text is not
+		if t := resolve.Tag(value); t != resolve.StrTag {
+			implied = longTag(t)
 		}
 	}
 	if !ordinary && !utf8.ValidString(value) {

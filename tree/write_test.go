@@ -539,3 +539,38 @@ func TestClassifyOrdinary(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteQuotedKeepsTag: a plain scalar that the writer has to quote
+// where it goes (a timestamp holds ":", which ends plain text in a flow
+// collection) keeps the tag it has, or reads as (a node without a tag or
+// with the non-specific "!" is what its plain text reads as): quoted
+// text reads as a string. yaml.v3's encoder writes the text quoted and
+// drops the tag (or writes "!"), and reads it back as a string. Found by
+// FuzzWrite.
+func TestWriteQuotedKeepsTag(t *testing.T) {
+	const ts = "2001-12-14t21:59:43.10-05:00"
+	for _, tag := range []string{"!!timestamp", "", "!"} {
+		tag12 := tag
+		if tag != "" && tag != "!" {
+			tag12 = "!!int"
+		}
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: tag, Value: ts},
+			{Kind: yaml.ScalarNode, Tag: tag12, Value: "12"},
+		}}
+		got, err := appendDocument(nil, seq, Style{Indent: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "[!!timestamp '" + ts + "', 12]\n"
+		if tag == "!" {
+			want = "[!!timestamp '" + ts + "', ! 12]\n" // (as yaml.v3 writes it)
+		}
+		if string(got) != want {
+			t.Errorf("tag %q: %s, want %s", tag, got, want)
+		}
+		if !readsBackV3(got, seq) {
+			t.Errorf("tag %q: %s does not read back", tag, got)
+		}
+	}
+}
