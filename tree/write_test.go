@@ -32,24 +32,6 @@ func oracle(doc *yaml.Node, st Style) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// writeDiff compares the writer with the oracle on doc in style st: it
-// returns a description of the difference, or "".
-func writeDiff(doc *yaml.Node, st Style) string {
-	want, werr := oracle(doc, st)
-	got, gerr := appendDocument(nil, doc, st)
-	switch {
-	case werr != nil && gerr != nil:
-		return ""
-	case werr != nil:
-		return fmt.Sprintf("yaml.v3 fails (%v); the writer writes\n%s", werr, got)
-	case gerr != nil:
-		return fmt.Sprintf("the writer fails (%v); yaml.v3 writes\n%s", gerr, want)
-	case !bytes.Equal(got, want):
-		return fmt.Sprintf("the writer writes\n%s\nyaml.v3 writes\n%s", got, want)
-	}
-	return ""
-}
-
 // readsBackV3 reports whether YAML text reads, by yaml.v3's decoder, as
 // one document of the values of doc: the same kinds, tags, texts (but for
 // nulls, whose text may change), anchors and aliases; comments aside.
@@ -329,10 +311,35 @@ func writeVerdict(doc *yaml.Node, st Style) (fail string, differs bool) {
 		return fmt.Sprintf("the writer writes what does not read back:\n%s\nyaml.v3 writes\n%s", got, want), false
 	case bytes.Equal(got, want):
 		return "", false
-	case theirs:
+	case theirs && !blockLineComments(doc):
 		return fmt.Sprintf("the writer writes\n%s\nyaml.v3 writes\n%s", got, want), false
 	}
 	return "", true
+}
+
+// blockLineComments reports whether a scalar of doc that may be written
+// as a block has a line comment of several lines (which no reader gives).
+// The writer puts such a comment on the block's header line, on one line
+// (write_text.go, block); yaml.v3 writes its lines after the header,
+// where they are the block's lines, or end it: its text reads back only
+// by accident (a blank line of the comment taken for the block's one
+// line break, with some widths), and is not the writer's to follow.
+func blockLineComments(doc *yaml.Node) bool {
+	found := false
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "\n") &&
+			strings.ContainsAny(strings.TrimRight(n.LineComment, "\r\n\u0085\u2028\u2029"), "\r\n\u0085\u2028\u2029") {
+			found = true
+		}
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	walk(doc)
+	return found
 }
 
 // TestWriteGenerated: on random trees of every shape (every node kind and
