@@ -411,7 +411,7 @@ func (w *writer) block(indicator byte, s string, ind int) (keep bool) {
 			w.line = oneLineComment(w.line)
 		}
 		w.flushLine()
-		if w.lead == false {
+		if !w.lead {
 			w.newline()
 		}
 	} else {
