@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -289,8 +291,10 @@ func (p *Project) Render() []byte {
 	list("values", "YAML files of ${values.*} variables; later files win", p.Values)
 	b.WriteString("\n# ${values.*} given here, merged over the values files (as --set is)\n")
 	if p.Set != nil && len(p.Set.Content) > 0 {
-		out, _ := yaml.Marshal(map[string]*yaml.Node{"set": p.Set})
-		b.Write(out)
+		set := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{tree.NewString("set"), p.Set}}
+		if err := tree.WriteYAML(&b, tree.Style{Indent: 4}, set); err != nil {
+			b.WriteString("# set: cannot be written: " + err.Error() + "\n")
+		}
 	} else {
 		b.WriteString("# set:\n#   replicas: 3\n")
 	}
@@ -319,14 +323,21 @@ func (p *Project) Render() []byte {
 	return b.Bytes()
 }
 
-// quoteIfNeeded quotes a string that YAML would not read back as the same
-// plain string.
+// quoteIfNeeded writes a string as the YAML writer writes a value it
+// chooses the style of: plain when YAML (1.2 and 1.1) reads it back as
+// the same string, else quoted; on one line (double-quoted, when it holds
+// a line break), as it goes after a key or a dash.
 func quoteIfNeeded(s string) string {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &n); err == nil && len(n.Content) == 1 &&
-		n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!str" && n.Content[0].Value == s && n.Content[0].Style == 0 {
-		return s
+	n := tree.NewString(s)
+	switch {
+	case !utf8.ValidString(s):
+		n.Tag = "" // written as its bytes, !!binary
+	case strings.ContainsAny(s, "\n\r\u0085\u2028\u2029"):
+		n.Style = yaml.DoubleQuotedStyle
 	}
-	out, _ := yaml.Marshal(s)
-	return strings.TrimSuffix(string(out), "\n")
+	var b bytes.Buffer
+	if err := tree.WriteYAML(&b, tree.Style{Indent: 2}, n); err != nil {
+		return strconv.Quote(s) // (a string is always written)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
