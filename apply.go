@@ -149,6 +149,9 @@ type ApplyResult struct {
 	// as the run gathered them (kpatch.Run.Secrets), for Diff: a value a
 	// patch gave a Secret and a later one moved out is in neither text
 	secrets map[*File][]placedSecrets
+	// the places of each file's objects that the patches deleted, for
+	// Diff: the objects of the input and output that are one
+	deleted map[*File][]objPlace
 }
 
 // StalePatch is a patch that looks stale on one object (change.Stale).
@@ -163,6 +166,10 @@ type placedSecrets struct {
 	doc, item int
 	vals      *secret.Values
 }
+
+// objPlace is the place of an object in a file: its document, and its
+// item in a List document (-1: none).
+type objPlace struct{ doc, item int }
 
 // File is one input file and its output.
 type File struct {
@@ -386,6 +393,10 @@ func (j *partJoin) add(src *resource.Source, f fileResult) {
 			s.doc += j.docs
 			j.res.secrets = append(j.res.secrets, s)
 		}
+		for _, d := range p.res.deleted {
+			d.doc += j.docs
+			j.res.deleted = append(j.res.deleted, d)
+		}
 		j.docs += p.res.docs
 		// a part whose documents are all kustomizations, in a file whose
 		// documents are not, is its text: it has no objects
@@ -523,6 +534,7 @@ type fileResult struct {
 	blamed         []*blamedObject // Blame's
 	stale          []StalePatch    // ApplyPatchesOptions.Stale's
 	secrets        []placedSecrets // of the objects that are or were Secrets
+	deleted        []objPlace      // the objects the patches deleted, as read
 	docs           int             // the documents of the source as read
 	// rewritten: a part of a file (resource.Source.Part) that could not be
 	// written keeping its text, and was written by yaml.v3 as a whole
@@ -620,6 +632,11 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 			res.secrets = append(res.secrets, placedSecrets{objs[j].Doc, objs[j].Item, vals})
 		}
 	}
+	for _, r := range objs {
+		if r.Deleted {
+			res.deleted = append(res.deleted, objPlace{r.Doc, r.Item})
+		}
+	}
 	return res
 }
 
@@ -654,6 +671,12 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 		out.blamed = blamedOf(files)
 	}
 	for _, f := range files {
+		if f.file != nil && len(f.deleted) > 0 {
+			if out.deleted == nil {
+				out.deleted = map[*File][]objPlace{}
+			}
+			out.deleted[f.file] = f.deleted
+		}
 		if f.file != nil && len(f.secrets) > 0 && !opts.ShowSecrets {
 			if out.secrets == nil {
 				out.secrets = map[*File][]placedSecrets{}
@@ -729,7 +752,7 @@ func (r *ApplyResult) Diff() string {
 		}
 		in, out := string(f.Input), string(f.Output)
 		if !r.ShowSecrets {
-			in, out = maskTexts(f, r.limits, r.secrets[f])
+			in, out = maskTexts(f, r.limits, r.secrets[f], r.deleted[f])
 		}
 		b.WriteString(linediff.UnifiedText("a/"+f.Path, "b/"+f.Path, in, out, 3))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,41 +25,57 @@ import (
 // their secret values (a value a JSON patch copied or moved out of data)
 // is masked by value (secret.Values.Pair), with the values the run
 // gathered of the object (run: a value a patch gave it and a later one
-// moved out is in neither text). Each side is read as a stream
+// moved out is in neither text). The objects of a pair are in the same
+// place once the objects the patches deleted (deleted, their places in
+// the input) are counted out of the input: the Deployment after a deleted
+// Secret was paired with that Secret, and shown as changed, its values
+// equal to the Secret's masked on one side and in clear on the other.
+// Each side is read as a stream
 // of objects and written back as the patches' output is written, keeping
 // the text of everything else; only the documents holding such a pair are
 // parsed. Text without the word Secret holds none and is returned as it
 // is.
-func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, string) {
+func maskTexts(f *File, limits *tree.Limits, run []placedSecrets, deleted []objPlace) (string, string) {
 	word := []byte("Secret")
 	if len(run) == 0 && !bytes.Contains(f.Input, word) && !bytes.Contains(f.Output, word) {
 		return string(f.Input), string(f.Output)
 	}
-	type place struct{ doc, item int }
+	type place = objPlace
 	ran := map[place]*secret.Values{} // the run's values, by place
-	docs := map[int]bool{}            // the documents to parse
+	docs := map[int]bool{}            // the documents to parse, by their number in the input
 	for _, s := range run {
 		ran[place{s.doc, s.item}] = s.vals
 		docs[s.doc] = true
 	}
+	in2out, out2in := placesOf(deleted)
 	// the places of the Secrets of either side, then each side read again
 	// with the documents of those places parsed, when it has one there
 	// that is no Secret
 	in, inErr := readSecrets(f.Input, limits, nil)
 	out, outErr := readSecrets(f.Output, limits, nil)
 	if inErr == nil && outErr == nil {
-		for _, set := range []*resource.Set{in, out} {
+		for i, set := range []*resource.Set{in, out} {
 			for _, r := range set.Resources {
 				if secret.Holds(r.APIVersion, r.Kind) {
-					docs[r.Doc] = true
+					at := place{r.Doc, -1}
+					if i == 1 {
+						at = out2in(at)
+					}
+					docs[at.doc] = true
 				}
+			}
+		}
+		outDocs := map[int]bool{}
+		for d := range docs {
+			if o, ok := in2out(d); ok {
+				outDocs[o] = true
 			}
 		}
 		if outlined(in, docs) {
 			in, inErr = readSecrets(f.Input, limits, docs)
 		}
-		if outlined(out, docs) {
-			out, outErr = readSecrets(f.Output, limits, docs)
+		if outlined(out, outDocs) {
+			out, outErr = readSecrets(f.Output, limits, outDocs)
 		}
 	}
 	if inErr != nil || outErr != nil {
@@ -71,6 +88,9 @@ func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, strin
 	for i, set := range []*resource.Set{in, out} {
 		for _, r := range set.Resources {
 			at := place{r.Doc, r.Item}
+			if i == 1 {
+				at = out2in(at)
+			}
 			p, ok := pairs[at]
 			if !ok {
 				order = append(order, at)
@@ -118,6 +138,48 @@ func maskTexts(f *File, limits *tree.Limits, run []placedSecrets) (string, strin
 		}
 	}
 	return text[0], text[1]
+}
+
+// placesOf returns, for the places of the objects of a file the patches
+// deleted (in the input), what the document numbered d in the input is
+// numbered in the output (ok false: deleted), and the place in the input
+// of the object at a place of the output.
+func placesOf(deleted []objPlace) (in2out func(d int) (int, bool), out2in func(objPlace) objPlace) {
+	var docs []int           // the documents deleted
+	items := map[int][]int{} // the List items deleted, by document
+	for _, d := range deleted {
+		if d.item < 0 {
+			docs = append(docs, d.doc)
+		} else {
+			items[d.doc] = append(items[d.doc], d.item)
+		}
+	}
+	slices.Sort(docs)
+	for _, its := range items {
+		slices.Sort(its)
+	}
+	in2out = func(d int) (int, bool) {
+		n, found := slices.BinarySearch(docs, d)
+		return d - n, !found
+	}
+	out2in = func(p objPlace) objPlace {
+		p.doc = kept(docs, p.doc)
+		if p.item >= 0 {
+			p.item = kept(items[p.doc], p.item)
+		}
+		return p
+	}
+	return in2out, out2in
+}
+
+// kept returns the number of the n-th (from 0) of 0, 1, 2, ... that is
+// not in deleted (sorted): the smallest k of which n+1 are kept up to k.
+func kept(deleted []int, n int) int {
+	return n + sort.Search(len(deleted)+1, func(j int) bool {
+		k := n + j
+		upTo, _ := slices.BinarySearch(deleted, k+1) // deleted up to k
+		return k+1-upTo >= n+1
+	})
 }
 
 // outlined reports whether a document of docs is an outline in set (not

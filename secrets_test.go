@@ -239,3 +239,62 @@ func TestPatchErrorsOnSecretsMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffAfterDeletion: Diff masks the objects of the input and the
+// output that are one object as a pair, and once a patch deleted an
+// object, the objects after it are in the same place only when the
+// deleted one is counted out (attack of 2026-11-28, issue 25: the
+// Deployment after a deleted Secret was paired with that Secret, and
+// shown as changed, "- image: HUNTER2JXQ" against "+ image: '***'":
+// a false change, masked on one side only). The diff of each case holds
+// only the lines the deletion and the patches change: no line of an
+// object they left as it was is marked, and no value shows.
+func TestDiffAfterDeletion(t *testing.T) {
+	secret := func(name, v string) string {
+		return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: " + name + "\nstringData:\n  p: " + v + "\n"
+	}
+	item := func(name, v string) string {
+		return "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: " + name + "\n  stringData:\n    p: " + v + "\n"
+	}
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: HUNTER2JXQ\n"
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"
+	for _, c := range []struct {
+		about, manifests, patches string
+		removed                   int      // the lines marked -: the deleted object's, and the changed value's
+		added                     []string // the lines marked +
+	}{
+		{"a Secret before a Deployment", secret("s", "HUNTER2JXQ") + "---\n" + deploy, "[secret.s]\n!delete\n", 6, nil},
+		{"a Secret item before another", "apiVersion: v1\nkind: List\nitems:\n" + item("a", "AAAAAAAAAA1") + item("b", "BBBBBBBBBB2"), "[secret.a]\n!delete\n", 6, nil},
+		{"a ConfigMap before a Secret", cm + "---\n" + secret("s", "HUNTER2JXQ"), "[configmap.c]\n!delete\n\n[secret.s]\nstringData.p: NEWVALUE99\n", 7, []string{"+  p: '*** (after)'"}},
+		{"two Secrets, the first deleted", secret("s", "HUNTER2JXQ") + "---\n" + secret("t", "OTHERVAL77"), "[secret.s]\n!delete\n", 6, nil},
+	} {
+		res := applyText(t, "m.yaml", c.manifests, c.patches, ApplyPatchesOptions{})
+		diff := res.Diff()
+		removed, added := 0, []string(nil)
+		for _, l := range strings.Split(diff, "\n") {
+			switch {
+			case strings.HasPrefix(l, "--- a/") || strings.HasPrefix(l, "+++ b/"):
+			case strings.HasPrefix(l, "-"):
+				removed++
+			case strings.HasPrefix(l, "+"):
+				added = append(added, l)
+			}
+		}
+		if removed != c.removed || strings.Join(added, "\n") != strings.Join(c.added, "\n") {
+			t.Errorf("%s: the diff removes %d lines and adds %q, want %d and %q:\n%s", c.about, removed, added, c.removed, c.added, diff)
+		}
+		for _, v := range []string{"HUNTER2JXQ", "AAAAAAAAAA1", "BBBBBBBBBB2", "NEWVALUE99", "OTHERVAL77"} {
+			if strings.Contains(diff, v) {
+				t.Errorf("%s: the diff shows %s:\n%s", c.about, v, diff)
+			}
+		}
+	}
+	for _, c := range []struct {
+		deleted []int
+		n, want int
+	}{{nil, 5, 5}, {[]int{0, 1, 2}, 0, 3}, {[]int{1, 3}, 1, 2}, {[]int{1, 3}, 2, 4}, {[]int{1, 3}, 0, 0}, {[]int{5}, 4, 4}, {[]int{5}, 5, 6}} {
+		if got := kept(c.deleted, c.n); got != c.want {
+			t.Errorf("kept(%v, %d) = %d, want %d", c.deleted, c.n, got, c.want)
+		}
+	}
+}

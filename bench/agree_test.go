@@ -197,12 +197,11 @@ func TestCorpusValid(t *testing.T) {
 	}
 }
 
-// TestWriterAgrees: kmerge's YAML writer (tree.WriteYAML, which writes the
-// shapes manifests have itself and leaves the rest to yaml.v3's encoder)
-// writes every document of the corpus, patched or not, and every patch,
-// byte for byte as yaml.v3's encoder writes it (two spaces, and compact
-// sequences). tree's TestEmitCorpus and FuzzEmit compare the two on
-// that package's corpora.
+// TestWriterAgrees: kmerge's YAML writer (tree.WriteYAML) writes every
+// document of the corpus, patched or not, and every patch, byte for byte
+// as yaml.v3's encoder writes it (two spaces, and compact sequences).
+// tree's TestWriteGenerated, TestWriteInputs and FuzzWrite compare the two
+// on generated trees and that package's corpora.
 func TestWriterAgrees(t *testing.T) {
 	for _, kind := range corpus.Kinds {
 		in := inputs(t, kind)

@@ -76,7 +76,7 @@ func BenchmarkApplyJSON(b *testing.B) {
 }
 
 // BenchmarkApplyYAML: strategic merge patch, YAML in and YAML out. kmerge
-// keeps comments (kmerge: yaml.v3's encoder; kmerge-splice: the
+// keeps comments (kmerge: kmerge's writer, the whole tree; kmerge-splice: the
 // byte-preserving writer kmerge apply uses, on the corpus's YAML, which is
 // yaml.v3's; kmerge-splice-hand: the same on the hand-written style of
 // corpus.HandWritten, which it must splice; kmerge-splice-commented: the

@@ -100,7 +100,7 @@ func UpstreamJSON(doc, patch []byte, dataStruct any) ([]byte, error) {
 }
 
 // KmergeYAML is kmerge's YAML-to-YAML apply, comments kept: read both,
-// apply, write through yaml.v3's encoder in the input's style.
+// apply, write the whole tree with kmerge's writer in the input's style.
 func KmergeYAML(doc, patch []byte, t *schema.Type) ([]byte, error) {
 	d, err := tree.Read(doc, tree.Options{})
 	if err != nil {

@@ -1,6 +1,7 @@
 package kpatch
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -189,7 +190,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits, opts Load
 	}
 	m, err := readKeys(file, root, "", kustomizationFields)
 	if err != nil {
-		return nil, err
+		return nil, k.inSecretText(err, root)
 	}
 	fields, keys, names := m.values, m.keys, m.names
 	var ignored []string
@@ -240,7 +241,7 @@ func parseKustomization(data []byte, file string, limits *tree.Limits, opts Load
 		}
 		ps, err := read.read(v)
 		if err != nil {
-			return nil, err
+			return nil, k.inSecretText(err, v)
 		}
 		out.patches = append(out.patches, ps...)
 	}
@@ -838,4 +839,51 @@ func nodeErr(file string, n *yaml.Node, format string, args ...any) error {
 
 func nodePos(file string, n *yaml.Node) tree.Position {
 	return tree.Position{File: file, Line: n.Line, Column: n.Column}
+}
+
+// inSecretText marks err, an error met reading the content of n (the
+// kustomization's mapping, or the list of one of its patch fields), as
+// one whose line is quoted masked when it points into the kustomization
+// at an entry of n that may set a Secret's values: its text names secret
+// in any letter case or holds a * (a patch's kind, a target's), or it has
+// a target that names no kind. Such an entry is read before any object
+// is known, and a line of it can hold an inline patch's values (a flow
+// mapping: - {patch: "...stringData: {password: ...}", targt: ...}); it
+// is the rule of a patch list that is not YAML (syntax.Error.Secret).
+func (k *kustomization) inSecretText(err error, n *yaml.Node) error {
+	var se *syntax.Error
+	if !errors.As(err, &se) || se.Pos.File != k.file || se.Pos.Line == 0 {
+		return err
+	}
+	// the entry the error is in: from its first line to the next entry's
+	step := 1
+	if n.Kind == yaml.MappingNode {
+		step = 2
+	}
+	from, to := 0, 0
+	var entry *yaml.Node
+	for i := 0; i < len(n.Content); i += step {
+		if n.Content[i].Line > se.Pos.Line {
+			to = n.Content[i].Line
+			break
+		}
+		from = n.Content[i].Line
+		entry = n.Content[i+step-1]
+	}
+	if entry == nil {
+		return err
+	}
+	lines := strings.Split(string(k.data), "\n")
+	if to == 0 || to-1 > len(lines) {
+		to = len(lines) + 1
+	}
+	text := strings.ToLower(strings.Join(lines[from-1:to-1], "\n"))
+	secretText := strings.Contains(text, "secret") || strings.Contains(text, "*")
+	if t := tree.MapGet(entry, "target"); t != nil && t.Kind == yaml.MappingNode && tree.MapGet(t, "kind") == nil {
+		secretText = true
+	}
+	if secretText {
+		se.Secret = true
+	}
+	return err
 }

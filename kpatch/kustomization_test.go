@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -331,6 +332,47 @@ func TestKustomizationFieldErrors(t *testing.T) {
 	}
 	if got := KustomizationFields(); len(got) != 34 || got[0] != "apiVersion" {
 		t.Errorf("KustomizationFields: %d %v", len(got), got)
+	}
+}
+
+// TestKustomizationErrorsInSecretsMasked: an error in a kustomization's
+// entry (a typo refused, an entry of the wrong shape) quotes the line it
+// points at, and in a flow mapping that line holds the entry's inline
+// patch: a Secret's values were printed in clear (attack of 2026-11-28,
+// issue 25: - {patch: "...stringData: {p: NEWVAL8}", targt: {kind: Secret}}).
+// The line is quoted masked (secret.InError) when the entry may set a
+// Secret's values, as a patch list that is not YAML is judged (its text
+// names secret in any letter case or holds a *, or its target names no
+// kind), and in clear otherwise.
+func TestKustomizationErrorsInSecretsMasked(t *testing.T) {
+	dir := t.TempDir()
+	inline := `"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {p: NEWVAL8}"`
+	for _, c := range []struct {
+		text   string
+		masked bool
+	}{
+		{"patches:\n- {patch: " + inline + ", targt: {kind: Secret}}\n", true},
+		{"patches:\n- {patch: " + inline + ", options: 3}\n", true},
+		{"pathces: [{patch: " + inline + "}]\n", true},
+		{"patchesStrategicMerge: [" + inline + ", {a: b}]\n", true},
+		{"patchesJson6902:\n- {target: {name: s}, ptch: '[{op: add, path: /data/x, value: NEWVAL8}]'}\n", true},
+		{"patchesJson6902:\n- {target: {kind: '*', name: s}, ptch: '[{op: add, path: /data/x, value: NEWVAL8}]'}\n", true},
+		// not a Secret's: in clear
+		{"patchesJson6902:\n- {target: {kind: ConfigMap, name: c}, ptch: '[{op: add, path: /data/x, value: v}]'}\n", false},
+		{"patches:\n- {patch: 'apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}', targt: {kind: ConfigMap}}\n", false},
+		{"pathces: [{path: p.yaml}]\n", false},
+		// the entry of a Secret is the second; the error is in the first
+		{"patches:\n- {path: p.yaml, targt: {kind: ConfigMap}}\n- {patch: " + inline + "}\n", false},
+	} {
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
+		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+		if err == nil {
+			t.Errorf("%q: no error", c.text)
+			continue
+		}
+		if got := secret.InError(err); got != c.masked {
+			t.Errorf("%q: %v: masked %v, want %v", c.text, err, got, c.masked)
+		}
 	}
 }
 

@@ -231,3 +231,37 @@ func TestSetMany(t *testing.T) {
 		t.Fatalf("the values:\n%s\nwant:\n%s", got.String(), exp.String())
 	}
 }
+
+// TestTypedScalar: a value's text is read by YAML 1.2's core rules (the
+// reader's: tree.Read) when it is a plain or quoted scalar that reads as
+// itself; anything else (a tag, an anchor, a block, a collection, text
+// that is not YAML, several documents) is the text, a string.
+func TestTypedScalar(t *testing.T) {
+	for _, c := range []struct{ in, tag, value string }{
+		{"12", "!!int", "12"},
+		{"1.5", "!!float", "1.5"},
+		{"true", "!!bool", "true"},
+		{"~", "!!null", "~"},
+		{"yes", "!!str", "yes"},
+		{`"2"`, "!!str", "2"},
+		{"'a b'", "!!str", "a b"},
+		{"&a 1", "!!str", "&a 1"},
+		{"!!str 1", "!!str", "!!str 1"},
+		{"[1, 2]", "!!str", "[1, 2]"},
+		{"{a: 1}", "!!str", "{a: 1}"},
+		{"a: b", "!!str", "a: b"},
+		{"|\n x", "!!str", "|\n x"},
+		{`"open`, "!!str", `"open`},
+		{"", "!!str", ""},
+		{"a\n---\nb", "!!str", "a\n---\nb"},
+		{"!", "!!str", "!"},
+	} {
+		n, err := typedScalar(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.ShortTag() != c.tag || n.Value != c.value {
+			t.Errorf("%q: %s %q, want %s %q", c.in, n.ShortTag(), n.Value, c.tag, c.value)
+		}
+	}
+}

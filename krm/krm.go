@@ -486,7 +486,7 @@ func (cfg *Config) fromSpec(fc *yaml.Node, root fieldpath.Path) error {
 		case "patches":
 			err = cfg.addPatchList(v, cfg.file)
 		case "values":
-			err = cfg.addValues(v, name)
+			err = cfg.addValues(v, cfg.file)
 		case "features":
 			err = cfg.addFeatures(v, field)
 		case "strict":
@@ -592,7 +592,7 @@ func (cfg *Config) fromConfigMap(fc *yaml.Node, root fieldpath.Path) error {
 				case "patches":
 					err = cfg.addPatchList(n, file)
 				case "values":
-					err = cfg.addValues(n, name)
+					err = cfg.addValues(n, file)
 				default:
 					err = cfg.addFeatures(n, field)
 				}
@@ -660,12 +660,10 @@ func (cfg *Config) addPatchList(n *yaml.Node, file string) error {
 	return nil
 }
 
-func (cfg *Config) addValues(n *yaml.Node, name string) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	return cfg.Vars.LoadValues(b, name)
+// addValues merges a mapping of values, whose positions are in file, into
+// the variables; it merges a copy, as the ResourceList is written out.
+func (cfg *Config) addValues(n *yaml.Node, file string) error {
+	return cfg.Vars.MergeValues(tree.Clone(n), file)
 }
 
 func (cfg *Config) addFeatures(n *yaml.Node, path fieldpath.Path) error {

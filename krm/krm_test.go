@@ -306,6 +306,11 @@ func TestPositionsInFunctionConfig(t *testing.T) {
 			"<stdin>:15:16: empty path segment"},
 		{"configmap patches yaml", "  data:\n    patches: |\n      - target: deployment.web\n        patch: [a\n",
 			"<stdin>:14:16: a [ list without its closing ]"},
+		// values that are not a mapping: where they are in the ResourceList
+		// (before, the values were re-serialized and read again, and the
+		// position was line 1 of that text)
+		{"configmap values not a mapping", "  data:\n    values: |\n      - a\n",
+			"<stdin>:13:7: values must be a mapping"},
 		{"kpatch quoted over lines", "    kpatch: \"[deployment.web]\\nspec..replicas: 3\"\n",
 			"functionConfig.spec.kpatch:2:6: empty path segment"},
 	} {

@@ -7,11 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/kpatch"
@@ -129,6 +130,12 @@ func hasPatches(path string) bool {
 
 // classify reads a file and says what it holds.
 func classify(path string, isProject bool) class {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		// a device, a pipe (a link to one): nothing to propose, whatever
+		// its name says (a project naming a pipe reads it on purpose,
+		// and waits for a writer)
+		return other
+	}
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext == ".kpatch" {
 		return patchFile
@@ -284,8 +291,10 @@ func (p *Project) Render() []byte {
 	list("values", "YAML files of ${values.*} variables; later files win", p.Values)
 	b.WriteString("\n# ${values.*} given here, merged over the values files (as --set is)\n")
 	if p.Set != nil && len(p.Set.Content) > 0 {
-		out, _ := yaml.Marshal(map[string]*yaml.Node{"set": p.Set})
-		b.Write(out)
+		set := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{tree.NewString("set"), p.Set}}
+		if err := tree.WriteYAML(&b, tree.Style{Indent: 4}, set); err != nil {
+			b.WriteString("# set: cannot be written: " + err.Error() + "\n")
+		}
 	} else {
 		b.WriteString("# set:\n#   replicas: 3\n")
 	}
@@ -314,14 +323,21 @@ func (p *Project) Render() []byte {
 	return b.Bytes()
 }
 
-// quoteIfNeeded quotes a string that YAML would not read back as the same
-// plain string.
+// quoteIfNeeded writes a string as the YAML writer writes a value it
+// chooses the style of: plain when YAML (1.2 and 1.1) reads it back as
+// the same string, else quoted; on one line (double-quoted, when it holds
+// a line break), as it goes after a key or a dash.
 func quoteIfNeeded(s string) string {
-	if docs, err := fastyaml.Parse([]byte(s), 0); err == nil && len(docs) == 1 && len(docs[0].Content) == 1 {
-		if n := docs[0].Content[0]; n.Kind == yaml.ScalarNode && n.Tag == "!!str" && n.Value == s && n.Style == 0 {
-			return s
-		}
+	n := tree.NewString(s)
+	switch {
+	case !utf8.ValidString(s):
+		n.Tag = "" // written as its bytes, !!binary
+	case strings.ContainsAny(s, "\n\r\u0085\u2028\u2029"):
+		n.Style = yaml.DoubleQuotedStyle
 	}
-	out, _ := yaml.Marshal(s)
-	return strings.TrimSuffix(string(out), "\n")
+	var b bytes.Buffer
+	if err := tree.WriteYAML(&b, tree.Style{Indent: 2}, n); err != nil {
+		return strconv.Quote(s) // (a string is always written)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

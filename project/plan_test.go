@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge/tree"
 )
 
 // TestDetectAll: the projects kmerge init proposes, worked out from the
@@ -140,5 +142,37 @@ func TestDetectAll(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestQuoteIfNeeded: the names kmerge init lists (files, features) are
+// written by the YAML writer's rule for strings, on one line: plain when
+// every YAML reader reads them back as the same string, quoted otherwise
+// (a YAML 1.1 reader's booleans among them), double-quoted when they hold
+// a line break; each reads back, after a dash, as the name.
+func TestQuoteIfNeeded(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"manifests/app.yaml", "manifests/app.yaml"},
+		{"canary", "canary"},
+		{"yes", `"yes"`},
+		{"on", `"on"`},
+		{"12", `"12"`},
+		{"a: b", "'a: b'"},
+		{"#x", "'#x'"},
+		{"", `""`},
+		{"a\nb", `"a\nb"`},
+		{"a\u2028b", `"a\Lb"`},
+	} {
+		got := quoteIfNeeded(c.in)
+		if got != c.want {
+			t.Errorf("%q: %s, want %s", c.in, got, c.want)
+		}
+		st, err := tree.Read([]byte("- "+got+"\n"), tree.Options{})
+		if err != nil || len(st.Docs) != 1 {
+			t.Fatalf("%q: %s does not read: %v", c.in, got, err)
+		}
+		if n := tree.Root(st.Docs[0]).Content[0]; tree.KindOf(n) != tree.String || n.Value != c.in {
+			t.Errorf("%q: %s reads as %q", c.in, got, n.Value)
+		}
 	}
 }

@@ -103,10 +103,22 @@ func Find(dir string) (string, error) {
 	}
 }
 
-// Load reads the project file at path, checks that the paths it names
-// exist, and joins them to its folder.
+// Load reads the project file at path, named on purpose (a pipe is read,
+// as cat reads it), checks that the paths it names exist, and joins them
+// to its folder.
 func Load(path string) (*Project, error) {
-	data, err := readfile.Given(path, nil)
+	return load(path, true)
+}
+
+// LoadFound is Load for a project file found rather than named: by Find,
+// or in a folder named. It reads a regular file only: a pipe there is
+// refused (a *readfile.NotRegularError), never waited on.
+func LoadFound(path string) (*Project, error) {
+	return load(path, false)
+}
+
+func load(path string, given bool) (*Project, error) {
+	data, err := readfile.Read(path, nil, given)
 	if err != nil {
 		return nil, err
 	}

@@ -12,9 +12,20 @@
 // and values of different types are never equal (1 is not "1", 1 is not 1.0).
 // Numbers keep their exact text; nothing is rounded on the way through.
 //
-// Writing YAML normally goes through yaml.v3's encoder, which keeps
-// comments, key order, quoting and flow style but not blank lines or
-// unusual spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
+// Writing YAML goes through kmerge's own writer (write*.go); yaml.v3's
+// encoder is not called, it is the tests' oracle. The writer writes every
+// tree (every node kind and style, anchors, aliases, tags, comments in
+// every place yaml.v3's reader puts them) in the indentation width and
+// sequence style of the stream: what the YAML 1.2.2 specification allows
+// decides whether a text can be plain, quoted or a block and how each is
+// escaped, indented and chomped; yaml.v3's encoder decides the choices
+// the specification leaves open (which style, where comments go, how deep
+// each block goes), so that output is byte for byte what yaml.v3 wrote
+// before, except where yaml.v3's text would not read back as the tree:
+// there the writer writes text that does (its own rules, listed in
+// write_scalar.go and docs/ARCHITECTURE.md). It keeps comments,
+// key order, quoting and flow style but not blank lines or unusual
+// spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
 // keeps the source text instead: documents no edit touched are copied byte
 // for byte, and edited ones differ from the input only in the lines the
 // edit changed (see Snapshot).

@@ -115,6 +115,10 @@ func TestWriterQuotes(t *testing.T) {
 		// with a tab (readable with an indentation indicator) is quoted
 		{"a: yes\nb: 'on'\nc: !!str off\n", "a: \"yes\"\nb: 'on'\nc: !!str off\n"},
 		{"a: |2\n  \tx\n  y\n", "a: \"\\tx\\ny\\n\"\n"},
+		// a timestamp (it holds ":") in a flow collection is quoted, and
+		// then keeps its tag: quoted text reads as a string (yaml.v3's
+		// encoder drops the tag, and its text reads back as a string)
+		{"a: [2001-12-14t21:59:43.10-05:00, 2002-12-14]\n", "a: [!!timestamp '2001-12-14t21:59:43.10-05:00', 2002-12-14]\n"},
 	} {
 		st, err := Read([]byte(c.in), Options{})
 		if err != nil {

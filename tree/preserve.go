@@ -89,8 +89,8 @@ func (s *Stream) Snapshot() {
 }
 
 // Rewritten reports whether the last WriteYAML after Snapshot could not
-// keep the source's text, and wrote every document with yaml.v3's encoder
-// (see Snapshot). Joined with others, the parts of a long stream
+// keep the source's text, and wrote every document with the writer
+// (WriteYAML; see Snapshot). Joined with others, the parts of a long stream
 // (SplitStream) write what the whole stream writes unless one of them was
 // rewritten: the whole stream is then rewritten too, every document of it.
 func (s *Stream) Rewritten() bool { return s.rewritten }
@@ -415,7 +415,7 @@ func renderDoc(st Style, doc *yaml.Node, sizeHint int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// identical reports whether two trees are the same to yaml.v3's encoder:
+// identical reports whether two trees are the same to the writer:
 // then they render the same, without rendering them. Positions do not
 // count; aliases are left to the renderings.
 func identical(a, b *yaml.Node) bool {

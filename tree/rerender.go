@@ -9,7 +9,7 @@ import (
 // Writing an edited document by rendering only what changed.
 //
 // preserved's general way to write an edited document renders the whole
-// document twice with yaml.v3's emitter (its snapshot and the edited tree)
+// document twice with the writer (its snapshot and the edited tree)
 // and lines the renderings up with the source text. Most edits change a
 // few entries of a large document: rerender finds them by comparing the
 // snapshot with the edited tree (the units: the deepest mapping entries
@@ -54,7 +54,7 @@ type unitOf struct {
 //
 // proven says that the text need not be read back to know it reads as the
 // edited document, comments included: every unit, old and new, was written
-// by the writer of emit.go (which writes no scalar over several lines and
+// in the plain shapes (appendDocumentPlain: no scalar over several lines,
 // no block scalar), and its new rendering, read back in the document of
 // its ancestors, is that document. The source reads as the snapshot, the
 // units' old renderings are its lines, which are laid out as yaml.v3 lays
@@ -227,7 +227,7 @@ func diffUnits(a, b *yaml.Node, path []*yaml.Node, index []int, units *[]unitOf)
 // sequence item on the way that is a sequence, foot comments in the unit.
 // renderedUnit is a unit rendered: its lines, and the document of its
 // ancestors it was rendered in, and all of that document's text; emitted
-// says that the writer of emit.go wrote it, not yaml.v3.
+// says that it is of the plain shapes (appendDocumentPlain).
 type renderedUnit struct {
 	text    []byte
 	lines   [][]byte
@@ -287,15 +287,12 @@ func (s *Stream) renderUnit(u unitOf, edited bool) (r renderedUnit, ok bool) {
 		up.Content = append(up.Content, n)
 		n = up
 	}
-	doc := encodable(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
-	var text []byte
-	if text, r.emitted = emitYAML(nil, doc, s.Style); !r.emitted {
-		var buf bytes.Buffer
-		if err := encodeV3(&buf, s.Style, doc); err != nil {
-			return r, false
-		}
-		text = buf.Bytes()
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}
+	text, plain, err := appendDocumentPlain(nil, doc, s.Style)
+	if err != nil {
+		return r, false
 	}
+	r.emitted = plain
 	all := bytes.SplitAfter(text, []byte{'\n'})
 	all = all[:len(all)-1]
 	if prefix >= len(all) {

@@ -605,11 +605,11 @@ func detectStyle(data []byte) Style {
 // WriteYAML writes the stream as YAML in its style.
 //
 // Without Snapshot, or for a stream read from JSON, every document is
-// written by yaml.v3's encoder (see the function WriteYAML). After
+// written by the writer (see the function WriteYAML). After
 // Snapshot, documents of a stream read from YAML keep their text: a
 // document that renders as its snapshot is copied byte for byte, and an
 // edited one is the source text with only the changed lines replaced; see
-// Snapshot for how, and for when it falls back to the encoder's output.
+// Snapshot for how, and for when it falls back to the writer's output.
 func (s *Stream) WriteYAML(w io.Writer) error {
 	if s.snapshot != nil && s.src != nil {
 		return s.writePreserving(w)
@@ -618,87 +618,6 @@ func (s *Stream) WriteYAML(w io.Writer) error {
 		return err
 	}
 	return WriteYAML(w, s.Style, s.kept()...)
-}
-
-// WriteYAML writes documents as one YAML stream in the given style.
-func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
-	var buf bytes.Buffer
-	if err := encodeYAML(&buf, st, docs); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
-// encodeYAML appends documents to buf as WriteYAML writes them: nothing is
-// written to the caller's writer before all of them are encoded. A panic of
-// the YAML library's emitter (trees built by hand can upset it) is
-// returned as an error.
-func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("cannot write the document as YAML: %v", r)
-		}
-	}()
-	for i, d := range docs {
-		d = encodable(d)
-		if i > 0 {
-			buf.WriteString("---\n")
-		}
-		// the shapes manifests have are written by the writer of
-		// emit.go, the same bytes several times faster; the rest by
-		// yaml.v3's encoder
-		if out, ok := emitYAML(buf.AvailableBuffer(), d, st); ok {
-			buf.Write(out)
-			continue
-		}
-		if err := encodeV3(buf, st, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// encodeV3 appends a document (encodable) to buf as yaml.v3's encoder
-// writes it in style st. A panic of the emitter (trees built by hand can
-// upset it) is returned as an error.
-func encodeV3(buf *bytes.Buffer, st Style, d *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("cannot write the document as YAML: %v", r)
-		}
-	}()
-	indent := st.Indent
-	if indent < 1 {
-		indent = 2
-	}
-	// An encoder per document: yaml.v3's emitter keeps every event it has
-	// emitted until the encoder is done, so one encoder for a long stream
-	// would hold the events of all of it.
-	enc := yaml.NewEncoder(buf)
-	enc.SetIndent(indent)
-	if st.CompactSequences {
-		enc.CompactSeqIndent()
-	}
-	if err := enc.Encode(d); err != nil {
-		return err
-	}
-	return enc.Close()
-}
-
-// encodable returns a document as yaml.v3's encoder must get it: an empty
-// document as a document holding null, and one the emitter would get wrong
-// respelled (on a copy: the document is the caller's).
-func encodable(d *yaml.Node) *yaml.Node {
-	if d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
-		d = &yaml.Node{Kind: yaml.DocumentNode, HeadComment: d.HeadComment, FootComment: d.FootComment,
-			Content: []*yaml.Node{NewNull()}}
-	}
-	if misrendered(d, false) {
-		d = Clone(d)
-		respell(d, false)
-	}
-	return d
 }
 
 // WriteJSON writes each document of the stream as indented JSON, one after
@@ -718,126 +637,4 @@ func (s *Stream) WriteJSON(w io.Writer) error {
 	}
 	_, err := w.Write(b)
 	return err
-}
-
-// misrendered reports whether n holds a node yaml.v3's emitter writes as
-// something that reads back differently (see respell).
-func misrendered(n *yaml.Node, inFlow bool) bool {
-	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
-	for i, c := range n.Content {
-		if isKey(n, i) && i+1 < len(n.Content) && (commentBeforeTaggedBlock(c, n.Content[i+1]) || commentBeforeFlow(c, n.Content[i+1])) {
-			return true
-		}
-		if c.Kind == yaml.ScalarNode {
-			if inFlow && !isKey(n, i) && isEmptyNull(c) || isMoreIndentedFolded(c) || isKeptBlock(c) || misquoted(c) {
-				return true
-			}
-		} else if misrendered(c, inFlow) {
-			return true
-		}
-	}
-	return false
-}
-
-// respell changes how the nodes yaml.v3's emitter gets wrong are written,
-// not their values:
-//   - an empty null value in a flow collection ({a: }, [a, ]) is written as
-//     a quoted empty string, a string: it is spelled null (an empty null
-//     key is left alone: as an object key it is the text "", and that is
-//     what the emitter writes);
-//   - a folded scalar with a more-indented line (a line after the first
-//     starting with a space or tab) gets extra line breaks: it is written
-//     as a literal scalar, which keeps every line as it is;
-//   - a block scalar that needs keep chomping (it ends with a blank line,
-//     or is one line break) takes in the blank line the emitter writes
-//     before a comment after it: it is written double-quoted;
-//   - a line comment after a key whose value is a tagged or anchored
-//     block collection (k: # c, then !tag or &anchor and the items) puts
-//     the tag or anchor at the start of the next line, which does not
-//     read: the comment goes on the line above the key;
-//   - a line comment after a key whose value is written in flow style (a
-//     flow collection, or an empty one, which is always written "{}" or
-//     "[]") is written after the colon with the value on the next line at
-//     the key's column ("k: # c" then "{}"), which does not read, or is
-//     dropped (k: {a: b}): it goes after the value, on the same line
-//     ("k: {} # c");
-//   - a string the writer's rule quotes (quote.go: text a YAML 1.1 reader
-//     misreads, a block scalar starting with a tab) is double-quoted.
-func respell(n *yaml.Node, inFlow bool) {
-	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
-	for i, c := range n.Content {
-		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeFlow(c, n.Content[i+1]) {
-			v := n.Content[i+1]
-			if v.LineComment != "" {
-				v.LineComment = c.LineComment + " " + v.LineComment
-			} else {
-				v.LineComment = c.LineComment
-			}
-			c.LineComment = ""
-		}
-		if isKey(n, i) && i+1 < len(n.Content) && commentBeforeTaggedBlock(c, n.Content[i+1]) {
-			c.HeadComment = joinComments(c.HeadComment, c.LineComment)
-			c.LineComment = ""
-		}
-		if c.Kind != yaml.ScalarNode {
-			respell(c, inFlow)
-			continue
-		}
-		if inFlow && !isKey(n, i) && isEmptyNull(c) {
-			c.Value = "null"
-		}
-		if isMoreIndentedFolded(c) {
-			c.Style = c.Style&^yaml.FoldedStyle | yaml.LiteralStyle
-		}
-		if isKeptBlock(c) {
-			c.Style = c.Style&^(yaml.FoldedStyle|yaml.LiteralStyle) | yaml.DoubleQuotedStyle
-		}
-		requote(c)
-	}
-}
-
-// isKey reports whether the i-th child of n is a mapping key.
-func isKey(n *yaml.Node, i int) bool { return n.Kind == yaml.MappingNode && i%2 == 0 }
-
-// commentBeforeFlow reports a line comment after a key whose value is a
-// collection yaml.v3's emitter writes in flow style: an empty one, or one
-// of flow style (see respell).
-func commentBeforeFlow(key, value *yaml.Node) bool {
-	return key.LineComment != "" && (value.Kind == yaml.MappingNode || value.Kind == yaml.SequenceNode) &&
-		(len(value.Content) == 0 || value.Style&yaml.FlowStyle != 0)
-}
-
-// commentBeforeTaggedBlock reports a line comment after a key whose value
-// is a tagged or anchored block collection (see respell).
-func commentBeforeTaggedBlock(key, value *yaml.Node) bool {
-	if key.LineComment == "" || value.Style&yaml.FlowStyle != 0 {
-		return false
-	}
-	if value.Anchor != "" && (value.Kind == yaml.MappingNode || value.Kind == yaml.SequenceNode) {
-		return true // an anchor goes where the tag would
-	}
-	switch value.Kind {
-	case yaml.MappingNode:
-		return value.Style&yaml.TaggedStyle != 0 || value.Tag != "" && value.Tag != "!!map"
-	case yaml.SequenceNode:
-		return value.Style&yaml.TaggedStyle != 0 || value.Tag != "" && value.Tag != "!!seq"
-	}
-	return false
-}
-
-func joinComments(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "\n" + b
-}
-
-func isKeptBlock(n *yaml.Node) bool {
-	return n.Style&(yaml.FoldedStyle|yaml.LiteralStyle) != 0 && (n.Value == "\n" || strings.HasSuffix(n.Value, "\n\n"))
-}
-
-func isEmptyNull(n *yaml.Node) bool { return n.Tag == "!!null" && n.Value == "" }
-
-func isMoreIndentedFolded(n *yaml.Node) bool {
-	return n.Style&yaml.FoldedStyle != 0 && (strings.Contains(n.Value, "\n ") || strings.Contains(n.Value, "\n\t"))
 }

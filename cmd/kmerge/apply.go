@@ -463,7 +463,11 @@ func projectsBelowHint(read *project.Project) string {
 			return nil
 		}
 		if d.Name() == project.FileName {
-			found = append(found, filepath.Dir(path))
+			// a regular file (a link to one): a pipe or a device there
+			// is no project to propose, Find passes over it
+			if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+				found = append(found, filepath.Dir(path))
+			}
 		}
 		return nil
 	})

@@ -23,10 +23,11 @@ import (
 // returns nil when no project file is read.
 func (o *applyOptions) fromProject() (*project.Project, error) {
 	path := o.project
+	load := project.Load // a file named: a pipe is read on purpose
 	switch {
 	case path != "":
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
-			path = filepath.Join(path, project.FileName)
+			path, load = filepath.Join(path, project.FileName), project.LoadFound
 		}
 	case len(o.files) > 0 && len(o.patches) > 0:
 		return nil, nil // a complete command line: no project file
@@ -35,9 +36,9 @@ func (o *applyOptions) fromProject() (*project.Project, error) {
 		if err != nil || found == "" {
 			return nil, err
 		}
-		path = found
+		path, load = found, project.LoadFound
 	}
-	p, err := project.Load(path)
+	p, err := load(path)
 	if err != nil {
 		return nil, err
 	}

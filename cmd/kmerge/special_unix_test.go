@@ -46,6 +46,8 @@ func TestSpecialFiles(t *testing.T) {
 		code   int
 		stderr string
 		stdout string
+		// notStdout is a text standard output must not hold
+		notStdout string
 	}{
 		{name: "a named pipe among the manifests", files: map[string]string{"base/c.yaml": cm, "p.kpatch": "[cm.c]\ndata.k: w\n"}, fifos: []string{"base/f.yaml"},
 			args: append([]string{"apply", "-f", "base", "-p", "p.kpatch"}, limit...), code: 1,
@@ -89,6 +91,26 @@ func TestSpecialFiles(t *testing.T) {
 		{name: "kmerge init, a named pipe and a link to /dev/zero in the folder", files: map[string]string{"base/c.yaml": cm, "patches/p.kpatch": "[cm.c]\ndata.k: w\n"},
 			fifos: []string{"base/f.yaml"}, links: map[string]string{"base/zero.yaml": "/dev/zero"},
 			args: []string{"init", "--print"}, code: 0, stdout: "kind: Project"},
+		// found by the attack of issue 25: init listed a .kpatch file that is
+		// a named pipe or a link to /dev/zero (it classified .kpatch files by
+		// their name alone), and the project it wrote then waited on the pipe
+		// forever, as a pipe a project file names is read on purpose
+		{name: "kmerge init, a named pipe and a link to /dev/zero named .kpatch", files: map[string]string{"base/c.yaml": cm, "base/p.kpatch": "[cm.c]\ndata.k: w\n"},
+			fifos: []string{"base/q.kpatch"}, links: map[string]string{"base/zero.kpatch": "/dev/zero"},
+			args: []string{"init", "--print"}, code: 0, stdout: "- base/p.kpatch\n", notStdout: "q.kpatch"},
+		{name: "kmerge init, a link to /dev/zero named .kpatch", files: map[string]string{"base/c.yaml": cm, "base/p.kpatch": "[cm.c]\ndata.k: w\n"},
+			links: map[string]string{"base/zero.kpatch": "/dev/zero"},
+			args:  []string{"init", "--print"}, code: 0, stdout: "- base/p.kpatch\n", notStdout: "zero.kpatch"},
+		// --project names a folder: its kmerge.yaml is found there, not named
+		// on purpose, and a pipe there waited for a writer forever
+		{name: "--project a folder whose kmerge.yaml is a named pipe", files: map[string]string{"proj/base/c.yaml": cm}, fifos: []string{"proj/kmerge.yaml"},
+			args: []string{"apply", "--project", "proj"}, code: 1,
+			stderr: "kmerge: proj/kmerge.yaml: a named pipe (FIFO), not a regular file: kmerge reads only regular files"},
+		// and with no flags, Find passes over it, but the hint naming the
+		// projects below proposed it (--project . then waited on it)
+		{name: "no flags, a kmerge.yaml that is a named pipe", files: map[string]string{"base/c.yaml": cm}, fifos: []string{"kmerge.yaml"},
+			args: []string{"apply"}, code: 2,
+			stderr: "kmerge: give the manifests with -f (a file, a folder, or - for standard input), or list them in a kmerge.yaml (kmerge init writes one)\n"},
 		{name: "-f a named pipe", files: map[string]string{"p.kpatch": "[cm.c]\ndata.k: w\n"}, fifos: []string{"in.yaml"}, feed: map[string]string{"in.yaml": cm},
 			args: []string{"apply", "-f", "in.yaml", "-p", "p.kpatch"}, code: 0, stdout: "  k: w\n"},
 		{name: "-p a named pipe that holds no patches", files: map[string]string{"base/c.yaml": cm}, fifos: []string{"p.kpatch"}, feed: map[string]string{"p.kpatch": "# nothing yet\n"},
@@ -126,8 +148,9 @@ func TestSpecialFiles(t *testing.T) {
 				t.Fatalf("still running after 20 s (killed)")
 			}
 			code := cmd.ProcessState.ExitCode()
-			if code != c.code || !strings.HasPrefix(stderr.String(), c.stderr) || !strings.Contains(stdout.String(), c.stdout) {
-				t.Errorf("exit %d, stderr:\n%s\nstdout:\n%.300s\nwant exit %d, stderr starting %q, stdout holding %q", code, stderr.String(), stdout.String(), c.code, c.stderr, c.stdout)
+			if code != c.code || !strings.HasPrefix(stderr.String(), c.stderr) || !strings.Contains(stdout.String(), c.stdout) ||
+				c.notStdout != "" && strings.Contains(stdout.String(), c.notStdout) {
+				t.Errorf("exit %d, stderr:\n%s\nstdout:\n%.300s\nwant exit %d, stderr starting %q, stdout holding %q and not %q", code, stderr.String(), stdout.String(), c.code, c.stderr, c.stdout, c.notStdout)
 			}
 		})
 	}

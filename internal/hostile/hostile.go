@@ -431,6 +431,18 @@ func found() []Case {
 			Stdout: "p.kpatch:2 |   k: w\n",
 		},
 		{
+			Name: "diff-20k-deletions",
+			Why: "apply --diff on 20,000 ConfigMaps, every other one deleted: the line diff searched for a shortest script through " +
+				"70,000 changed lines, 13 s (attack of 2026-11-28); now between the lines found once on each side",
+			Files: func() map[string]string {
+				return map[string]string{"base/cms.yaml": lines(20_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %c%d\ndata:\n  k: v%d\n", "ab"[i%2], i, i)
+				}), "p.kpatch": "[configmap.a*]\n!delete\n"}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--diff"},
+			Stdout: "-  name: a19998\n",
+		},
+		{
 			Name: "long-value",
 			Why:  "a manifest with a 10 MB value, patched beside it",
 			Files: func() map[string]string {
@@ -563,6 +575,17 @@ func found() []Case {
 			Args:   []string{"apply", "-f", "base", "-p", "overlay", "--load-restrictor", "LoadRestrictionsNone"},
 			Code:   1,
 			Stderr: "overlay/zero.yaml: a character device",
+		},
+		{
+			Name: "proc-pagemap-manifest",
+			Why:  "a link to /proc/self/pagemap among the manifests (a regular file whose size is 0, gigabytes long): was read up to the byte limit, 1.3 s and 550 MB (attack of 2026-11-28)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"base/pagemap.yaml": "/proc/self/pagemap"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/pagemap.yaml: holds more than the 0 bytes its size says",
 		},
 		{
 			Name: "fifo-manifest",

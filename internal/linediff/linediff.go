@@ -5,7 +5,9 @@
 // form: the middle snake of the two sequences splits the problem in two,
 // recursively. Time is O((N+M)·D) for D differing lines, memory O(N+M);
 // lines found in only one of the sequences are set aside first, so that
-// unrelated inputs cost linear time.
+// unrelated inputs cost linear time. Where a middle snake is not found in
+// costLimit steps, Diff splits at the point the search reached furthest
+// (GNU diff's heuristic): its script is then valid, not always shortest.
 // The result is a list of hunks, each replacing a range of the first
 // sequence by a range of the second. DiffBounded gives up beyond a number of
 // edits, for callers that prefer a cheap fallback to an expensive diff.
@@ -13,6 +15,7 @@
 package linediff
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,8 +29,8 @@ type Hunk struct {
 	B0, B1 int
 }
 
-// Diff returns the hunks of a shortest edit script that turns a into b, in
-// order. Lines outside the hunks are equal and correspond one to one: the
+// Diff returns the hunks of an edit script that turns a into b, in order:
+// a shortest one unless the changes are many (see costLimit). Lines outside the hunks are equal and correspond one to one: the
 // i-th line of a not in any hunk equals the i-th line of b not in any hunk.
 // Adjacent changes are merged into one hunk, so two hunks are always
 // separated by at least one equal line. Equal inputs give no hunks.
@@ -54,7 +57,17 @@ func DiffBounded(a, b []string, maxD int) ([]Hunk, bool) {
 		}
 	}
 	d := &differ{a: fa, b: fb, delA: make([]bool, len(fa)), insB: make([]bool, len(fb))}
-	if !d.compare(0, len(fa), 0, len(fb), maxD) {
+	if maxD < 0 && len(fa)+len(fb) > 2*costLimit {
+		// long: between the lines found once on each side, in order
+		// (patience diff's anchors), so that the search is short where
+		// the changes are many but far apart
+		a0, b0 := 0, 0
+		for _, an := range anchors(fa, fb) {
+			d.compare(a0, an[0], b0, an[1], -1)
+			a0, b0 = an[0]+1, an[1]+1
+		}
+		d.compare(a0, len(fa), b0, len(fb), -1)
+	} else if !d.compare(0, len(fa), 0, len(fb), maxD) {
 		return nil, false
 	}
 	// back to the full sequences: left-out lines are changes
@@ -184,6 +197,11 @@ func (d *differ) middleSnake(a0, a1, b0, b1, maxD int) (x, y, u, v int, ok bool)
 		if maxD >= 0 && 2*D-1 > maxD {
 			return 0, 0, 0, 0, false
 		}
+		if maxD < 0 && D > costLimit {
+			if x, y, ok := furthest(vf[off-D+1:off+D], D-1, n, m); ok {
+				return a0 + x, b0 + y, a0 + x, b0 + y, true
+			}
+		}
 		for k := -D; k <= D; k += 2 {
 			var px int
 			if k == -D || (k != D && vf[off+k-1] < vf[off+k+1]) {
@@ -229,6 +247,86 @@ func (d *differ) middleSnake(a0, a1, b0, b1, maxD int) (x, y, u, v int, ok bool)
 		}
 	}
 	panic("linediff: no middle snake") // unreachable: the paths always meet
+}
+
+// anchors returns the lines that are found once in a and once in b, as
+// pairs of their indexes, the longest run of them that is in the same
+// order on both sides (found as patience sorting finds it, O(k log k)).
+func anchors(a, b []int32) [][2]int {
+	top := int32(0) // the largest line number
+	for _, l := range a {
+		top = max(top, l)
+	}
+	for _, l := range b {
+		top = max(top, l)
+	}
+	inA, inB := make([]int32, top+1), make([]int32, top+1)
+	atB := make([]int, top+1)
+	for _, l := range a {
+		inA[l]++
+	}
+	for j, l := range b {
+		inB[l]++
+		atB[l] = j
+	}
+	var pairs [][2]int // the unique lines, in a's order
+	for i, l := range a {
+		if inA[l] == 1 && inB[l] == 1 {
+			pairs = append(pairs, [2]int{i, atB[l]})
+		}
+	}
+	// the longest increasing run of b's indexes: tails[k] is the pair
+	// ending the best run of k+1 found so far, prev links a run's pairs
+	var tails []int
+	prev := make([]int, len(pairs))
+	for p, pr := range pairs {
+		k, _ := slices.BinarySearchFunc(tails, pr[1], func(t int, j int) int { return pairs[t][1] - j })
+		if k > 0 {
+			prev[p] = tails[k-1]
+		} else {
+			prev[p] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, p)
+		} else {
+			tails[k] = p
+		}
+	}
+	if len(tails) == 0 {
+		return nil
+	}
+	out := make([][2]int, len(tails))
+	for k, p := len(tails)-1, tails[len(tails)-1]; k >= 0; k, p = k-1, prev[p] {
+		out[k] = pairs[p]
+	}
+	return out
+}
+
+// costLimit is how many steps middleSnake takes, for Diff, before it
+// settles for a split that is not on a shortest path: GNU diff's
+// heuristic (its "too expensive" cost), so that many changes far apart
+// cost O((N+M)·costLimit), not O((N+M)·D) (20,000 documents, every other
+// one deleted: D = 70,000 lines, 13 s before).
+const costLimit = 1024
+
+// furthest returns, of the forward search's furthest points after D steps
+// (vf: diagonals -D..D, x on each), the one furthest along (x+y largest)
+// within the n by m rectangle, strictly inside it; ok is false when there
+// is none.
+func furthest(vf []int, D, n, m int) (x, y int, ok bool) {
+	best := -1
+	for i := 0; i <= 2*D; i += 2 {
+		k := i - D
+		px := vf[i]
+		py := px - k
+		if px < 0 || py < 0 || px > n || py > m || px+py >= n+m || px+py == 0 {
+			continue
+		}
+		if px+py > best {
+			best, x, y = px+py, px, py
+		}
+	}
+	return x, y, best > 0
 }
 
 // hunks turns marks of deleted and inserted lines into hunks. Unmarked

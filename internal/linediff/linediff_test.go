@@ -1,6 +1,7 @@
 package linediff
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -301,5 +302,36 @@ func TestUnifiedTextPatch(t *testing.T) {
 				t.Errorf("patch -p1 of %q to %q: %v %s, file %q (%v); diff:\n%s", a, b, err, out, got, rerr, diff)
 			}
 		}
+	}
+}
+
+// TestDiffLong: a long diff of many changes far apart (20,000 documents
+// of 7 lines, every other one deleted: 70,000 lines) is found between
+// the lines found once on each side, and is the shortest one (the search
+// through all of it took 13 s: the hostile corpus's diff-20k-deletions);
+// long inputs of many repeated lines, where the search settles for a
+// split that is not on a shortest path (costLimit), still get hunks that
+// turn a into b.
+func TestDiffLong(t *testing.T) {
+	var a, b []string
+	for i := range 20_000 {
+		doc := []string{"---", "apiVersion: v1", "kind: ConfigMap", "metadata:", fmt.Sprintf("  name: c%d", i), "data:", fmt.Sprintf("  k: v%d", i)}
+		a = append(a, doc...)
+		if i%2 == 1 {
+			b = append(b, doc...)
+		}
+	}
+	h := Diff(a, b)
+	checkHunks(t, a, b, h)
+	if d := edits(h); d != 70_000 {
+		t.Errorf("%d edits, want 70000 (the deleted documents' lines)", d)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 3 {
+		a, b := make([]string, 6000), make([]string, 6000)
+		for i := range a {
+			a[i], b[i] = string(rune('a'+r.IntN(3))), string(rune('a'+r.IntN(3)))
+		}
+		checkHunks(t, a, b, Diff(a, b))
 	}
 }

@@ -142,19 +142,21 @@ var maxLineSearch = int64(tree.DefaultLimits().MaxBytes)
 
 // fileLine returns line n (from 1) of the file at path, without its line
 // break, reading the file no further than that line and maxLineSearch
-// bytes; ok is false when it cannot be read there: no such line, or not a
+// bytes (nor its size); ok is false when it cannot be read there: no such line, or not a
 // regular file (a device such as /dev/zero, a FIFO: nothing is read from
 // those, which may never end).
 func fileLine(path string, n int) (line string, ok bool) {
 	if n < 1 {
 		return "", false
 	}
-	f, _, err := readfile.OpenRegular(path) // never waits on a pipe put there meanwhile
+	f, info, err := readfile.OpenRegular(path) // never waits on a pipe put there meanwhile
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	r := bufio.NewReader(io.LimitReader(f, maxLineSearch))
+	// no further than the file's size either: a file of /proc or /sys says
+	// 0 and holds more, without end
+	r := bufio.NewReader(io.LimitReader(f, min(maxLineSearch, info.Size())))
 	for i := 1; ; i++ {
 		text, err := r.ReadSlice('\n')
 		for errors.Is(err, bufio.ErrBufferFull) && i < n {

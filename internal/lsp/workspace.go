@@ -79,7 +79,7 @@ func findProject(file string) (key string, p *project.Project, err error) {
 	}
 	if found != "" {
 		abs, _ := filepath.Abs(found)
-		p, err := project.Load(abs)
+		p, err := project.LoadFound(abs)
 		return abs, p, err
 	}
 	for d, i := dir, 0; i < 4; d, i = filepath.Dir(d), i+1 {

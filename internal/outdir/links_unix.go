@@ -15,3 +15,12 @@ func links(info fs.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// ownedBy reports whether the file is the user uid's (true when the
+// system does not say).
+func ownedBy(info fs.FileInfo, uid int) bool {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid) == uid
+	}
+	return true
+}

@@ -36,6 +36,7 @@ type Lock struct {
 	path    string
 	real    string   // Dir, absolute, links followed
 	created []string // folders Acquire created, parents first
+	uid     int      // the user the run is of (os.Getuid)
 }
 
 // LockedError is a folder locked by another run: the folder itself, or a
@@ -77,11 +78,16 @@ func (e *LockedError) Error() string {
 // repository can hold one, is a *TargetError, and what it leads to is
 // neither opened for writing nor written.
 func Acquire(dir string) (*Lock, error) {
+	return acquire(dir, os.Getuid())
+}
+
+// acquire is Acquire for a run of the user uid.
+func acquire(dir string, uid int) (*Lock, error) {
 	created, err := mkdirAll(dir)
 	if err != nil {
 		return nil, err
 	}
-	l := &Lock{Dir: dir, path: filepath.Join(dir, LockName), created: created}
+	l := &Lock{Dir: dir, path: filepath.Join(dir, LockName), created: created, uid: uid}
 	if err := l.lock(); err != nil {
 		l.removeCreated()
 		return nil, err
@@ -285,7 +291,12 @@ func (l *Lock) display(d string) string {
 
 // probe reports the run that holds the lock file of the folder d (named
 // name in messages), nil when none does: a lock file that is missing, left
-// by a killed run, or not one (a link, a hard link: no run holds it).
+// by a killed run, or not one (a link, a hard link: no run holds it). In a
+// folder every user may create files in (the sticky bit: /tmp), a lock
+// file is a run's only when it is the user's own: anyone could make one
+// there and hold it, and every run of every user below /tmp failed
+// (attack of 2026-11-28), while another user's run can write no folder of
+// this user's there unless given the right to.
 func (l *Lock) probe(d, name string, above bool) error {
 	path := filepath.Join(d, LockName)
 	f, err := openLockFile(path, os.O_RDONLY)
@@ -293,6 +304,11 @@ func (l *Lock) probe(d, name string, above bool) error {
 		return nil
 	}
 	defer f.Close()
+	if di, err := os.Stat(d); err == nil && di.Mode()&fs.ModeSticky != 0 {
+		if fi, err := f.Stat(); err != nil || !ownedBy(fi, l.uid) {
+			return nil
+		}
+	}
 	free, err := tryShared(f)
 	if err != nil || free {
 		return nil

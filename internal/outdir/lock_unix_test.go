@@ -204,3 +204,48 @@ func BenchmarkAcquire(b *testing.B) {
 		l.Unlock()
 	}
 }
+
+// TestLockSharedFolder: in a folder every user may create files in (the
+// sticky bit, as /tmp has), a lock file another user owns is no run's: any
+// user could create /tmp/.kmerge.lock and hold it (flock /tmp/.kmerge.lock
+// sleep ...), and every run of every user writing a folder below /tmp
+// failed, "another kmerge run is writing /tmp" (attack of 2026-11-28). The
+// user's own lock there still counts, and a lock another user holds in a
+// folder without the sticky bit still counts too (whoever made it could
+// write the folder). The other user is played by acquire's uid.
+func TestLockSharedFolder(t *testing.T) {
+	root := t.TempDir()
+	shared, plain := filepath.Join(root, "shared"), filepath.Join(root, "plain")
+	for _, d := range []string{filepath.Join(shared, "out"), filepath.Join(plain, "out")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(shared, os.ModeSticky|0o777); err != nil {
+		t.Fatal(err)
+	}
+	other := os.Getuid() + 1
+	for _, c := range []struct {
+		dir     string
+		uid     int
+		refused bool
+	}{
+		{shared, other, false}, // the lock above is another user's, in a shared folder
+		{shared, os.Getuid(), true},
+		{plain, other, true},
+	} {
+		held, err := Acquire(c.dir) // this process's run, on the folder above
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := acquire(filepath.Join(c.dir, "out"), c.uid)
+		if err == nil {
+			l.Unlock()
+		}
+		var le *LockedError
+		if refused := errors.As(err, &le); refused != c.refused || err != nil && !refused {
+			t.Errorf("%s/out as user %d, under a lock of user %d: %v; want refused %v", c.dir, c.uid, os.Getuid(), err, c.refused)
+		}
+		held.Unlock()
+	}
+}

@@ -137,6 +137,9 @@ func plan(dir string, files []File) ([]*target, error) {
 			return nil, &TargetError{Path: filepath.Join(dir, f.Name), Reason: "outside the output folder"}
 		}
 		path := filepath.Join(dir, f.Name)
+		if reason := ownName(filepath.Base(f.Name)); reason != "" {
+			return nil, &TargetError{Path: path, Reason: reason}
+		}
 		info, err := os.Lstat(path)
 		if err == nil && (info.Mode().IsRegular() && info.Size() == int64(len(f.Data)) || info.Mode()&fs.ModeSymlink != 0) &&
 			sameContent(path, f.Data) {
@@ -162,6 +165,20 @@ func plan(dir string, files []File) ([]*target, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// ownName says why a file to write may not have the base name name, ""
+// when it may: the names of kmerge's own files, which runs remove (a lock
+// file, in any folder: a run on a folder below locks there; a temporary
+// file). Such a file would be written, and then lost.
+func ownName(name string) string {
+	if name == LockName {
+		return "the name of kmerge's lock file, which a run removes: rename the file"
+	}
+	if _, ok := staleTarget(name); ok {
+		return "named as kmerge's temporary files are (.NAME.kmerge-DIGITS.tmp), which a run removes as left by a killed run: rename the file"
+	}
+	return ""
 }
 
 // checkFolders checks the folders of rel below dir: each must be a folder

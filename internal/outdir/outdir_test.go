@@ -373,3 +373,36 @@ func TestWriteFileThroughLink(t *testing.T) {
 		t.Errorf("a link that leads nowhere: %v, want an error saying so", err)
 	}
 }
+
+// TestWriteRefusesOwnNames: a file to write named as kmerge's own files
+// are is refused, naming it, before anything is written. Both were
+// written, exit 0, and then lost: an output named as a temporary file of
+// another target (.a.yaml.kmerge-5.tmp beside a.yaml) was removed at once
+// as what a killed run left, and one named .kmerge.lock was renamed over
+// the run's lock (another run could then take the folder meanwhile), and
+// removed by the next run as a lock a killed run left. Found by the attack
+// of issue 25 (kmerge apply -f a.yaml -f .a.yaml.kmerge-5.tmp --output-dir).
+func TestWriteRefusesOwnNames(t *testing.T) {
+	for _, c := range []struct{ name, reason string }{
+		{".a.yaml.kmerge-5.tmp", "named as kmerge's temporary files are (.NAME.kmerge-DIGITS.tmp), which a run removes as left by a killed run: rename the file"},
+		{filepath.Join("sub", ".c.yaml.kmerge-1.tmp"), "named as kmerge's temporary files are (.NAME.kmerge-DIGITS.tmp), which a run removes as left by a killed run: rename the file"},
+		{LockName, "the name of kmerge's lock file, which a run removes: rename the file"},
+		{filepath.Join("sub", LockName), "the name of kmerge's lock file, which a run removes: rename the file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"a.yaml": "a: old\n"})
+			before := snapshot(t, dir)
+			files := append(append([]File{}, out...), File{Name: c.name, Data: []byte("x: 1\n")})
+			err := Write(dir, files, Options{})
+			want := filepath.Join(dir, c.name) + ": " + c.reason
+			var te *TargetError
+			if !errors.As(err, &te) || err.Error() != want {
+				t.Errorf("Write: %v\nwant: %s", err, want)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("the folder changed:\n%s\nwas:\n%s", after, before)
+			}
+		})
+	}
+}

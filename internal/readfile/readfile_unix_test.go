@@ -110,3 +110,42 @@ func TestRead(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestReadNoFurtherThanSize: a regular file is read no further than the
+// size it says, and one that holds more is a *SizeError, given or found.
+// The files of /proc say a size of 0 and hold more: a link to
+// /proc/self/pagemap (gigabytes of it) among the manifests was read up to
+// the byte limit, 1.3 s and 550 MB, before the reader gave up (attack of
+// 2026-11-28, issue 25; a link to /proc/self/status was read and its
+// first line quoted in the error). Regular files of every size are read
+// whole as before.
+func TestReadNoFurtherThanSize(t *testing.T) {
+	dir := t.TempDir()
+	for _, target := range []string{"/proc/self/status", "/proc/self/pagemap"} {
+		info, err := os.Stat(target)
+		if err != nil || !info.Mode().IsRegular() || info.Size() != 0 {
+			continue // not Linux's /proc: only the files below are read
+		}
+		link := filepath.Join(dir, filepath.Base(target)+".yaml")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		for _, given := range []bool{false, true} {
+			data, err := Read(link, &tree.Limits{MaxBytes: 1 << 20}, given)
+			var se *SizeError
+			if !errors.As(err, &se) || se.Path != link || se.Size != 0 || data != nil {
+				t.Errorf("Read(a link to %s, given %v): %d bytes, %v", target, given, len(data), err)
+			}
+		}
+	}
+	// a regular file read whole keeps working, of every size
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 1 << 20} {
+		p := filepath.Join(dir, "f.yaml")
+		if err := os.WriteFile(p, []byte(strings.Repeat("a", n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if data, err := Read(p, &tree.Limits{MaxBytes: 1 << 20}, false); err != nil || len(data) != n || data == nil {
+			t.Errorf("Read(a file of %d bytes): %d bytes (nil %v), %v", n, len(data), data == nil, err)
+		}
+	}
+}

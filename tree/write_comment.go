@@ -1,0 +1,156 @@
+package tree
+
+// Where the writer puts comments. A node's comments are its head comment
+// (the lines above it), its line comment (after it, on its line) and its
+// foot comment (the lines below it). yaml.v3's encoder puts each where
+// the node's text lets it, and the writer puts them where yaml.v3 does:
+//
+//   - a head comment goes above the line of its node: above the key of
+//     an entry, the dash of an item, the first key or item of a block
+//     collection (the collection's own), at that line's indentation; a
+//     document's above its first line, followed by a blank line;
+//   - a line comment goes after the last token of its node's line: after
+//     a scalar, after an empty or flow collection, after the header of a
+//     block scalar; a key's after its colon when a block collection
+//     follows, else after its value (then it replaces the value's when
+//     the value has none);
+//   - a foot comment goes on the lines after its node, at the indentation
+//     of the collection holding it, and what follows at that indentation
+//     is set apart by a blank line; the foot comment of a key after its
+//     value (before the next key, or at the end of the mapping); a
+//     document's after a blank line.
+//
+// A comment yaml.v3 cannot put where it belongs (the line comment of a
+// block collection, which has no line of its own; the head comment of a
+// scalar value, which follows its key on the line) waits, as it does in
+// yaml.v3, for the next place a comment of its kind is written: the next
+// key, item or end of a collection for a head comment, the next scalar's
+// line for a line comment. A comment that finds no place before the
+// document ends is dropped, as yaml.v3 drops it. The writer models this
+// with one slot for each kind of comment (comments): a node sets the
+// slots of the comments it has as the writer reaches it, and each place
+// writes and empties the slot of its kind; a node's comment replaces a
+// waiting one of its kind.
+//
+// Where yaml.v3's places make text that does not read back, the writer
+// puts the comment elsewhere (write_node.go, keyComment): the line
+// comment of a key whose value is written in flow style goes after the
+// value, and that of a key whose value is a tagged or anchored block
+// collection above the key.
+
+// comments are the slots of the comments waiting for their place: head,
+// line and foot comments; tail, the foot comment of the last key written,
+// which goes after its value; keyLine, a line comment taken by a key,
+// which goes after the colon or after the value. footCol is the column of
+// the foot comment written last, until the next line starts (-1: none).
+type comments struct {
+	head, line, foot, tail, keyLine string
+	footCol                         int
+}
+
+// take sets the slots of the comments a node has.
+func (c *comments) take(head, line, foot, tail string) {
+	if head != "" {
+		c.head = head
+	}
+	if line != "" {
+		c.line = line
+	}
+	if foot != "" {
+		c.foot = foot
+	}
+	if tail != "" {
+		c.tail = tail
+	}
+}
+
+// flushHead writes the waiting tail (the foot comment of the key before)
+// and head comment, each on lines of their own at the column of the
+// collection.
+func (w *writer) flushHead() {
+	if w.tail != "" {
+		w.indentLine()
+		w.comment(w.tail)
+		w.tail = ""
+		w.footCol = max(w.indent, 0)
+		w.fancy = true
+	}
+	if w.head != "" {
+		w.indentLine()
+		w.comment(w.head)
+		w.head = ""
+	}
+}
+
+// flushLine writes the waiting line comment after what is on the line.
+func (w *writer) flushLine() {
+	if w.line == "" {
+		return
+	}
+	if !w.room {
+		w.out = append(w.out, ' ')
+	}
+	w.comment(w.line)
+	w.line = ""
+}
+
+// flushFoot writes the waiting foot comment on lines of its own.
+func (w *writer) flushFoot() {
+	if w.foot == "" {
+		return
+	}
+	w.indentLine()
+	w.comment(w.foot)
+	w.foot = ""
+	w.footCol = max(w.indent, 0)
+	w.fancy = true
+}
+
+// comment writes the lines of a comment, each at the column of the
+// collection, and ends the line. A line that does not start with "#"
+// gets "# " before it.
+func (w *writer) comment(c string) {
+	if c != "" && breakWidth(c, 0) > 0 && w.lead {
+		w.beforeBlank()
+	}
+	breaks, pound := false, false
+	for i := 0; i < len(c); {
+		if n := breakWidth(c, i); n > 0 {
+			w.lineBreak(c[i : i+n])
+			i += n
+			breaks, pound = true, false
+			continue
+		}
+		if breaks {
+			w.indentLine()
+		}
+		if !pound {
+			if c[i] != '#' {
+				w.out = append(w.out, "# "...)
+			}
+			pound = true
+		}
+		n := charWidth(c, i)
+		w.out = append(w.out, c[i:i+n]...)
+		i += n
+		w.lead = false
+		breaks = false
+	}
+	if !breaks {
+		w.newline()
+	}
+	w.room = true
+}
+
+// lineBreak writes a line break of a comment or a scalar as it is: a line
+// feed, a carriage return, or a line break of Unicode (NEL, U+2028,
+// U+2029), which YAML reads as one too.
+func (w *writer) lineBreak(br string) {
+	if br == "\n" {
+		w.newline()
+		return
+	}
+	w.out = append(w.out, br...)
+	w.lineStart = len(w.out)
+	w.lead = true
+}
