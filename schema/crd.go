@@ -112,6 +112,7 @@ func (l *crd) typeOf(n *yaml.Node) *Type {
 	preserve := tree.BoolValue(tree.MapGet(n, "x-kubernetes-preserve-unknown-fields")) ||
 		tree.BoolValue(tree.MapGet(n, "x-kubernetes-embedded-resource"))
 	t := &Type{Kind: kind, Format: format, Source: l.file}
+	t.atomic = scalar(tree.MapGet(n, "x-kubernetes-map-type")) == "atomic"
 	switch kind {
 	case Object:
 		var fields []*Field
@@ -147,7 +148,8 @@ func (l *crd) typeOf(n *yaml.Node) *Type {
 
 func (l *crd) field(name string, p *yaml.Node) *Field {
 	meta, listType, mapKeys := extMeta(p)
-	f := &Field{Name: name, Type: l.typeOf(p), Meta: meta, ListType: listType, ListMapKeys: mapKeys}
+	f := &Field{Name: name, Type: l.typeOf(p), Meta: meta, ListType: listType, ListMapKeys: mapKeys,
+		MapType: scalar(tree.MapGet(p, "x-kubernetes-map-type")), Default: tree.MapGet(p, "default")}
 	hasPatchExt := tree.MapGet(p, "x-kubernetes-patch-strategy") != nil || tree.MapGet(p, "x-kubernetes-patch-merge-key") != nil
 	if !hasPatchExt && scalar(tree.MapGet(p, "x-kubernetes-map-type")) == "atomic" {
 		f.Meta.Strategy = StrategyReplace

@@ -38,6 +38,9 @@ type Type struct {
 	Format string // Scalar: detail such as int32, date-time, quantity, byte
 	Elem   *Type  // Slice, Ptr, Map
 	Fields []Field
+	// Atomic: a Struct that server-side apply treats as one value
+	// (+structType=atomic), owned and replaced whole.
+	Atomic bool
 }
 
 // Field is a JSON-visible field of a struct.
@@ -49,6 +52,13 @@ type Field struct {
 	Recommended string // recommendedPatchMergeKey tag as written
 	ListType    string // server-side apply list type: atomic, set or map
 	MapKeys     string // server-side apply list map keys, comma separated
+	// MapType is "atomic" for a map field server-side apply treats as one
+	// value (+mapType=atomic), "" otherwise.
+	MapType string
+	// Default is the field's default value as JSON (no spaces), where
+	// server-side apply uses it: for the key fields of list items, an
+	// item that leaves a key field out is keyed by its default.
+	Default string
 }
 
 // OpenAPIName returns the definition name Kubernetes' OpenAPI documents use
