@@ -58,6 +58,9 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 			s.defs[name] = t
 			s.kinds[GroupVersionKind{group, v, kind}] = t
 			s.names[GroupVersionKind{group, v, kind}] = names
+			if tree.MapGet(tree.MapGet(spec, "subresources"), "status") != nil {
+				s.markStatus(GroupVersionKind{group, v, kind})
+			}
 			return nil
 		}
 		return schemaErr(file, spec, "CustomResourceDefinition without versions")
@@ -82,6 +85,13 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 		if _, ok := s.kinds[gvk]; !ok {
 			s.kinds[gvk] = t
 			s.names[gvk] = names
+			sub := tree.MapGet(v, "subresources")
+			if sub == nil {
+				sub = tree.MapGet(spec, "subresources") // v1beta1: for every version
+			}
+			if tree.MapGet(sub, "status") != nil {
+				s.markStatus(gvk)
+			}
 		}
 	}
 	return nil
@@ -162,4 +172,12 @@ func (l *crd) field(name string, p *yaml.Node) *Field {
 		f.elemErr = "the schema says " + name + " is a " + f.Type.Kind.String() + ", not a list"
 	}
 	return f
+}
+
+// markStatus notes that the kind has a status subresource.
+func (s *Schema) markStatus(gvk GroupVersionKind) {
+	if s.status == nil {
+		s.status = map[GroupVersionKind]bool{}
+	}
+	s.status[gvk] = true
 }

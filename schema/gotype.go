@@ -42,7 +42,7 @@ func (b *goBuilder) build(g *gotypes.Type) *Type {
 		t.Kind = Any
 		t.lookupErr = "merging an object in json but data type is not struct, instead is: interface"
 	case gotypes.Opaque:
-		t.Kind = Any
+		t.Kind, t.Format = Any, g.Format
 		t.lookupErr = fmt.Sprintf("unable to find api field in struct %s for the json field %%KEY%%", shortName(g.Name))
 	case gotypes.Slice:
 		t.Kind = List

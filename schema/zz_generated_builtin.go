@@ -2751,7 +2751,7 @@ struct io.k8s.api.core.v1.PersistentVolumeSpec
 	storageos *io.k8s.api.core.v1.StorageOSPersistentVolumeSource
 	csi *io.k8s.api.core.v1.CSIPersistentVolumeSource
 	accessModes []string list=atomic
-	claimRef *io.k8s.api.core.v1.ObjectReference
+	claimRef *io.k8s.api.core.v1.ObjectReference map=granular
 	persistentVolumeReclaimPolicy string
 	storageClassName string
 	mountOptions []string list=atomic
@@ -6068,7 +6068,7 @@ struct io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
 	apiVersion string
 	time *string:date-time
 	fieldsType string
-	fieldsV1 *opaque
+	fieldsV1 *opaque:fieldsV1
 	subresource string
 struct io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 	name string

@@ -132,8 +132,13 @@ func addListTypes(kinds map[gotypes.APIKind]*gotypes.Type) error {
 			if !ok {
 				continue
 			}
-			if goMap(f.Type) && atom.Map != nil && atom.Map.ElementRelationship == smdschema.Atomic {
+			switch {
+			case goMap(f.Type) && atom.Map != nil && atom.Map.ElementRelationship == smdschema.Atomic:
 				f.MapType = "atomic" // +mapType=atomic
+			case sf.Type.ElementRelationship != nil && *sf.Type.ElementRelationship == smdschema.Atomic:
+				f.MapType = "atomic" // +structType=atomic on the field
+			case sf.Type.ElementRelationship != nil && *sf.Type.ElementRelationship == smdschema.Separable:
+				f.MapType = "granular" // +structType=granular: an atomic struct made granular here
 			}
 			if atom.List == nil || goOpaque(f.Type) {
 				continue

@@ -20,7 +20,8 @@ import (
 // depends on the shape: *T (pointer), []T, map[string]T, a struct name, a
 // scalar kind with an optional ":format" (string, integer:int32,
 // int-or-string:quantity, ...), "any" (interface{}) or "opaque" (a type that
-// marshals itself, like RawExtension). Field attributes: patch= (the
+// marshals itself, like RawExtension; "opaque:fieldsV1" for managedFields'
+// field sets, which server-side apply types apart). Field attributes: patch= (the
 // patchStrategy tag as written), key= (patchMergeKey), rkey=
 // (recommendedPatchMergeKey), list= and mapkeys= (server-side apply's list
 // type and list map keys), map= (server-side apply's map type of a map
@@ -146,6 +147,9 @@ func Expr(g *Type) string {
 	case Interface:
 		return "any"
 	case Opaque:
+		if g.Format != "" {
+			return "opaque:" + g.Format
+		}
 		return "opaque"
 	}
 	if g.Format != "" && g.Format != g.Scalar {
@@ -272,6 +276,8 @@ func parseExpr(s string, structs map[string]*Type) (*Type, error) {
 		return &Type{Kind: Interface}, nil
 	case s == "opaque":
 		return &Type{Kind: Opaque}, nil
+	case strings.HasPrefix(s, "opaque:"):
+		return &Type{Kind: Opaque, Format: s[len("opaque:"):]}, nil
 	}
 	if g, ok := structs[s]; ok {
 		return g, nil
