@@ -215,16 +215,13 @@ func (e *Engine) Apply(ctx context.Context, live, config *yaml.Node, opts Option
 					left = append(left, c)
 				}
 			}
-			if len(left) == 0 {
-				newTV, managers, err = r.updater().Apply(liveTV, cfgTV, smdfieldpath.APIVersion(r.version), r.managers.Copy(), id, true)
-			} else {
-				conflicts = left
-			}
+			conflicts = left
 		}
+		if len(conflicts) > 0 {
+			return nil, r.conflictError(conflicts, config)
+		}
+		newTV, managers, err = r.updater().Apply(liveTV, cfgTV, smdfieldpath.APIVersion(r.version), r.managers.Copy(), id, true)
 		if err != nil {
-			if errors.As(err, &conflicts) {
-				return nil, r.conflictError(conflicts, config)
-			}
 			return nil, err
 		}
 	}
