@@ -117,3 +117,14 @@ func floatNode(f float64) *yaml.Node {
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(b)}
 }
+
+// Canonical returns an object as the API server gives it back (and
+// kubectl get -o yaml prints it): its value alone, every mapping's keys
+// sorted, no comments, numbers as JSON writes them. n is not modified.
+func Canonical(n *yaml.Node) (*yaml.Node, error) {
+	v, err := toValue(n, 0)
+	if err != nil {
+		return nil, err
+	}
+	return toNode(v), nil
+}
