@@ -56,7 +56,8 @@ type ServerSideResult struct {
 // apply.
 type StoredObject struct {
 	File string // the manifest file it comes from
-	// ID names it: "apps/v1 Deployment prod/web".
+	// ID names it as stored: "apps/v1 Deployment prod/web" (the
+	// namespace is the live object's when the manifest names none).
 	ID string
 	// Live is where its live object was read ("" and 0: it is created).
 	Live     string
@@ -253,6 +254,7 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 					return nil, &ServerSideError{Pos: pos, ID: id.String(), Err: err}
 				}
 				o.Changed, o.Managed = r.Changed, r.Managed
+				o.ID = identityOf(r.Object).String() // with the live object's namespace
 				if o.Text, err = renderObject(style, r.Object); err != nil {
 					return nil, err
 				}

@@ -1,0 +1,184 @@
+package kmerge
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kmerge/kmerge/ssa"
+)
+
+// files writes name: text files under a new folder and returns it.
+func files(t *testing.T, fs map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range fs {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const ssaDeploy = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx
+`
+
+// liveDeploy is ssaDeploy as stored after argocd applied it in namespace
+// prod and an HPA scaled it to 5.
+const liveDeploy = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+  uid: u-1
+  managedFields:
+  - apiVersion: apps/v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}}
+    manager: argocd
+    operation: Apply
+    time: "2025-01-01T00:00:00Z"
+  - apiVersion: apps/v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec":{"f:replicas":{}}}
+    manager: hpa
+    operation: Update
+    time: "2025-01-02T00:00:00Z"
+spec:
+  replicas: 5
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx
+`
+
+func serverSide(dir string, ss ServerSideOptions, patches ...string) ApplyOptions {
+	return ApplyOptions{Manifests: []string{filepath.Join(dir, "m")}, Patches: patches, ServerSide: &ss}
+}
+
+// A conflict names the manifest's line that sets the field, or the
+// patch's when a patch wrote it; the manifest without a namespace matches
+// the live object of its name in prod.
+func TestServerSideConflictPositions(t *testing.T) {
+	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": liveDeploy,
+		"p.kpatch": "[deployment.web]\nmetadata.labels.team: shop\n", "q.kpatch": "[deployment.web]\nspec.replicas: 3\n"})
+	for _, c := range []struct {
+		patch     string
+		file      string
+		line      int
+		fromPatch bool
+	}{
+		{"p.kpatch", filepath.Join(dir, "m/web.yaml"), 6, false}, // replicas: 2 in the manifest, line 6
+		{"q.kpatch", filepath.Join(dir, "q.kpatch"), 2, true},    // the patch sets replicas
+	} {
+		_, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "argocd", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, c.patch)))
+		var sce *ServerSideConflictError
+		if !errors.As(err, &sce) {
+			t.Fatalf("%s: %v", c.patch, err)
+		}
+		o := sce.Objects[0]
+		if o.ID != "apps/v1 Deployment web" || len(o.Fields) != 1 {
+			t.Fatalf("%s: %+v", c.patch, o)
+		}
+		f := o.Fields[0]
+		if f.Path != ".spec.replicas" || f.Manager != "hpa" || f.Pos.File != c.file || f.Pos.Line != c.line || f.Patch != c.fromPatch {
+			t.Errorf("%s: field %+v, want %s:%d (patch %v)", c.patch, f, c.file, c.line, c.fromPatch)
+		}
+		if want := `apps/v1 Deployment web: Apply failed with 1 conflict: conflict with "hpa" using apps/v1: .spec.replicas`; err.Error() != want {
+			t.Errorf("%s: %q", c.patch, err.Error())
+		}
+	}
+}
+
+// With force, the outputs are the stored objects: the live object's
+// namespace and uid kept, replicas taken over, the time stamped; an
+// object without a live one is created; Diff shows each change against
+// the live object; live objects no manifest names are left out.
+func TestServerSideForce(t *testing.T) {
+	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: new}\ndata: {k: v}\n",
+		"live/web.yaml": liveDeploy + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: prod}\n",
+		"p.kpatch":      "[deployment.web]\nmetadata.labels.team: shop\n"})
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	res, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "argocd", Force: true, Time: when, Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Stream())
+	for _, want := range []string{"namespace: prod", "uid: u-1", "replicas: 2", "team: shop", `time: "2026-01-01T00:00:00Z"`, "name: new"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "manager: hpa") || strings.Contains(out, "name: other") {
+		t.Errorf("output:\n%s", out)
+	}
+	if len(res.ServerSide.Objects) != 2 || !res.ServerSide.Objects[0].Changed || res.ServerSide.Objects[1].Live != "" {
+		t.Fatalf("objects %+v", res.ServerSide.Objects)
+	}
+	diff := res.Diff()
+	for _, want := range []string{"--- a/apps.v1.Deployment.prod.web", "-  replicas: 5", "+  replicas: 2", "--- /dev/null\n+++ b/v1.ConfigMap.new"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("diff lacks %q:\n%s", want, diff)
+		}
+	}
+}
+
+// Errors name the object: a live object at another version, a kind the
+// schema does not know, two live objects the manifest could mean.
+func TestServerSideErrors(t *testing.T) {
+	live := strings.Replace(liveDeploy, "apps/v1\nkind", "apps/v1beta2\nkind", 1)
+	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": live, "p.kpatch": "[deployment.web]\nspec.replicas: 3\n"})
+	_, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
+	var se *ServerSideError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "kubectl get deployment.v1.apps") || se.Pos.Line != 1 {
+		t.Errorf("version: %v", err)
+	}
+	dir = files(t, map[string]string{"m/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 1\n"})
+	_, err = Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a"}, filepath.Join(dir, "p.kpatch")))
+	var uk *ssa.UnknownKindError
+	if !errors.As(err, &uk) || !errors.As(err, &se) {
+		t.Errorf("unknown kind: %v", err)
+	}
+	twice := liveDeploy + "---\n" + strings.Replace(liveDeploy, "namespace: prod", "namespace: dev", 1)
+	dir = files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": twice, "p.kpatch": "[deployment.web]\nspec.replicas: 3\n"})
+	_, err = Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "in several") {
+		t.Errorf("two namespaces: %v", err)
+	}
+}
+
+// A Secret's values are masked in the diff, as in a client-side one.
+func TestServerSideDiffMasksSecrets(t *testing.T) {
+	dir := files(t, map[string]string{"m/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: hunter2}\n",
+		"p.kpatch": "[secret.s]\nstringData.user: admin\n"})
+	res, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Time: time.Unix(0, 0)}, filepath.Join(dir, "p.kpatch")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Diff(); strings.Contains(d, "hunter2") || strings.Contains(d, "admin") || !strings.Contains(d, "***") {
+		t.Fatalf("diff:\n%s", d)
+	}
+	res.ShowSecrets = true
+	if d := res.Diff(); !strings.Contains(d, "hunter2") {
+		t.Fatalf("diff with ShowSecrets:\n%s", d)
+	}
+}
