@@ -182,3 +182,38 @@ func TestServerSideDiffMasksSecrets(t *testing.T) {
 		t.Fatalf("diff with ShowSecrets:\n%s", d)
 	}
 }
+
+// Blame with ServerSide gives each line the managers of its field in the
+// live object, and, with a Manager, once applied server-side.
+func TestBlameLive(t *testing.T) {
+	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": liveDeploy, "p.kpatch": "[deployment.web]\nspec.template.spec.containers[name=web].image: nginx:2\n"})
+	opts := serverSide(dir, ServerSideOptions{Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch"))
+	res, err := Blame(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := func(res *BlameResult) map[string]string {
+		out := map[string]string{}
+		for _, l := range res.Documents[0].Lines {
+			out[strings.TrimSpace(l.Text)] = strings.Join(l.Live, ",") + "/" + strings.Join(l.After, ",")
+		}
+		return out
+	}
+	got := owners(res)
+	if got["replicas: 2"] != "argocd,hpa/" || got["image: nginx:2"] != "argocd/" || got["spec:"] != "/" {
+		t.Fatalf("owners %v", got)
+	}
+	opts.ServerSide.Manager, opts.ServerSide.Force = "argocd", true
+	if res, err = Blame(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := owners(res); got["replicas: 2"] != "argocd,hpa/argocd" || got["image: nginx:2"] != "argocd/argocd" {
+		t.Fatalf("owners after %v", got)
+	}
+	opts.ServerSide.Force = false
+	_, err = Blame(context.Background(), opts)
+	var sce *ServerSideConflictError
+	if !errors.As(err, &sce) || sce.Objects[0].Fields[0].Pos.Line != 6 {
+		t.Fatalf("conflict: %v", err)
+	}
+}

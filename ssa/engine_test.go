@@ -393,3 +393,49 @@ func TestConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Owners names the managers of each field and item of a manifest by the
+// live object's managedFields: keyed items by their keys, every item of an
+// atomic list and every field of an atomic struct by the list's or the
+// struct's owners.
+func TestOwners(t *testing.T) {
+	e := New(nil)
+	ctx := context.Background()
+	r, err := e.Apply(ctx, nil, node(t, deployment("2")), Options{Manager: "argocd", Time: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := node(t, text(t, r.Object))
+	tree.MapSet(get(t, upd, "spec"), "replicas", node(t, "7"))
+	r, err = e.Update(ctx, r.Object, upd, Options{Manager: "hpa", Time: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := ManagedFields(r.Object, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := node(t, deployment("3"))
+	owners, err := e.Owners(ctx, manifest, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLine := map[int]string{}
+	for n, o := range owners {
+		byLine[n.Line] = strings.Join(o, ",")
+	}
+	// deployment(): 6 replicas, 7 selector (atomic: its app too, on the
+	// same line), 9 the template's labels, 12 the container web (the list
+	// on line 11 is nobody's: only its items are), 13 its image
+	want := map[int]string{6: "hpa", 7: "argocd", 9: "argocd", 12: "argocd", 13: "argocd"}
+	for line, w := range want {
+		if byLine[line] != w {
+			t.Errorf("line %d: %q, want %q (all: %v)", line, byLine[line], w, byLine)
+		}
+	}
+	for _, nobody := range []int{5, 11} {
+		if byLine[nobody] != "" {
+			t.Errorf("line %d is owned: %q", nobody, byLine[nobody])
+		}
+	}
+}

@@ -48,6 +48,7 @@ type applyOptions struct {
 	fieldManager   string   // --field-manager
 	forceConflicts bool     // --force-conflicts
 	live           []string // --live
+	blame          bool     // the command is blame: --live shows owners, alone too
 	limits         *limits
 	lock           *kmerge.DirLock // of outDir, while the run lasts
 	order          smp.ListOrder   // --list-order, read by prepare
@@ -109,8 +110,10 @@ func (o *applyOptions) checkServerSide() error {
 		return usagef("--field-manager goes with --server-side")
 	case !o.serverSide && o.forceConflicts:
 		return usagef("--force-conflicts goes with --server-side")
-	case !o.serverSide && len(o.live) > 0:
+	case !o.serverSide && len(o.live) > 0 && !o.blame:
 		return usagef("--live goes with --server-side")
+	case o.blame && o.serverSide && len(o.live) == 0:
+		return usagef("blame --server-side shows who owns each line once the output is applied to the live objects: give them with --live")
 	case o.serverSide && o.fieldManager == "":
 		return usagef("--server-side needs --field-manager NAME: the field manager the API server records as the fields' owner (kubectl apply --server-side's is kubectl)")
 	case o.serverSide && o.failOnConflict:
@@ -128,7 +131,7 @@ func (o *applyOptions) checkServerSide() error {
 // the time stamped on managedFields is SOURCE_DATE_EPOCH's when it is set
 // (a reproducible output), else the current time.
 func (o *applyOptions) serverSideOptions() (*kmerge.ServerSideOptions, error) {
-	if !o.serverSide {
+	if !o.serverSide && (!o.blame || len(o.live) == 0) {
 		return nil, nil
 	}
 	ss := &kmerge.ServerSideOptions{Manager: o.fieldManager, Force: o.forceConflicts, Live: o.live}
