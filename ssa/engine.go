@@ -331,11 +331,9 @@ func (e *Engine) start(live, obj *yaml.Node, opts Options) (*request, map[string
 		}
 		r.setEntries(entries)
 		r.liveEntries = entries
-		lv, err := toValue(lr, 0)
-		if err != nil {
+		if liveVal, err = objectValue(lr); err != nil {
 			return nil, nil, nil, &RequestError{Msg: "the live object is " + err.Error()}
 		}
-		liveVal = without(lv.(map[string]any), "")
 	}
 	return r, val, liveVal, nil
 }

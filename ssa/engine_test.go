@@ -10,6 +10,8 @@ import (
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -436,6 +438,31 @@ func TestOwners(t *testing.T) {
 	for _, nobody := range []int{5, 11} {
 		if byLine[nobody] != "" {
 			t.Errorf("line %d is owned: %q", nobody, byLine[nobody])
+		}
+	}
+}
+
+// FieldsV1 keys written by kmerge's writer are the engine's own.
+func TestElementKey(t *testing.T) {
+	str := func(s string) value.Value { return value.NewValueInterface(s) }
+	name := "a.b/c"
+	i := 3
+	cases := []smdfieldpath.PathElement{
+		{FieldName: &name},
+		{Index: &i},
+		{Key: &value.FieldList{{Name: "containerPort", Value: value.NewValueInterface(int64(80))}, {Name: "protocol", Value: str("TCP")}}},
+		{Key: &value.FieldList{{Name: "name", Value: str(`a"b<c>&\u2028é`)}}},
+		{Key: &value.FieldList{{Name: "x", Value: value.NewValueInterface(1.5)}}},
+		{Value: &[]value.Value{str("finalizer.io/x")}[0]},
+		{Value: &[]value.Value{value.NewValueInterface(true)}[0]},
+	}
+	for _, pe := range cases {
+		want, err := smdfieldpath.SerializePathElement(pe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := elementKey(pe); err != nil || got != want {
+			t.Errorf("%v: %q, want %q", pe, got, want)
 		}
 	}
 }

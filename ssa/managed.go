@@ -1,14 +1,16 @@
 package ssa
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"github.com/kmerge/kmerge/tree"
 )
@@ -149,12 +151,12 @@ func decodeManaged(obj *yaml.Node, file string) ([]*Entry, error) {
 		}
 		e.fields = &smdfieldpath.Set{}
 		if fv := tree.Deref(tree.MapGet(item, "fieldsV1")); fv != nil && tree.KindOf(fv) != tree.Null {
-			js, err := tree.MarshalJSON(fv)
-			if err != nil {
-				return nil, &ManagedFieldsError{Pos: at(fv), Msg: fmt.Sprintf("entry %d: fieldsV1: %v", i, err)}
+			set, _, bad := readFields(fv, 0)
+			if bad != nil {
+				return nil, &ManagedFieldsError{Pos: at(bad.at), Msg: fmt.Sprintf("entry %d: fieldsV1 is not a field set: %s", i, bad.msg)}
 			}
-			if err := e.fields.FromJSON(bytes.NewReader(js)); err != nil {
-				return nil, &ManagedFieldsError{Pos: at(fv), Msg: fmt.Sprintf("entry %d: fieldsV1 is not a field set: %v", i, err)}
+			if set != nil {
+				e.fields = set
 			}
 		}
 		out = append(out, e)
@@ -196,12 +198,8 @@ func encodeManaged(entries []*Entry) ([]any, error) {
 	}
 	out := make([]any, 0, len(entries))
 	for _, e := range entries {
-		js, err := e.fields.ToJSON()
+		fields, err := fieldsNode(e.fields, false, 0)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the fields of %s: %w", e.Manager, err)
-		}
-		var fields any
-		if err := json.Unmarshal(js, &fields); err != nil {
 			return nil, fmt.Errorf("encoding the fields of %s: %w", e.Manager, err)
 		}
 		m := map[string]any{"apiVersion": e.APIVersion, "fieldsType": "FieldsV1", "fieldsV1": fields,
@@ -227,6 +225,177 @@ func sameButTimes(a, b []*Entry) bool {
 		p, q := a[i], b[i]
 		if p.Manager != q.Manager || p.Operation != q.Operation || p.APIVersion != q.APIVersion ||
 			p.Subresource != q.Subresource || !p.fields.Equals(q.fields) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldsError is a fieldsV1 that is no field set, and where.
+type fieldsError struct {
+	at  *yaml.Node
+	msg string
+}
+
+// readFields reads a field set written as FieldsV1 (f:NAME, k:KEYS, v:VALUE,
+// i:INDEX keys, "." for a place that is a member as well as a parent), as
+// the API server reads it: an empty object is a member of its parent,
+// path elements of kinds it does not know are left out. It returns the
+// set of what is below n (nil: nothing), and whether n is a member.
+func readFields(n *yaml.Node, depth int) (*smdfieldpath.Set, bool, *fieldsError) {
+	n = tree.Deref(n)
+	if depth > maxNesting {
+		return nil, false, &fieldsError{n, "nested too deep"}
+	}
+	if tree.KindOf(n) == tree.Null {
+		return nil, true, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, false, &fieldsError{n, "expected an object, not " + tree.KindOf(n).String()}
+	}
+	var children *smdfieldpath.Set
+	member := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := tree.Deref(n.Content[i]).Value
+		if key == "." {
+			member = true
+			continue
+		}
+		pe, err := smdfieldpath.DeserializePathElement(key)
+		if errors.Is(err, smdfieldpath.ErrUnknownPathElementType) {
+			continue
+		}
+		if err != nil {
+			return nil, false, &fieldsError{n.Content[i], fmt.Sprintf("%q: %v", key, err)}
+		}
+		below, isMember, bad := readFields(n.Content[i+1], depth+1)
+		if bad != nil {
+			return nil, false, bad
+		}
+		if isMember || below != nil {
+			if children == nil {
+				children = &smdfieldpath.Set{}
+			}
+		}
+		if isMember {
+			children.Members.Insert(pe)
+		}
+		if below != nil {
+			*children.Children.Descend(pe) = *below
+		}
+	}
+	return children, member || children == nil, nil
+}
+
+// fieldsNode writes a field set as FieldsV1, keys sorted as kubectl prints
+// them; self says that the set's own place is a member too (".").
+func fieldsNode(s *smdfieldpath.Set, self bool, depth int) (*yaml.Node, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if depth > maxNesting {
+		return nil, fmt.Errorf("nested deeper than %d levels", maxNesting)
+	}
+	type entry struct {
+		key string
+		val *yaml.Node
+	}
+	var entries []entry
+	empty := func() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle} }
+	if self && (s.Members.Size() > 0 || !s.Children.Empty()) {
+		entries = append(entries, entry{".", empty()})
+	}
+	var err error
+	s.Members.Iterate(func(pe smdfieldpath.PathElement) {
+		if _, ok := s.Children.Get(pe); ok || err != nil {
+			return
+		}
+		var key string
+		if key, err = elementKey(pe); err == nil {
+			entries = append(entries, entry{key, empty()})
+		}
+	})
+	s.Children.Iterate(func(pe smdfieldpath.PathElement) {
+		if err != nil {
+			return
+		}
+		child, _ := s.Children.Get(pe)
+		var key string
+		if key, err = elementKey(pe); err != nil {
+			return
+		}
+		var val *yaml.Node
+		if val, err = fieldsNode(child, s.Members.Has(pe), depth+1); err == nil {
+			entries = append(entries, entry{key, val})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
+	m.Content = make([]*yaml.Node, 0, 2*len(entries))
+	for _, e := range entries {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: e.key}, e.val)
+	}
+	if len(m.Content) == 0 {
+		m.Style = yaml.FlowStyle
+	}
+	return m, nil
+}
+
+// elementKey is a path element as FieldsV1 writes it
+// (smdfieldpath.SerializePathElement): written here for a field, and for
+// the keys and set values of plain strings and integers, the common ones
+// (the engine's writer, built for streams, costs more than the rest of
+// writing the entry).
+func elementKey(pe smdfieldpath.PathElement) (string, error) {
+	switch {
+	case pe.FieldName != nil:
+		return "f:" + *pe.FieldName, nil
+	case pe.Index != nil:
+		return "i:" + strconv.Itoa(*pe.Index), nil
+	case pe.Key != nil:
+		b := make([]byte, 0, 48)
+		b = append(b, "k:{"...)
+		for i, f := range *pe.Key {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if !plainJSON(f.Name) {
+				return smdfieldpath.SerializePathElement(pe)
+			}
+			b = append(append(append(b, '"'), f.Name...), '"', ':')
+			var ok bool
+			if b, ok = appendPlain(b, f.Value); !ok {
+				return smdfieldpath.SerializePathElement(pe)
+			}
+		}
+		return string(append(b, '}')), nil
+	case pe.Value != nil:
+		if b, ok := appendPlain([]byte("v:"), *pe.Value); ok {
+			return string(b), nil
+		}
+	}
+	return smdfieldpath.SerializePathElement(pe)
+}
+
+// appendPlain appends a value as JSON when it is an integer or a string
+// JSON writes as it is, between quotes.
+func appendPlain(b []byte, v value.Value) ([]byte, bool) {
+	switch {
+	case v.IsInt():
+		return strconv.AppendInt(b, v.AsInt(), 10), true
+	case v.IsString() && plainJSON(v.AsString()):
+		return append(append(append(b, '"'), v.AsString()...), '"'), true
+	}
+	return b, false
+}
+
+// plainJSON reports whether JSON writes s as its bytes between quotes:
+// printable ASCII without quotes, backslashes, or the characters an
+// HTML-safe writer escapes (<, >, &).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			return false
 		}
 	}

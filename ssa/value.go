@@ -98,6 +98,8 @@ func toNode(v any) *yaml.Node {
 		return floatNode(v)
 	case string:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+	case *yaml.Node:
+		return v // written already (managedFields' field sets)
 	}
 	// no other type comes out of toValue or the engine
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(v)}
@@ -127,4 +129,41 @@ func Canonical(n *yaml.Node) (*yaml.Node, error) {
 		return nil, err
 	}
 	return toNode(v), nil
+}
+
+// objectValue is toValue of an object but for its metadata.managedFields,
+// which are read apart (decodeManaged) and never part of the value the
+// engine merges.
+func objectValue(root *yaml.Node) (map[string]any, error) {
+	root = tree.Deref(root)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("not a mapping")
+	}
+	out := make(map[string]any, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := tree.Deref(root.Content[i]).Value
+		val := tree.Deref(root.Content[i+1])
+		if key == "metadata" && val != nil && val.Kind == yaml.MappingNode {
+			md := make(map[string]any, len(val.Content)/2)
+			for j := 0; j+1 < len(val.Content); j += 2 {
+				k := tree.Deref(val.Content[j]).Value
+				if k == "managedFields" {
+					continue
+				}
+				v, err := toValue(val.Content[j+1], 2)
+				if err != nil {
+					return nil, err
+				}
+				md[k] = v
+			}
+			out[key] = md
+			continue
+		}
+		v, err := toValue(val, 1)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	return out, nil
 }
