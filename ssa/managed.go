@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -261,7 +262,7 @@ func readFields(n *yaml.Node, depth int) (*smdfieldpath.Set, bool, *fieldsError)
 			member = true
 			continue
 		}
-		pe, err := smdfieldpath.DeserializePathElement(key)
+		pe, err := readElement(key)
 		if errors.Is(err, smdfieldpath.ErrUnknownPathElementType) {
 			continue
 		}
@@ -400,4 +401,13 @@ func plainJSON(s string) bool {
 		}
 	}
 	return true
+}
+
+// readElement reads a FieldsV1 key: a field's (f:NAME, most of them) here,
+// the others by the engine's reader.
+func readElement(key string) (smdfieldpath.PathElement, error) {
+	if name, ok := strings.CutPrefix(key, "f:"); ok {
+		return smdfieldpath.PathElement{FieldName: &name}, nil
+	}
+	return smdfieldpath.DeserializePathElement(key)
 }
