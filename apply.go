@@ -55,12 +55,6 @@ type ApplyOptions struct {
 
 	ApplyPatchesOptions
 
-	// ServerSide, when set, applies the output server-side, to the live
-	// objects, as an API server would (ServerSideOptions): the outputs
-	// are then the objects as stored, and ApplyResult.ServerSide says
-	// what each is.
-	ServerSide *ServerSideOptions
-
 	// partBytes is the size of the parts a long stream is read in
 	// (resource.LoadOptions.Parts): 0 is partBytes, less than 0 none;
 	// rewriteParts takes every file read in parts as one a part of which
@@ -127,9 +121,6 @@ type ApplyResult struct {
 	// ShowSecrets makes Diff show the values of Secrets in clear; it is
 	// ApplyPatchesOptions.ShowSecrets.
 	ShowSecrets bool
-	// ServerSide is what a server-side apply stored (ApplyOptions.
-	// ServerSide); nil for a client-side run.
-	ServerSide *ServerSideResult
 
 	limits *tree.Limits              // what Diff reads a file's texts with, to mask them
 	blamed map[*File][]*blamedObject // for Blame: the changes of each file's objects
@@ -167,14 +158,7 @@ func (f *File) Changed() bool { return !bytes.Equal(f.Input, f.Output) }
 // returns ctx.Err() wrapped with where it stopped (the file, the object or
 // the patch), and no result. It writes no file in any case (WriteDir
 // does), and its inputs are left as they are.
-//
-// With opts.ServerSide, the output is then applied server-side to the
-// live objects (ServerSideOptions); objects that conflict with other field
-// managers make the error a *ServerSideConflictError.
 func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
-	if opts.ServerSide != nil {
-		return applyServerSide(ctx, opts)
-	}
 	res, _, err := apply(ctx, opts)
 	return res, err
 }
@@ -686,15 +670,7 @@ func (r *ApplyResult) Stream() []byte {
 // patch -p1 applies the diff. Unless ShowSecrets, the values of Secrets
 // are masked first (maskTexts), so that the diff shows which values
 // changed, not what they were or became.
-//
-// After a server-side apply (ServerSide), it is the diff of each live
-// object against the object stored instead: a/ and b/ name the object as
-// kubectl diff does (apps.v1.Deployment.prod.web), an object created is
-// new (/dev/null), and objects the apply leaves as they were are left out.
 func (r *ApplyResult) Diff() string {
-	if r.ServerSide != nil {
-		return r.serverSideDiff()
-	}
 	var b strings.Builder
 	for _, f := range r.Files {
 		if !f.Changed() {

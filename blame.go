@@ -2,13 +2,11 @@ package kmerge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
-	"github.com/kmerge/kmerge/ssa"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -54,9 +51,9 @@ type Line struct {
 	N    int // its number in the file's output
 	Text string
 	// Live are the field managers that own, in the live object, the
-	// field or item the line starts (Blame with ServerSide's Live); After
-	// are those that own it once the output is applied server-side (with
-	// ServerSide's Manager). Nil: nobody, or not asked.
+	// field or item the line starts; After are those that own it once the
+	// output is applied server-side. Blame leaves them nil; package
+	// serverside's Blame fills them in.
 	Live, After []string
 }
 
@@ -126,16 +123,6 @@ func (e *NoObjectError) Error() string { return "no object matches " + e.Selecto
 type blameRun struct {
 	only []*resource.Matcher // nil: every object
 
-	// with ServerSide: the live objects, and the engine that says who
-	// owns what in them (and after the apply)
-	ctx       context.Context
-	live      liveObjects
-	engine    *ssa.Engine
-	ss        *ServerSideOptions
-	conflicts []ObjectConflicts
-	// the owners of each line: live, and after the apply
-	lineOwners map[lineAt][2][]string
-
 	mu      sync.Mutex
 	matched []bool   // by selector: it picked an object
 	picked  []string // the objects picked, by ID, in no order
@@ -202,11 +189,6 @@ func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*
 			b.only = append(b.only, m)
 		}
 	}
-	if ss := opts.ServerSide; ss != nil {
-		if err := b.loadLive(ctx, opts); err != nil {
-			return nil, err
-		}
-	}
 	opts.blame = b
 	res, set, err := apply(ctx, opts)
 	if err != nil {
@@ -234,10 +216,6 @@ func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*
 			}
 		}
 		out.Documents = append(out.Documents, docs...)
-	}
-	if len(b.conflicts) > 0 {
-		b.placeConflicts(res.Files, out.Documents)
-		return nil, &ServerSideConflictError{Objects: b.conflicts}
 	}
 	sort.Strings(b.picked)
 	b.picked = slices.Compact(b.picked)
@@ -301,11 +279,7 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 	// of its Secrets are masked by their place in it
 	finish := func(i int) {
 		if len(docs) > 0 && docs[len(docs)-1].Index == i {
-			d := docs[len(docs)-1]
-			d.Lines = documentLines(text, starts, st.Docs[i], opts.ShowSecrets, secrets[i])
-			if b := opts.blame; b != nil && b.engine != nil {
-				b.place(d)
-			}
+			docs[len(docs)-1].Lines = documentLines(text, starts, st.Docs[i], opts.ShowSecrets, secrets[i])
 		}
 	}
 	for _, o := range objs {
@@ -349,11 +323,6 @@ func blameFile(f *File, objs []*blamedObject, opts ApplyOptions) ([]*BlamedDocum
 		var was *yaml.Node // the object as read
 		if input != nil {
 			was = objectRoot(input.Docs[o.doc], o)
-		}
-		if lines != nil && opts.blame != nil && opts.blame.engine != nil {
-			if err := opts.blame.owners(f, root, o.doc); err != nil {
-				return nil, err
-			}
 		}
 		for _, c := range change.Origins(o.changes, was) {
 			og := Origin{Origin: c}
@@ -694,162 +663,4 @@ func blamedOf(files []fileResult) map[*File][]*blamedObject {
 		}
 	}
 	return out
-}
-
-// loadLive reads the live objects of a blame with ServerSide.
-func (b *blameRun) loadLive(ctx context.Context, opts ApplyOptions) error {
-	live, err := resource.Load(ctx, opts.ServerSide.Live, nil, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers})
-	if err != nil {
-		return err
-	}
-	b.live = liveObjects{}
-	for _, r := range live.Resources {
-		k := liveKey(r.APIVersion, r.Kind, r.Name)
-		b.live[k] = append(b.live[k], r)
-	}
-	s := opts.Schema
-	if s == nil {
-		s = schema.Builtin()
-	}
-	b.ctx, b.engine, b.ss = ctx, ssa.New(s), opts.ServerSide
-	b.lineOwners = map[lineAt][2][]string{}
-	return nil
-}
-
-// lineAt is a line of a document of a file.
-type lineAt struct {
-	file      string
-	doc, line int
-}
-
-// owners notes, for the lines of an object of the output (root, in
-// document doc of f), who owns what they set in its live object, and,
-// with a manager, once it is applied server-side. A conflict is kept for
-// Blame to return.
-func (b *blameRun) owners(f *File, root *yaml.Node, doc int) error {
-	id := identityOf(root)
-	pos := tree.Position{File: f.Path, Line: root.Line, Column: root.Column}
-	lr, err := b.live.find(id)
-	if err != nil {
-		return &ServerSideError{Pos: pos, ID: id.String(), Err: err}
-	}
-	note := func(owners map[*yaml.Node][]string, after bool) {
-		for n, o := range owners {
-			at := lineAt{f.Path, doc, n.Line}
-			v := b.lineOwners[at]
-			i := 0
-			if after {
-				i = 1
-			}
-			v[i] = appendNew(v[i], o...)
-			b.lineOwners[at] = v
-		}
-	}
-	var liveRoot *yaml.Node
-	if lr != nil {
-		liveRoot = lr.Root
-		entries, err := ssa.ManagedFields(lr.Root, lr.Source.Path)
-		if err != nil {
-			return &ServerSideError{Pos: lr.Position(), ID: lr.ID(), Err: err}
-		}
-		owners, err := b.engine.Owners(b.ctx, root, entries)
-		if err != nil {
-			return &ServerSideError{Pos: pos, ID: id.String(), Err: err}
-		}
-		note(owners, false)
-	}
-	if b.ss.Manager == "" {
-		return nil
-	}
-	when := b.ss.Time
-	if when.IsZero() {
-		when = time.Now()
-	}
-	liveFile := ""
-	if lr != nil {
-		liveFile = lr.Source.Path
-	}
-	r, err := b.engine.Apply(b.ctx, liveRoot, root, ssa.Options{Manager: b.ss.Manager, Force: b.ss.Force, Time: when, LiveFile: liveFile})
-	var ce *ssa.ConflictError
-	switch {
-	case errors.As(err, &ce):
-		oc := ObjectConflicts{ID: id.String(), File: f.Path, Err: ce}
-		for _, c := range ce.Conflicts {
-			fc := FieldConflict{Conflict: c}
-			if c.Node != nil {
-				fc.Pos = tree.Position{File: f.Path, Line: c.Node.Line, Column: c.Node.Column}
-			}
-			oc.Fields = append(oc.Fields, fc)
-		}
-		b.conflicts = append(b.conflicts, oc)
-		return nil
-	case err != nil:
-		return &ServerSideError{Pos: pos, ID: id.String(), Err: err}
-	}
-	owners, err := b.engine.Owners(b.ctx, root, r.Managed)
-	if err != nil {
-		return &ServerSideError{Pos: pos, ID: id.String(), Err: err}
-	}
-	note(owners, true)
-	return nil
-}
-
-// place gives a document's lines the owners noted for them.
-func (b *blameRun) place(d *BlamedDocument) {
-	for i := range d.Lines {
-		v := b.lineOwners[lineAt{d.File, d.Index, d.Lines[i].N}]
-		d.Lines[i].Live, d.Lines[i].After = v[0], v[1]
-	}
-}
-
-// appendNew appends the names of more that list does not hold yet.
-func appendNew(list []string, more ...string) []string {
-	for _, m := range more {
-		if !slices.Contains(list, m) {
-			list = append(list, m)
-		}
-	}
-	return list
-}
-
-// placeConflicts says where each conflicting field comes from, as
-// ServerSideConflictError's fields do: the patch that wrote its line of
-// the output, else the manifest's line it was copied from (the fields'
-// positions are their lines in the output until then).
-func (b *blameRun) placeConflicts(files []*File, docs []*BlamedDocument) {
-	byPath := map[string]*File{}
-	for _, f := range files {
-		byPath[f.Path] = f
-	}
-	maps := map[string]map[int]int{}
-	for i := range b.conflicts {
-		o := &b.conflicts[i]
-		for j := range o.Fields {
-			fc := &o.Fields[j]
-			if fc.Node == nil {
-				continue
-			}
-			line := fc.Pos.Line
-			for _, d := range docs {
-				if d.File != o.File {
-					continue
-				}
-				if _, og := d.LineOrigin(line); og != nil {
-					fc.Pos, fc.Patch = og.Pos, true
-					break
-				}
-			}
-			if fc.Patch {
-				continue
-			}
-			f := byPath[o.File]
-			if f == nil {
-				continue
-			}
-			if maps[o.File] == nil {
-				maps[o.File] = lineMap(f.Input, f.Output)
-			}
-			fc.Pos.Line = maps[o.File][line]
-		}
-	}
 }

@@ -422,7 +422,7 @@ func (r *request) updater() *merge.Updater {
 			ignore[vs.APIVersion()] = filter
 		}
 	}
-	return &merge.Updater{Converter: versions{r}, IgnoreFilter: ignore}
+	return (&merge.UpdaterBuilder{Converter: versions{r}, IgnoreFilter: ignore}).BuildUpdater()
 }
 
 // update records what an Update by manager changed from live to obj,

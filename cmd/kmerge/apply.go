@@ -20,6 +20,7 @@ import (
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
@@ -44,11 +45,12 @@ type applyOptions struct {
 	validate       string
 	project        string
 	showSecrets    bool
-	serverSide     bool     // --server-side
-	fieldManager   string   // --field-manager
-	forceConflicts bool     // --force-conflicts
-	live           []string // --live
-	blame          bool     // the command is blame: --live shows owners, alone too
+	serverSide     bool                // --server-side
+	fieldManager   string              // --field-manager
+	forceConflicts bool                // --force-conflicts
+	live           []string            // --live
+	blame          bool                // the command is blame: --live shows owners, alone too
+	ss             *serverside.Options // read by load: a server-side run, or nil
 	limits         *limits
 	lock           *kmerge.DirLock // of outDir, while the run lasts
 	order          smp.ListOrder   // --list-order, read by prepare
@@ -130,11 +132,11 @@ func (o *applyOptions) checkServerSide() error {
 // serverSideOptions returns the options of a server-side apply, or nil;
 // the time stamped on managedFields is SOURCE_DATE_EPOCH's when it is set
 // (a reproducible output), else the current time.
-func (o *applyOptions) serverSideOptions() (*kmerge.ServerSideOptions, error) {
+func (o *applyOptions) serverSideOptions() (*serverside.Options, error) {
 	if !o.serverSide && (!o.blame || len(o.live) == 0) {
 		return nil, nil
 	}
-	ss := &kmerge.ServerSideOptions{Manager: o.fieldManager, Force: o.forceConflicts, Live: o.live}
+	ss := &serverside.Options{Manager: o.fieldManager, Force: o.forceConflicts, Live: o.live}
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		secs, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
@@ -344,7 +346,7 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}
-	if opts.ServerSide, err = o.serverSideOptions(); err != nil {
+	if o.ss, err = o.serverSideOptions(); err != nil {
 		return none, err
 	}
 	return opts, nil
@@ -383,7 +385,15 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 			rec.budget.addFiles(files)
 		}
 	}
-	res, err := kmerge.Apply(ctx, opts)
+	var res *kmerge.ApplyResult
+	var ssRes *serverside.Result
+	if o.ss != nil {
+		if ssRes, err = serverside.Apply(ctx, opts, *o.ss); err == nil {
+			res = ssRes.ApplyResult
+		}
+	} else {
+		res, err = kmerge.Apply(ctx, opts)
+	}
 	if err != nil {
 		if sigs != nil {
 			return sigs.stopped(o.outDir, err)
@@ -410,8 +420,8 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	for _, c := range res.Conflicts {
 		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
 	}
-	if ss := res.ServerSide; ss != nil {
-		for _, id := range ss.NoManagedFields {
+	if ssRes != nil {
+		for _, id := range ssRes.NoManagedFields {
 			fmt.Fprintf(stderr, "kmerge: warning: %s has no managedFields (exported without kubectl get --show-managed-fields?): the API server gives all its fields to before-first-apply, and the apply conflicts with it where it changes them\n", id)
 		}
 	}
@@ -421,6 +431,9 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	switch {
 	case o.diff:
 		diff := res.Diff()
+		if ssRes != nil {
+			diff = ssRes.Diff()
+		}
 		colored, err := useColor(o.color, stdout)
 		if err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -82,7 +83,12 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	if err != nil {
 		return err
 	}
-	res, err := kmerge.Blame(context.Background(), opts, only...)
+	var res *kmerge.BlameResult
+	if o.ss != nil {
+		res, err = serverside.Blame(context.Background(), opts, *o.ss, only...)
+	} else {
+		res, err = kmerge.Blame(context.Background(), opts, only...)
+	}
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -81,7 +81,7 @@ func quote(pos tree.Position, inputs texts, masked bool) string {
 // once) are printed one by one, each with its line, then what to do about
 // them.
 func report(w io.Writer, err error, inputs texts) {
-	var sce *kmerge.ServerSideConflictError
+	var sce *serverside.ConflictError
 	if errors.As(err, &sce) {
 		reportServerSideConflicts(w, sce, inputs)
 		return
@@ -164,7 +164,7 @@ func colorDiff(diff string) string {
 // reportServerSideConflicts prints a server-side apply's conflicts: each
 // object's refusal in the API server's words, then each field with the
 // line of the manifest (or of the patch) that sets it, then what to do.
-func reportServerSideConflicts(w io.Writer, e *kmerge.ServerSideConflictError, inputs texts) {
+func reportServerSideConflicts(w io.Writer, e *serverside.ConflictError, inputs texts) {
 	for _, o := range e.Objects {
 		fmt.Fprintf(w, "kmerge: %s (%s): %s\n", o.ID, o.File, o.Err)
 		for _, f := range o.Fields {

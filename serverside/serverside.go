@@ -1,4 +1,15 @@
-package kmerge
+// Package serverside is kmerge apply's server-side mode (docs/ssa.md):
+// the manifests, patched as kmerge.Apply patches them, are applied to the
+// live objects (files, as kubectl get -o yaml --show-managed-fields writes
+// them) as an API server's server-side apply would (package ssa), and the
+// outputs are the objects as it would store them, managedFields included;
+// a conflict with another field manager names the line of the manifest,
+// or of the patch, that sets the field. Blame adds to kmerge.Blame's lines
+// the field managers that own them.
+//
+// It sits above package kmerge, which does not import the engine: what
+// does not apply server-side (the playground) does not carry it.
+package serverside
 
 import (
 	"bytes"
@@ -10,6 +21,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/internal/linediff"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -17,14 +29,10 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// ServerSideOptions make Apply a server-side apply of what the patches
-// give (ApplyOptions.ServerSide): each object of the output is applied,
-// as the applied configuration of its field manager, to its live object,
-// the object as the cluster stores it, as an API server's server-side
-// apply does (package ssa). The outputs are then the objects as the API
-// server would store them, managedFields included.
-type ServerSideOptions struct {
-	// Manager is the field manager (kubectl's --field-manager).
+// Options are the server-side apply's.
+type Options struct {
+	// Manager is the field manager (kubectl's --field-manager). Apply
+	// needs one; Blame without one shows the live owners only.
 	Manager string
 	// Force takes over the fields other managers own with other values
 	// (kubectl's --force-conflicts) instead of failing.
@@ -41,8 +49,12 @@ type ServerSideOptions struct {
 	Time time.Time
 }
 
-// ServerSideResult is what a server-side apply stored.
-type ServerSideResult struct {
+// Result is a server-side apply's: kmerge.Apply's result, each file's
+// Output the objects as the API server would store them (written as
+// kubectl get -o yaml writes them, keys sorted; as JSON for a JSON file
+// with KeepFormat), and what each object is.
+type Result struct {
+	*kmerge.ApplyResult
 	// Objects are the objects applied, in the order of the output.
 	Objects []*StoredObject
 	// NoManagedFields name the live objects that have no managedFields
@@ -50,6 +62,8 @@ type ServerSideResult struct {
 	// server gives all their fields to before-first-apply, with which the
 	// apply then conflicts.
 	NoManagedFields []string
+
+	limits *tree.Limits
 }
 
 // StoredObject is an object as the API server would store it after the
@@ -75,10 +89,10 @@ type StoredObject struct {
 	apiVersion, kind string
 }
 
-// ServerSideConflictError is a server-side apply some objects of which
-// conflict with other field managers: the API server refuses each such
-// object (409 Conflict), and nothing is written.
-type ServerSideConflictError struct {
+// ConflictError is a server-side apply some objects of which conflict
+// with other field managers: the API server refuses each such object (409
+// Conflict), and nothing is written.
+type ConflictError struct {
 	Objects []ObjectConflicts
 }
 
@@ -108,7 +122,7 @@ type FieldConflict struct {
 }
 
 // Error is each object's refusal, on a line of its own after the object.
-func (e *ServerSideConflictError) Error() string {
+func (e *ConflictError) Error() string {
 	var lines []string
 	for _, o := range e.Objects {
 		lines = append(lines, o.ID+": "+o.Err.Error())
@@ -116,23 +130,23 @@ func (e *ServerSideConflictError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// ServerSideError is an error applying one object server-side: its kind
-// unknown to the schema, a live object that cannot be read, a manifest
-// the API server would refuse (package ssa's errors).
-type ServerSideError struct {
+// Error is an error applying one object server-side: its kind unknown to
+// the schema, a live object that cannot be read or matched, a manifest the
+// API server would refuse (package ssa's errors).
+type Error struct {
 	Pos tree.Position // the object in the output (a manifest's line)
 	ID  string
 	Err error
 }
 
 // Error says where, which object, and what.
-func (e *ServerSideError) Error() string { return fmt.Sprintf("%s%s: %v", e.Pos, e.ID, e.Err) }
+func (e *Error) Error() string { return fmt.Sprintf("%s%s: %v", e.Pos, e.ID, e.Err) }
 
 // Unwrap returns the ssa error.
-func (e *ServerSideError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Position is the object's.
-func (e *ServerSideError) Position() tree.Position { return e.Pos }
+func (e *Error) Position() tree.Position { return e.Pos }
 
 // liveObjects are the live objects by group, kind and name.
 type liveObjects map[string][]*resource.Resource
@@ -140,6 +154,20 @@ type liveObjects map[string][]*resource.Resource
 func liveKey(apiVersion, kind, name string) string {
 	g := schema.ParseGVK(apiVersion, kind)
 	return g.Group + "\x00" + g.Kind + "\x00" + name
+}
+
+// loadLive reads the live objects.
+func loadLive(ctx context.Context, paths []string, opts kmerge.ApplyOptions) (liveObjects, error) {
+	live, err := resource.Load(ctx, paths, nil, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers})
+	if err != nil {
+		return nil, err
+	}
+	byName := liveObjects{}
+	for _, r := range live.Resources {
+		k := liveKey(r.APIVersion, r.Kind, r.Name)
+		byName[k] = append(byName[k], r)
+	}
+	return byName, nil
 }
 
 // find returns the live object of an object of the output: same group,
@@ -181,45 +209,43 @@ func versionGroup(apiVersion string) string {
 	return g.Version + "." + g.Group
 }
 
-// applyServerSide is Apply with ServerSide: the patches are applied, then
-// every object of the output is applied server-side to its live object.
-func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
-	ss := opts.ServerSide
-	if ss.Manager == "" {
-		return nil, errors.New("a server-side apply needs a field manager")
-	}
-	live, err := resource.Load(ctx, ss.Live, nil, resource.LoadOptions{Limits: opts.Limits, Workers: opts.Workers})
-	if err != nil {
-		return nil, err
-	}
-	byName := liveObjects{}
-	for _, r := range live.Resources {
-		k := liveKey(r.APIVersion, r.Kind, r.Name)
-		byName[k] = append(byName[k], r)
-	}
-	// every object's changes are kept, to say which patch wrote a
-	// conflicting field
-	opts.blame = &blameRun{}
-	res, _, err := apply(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
+func engineOf(opts kmerge.ApplyOptions) *ssa.Engine {
 	s := opts.Schema
 	if s == nil {
 		s = schema.Builtin()
 	}
-	engine := ssa.New(s)
+	return ssa.New(s)
+}
+
+// style is how stored objects are written: as kubectl writes YAML.
+var style = tree.Style{Indent: 2, CompactSequences: true}
+
+// Apply applies the patches of opts to the manifests of opts, as
+// kmerge.Apply does, then applies every object of the output server-side
+// to its live object, as ss.Manager. Objects that conflict with other
+// field managers make the error a *ConflictError (every such object, each
+// field with where it comes from); any other error stops at the object
+// (an *Error). ctx stops it as it stops kmerge.Apply, and between objects.
+func Apply(ctx context.Context, opts kmerge.ApplyOptions, ss Options) (*Result, error) {
+	if ss.Manager == "" {
+		return nil, errors.New("a server-side apply needs a field manager")
+	}
+	live, err := loadLive(ctx, ss.Live, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := kmerge.Apply(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	engine := engineOf(opts)
 	when := ss.Time
 	if when.IsZero() {
 		when = time.Now()
 	}
-	out := &ServerSideResult{}
+	out := &Result{ApplyResult: res, limits: opts.Limits}
 	var conflicts []ObjectConflicts
-	style := tree.Style{Indent: 2, CompactSequences: true}
 	for _, f := range res.Files {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("stopped before applying %s server-side: %w", f.Path, err)
-		}
 		st, err := tree.Read(f.Output, tree.Options{File: f.Path, Limits: opts.Limits})
 		if err != nil {
 			return nil, fmt.Errorf("%s: reading the output again: %w", f.Path, err)
@@ -228,11 +254,14 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 		var fileConflicts []ObjectConflicts
 		for _, d := range st.Docs {
 			for _, obj := range objectsOf(d) {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("stopped before applying %s server-side: %w", f.Path, err)
+				}
 				id := identityOf(obj)
 				pos := tree.Position{File: f.Path, Line: obj.Line, Column: obj.Column}
-				lr, err := byName.find(id)
+				lr, err := live.find(id)
 				if err != nil {
-					return nil, &ServerSideError{Pos: pos, ID: id.String(), Err: err}
+					return nil, &Error{Pos: pos, ID: id.String(), Err: err}
 				}
 				o := &StoredObject{File: f.Path, ID: id.String(), apiVersion: id.APIVersion, kind: id.Kind}
 				var liveRoot *yaml.Node
@@ -251,11 +280,11 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 					fileConflicts = append(fileConflicts, ObjectConflicts{ID: id.String(), File: f.Path, Err: ce})
 					continue
 				case err != nil:
-					return nil, &ServerSideError{Pos: pos, ID: id.String(), Err: err}
+					return nil, &Error{Pos: pos, ID: id.String(), Err: err}
 				}
 				o.Changed, o.Managed = r.Changed, r.Managed
 				o.ID = identityOf(r.Object).String() // with the live object's namespace
-				if o.Text, err = renderObject(style, r.Object); err != nil {
+				if o.Text, err = render(r.Object); err != nil {
 					return nil, err
 				}
 				if liveRoot != nil {
@@ -264,9 +293,9 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 					// out
 					canon, err := ssa.Canonical(liveRoot)
 					if err != nil {
-						return nil, &ServerSideError{Pos: lr.Position(), ID: lr.ID(), Err: err}
+						return nil, &Error{Pos: lr.Position(), ID: lr.ID(), Err: err}
 					}
-					if o.LiveText, err = renderObject(style, canon); err != nil {
+					if o.LiveText, err = render(canon); err != nil {
 						return nil, err
 					}
 				}
@@ -275,7 +304,6 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 			}
 		}
 		if len(fileConflicts) > 0 {
-			placeConflicts(f, fileConflicts, res.blamed[f], opts)
 			conflicts = append(conflicts, fileConflicts...)
 			continue
 		}
@@ -292,15 +320,21 @@ func applyServerSide(ctx context.Context, opts ApplyOptions) (*ApplyResult, erro
 		f.Output = b.Bytes()
 	}
 	if len(conflicts) > 0 {
-		return nil, &ServerSideConflictError{Objects: conflicts}
+		// where each field comes from: blame's origins, of a run that
+		// gives the same outputs
+		bl, err := kmerge.Blame(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		place(conflicts, bl)
+		return nil, &ConflictError{Objects: conflicts}
 	}
-	res.ServerSide = out
-	return res, nil
+	return out, nil
 }
 
-func renderObject(st tree.Style, n *yaml.Node) ([]byte, error) {
+func render(n *yaml.Node) ([]byte, error) {
 	var b bytes.Buffer
-	if err := tree.WriteYAML(&b, st, n); err != nil {
+	if err := tree.WriteYAML(&b, style, n); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -363,35 +397,39 @@ func identityOf(obj *yaml.Node) resource.Identity {
 		Namespace: scalarOf(md, "namespace"), Name: scalarOf(md, "name")}
 }
 
-// placeConflicts says where each conflicting field comes from: the patch
-// that wrote its line of the output, if one did (blame's origins), else
-// the manifest's line the output line was copied from.
-func placeConflicts(f *File, objs []ObjectConflicts, blamed []*blamedObject, opts ApplyOptions) {
-	var docs []*BlamedDocument
-	if len(blamed) > 0 {
-		docs, _ = blameFile(f, blamed, opts)
+// place says where each conflicting field comes from: the patch that
+// wrote its line of the output, if one did (blame's origins), else the
+// manifest's line the output line was copied from.
+func place(objs []ObjectConflicts, bl *kmerge.BlameResult) {
+	files := map[string]*kmerge.File{}
+	for _, f := range bl.Files {
+		files[f.Path] = f
 	}
-	var toInput map[int]int // output line: input line, made once
+	maps := map[string]map[int]int{} // output line: input line, by file, made once
 	for i := range objs {
 		o := &objs[i]
+		o.Fields = o.Fields[:0]
 		for _, c := range o.Err.Conflicts {
 			fc := FieldConflict{Conflict: c}
 			if c.Node != nil {
 				line := c.Node.Line
-				for _, d := range docs {
+				for _, d := range bl.Documents {
+					if d.File != o.File {
+						continue
+					}
 					if _, og := d.LineOrigin(line); og != nil {
 						fc.Pos, fc.Patch = og.Pos, true
 						break
 					}
 				}
-				if !fc.Patch {
-					if toInput == nil {
-						toInput = lineMap(f.Input, f.Output)
+				if f := files[o.File]; !fc.Patch && f != nil {
+					if maps[o.File] == nil {
+						maps[o.File] = lineMap(f.Input, f.Output)
 					}
-					if in, ok := toInput[line]; ok {
-						fc.Pos = tree.Position{File: f.Path, Line: in, Column: c.Node.Column}
+					if in, ok := maps[o.File][line]; ok {
+						fc.Pos = tree.Position{File: o.File, Line: in, Column: c.Node.Column}
 					} else {
-						fc.Pos = tree.Position{File: f.Path}
+						fc.Pos = tree.Position{File: o.File}
 					}
 				}
 			}
@@ -420,20 +458,22 @@ func lineMap(in, out []byte) map[int]int {
 	return m
 }
 
-// serverSideDiff is Diff of a server-side apply: each object's live
-// object against the object stored (created ones against nothing), named
-// as kubectl diff names them (apps.v1.Deployment.prod.web), Secrets'
-// values masked unless ShowSecrets.
-func (r *ApplyResult) serverSideDiff() string {
+// Diff returns each object's change against its live object, as a
+// unified diff (diff -u, three lines of context): a/ and b/ name the
+// object as kubectl diff does (apps.v1.Deployment.prod.web), an object
+// created is new (/dev/null), objects the apply leaves as they were are
+// left out. Unless ShowSecrets, Secrets' values are masked as kmerge's
+// other diffs mask them (kmerge.MaskSecrets).
+func (r *Result) Diff() string {
 	var b strings.Builder
-	for _, o := range r.ServerSide.Objects {
+	for _, o := range r.Objects {
 		if !o.Changed {
 			continue
 		}
 		name := diffName(o)
 		in, out := string(o.LiveText), string(o.Text)
 		if !r.ShowSecrets {
-			in, out = maskTexts(&File{Path: o.File, Input: o.LiveText, Output: o.Text}, r.limits, nil)
+			in, out = kmerge.MaskSecrets(o.LiveText, o.Text, r.limits)
 			if o.LiveText == nil {
 				in = ""
 			}

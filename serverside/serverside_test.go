@@ -1,4 +1,4 @@
-package kmerge
+package serverside
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmerge/kmerge"
 	"github.com/kmerge/kmerge/ssa"
 )
 
@@ -71,8 +72,8 @@ spec:
         image: nginx
 `
 
-func serverSide(dir string, ss ServerSideOptions, patches ...string) ApplyOptions {
-	return ApplyOptions{Manifests: []string{filepath.Join(dir, "m")}, Patches: patches, ServerSide: &ss}
+func manifests(dir string, patches ...string) kmerge.ApplyOptions {
+	return kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "m")}, Patches: patches}
 }
 
 // A conflict names the manifest's line that sets the field, or the
@@ -90,8 +91,8 @@ func TestServerSideConflictPositions(t *testing.T) {
 		{"p.kpatch", filepath.Join(dir, "m/web.yaml"), 6, false}, // replicas: 2 in the manifest, line 6
 		{"q.kpatch", filepath.Join(dir, "q.kpatch"), 2, true},    // the patch sets replicas
 	} {
-		_, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "argocd", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, c.patch)))
-		var sce *ServerSideConflictError
+		_, err := Apply(context.Background(), manifests(dir, filepath.Join(dir, c.patch)), Options{Manager: "argocd", Live: []string{filepath.Join(dir, "live")}})
+		var sce *ConflictError
 		if !errors.As(err, &sce) {
 			t.Fatalf("%s: %v", c.patch, err)
 		}
@@ -118,7 +119,7 @@ func TestServerSideForce(t *testing.T) {
 		"live/web.yaml": liveDeploy + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: prod}\n",
 		"p.kpatch":      "[deployment.web]\nmetadata.labels.team: shop\n"})
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	res, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "argocd", Force: true, Time: when, Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
+	res, err := Apply(context.Background(), manifests(dir, filepath.Join(dir, "p.kpatch")), Options{Manager: "argocd", Force: true, Time: when, Live: []string{filepath.Join(dir, "live")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +132,8 @@ func TestServerSideForce(t *testing.T) {
 	if strings.Contains(out, "manager: hpa") || strings.Contains(out, "name: other") {
 		t.Errorf("output:\n%s", out)
 	}
-	if len(res.ServerSide.Objects) != 2 || !res.ServerSide.Objects[0].Changed || res.ServerSide.Objects[1].Live != "" {
-		t.Fatalf("objects %+v", res.ServerSide.Objects)
+	if len(res.Objects) != 2 || !res.Objects[0].Changed || res.Objects[1].Live != "" {
+		t.Fatalf("objects %+v", res.Objects)
 	}
 	diff := res.Diff()
 	for _, want := range []string{"--- a/apps.v1.Deployment.prod.web", "-  replicas: 5", "+  replicas: 2", "--- /dev/null\n+++ b/v1.ConfigMap.new"} {
@@ -147,20 +148,20 @@ func TestServerSideForce(t *testing.T) {
 func TestServerSideErrors(t *testing.T) {
 	live := strings.Replace(liveDeploy, "apps/v1\nkind", "apps/v1beta2\nkind", 1)
 	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": live, "p.kpatch": "[deployment.web]\nspec.replicas: 3\n"})
-	_, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
-	var se *ServerSideError
+	_, err := Apply(context.Background(), manifests(dir, filepath.Join(dir, "p.kpatch")), Options{Manager: "a", Live: []string{filepath.Join(dir, "live")}})
+	var se *Error
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "kubectl get deployment.v1.apps") || se.Pos.Line != 1 {
 		t.Errorf("version: %v", err)
 	}
 	dir = files(t, map[string]string{"m/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", "p.kpatch": "[widget.w]\nspec.size: 1\n"})
-	_, err = Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a"}, filepath.Join(dir, "p.kpatch")))
+	_, err = Apply(context.Background(), manifests(dir, filepath.Join(dir, "p.kpatch")), Options{Manager: "a"})
 	var uk *ssa.UnknownKindError
 	if !errors.As(err, &uk) || !errors.As(err, &se) {
 		t.Errorf("unknown kind: %v", err)
 	}
 	twice := liveDeploy + "---\n" + strings.Replace(liveDeploy, "namespace: prod", "namespace: dev", 1)
 	dir = files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": twice, "p.kpatch": "[deployment.web]\nspec.replicas: 3\n"})
-	_, err = Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch")))
+	_, err = Apply(context.Background(), manifests(dir, filepath.Join(dir, "p.kpatch")), Options{Manager: "a", Live: []string{filepath.Join(dir, "live")}})
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "in several") {
 		t.Errorf("two namespaces: %v", err)
 	}
@@ -170,7 +171,7 @@ func TestServerSideErrors(t *testing.T) {
 func TestServerSideDiffMasksSecrets(t *testing.T) {
 	dir := files(t, map[string]string{"m/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: hunter2}\n",
 		"p.kpatch": "[secret.s]\nstringData.user: admin\n"})
-	res, err := Apply(context.Background(), serverSide(dir, ServerSideOptions{Manager: "a", Time: time.Unix(0, 0)}, filepath.Join(dir, "p.kpatch")))
+	res, err := Apply(context.Background(), manifests(dir, filepath.Join(dir, "p.kpatch")), Options{Manager: "a", Time: time.Unix(0, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,16 +184,17 @@ func TestServerSideDiffMasksSecrets(t *testing.T) {
 	}
 }
 
-// Blame with ServerSide gives each line the managers of its field in the
-// live object, and, with a Manager, once applied server-side.
+// Blame gives each line the managers of its field in the live object,
+// and, with a Manager, once applied server-side.
 func TestBlameLive(t *testing.T) {
 	dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": liveDeploy, "p.kpatch": "[deployment.web]\nspec.template.spec.containers[name=web].image: nginx:2\n"})
-	opts := serverSide(dir, ServerSideOptions{Live: []string{filepath.Join(dir, "live")}}, filepath.Join(dir, "p.kpatch"))
-	res, err := Blame(context.Background(), opts)
+	opts := manifests(dir, filepath.Join(dir, "p.kpatch"))
+	ss := Options{Live: []string{filepath.Join(dir, "live")}}
+	res, err := Blame(context.Background(), opts, ss)
 	if err != nil {
 		t.Fatal(err)
 	}
-	owners := func(res *BlameResult) map[string]string {
+	owners := func(res *kmerge.BlameResult) map[string]string {
 		out := map[string]string{}
 		for _, l := range res.Documents[0].Lines {
 			out[strings.TrimSpace(l.Text)] = strings.Join(l.Live, ",") + "/" + strings.Join(l.After, ",")
@@ -203,16 +205,16 @@ func TestBlameLive(t *testing.T) {
 	if got["replicas: 2"] != "argocd,hpa/" || got["image: nginx:2"] != "argocd/" || got["spec:"] != "/" {
 		t.Fatalf("owners %v", got)
 	}
-	opts.ServerSide.Manager, opts.ServerSide.Force = "argocd", true
-	if res, err = Blame(context.Background(), opts); err != nil {
+	ss.Manager, ss.Force = "argocd", true
+	if res, err = Blame(context.Background(), opts, ss); err != nil {
 		t.Fatal(err)
 	}
 	if got := owners(res); got["replicas: 2"] != "argocd,hpa/argocd" || got["image: nginx:2"] != "argocd/argocd" {
 		t.Fatalf("owners after %v", got)
 	}
-	opts.ServerSide.Force = false
-	_, err = Blame(context.Background(), opts)
-	var sce *ServerSideConflictError
+	ss.Force = false
+	_, err = Blame(context.Background(), opts, ss)
+	var sce *ConflictError
 	if !errors.As(err, &sce) || sce.Objects[0].Fields[0].Pos.Line != 6 {
 		t.Fatalf("conflict: %v", err)
 	}
