@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,10 +13,12 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/internal/linediff"
 	"github.com/kmerge/kmerge/internal/outdir"
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -35,8 +36,20 @@ type ApplyOptions struct {
 	// Manifests are files, folders (read recursively) and "-" for Stdin.
 	Manifests []string
 	Stdin     io.Reader
-	// Patches are .kpatch files, YAML patch lists, and folders of them.
+	// Patches are .kpatch files, YAML patch lists, and folders of them
+	// (kpatch.Load). A kustomization among them adds the schema its
+	// openapi field names to Schema (after it: Schema's kinds win), and,
+	// with Strict, a file of its folder that nothing reads is an error.
 	Patches []string
+	// Inputs are the files (or folders) the caller read for the run
+	// besides the manifests and patches: values files, schemas. A
+	// kustomization among the patches whose folder holds one of them does
+	// not warn that nothing reads it.
+	Inputs []string
+	// LoadRestrictions say which files a kustomization among the patches
+	// may name (kpatch.LoadOptions.LoadRestrictions): by default those in
+	// or below its folder, links followed, as kustomize by default.
+	LoadRestrictions kpatch.LoadRestrictions
 	// MaxLineBytes is the longest line of a .kpatch file; 0:
 	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
@@ -104,6 +117,11 @@ type ApplyPatchesOptions struct {
 	// (docs/reliability.md#secrets). The outputs themselves (File.Output)
 	// keep their values either way.
 	ShowSecrets bool
+	// Stale finds the patches that look left behind by a change to the
+	// manifests (change.Stales: a patch that changes nothing, a strategic
+	// list item made new, and incomplete, where it probably meant an item
+	// renamed since): ApplyResult.Stale. kmerge check asks for them.
+	Stale bool
 
 	blame *blameRun // Blame's: what the patches changed, kept per object
 }
@@ -118,6 +136,9 @@ type ApplyResult struct {
 	// Invalid are the violations of the schema that are warnings (see
 	// ApplyPatchesOptions.Validate), by file, then object, then place.
 	Invalid []*validate.Error
+	// Stale are the patches that look stale (ApplyPatchesOptions.Stale),
+	// by file, then object, then patch.
+	Stale []StalePatch
 	// ShowSecrets makes Diff show the values of Secrets in clear; it is
 	// ApplyPatchesOptions.ShowSecrets.
 	ShowSecrets bool
@@ -128,6 +149,12 @@ type ApplyResult struct {
 	// as the run gathered them (kpatch.Run.Secrets), for Diff: a value a
 	// patch gave a Secret and a later one moved out is in neither text
 	secrets map[*File][]placedSecrets
+}
+
+// StalePatch is a patch that looks stale on one object (change.Stale).
+type StalePatch struct {
+	Object string // its ID: "apps/v1 Deployment web"
+	change.Stale
 }
 
 // placedSecrets are the secret values of the object at a place of a file
@@ -167,10 +194,20 @@ func Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
 // released).
 func apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, *resource.Set, error) {
 	var loadWarnings []kpatch.Warning // a kustomization's fields kmerge does not read
+	var schemas []*schema.Schema      // kustomizations' openapi files
 	patches, err := kpatch.Load(ctx, opts.Patches, kpatch.LoadOptions{Limits: opts.Limits, MaxLineBytes: opts.MaxLineBytes, Workers: opts.Workers,
-		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }})
+		Warn: func(w kpatch.Warning) { loadWarnings = append(loadWarnings, w) }, LoadRestrictions: opts.LoadRestrictions,
+		Schemas: func(s *schema.Schema) { schemas = append(schemas, s) }, Inputs: append(slices.Clip(opts.Manifests), opts.Inputs...), Strict: opts.Strict})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(schemas) > 0 {
+		// after the schemas given: those win (schema.Schema.Extend)
+		s := opts.Schema
+		if s == nil {
+			s = schema.Builtin()
+		}
+		opts.Schema = s.Extend(schemas...)
 	}
 	empty, err := emptyPatchPaths(opts.Patches, patches, opts.Strict)
 	if err != nil {
@@ -389,10 +426,13 @@ func (j *partJoin) grow(b []byte, n, total int) []byte {
 
 // emptyFile says what a patch file that holds no patches holds instead,
 // and where: "the patch list is empty ([])" at the list, "the .kpatch file
-// holds only comments, no [section]" at its first line, and so on.
+// holds only comments, no [section]" at its first line, and so on. The
+// file is read again, when it is a regular file: a pipe given as a patch
+// file was read to its end already (opening it again would wait for a
+// writer that will not come).
 func emptyFile(file string) (tree.Position, string) {
 	pos := tree.Position{File: file, Line: 1}
-	data, err := os.ReadFile(file)
+	data, err := readfile.Found(file, nil)
 	if err != nil {
 		return tree.Position{File: file}, "the file holds no patches"
 	}
@@ -463,7 +503,7 @@ func (opts ApplyPatchesOptions) kpatchOptions(rec *conflict.Recorder) kpatch.Opt
 	o := kpatch.Options{Schema: opts.Schema, Vars: opts.Vars, Strict: opts.Strict,
 		ListOrder: opts.ListOrder, Trace: opts.Trace, Records: rec.Add, Workers: opts.Workers,
 		// validation attributes violations to changes; blame shows them
-		Changes:     opts.Validate != validate.None || opts.blame != nil,
+		Changes:     opts.Validate != validate.None || opts.blame != nil || opts.Stale,
 		ShowSecrets: opts.ShowSecrets}
 	if opts.Limits != nil {
 		o.MaxExpanded = opts.Limits.MaxExpanded
@@ -481,6 +521,7 @@ type fileResult struct {
 	err            error
 	invalid, warns []*validate.Error
 	blamed         []*blamedObject // Blame's
+	stale          []StalePatch    // ApplyPatchesOptions.Stale's
 	secrets        []placedSecrets // of the objects that are or were Secrets
 	docs           int             // the documents of the source as read
 	// rewritten: a part of a file (resource.Source.Part) that could not be
@@ -515,6 +556,7 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 	}
 	touched := make([]bool, len(objs))
 	blamed := make([]*blamedObject, len(objs))
+	stale := make([][]StalePatch, len(objs))
 	secrets := make([]*secret.Values, len(objs))
 	type check struct{ errs, warns []*validate.Error }
 	checks := make([]check, len(objs))
@@ -527,8 +569,13 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 				checks[j].errs, checks[j].warns = c.check(r.Root, true, src.Path, r.ID(), run.Secrets(r),
 					func() []validate.Violation { return c.violations(input.object(r), true) },
 					func() []validate.Change { return validate.Changes(run.Changes(r)) })
-				if opts.blame != nil {
-					blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
+			}
+			if touched[j] && opts.blame != nil {
+				blamed[j] = opts.blame.collect(run.Changes(r), r, run.Secrets(r))
+			}
+			if touched[j] && opts.Stale && !r.Deleted {
+				for _, st := range change.Stales(run.Changes(r), input.object(r)) {
+					stale[j] = append(stale[j], StalePatch{Object: r.ID(), Stale: st})
 				}
 			}
 			secrets[j] = run.Secrets(r)
@@ -564,6 +611,9 @@ func patchFile(ctx context.Context, run *kpatch.Run, src *resource.Source, objs 
 		if b != nil {
 			res.blamed = append(res.blamed, b)
 		}
+	}
+	for _, st := range stale {
+		res.stale = append(res.stale, st...)
 	}
 	for j, vals := range secrets {
 		if vals != nil {
@@ -617,6 +667,7 @@ func finish(ctx context.Context, run *kpatch.Run, rec *conflict.Recorder, set *r
 			invalid = append(invalid, e)
 		}
 		out.Invalid = append(out.Invalid, f.warns...)
+		out.Stale = append(out.Stale, f.stale...)
 	}
 	if len(invalid) > 0 {
 		return nil, errors.Join(invalid...)
@@ -738,32 +789,35 @@ func (r *ApplyResult) WriteDirWith(dir string, opts WriteDirOptions) error {
 			return err
 		}
 		defer lock.Unlock()
-	} else if !sameDir(opts.Lock.l.Dir, dir) {
+	} else if !opts.Lock.l.Holds(dir) {
 		return fmt.Errorf("%s: the lock given is %s's", dir, opts.Lock.l.Dir)
 	}
 	return outdir.Write(dir, files, outdir.Options{Context: opts.Context})
 }
 
-func sameDir(a, b string) bool {
-	a, errA := filepath.Abs(a)
-	b, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && a == b
-}
-
 // DirLock is the lock on an output folder (LockDir), which keeps two runs
-// from writing one folder at once: a lock file, .kmerge.lock, in the
+// from writing one folder at once, or two nested folders (one inside the
+// other, whose files both may write): a lock file, .kmerge.lock, in the
 // folder, locked with flock(2) on Linux, macOS and the BSDs and with
 // LockFileEx on Windows (the system lets go of it when the process ends,
 // however it ends). Other systems have no lock.
 type DirLock struct{ l *outdir.Lock }
 
 // DirLockedError is the error of LockDir on a folder another process
-// holds the lock of.
+// holds the lock of, or a folder inside it or around it that another
+// process writes (Folder names it then).
 type DirLockedError = outdir.LockedError
 
 // LockDir takes the lock on the output folder dir, creating dir if it is
 // missing (Unlock removes it again if it is still empty). It does not wait:
-// a folder locked by another process is a *DirLockedError.
+// a folder locked by another process is a *DirLockedError, and so is one
+// that another process is writing a folder of, or a folder that holds it
+// (the lock files of the folders above dir and below it are looked at:
+// links followed to find dir's own place, none followed below it, and
+// folders whose name starts with a dot passed over, as WriteDirWith writes
+// none of them). A lock file that is not a regular file of one name (a
+// link planted in a repository) is an error naming it, and is neither
+// followed nor written.
 func LockDir(dir string) (*DirLock, error) {
 	l, err := outdir.Acquire(dir)
 	if err != nil {

@@ -30,6 +30,27 @@ type BlameResult struct {
 	// Unchanged name the objects the selectors picked that no patch
 	// changed ("apps/v1 Deployment web"), in the order of the set.
 	Unchanged []string
+	// Deleted are the objects a patch deleted (and the selectors pick),
+	// in the order of the input: they have no line in the output.
+	Deleted []*DeletedObject
+}
+
+// DeletedObject is an object a patch deleted: where it was read, and the
+// patch that deleted it.
+type DeletedObject struct {
+	File                              string // the input file it was read from (File.Path)
+	Index                             int    // of its document in the file
+	Item                              int    // of the List the document is, from 0; -1 for the document itself
+	APIVersion, Kind, Namespace, Name string
+	// Pos is the patch that deleted it, and Overrode the patches whose
+	// changes to it the deletion undid, in the order they ran.
+	Pos      tree.Position
+	Overrode []tree.Position
+}
+
+// ID names the object as messages do: "apps/v1 Deployment prod/web".
+func (o *DeletedObject) ID() string {
+	return (&resource.Resource{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}).ID()
 }
 
 // BlamedDocument is a document of the output and what wrote it.
@@ -134,6 +155,7 @@ type blamedObject struct {
 	doc, item                         int
 	changes                           []change.Change
 	secrets                           *secret.Values // kpatch.Run.Secrets
+	deleted                           bool           // a patch deleted it: its last change
 }
 
 // picks reports whether the run's selectors pick r, and notes it.
@@ -202,7 +224,16 @@ func Blame(ctx context.Context, opts ApplyOptions, only ...resource.Selector) (*
 	out := &BlameResult{ApplyResult: res}
 	changed := map[string]bool{}
 	for _, f := range res.Files {
-		objs := res.blamed[f]
+		var objs []*blamedObject
+		for _, o := range res.blamed[f] {
+			if o.deleted {
+				d := o.deletion(f.Path)
+				out.Deleted = append(out.Deleted, d)
+				changed[d.ID()] = true
+				continue
+			}
+			objs = append(objs, o)
+		}
 		if len(objs) == 0 {
 			continue
 		}
@@ -247,7 +278,20 @@ func (b *blameRun) collect(changes []change.Change, r *resource.Resource, secret
 		return nil
 	}
 	return &blamedObject{apiVersion: r.APIVersion, kind: r.Kind, namespace: r.Namespace, name: r.Name,
-		doc: r.Doc, item: r.Item, changes: changes, secrets: secrets}
+		doc: r.Doc, item: r.Item, changes: changes, secrets: secrets, deleted: r.Deleted}
+}
+
+// deletion is what Blame says of an object a patch deleted.
+func (o *blamedObject) deletion(file string) *DeletedObject {
+	d := &DeletedObject{File: file, Index: o.doc, Item: o.item, APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name}
+	for i, c := range o.changes {
+		if i == len(o.changes)-1 {
+			d.Pos = c.Pos
+		} else if len(d.Overrode) == 0 || d.Overrode[len(d.Overrode)-1] != c.Pos {
+			d.Overrode = append(d.Overrode, c.Pos)
+		}
+	}
+	return d
 }
 
 // blameFile reads a file's output again and places the origins of its

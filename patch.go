@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/parallel"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/mergepatch"
@@ -120,46 +122,183 @@ func (e *NoSchemaError) Unwrap() error { return ErrNoSchema }
 // is done, Patch returns ctx.Err() wrapped with the document it stopped
 // before, and no output.
 func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, error) {
-	docName, patchName := opts.DocName, opts.PatchName
-	if docName == "" {
-		docName = "document"
+	if opts.DocName == "" {
+		opts.DocName = "document"
 	}
-	if patchName == "" {
-		patchName = "patch"
+	if opts.PatchName == "" {
+		opts.PatchName = "patch" // the engines name the patch in errors and changes
 	}
-	opts.PatchName = patchName // the engines name the patch in errors and changes
-	ps, err := tree.Read(patch, tree.Options{File: patchName, Limits: opts.Limits})
+	ps, err := tree.Read(patch, tree.Options{File: opts.PatchName, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}
 	if len(ps.Docs) != 1 {
-		return nil, fmt.Errorf("%s: a patch is one document, this has %d", patchName, len(ps.Docs))
-	}
-	st, err := tree.Read(doc, tree.Options{File: docName, Limits: opts.Limits, Whole: opts.Thorough})
-	if err != nil {
-		return nil, err
-	}
-	if opts.Notify != nil {
-		for _, w := range append(ps.Warnings, st.Warnings...) {
-			opts.Notify(w)
-		}
+		return nil, fmt.Errorf("%s: a patch is one document, this has %d", opts.PatchName, len(ps.Docs))
 	}
 	if err := nullMergePatch(ps.Docs[0], opts); err != nil {
 		return nil, err
 	}
+	if opts.Notify != nil {
+		for _, w := range ps.Warnings {
+			opts.Notify(w)
+		}
+	}
+	if !opts.Thorough {
+		if out, ok := patchParts(ctx, doc, ps.Docs[0], opts); ok {
+			return out, nil
+		}
+	}
+	out, _, err := patchStream(ctx, doc, ps.Docs[0], opts, streamPart{})
+	return out, err
+}
+
+// patchPartBytes is the size of the parts Patch cuts a long stream in, as
+// kmerge apply reads one (partBytes): each part is read, patched and
+// written on its own, several at once, and let go of, so that a long
+// stream costs about what its text and its output do, not the trees of
+// all its documents.
+const patchPartBytes = partBytes
+
+// A streamPart is the place of the text patchStream patches in its
+// stream: the line it starts at (0: it is the stream) and the style of
+// the stream, the documents before it and in the whole stream.
+type streamPart struct {
+	line        int
+	style       *tree.Style
+	docs        int // in the part (tree.Part.Docs)
+	base, total int
+}
+
+// patchParts patches a long YAML stream part by part (tree.SplitStream),
+// and reports false when it does not: a stream not cut in parts, or one
+// with an error, a violation or a limit crossed in some part, which is then
+// patched whole, for the errors as that gives them. What the parts tell
+// (warnings, violations, deletions) is told once they have all succeeded,
+// in the order of the stream.
+func patchParts(ctx context.Context, doc []byte, patch *yaml.Node, opts PatchOptions) ([]byte, bool) {
+	parts, style := tree.SplitStream(doc, patchPartBytes)
+	if parts == nil {
+		return nil, false
+	}
+	limits := tree.DefaultLimits()
+	if opts.Limits != nil {
+		limits = *opts.Limits
+	}
+	total := 0
+	for _, p := range parts {
+		total += p.Docs
+	}
+	if limits.MaxDocuments > 0 && total > limits.MaxDocuments {
+		return nil, false
+	}
+	type told struct {
+		notes   []tree.Warning
+		warns   []*validate.Error
+		deleted []func()
+	}
+	outs := make([][]byte, len(parts))
+	tells := make([]told, len(parts))
+	expanded := make([]int, len(parts))
+	var failed atomic.Bool
+	partLimits := limits
+	partLimits.MaxDocuments = 0 // counted above, for the stream
+	base := 0
+	bases := make([]int, len(parts))
+	for i, p := range parts {
+		bases[i], base = base, base+p.Docs
+	}
+	parallel.For(len(parts), 0, func(i int) {
+		if failed.Load() {
+			return
+		}
+		t := &tells[i]
+		po := opts
+		po.Limits = &partLimits
+		po.Notify = func(w tree.Warning) { t.notes = append(t.notes, w) }
+		po.Warn = func(e *validate.Error) { t.warns = append(t.warns, e) }
+		if opts.Deleted != nil {
+			po.Deleted = func(pos tree.Position, object string) {
+				t.deleted = append(t.deleted, func() { opts.Deleted(pos, object) })
+			}
+		}
+		out, n, err := patchStream(ctx, parts[i].Text, patch, po, streamPart{line: parts[i].Line, style: &style, docs: parts[i].Docs, base: bases[i], total: total})
+		if err != nil {
+			failed.Store(true)
+			return
+		}
+		outs[i], expanded[i] = out, n
+	})
+	if failed.Load() {
+		return nil, false
+	}
+	sum := 0
+	for _, n := range expanded {
+		sum += n
+	}
+	if limits.MaxExpanded > 0 && sum > limits.MaxExpanded {
+		return nil, false // what aliases add is limited for the stream
+	}
+	size := 0
+	for i := range parts {
+		size += len(outs[i])
+	}
+	out := make([]byte, 0, size)
+	for i := range parts {
+		out = append(out, outs[i]...)
+		outs[i] = nil
+		if opts.Notify != nil {
+			for _, w := range tells[i].notes {
+				opts.Notify(w)
+			}
+		}
+		opts.warn(tells[i].warns)
+		for _, d := range tells[i].deleted {
+			d()
+		}
+	}
+	return out, true
+}
+
+// patchStream patches every document of text, the stream doc or a part of
+// it (part), and returns the result and what the stream's aliases added
+// (tree.Stream.Expanded).
+func patchStream(ctx context.Context, text []byte, patch *yaml.Node, opts PatchOptions, part streamPart) ([]byte, int, error) {
+	docName, patchName := opts.DocName, opts.PatchName
+	topts := tree.Options{File: docName, Limits: opts.Limits, Whole: opts.Thorough}
+	if part.line > 0 {
+		topts.Line, topts.Style = part.line, part.style
+	}
+	st, err := tree.Read(text, topts)
+	if err != nil {
+		return nil, 0, err
+	}
+	if part.line > 0 && len(st.Docs) != part.docs {
+		// not the documents counted for it: the stream is patched whole
+		return nil, 0, fmt.Errorf("%s: a part at line %d holds %d documents, not %d", docName, part.line, len(st.Docs), part.docs)
+	}
+	total := part.total
+	if part.line == 0 {
+		total = len(st.Docs)
+	}
+	if opts.Notify != nil {
+		for _, w := range st.Warnings {
+			opts.Notify(w)
+		}
+	}
 	// taken before any change, so that what no patch touched is written
 	// as its text (the preserving writer), deletions included
 	st.Snapshot()
-	if opts.Type == Strategic && deletesObjects(ps.Docs[0]) {
-		return deleteObjects(ctx, st, ps.Docs[0], opts)
+	if opts.Type == Strategic && deletesObjects(patch) {
+		out, err := deleteObjects(ctx, st, patch, opts, part.base, total)
+		return out, st.Expanded(), err
 	}
 	c := opts.checker()
-	input := newRereader(doc, docName, 0, 0, opts.Limits)
+	input := newRereader(text, docName, topts.Line, 0, opts.Limits)
 	var invalid []error
 	// one object: patched, checked, put back where it was
 	patchOne := func(d *yaml.Node, i, item int, before func() *yaml.Node) (*yaml.Node, error) {
 		if err := ctx.Err(); err != nil {
-			where := fmt.Sprintf("document %d of %d", i+1, len(st.Docs))
+			where := fmt.Sprintf("document %d of %d", part.base+i+1, total)
 			if item >= 0 {
 				where += fmt.Sprintf(", items[%d]", item)
 			}
@@ -168,14 +307,14 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		object := isObject(d)
 		log := opts.changeLog()
 		vals := opts.secretsBefore(d)
-		res, err := patchDoc(d, ps.Docs[0], opts, log)
+		res, err := patchDoc(d, patch, opts, log)
 		if err != nil {
-			de := newDocumentError(err, patchName, docName, i, len(st.Docs), d)
+			de := newDocumentError(err, patchName, docName, part.base+i, total, d)
 			de.Item = item
 			de.masked = !opts.ShowSecrets && secret.Object(d) // the patch's line may set its values
-			return nil, opts.secretsAfter(vals, d, ps.Docs[0]).Error(de)
+			return nil, opts.secretsAfter(vals, d, patch).Error(de)
 		}
-		vals = opts.secretsAfter(vals, res, ps.Docs[0])
+		vals = opts.secretsAfter(vals, res, patch)
 		errs, warns := c.check(res, object, docName, objectName(res), vals,
 			func() []validate.Violation { return c.violations(before(), object) },
 			func() []validate.Change { return validate.Changes(log.Changes) })
@@ -186,44 +325,52 @@ func Patch(ctx context.Context, doc, patch []byte, opts PatchOptions) ([]byte, e
 		return res, nil
 	}
 	for i, d := range st.Docs {
-		if !holdsObject(d, docName, i, len(st.Docs), opts.Notify) {
+		if !holdsObject(d, docName, part.base+i, total, opts.Notify) {
 			continue // written as it was read
 		}
 		// The items of a List are the objects, as kubectl reads them
 		// (and as kmerge apply patches them): each gets the patch.
 		items, err := resource.ListItems(tree.Root(d), docName)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if items == nil {
 			if st.Docs[i], err = patchOne(d, i, -1, func() *yaml.Node { return input.doc(i) }); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			continue
 		}
 		for j, it := range items.Content {
 			res, err := patchOne(it, i, j, func() *yaml.Node { return input.item(i, j) })
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			items.Content[j] = tree.Root(res)
 		}
 	}
 	if len(invalid) > 0 {
-		return nil, errors.Join(invalid...)
+		return nil, 0, errors.Join(invalid...)
 	}
+	out, err := writeStream(st, opts)
+	return out, st.Expanded(), err
+}
+
+// writeStream writes a patched stream in the format opts ask (nil: its
+// own).
+func writeStream(st *tree.Stream, opts PatchOptions) ([]byte, error) {
 	format := st.Format
 	if opts.Output != nil {
 		format = *opts.Output
 	}
 	var out bytes.Buffer
+	var err error
 	if format == tree.JSON {
 		err = st.WriteJSON(&out)
 	} else {
 		err = st.WriteYAML(&out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", docName, err)
+		return nil, fmt.Errorf("%s: %w", opts.DocName, err)
 	}
 	return out.Bytes(), nil
 }
@@ -287,7 +434,7 @@ func nullMergePatch(patch *yaml.Node, opts PatchOptions) error {
 // picks every object. Documents that are not objects, and empty ones,
 // stay. The result is what remains (nothing, when every document was
 // deleted); opts.Deleted hears of each object deleted.
-func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts PatchOptions) ([]byte, error) {
+func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts PatchOptions, base, total int) ([]byte, error) {
 	root := tree.Root(patch)
 	meta := tree.MapGet(root, "metadata")
 	want := [4]string{scalarField(root, "apiVersion"), scalarField(root, "kind"), scalarField(meta, "name"), scalarField(meta, "namespace")}
@@ -311,7 +458,7 @@ func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts 
 	}
 	for i, d := range st.Docs {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("%s: stopped before document %d of %d: %w", opts.DocName, i+1, len(st.Docs), err)
+			return nil, fmt.Errorf("%s: stopped before document %d of %d: %w", opts.DocName, base+i+1, total, err)
 		}
 		obj := tree.Root(d)
 		items, err := resource.ListItems(obj, opts.DocName)
@@ -335,21 +482,7 @@ func deleteObjects(ctx context.Context, st *tree.Stream, patch *yaml.Node, opts 
 		}
 		items.Content = kept
 	}
-	format := st.Format
-	if opts.Output != nil {
-		format = *opts.Output
-	}
-	var out bytes.Buffer
-	var err error
-	if format == tree.JSON {
-		err = st.WriteJSON(&out)
-	} else {
-		err = st.WriteYAML(&out)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.DocName, err)
-	}
-	return out.Bytes(), nil
+	return writeStream(st, opts)
 }
 
 // PatchObject applies a patch to one object, a mapping node or a document

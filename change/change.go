@@ -91,6 +91,10 @@ type Change struct {
 	// Pos is where the patch says it: the patch's name, the line and the
 	// column of the key, the item or the directive.
 	Pos tree.Position
+	// Patch is where the patch the change is part of starts (a .kpatch
+	// section's header, an item of a YAML patch list), as kpatch records
+	// it; the zero Position when unknown, and Pos then stands for it.
+	Patch tree.Position
 	// Mask says that the change is to a v1 Secret whose values messages
 	// mask: String shows the values of its data and stringData as "***".
 	// It changes nothing else (conflicts are found on the values).

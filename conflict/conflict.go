@@ -26,7 +26,10 @@
 //     an item named by index (a JSON patch's) may be any item, and depends
 //     on every change to the list's items (an insertion, a deletion, an
 //     order); a change to a field that another patch uses to name items of
-//     the list changes which item that patch names;
+//     the list changes which item that patch names, unless the item changed
+//     is named by another value of a field both name but that one (the
+//     image of [name=a,image=i] is no part of [name=b,image=i]'s name:
+//     another item, whatever its image);
 //   - a test (a JSON patch's test, the value a move or a copy takes): any
 //     change at, above or below it, whatever the value, since the test
 //     reads the value before the change in one order and after it in the
@@ -249,6 +252,23 @@ func meet(e, f fieldpath.Element) meeting {
 		}
 	}
 	return maybe
+}
+
+// meetBut reports whether the item elements e and f of one list may name
+// one item when the values they give the field name are left out: when
+// they may not, an item named by e has, whatever its field name holds,
+// another value than f's of a field they both name, and a change of name
+// alone does not make it the item f names, nor one f named.
+func meetBut(e, f fieldpath.Element, name string) bool {
+	if e.Kind != fieldpath.KeyElement || f.Kind != fieldpath.KeyElement {
+		return true // an index may be any item
+	}
+	for _, kf := range e.Key {
+		if v, ok := f.KeyValue(kf.Name); ok && kf.Name != name && v != kf.Value {
+			return false
+		}
+	}
+	return true
 }
 
 // where says where two changes that conflict meet: at the path of the one
@@ -516,6 +536,9 @@ func renames(x, y change.Change) bool {
 			f := x.Path[j+1].Name
 			if _, isKey := e.KeyValue(f); !isKey {
 				continue
+			}
+			if !meetBut(item, e, f) {
+				continue // another item, before and after: x changes f alone
 			}
 			if own, ok := item.KeyValue(f); ok && x.Op == change.Set {
 				if v, ok := fieldpath.ValueOf(x.Value); ok && v == own {

@@ -80,6 +80,16 @@ func TestRules(t *testing.T) {
 		{"a key field changed", [3]any{S, "l[name=a].port", "54"}, [3]any{S, "l[port=53,protocol=TCP].t", "1"}, "", "", true},
 		{"a key field kept", [3]any{S, "l[port=53,protocol=TCP].port", "53"}, [3]any{S, "l[port=53,protocol=UDP].t", "1"}, "", "", false},
 		{"a field that is no key", [3]any{S, "l[name=a].image", "x"}, [3]any{S, "l[name=b].image", "y"}, "", "", false},
+		// issue 25: the item whose key field changes is named by another
+		// value of a field it keeps: another item, before and after
+		{"a key field of another item", [3]any{S, "l[name=a,image=i].image", "j"}, [3]any{S, "l[name=b,image=i].image", "k"}, "", "", false},
+		{"a key field of another item, and its existence", [3]any{S, "l[name=a,image=i].image", "j"}, [3]any{E, "l[name=b,image=i]", ""}, "field", "field", false},
+		{"a key field of another item, deleted", [3]any{D, "l[name=a,image=i].image", ""}, [3]any{S, "l[image=i,name=b].x", "1"}, "", "", false},
+		{"a key field of the same item", [3]any{S, "l[name=a,image=i].image", "j"}, [3]any{S, "l[name=a,image=i].x", "1"}, "", "", true},
+		{"a key field of an item that may be the other", [3]any{S, "l[name=a,image=i].image", "j"}, [3]any{S, "l[image=i].x", "1"}, "", "", true},
+		{"a key field of an item named by fewer fields", [3]any{S, "l[name=a].image", "j"}, [3]any{S, "l[name=a,image=i].x", "1"}, "", "", true},
+		{"the key field that tells them apart", [3]any{S, "l[name=a,image=i].name", "b"}, [3]any{S, "l[name=b,image=i].x", "1"}, "", "", true},
+		{"a key field of an item by index", [3]any{S, "l[0].image", "j"}, [3]any{S, "l[name=b,image=i].x", "1"}, "", "", true},
 		// directives
 		{"retained fields", [3]any{R, "s", "[type]"}, [3]any{S, "s.type", "x"}, "", "", false},
 		{"a field not retained", [3]any{R, "s", "[type]"}, [3]any{S, "s.rollingUpdate.maxSurge", "1"}, "", "", true},

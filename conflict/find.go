@@ -2,6 +2,7 @@ package conflict
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -149,6 +150,8 @@ type node struct {
 	members map[string]*node
 	items   []*node // every item child (key, index, member), in order
 	all     []*node // every child, in order
+
+	grouped [][]*class // groups, made when first asked for
 }
 
 // keySig is the children of a list named by keys of one set of fields.
@@ -443,6 +446,27 @@ func (n *node) meeting(e fieldpath.Element) (meet, clash []*node) {
 	return meet, clash
 }
 
+// renamable returns the children that a change of the field name of the
+// item e may rename, or make the item they name (meetBut): those whose
+// key fields shared with e's, but name, have e's values. An index may be
+// any item: all of them.
+func (ks *keySig) renamable(e fieldpath.Element, name string) []*node {
+	if e.Kind != fieldpath.KeyElement {
+		return ks.list
+	}
+	var shared []string
+	for _, f := range ks.fields {
+		if _, ok := e.KeyValue(f); ok && f != name {
+			shared = append(shared, f)
+		}
+	}
+	if len(shared) == 0 {
+		return ks.list
+	}
+	_, fields := sortedKey(e)
+	return ks.project(shared)[valuesKey(fields, shared)]
+}
+
 // project returns the children by the values of some of their key fields.
 func (ks *keySig) project(shared []string) map[string][]*node {
 	pk := strings.Join(shared, "\x00")
@@ -535,8 +559,8 @@ func (f *finder) related(u *node) []*node {
 			}
 		}
 		// renames: u changes a field of a list's item: the items of the
-		// list named by keys of that field are candidates, whatever their
-		// names
+		// list named by keys of that field are candidates, but those whose
+		// other key fields name another item than u's (meetBut)
 		if renamesField && e.Item() && i == last-1 && u.path[i+1].Kind == fieldpath.FieldElement {
 			for _, t := range frontier {
 				for _, sig := range t.sigs {
@@ -544,7 +568,7 @@ func (f *finder) related(u *node) []*node {
 					if !slices.Contains(ks.fields, u.path[i+1].Name) {
 						continue
 					}
-					for _, c := range ks.list {
+					for _, c := range ks.renamable(e, u.path[i+1].Name) {
 						out = withClasses(c, out)
 					}
 				}
@@ -672,10 +696,21 @@ func (f *finder) find(object string) []Conflict {
 			if b.id < a.id {
 				a, b = b, a
 			}
-			for _, x := range a.classes {
-				for _, y := range b.classes {
-					if anchor, ok := meetAt(x, y); ok {
-						f.pair(x, y, anchor)
+			if relate(a.path, b.path) == same {
+				// items that may be one: an order's value is compared
+				for _, x := range a.classes {
+					for _, y := range b.classes {
+						if anchor, ok := meetAt(x, y); ok {
+							f.pair(x, y, anchor)
+						}
+					}
+				}
+				continue
+			}
+			for _, g := range a.groups() {
+				for _, h := range b.groups() {
+					if anchor, ok := meetAt(g[0], h[0]); ok {
+						f.pairAll(anchor, g, h)
 					}
 				}
 			}
@@ -730,27 +765,41 @@ func (w where) node(x, y *node) *node {
 }
 
 // within pairs the classes of one node that conflict. Sets and insertions
-// of different values (or by patches of different kinds) always do: they
-// are paired without comparing every two of them.
+// of different values (or by patches of different kinds) always do, and so
+// do orders of different values: they are paired without comparing every
+// two of them. The orders and the tests of one group (groups) meet every
+// other class alike: the group is compared once with each.
 func (f *finder) within(u *node) {
-	var sets, others []*class
-	for _, cl := range u.classes {
-		if pairsAlways(cl.rep.Op) {
-			sets = append(sets, cl)
-		} else {
-			others = append(others, cl)
+	var sets, orders []*class
+	var rest [][]*class // the other groups
+	for _, g := range u.groups() {
+		switch op := g[0].rep.Op; {
+		case pairsAlways(op):
+			sets = append(sets, g[0]) // alone in its group
+		case op == change.Order:
+			orders = append(orders, g...)
+		}
+		if !pairsAlways(g[0].rep.Op) {
+			rest = append(rest, g)
 		}
 	}
-	for i, x := range others {
-		for _, y := range others[i+1:] {
-			if _, ok := conflicts(x.rep, y.rep, x.kind, y.kind); ok {
-				f.pair(x, y, u)
+	for i, g := range rest {
+		for _, h := range rest[i+1:] {
+			if x, y := g[0].rep.Op, h[0].rep.Op; x == y && (x == change.Order || x == change.Test) {
+				continue // orders: by value, below; tests read and agree
+			}
+			if _, ok := conflicts(g[0].rep, h[0].rep, g[0].kind, h[0].kind); ok {
+				f.pairAll(u, g, h)
 			}
 		}
+		var with []*class
 		for _, y := range sets {
-			if _, ok := conflicts(x.rep, y.rep, x.kind, y.kind); ok {
-				f.pair(x, y, u)
+			if _, ok := conflicts(g[0].rep, y.rep, g[0].kind, y.kind); ok {
+				with = append(with, y)
 			}
+		}
+		if len(with) > 0 {
+			f.pairAll(u, g, with)
 		}
 	}
 	// a class against itself: alike changes of different patches
@@ -761,32 +810,133 @@ func (f *finder) within(u *node) {
 			}
 		}
 	}
-	if len(sets) < 2 {
+	// every set against every other; every order against every order of
+	// another value (nil, an order that depends on the patch, is one)
+	across := make([][]*class, len(sets))
+	for i, x := range sets {
+		across[i] = []*class{x}
+	}
+	f.pairAcross(u, across)
+	var byValue [][]*class
+	at := map[string]int{}
+	for _, x := range orders {
+		k := valueKey(x.rep.Value)
+		if i, ok := at[k]; ok {
+			byValue[i] = append(byValue[i], x)
+			continue
+		}
+		at[k] = len(byValue)
+		byValue = append(byValue, []*class{x})
+	}
+	f.pairAcross(u, byValue)
+}
+
+// groups returns the classes of the node in groups whose classes every
+// rule treats alike against a class of another group, or of another node
+// whose path cannot be the node's (relate is not same): an order's or a
+// test's value decides nothing there but against another order or test at
+// the same path (an order's being none, nil, does), so the orders and the
+// tests of one kind of patch (field patches or not) with and without a
+// value are four groups; every other class is a group of its own. In the
+// order of the classes' first.
+func (n *node) groups() [][]*class {
+	if n.grouped != nil {
+		return n.grouped
+	}
+	at := map[string]int{}
+	for _, cl := range n.classes {
+		if op := cl.rep.Op; op == change.Order || op == change.Test {
+			k := fmt.Sprint(op, cl.rep.Value == nil, cl.kind == change.FieldPatch)
+			if i, ok := at[k]; ok {
+				n.grouped[i] = append(n.grouped[i], cl)
+				continue
+			}
+			at[k] = len(n.grouped)
+		}
+		n.grouped = append(n.grouped, []*class{cl})
+	}
+	return n.grouped
+}
+
+// pairAll records that every class of as conflicts with every class of bs
+// (no class in both), meeting at anchor: what pair records for each two,
+// in time linear in them (the first two records of the other side are
+// all a class's partners need).
+func (f *finder) pairAll(anchor *node, as, bs []*class) {
+	if len(as) == 1 && len(bs) == 1 {
+		f.pair(as[0], bs[0], anchor)
 		return
 	}
-	// Every set against every other: the partners of one are the records
-	// of the others. in counts the set classes each record has changes
-	// in; the records of the others are those in a set class but x's, or
-	// in x's and another.
+	ra, rb := firstRecs(as), firstRecs(bs)
+	for _, a := range as {
+		p := f.partnersOf(anchor, a)
+		for _, r := range rb {
+			p.add(r)
+		}
+	}
+	for _, b := range bs {
+		p := f.partnersOf(anchor, b)
+		for _, r := range ra {
+			p.add(r)
+		}
+	}
+}
+
+// firstRecs returns the first two distinct records of the classes'
+// changes (one if they are all of one).
+func firstRecs(cs []*class) []int {
+	var out []int
+	for _, c := range cs {
+		for _, r := range c.recs {
+			if !slices.Contains(out, r) {
+				if out = append(out, r); len(out) == 2 {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairAcross records, at the node u, that every class of each group
+// conflicts with every class of every other group: the partners of a
+// group's classes are the records of the other groups. in counts the
+// groups each record has changes in; the records of the others are those
+// in a group but g, or in g and another.
+func (f *finder) pairAcross(u *node, groups [][]*class) {
+	if len(groups) < 2 {
+		return
+	}
 	in := map[int]int{}
 	var recs []int // in order of first appearance
-	for _, x := range sets {
-		for _, r := range x.recs {
+	of := make([][]int, len(groups))
+	for i, g := range groups {
+		for _, x := range g {
+			of[i] = append(of[i], x.recs...)
+		}
+		slices.Sort(of[i])
+		of[i] = slices.Compact(of[i])
+		for _, r := range of[i] {
 			if in[r] == 0 {
 				recs = append(recs, r)
 			}
 			in[r]++
 		}
 	}
-	for _, x := range sets {
-		p := f.partnersOf(u, x)
+	for i, g := range groups {
+		var partners []int
 		for _, r := range recs {
-			if _, inX := slices.BinarySearch(x.recs, r); in[r] == 1 && inX {
-				continue // x's alone: at most len(x.recs) of them
+			if _, inG := slices.BinarySearch(of[i], r); in[r] == 1 && inG {
+				continue // g's alone: at most len(of[i]) of them
 			}
-			p.add(r)
-			if p.n == 2 {
+			if partners = append(partners, r); len(partners) == 2 {
 				break
+			}
+		}
+		for _, x := range g {
+			p := f.partnersOf(u, x)
+			for _, r := range partners {
+				p.add(r)
 			}
 		}
 	}

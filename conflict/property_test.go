@@ -347,7 +347,7 @@ func (g *gen) fieldPatch(kind string) randomPatch {
 	case "deployment":
 		b.WriteString("[deployment.web]\n")
 		for range 1 + g.r.IntN(3) {
-			switch g.r.IntN(8) {
+			switch g.r.IntN(10) {
 			case 0:
 				fmt.Fprintf(&b, "replicas: %d\n", 1+g.r.IntN(3))
 			case 1:
@@ -362,6 +362,11 @@ func (g *gen) fieldPatch(kind string) randomPatch {
 				fmt.Fprintf(&b, "containers[name=%s]: !delete\n", g.pick("b", "c"))
 			case 6:
 				fmt.Fprintf(&b, "spec.strategy.type: %s\n", g.pick("RollingUpdate", "Recreate"))
+			case 8:
+				// a key field of an item named by two (issue 25)
+				fmt.Fprintf(&b, "containers[name=%s,image=%s].image: %s\n", g.pick("a", "b"), g.pick("i1", "i2"), g.pick("i1", "i2", "i3"))
+			case 9:
+				fmt.Fprintf(&b, "containers[name=%s,image=%s].name: %s\n", g.pick("a", "b"), g.pick("i1", "i2"), g.pick("a", "b", "d"))
 			default:
 				fmt.Fprintf(&b, "metadata.finalizers[-]: %s\n", g.pick("f1", "f4"))
 			}
@@ -370,7 +375,9 @@ func (g *gen) fieldPatch(kind string) randomPatch {
 			fmt.Fprintf(&b, "[deployment.web.containers[-]]\nname: %s\nimage: %s\n", g.pick("d", "e", "a"), g.pick("i1", "i2"))
 		}
 	case "service":
-		fmt.Fprintf(&b, "[service.web]\nports[port=%s,protocol=%s].targetPort: %d\n", g.pick("53", "80"), g.pick("TCP", "UDP"), 1+g.r.IntN(3))
+		field := g.pick("targetPort", "targetPort", "protocol")
+		value := map[string]string{"targetPort": fmt.Sprint(1 + g.r.IntN(3)), "protocol": g.pick("TCP", "UDP")}[field]
+		fmt.Fprintf(&b, "[service.web]\nports[port=%s,protocol=%s].%s: %s\n", g.pick("53", "80"), g.pick("TCP", "UDP"), field, value)
 	case "widget":
 		fmt.Fprintf(&b, "[gadget.web]\nparts[name=%s,version=%d].size: %d\n", g.pick("a", "b"), 1+g.r.IntN(2), 1+g.r.IntN(3))
 	}

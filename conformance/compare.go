@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/smp"
 )
 

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 )

@@ -8,7 +8,7 @@ import (
 
 	evanphx "gopkg.in/evanphx/json-patch.v4"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/jsonpatch"
 	"github.com/kmerge/kmerge/tree"
 )

@@ -6,7 +6,7 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
 )

@@ -15,8 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/conformance/upstreamsrc"
-	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	kmergepatch "github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
 )

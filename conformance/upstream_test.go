@@ -11,8 +11,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/conformance/upstreamsrc"
-	"github.com/kmerge/kmerge/internal/upstreamcases"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"

@@ -48,7 +48,10 @@ func Apply(doc, patch *yaml.Node, opts Options) (*yaml.Node, error) {
 		return nil, err
 	}
 	orig := tree.Root(doc)
-	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig), show: opts.ShowSecrets}
+	a := &applier{root: orig, maxCopied: opts.MaxExpanded, mask: !opts.ShowSecrets && secret.Object(orig), show: opts.ShowSecrets, ix: opts.Index}
+	if a.ix == nil {
+		a.ix = &Index{}
+	}
 	if a.maxCopied == 0 {
 		a.maxCopied = tree.DefaultLimits().MaxExpanded
 	}
@@ -85,6 +88,10 @@ type Options struct {
 	// Record, when set, receives the changes of a patch that applies
 	// (see changesOf); nil records nothing.
 	Record *change.Log
+	// Index, when set, keeps indexes of the document's large objects for
+	// the next calls of Apply on the same document (see Index); nil
+	// indexes them for this call alone.
+	Index *Index
 	// MaxExpanded bounds what the copy operations of the patch may add
 	// to the document, in bytes (tree.ExpandedCost: each value copied
 	// counts its text and the size of a node), checked before each copy
@@ -249,30 +256,173 @@ func stringValue(n *yaml.Node) (string, bool) {
 type applier struct {
 	root      *yaml.Node // the document's value; nil: null
 	saved     []savedNode
-	seen      map[*yaml.Node]bool
-	copied    int  // what the copy operations added so far (tree.ExpandedCost)
-	maxCopied int  // Options.MaxExpanded, resolved; 0: no limit
-	mask      bool // the document was a Secret, whose values messages mask
-	show      bool // Options.ShowSecrets
+	seen      map[*yaml.Node]int // the index of each node in saved
+	copied    int                // what the copy operations added so far (tree.ExpandedCost)
+	maxCopied int                // Options.MaxExpanded, resolved; 0: no limit
+	mask      bool               // the document was a Secret, whose values messages mask
+	show      bool               // Options.ShowSecrets
+
+	ix *Index // Options.Index, or one for this call
+}
+
+// Index keeps indexes of the large objects of a document from one call of
+// Apply to the next (Options.Index), and from one operation to the next:
+// each operation scanned the objects on its path (a patch of 20,000 adds
+// to one object took 20 s), and so would each of n patches on one object
+// of n members. The document must change only through Apply with this
+// Index while the Index is in use: Apply keeps the indexes up to date with
+// its own edits, and notices an object whose members were replaced, but
+// not one edited in place to as many members. An Index is for one
+// goroutine at a time; the zero value is ready.
+type Index struct {
+	objects map[*yaml.Node]*members
+}
+
+// members indexes the members of a large object by name.
+type members struct {
+	at      map[string]*member // nil: the object has a name twice (tree.MapIndex's scan says which one counts: the last)
+	checked bool               // its keys are scalars (checkKeys); the edits add strings
+	// the object's Content as last seen: its length, its first element's
+	// address
+	len   int
+	first **yaml.Node
+}
+
+// mark notes the content of the object n as last seen.
+func (m *members) mark(n *yaml.Node) {
+	m.len, m.first = len(n.Content), nil
+	if m.len > 0 {
+		m.first = &n.Content[0]
+	}
+}
+
+// member is one: its key node, and where that was in the object's Content
+// when last seen (removals before it move it down, never up).
+type member struct {
+	key *yaml.Node
+	i   int
+}
+
+// indexedMembers is the number of members above which an object is
+// indexed: below it a scan is faster.
+const indexedMembers = 16
+
+// members returns the index of the object n, kept if n is as it was last
+// seen, else made anew; nil when n is small.
+func (a *applier) members(n *yaml.Node) *members {
+	if m := a.ix.objects[n]; m != nil && len(n.Content) == m.len && (m.len == 0 || &n.Content[0] == m.first) {
+		return m
+	}
+	if len(n.Content) <= 2*indexedMembers {
+		delete(a.ix.objects, n)
+		return nil
+	}
+	m := &members{at: make(map[string]*member, len(n.Content)/2)}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := tree.Resolve(n.Content[i])
+		if k == nil {
+			m.at = nil
+			break
+		}
+		if _, twice := m.at[k.Value]; twice {
+			m.at = nil
+			break
+		}
+		m.at[k.Value] = &member{key: n.Content[i], i: i}
+	}
+	m.mark(n)
+	if a.ix.objects == nil {
+		a.ix.objects = map[*yaml.Node]*members{}
+	}
+	a.ix.objects[n] = m
+	return m
+}
+
+// find returns the index in the object n's Content of the key named name,
+// or -1: tree.MapIndex, through the index of a large object.
+func (a *applier) find(n *yaml.Node, name string) int {
+	m := a.members(n)
+	if m == nil || m.at == nil {
+		return tree.MapIndex(n, name)
+	}
+	e := m.at[name]
+	if e == nil {
+		return -1
+	}
+	for e.i >= 0 && (e.i >= len(n.Content) || n.Content[e.i] != e.key) {
+		e.i -= 2
+	}
+	if e.i < 0 { // cannot happen: the edits keep the index; scan instead
+		delete(a.ix.objects, n)
+		return tree.MapIndex(n, name)
+	}
+	return e.i
+}
+
+// edited notes the edit of the object n, which added the member named
+// name (key: its key node, at the end) or removed it (key nil).
+func (a *applier) edited(n *yaml.Node, name string, key *yaml.Node) {
+	m := a.ix.objects[n]
+	if m == nil {
+		return
+	}
+	if m.at != nil {
+		if key != nil {
+			m.at[name] = &member{key: key, i: len(n.Content) - 2}
+		} else {
+			delete(m.at, name)
+		}
+	}
+	m.mark(n)
+}
+
+// checkKeys checks that the keys of the object n (at the pointer at) are
+// scalars, once for a large object: the edits give it string keys only.
+func (a *applier) checkKeys(o *operation, n *yaml.Node, at []string) error {
+	m := a.members(n)
+	if m != nil && m.checked {
+		return nil
+	}
+	if err := o.checkKeys(n, at); err != nil {
+		return err
+	}
+	if m != nil {
+		m.checked = true
+	}
+	return nil
 }
 
 type savedNode struct {
 	n   *yaml.Node
-	old yaml.Node // with a copy of Content
+	old yaml.Node // with its Content, copied before the first edit in place
+	// copied: old.Content is a copy. Until then it is n's own, which
+	// appends (the edits before) leave as it was: what n held up to its
+	// length then.
+	copied bool
 }
 
-// touch records n as it is, before its first change.
+// touch records n as it is, before its first change: its fields, and
+// its content as it is (appending to it, which leaves what it held, needs
+// no copy of it: a patch adding a member to an object of n members is not
+// n work).
 func (a *applier) touch(n *yaml.Node) {
-	if a.seen[n] {
+	if _, ok := a.seen[n]; ok {
 		return
 	}
 	if a.seen == nil {
-		a.seen = map[*yaml.Node]bool{}
+		a.seen = map[*yaml.Node]int{}
 	}
-	a.seen[n] = true
-	old := *n
-	old.Content = slices.Clone(n.Content)
-	a.saved = append(a.saved, savedNode{n, old})
+	a.seen[n] = len(a.saved)
+	a.saved = append(a.saved, savedNode{n: n, old: *n})
+}
+
+// touchInPlace records n before an edit of its content in place: a
+// replaced or removed element, an inserted one.
+func (a *applier) touchInPlace(n *yaml.Node) {
+	a.touch(n)
+	if s := &a.saved[a.seen[n]]; !s.copied {
+		s.old.Content, s.copied = slices.Clone(s.old.Content), true
+	}
 }
 
 // rollback puts every changed node back as it was.
@@ -281,6 +431,7 @@ func (a *applier) rollback() {
 		*a.saved[i].n = a.saved[i].old
 	}
 	a.saved, a.seen = nil, nil
+	clear(a.ix.objects)
 }
 
 func (a *applier) apply(o *operation) error {
@@ -352,23 +503,32 @@ func (a *applier) add(o *operation, toks []string, v, key *yaml.Node) error {
 	last, at := toks[len(toks)-1], toks[:len(toks)-1]
 	switch p.Kind {
 	case yaml.MappingNode:
-		a.touch(p)
-		m := nodeedit.NewMap(p)
-		if old := m.Get(last); old != nil {
-			m.Set(tree.NewString(last), a.replaceNode(old, v))
+		if i := a.find(p, last); i >= 0 {
+			a.touchInPlace(p)
+			p.Content[i+1] = a.replaceNode(p.Content[i+1], v)
 			return nil
 		}
 		kn := tree.NewString(last)
 		if key != nil {
 			kn.HeadComment, kn.LineComment, kn.FootComment = key.HeadComment, key.LineComment, key.FootComment
 		}
-		m.Set(kn, v)
+		a.touch(p)
+		if len(p.Content)%2 != 0 {
+			a.touchInPlace(p)
+			p.Content = p.Content[:len(p.Content)-1] // a key without a value
+		}
+		p.Content = append(p.Content, kn, v)
+		a.edited(p, last, kn)
 	case yaml.SequenceNode:
 		i, err := o.arrayIndex(p, at, last, true)
 		if err != nil {
 			return err
 		}
-		a.touch(p)
+		if i < len(p.Content) {
+			a.touchInPlace(p)
+		} else {
+			a.touch(p) // appended
+		}
 		p.Content = slices.Insert(p.Content, i, v)
 	}
 	return nil
@@ -387,20 +547,21 @@ func (a *applier) remove(o *operation, toks []string) (v, key *yaml.Node, err er
 	last, at := toks[len(toks)-1], toks[:len(toks)-1]
 	switch p.Kind {
 	case yaml.MappingNode:
-		i := tree.MapIndex(p, last)
+		i := a.find(p, last)
 		if i < 0 {
 			return nil, nil, o.errorf(ReasonTarget, "no member %s in %s", strconv.Quote(last), place("object", at))
 		}
-		a.touch(p)
+		a.touchInPlace(p)
 		key, v = p.Content[i], p.Content[i+1]
 		p.Content = slices.Delete(p.Content, i, i+2)
+		a.edited(p, last, nil)
 		return v, key, nil
 	default: // SequenceNode: parent checked that p is a container
 		i, err := o.arrayIndex(p, at, last, false)
 		if err != nil {
 			return nil, nil, err
 		}
-		a.touch(p)
+		a.touchInPlace(p)
 		v = p.Content[i]
 		p.Content = slices.Delete(p.Content, i, i+1)
 		return v, nil, nil
@@ -421,7 +582,7 @@ func (a *applier) replace(o *operation, toks []string, v *yaml.Node) error {
 	var i int
 	switch p.Kind {
 	case yaml.MappingNode:
-		if i = tree.MapIndex(p, last); i < 0 {
+		if i = a.find(p, last); i < 0 {
 			return o.errorf(ReasonTarget, "no member %s in %s (add creates members, replace only changes them)", strconv.Quote(last), place("object", at))
 		}
 		i++
@@ -430,7 +591,7 @@ func (a *applier) replace(o *operation, toks []string, v *yaml.Node) error {
 			return err
 		}
 	}
-	a.touch(p)
+	a.touchInPlace(p)
 	p.Content[i] = a.replaceNode(p.Content[i], v)
 	return nil
 }
@@ -455,7 +616,7 @@ func (a *applier) replaceNode(old, v *yaml.Node) *yaml.Node {
 func (a *applier) get(o *operation, toks []string) (*yaml.Node, error) {
 	n := tree.Deref(a.root)
 	for i, t := range toks {
-		j, err := o.step(n, toks[:i], t)
+		j, err := a.step(o, n, toks[:i], t)
 		if err != nil {
 			return nil, err
 		}
@@ -470,13 +631,13 @@ func (a *applier) get(o *operation, toks []string) (*yaml.Node, error) {
 func (a *applier) parent(o *operation, toks []string) (*yaml.Node, error) {
 	n := a.editableRoot()
 	for i, t := range toks[:len(toks)-1] {
-		j, err := o.step(n, toks[:i], t)
+		j, err := a.step(o, n, toks[:i], t)
 		if err != nil {
 			return nil, err
 		}
 		c := n.Content[j]
 		if c != nil && (c.Kind == yaml.AliasNode || c.Kind == yaml.DocumentNode) {
-			a.touch(n)
+			a.touchInPlace(n)
 			c = cloneValue(c)
 			n.Content[j] = c
 		}
@@ -487,7 +648,7 @@ func (a *applier) parent(o *operation, toks []string) (*yaml.Node, error) {
 		return nil, o.notContainer(n, at, last)
 	}
 	if n.Kind == yaml.MappingNode {
-		if err := o.checkKeys(n, at); err != nil {
+		if err := a.checkKeys(o, n, at); err != nil {
 			return nil, err
 		}
 	}
@@ -505,13 +666,13 @@ func (a *applier) editableRoot() *yaml.Node {
 
 // step returns the index in n.Content of the value that token t names in n,
 // the value at the pointer at; that value must exist.
-func (o *operation) step(n *yaml.Node, at []string, t string) (int, error) {
+func (a *applier) step(o *operation, n *yaml.Node, at []string, t string) (int, error) {
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
-		if err := o.checkKeys(n, at); err != nil {
+		if err := a.checkKeys(o, n, at); err != nil {
 			return 0, err
 		}
-		i := tree.MapIndex(n, t)
+		i := a.find(n, t)
 		if i < 0 {
 			return 0, o.errorf(ReasonTarget, "no member %s in %s", strconv.Quote(t), place("object", at))
 		}

@@ -26,7 +26,7 @@ func (a *applier) changesOf(o *operation, out []change.Change) []change.Change {
 	// add records op at toks, after what it needs: the value there (for
 	// everything but add), or the object or array it goes into
 	add := func(op change.Op, toks []string, v *yaml.Node) {
-		p, inList := a.pathOf(toks)
+		p, inList, _ := a.pathOf(toks)
 		adds := op == change.Set && (o.op == "add" || o.op == "copy" || o.op == "move")
 		if adds && inList {
 			op = change.Insert
@@ -71,16 +71,21 @@ func (a *applier) change(o *operation, op change.Op, p fieldpath.Path, v *yaml.N
 // pathOf returns the path the tokens name in the document: members of
 // objects are fields, items of arrays indexes ("-" the index after the
 // last item); a token below a value that is not there is a field. inList
-// reports whether the last token names an item.
-func (a *applier) pathOf(toks []string) (p fieldpath.Path, inList bool) {
+// reports whether the last token names an item; n is the value there (nil:
+// none), as fieldpath.Get finds it at p.
+func (a *applier) pathOf(toks []string) (p fieldpath.Path, inList bool, n *yaml.Node) {
 	p = make(fieldpath.Path, 0, len(toks))
-	n := tree.Deref(a.root)
+	n = tree.Deref(a.root)
 	for _, t := range toks {
 		inList = n != nil && n.Kind == yaml.SequenceNode
 		if !inList {
 			p = append(p, fieldpath.Field(t))
 			if n != nil && n.Kind == yaml.MappingNode {
-				n = tree.Deref(tree.MapGet(n, t))
+				var v *yaml.Node
+				if i := a.find(n, t); i >= 0 { // tree.MapGet, through the index
+					v = n.Content[i+1]
+				}
+				n = tree.Deref(v)
 			} else {
 				n = nil
 			}
@@ -100,11 +105,11 @@ func (a *applier) pathOf(toks []string) (p fieldpath.Path, inList bool) {
 			n = nil
 		}
 	}
-	return p, inList
+	return p, inList, n
 }
 
 // value returns the value at toks, nil when there is none.
 func (a *applier) value(toks []string) *yaml.Node {
-	p, _ := a.pathOf(toks)
-	return fieldpath.Get(a.root, p)
+	_, _, n := a.pathOf(toks)
+	return n
 }

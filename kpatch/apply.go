@@ -86,6 +86,10 @@ type Warning struct {
 	// fields it holds that kmerge does not read (all but its patches):
 	// what kustomize would do with them is not done.
 	Ignored []string
+	// Unread is set for a file of a kustomization's folder that nothing
+	// reads (Pos names it): the kustomization does not name it, and kmerge
+	// reads the folder through the kustomization.
+	Unread bool
 }
 
 // String formats the warning as "file:line:col: warning: message".
@@ -130,7 +134,7 @@ func Apply(ctx context.Context, set *resource.Set, patches []*syntax.Patch, opts
 
 type applier struct {
 	ix        *objectIndex // the object's, for field patches; nil: none
-	lists     *smp.Index   // the object's, for strategic patches; nil: none
+	engines                // the object's, for strategic, merge and JSON patches; nil: none
 	opts      Options
 	res       *Result
 	touched   map[*resource.Resource]bool
@@ -173,6 +177,17 @@ func (ap *applier) warn(pos tree.Position, format string, args ...any) error {
 	return nil
 }
 
+// notice is warn for what is done anyway: a warning, an error in strict
+// mode, and nothing skipped.
+func (ap *applier) notice(pos tree.Position, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if ap.opts.Strict {
+		return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+	}
+	ap.res.Warnings = append(ap.res.Warnings, Warning{Pos: pos, Msg: msg})
+	return nil
+}
+
 // trace keeps a change for the trace: the value at path before and after
 // (nil: absent), copied, as later changes may edit them. The trace is
 // written once the object's patches are done, masked by the object's
@@ -185,6 +200,15 @@ func (ap *applier) trace(pos tree.Position, r *resource.Resource, path fieldpath
 }
 
 func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
+	if ap.log != nil {
+		// the changes the patch makes are its own (change.Change.Patch)
+		from := len(ap.log.Changes)
+		defer func() {
+			for i := from; i < len(ap.log.Changes); i++ {
+				ap.log.Changes[i].Patch = p.Pos
+			}
+		}()
+	}
 	if p.DeletesObject() {
 		// before any engine: a kind without a schema deletes as one with
 		r.Deleted = true
@@ -220,16 +244,16 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 		var res *yaml.Node
 		switch {
 		case p.Type == change.JSONPatch:
-			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets})
+			res, err = jsonpatch.Apply(r.Root, body, jsonpatch.Options{File: p.Pos.File, Record: ap.log, MaxExpanded: ap.opts.MaxExpanded, ShowSecrets: ap.opts.ShowSecrets, Index: ap.jsons})
 		case strategic:
 			res, err = smp.Apply(r.Root, body, typ, smp.Options{ListOrder: ap.opts.ListOrder, File: p.Pos.File, Record: ap.log, Index: ap.lists})
 		case p.Type == change.StrategicPatch: // a kind without a schema: the merge patch fallback
 			var mp *yaml.Node
 			if mp, err = smp.MergePatch(body, p.Pos.File); err == nil {
-				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+				res, err = mergepatch.Apply(r.Root, mp, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 			}
 		default:
-			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log})
+			res, err = mergepatch.Apply(r.Root, body, mergepatch.Options{File: p.Pos.File, Record: ap.log, Index: ap.merges})
 		}
 		if err != nil {
 			return patchError(p.Pos, r, err)

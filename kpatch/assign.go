@@ -252,6 +252,14 @@ func (ap *applier) typed(v syntax.Value, pl place) (*yaml.Node, error) {
 	}
 	switch kind {
 	case schema.String:
+		if v.Raw == "" && !v.Quoted {
+			// "key:" with nothing after it: the empty string, which is
+			// seldom what was meant (a value left out, one on the next
+			// line); "" says it on purpose
+			if err := ap.notice(v.Pos, "%s is set to the empty string, as the value is empty: write \"\" to mean it, or !delete to remove the field", pl.where()); err != nil {
+				return nil, err
+			}
+		}
 		return tree.NewString(text), nil // any scalar fits a string
 	case schema.Integer:
 		if _, err := strconv.ParseInt(text, 10, 64); err != nil {

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/readfile"
+	"github.com/kmerge/kmerge/internal/suggest"
+	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -22,12 +27,109 @@ import (
 // patches (strategic merge patches or JSON patches, with or without a
 // target, with options), patchesJson6902 (JSON patches with a target).
 // A patch is a file, relative to the kustomization's folder, or inline
-// text. Everything else a kustomization holds is kustomize's to do: the
-// fields are named in one warning.
+// text. Its openapi field's path is read too: a schema for the run
+// (LoadOptions.Schemas). A field kustomize does not know is refused, as
+// kustomize refuses it; everything else a kustomization holds is
+// kustomize's to do: the fields are named in one warning.
 
 // KustomizationNames are the names of the files kustomize reads a
 // kustomization from, in the order it looks for them.
 var KustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// kustomizationFields are the fields of a kustomization, as kustomize
+// v5.8.2 reads them: its build refuses a kustomization with any other
+// (conformance's TestKustomizationFields holds the list against it).
+var kustomizationFields = []string{
+	"apiVersion", "kind", "metadata",
+	"resources", "bases", "components", "crds", "openapi",
+	"patchesStrategicMerge", "patches", "patchesJson6902",
+	"namePrefix", "nameSuffix", "namespace", "commonLabels", "labels", "commonAnnotations",
+	"images", "imageTags", "replicas", "replacements", "vars",
+	"configMapGenerator", "secretGenerator", "generatorOptions",
+	"helmGlobals", "helmCharts", "helmChartInflationGenerator",
+	"configurations", "generators", "transformers", "validators",
+	"buildMetadata", "sortOptions",
+}
+
+// KustomizationFields returns the fields of a kustomization kustomize
+// v5.8.2 knows, in the order of its documentation's groups. Load refuses a
+// kustomization holding another (an *UnknownFieldError), as kustomize
+// build does. kustomize reads field names in any letter case (Patches is
+// patches), and so does Load.
+func KustomizationFields() []string { return slices.Clone(kustomizationFields) }
+
+// UnknownFieldError is a field of a kustomization (or a key of one of its
+// entries) that kustomize does not know: kustomize build refuses the
+// kustomization, and so does Load.
+type UnknownFieldError struct {
+	Pos  tree.Position
+	Name string // as written
+	// In is "" for a field of the kustomization, else the field whose
+	// entry holds the key (patches, patchesJson6902).
+	In string
+	// Known are the names that would be read there, and Near the nearest
+	// of them (none when none is near).
+	Known, Near []string
+}
+
+func (e *UnknownFieldError) Error() string {
+	where, what := "a kustomization", "field"
+	if e.In != "" {
+		where, what = "an entry of "+e.In, "key"
+	}
+	msg := fmt.Sprintf("%sunknown %s %q in %s", e.Pos, what, e.Name, where)
+	if len(e.Near) > 0 {
+		msg += " (" + suggest.Phrase(e.Near, nil) + ")"
+	}
+	if e.In != "" {
+		return msg + ": the keys are " + phrase(e.Known)
+	}
+	return msg + ": kustomize refuses a kustomization with a field it does not know"
+}
+
+// keyed is a mapping of a kustomization read by kustomize's names for its
+// keys (readKeys).
+type keyed struct {
+	values, keys map[string]*yaml.Node // by name
+	names        []string              // of each key, in order
+}
+
+// readKeys reads the keys of the mapping n as kustomize does: each stands
+// for the name among known it equals, else one it equals in another
+// letter case (kustomize reads Patches as patches). A key that stands for
+// none is an *UnknownFieldError (in names the field whose entry n is, ""
+// for the kustomization itself), two that stand for one an error.
+func readKeys(file string, n *yaml.Node, in string, known []string) (*keyed, error) {
+	m := &keyed{values: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, names: make([]string, len(n.Content)/2)}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := n.Content[i], n.Content[i+1]
+		name := ""
+		for _, f := range known {
+			if key.Value == f {
+				name = f
+				break
+			}
+			if name == "" && strings.EqualFold(key.Value, f) {
+				name = f
+			}
+		}
+		if name == "" {
+			return nil, unknownKey(file, key, in, known)
+		}
+		if prev := m.keys[name]; prev != nil {
+			return nil, nodeErr(file, key, "%s and %s (line %d) are one key to kustomize, which reads names in any letter case: keep one", key.Value, prev.Value, prev.Line)
+		}
+		m.keys[name], m.values[name], m.names[i/2] = key, v, name
+	}
+	return m, nil
+}
+
+// unknownKey is the error for the key k of the field in (a kustomization's
+// field, when in is "") that is none of known.
+func unknownKey(file string, k *yaml.Node, in string, known []string) error {
+	e := &UnknownFieldError{Pos: nodePos(file, k), Name: k.Value, In: in, Known: known, Near: suggest.Closest(k.Value, known)}
+	return &syntax.Error{Pos: e.Pos, Msg: strings.TrimPrefix(e.Error(), e.Pos.String()), Err: e}
+}
 
 // KustomizationIn returns the kustomization file of the folder dir, ""
 // when it has none; two of them is an error, as for kustomize.
@@ -55,20 +157,12 @@ func isKustomizationFile(data []byte, file string) bool {
 	return filepath.Base(file) == "Kustomization" || resource.IsKustomizationFile(data, file)
 }
 
-// kustomizationFields are the fields of a kustomization kmerge reads or
-// needs not mention.
-var kustomizationFields = map[string]bool{
-	"apiVersion": true, "kind": true, "metadata": true,
-	"patchesStrategicMerge": true, "patches": true, "patchesJson6902": true,
-	"resources": true, "bases": true, // the manifests: given with -f (files among them are named)
-}
-
 // parseKustomization reads the patches of a kustomization, data read from
 // file; the files it names are read relative to file's folder.
-func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*syntax.Patch, []Warning, error) {
+func parseKustomization(data []byte, file string, limits *tree.Limits, opts LoadOptions) (*parsed, error) {
 	st, err := tree.Read(data, tree.Options{File: file, Limits: limits})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var root *yaml.Node
 	for _, d := range st.Docs {
@@ -77,39 +171,58 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*synta
 			continue
 		}
 		if root != nil {
-			return nil, nil, nodeErr(file, r, "a second kustomization in one file: kustomize reads one")
+			return nil, nodeErr(file, r, "a second kustomization in one file: kustomize reads one")
 		}
 		root = r
 	}
+	out := &parsed{}
+	for _, w := range st.Warnings {
+		out.warnings = append(out.warnings, Warning{Pos: w.Pos, Msg: w.Msg})
+	}
+	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits, restrictions: opts.LoadRestrictions}
 	if root == nil {
-		return nil, nil, nil // an empty kustomization: no patches
+		// an empty kustomization: no patches, and no file of its folder named
+		return out, k.unread(nil, opts, out)
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", tree.Describe(root))
+		return nil, nodeErr(file, root, "a kustomization is a mapping; this is %s", tree.Describe(root))
 	}
-	k := &kustomization{file: file, dir: filepath.Dir(file), data: data, limits: limits}
+	m, err := readKeys(file, root, "", kustomizationFields)
+	if err != nil {
+		return nil, err
+	}
+	fields, keys, names := m.values, m.keys, m.names
 	var ignored []string
 	var ignoredAt *yaml.Node
-	fields := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, v := root.Content[i], root.Content[i+1]
-		fields[key.Value] = v
-		switch {
-		case key.Value == "resources" || key.Value == "bases":
-			if files := k.resourceFiles(v); len(files) > 0 {
-				ignored = append(ignored, fmt.Sprintf("%s (%s: give them with -f)", key.Value, strings.Join(files, ", ")))
-				if ignoredAt == nil {
-					ignoredAt = key
-				}
-			}
-		case !kustomizationFields[key.Value]:
-			ignored = append(ignored, key.Value)
-			if ignoredAt == nil {
-				ignoredAt = key
-			}
+	ignore := func(what string, key *yaml.Node) {
+		ignored = append(ignored, what)
+		if ignoredAt == nil {
+			ignoredAt = key
 		}
 	}
-	var patches []*syntax.Patch
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, v, name := root.Content[i], root.Content[i+1], names[i/2]
+		switch {
+		case isEmpty(v):
+			// nothing for kustomize to do either
+		case name == "resources" || name == "bases":
+			if files := k.resourceFiles(v, opts.Inputs); len(files) > 0 {
+				ignore(fmt.Sprintf("%s (%s: give them with -f)", key.Value, strings.Join(files, ", ")), key)
+			}
+		case name == "components":
+			ignore(key.Value+" (give each component folder with -p)", key)
+		case name == "openapi":
+			s, err := k.openAPI(v)
+			if err != nil {
+				return nil, err
+			}
+			if s != nil {
+				out.schemas = append(out.schemas, s)
+			}
+		case !slices.Contains([]string{"apiVersion", "kind", "metadata", "patchesStrategicMerge", "patches", "patchesJson6902"}, name):
+			ignore(key.Value, key)
+		}
+	}
 	for _, read := range []struct {
 		field string
 		read  func(*yaml.Node) ([]*syntax.Patch, error)
@@ -123,26 +236,61 @@ func parseKustomization(data []byte, file string, limits *tree.Limits) ([]*synta
 			continue
 		}
 		if v.Kind != yaml.SequenceNode {
-			return nil, nil, nodeErr(file, v, "%s is a list", read.field)
+			return nil, nodeErr(file, v, "%s is a list", keys[read.field].Value)
 		}
 		ps, err := read.read(v)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		patches = append(patches, ps...)
+		out.patches = append(out.patches, ps...)
 	}
-	for _, p := range patches {
+	for _, p := range out.patches {
 		p.Kustomization = file
 	}
-	var warnings []Warning
-	for _, w := range st.Warnings {
-		warnings = append(warnings, Warning{Pos: w.Pos, Msg: w.Msg})
-	}
 	if len(ignored) > 0 {
-		warnings = append(warnings, Warning{Pos: nodePos(file, ignoredAt), Ignored: ignored,
+		out.warnings = append(out.warnings, Warning{Pos: nodePos(file, ignoredAt), Ignored: ignored,
 			Msg: fmt.Sprintf("kmerge reads the patches of a kustomization (patches, patchesStrategicMerge, patchesJson6902), not its %s", phrase(ignored))})
 	}
-	return patches, warnings, nil
+	return out, k.unread(root, opts, out)
+}
+
+// isEmpty reports whether a field's value holds nothing: null, an empty
+// list or mapping, an empty string.
+func isEmpty(v *yaml.Node) bool {
+	switch {
+	case tree.KindOf(v) == tree.Null:
+		return true
+	case v.Kind == yaml.SequenceNode || v.Kind == yaml.MappingNode:
+		return len(v.Content) == 0
+	case v.Kind == yaml.ScalarNode:
+		return v.Value == ""
+	}
+	return false
+}
+
+// openAPI reads the schema the openapi field v names (its path), nil when
+// it names none (version: one of kustomize's built-in schemas, for which
+// kmerge's own stands).
+func (k *kustomization) openAPI(v *yaml.Node) (*schema.Schema, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, nodeErr(k.file, v, "openapi is a mapping: {path: FILE} (an OpenAPI document) or {version: VERSION}")
+	}
+	path := tree.MapGet(v, "path")
+	if path == nil || isEmpty(path) {
+		return nil, nil
+	}
+	if path.Kind == yaml.ScalarNode && strings.Contains(path.Value, "://") {
+		return nil, nodeErr(k.file, path, "kmerge reads no schema from the network: download %s and name the file here, or give it with --schema", path.Value)
+	}
+	c, err := k.readFile(path, "schema")
+	if err != nil {
+		return nil, err
+	}
+	s, err := schema.Load(c.data, c.file)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // phrase joins words as a sentence lists them: "a", "a and b", "a, b and c".
@@ -155,29 +303,180 @@ func phrase(words []string) string {
 
 // kustomization is a kustomization being read.
 type kustomization struct {
-	file, dir string
-	data      []byte // the kustomization's text
-	limits    *tree.Limits
+	file, dir    string
+	data         []byte // the kustomization's text
+	limits       *tree.Limits
+	restrictions LoadRestrictions
 }
 
 // resourceFiles lists the entries of resources that are files of the
 // kustomization's folder (or below): manifests the kustomization adds,
-// which kmerge does not read from it. Folders (bases) and URLs are not
-// listed: -f gives the manifests.
-func (k *kustomization) resourceFiles(v *yaml.Node) []string {
+// which kmerge does not read from it, but for those among the manifests
+// given (files, or folders holding them: LoadOptions.Inputs). Folders
+// (bases) and URLs are not listed: -f gives the manifests.
+func (k *kustomization) resourceFiles(v *yaml.Node, manifests []string) []string {
 	var out []string
 	if v.Kind != yaml.SequenceNode {
 		return nil
+	}
+	given := pathSet{}
+	for _, m := range manifests {
+		given[resolved(m)] = true
 	}
 	for _, e := range v.Content {
 		if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "://") {
 			continue
 		}
-		if info, err := os.Stat(filepath.Join(k.dir, e.Value)); err == nil && info.Mode().IsRegular() {
+		p := filepath.Join(k.dir, e.Value)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && !given.holds(resolved(p), "") {
 			out = append(out, e.Value)
 		}
 	}
 	return out
+}
+
+// pathSet is a set of paths, each standing for itself and what is below
+// it.
+type pathSet map[string]bool
+
+// holds reports whether the set has p or a folder above it, below stop
+// (a value naming the folder stop or one above it names none of its
+// files); stop "" is none.
+func (s pathSet) holds(p, stop string) bool {
+	for ; p != stop; p = filepath.Dir(p) {
+		if s[p] {
+			return true
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	return false
+}
+
+// resolved returns the absolute path of p, links followed when it exists.
+func resolved(p string) string {
+	if r, err := realPath(p); err == nil {
+		return r
+	}
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+// folderFiles lists the files of the kustomization's folder and below,
+// as Load walks folders but for the folders below that hold a
+// kustomization of their own (a component's, a base's): the .kpatch files,
+// which kmerge reads beside a kustomization (kustomize never reads them),
+// and the other files Load would read in a folder without a kustomization
+// (.yaml, .yml, .json), the kustomization and project files left out.
+func folderFiles(dir string) (kpatches, others []string, err error) {
+	files, err := walk.FilesEnter(dir, func(path string) bool {
+		return isPatchFile(path) && !isProjectFile(path) && !(filepath.Dir(path) == dir && slices.Contains(KustomizationNames, filepath.Base(path)))
+	}, func(d string) ([]string, bool, error) {
+		if d == dir {
+			return nil, false, nil
+		}
+		k, err := KustomizationIn(d)
+		return nil, k != "", err
+	})
+	for _, f := range files {
+		if strings.EqualFold(filepath.Ext(f), ".kpatch") {
+			kpatches = append(kpatches, f)
+		} else {
+			others = append(others, f)
+		}
+	}
+	return kpatches, others, err
+}
+
+// unread adds to out, for each file of the kustomization's folder that
+// Load would read in a folder without a kustomization (folderFiles) and
+// that neither the kustomization, its root, names nor the run reads
+// (opts.Inputs), a warning: nothing reads it. With opts.Strict, the first
+// is an error. A file is named by any
+// value of the kustomization that is its path (relative to the
+// kustomization's folder; in a generator's files, after "key="), or the
+// path of a folder holding it (a chart home: helmGlobals.chartHome, by
+// default charts when the kustomization has helmCharts).
+func (k *kustomization) unread(root *yaml.Node, opts LoadOptions, out *parsed) error {
+	_, others, err := folderFiles(k.dir)
+	if err != nil || len(others) == 0 {
+		return err
+	}
+	dir := filepath.Clean(k.dir)
+	named := pathSet{} // the paths the values name, joined to the folder
+	name := func(v string) {
+		// a value that is the folder itself (".") names no file of it
+		if p := filepath.Join(dir, v); p != dir {
+			named[p] = true
+		}
+	}
+	// the values (not the keys: patches is a field, not the folder
+	// patches/), and in a generator's files the path after key=
+	var gather func(n *yaml.Node)
+	gather = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.Value != "" && !strings.Contains(n.Value, "\n") {
+				if _, after, ok := strings.Cut(n.Value, "="); ok {
+					name(after)
+				}
+				name(n.Value)
+			}
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				gather(n.Content[i])
+			}
+		default:
+			for _, c := range n.Content {
+				gather(c)
+			}
+		}
+	}
+	if root != nil {
+		gather(root)
+		if charts := tree.MapGet(root, "helmCharts"); charts != nil && !isEmpty(charts) && tree.MapGet(tree.MapGet(root, "helmGlobals"), "chartHome") == nil {
+			name("charts")
+		}
+	}
+	// a file is named by its path or a folder's above it, as written
+	// (the walk lists files under the names of the links it followed, as
+	// the kustomization names them), else once links are followed (an
+	// absolute path, a path through another link)
+	var real pathSet // named, links followed: made when a file is not named as written
+	var inputs pathSet
+	realDir := resolved(dir)
+	for _, f := range others {
+		if named.holds(filepath.Clean(f), dir) {
+			continue
+		}
+		if real == nil {
+			real, inputs = pathSet{}, pathSet{}
+			for p := range named {
+				real[resolved(p)] = true
+			}
+			for _, p := range opts.Inputs {
+				inputs[resolved(p)] = true
+			}
+		}
+		if r := resolved(f); real.holds(r, realDir) || inputs.holds(r, "") {
+			continue // named through a link, or a manifest, values file or schema of the run
+		}
+		rel, err := filepath.Rel(k.dir, f)
+		if err != nil {
+			rel = f
+		}
+		msg := fmt.Sprintf("nothing reads this file: kmerge reads its folder through %s (and the .kpatch files there), which does not name it; name it there (patches: [{path: %s}] for a patch), or remove it", k.file, filepath.ToSlash(rel))
+		pos := tree.Position{File: f, Line: 1, Column: 1}
+		if opts.Strict {
+			return &syntax.Error{Pos: pos, Msg: msg + " (an error in strict mode)"}
+		}
+		out.warnings = append(out.warnings, Warning{Pos: pos, Msg: msg, Unread: true})
+	}
+	return nil
 }
 
 // content is the text of a patch: a file's, or inline text in the
@@ -190,27 +489,99 @@ type content struct {
 	line, col int
 }
 
-// read reads a patch file named by the kustomization at n.
+// read reads a patch file named by the kustomization at n: a regular file
+// (readfile.Found), in or below the kustomization's folder once links are
+// followed unless the restrictions are lifted (LoadOptions.LoadRestrictions).
 func (k *kustomization) read(n *yaml.Node) (content, error) {
+	return k.readFile(n, "patch")
+}
+
+// readFile reads a file named by the kustomization at n, as read does; what
+// the file is (a patch, a schema) is said in errors.
+func (k *kustomization) readFile(n *yaml.Node, what string) (content, error) {
 	if n.Kind != yaml.ScalarNode || n.Value == "" {
-		return content{}, nodeErr(k.file, n, "a patch's path is a file name")
+		return content{}, nodeErr(k.file, n, "a %s's path is a file name", what)
 	}
 	name := n.Value
 	p := name
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(k.dir, name)
 	}
-	if rel, err := filepath.Rel(k.dir, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return content{}, nodeErr(k.file, n, "%s is outside the kustomization's folder, where kustomize reads no file (its default load restrictions)", name)
+	if k.restrictions == RootOnly {
+		if err := k.inRoot(name, p, n); err != nil {
+			return content{}, err
+		}
 	}
-	data, err := tree.ReadFile(p, k.limits)
+	data, err := readfile.Found(p, k.limits)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return content{}, nodeErr(k.file, n, "the patch file %s does not exist (in %s)", name, k.dir)
+			return content{}, nodeErr(k.file, n, "the %s file %s does not exist (in %s)", what, name, k.dir)
 		}
 		return content{}, &syntax.Error{Pos: nodePos(k.file, n), Msg: err.Error(), Err: err}
 	}
 	return content{data: data, file: p}, nil
+}
+
+// inRoot checks that the file at p, named name by the kustomization at n,
+// is in or below the kustomization's folder, as kustomize's default load
+// restrictions require: the file it is once every link is followed (the
+// file's own, a linked folder on its way, the kustomization's folder's),
+// not its name. A file that does not exist is checked by its name.
+func (k *kustomization) inRoot(name, p string, n *yaml.Node) error {
+	root, errRoot := realPath(k.dir)
+	real, err := realPath(p)
+	if errRoot != nil || err != nil {
+		// nothing to follow: the name says it (and reading says the rest)
+		if rel, err := filepath.Rel(k.dir, p); err != nil || !filepath.IsLocal(rel) {
+			e := &OutsideRootError{Name: name, File: p, Root: k.dir}
+			return &syntax.Error{Pos: nodePos(k.file, n), Msg: e.Error(), Err: e}
+		}
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		return nil
+	}
+	e := &OutsideRootError{Name: name, File: real, Root: root}
+	if rel, err := filepath.Rel(k.dir, p); err == nil && filepath.IsLocal(rel) {
+		e.Linked = true
+	}
+	return &syntax.Error{Pos: nodePos(k.file, n), Msg: e.Error(), Err: e}
+}
+
+// realPath returns the absolute path of the file at p, every link on the
+// way followed.
+func realPath(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+// OutsideRootError is a file a kustomization names that is not in or
+// below the kustomization's folder once links are followed: kustomize's
+// default load restrictions (--load-restrictor LoadRestrictionsRootOnly)
+// refuse it, and so does Load, unless LoadOptions.LoadRestrictions is
+// NoRestrictions.
+type OutsideRootError struct {
+	Name string // as the kustomization names it
+	// File is the file the name leads to, links followed (as named when
+	// it does not exist), and Root the kustomization's folder, likewise.
+	File, Root string
+	// Linked is set when the name itself is in the folder, and a symbolic
+	// link (the file, or a folder on its way) leads out of it.
+	Linked bool
+}
+
+func (e *OutsideRootError) Error() string {
+	if e.Linked {
+		to := e.File // from the folder, when that is shorter
+		if rel, err := filepath.Rel(e.Root, e.File); err == nil && len(rel) < len(to) {
+			to = rel
+		}
+		return fmt.Sprintf("%s leads out of the kustomization's folder through a symbolic link (to %s), where kustomize reads no file (its default load restrictions)", e.Name, to)
+	}
+	return fmt.Sprintf("%s is outside the kustomization's folder, where kustomize reads no file (its default load restrictions)", e.Name)
 }
 
 // inline returns the text of an inline patch, the scalar n of the
@@ -369,22 +740,11 @@ func (k *kustomization) patches(list *yaml.Node) ([]*syntax.Patch, error) {
 		if e.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patches is a mapping of path or patch, target and options")
 		}
-		var path, text, target, options *yaml.Node
-		for i := 0; i+1 < len(e.Content); i += 2 {
-			key, v := e.Content[i], e.Content[i+1]
-			switch key.Value {
-			case "path":
-				path = v
-			case "patch":
-				text = v
-			case "target":
-				target = v
-			case "options":
-				options = v
-			default:
-				return nil, nodeErr(k.file, key, "unknown key %q in an entry of patches: the keys are path, patch, target and options", key.Value)
-			}
+		m, err := readKeys(k.file, e, "patches", []string{"path", "patch", "target", "options"})
+		if err != nil {
+			return nil, err
 		}
+		path, text, target, options := m.values["path"], m.values["patch"], m.values["target"], m.values["options"]
 		docs, c, _, err := k.entryDocs(e, "patches", path, text)
 		if err != nil {
 			return nil, err
@@ -447,20 +807,11 @@ func (k *kustomization) json6902(list *yaml.Node) ([]*syntax.Patch, error) {
 		if e.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 is a mapping of target and path or patch")
 		}
-		var path, text, target *yaml.Node
-		for i := 0; i+1 < len(e.Content); i += 2 {
-			key, v := e.Content[i], e.Content[i+1]
-			switch key.Value {
-			case "path":
-				path = v
-			case "patch":
-				text = v
-			case "target":
-				target = v
-			default:
-				return nil, nodeErr(k.file, key, "unknown key %q in an entry of patchesJson6902: the keys are target, path and patch", key.Value)
-			}
+		m, err := readKeys(k.file, e, "patchesJson6902", []string{"target", "path", "patch"})
+		if err != nil {
+			return nil, err
 		}
+		path, text, target := m.values["path"], m.values["patch"], m.values["target"]
 		if target == nil || target.Kind != yaml.MappingNode {
 			return nil, nodeErr(k.file, e, "an entry of patchesJson6902 needs a target: {group: apps, version: v1, kind: Deployment, name: web}")
 		}

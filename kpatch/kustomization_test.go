@@ -2,11 +2,17 @@ package kpatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kmerge/kmerge/kpatch/syntax"
+	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/schema"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -104,8 +110,11 @@ overlay/ops.yaml:1:1 json {group: apps, version: v1, kind: Deployment, name: web
 }
 
 // TestKustomizationFiles: a folder holding a kustomization is read through
-// it, given or met below a folder given: its other files are not patch
-// lists (they are the kustomization's patches, or nothing).
+// it, given or met below a folder given, and its .kpatch files (in it and
+// below) after it: its other files are not patch lists (they are the
+// kustomization's patches, or nothing: a warning names each, an error with
+// Strict). Issue 27: a .kpatch beside a kustomization was not read, and a
+// file nothing read was not said.
 func TestKustomizationFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -128,13 +137,359 @@ func TestKustomizationFiles(t *testing.T) {
 	for i := range files {
 		files[i], _ = filepath.Rel(dir, files[i])
 	}
-	if got := strings.Join(files, " "); got != "patches/a.kpatch patches/prod/kustomization.yml patches/staging/Kustomization patches/z.yaml file/kustomization.yaml" {
+	if got := strings.Join(files, " "); got != "patches/a.kpatch patches/prod/kustomization.yml patches/prod/more/b.kpatch patches/staging/Kustomization patches/z.yaml file/kustomization.yaml" {
 		t.Errorf("files: %s", got)
 	}
 	if _, err := Files([]string{filepath.Join(dir, "two")}); err == nil || !strings.Contains(err.Error(), "more than one kustomization file") {
 		t.Errorf("two kustomizations: %v", err)
 	}
-	if _, err := Load(context.Background(), []string{filepath.Join(dir, "patches")}, LoadOptions{}); err != nil {
-		t.Errorf("Load: %v", err)
+	var warnings []string
+	patches, err := Load(context.Background(), []string{filepath.Join(dir, "patches")}, LoadOptions{Warn: func(w Warning) {
+		rel, _ := filepath.Rel(dir, w.Pos.File)
+		warnings = append(warnings, fmt.Sprintf("%s:%d:%d %v %s", rel, w.Pos.Line, w.Pos.Column, w.Unread, w.Msg))
+	}})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var targets []string
+	for _, p := range patches {
+		targets = append(targets, p.Target.String())
+	}
+	if got := strings.Join(targets, " "); got != "cm.a v1 ConfigMap a cm.b cm.z" {
+		t.Errorf("patches: %s", got)
+	}
+	want := "patches/staging/values.yaml:1:1 true nothing reads this file: kmerge reads its folder through " + filepath.Join(dir, "patches/staging/Kustomization") +
+		" (and the .kpatch files there), which does not name it; name it there (patches: [{path: values.yaml}] for a patch), or remove it"
+	if len(warnings) != 1 || warnings[0] != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), want)
+	}
+	_, err = Load(context.Background(), []string{filepath.Join(dir, "patches")}, LoadOptions{Strict: true})
+	if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, "patches/staging/values.yaml")+":1:1: nothing reads this file") || !strings.HasSuffix(err.Error(), "(an error in strict mode)") {
+		t.Errorf("Strict: %v", err)
+	}
+}
+
+// TestKustomizationNamedFiles: a file of the overlay's folder is named by
+// any field that gives its path (generators' files after key=, env files,
+// replacements, crds, resources, patches), so only the file nothing names
+// is warned of (patches/forgotten.yaml too: the field patches names no
+// folder); the files of a folder below with a kustomization of its own (a
+// component) are that kustomization's, and a project file and a file Load
+// would not read (notes.txt) are no patch files.
+func TestKustomizationNamedFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"o/kustomization.yaml": `resources: [res.yaml, ../base]
+components: [comp]
+crds: [crds/c.yaml]
+configMapGenerator:
+- name: cfg
+  files: [settings=gen/settings.json]
+  envs: [gen/env.yaml]
+replacements:
+- path: repl.yaml
+patches:
+- path: p.yaml
+`,
+		"o/res.yaml":                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\n",
+		"o/p.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\ndata: {a: b}\n",
+		"o/crds/c.yaml":             "kind: CustomResourceDefinition\n",
+		"o/gen/settings.json":       "{}\n",
+		"o/gen/env.yaml":            "a: b\n",
+		"o/repl.yaml":               "source: {kind: ConfigMap}\n",
+		"o/comp/kustomization.yaml": "kind: Component\npatches: [{path: x.yaml}]\n",
+		"o/comp/x.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\n",
+		"o/comp/stray.yaml":         "a: b\n",
+		"o/stray.yml":               "a: b\n",
+		"o/patches/forgotten.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\n",
+		"o/kmerge.yaml":             "apiVersion: kmerge/v1\nkind: Project\n",
+		"o/notes.txt":               "not a patch file\n",
+	})
+	var unread []string
+	_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{Warn: func(w Warning) {
+		if w.Unread {
+			rel, _ := filepath.Rel(dir, w.Pos.File)
+			unread = append(unread, rel)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(unread, " "); got != "o/patches/forgotten.yaml o/stray.yml" {
+		t.Errorf("unread: %s, want o/patches/forgotten.yaml o/stray.yml", got)
+	}
+}
+
+// TestKustomizationLoadRestrictions: a file a kustomization names must be
+// in or below its folder once links are followed, as kustomize build
+// v5.8.2 requires by default ("security; file ... is not in or below
+// ..."): a link out of the overlay, to a file or to a folder on the way,
+// is refused as a name going up is, with an *OutsideRootError naming the
+// entry's line; a link inside the overlay, an absolute path inside it and
+// an overlay reached through a linked folder are read, as kustomize reads
+// them. NoRestrictions (kustomize's --load-restrictor
+// LoadRestrictionsNone) reads them all. The check used to be on the name
+// only: both links were read, exit 0.
+func TestKustomizationLoadRestrictions(t *testing.T) {
+	dir := t.TempDir()
+	const patch = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: %d}\n"
+	writeFiles(t, dir, map[string]string{
+		"outside/evil.yaml":   fmt.Sprintf(patch, 7),
+		"overlay/real/p.yaml": fmt.Sprintf(patch, 2),
+	})
+	for _, l := range [][2]string{
+		{"../outside/evil.yaml", "overlay/link.yaml"},
+		{"../outside", "overlay/sub"},
+		{"real/p.yaml", "overlay/in.yaml"},
+		{"overlay", "linked"},
+	} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Skipf("no symbolic links: %v", err)
+		}
+	}
+	for _, c := range []struct {
+		path    string
+		overlay string
+		err     string // with the default restrictions; "" reads
+	}{
+		{"link.yaml", "overlay", " link.yaml leads out of the kustomization's folder through a symbolic link (to ../outside/evil.yaml), where kustomize reads no file"},
+		{"sub/evil.yaml", "overlay", " sub/evil.yaml leads out of the kustomization's folder through a symbolic link (to ../outside/evil.yaml), where kustomize reads no file"},
+		{"../outside/evil.yaml", "overlay", " ../outside/evil.yaml is outside the kustomization's folder, where kustomize reads no file"},
+		{"in.yaml", "overlay", ""},
+		{"DIR/overlay/real/p.yaml", "overlay", ""},
+		{"real/p.yaml", "linked", ""},
+		{"../overlay/real/p.yaml", "overlay", ""},
+	} {
+		path := strings.ReplaceAll(c.path, "DIR", dir)
+		for _, field := range []struct{ name, text, at string }{
+			{"patches", "patches:\n- path: %s\n", "3:9:"},
+			{"patchesStrategicMerge", "patchesStrategicMerge:\n- %s\n", "3:3:"},
+		} {
+			writeFiles(t, dir, map[string]string{"overlay/kustomization.yaml": "resources: [../base]\n" + fmt.Sprintf(field.text, path)})
+			for _, r := range []LoadRestrictions{RootOnly, NoRestrictions} {
+				ps, err := Load(context.Background(), []string{filepath.Join(dir, c.overlay)}, LoadOptions{LoadRestrictions: r})
+				var oe *OutsideRootError
+				switch {
+				case c.err == "" || r == NoRestrictions:
+					if err != nil || len(ps) != 1 {
+						t.Errorf("%s, %s, %v: %d patches, %v", c.path, field.name, r, len(ps), err)
+					}
+				case !errors.As(err, &oe):
+					t.Errorf("%s, %v: %v, want an *OutsideRootError", c.path, r, err)
+				default:
+					want := field.at + strings.ReplaceAll(c.err, "DIR", dir)
+					if !strings.Contains(err.Error(), filepath.Join(c.overlay, "kustomization.yaml")+":"+want) {
+						t.Errorf("%s: %v\nwant ...%s", c.path, err, want)
+					}
+				}
+			}
+		}
+	}
+	if r, err := ParseLoadRestrictions("LoadRestrictionsNone"); r != NoRestrictions || err != nil || r.String() != "LoadRestrictionsNone" {
+		t.Errorf("ParseLoadRestrictions(LoadRestrictionsNone): %v, %v", r, err)
+	}
+	if _, err := ParseLoadRestrictions("none"); err == nil {
+		t.Errorf("ParseLoadRestrictions(none): no error; kustomize refuses it")
+	}
+}
+
+// TestKustomizationFieldErrors: kustomize build v5.8.2 refuses a
+// kustomization with a field it does not know ("invalid Kustomization:
+// json: unknown field"), and an entry of patches with a key it does not
+// know: so does Load, with the nearest names (issue 27: a typo such as
+// pathces was a warning, exit 0, nothing patched). kustomize reads names
+// in any letter case (Go's JSON decoding: Patches is patches, Path is
+// path): so does Load; two keys that are one name are an error.
+func TestKustomizationFieldErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"o/p.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})
+	for _, c := range []struct {
+		text string
+		err  string // "" reads, with the patches' count in n
+		n    int
+	}{
+		{"pathces:\n- path: p.yaml\n", `o/kustomization.yaml:1:1: unknown field "pathces" in a kustomization (did you mean patches?): kustomize refuses a kustomization with a field it does not know`, 0},
+		{"resources: []\nnamePrefx: a-\n", `o/kustomization.yaml:2:1: unknown field "namePrefx" in a kustomization (did you mean namePrefix?)`, 0},
+		{"spec: {}\n", `o/kustomization.yaml:1:1: unknown field "spec" in a kustomization: kustomize refuses`, 0},
+		{"patches:\n- pth: p.yaml\n", `o/kustomization.yaml:2:3: unknown key "pth" in an entry of patches (did you mean path?): the keys are path, patch, target and options`, 0},
+		{"patchesJson6902:\n- target: {kind: ConfigMap, name: c}\n  paht: p.yaml\n", `o/kustomization.yaml:3:3: unknown key "paht" in an entry of patchesJson6902 (did you mean path?): the keys are target, path and patch`, 0},
+		{"Patches:\n- Path: p.yaml\nNAMESPACE: x\n", "", 1},
+		{"patches: []\nPatches: []\n", `o/kustomization.yaml:2:1: Patches and patches (line 1) are one key to kustomize, which reads names in any letter case: keep one`, 0},
+	} {
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
+		ps, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+		switch {
+		case c.err == "" && (err != nil || len(ps) != c.n):
+			t.Errorf("%q: %d patches, %v", c.text, len(ps), err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), filepath.Join(dir, c.err))):
+			t.Errorf("%q: %v\nwant %s", c.text, err, c.err)
+		}
+		var ue *UnknownFieldError
+		if c.err != "" && strings.Contains(c.err, "unknown") && !errors.As(err, &ue) {
+			t.Errorf("%q: %T is no *UnknownFieldError", c.text, err)
+		}
+	}
+	if got := KustomizationFields(); len(got) != 34 || got[0] != "apiVersion" {
+		t.Errorf("KustomizationFields: %d %v", len(got), got)
+	}
+}
+
+// TestKustomizationWarning: the warning of the fields kmerge does not
+// read. An empty field is not named (kustomize does nothing with it
+// either: issue 27, an empty components: was); components say how kmerge
+// reads them (give each folder with -p); a resource file given among the
+// manifests (LoadOptions.Inputs, -f: the file or a folder holding it)
+// is not named (issue 27: it was, "give them with -f", when it had been).
+func TestKustomizationWarning(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"o/extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\n",
+		"o/more.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: more}\n",
+	})
+	for _, c := range []struct {
+		text      string
+		manifests []string
+		want      string // the warning's message after "not its "; "" none
+	}{
+		{"resources: [extra.yaml, more.yaml]\ncomponents: []\nnamePrefix: ''\nimages: []\n", nil, "resources (extra.yaml, more.yaml: give them with -f)"},
+		{"resources: [extra.yaml, more.yaml]\ncomponents: [../c]\n", []string{"o/extra.yaml"}, "resources (more.yaml: give them with -f) and components (give each component folder with -p)"},
+		{"resources: [extra.yaml, more.yaml]\n", []string{"o"}, ""},
+		{"resources: [extra.yaml]\ncommonLabels: {a: b}\ncomponents: null\n", []string{"o/extra.yaml"}, "commonLabels"},
+	} {
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
+		var manifests []string
+		for _, m := range c.manifests {
+			manifests = append(manifests, filepath.Join(dir, m))
+		}
+		var got []string
+		if _, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{Inputs: manifests, Warn: func(w Warning) {
+			if w.Unread {
+				return // more.yaml, in the last case
+			}
+			_, after, _ := strings.Cut(w.Msg, "not its ")
+			got = append(got, after)
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{c.want}; c.want == "" && len(got) != 0 || c.want != "" && !slices.Equal(got, want) {
+			t.Errorf("%q, -f %v: warnings %q, want %q", c.text, c.manifests, got, c.want)
+		}
+	}
+}
+
+// TestKustomizationOpenAPI: the openapi field's path is an OpenAPI
+// document kustomize patches the overlay's kinds by: Load reads it, as
+// kustomize does (a file in or below the overlay's folder, relative to
+// it) and gives it to LoadOptions.Schemas; version (one of kustomize's
+// built-in schemas) names no file; a file that does not exist, or is
+// outside the folder, is an error, as kustomize build's.
+func TestKustomizationOpenAPI(t *testing.T) {
+	dir := t.TempDir()
+	const defs = "definitions:\n  v1alpha1.MyCRD:\n    x-kubernetes-group-version-kind: [{group: example.com, kind: MyCRD, version: v1alpha1}]\n    properties:\n      spec:\n        properties:\n          items:\n            type: array\n            items: {type: object, properties: {name: {type: string}}}\n            x-kubernetes-patch-strategy: merge\n            x-kubernetes-patch-merge-key: name\n"
+	writeFiles(t, dir, map[string]string{"o/schema/crd.json": defs, "out.json": defs})
+	for _, c := range []struct {
+		text string
+		n    int    // schemas given
+		err  string // "" reads
+	}{
+		{"openapi:\n  path: schema/crd.json\n", 1, ""},
+		{"openapi: {version: v1.21.2}\n", 0, ""},
+		{"openapi:\n  path: nosuch.json\n", 0, "o/kustomization.yaml:2:9: the schema file nosuch.json does not exist"},
+		{"openapi:\n  path: ../out.json\n", 0, "../out.json is outside the kustomization's folder"},
+		{"openapi: schema/crd.json\n", 0, "o/kustomization.yaml:1:10: openapi is a mapping"},
+	} {
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
+		var got []*schema.Schema
+		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{Schemas: func(s *schema.Schema) { got = append(got, s) }})
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.text, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), strings.ReplaceAll(c.err, "o/", filepath.Join(dir, "o")+"/"))):
+			t.Errorf("%q: %v, want %s", c.text, err, c.err)
+		case len(got) != c.n:
+			t.Errorf("%q: %d schemas, want %d", c.text, len(got), c.n)
+		case c.n == 1:
+			k := got[0].Kind("example.com/v1alpha1", "MyCRD")
+			if f := k.Field("spec").Type.Field("items"); f == nil || len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != "name" {
+				t.Errorf("%q: the schema's items: %+v", c.text, f)
+			}
+		}
+	}
+}
+
+// TestObjectPatchFile: a YAML file of partial objects (apiVersion, kind,
+// metadata.name) among kmerge's own patch files is a kustomize patch file,
+// as patchesStrategicMerge names them: each document is a strategic merge
+// patch of the object it names (issue 27: it was refused as a values file,
+// with --values suggested). A mapping that names no object is still the
+// values file it looks like.
+func TestObjectPatchFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"p/replicas.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\nspec:\n  replicas: 3\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n$patch: delete\n",
+		"v/values.yaml":   "replicas: 3\nkind: Deployment\n",
+	})
+	ps, err := Load(context.Background(), []string{filepath.Join(dir, "p")}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, fmt.Sprintf("%d:%d %s %s id=%v delete=%v kustomization=%q", p.Pos.Line, p.Pos.Column, p.Type, p.Target, p.Target.ID, p.DeletesObject(), p.Kustomization))
+	}
+	want := []string{`1:1 strategic apps/v1 Deployment prod/web id=true delete=false kustomization=""`, `9:1 strategic v1 ConfigMap cfg id=true delete=true kustomization=""`}
+	if !slices.Equal(got, want) {
+		t.Errorf("patches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var se *syntax.Error
+	if _, err := Load(context.Background(), []string{filepath.Join(dir, "v")}, LoadOptions{}); !errors.As(err, &se) || !se.ValuesFile {
+		t.Errorf("a values file: %v", err)
+	}
+}
+
+// TestKustomizationPatchMatchesNothing: a strategic patch without a
+// target in a kustomization names its object; kustomize build v5.8.2
+// fails when no object has that identity ("no matches for Id
+// Deployment.v1.apps/wbe.[noNs]"), so Apply does, whatever Strict, with
+// the nearest names (issue 27: a warning, exit 0; a team swapping
+// kustomize build for kmerge in CI lost the failure). A target that picks
+// nothing is skipped silently by kustomize: a warning, as for kmerge's own
+// patches; and a kustomize patch file among kmerge's own patch files keeps
+// the warning of kmerge's own files.
+func TestKustomizationPatchMatchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	const manifests = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: prod}\n"
+	writeFiles(t, dir, map[string]string{
+		"o1/kustomization.yaml": "patches:\n- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: wbe}\n    spec: {replicas: 2}\n",
+		"o2/kustomization.yaml": "patchesStrategicMerge:\n- p.yaml\n",
+		"o2/p.yaml":             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec: {replicas: 2}\n",
+		"o3/kustomization.yaml": "patches:\n- target: {kind: Deployment, name: wbe}\n  patch: |\n    - {op: replace, path: /spec/replicas, value: 2}\n",
+		"own/p.yaml":            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: wbe}\nspec: {replicas: 2}\n",
+	})
+	for _, c := range []struct {
+		path, err, warning string
+	}{
+		{"o1", "o1/kustomization.yaml:3:5: no object matches apps/v1 Deployment wbe (did you mean apps/v1 Deployment web?): a kustomization's patch that names its object must match one (kustomize build fails too)", ""},
+		{"o2", "o2/p.yaml:1:1: no object matches apps/v1 Deployment api (api is in namespace prod: the patch's metadata.namespace picks the namespace): a kustomization's patch", ""},
+		{"o3", "", "no object matches {kind: Deployment, name: wbe} (did you mean {kind: Deployment, name: web}?); skipped"},
+		{"own", "", "no object matches apps/v1 Deployment wbe (did you mean apps/v1 Deployment web?); skipped"},
+	} {
+		patches, err := Load(context.Background(), []string{filepath.Join(dir, c.path)}, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := resource.Parse([]byte(manifests), "m.yaml", resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Apply(context.Background(), set, patches, Options{})
+		switch {
+		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, c.err))):
+			t.Errorf("%s: %v\nwant %s", c.path, err, c.err)
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.path, err)
+		case c.err == "" && (len(res.Warnings) != 1 || res.Warnings[0].Msg != c.warning):
+			t.Errorf("%s: warnings %v, want %s", c.path, res.Warnings, c.warning)
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/jsonpatch"
+	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
@@ -130,7 +132,7 @@ func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0
 // or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.Labels != "" || p.Target.Annotations != "" {
+		if p.Target.ReadsMetadata() {
 			return true
 		}
 	}
@@ -191,8 +193,9 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 	}
 	observe()
 	var ix *objectIndex // for the object's field patches, which come last
-	// for the object's strategic patches, as long as only they write it
-	var lists *smp.Index
+	// for the object's strategic, merge and JSON patches, each as long as
+	// only patches of its engine write it
+	var eng engines
 	for i := first; i >= 0; i = run.next(r, i) {
 		if err := ctx.Err(); err != nil {
 			run.stop(fmt.Errorf("%sstopped before patching %s: %w", run.order[i].Pos, r.ID(), err))
@@ -209,12 +212,8 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		} else if ix == nil && !run.opts.scanOnly {
 			ix = newObjectIndex()
 		}
-		if sl.patch.Type != change.StrategicPatch || run.opts.Schema.Kind(r.APIVersion, r.Kind) == nil {
-			lists = nil // the patch writes without it (a kind without a schema: a merge patch)
-		} else if lists == nil && !run.opts.scanOnly {
-			lists = smp.NewIndex()
-		}
-		sl.run(run.opts, run.cache, record, ix, lists)
+		eng.keep(sl.patch.Type, run.opts.Schema.Kind(r.APIVersion, r.Kind) != nil, run.opts.scanOnly)
+		sl.run(run.opts, run.cache, record, ix, eng)
 		if !vals.On() {
 			observe() // the patch may have made it a Secret
 		}
@@ -242,7 +241,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		// that what they changed need not be kept until Finish
 		var recs []change.Record
 		for _, sl := range slots {
-			if len(sl.changes) > 0 {
+			if len(sl.changes) > 0 && !(r.Deleted && !names(sl.patch.Target)) {
 				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
@@ -409,6 +408,10 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		switch {
 		case err != nil:
 			err = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
+		case len(slots) == 0 && p.Kustomization != "" && p.Target.ID:
+			// kustomize build fails on it: so does kmerge, for a team that
+			// runs kmerge where it ran kustomize
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s: a kustomization's patch that names its object must match one (kustomize build fails too)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0 && opts.Strict:
 			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
 		case len(slots) == 0:
@@ -597,6 +600,19 @@ type report struct {
 	err      error
 }
 
+// names reports whether a target names its objects (by one exact name),
+// rather than picking them by a pattern or a selector. Of an object a
+// patch deletes, what a patch whose target does not name it changes
+// commutes with the deletion: such a target picks the objects that exist
+// when it applies, so in the other order it would not pick this one, and
+// the object is gone either way (a [deployment.*] setting a label, and a
+// [deployment.loadgen] deleting that one: issue 27 item 7). A patch that
+// names the object needs it, and conflicts with its deletion.
+func names(target resource.Selector) bool {
+	_, ok := target.ExactName()
+	return ok
+}
+
 // afterDelete is the slot of a patch whose target picked an object an
 // earlier patch deleted: it does nothing, and needs the object to exist,
 // which conflicts with the delete; unless it deletes the object too, which
@@ -612,10 +628,45 @@ func (sl *slot) afterDelete(record bool) {
 	}
 }
 
+// engines are the indexes of an object that the patch engines keep from
+// one patch to the next (each patch indexing the object anew made n patches
+// on one long list, or one object of many keys, cost n^2): each is kept
+// while patches of its engine follow one another on the object, and
+// dropped when a patch of another writes it, its writes not going through
+// the index.
+type engines struct {
+	lists  *smp.Index        // strategic patches
+	merges *mergepatch.Index // merge patches, and strategic ones on a kind without a schema
+	jsons  *jsonpatch.Index  // JSON patches
+}
+
+// keep keeps the index of the engine that applies a patch of type typ
+// (schema: the object's kind has one), making it when it has none, and
+// drops the others'. scanOnly (tests) keeps none.
+func (e *engines) keep(typ change.PatchKind, schema bool, scanOnly bool) {
+	strategic := typ == change.StrategicPatch && schema
+	merge := typ == change.MergePatch || typ == change.StrategicPatch && !schema
+	if !strategic || scanOnly {
+		e.lists = nil
+	} else if e.lists == nil {
+		e.lists = smp.NewIndex()
+	}
+	if !merge || scanOnly {
+		e.merges = nil
+	} else if e.merges == nil {
+		e.merges = &mergepatch.Index{}
+	}
+	if typ != change.JSONPatch || scanOnly {
+		e.jsons = nil
+	} else if e.jsons == nil {
+		e.jsons = &jsonpatch.Index{}
+	}
+}
+
 // run applies the slot's patch to its object; record says whether to
 // record what it changes.
-func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, lists *smp.Index) {
-	ap := &applier{ix: ix, lists: lists, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
+func (sl *slot) run(opts Options, cache *shortcutCache, record bool, ix *objectIndex, eng engines) {
+	ap := &applier{ix: ix, engines: eng, opts: opts, res: &Result{}, touched: map[*resource.Resource]bool{}, shortcuts: cache, kind: sl.patch.Type}
 	if record {
 		ap.log = &change.Log{}
 	}

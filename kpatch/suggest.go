@@ -28,6 +28,10 @@ import (
 // kind has with the nearest names. It returns "" when it has nothing to
 // add, else " (...)".
 func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) string {
+	if kind, name, ok := strings.Cut(strings.TrimSpace(sel.Name), " "); sel.Bare && ok && len(s.FindKinds(kind)) > 0 {
+		// [deployment shop]: a space where the dot goes
+		return fmt.Sprintf(" (a target is kind.name: did you mean %s.%s?)", kind, strings.Join(strings.Fields(name), "."))
+	}
 	if sel.Bare {
 		if len(s.FindKinds(sel.Name)) > 0 {
 			var of []*resource.Resource
@@ -51,7 +55,10 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		}
 		return ""
 	}
-	if sel.Kind == "" || sel.Regexp && regexp.QuoteMeta(sel.Kind) != sel.Kind || sel.ID {
+	if sel.ID {
+		return identityHint(sel, set)
+	}
+	if sel.Kind == "" || sel.Regexp && regexp.QuoteMeta(sel.Kind) != sel.Kind {
 		return ""
 	}
 	var ofKind []*resource.Resource
@@ -127,6 +134,40 @@ func targetHint(sel resource.Selector, set *resource.Set, s *schema.Schema) stri
 		return " (" + suggest.Phrase(near, func(n string) string { return with(sel.Kind, n) }) + ")"
 	}
 	return ""
+}
+
+// identityHint is targetHint for a selector that names one object by its
+// identity (a strategic merge patch without a target, in a kustomization
+// or a kustomize patch file): the object of that name in another
+// namespace, or the nearest names of the objects of its apiVersion and
+// kind.
+func identityHint(sel resource.Selector, set *resource.Set) string {
+	var names, elsewhere []string
+	for _, r := range set.Resources {
+		if r.APIVersion != sel.APIVersion || r.Kind != sel.Kind {
+			continue
+		}
+		names = append(names, r.Name)
+		if r.Name == sel.Name && r.Namespace != sel.Namespace {
+			ns := r.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			elsewhere = append(elsewhere, ns)
+		}
+	}
+	if len(elsewhere) > 0 {
+		return fmt.Sprintf(" (%s is in namespace %s: the patch's metadata.namespace picks the namespace)", sel.Name, strings.Join(elsewhere, ", "))
+	}
+	near := suggest.Closest(sel.Name, names)
+	if len(near) == 0 {
+		return ""
+	}
+	return " (" + suggest.Phrase(near, func(n string) string {
+		id := sel
+		id.Name = n
+		return id.String()
+	}) + ")"
 }
 
 // kindNames lists objects as a target names them (Resource.Target),

@@ -26,6 +26,11 @@ type Vars struct {
 	// are looked up in time linear in N
 	mu    sync.Mutex
 	index map[*yaml.Node]map[string]*yaml.Node
+
+	// the editors of the mappings Set writes into, kept from one Set to
+	// the next (each looked its keys up by a scan: n --set flags cost n^2),
+	// dropped when MergeValues changes the mappings
+	editors map[*yaml.Node]*nodeedit.Map
 }
 
 // NewVars returns empty variables.
@@ -61,6 +66,7 @@ func (v *Vars) MergeValues(root *yaml.Node, file string) error {
 	}
 	mergeValues(v.values, root)
 	v.changed()
+	v.editors = nil
 	return nil
 }
 
@@ -122,16 +128,30 @@ func (v *Vars) Set(assignment string) error {
 	m := v.values
 	keys := strings.Split(path, ".")
 	for _, k := range keys[:len(keys)-1] {
-		next := tree.MapGet(m, k)
+		next := v.editor(m).Get(k)
 		if next == nil || next.Kind != yaml.MappingNode {
 			next = tree.NewMap()
-			tree.MapSet(m, k, next)
+			v.editor(m).Put(tree.NewString(k), next)
 		}
 		m = next
 	}
-	tree.MapSet(m, keys[len(keys)-1], val)
+	v.editor(m).Put(tree.NewString(keys[len(keys)-1]), val)
 	v.changed()
 	return nil
+}
+
+// editor returns the editor of the mapping m of the values for Set (as
+// tree.MapGet and tree.MapSet, indexed once m is large).
+func (v *Vars) editor(m *yaml.Node) *nodeedit.Map {
+	e := v.editors[m]
+	if e == nil {
+		if v.editors == nil {
+			v.editors = map[*yaml.Node]*nodeedit.Map{}
+		}
+		e = nodeedit.NewMap(m)
+		v.editors[m] = e
+	}
+	return e
 }
 
 // typedScalar reads a scalar by YAML 1.2's core rules.

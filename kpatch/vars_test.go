@@ -1,10 +1,15 @@
 package kpatch
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/kpatch/syntax"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // TestParseValue: quoting, variables and the $${ escape.
@@ -82,5 +87,67 @@ func TestVars(t *testing.T) {
 	}
 	if err := v.LoadValues([]byte("- a\n"), "v.yaml"); err == nil || !strings.Contains(err.Error(), "v.yaml:1:1: values must be a mapping") {
 		t.Errorf("a list of values: %v", err)
+	}
+}
+
+// TestSetMany: many --set values, nested, overriding one another and the
+// values of a file (a mapping replaced by a value and the value by a
+// mapping again), read as setting each one with tree.MapGet and
+// tree.MapSet would: Set keeps an index of the mappings it writes into
+// from one call to the next (each scanned them: n flags took n^2), which
+// must follow the values a file merges in between.
+func TestSetMany(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 7))
+	v := NewVars()
+	want := tree.NewMap()
+	set := func(path string, val *yaml.Node) {
+		m := want
+		keys := strings.Split(path, ".")
+		for _, k := range keys[:len(keys)-1] {
+			next := tree.MapGet(m, k)
+			if next == nil || next.Kind != yaml.MappingNode {
+				next = tree.NewMap()
+				tree.MapSet(m, k, next)
+			}
+			m = next
+		}
+		tree.MapSet(m, keys[len(keys)-1], val)
+	}
+	var loaded []string // keys the files added
+	for i := range 3000 {
+		if i%500 == 250 {
+			loaded = append(loaded, fmt.Sprintf("n%d", i), fmt.Sprintf("m%d", i))
+			file := fmt.Sprintf("k%d: {x: 1}\nn%d: 2\nm%d: {y: 3}\n", r.IntN(50), i, i)
+			if err := v.LoadValues([]byte(file), "v.yaml"); err != nil {
+				t.Fatal(err)
+			}
+			st, err := tree.Read([]byte(file), tree.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mergeValues(want, tree.Root(st.Docs[0]))
+			continue
+		}
+		path := fmt.Sprintf("k%d", r.IntN(50))
+		if len(loaded) > 0 && r.IntN(4) == 0 {
+			path = loaded[r.IntN(len(loaded))]
+		}
+		for r.IntN(3) == 0 {
+			path += fmt.Sprintf(".k%d", r.IntN(50))
+		}
+		if err := v.Set(fmt.Sprintf("%s=%d", path, i)); err != nil {
+			t.Fatal(err)
+		}
+		set(path, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(i)})
+	}
+	var got, exp strings.Builder
+	if err := tree.WriteYAML(&got, tree.Style{}, v.values); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.WriteYAML(&exp, tree.Style{}, want); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != exp.String() {
+		t.Fatalf("the values:\n%s\nwant:\n%s", got.String(), exp.String())
 	}
 }

@@ -142,7 +142,7 @@ func (ap *applier) step(pl place, st syntax.Step, rest syntax.Path, create bool)
 			return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s has no field %q%s", describeType(t, pl), st.Field, hint)}
 		}
 	case t != nil && t.Kind.Scalar():
-		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s), it has no field %q", pl.where(), article(t.Kind), typeWord(t), st.Field)}
+		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is %s (schema type %s), it has no field %q%s", pl.where(), article(t.Kind), typeWord(t), st.Field, dottedKeyHint(pl, st, rest))}
 	case t != nil && t.Kind == schema.List:
 		return nil, nil, &syntax.Error{Pos: st.Pos, Msg: fmt.Sprintf("%s is a list: select items with [key=value] or [index] before %q", pl.where(), st.Field)}
 	}
@@ -407,4 +407,24 @@ func (ap *applier) materialize(pl place, pos tree.Position) place {
 	ap.touched[pl.r] = true
 	ap.recordInsertion(pl, n, pos)
 	return pl
+}
+
+// dottedKeyHint says how to write a key with dots in it, for a path that
+// went on below a value of a map (metadata.annotations.example.com/team:
+// the key example.com/team, read as the key example and a field com/team
+// of it): "; a key with dots is quoted: metadata.annotations."example.com/team"".
+// It returns "" when the value is not an entry of a map (a field of an
+// object has its schema field), or st is not a plain field.
+func dottedKeyHint(pl place, st syntax.Step, rest syntax.Path) string {
+	if pl.field != nil || pl.key == "" || st.Sel != nil || st.Quoted || len(pl.path) == 0 {
+		return ""
+	}
+	key := pl.key + "." + st.Field
+	for _, r := range rest {
+		if r.Sel != nil || r.Quoted {
+			break
+		}
+		key += "." + r.Field
+	}
+	return fmt.Sprintf("; a key with dots is quoted: %s.%s", pl.path.Parent(), strconv.Quote(key))
 }

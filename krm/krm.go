@@ -401,18 +401,12 @@ func kindOf(n *yaml.Node) string {
 	return ""
 }
 
-// ParseConfig reads a functionConfig: kmerge's Patches kind or a
-// ConfigMap. Positions in patches and errors are the lines and columns of
-// fc's nodes, in a file named functionConfig, except in text (kpatch, or
-// a ConfigMap's patches) whose text is not known: those are relative to
-// the text, named by its field (functionConfig.spec.kpatch). Errors about
-// the functionConfig itself are *ConfigError.
-func ParseConfig(fc *yaml.Node) (*Config, error) { return parseConfig(fc, nil, "functionConfig") }
-
-// parseConfig is ParseConfig for a functionConfig read from file, as part
-// of the stream st (nil: unknown), which names it in the positions of
-// errors and patches; text kept line for line in st (kpatch: |) is
-// parsed where it is in st, so that positions in it are the file's.
+// parseConfig reads a functionConfig, kmerge's Patches kind or a
+// ConfigMap, read from file as part of the stream st (nil: unknown),
+// which names it in the positions of errors and patches; text kept line
+// for line in st (kpatch: |) is parsed where it is in st, so that
+// positions in it are the file's. Errors about the functionConfig itself
+// are *ConfigError.
 func parseConfig(fc *yaml.Node, st *tree.Stream, file string) (*Config, error) {
 	if fc == nil || tree.KindOf(fc) == tree.Null {
 		return nil, errors.New("no functionConfig: give the patches in a " + ConfigAPIVersion + " " + ConfigKind + " object or a ConfigMap (see docs/krm.md)")

@@ -53,6 +53,23 @@ type Options struct {
 	// where there was none (an object of the patch merges field by field,
 	// so its fields are recorded below it). nil records nothing.
 	Record *change.Log
+	// Index, when set, keeps indexes of the document's large objects for
+	// the next calls of Apply on the same document (see Index); nil
+	// indexes them for this call alone.
+	Index *Index
+}
+
+// Index keeps indexes of the large objects of a document from one call of
+// Apply to the next (Options.Index), so that many patches on one object of
+// many keys take time proportional to the patches, not to the object each
+// time (each indexed it anew: n patches each setting a key of an object of
+// n keys took n^2). The document must change only through Apply with this
+// Index while the Index is in use: Apply keeps the indexes up to date with
+// its own writes, and notices an object whose keys were replaced, but not
+// one edited in place to as many keys. An Index is for one goroutine at a
+// time; the zero value is ready.
+type Index struct {
+	maps nodeedit.Maps
 }
 
 // Error reports a patch (or a document) with a mapping key that is not a
@@ -120,10 +137,22 @@ func (a *applier) merge(target, patch, at *yaml.Node) (*yaml.Node, error) {
 		n.Anchor, n.Alias, n.Content = "", nil, nil
 		target = nodeedit.InheritComments(target, &n)
 	}
-	if err := a.checkKeys(target); err != nil {
-		return nil, err
+	var obj *nodeedit.Map
+	kept := false
+	if a.opts.Index != nil {
+		obj, kept = a.opts.Index.maps.Map(target)
 	}
-	obj := nodeedit.NewMap(target)
+	if !kept { // a kept object's keys were checked, and the merges add strings
+		if err := a.checkKeys(target); err != nil {
+			if a.opts.Index != nil {
+				a.opts.Index.maps.Forget(target)
+			}
+			return nil, err
+		}
+	}
+	if obj == nil {
+		obj = nodeedit.NewMap(target)
+	}
 	for i := 0; i+1 < len(patch.Content); i += 2 {
 		kn := tree.Deref(patch.Content[i])
 		if kn == nil || kn.Kind != yaml.ScalarNode {

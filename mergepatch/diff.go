@@ -3,6 +3,7 @@ package mergepatch
 import (
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -26,9 +27,12 @@ func Diff(original, modified *yaml.Node) *yaml.Node {
 
 func diffObjects(o, m *yaml.Node) *yaml.Node {
 	patch := tree.NewMap()
+	// each object's keys looked up in the other's through an index once
+	// they are many (a scan for each took the square of their number)
+	inO, inM := nodeedit.NewMap(o).Get, nodeedit.NewMap(m).Get
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, mv := m.Content[i], tree.Deref(m.Content[i+1])
-		ov := tree.Deref(tree.MapGet(o, k.Value))
+		ov := tree.Deref(inO(k.Value))
 		switch {
 		case ov == nil:
 			patch.Content = append(patch.Content, tree.Clone(k), tree.Clone(mv))
@@ -41,7 +45,7 @@ func diffObjects(o, m *yaml.Node) *yaml.Node {
 		}
 	}
 	for i := 0; i+1 < len(o.Content); i += 2 {
-		if k := o.Content[i]; tree.MapGet(m, k.Value) == nil {
+		if k := o.Content[i]; inM(k.Value) == nil {
 			patch.Content = append(patch.Content, tree.Clone(k), tree.NewNull())
 		}
 	}

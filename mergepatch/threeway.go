@@ -7,6 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -142,12 +143,13 @@ func pruneNulls(v *yaml.Node) {
 // and otherwise the change wins (upstream merges the changes into the
 // deletions as a merge patch, which gives the same fields).
 func combine(changes, deletions *yaml.Node) *yaml.Node {
+	keys := nodeedit.NewMap(changes) // indexed once it has many
 	for i := 0; i+1 < len(deletions.Content); i += 2 {
 		k, d := deletions.Content[i], deletions.Content[i+1]
-		c := tree.MapGet(changes, k.Value)
+		c := keys.Get(k.Value)
 		switch {
 		case c == nil:
-			changes.Content = append(changes.Content, k, d)
+			keys.Put(k, d) // appended
 		case tree.KindOf(c) == tree.Object && tree.KindOf(d) == tree.Object:
 			combine(c, d)
 		}
@@ -158,9 +160,10 @@ func combine(changes, deletions *yaml.Node) *yaml.Node {
 // conflicts appends to found the paths where the patch p and the changes
 // made to the live object (changed) both set a value, and different ones.
 func conflicts(p, changed *yaml.Node, path fieldpath.Path, found *[]Conflict) {
+	inChanged := nodeedit.NewMap(changed).Get
 	for i := 0; i+1 < len(p.Content); i += 2 {
 		k, pv := p.Content[i].Value, p.Content[i+1]
-		cv := tree.MapGet(changed, k)
+		cv := inChanged(k)
 		if cv == nil {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
@@ -37,8 +38,10 @@ const (
 // CustomResourceDefinitions and OpenAPI documents are schemas, and
 // mappings in files named *values* are values files. A folder holding only
 // CRDs is a folder of schemas, not of manifests; a kustomize overlay (a
-// kustomization with patches) is a folder of patches. Project files there
-// already (the folder's, an overlay's) are left out.
+// kustomization with patches or components) is a folder of patches, and
+// when dir is one, it is the project's only entry (DetectAll follows its
+// resources). Project files there already (the folder's, an overlay's)
+// are left out.
 func Detect(dir string) (*Project, error) {
 	p := &Project{File: filepath.Join(dir, FileName), Dir: dir}
 	classes := map[string]class{}
@@ -55,8 +58,14 @@ func Detect(dir string) (*Project, error) {
 	for _, f := range files {
 		if slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) && hasPatches(f) {
 			overlay := filepath.Dir(f)
+			if filepath.Clean(overlay) == filepath.Clean(dir) {
+				// dir is an overlay: its project is the overlay's, whose
+				// manifests DetectAll finds by following its resources
+				p.Patches = []string{dir}
+				return p, nil
+			}
 			for g := range classes {
-				if g == f || strings.HasPrefix(g, overlay+string(filepath.Separator)) && classes[g] != other {
+				if g == f || within(g, overlay) && classes[g] != other {
 					classes[g] = patchFile
 				}
 			}
@@ -108,26 +117,13 @@ func Detect(dir string) (*Project, error) {
 	return p, nil
 }
 
-// hasPatches reports whether the kustomization file at path has patches
-// (patches, patchesStrategicMerge or patchesJson6902): an overlay, and not
-// only a list of resources, as a base's is.
+// hasPatches reports whether the kustomization file at path makes its
+// folder an overlay (overlayDir): it has patches (patches,
+// patchesStrategicMerge or patchesJson6902) or components, or .kpatch
+// files beside it, and not only a list of resources, as a base's is.
 func hasPatches(path string) bool {
-	data, err := tree.ReadFile(path, nil)
-	if err != nil {
-		return false
-	}
-	st, err := tree.Read(data, tree.Options{File: path})
-	if err != nil {
-		return false
-	}
-	for _, d := range st.Docs {
-		for _, field := range []string{"patches", "patchesStrategicMerge", "patchesJson6902"} {
-			if v := tree.MapGet(tree.Root(d), field); v != nil && len(v.Content) > 0 {
-				return true
-			}
-		}
-	}
-	return false
+	k, err := kpatch.KustomizationIn(filepath.Dir(path))
+	return err == nil && k == path && overlayDir(filepath.Dir(path))
 }
 
 // classify reads a file and says what it holds.
@@ -142,7 +138,7 @@ func classify(path string, isProject bool) class {
 	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return other
 	}
-	data, err := tree.ReadFile(path, nil)
+	data, err := readfile.Found(path, nil) // a device, a pipe: nothing to propose
 	if err != nil {
 		return other
 	}

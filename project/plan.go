@@ -29,6 +29,12 @@ import (
 //     files of the farthest first: later files win, so an overlay's own
 //     values win over shared ones; schemas of the nearest first: earlier
 //     schemas win);
+//   - a kustomize overlay's project (a project whose patches hold a
+//     kustomization with patches or components; dir itself may be one) has
+//     what kustomize build reads of it: its resources, followed (files of
+//     the overlay, bases, and the overlays it builds on), its components,
+//     and its bases' openapi files (see followOverlays); the manifests of
+//     an overlay's own project are those alone;
 //   - of two manifest entries that define the same object, the one nearer
 //     to the project's folder is kept, and the other left out, with a
 //     comment saying why (a copy of the manifests elsewhere in the
@@ -106,6 +112,7 @@ func DetectAll(dir string) ([]*Project, error) {
 		add(filepath.Dir(p), false, p) // a folder of patches, or loose ones: its folder's
 	}
 	if len(units) == 0 || len(units) == 1 && !units[0].overlay {
+		all.followOverlays(false)
 		all.dedupe(filepath.Clean(dir))
 		return []*Project{all}, nil
 	}
@@ -175,6 +182,7 @@ func DetectAll(dir string) ([]*Project, error) {
 			p.Values = append(p.Values, values[i]...)
 		}
 		p.Values, p.Schemas = unique(p.Values), unique(p.Schemas)
+		p.followOverlays(u.overlay)
 		p.dedupe(u.dir)
 		out = append(out, p)
 	}

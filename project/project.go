@@ -32,6 +32,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/tree"
@@ -105,7 +106,7 @@ func Find(dir string) (string, error) {
 // Load reads the project file at path, checks that the paths it names
 // exist, and joins them to its folder.
 func Load(path string) (*Project, error) {
-	data, err := tree.ReadFile(path, nil)
+	data, err := readfile.Given(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +254,7 @@ func (p *Project) join(path string) string {
 func (p *Project) Vars(limits *tree.Limits) (*kpatch.Vars, error) {
 	vars := kpatch.NewVars()
 	for _, f := range p.Values {
-		data, err := tree.ReadFile(f, limits)
+		data, err := readfile.Given(f, limits)
 		if err != nil {
 			return nil, err
 		}

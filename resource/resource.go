@@ -20,6 +20,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/parallel"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
@@ -174,6 +175,7 @@ type Source struct {
 	Column int
 
 	style tree.Style // of a part: the file's
+	given bool       // named by the caller, not found in a folder: may be a pipe (readfile.Given)
 
 	// Warnings are what reading the file noticed that is not an error
 	// (tree.Stream.Warnings); Release keeps them.
@@ -229,6 +231,11 @@ type LoadOptions struct {
 // documents are kept as they are. Two objects with the same identity are an
 // error naming both.
 //
+// A file found in a folder must be a regular file (a link to one is); a
+// file of paths may be a pipe too (read to its end: bash's <(...)).
+// Anything else (a device such as /dev/zero, a named pipe in a folder, a
+// socket) is a *NotRegularError, refused before it is opened.
+//
 // Once ctx is done, no further file is read or parsed, and Load returns
 // ctx.Err() wrapped with the first file (or document) it did not read.
 func Load(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptions) (*Set, error) {
@@ -280,7 +287,7 @@ func Stream(ctx context.Context, paths []string, stdin io.Reader, opts LoadOptio
 			return
 		}
 		if src.Input == nil && src.Path != "<stdin>" {
-			if src.Input, in.err = tree.ReadFile(src.Path, opts.Limits); in.err != nil {
+			if src.Input, in.err = readfile.Read(src.Path, opts.Limits, src.given); in.err != nil {
 				return
 			}
 		}
@@ -544,6 +551,12 @@ func (src *Source) Release(objs []*Resource) {
 	}
 }
 
+// NotRegularError is a file that is not a regular file, refused by Load
+// (and by the other readers of kmerge's inputs: package kpatch's, the
+// kmerge package's): a device, a socket, a named pipe that was not given on
+// purpose (one found in a folder, or named by a kustomization).
+type NotRegularError = readfile.NotRegularError
+
 // Files lists the files Load reads, in the order it reads them: a file as
 // given, the manifest files of a folder (recursively: .yaml, .yml, .json,
 // in lexical order, folders starting with a dot skipped), and "-" for
@@ -574,7 +587,7 @@ func listFiles(paths []string) ([]*Source, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			out = append(out, &Source{Path: p, Rel: filepath.Base(p)})
+			out = append(out, &Source{Path: p, Rel: filepath.Base(p), given: true})
 			continue
 		}
 		files, err := manifestFiles(p)

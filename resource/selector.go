@@ -63,16 +63,7 @@ func (sel Selector) String() string {
 	if sel.Namespace != "" {
 		b.WriteString(sel.Namespace + "/")
 	}
-	// a kind or a name is quoted (as a path quotes, fieldpath.Quote) where
-	// it would not read back as itself: where it holds what ends a word
-	// of a target (. [ { for a path, labels, a namespace's /, a comment's
-	// #, quotes) or a blank, and a kind that is * (any kind, unquoted)
-	quote := func(s string) string {
-		if !fieldpath.Word(s, `.[]{}"'/#`) {
-			return strconv.Quote(s)
-		}
-		return s
-	}
+	quote := TargetWord
 	if sel.Bare {
 		b.WriteString(quote(sel.Name))
 		return b.String()
@@ -98,6 +89,20 @@ func (sel Selector) String() string {
 	return b.String()
 }
 
+// TargetWord writes a kind or a name as a target writes it: quoted (as a
+// path quotes, fieldpath.Quote) where it would not read back as itself,
+// where it holds what ends a word of a target (. [ { for a path, labels,
+// a namespace's /, a comment's #, quotes) or a blank: a ConfigMap named
+// app.v2 is configmap."app.v2". (A kind that is * is quoted by String:
+// unquoted, * is any kind.) What completes a target (the language
+// server) writes names with it, as String does.
+func TargetWord(s string) string {
+	if !fieldpath.Word(s, `.[]{}"'/#`) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
 // mapping writes the selector as a YAML flow mapping.
 func (sel Selector) mapping() string {
 	var parts []string
@@ -120,6 +125,13 @@ func (sel Selector) mapping() string {
 	add("annotationSelector", sel.Annotations)
 	return "{" + strings.Join(parts, ", ") + "}"
 }
+
+// ReadsMetadata reports whether the selector reads an object's labels or
+// annotations to pick it, beside its identity (apiVersion, kind,
+// namespace, name): what of an object must be read to know whether the
+// selector picks it, and what a patch that changes them may change of
+// what it picks.
+func (sel Selector) ReadsMetadata() bool { return sel.Labels != "" || sel.Annotations != "" }
 
 // ExactName returns the one name the selector picks objects by, when it
 // picks them by one name: then an object named otherwise is not picked

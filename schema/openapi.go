@@ -2,18 +2,20 @@ package schema
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/tree"
 )
 
-// LoadFile reads a schema document from a file; see Load.
+// LoadFile reads a schema document from a file, a regular file or a pipe,
+// under tree.DefaultLimits' byte limit (a device, such as a link to
+// /dev/zero, is refused: resource.NotRegularError); see Load.
 func LoadFile(path string) (*Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Given(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +25,8 @@ func LoadFile(path string) (*Schema, error) {
 // Load reads schema documents, YAML or JSON:
 //
 //   - an OpenAPI v2 document ("swagger": "2.0", with "definitions"), as
-//     kubectl reads /openapi/v2;
+//     kubectl reads /openapi/v2, or its definitions alone, as a
+//     kustomization's openapi: file holds them;
 //   - an OpenAPI v3 document ("openapi": "3...", with "components.schemas"),
 //     as kubectl reads /openapi/v3/...;
 //   - CustomResourceDefinitions (apiextensions.k8s.io/v1 or v1beta1), one or
@@ -52,7 +55,9 @@ func Load(data []byte, file string) (*Schema, error) {
 			return nil, schemaErr(file, root, "a schema document must be a mapping")
 		}
 		switch {
-		case tree.MapGet(root, "swagger") != nil:
+		case tree.MapGet(root, "swagger") != nil || tree.MapGet(root, "openapi") == nil && tree.MapGet(root, "kind") == nil && tree.MapGet(root, "definitions") != nil:
+			// (kustomize's openapi: files are v2 documents of
+			// definitions alone, without "swagger")
 			err = loadOpenAPIv2(s, root, file)
 		case tree.MapGet(root, "openapi") != nil:
 			err = loadOpenAPIv3(s, root, file)

@@ -353,3 +353,46 @@ func TestKindNames(t *testing.T) {
 		t.Fatalf("CRD plural: %v", w)
 	}
 }
+
+// TestLoadKustomizeOpenAPI: a kustomization's openapi: file is an OpenAPI
+// v2 document of definitions alone, without "swagger": it is read as one
+// (issue 27 item 12: --schema refused it; with "swagger": "2.0" added, five
+// krusty cases agreed). The same document with "swagger" reads the same.
+func TestLoadKustomizeOpenAPI(t *testing.T) {
+	defs := `definitions:
+  v1alpha1.MyCRD:
+    x-kubernetes-group-version-kind: [{group: example.com, kind: MyCRD, version: v1alpha1}]
+    properties:
+      spec:
+        properties:
+          template:
+            properties:
+              spec:
+                properties:
+                  containers:
+                    type: array
+                    items: {$ref: "#/definitions/io.k8s.api.core.v1.Container"}
+                    x-kubernetes-patch-strategy: merge
+                    x-kubernetes-patch-merge-key: name
+  io.k8s.api.core.v1.Container:
+    properties: {name: {type: string}, image: {type: string}}
+`
+	for _, in := range []string{defs, "swagger: \"2.0\"\n" + defs} {
+		s, err := Load([]byte(in), "openapi.json")
+		if err != nil {
+			t.Fatalf("%.30s...: %v", in, err)
+		}
+		k := s.Kind("example.com/v1alpha1", "MyCRD")
+		if k == nil {
+			t.Fatalf("%.30s...: no kind MyCRD", in)
+		}
+		c := k.Field("spec").Type.Field("template").Type.Field("spec").Type.Field("containers")
+		if c == nil || len(c.Meta.MergeKey) != 1 || c.Meta.MergeKey[0] != "name" {
+			t.Errorf("%.30s...: containers %+v", in, c)
+		}
+	}
+	// a mapping with definitions that is something else is not one
+	if _, err := Load([]byte("apiVersion: v1\nkind: ConfigMap\ndefinitions: {}\n"), "x.yaml"); err == nil {
+		t.Error("a ConfigMap with a definitions key loaded as a schema")
+	}
+}

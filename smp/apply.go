@@ -149,7 +149,7 @@ func (a *applier) mergeMap(orig, patch *yaml.Node, t *schema.Type) (*yaml.Node, 
 	if patch == nil {
 		return orig, nil
 	}
-	m := nodeedit.NewMap(orig)
+	m := a.mapOf(orig)
 	if err := a.retainKeys(m, patch); err != nil {
 		return nil, err
 	}
@@ -176,6 +176,18 @@ func (a *applier) mergeMap(orig, patch *yaml.Node, t *schema.Type) (*yaml.Node, 
 	}
 	m.Finish()
 	return orig, nil
+}
+
+// mapOf returns the editor of the object orig: kept by the Index from one
+// call of Apply to the next when there is one (a new one each time indexed
+// every large object anew: n patches each setting a key of one object of
+// n keys took n^2).
+func (a *applier) mapOf(orig *yaml.Node) *nodeedit.Map {
+	if a.opts.Index == nil {
+		return nodeedit.NewMap(orig)
+	}
+	m, _ := a.opts.Index.maps.Map(orig)
+	return m
 }
 
 // mapDirective handles an object that carries $patch.

@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -72,8 +73,9 @@ func (d *differ) roots(docs ...*yaml.Node) (out []*yaml.Node, err error) {
 func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffFlags) (*yaml.Node, error) {
 	a := d.a
 	patch := tree.NewMap()
+	pm := nodeedit.NewMap(patch) // the patch's keys, indexed once it has many
 	var retain []*yaml.Node
-	inOriginal, inModified := fields(original), fields(modified)
+	inOriginal, inModified := nodeedit.NewMap(original).Get, nodeedit.NewMap(modified).Get
 	for i := 0; i+1 < len(modified.Content); i += 2 {
 		kn, mv := modified.Content[i], modified.Content[i+1]
 		key := kn.Value
@@ -83,7 +85,7 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 		ov := inOriginal(key)
 		if ov == nil {
 			if !f.ignoreChanges {
-				setKey(patch, key, tree.Clone(mv))
+				put(pm, key, tree.Clone(mv))
 			}
 			continue
 		}
@@ -92,14 +94,14 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 				return nil, a.errorf(ReasonDirective, mv, "invalid value for special key: $patch")
 			}
 			if ov.Value != mv.Value {
-				setKey(patch, key, tree.Clone(mv))
+				put(pm, key, tree.Clone(mv))
 			}
 			continue
 		}
 		ok, mk := tree.KindOf(ov), tree.KindOf(mv)
 		if ok != mk {
 			if !f.ignoreChanges {
-				setKey(patch, key, tree.Clone(mv))
+				put(pm, key, tree.Clone(mv))
 			}
 			continue
 		}
@@ -107,12 +109,12 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 		var err error
 		switch ok {
 		case tree.Object:
-			err = d.mapField(patch, key, ov, mv, t, f)
+			err = d.mapField(pm, key, ov, mv, t, f)
 		case tree.Array:
-			err = d.listField(patch, key, ov, mv, t, f)
+			err = d.listField(pm, key, ov, mv, t, f)
 		default:
 			if !f.ignoreChanges && tree.Key(ov) != tree.Key(mv) {
-				setKey(patch, key, tree.Clone(mv))
+				put(pm, key, tree.Clone(mv))
 			}
 		}
 		a.pop()
@@ -123,11 +125,11 @@ func (d *differ) diffMaps(original, modified *yaml.Node, t *schema.Type, f diffF
 	if !f.ignoreDeletions {
 		for i := 0; i+1 < len(original.Content); i += 2 {
 			if key := original.Content[i].Value; inModified(key) == nil {
-				setKey(patch, key, tree.NewNull())
+				put(pm, key, tree.NewNull())
 			}
 		}
 	}
-	if len(retain) > 0 && (len(patch.Content) > 0 || hasAdditionalField(original, modified)) {
+	if len(retain) > 0 && (len(patch.Content) > 0 || hasAdditionalField(original, inModified)) {
 		sortByV(retain)
 		setFirst(patch, directiveRetainKeys, tree.NewSeq(retain...))
 	}
@@ -142,10 +144,10 @@ func ignorable(err error) bool {
 }
 
 // hasAdditionalField reports whether original has a non-null field
-// modified lacks.
-func hasAdditionalField(original, modified *yaml.Node) bool {
+// that modified (its lookup) lacks.
+func hasAdditionalField(original *yaml.Node, modified func(string) *yaml.Node) bool {
 	for i := 0; i+1 < len(original.Content); i += 2 {
-		if tree.KindOf(original.Content[i+1]) != tree.Null && tree.MapGet(modified, original.Content[i].Value) == nil {
+		if tree.KindOf(original.Content[i+1]) != tree.Null && modified(original.Content[i].Value) == nil {
 			return true
 		}
 	}
@@ -153,7 +155,7 @@ func hasAdditionalField(original, modified *yaml.Node) bool {
 }
 
 // mapField diffs two objects under key.
-func (d *differ) mapField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *schema.Type, f diffFlags) error {
+func (d *differ) mapField(patch *nodeedit.Map, key string, ov, mv *yaml.Node, t *schema.Type, f diffFlags) error {
 	sub, meta, err := t.PatchField(key, false)
 	if err != nil {
 		if ignorable(err) && tree.Equal(ov, mv) {
@@ -164,7 +166,7 @@ func (d *differ) mapField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *sc
 	f.buildRetainKeys = meta.RetainKeys
 	if meta.Strategy == schema.StrategyReplace {
 		if !f.ignoreChanges {
-			setKey(patch, key, tree.Clone(mv)) // upstream sends it even when unchanged
+			put(patch, key, tree.Clone(mv)) // upstream sends it even when unchanged
 		}
 		return nil
 	}
@@ -173,13 +175,13 @@ func (d *differ) mapField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *sc
 		return err
 	}
 	if len(p.Content) > 0 {
-		setKey(patch, key, p)
+		put(patch, key, p)
 	}
 	return nil
 }
 
 // listField diffs two lists under key.
-func (d *differ) listField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *schema.Type, f diffFlags) error {
+func (d *differ) listField(patch *nodeedit.Map, key string, ov, mv *yaml.Node, t *schema.Type, f diffFlags) error {
 	elem, meta, err := t.PatchField(key, true)
 	if err != nil {
 		if ignorable(err) && tree.Equal(ov, mv) {
@@ -194,7 +196,7 @@ func (d *differ) listField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *s
 	}
 	if meta.Strategy != schema.StrategyMerge {
 		if !f.ignoreChanges && !tree.Equal(ov, mv) {
-			setKey(patch, key, tree.Clone(mv))
+			put(patch, key, tree.Clone(mv))
 		}
 		return nil
 	}
@@ -204,13 +206,13 @@ func (d *differ) listField(patch *yaml.Node, key string, ov, mv *yaml.Node, t *s
 		return err
 	}
 	if len(order) > 0 {
-		setKey(patch, prefixSetOrder+"/"+key, tree.NewSeq(order...))
+		put(patch, prefixSetOrder+"/"+key, tree.NewSeq(order...))
 	}
 	if len(del) > 0 {
-		setKey(patch, prefixDeleteFromList+"/"+key, tree.NewSeq(del...))
+		put(patch, prefixDeleteFromList+"/"+key, tree.NewSeq(del...))
 	}
 	if len(add) > 0 {
-		setKey(patch, key, tree.NewSeq(add...))
+		put(patch, key, tree.NewSeq(add...))
 	}
 	return nil
 }
@@ -344,7 +346,7 @@ func diffScalars(original, modified []*yaml.Node, f diffFlags) (add, del []*yaml
 		}
 	}
 	if hasDuplicates(del) {
-		del = toNodes(dedupeExact(toSlice(del))) // upstream's in-place algorithm: it reorders
+		del = dedupeExact(del, tree.Key) // upstream's in-place algorithm: it reorders
 	}
 	return add, del
 }
@@ -513,25 +515,18 @@ func cloneAll(l []*yaml.Node) []*yaml.Node {
 	return out
 }
 
-// setKey sets key to v in the patch object m, replacing an earlier value.
-// fields looks values up by key in the mapping m as tree.MapGet does (the
-// last of equal keys wins): by a scan in a small mapping, by an index in a
-// large one, so that diffing two large objects stays linear.
-func fields(m *yaml.Node) func(key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) <= 32 {
-		return func(key string) *yaml.Node { return tree.MapGet(m, key) }
-	}
-	index := make(map[string]*yaml.Node, len(m.Content)/2)
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if k := tree.Resolve(m.Content[i]); k != nil {
-			index[k.Value] = m.Content[i+1]
-		}
-	}
-	return func(key string) *yaml.Node { return index[key] }
-}
-
+// setKey sets key to v in the small patch object m (an item's key
+// fields, a directive), replacing an earlier value.
 func setKey(m *yaml.Node, key string, v *yaml.Node) {
 	tree.MapSet(m, key, v)
+}
+
+// put sets key to v in a patch object being built, replacing an earlier
+// value: through the index nodeedit keeps of a mapping that grows large,
+// so that a patch of many keys is built in time linear in them (each
+// key looked up in those before it took the square: issue 25).
+func put(m *nodeedit.Map, key string, v *yaml.Node) {
+	m.Put(tree.NewString(key), v)
 }
 
 // setFirst puts key first in m.

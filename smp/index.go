@@ -6,6 +6,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -33,20 +34,31 @@ import (
 //     or before any earlier named one; a new one comes right after the
 //     item before it.
 //
+// A list ordered by $setElementOrder whose items are in the usual shape
+// (orderUsual) is merged so, and then the items the directive names are
+// placed in its order: after the others (OrderSpec), or interleaved with
+// them by the same walk (OrderUpstream, unless the patch deletes a live
+// item: upstream then orders by a slice into which the merge has shifted
+// and appended items, which the passes reproduce).
+//
 // Anything else (a key missing, a directive other than delete, duplicate
 // keys in the list, several key fields, $patchMergeKey) takes mergeList,
 // which reports the errors and reproduces upstream in every case. The
 // differential tests and FuzzDifferential compare both with upstream.
 
-// Index keeps indexes of the merged lists of a document from one call of
-// Apply to the next (Options.Index), so that many patches on one long list
-// take time proportional to the patches, not to the list each time. The
-// document must change only through Apply with this Index while the Index
-// is in use: Apply keeps the indexes up to date with its own writes, and
-// notices a list whose items were replaced, but not an item whose merge
-// key was changed by someone else. An Index is for one goroutine at a time.
+// Index keeps indexes of the merged lists and of the large objects of a
+// document from one call of Apply to the next (Options.Index), so that many
+// patches on one long list, or one object of many keys, take time
+// proportional to the patches, not to the list or the object each time.
+// The document must change only through Apply with this Index while the
+// Index is in use: Apply keeps the indexes up to date with its own writes,
+// and notices a list whose items, or an object whose keys, were replaced,
+// but not an item whose merge key was changed by someone else, nor an
+// object edited in place to as many keys. An Index is for one goroutine at
+// a time.
 type Index struct {
 	lists map[*yaml.Node]*listIndex
+	maps  nodeedit.Maps
 }
 
 // NewIndex returns an empty Index.
@@ -120,27 +132,13 @@ type named struct {
 // in the usual shape (see above), and reports whether it did; when it did
 // not, nothing was changed or recorded. kn is the patch's key of the list.
 func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
-	if a.compose || a.opts.scanOnly || meta.Strategy != schema.StrategyMerge || len(meta.MergeKey) != 1 ||
-		len(ov.Content) == 0 || len(pv.Content) == 0 {
+	key, ok := a.usualList(ov, meta)
+	if !ok || len(pv.Content) == 0 {
 		return false, nil
 	}
-	key := meta.MergeKey[0]
-	if key == "" || key[0] == '$' {
+	items, ok := usualPatch(pv, key)
+	if !ok {
 		return false, nil
-	}
-	items := make([]patchItem, len(pv.Content))
-	for i, p := range pv.Content {
-		id, ok := usualItem(p, key)
-		if !ok || tree.MapGet(p, directivePatchMergeKey) != nil {
-			return false, nil
-		}
-		items[i] = patchItem{p: p, id: id}
-		if d := tree.MapGet(p, directivePatch); d != nil {
-			if directiveValue(d) != "delete" {
-				return false, nil
-			}
-			items[i].del = true
-		}
 	}
 	li := a.index(ov, key)
 	if li == nil {
@@ -149,10 +147,65 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 	if a.recording() {
 		a.record(change.Merge, kn, tree.NewSeq())
 	}
-	keys := []string{key}
-	// the deletions first, as upstream
-	var gone map[*yaml.Node]bool
-	var goneIDs map[string]bool
+	m, err := a.mergeNamed(li, items, elem)
+	if err != nil {
+		return true, err
+	}
+	result, reordered := li.arrange(m.order, m.gone)
+	if a.recording() && reordered {
+		a.record(change.Order, pv.Content[0], nil)
+	}
+	a.settle(ov, li, m, result)
+	return true, nil
+}
+
+// usualList reports whether the list ov, merged by meta, may be merged
+// through the index: not composing patches, merged by a one-field key, not
+// empty. It returns the key.
+func (a *applier) usualList(ov *yaml.Node, meta schema.Meta) (string, bool) {
+	if a.compose || a.opts.scanOnly || meta.Strategy != schema.StrategyMerge || len(meta.MergeKey) != 1 || len(ov.Content) == 0 {
+		return "", false
+	}
+	key := meta.MergeKey[0]
+	return key, key != "" && key[0] != '$'
+}
+
+// usualPatch checks the items of the patch list pv for the usual shape.
+func usualPatch(pv *yaml.Node, key string) ([]patchItem, bool) {
+	items := make([]patchItem, len(pv.Content))
+	for i, p := range pv.Content {
+		id, ok := usualItem(p, key)
+		if !ok || tree.MapGet(p, directivePatchMergeKey) != nil {
+			return nil, false
+		}
+		items[i] = patchItem{p: p, id: id}
+		if d := tree.MapGet(p, directivePatch); d != nil {
+			if directiveValue(d) != "delete" {
+				return nil, false
+			}
+			items[i].del = true
+		}
+	}
+	return items, true
+}
+
+// namedMerge is what merging a patch list's items did: the items it names,
+// in its order; the live items it deleted; the new items, by key, at
+// their places in order.
+type namedMerge struct {
+	order   []named
+	gone    map[*yaml.Node]bool
+	goneIDs map[string]bool
+	added   map[string]int
+}
+
+// mergeNamed merges the items of a patch list in the usual shape into the
+// live items of the list li indexes, recording the changes: the deletions
+// first, as upstream, then the plain items in order. It leaves the list
+// itself as it was, for arrange to place the items.
+func (a *applier) mergeNamed(li *listIndex, items []patchItem, elem *schema.Type) (*namedMerge, error) {
+	keys := []string{li.key}
+	m := &namedMerge{}
 	for i, it := range items {
 		if !it.del {
 			continue
@@ -160,16 +213,13 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 		if a.recording() {
 			a.record(change.Delete, it.p, nil, entryLabel(it.p, keys, i))
 		}
-		if e := li.items[it.id]; e != nil && !gone[e] {
-			if gone == nil {
-				gone, goneIDs = map[*yaml.Node]bool{}, map[string]bool{}
+		if e := li.items[it.id]; e != nil && !m.gone[e] {
+			if m.gone == nil {
+				m.gone, m.goneIDs = map[*yaml.Node]bool{}, map[string]bool{}
 			}
-			gone[e], goneIDs[it.id] = true, true
+			m.gone[e], m.goneIDs[it.id] = true, true
 		}
 	}
-	// then the plain items, in order
-	var order []named        // the items the patch names, in its order
-	var added map[string]int // new items by key, in order
 	var namedLive map[string]bool
 	plain := 0
 	for _, it := range items {
@@ -178,51 +228,53 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 		}
 		i := plain
 		plain++
-		if j, ok := added[it.id]; ok {
+		if j, ok := m.added[it.id]; ok {
 			a.pushItem(entryLabel(it.p, keys, i))
-			res, err := a.mergeMap(order[j].n, it.p, elem)
+			res, err := a.mergeMap(m.order[j].n, it.p, elem)
 			a.pop()
 			if err != nil {
-				return true, err
+				return nil, err
 			}
-			order[j].n = res
+			m.order[j].n = res
 			continue
 		}
-		if e := li.items[it.id]; e != nil && !goneIDs[it.id] {
+		if e := li.items[it.id]; e != nil && !m.goneIDs[it.id] {
 			a.pushItem(entryLabel(it.p, keys, i))
 			res, err := a.mergeMap(e, it.p, elem)
 			a.pop()
 			if err != nil {
-				return true, err
+				return nil, err
 			}
 			if !namedLive[it.id] {
 				if namedLive == nil {
 					namedLive = map[string]bool{}
 				}
 				namedLive[it.id] = true
-				order = append(order, named{n: res, live: true})
+				m.order = append(m.order, named{n: res, live: true})
 			}
 			continue
 		}
 		c, _ := a.verbatim(it.p)
-		if added == nil {
-			added = map[string]int{}
+		if m.added == nil {
+			m.added = map[string]int{}
 		}
-		added[it.id] = len(order)
-		order = append(order, named{n: c})
+		m.added[it.id] = len(m.order)
+		m.order = append(m.order, named{n: c})
 		if a.recording() {
 			a.recordNewItem(it.p, entryLabel(it.p, keys, i), elem)
 		}
 	}
-	result, reordered := li.arrange(order, gone)
-	if a.recording() && reordered {
-		a.record(change.Order, pv.Content[0], nil)
-	}
-	for id := range goneIDs {
+	return m, nil
+}
+
+// settle makes result, the list after the merge m, the content of the list
+// node ov and of its index li.
+func (a *applier) settle(ov *yaml.Node, li *listIndex, m *namedMerge, result []*yaml.Node) {
+	for id := range m.goneIDs {
 		delete(li.items, id)
 	}
-	for id, j := range added {
-		li.items[id] = order[j].n
+	for id, j := range m.added {
+		li.items[id] = m.order[j].n
 	}
 	if len(result) == 0 {
 		result = []*yaml.Node{} // as toNodes leaves it
@@ -231,7 +283,169 @@ func (a *applier) mergeUsual(ov, kn, pv *yaml.Node, elem *schema.Type, meta sche
 		li.content = result
 	}
 	ov.Content = result
+}
+
+// orderUsual applies $setElementOrder/<field> (its key kn, its list seo)
+// to the list node ov, merging the patch list pv (nil: none) first, when
+// the list, the patch list and the directive are in the usual shape (the
+// directive's items objects with the merge key, as the patch's), and
+// reports whether it did. fk is the patch's key of the list. As the passes
+// of setElementOrder do (mergeList, then partition and normalizeOrder),
+// the patch's items are merged and recorded as without the directive, and
+// then the items the directive names (the live ones left and the new ones,
+// each once, in its order) are placed: after the others (OrderSpec), or
+// interleaved with them as upstream does (arrange). validateOrder has
+// checked the patch list against the directive.
+func (a *applier) orderUsual(ov, fk, kn, pv, seo *yaml.Node, elem *schema.Type, meta schema.Meta) (bool, error) {
+	if ov == nil {
+		return false, nil
+	}
+	key, ok := a.usualList(ov, meta)
+	if !ok || pv != nil && len(pv.Content) == 0 {
+		return false, nil
+	}
+	ids := make([]string, len(seo.Content))
+	for i, s := range seo.Content {
+		if ids[i], ok = usualItem(s, key); !ok {
+			return false, nil
+		}
+	}
+	var items []patchItem
+	if pv != nil {
+		if items, ok = usualPatch(pv, key); !ok {
+			return false, nil
+		}
+		// the directive names every item the patch merges or adds (an
+		// empty directive checks nothing: the others are ordered too)
+		for _, it := range items {
+			if !it.del && !slices.Contains(ids, it.id) {
+				return false, nil
+			}
+		}
+	}
+	li := a.index(ov, key)
+	if li == nil {
+		return false, nil
+	}
+	if a.opts.ListOrder == OrderUpstream {
+		// Upstream orders the list by the live list's slice, into whose
+		// array the merge has shifted the items left after a deletion
+		// and appended new ones (list.go): new items then take live
+		// places. The passes reproduce that.
+		for _, it := range items {
+			if it.del && li.items[it.id] != nil {
+				return false, nil
+			}
+		}
+	}
+	m := &namedMerge{}
+	if pv != nil {
+		if a.recording() {
+			a.record(change.Merge, fk, tree.NewSeq())
+		}
+		var err error
+		if m, err = a.mergeNamed(li, items, elem); err != nil {
+			return true, err
+		}
+		if a.recording() && li.reorders(m.order) {
+			a.record(change.Order, pv.Content[0], nil) // the merge's order, as without the directive
+		}
+	}
+	var order []named
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if j, ok := m.added[id]; ok {
+			order = append(order, m.order[j])
+		} else if e := li.items[id]; e != nil && !m.goneIDs[id] {
+			order = append(order, named{n: e, live: true})
+		}
+	}
+	var result []*yaml.Node
+	if a.opts.ListOrder == OrderSpec {
+		result = li.putLast(order, m.gone)
+	} else {
+		result, _ = li.arrange(order, m.gone)
+	}
+	a.settle(ov, li, m, result)
+	a.record(change.Order, kn, seo)
 	return true, nil
+}
+
+// reorders reports whether merging a patch list whose items are order (in
+// its order) puts live items out of their live order: arrange's report,
+// without arranging.
+func (li *listIndex) reorders(order []named) bool {
+	var live []*yaml.Node
+	for _, x := range order {
+		if x.live {
+			live = append(live, x.n)
+		}
+	}
+	if len(live) < 2 {
+		return false
+	}
+	pos := positions(li.content, live)
+	for i := 1; i < len(pos); i++ {
+		if pos[i] < pos[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// putLast returns the list with the items gone removed and the items of
+// order after all the others, in its order (the specification's order of
+// $setElementOrder): the live items of order leave their places, the list
+// closes up from the first place left, and order is written after it. The
+// list's backing array (li.buf) is edited in place, grown with room after
+// the list when order needs more than the places left.
+func (li *listIndex) putLast(order []named, gone map[*yaml.Node]bool) []*yaml.Node {
+	holes := make([]*yaml.Node, 0, len(gone)+len(order))
+	for n := range gone {
+		holes = append(holes, n)
+	}
+	for _, x := range order {
+		if x.live {
+			holes = append(holes, x.n)
+		}
+	}
+	if len(holes) == 0 && len(order) == 0 {
+		return li.content
+	}
+	li.own()
+	live := li.content
+	n, kept := len(live), len(live)-len(holes)
+	to := kept // where the list closes up to: from the first hole
+	if len(holes) > 0 {
+		at := positions(live, holes)
+		slices.Sort(at)
+		to = at[0]
+		for j := range at {
+			end := n
+			if j+1 < len(at) {
+				end = at[j+1]
+			}
+			to += copy(live[to:], live[at[j]+1:end])
+		}
+	}
+	size := kept + len(order)
+	if li.off+size > len(li.buf) {
+		// room before the list as large as it, and after it
+		buf := make([]*yaml.Node, 3*size)
+		copy(buf[size:], live[:kept])
+		clear(li.buf)
+		li.buf, li.off = buf, size
+	}
+	out := li.buf[li.off : li.off+size : li.off+size]
+	for i, x := range order {
+		out[kept+i] = x.n
+	}
+	clear(li.buf[li.off+size : li.off+max(size, n)])
+	return out
 }
 
 // arrange returns the list after the merge: the live items but those gone,

@@ -233,8 +233,8 @@ func deleteScalars(orig []any, del []*yaml.Node) []any {
 // list. Upstream's algorithm swaps the last item into each duplicate's
 // place, in a backing array it may share with the live list (aliased); that
 // is only visible when the live list itself holds duplicates, and only then
-// is it reproduced step by step (quadratic, like upstream). Otherwise the
-// first of each value is kept, which gives the same result.
+// is it reproduced (dedupeExact). Otherwise the first of each value is
+// kept, which gives the same result.
 func dedupe(s []any, n int, aliased bool) []any {
 	liveDup := false
 	seen := make(map[string]bool, len(s))
@@ -247,7 +247,7 @@ func dedupe(s []any, n int, aliased bool) []any {
 		seen[k] = true
 	}
 	if liveDup && aliased {
-		return dedupeExact(s)
+		return dedupeExact(s, func(v any) string { return tree.Key(node(v)) })
 	}
 	clear(seen)
 	out := s[:0:0]
@@ -261,24 +261,80 @@ func dedupe(s []any, n int, aliased bool) []any {
 	return out
 }
 
-// dedupeExact is upstream's in-place duplicate removal.
-func dedupeExact(s []any) []any {
+// dedupeExact is upstream's in-place duplicate removal, which leaves s's
+// backing array as this does (key gives an item's identity):
+//
+//	for i := 0; i < length; i++ {
+//		for j := i + 1; j <= length; j++ {
+//			if keys[i] == keys[j] {
+//				s[j], keys[j] = s[length], keys[length]
+//				length--
+//				j--
+//			}
+//		}
+//	}
+//
+// with length the index of the last item. That compares every two items,
+// duplicates or not: n^2 for a list of n with one duplicate (issue 25).
+// The same writes are made here, in the same order, without the
+// comparisons that find nothing: for item i, the later places holding its
+// value are known (where), in order, and so is whether the last item, which
+// fills a place, holds it too. Only values held more than once are followed.
+func dedupeExact[T any](s []T, key func(T) string) []T {
 	keys := make([]string, len(s))
+	count := make(map[string]int, len(s))
 	for i, v := range s {
-		keys[i] = tree.Key(node(v))
+		keys[i] = key(v)
+		count[keys[i]]++
+	}
+	where := map[string]map[int]bool{} // the places of each value held twice or more
+	for i, k := range keys {
+		if count[k] > 1 {
+			if where[k] == nil {
+				where[k] = map[int]bool{}
+			}
+			where[k][i] = true
+		}
 	}
 	length := len(s) - 1
 	for i := 0; i < length; i++ {
-		for j := i + 1; j <= length; j++ {
-			if keys[i] == keys[j] {
-				s[j], keys[j] = s[length], keys[length]
-				s = s[:length]
-				length--
-				j--
+		k := keys[i]
+		if len(where[k]) < 2 {
+			continue
+		}
+		var later []int // the places after i holding k, in order
+		for p := range where[k] {
+			if p > i {
+				later = append(later, p)
 			}
 		}
+		slices.Sort(later)
+		lo, hi := 0, len(later)-1
+		for lo <= hi && length > i {
+			h := later[lo]
+			lo++
+			// j is at h: the last item fills the place, and is looked at
+			// again when it holds k too
+			for {
+				last := length
+				s[h], keys[h] = s[last], keys[last]
+				length--
+				if h == last {
+					break // j passed the end
+				}
+				if keys[h] != k {
+					if m := where[keys[h]]; m != nil {
+						delete(m, last)
+						m[h] = true
+					}
+					break
+				}
+				hi-- // the last item was the last of the later places
+			}
+		}
+		where[k] = map[int]bool{i: true}
 	}
-	return s
+	return s[:length+1]
 }
 
 // specialItems applies the items of a patch list that carry $patch:

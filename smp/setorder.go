@@ -92,6 +92,9 @@ func (a *applier) setElementOrder(m *nodeedit.Map, patch *yaml.Node, f string, k
 	if err := a.validateOrder(pv, seo, key); err != nil {
 		return false, err
 	}
+	if done, err := a.orderUsual(ov, fk, kn, pv, seo, elem, meta); done || err != nil {
+		return pv != nil, err
+	}
 	var live, patchItems, merged []any
 	var created *yaml.Node // the list, when only the patch has it
 	if ov != nil {

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -149,12 +150,13 @@ func (ck *conflicts) fields(l, r *yaml.Node, t *schema.Type, strategy schema.Str
 }
 
 func (ck *conflicts) maps(l, r *yaml.Node, t *schema.Type, path fieldpath.Path) {
+	inR := nodeedit.NewMap(r).Get // r's keys, indexed when it has many
 	for i := 0; i+1 < len(l.Content); i += 2 {
 		key, lv := l.Content[i].Value, l.Content[i+1]
 		if key == directivePatch || key == directiveRetainKeys {
 			continue
 		}
-		rv := tree.MapGet(r, key)
+		rv := inR(key)
 		if rv == nil {
 			continue
 		}
@@ -232,21 +234,7 @@ func (ck *conflicts) lists(l, r []*yaml.Node, elem *schema.Type, strategy schema
 // backing array keeps what the algorithm left beyond it.
 func dedupeSortInPlace(l []*yaml.Node) []*yaml.Node {
 	if hasDuplicates(l) {
-		keys := make([]string, len(l))
-		for i, n := range l {
-			keys[i] = tree.Key(n)
-		}
-		length := len(l) - 1
-		for i := 0; i < length; i++ {
-			for j := i + 1; j <= length; j++ {
-				if keys[i] == keys[j] {
-					l[j], keys[j] = l[length], keys[length]
-					l = l[:length]
-					length--
-					j--
-				}
-			}
-		}
+		l = dedupeExact(l, tree.Key)
 	}
 	s := byV{nodes: l, keys: make([]string, len(l))}
 	for i, n := range l {
@@ -312,7 +300,7 @@ func keySText(item *yaml.Node, key []string) string {
 // of the patch list carries $patchMergeKey with them. It reports false
 // (and the caller diffs as upstream does) when the items are not all
 // objects or the recommended keys do not identify them uniquely.
-func (d *differ) extendedList(patch *yaml.Node, key string, ov, mv *yaml.Node, elem *schema.Type, meta schema.Meta, f diffFlags) (bool, error) {
+func (d *differ) extendedList(patch *nodeedit.Map, key string, ov, mv *yaml.Node, elem *schema.Type, meta schema.Meta, f diffFlags) (bool, error) {
 	rec := meta.RecommendedKeys
 	index := func(items []*yaml.Node) (map[string]int, bool) {
 		ix := make(map[string]int, len(items))
@@ -381,8 +369,9 @@ func (d *differ) extendedList(patch *yaml.Node, key string, ov, mv *yaml.Node, e
 			entry = tree.NewMap()
 			setKey(entry, directivePatchMergeKey, pmk())
 			keyFields(m, entry)
+			em := nodeedit.NewMap(entry) // p may have many keys
 			for k := 0; k+1 < len(p.Content); k += 2 {
-				setKey(entry, p.Content[k].Value, p.Content[k+1])
+				put(em, p.Content[k].Value, p.Content[k+1])
 			}
 		}
 		items = append(items, entry)
@@ -416,10 +405,10 @@ func (d *differ) extendedList(patch *yaml.Node, key string, ov, mv *yaml.Node, e
 			keyFields(m, e)
 			order.Content = append(order.Content, e)
 		}
-		setKey(patch, prefixSetOrder+"/"+key, order)
+		put(patch, prefixSetOrder+"/"+key, order)
 	}
 	if len(items) > 0 {
-		setKey(patch, key, tree.NewSeq(items...))
+		put(patch, key, tree.NewSeq(items...))
 	}
 	return true, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -358,4 +359,102 @@ func TestLentLines(t *testing.T) {
 			t.Errorf("lentLines(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// windowFragments are document texts whose comments yaml.v3 places by the
+// documents around them: comment-only documents (a comment lent to the
+// document before, kept, after a blank line, CRLF-ended, before "..." or
+// another "---"), empty ones, documents whose text lends comments before
+// their content, foot comments, a comment on the "---" line. %d numbers a
+// comment, so that one that moves to another document shows.
+var windowFragments = []string{
+	"---\n# c%d\n",
+	"---\n",
+	"---\n# c%d\n\n",
+	"---\n# c%d\n\nk: v\n",
+	"---\nk: v\n",
+	"---\n# a%d\n# b\n",
+	"---\nk: v\n# f%d\n",
+	"---\n# c%d\nk: v\n",
+	"---\n\n# c%d\n",
+	"---\n# c%d\r\n",
+	"---\nk: v\n\n# f%d\n\n",
+	"--- # x%d\n",
+	"---\n# c%d\n...\n",
+	"---\n- a\n# c%d\n",
+	"---\n# c%d\n\n# d\n\n",
+}
+
+// TestWindowReach: a document read with the documents around it that
+// decide where yaml.v3 puts its comments (readWindow) reads the same, all
+// its comments included, when the window reaches windowReach documents
+// before and after it at most as when it reaches as far as the run of
+// empty or lending documents goes (a run read whole for each of its
+// documents made n such documents n^2 work, issue 25), and even when it
+// reaches one document: on random streams of windowFragments, each
+// document read as its own text and as another fragment (an edit), with
+// and without the comments the next documents lend it.
+func TestWindowReach(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 8))
+	fragment := func(i int) string {
+		f := windowFragments[r.IntN(len(windowFragments))]
+		if strings.Contains(f, "%d") {
+			f = fmt.Sprintf(f, i)
+		}
+		return f
+	}
+	cut := 0
+	for round := range 400 {
+		var b strings.Builder
+		b.WriteString([]string{"", "k: v\n", "# h\n"}[r.IntN(3)]) // the first document without "---"
+		for i := range 3 + r.IntN(3*windowReach) {
+			b.WriteString(fragment(i))
+		}
+		src := b.String()
+		st, err := Read([]byte(src), Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		_, body := cutBOM(st.src)
+		starts := documentStarts(body)
+		if len(starts) != len(st.Docs) {
+			t.Fatalf("%q: %d starts, %d documents", src, len(starts), len(st.Docs))
+		}
+		for i := range starts {
+			texts := [][]byte{textOf(body, starts, i)}
+			if i > 0 {
+				texts = append(texts, []byte(fragment(1000+i)))
+			}
+			for _, text := range texts {
+				for _, lent := range []bool{false, true} {
+					want, lo, okw := st.readWindowReach(body, starts, text, i, lent, len(starts))
+					for _, reach := range []int{windowReach, 1} {
+						got, at, ok := st.readWindowReach(body, starts, text, i, lent, reach)
+						if ok != okw || ok && !identical(got, want) {
+							t.Fatalf("round %d, document %d read as %q (lent %v): reach %d gives %v, a whole run %v; stream:\n%q\ngot:\n%s\nwant:\n%s",
+								round, i, text, lent, reach, ok, okw, src, showDoc(got), showDoc(want))
+						}
+						if at != lo {
+							cut++
+						}
+					}
+				}
+			}
+		}
+	}
+	if cut < 1000 {
+		t.Errorf("only %d windows cut short", cut)
+	}
+}
+
+// showDoc is a document as yaml.v3 writes it, comments included.
+func showDoc(doc *yaml.Node) string {
+	if doc == nil {
+		return "(none)"
+	}
+	b, err := renderDoc(Style{}, doc, 0)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

@@ -443,6 +443,9 @@ func FuzzSplitStream(f *testing.F) {
 				partsRead = false
 				continue
 			}
+			if len(ps.Docs) != p.Docs {
+				t.Fatalf("part %d: %d documents read, Docs says %d", i, len(ps.Docs), p.Docs)
+			}
 			docs = append(docs, ps.Docs...)
 		}
 		if !bytes.Equal(joined, all) {

@@ -6,6 +6,10 @@ import "bytes"
 type Part struct {
 	Text []byte // the documents' text: a slice of the stream's
 	Line int    // the line Text starts at in the stream, the first being 1
+	// Docs is the number of documents in Text, as Read finds them when
+	// the part reads (counted from its text, as the document limit counts
+	// them): the documents before a part are the Docs of the parts before.
+	Docs int
 }
 
 // SplitStream cuts a long YAML stream into parts of about size bytes each,
@@ -52,6 +56,10 @@ func SplitStream(data []byte, size int) (parts []Part, st Style) {
 		return nil, Style{}
 	}
 	parts = append(parts, Part{Text: data[start:], Line: line})
+	for i := range parts {
+		_, body := cutBOM(parts[i].Text)
+		parts[i].Docs = len(documentStarts(body))
+	}
 	return parts, detectStyle(data)
 }
 

@@ -7,6 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -239,15 +240,18 @@ func objectName(t *schema.Type) string {
 	return "an object with fields " + strings.Join(names, ", ")
 }
 
-// caseHint points at a field whose name differs only in letter case:
-// field names are case-sensitive for an API server.
+// caseHint points at a field whose name differs only in letter case
+// (field names are case-sensitive for an API server), or else at the
+// nearest fields by spelling.
 func caseHint(t *schema.Type, name string) string {
+	var names []string
 	for _, f := range t.Fields() {
 		if strings.EqualFold(f.Name, name) {
 			return "field names are case-sensitive: did you mean " + f.Name + "?"
 		}
+		names = append(names, f.Name)
 	}
-	return ""
+	return suggest.DidYouMean(name, names, nil) // replica: did you mean replicas?
 }
 
 // identity checks that the object has what every object needs to be

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -42,7 +43,12 @@ func advice(err error) string {
 	switch {
 	case errors.As(err, &a):
 		return a.advice
+	case errors.As(err, new(*kpatch.OutsideRootError)):
+		return "to read it all the same, as kustomize build --load-restrictor " + kpatch.NoRestrictionsName + " does, pass --load-restrictor " + kpatch.NoRestrictionsName
 	case errors.As(err, &le):
+		if le.Folder != "" {
+			return "wait for it to finish: two runs cannot write one folder at once, nor a folder and one inside it"
+		}
 		return "wait for it to finish: two runs cannot write one folder at once"
 	case errors.As(err, &sme) && sme.Reason == smp.ReasonNoSchema:
 		return "pass the kind's CustomResourceDefinition or an OpenAPI document with --schema, and the patch is applied as a strategic merge patch"
@@ -88,7 +94,8 @@ func warningText(w kpatch.Warning) string {
 	switch {
 	case w.NoSchema:
 		return w.String() + "; pass its CRD with --schema"
-	case len(w.Ignored) > 0:
+	case slices.ContainsFunc(w.Ignored, func(f string) bool { return !strings.Contains(f, " (") }):
+		// fields of kustomize's own (resources and components say what to do)
 		return w.String() + "; to keep them, run kmerge as a kustomize transformer (docs/krm.md), or kustomize on kmerge's output"
 	}
 	return w.String()

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
@@ -22,7 +26,6 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
 
@@ -44,6 +47,7 @@ type applyOptions struct {
 	color          string
 	validate       string
 	project        string
+	loadRestrictor string
 	showSecrets    bool
 	serverSide     bool                // --server-side
 	fieldManager   string              // --field-manager
@@ -52,9 +56,10 @@ type applyOptions struct {
 	blame          bool                // the command is blame: --live shows owners, alone too
 	ss             *serverside.Options // read by load: a server-side run, or nil
 	limits         *limits
-	lock           *kmerge.DirLock // of outDir, while the run lasts
-	order          smp.ListOrder   // --list-order, read by prepare
-	mode           validate.Mode   // --validate, read by prepare
+	lock           *kmerge.DirLock         // of outDir, while the run lasts
+	order          smp.ListOrder           // --list-order, read by prepare
+	restrictions   kpatch.LoadRestrictions // --load-restrictor, read by prepare
+	mode           validate.Mode           // --validate, read by prepare
 	// changed reports whether a flag was given (the project file fills
 	// in the others)
 	changed func(name string) bool
@@ -70,9 +75,10 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 	f.StringArrayVar(&o.sets, "set", nil, "a variable: values.NAME=VALUE (or NAME=VALUE); VALUE typed as YAML (repeatable)")
 	f.StringArrayVar(&o.features, "feature", nil, "a feature flag: NAME=true|false (repeatable)")
 	f.StringArrayVar(&o.schemas, "schema", nil, "CustomResourceDefinition or OpenAPI v2/v3 document adding kinds (repeatable)")
-	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning")
+	f.BoolVar(&o.strict, "strict", false, "a patch whose target or selector matches nothing is an error, not a warning (and so is a file of an overlay that nothing reads)")
 	f.BoolVar(&o.debug, "debug", false, "trace every change to standard error (also KURE_DEBUG=1)")
 	f.StringVar(&o.listOrder, "list-order", "spec", "order of lists with $setElementOrder in strategic patches: spec or upstream")
+	f.StringVar(&o.loadRestrictor, "load-restrictor", kpatch.RootOnlyName, "which files a kustomization among the patches may name, as kustomize's flag: "+kpatch.RootOnlyName+" (in or below its folder, links followed) or "+kpatch.NoRestrictionsName+" (any regular file)")
 	addValidateFlag(cmd, &o.validate)
 	addShowSecretsFlag(cmd, &o.showSecrets)
 	f.StringVar(&o.project, "project", "", "the project file (or its folder); by default "+project.FileName+" in the current folder or a parent, read when -f or -p is missing")
@@ -232,6 +238,36 @@ kmerge apply).`,
 	return cmd
 }
 
+// staleText says why a patch looks stale (kmerge.StalePatch), and what to
+// do.
+func staleText(st kmerge.StalePatch) string {
+	if st.Kind == change.NewItem {
+		item := st.Writes[0]
+		last, _ := item.Last()
+		here := ""
+		if len(st.Items) > 0 {
+			here = " (here: " + strings.Join(st.Items, ", ") + ")"
+		}
+		return fmt.Sprintf("%s: the patch makes a new item %s without %s, which every other item has: no item is named %s%s; if the patch meant one of them, it was renamed, and the patch is stale",
+			st.Object, item, strings.Join(st.Missing, ", "), keyValues(last), here)
+	}
+	var what []string
+	for _, p := range st.Writes {
+		what = append(what, p.String())
+	}
+	return fmt.Sprintf("%s: the patch changes nothing: %s %s the value the manifest has already (a patch left behind by a change to the manifest?)",
+		st.Object, strings.Join(what, ", "), map[bool]string{true: "has", false: "have"}[len(what) == 1])
+}
+
+// keyValues writes the values of an item's key: "web", "80,TCP".
+func keyValues(e fieldpath.Element) string {
+	var vs []string
+	for _, k := range e.Key {
+		vs = append(vs, k.Value.String())
+	}
+	return strings.Join(vs, ",")
+}
+
 func noArgs(cmd string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) > 0 {
@@ -239,6 +275,17 @@ func noArgs(cmd string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// errStale is returned when stale patches make check --strict fail; they
+// have been printed already.
+type errStale int
+
+func (e errStale) Error() string {
+	if e == 1 {
+		return "1 stale patch (an error with --strict)"
+	}
+	return fmt.Sprintf("%d stale patches (an error with --strict)", int(e))
 }
 
 // errConflicts is returned when conflicts make the command fail; they have
@@ -296,6 +343,9 @@ func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 	if o.order, err = smp.ParseListOrder(o.listOrder); err != nil {
 		return nil, usageError{err}
 	}
+	if o.restrictions, err = kpatch.ParseLoadRestrictions(o.loadRestrictor); err != nil {
+		return nil, usagef("--load-restrictor %v", err)
+	}
 	if o.mode, err = parseValidate(o.validate); err != nil {
 		return nil, err
 	}
@@ -322,7 +372,7 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 		}
 	}
 	for _, f := range o.valueFiles {
-		data, err := tree.ReadFile(f, &o.limits.Limits)
+		data, err := readfile.Given(f, &o.limits.Limits)
 		if err != nil {
 			return none, err
 		}
@@ -340,7 +390,11 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 			return none, usagef("--feature %v", err)
 		}
 	}
-	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
+	inputs := append(slices.Clip(o.valueFiles), o.schemas...) // read by the run: an overlay's folder may hold them
+	if proj != nil {
+		inputs = append(inputs, proj.Values...)
+	}
+	opts := kmerge.ApplyOptions{Manifests: o.files, Stdin: stdin, Patches: o.patches, Inputs: inputs, LoadRestrictions: o.restrictions, MaxLineBytes: o.limits.maxLine, Thorough: thorough(),
 		ApplyPatchesOptions: kmerge.ApplyPatchesOptions{Vars: vars, Schema: s, Strict: o.strict, ListOrder: o.order,
 			KeepFormat: o.outDir != "" || o.output == "json", Validate: o.mode, Limits: &o.limits.Limits, ShowSecrets: o.showSecrets}}
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
@@ -378,6 +432,7 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	if err != nil {
 		return err
 	}
+	opts.Stale = check // check reports the patches that look left behind
 	if rec, ok := stdin.(*recorder); ok && rec.budget != nil {
 		// the manifest files count for the memory budget (standard input
 		// counts as it is read)
@@ -407,12 +462,22 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 		warnInvalid(stderr, e)
 	}
 	if check {
+		for _, st := range res.Stale {
+			level := "warning"
+			if o.strict {
+				level = "error"
+			}
+			fmt.Fprintf(stderr, "kmerge: %s%s: %s\n", st.Pos, level, staleText(st))
+		}
 		// the report is the command's output
 		for _, c := range res.Conflicts {
 			fmt.Fprintf(stdout, "conflict: %s\n", c)
 		}
 		if len(res.Conflicts) > 0 {
 			return errConflicts(len(res.Conflicts))
+		}
+		if o.strict && len(res.Stale) > 0 {
+			return errStale(len(res.Stale))
 		}
 		fmt.Fprintf(stdout, "no conflicts: %s, %s\n", plural(res.Patches, "patch", "patches"), plural(res.Objects, "object", "objects"))
 		return nil

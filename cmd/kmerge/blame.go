@@ -104,7 +104,7 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	for _, id := range res.Unchanged {
 		fmt.Fprintf(stderr, "kmerge: %s: no patch changes it\n", id)
 	}
-	if len(res.Documents) == 0 && len(only) == 0 {
+	if len(res.Documents) == 0 && len(res.Deleted) == 0 && len(only) == 0 {
 		what := fmt.Sprintf("any of the %d objects", res.Objects)
 		if res.Objects == 1 {
 			what = "the object"
@@ -216,6 +216,22 @@ func writeBlameText(w io.Writer, res *kmerge.BlameResult, live, after bool) erro
 			fmt.Fprintf(&b, "%s\n", r.text)
 		}
 	}
+	// the objects deleted: no line of the output is theirs
+	for i, d := range res.Deleted {
+		if i > 0 || len(res.Documents) > 0 {
+			b.WriteByte('\n')
+		}
+		where := fmt.Sprintf("document %d", d.Index+1)
+		if d.Item >= 0 {
+			where += fmt.Sprintf(", items[%d]", d.Item)
+		}
+		fmt.Fprintf(&b, "# %s (%s): %s\n", d.File, where, d.ID())
+		og := kmerge.Origin{Origin: change.Origin{Change: change.Change{Op: change.Delete, Pos: d.Pos}}}
+		for _, p := range d.Overrode {
+			og.Overrode = append(og.Overrode, change.Change{Pos: p})
+		}
+		fmt.Fprintf(&b, "%s | # deletes the object\n", annotation(&og))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -286,6 +302,16 @@ func writeBlameJSON(w io.Writer, res *kmerge.BlameResult, showSecrets bool) erro
 				records = append(records, r)
 			}
 		}
+	}
+	for _, d := range res.Deleted {
+		r := blameRecord{File: d.File, Path: "", Op: opNames[change.Delete],
+			Object:   blameObject{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name},
+			Patch:    blamePos{d.Pos.File, d.Pos.Line, d.Pos.Column},
+			Overrode: []blamePos{}}
+		for _, p := range d.Overrode {
+			r.Overrode = append(r.Overrode, blamePos{p.File, p.Line, p.Column})
+		}
+		records = append(records, r)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

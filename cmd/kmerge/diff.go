@@ -128,7 +128,7 @@ func runDiff(o *diffOptions, origName, modName string, stdin io.Reader, stdout i
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
 	var inputs [][]byte
 	for i, n := range names {
-		data, name, err := in.readInput(n)
+		data, name, err := in.readInput(n, true)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge/internal/linediff"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/walk"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/tree"
@@ -66,13 +67,19 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 		return fmtOne(o, "<stdin>", src, stdout)
 	}
 	var files []string
+	given := map[string]bool{} // named, not found in a folder: may be a pipe
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
 			return &missingError{flag: "fmt", path: a, err: err}
 		}
 		if !info.IsDir() {
+			switch strings.ToLower(filepath.Ext(a)) {
+			case ".yaml", ".yml", ".json":
+				return usagef("%s: kmerge fmt formats .kpatch files; this is a YAML or JSON file (a patch list, manifests), which it leaves as written", a)
+			}
 			files = append(files, a)
+			given[a] = true
 			continue
 		}
 		found, err := walk.Files(a, func(name string) bool { return strings.EqualFold(filepath.Ext(name), ".kpatch") })
@@ -83,7 +90,7 @@ func runFmt(o *fmtOptions, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	failed := 0
 	for _, f := range files {
-		src, err := tree.ReadFile(f, &o.limits.Limits)
+		src, err := readfile.Read(f, &o.limits.Limits, given[f])
 		if err == nil {
 			err = fmtOne(o, f, src, stdout)
 		}

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -97,12 +96,12 @@ func runHostile(t testing.TB, bin, dir string, c hostile.Case) hostileRun {
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		run.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	if cpu, maxrss, ok := rusage(cmd.ProcessState); ok {
+		run.cpu = cpu
 		// exact when above this process's peak at the start (see the
 		// watchdog); otherwise the child's peak was below that, and the
 		// watchdog's reading is the figure
-		if maxrss := ru.Maxrss << 10; maxrss > parentPeak { // kilobytes on Linux
+		if maxrss > parentPeak {
 			run.rss = maxrss
 		}
 	}

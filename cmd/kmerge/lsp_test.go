@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -1023,7 +1023,7 @@ func TestLSPManyChanges(t *testing.T) {
 			t.Errorf("the hover of version %d lacks %q:\n%s", i, want, h.Contents.Value)
 		}
 	}
-	maxRSS := func(c *client) int64 { return c.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10 } // MB
+	maxRSS := func(c *client) int64 { _, rss, _ := rusage(c.cmd.ProcessState); return rss >> 20 } // MB
 
 	one := startServer(t)
 	one.initialize(dir)
@@ -1048,4 +1048,123 @@ func TestLSPManyChanges(t *testing.T) {
 	if maxRSS(c) > 2*maxRSS(one) {
 		t.Errorf("%d changes took %d MB at most, more than twice one check's %d MB", changes, maxRSS(c), maxRSS(one))
 	}
+}
+
+// TestLSPCompleteDottedNames: completing a target writes a name with a dot
+// in it as the parser reads it back, quoted (issue 27 item 16: for a
+// ConfigMap named app.v2, completing [configmap. inserted app.v2, which
+// reads as the name app and the path v2; in a YAML patch list it inserted
+// configmap.app.v2, which the parser refuses). Each inserted text is put
+// into the file and must parse to a target picking the ConfigMap.
+func TestLSPCompleteDottedNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kmerge.yaml":         "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n",
+		"base/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app.v2\ndata: {a: b}\n",
+		"overrides/p.kpatch":  "",
+		"overrides/list.yaml": "[]\n",
+	})
+	c := startServer(t)
+	c.initialize(dir)
+	complete := func(uri string, line, char int) []struct {
+		Label    string `json:"label"`
+		TextEdit struct {
+			NewText string `json:"newText"`
+		} `json:"textEdit"`
+	} {
+		var list struct {
+			Items []struct {
+				Label    string `json:"label"`
+				TextEdit struct {
+					NewText string `json:"newText"`
+				} `json:"textEdit"`
+			} `json:"items"`
+		}
+		c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(line, char)}, &list)
+		return list.Items
+	}
+	kp := fileURI(t, filepath.Join(dir, "overrides", "p.kpatch"))
+	c.open(kp, "[configmap.\n")
+	var inserted string
+	for _, it := range complete(kp, 0, 11) {
+		if it.Label == "app.v2" {
+			inserted = it.TextEdit.NewText
+		}
+	}
+	if inserted != `"app.v2"` {
+		t.Fatalf(".kpatch header: app.v2 inserts %q, want \"app.v2\" quoted (%+v)", inserted, complete(kp, 0, 11))
+	}
+	if d := c.change(kp, 2, "[configmap."+inserted+"]\ndata.a: c\n"); len(d) != 0 {
+		t.Errorf("the completed header: %+v", d)
+	}
+	yl := fileURI(t, filepath.Join(dir, "overrides", "list.yaml"))
+	c.open(yl, "- target: \n")
+	inserted = ""
+	for _, it := range complete(yl, 0, 10) {
+		if strings.Contains(it.Label, "app.v2") {
+			inserted = it.TextEdit.NewText
+		}
+	}
+	if inserted != `configmap."app.v2"` {
+		t.Fatalf("patch list: the ConfigMap inserts %q, want configmap.\"app.v2\"", inserted)
+	}
+	if d := c.change(yl, 2, "- target: "+inserted+"\n  patch: {data.a: c}\n"); len(d) != 0 {
+		t.Errorf("the completed target: %+v", d)
+	}
+	c.shutdown()
+}
+
+// TestLSPOverlayFiles: the language server and apply agree on what an
+// overlay's folder applies (issue 27 item 2: a .kpatch beside a
+// kustomization was shown as applied, and apply ignored it). extra.kpatch
+// is applied by both: check reports its conflict with the kustomization's
+// replicas.yaml, and the server shows it in the file. stray.yaml is read
+// by neither: the server says so in it (the warning apply prints) and
+// shows nothing as applied there, no hover. The kustomization's openapi
+// file is a schema for both: parts of a Widget merge by name in the
+// hover, as apply merges them.
+func TestLSPOverlayFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kmerge.yaml", "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overlay]\n")
+	write(t, dir, "base/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: gear\nspec:\n  parts:\n  - {name: axle, count: 1}\n")
+	write(t, dir, "overlay/kustomization.yaml", "openapi: {path: widget.json}\npatches:\n- path: replicas.yaml\n")
+	write(t, dir, "overlay/widget.json", `{"definitions": {"com.example.v1.Widget": {"x-kubernetes-group-version-kind": [{"group": "example.com", "kind": "Widget", "version": "v1"}],
+  "properties": {"spec": {"properties": {"parts": {"type": "array", "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "name",
+    "items": {"type": "object", "properties": {"name": {"type": "string"}, "count": {"type": "integer"}}}}}}}}}}`)
+	write(t, dir, "overlay/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n")
+	extra := "[deployment.web]\nreplicas: 5\n\n[widget.gear.spec.parts.name=axle]\ncount: 2\n"
+	write(t, dir, "overlay/extra.kpatch", extra)
+	stray := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  paused: true\n"
+	write(t, dir, "overlay/stray.yaml", stray)
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--project", dir}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitRejected || !strings.Contains(stdout.String(), "replicas.yaml:6:3 (strategic patch) sets spec.replicas to 3, and "+filepath.Join(dir, "overlay/extra.kpatch")+":2:1 (field patch) sets spec.replicas to 5") {
+		t.Errorf("check: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+
+	c := startServer(t)
+	c.initialize(dir)
+	got := c.open(fileURI(t, filepath.Join(dir, "overlay/extra.kpatch")), extra)
+	if len(got) != 1 || got[0].Range.Start.Line != 1 || !strings.Contains(got[0].Message, "conflict: apps/v1 Deployment web") {
+		t.Errorf("extra.kpatch: %+v, want the conflict on line 2", got)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": fileURI(t, filepath.Join(dir, "overlay/extra.kpatch"))}, "position": pos(3, 20)}, &h)
+	if !strings.Contains(h.Contents.Value, "merge by name") {
+		t.Errorf("hover on the Widget's parts: no merge key from the kustomization's openapi file:\n%s", h.Contents.Value)
+	}
+	uri := fileURI(t, filepath.Join(dir, "overlay/stray.yaml"))
+	got = c.open(uri, stray)
+	if len(got) != 1 || got[0].Severity != 2 || !strings.Contains(got[0].Message, "nothing reads this file: kmerge reads its folder through") {
+		t.Errorf("stray.yaml: %+v, want the warning that nothing reads it", got)
+	}
+	h.Contents.Value = ""
+	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(5, 4)}, &h)
+	if h.Contents.Value != "" {
+		t.Errorf("hover in stray.yaml shows it as applied:\n%s", h.Contents.Value)
+	}
+	c.shutdown()
 }

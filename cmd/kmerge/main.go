@@ -129,6 +129,9 @@ type flagError struct{ error }
 // newFlagError words an error of parsing cmd's flags.
 func newFlagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if advice := habit(cmd, msg); advice != "" {
+		return flagError{errors.New(msg + ": " + advice)}
+	}
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -141,6 +144,44 @@ func newFlagError(cmd *cobra.Command, err error) error {
 		}
 	}
 	return flagError{errors.New(msg)}
+}
+
+// habits are the flags of kubectl and kustomize that kmerge does not
+// have, by the name pflag's error gives ("-k" for the shorthand, "--kustomize"),
+// with what to type instead; cmd is the command's name.
+var habits = []struct {
+	short, long string
+	advice      func(cmd string) string
+}{
+	{"k", "kustomize", func(cmd string) string {
+		if cmd != "check" && cmd != "blame" {
+			cmd = "apply" // the commands that take patch files
+		}
+		return "kmerge reads a kustomize overlay's patches as patches: give the overlay with -p and its base with -f (kmerge " + cmd +
+			" -f base -p overlays/prod; kmerge init writes both into a kmerge.yaml)"
+	}},
+	{"n", "namespace", func(cmd string) string {
+		return "kmerge works on the namespaces the manifests name; to pick objects of one namespace, name it in the patch's target " +
+			"([ns/deployment.web] in a .kpatch file, target: {namespace: ns} in a YAML patch list)"
+	}},
+	{"l", "selector", func(cmd string) string {
+		return "to pick objects by label, say so in the patch's target: [deployment.*{app=web}] in a .kpatch file, " +
+			"target: {kind: Deployment, labelSelector: app=web} in a YAML patch list"
+	}},
+	{"R", "recursive", func(cmd string) string {
+		return "kmerge always walks the folders it is given, and their subfolders"
+	}},
+}
+
+// habit returns what to type instead of a kubectl or kustomize flag that
+// msg, pflag's error for cmd, says is unknown; "" for other errors.
+func habit(cmd *cobra.Command, msg string) string {
+	for _, h := range habits {
+		if strings.HasPrefix(msg, "unknown shorthand flag: '"+h.short+"' in -") || msg == "unknown flag: --"+h.long {
+			return h.advice(cmd.Name())
+		}
+	}
+	return ""
 }
 
 // unknownCommand words cobra's error for a command that does not exist

@@ -207,6 +207,18 @@ var cliCases = []cliCase{
 	{name: "missing diff argument", args: []string{"diff", "examples/deployment.yaml", "nosuch.yaml"}, code: exitRejected, stderrs: []string{"kmerge: MODIFIED nosuch.yaml: no such file or folder"}},
 	{name: "missing fmt argument", args: []string{"fmt", "nosuch.kpatch"}, code: exitRejected, stderrs: []string{"kmerge: fmt nosuch.kpatch: no such file or folder"}},
 	{name: "unknown flag", args: []string{"patch", "--frobnicate"}, code: exitUsage, stderrs: []string{"unknown flag"}},
+	// kubectl's and kustomize's flags kmerge does not have: what to type
+	// instead (issue 27 item 11: a bare "unknown flag")
+	{name: "-k", args: []string{"apply", "-k", "overlays/prod"}, code: exitUsage, stderrs: []string{"unknown shorthand flag: 'k' in -k: kmerge reads a kustomize overlay's patches as patches: give the overlay with -p and its base with -f (kmerge apply -f base -p overlays/prod"}},
+	{name: "--kustomize on patch", args: []string{"patch", "--kustomize", "o"}, code: exitUsage, stderrs: []string{"unknown flag: --kustomize: kmerge reads a kustomize overlay's patches as patches", "(kmerge apply -f base"}},
+	{name: "-k on check", args: []string{"check", "-k", "o"}, code: exitUsage, stderrs: []string{"(kmerge check -f base -p overlays/prod"}},
+	{name: "-n", args: []string{"apply", "-n", "shop"}, code: exitUsage, stderrs: []string{"unknown shorthand flag: 'n' in -n: kmerge works on the namespaces the manifests name", "[ns/deployment.web]"}},
+	{name: "-nshop", args: []string{"apply", "-nshop"}, code: exitUsage, stderrs: []string{"'n' in -nshop: kmerge works on the namespaces"}},
+	{name: "--namespace", args: []string{"diff", "--namespace", "shop"}, code: exitUsage, stderrs: []string{"unknown flag: --namespace: kmerge works on the namespaces"}},
+	{name: "-l", args: []string{"apply", "-l", "app=web"}, code: exitUsage, stderrs: []string{"'l' in -l: to pick objects by label", "[deployment.*{app=web}]", "labelSelector: app=web"}},
+	{name: "--selector", args: []string{"patch", "--selector", "app=web"}, code: exitUsage, stderrs: []string{"unknown flag: --selector: to pick objects by label"}},
+	{name: "-R", args: []string{"apply", "-R"}, code: exitUsage, stderrs: []string{"'R' in -R: kmerge always walks the folders it is given, and their subfolders"}},
+	{name: "--recursive", args: []string{"fmt", "--recursive"}, code: exitUsage, stderrs: []string{"unknown flag: --recursive: kmerge always walks"}},
 	{name: "unknown command", args: []string{"frobnicate"}, code: exitUsage, stderrs: []string{"unknown command"}},
 	{name: "unknown definition", args: []string{"patch", "-f", "examples/widget.yaml", "-p", "{}", "--definition", "nosuch"}, code: exitUsage, stderrs: []string{"no definition named \"nosuch\""}},
 	{name: "missing file", args: []string{"patch", "-f", "nosuch.yaml", "-p", "{}"}, code: exitRejected, stderrs: []string{"nosuch.yaml"}},

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -191,19 +192,27 @@ func runPatch(o *patchOptions, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	patch, patchName := []byte(o.patch), "--patch"
 	if o.patchFile != "" {
-		if patch, err = tree.ReadFile(o.patchFile, &o.limits.Limits); err != nil {
+		if patch, err = readfile.Given(o.patchFile, &o.limits.Limits); err != nil {
 			return err
 		}
 		patchName = o.patchFile
 	}
-	files, err := resource.Files(o.filenames)
-	if err != nil {
-		return err
+	var files []string
+	given := map[int]bool{} // the files named, not found in a folder: may be pipes
+	for _, f := range o.filenames {
+		found, err := resource.Files([]string{f})
+		if err != nil {
+			return err
+		}
+		if len(found) == 1 && found[0] == f {
+			given[len(files)] = true
+		}
+		files = append(files, found...)
 	}
 	var outs [][]byte
 	in := &inputReader{stdin: stdin, limits: &o.limits.Limits}
-	for _, name := range files {
-		doc, docName, err := in.readInput(name)
+	for i, name := range files {
+		doc, docName, err := in.readInput(name, given[i])
 		if err != nil {
 			return err
 		}
@@ -260,16 +269,18 @@ func parseValidate(s string) (validate.Mode, error) {
 }
 
 // inputReader reads the files of a command, and standard input for "-"
-// (named "<stdin>"), at most once, refusing more bytes than the limit.
+// (named "<stdin>"), at most once, refusing more bytes than the limit. A
+// file given on the command line may be a pipe, one found in a folder
+// must be a regular file (readfile.Read).
 type inputReader struct {
 	stdin  io.Reader
 	limits *tree.Limits
 	read   bool // standard input was read
 }
 
-func (in *inputReader) readInput(name string) ([]byte, string, error) {
+func (in *inputReader) readInput(name string, given bool) ([]byte, string, error) {
 	if name != "-" {
-		data, err := tree.ReadFile(name, in.limits)
+		data, err := readfile.Read(name, in.limits, given)
 		return data, name, err
 	}
 	if in.read {

@@ -194,6 +194,13 @@ func TestFmt(t *testing.T) {
 	if err != nil || string(data) != "[deployment.app]\nreplicas: 3 # three\n" || info.Mode().Perm() != 0o600 {
 		t.Errorf("fmt -w wrote %q (mode %v)", data, info.Mode())
 	}
+	// a YAML patch list given by name: fmt says what it formats (issue 27
+	// item 17: it read the list as .kpatch text, "an assignment needs a
+	// section")
+	write(t, dir, "list.yaml", "- target: deployment.app\n  patch: {replicas: 3}\n")
+	if code, _, stderr := runIn(t, dir, "fmt", "list.yaml"); code != exitUsage || !strings.Contains(stderr, "list.yaml: kmerge fmt formats .kpatch files; this is a YAML or JSON file") {
+		t.Errorf("fmt on a patch list: exit %d\n%s", code, stderr)
+	}
 	var stdout, stderr2 bytes.Buffer
 	if code := run([]string{"fmt"}, strings.NewReader("[a.b]\nx=1\n"), &stdout, &stderr2); code != 0 || stdout.String() != "[a.b]\nx: 1\n" {
 		t.Errorf("fmt on stdin: exit %d: %q %s", code, stdout.String(), stderr2.String())
@@ -302,5 +309,38 @@ func TestDepthLimitFlag(t *testing.T) {
 	code, _, stderr = runIn(t, dir, "apply", "-f", "deeper.yaml", "-p", "p.kpatch", "--limit", "depth=8Ei")
 	if code != exitRejected || !strings.Contains(stderr, "deeper.yaml:1:100003: nesting deeper than 100000 levels, the most kmerge reads") || strings.Contains(stderr, "--limit") {
 		t.Errorf("100,001 deep under --limit depth=8Ei: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestInitInOverlay is issue 27's first wall: in an overlay's folder,
+// `kmerge init && kmerge apply` printed a Deployment with only replicas
+// (the overlay's patch file read as a manifest, its kustomization as a
+// patch file) and check passed. init there follows the kustomization's
+// resources, as kustomize build does: apply prints the base's Deployment
+// with the overlay's replicas, its Service, and the overlay's own
+// ConfigMap (extra.yaml, which kustomize builds too), and warns of
+// nothing; check finds no conflict.
+func TestInitInOverlay(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "base/kustomization.yaml", "resources: [deployment.yaml, service.yaml]\n")
+	write(t, dir, "base/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: web\n        image: web:1\n")
+	write(t, dir, "base/service.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n")
+	write(t, dir, "overlays/staging/kustomization.yaml", "resources: [../../base, extra.yaml]\npatches:\n- path: replicas.yaml\n")
+	write(t, dir, "overlays/staging/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n")
+	write(t, dir, "overlays/staging/extra.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n")
+	overlay := filepath.Join(dir, "overlays/staging")
+	code, out, stderr := runIn(t, overlay, "init")
+	if code != 0 || out != "wrote kmerge.yaml: 2 manifest, 1 patch, 0 values and 0 schema entries\n" {
+		t.Fatalf("init: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runIn(t, overlay, "apply")
+	want := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: web:1\n" +
+		"---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n" +
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n"
+	if code != 0 || out != want || stderr != "" {
+		t.Errorf("apply: exit %d\n%s\nwant\n%s\nstderr:\n%s", code, out, want, stderr)
+	}
+	if code, out, stderr := runIn(t, overlay, "check"); code != 0 || out != "no conflicts: 1 patch, 3 objects\n" {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kmerge/kmerge/internal/errpos"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/tree"
@@ -62,11 +63,8 @@ func (r *recorder) ReadText(limit int64) ([]byte, error) {
 func quote(pos tree.Position, inputs texts, masked bool) string {
 	data, ok := inputs[pos.File]
 	if !ok {
-		info, err := os.Stat(pos.File)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > 64<<20 {
-			return ""
-		}
-		if data, err = os.ReadFile(pos.File); err != nil {
+		var err error
+		if data, err = readfile.Found(pos.File, &tree.Limits{MaxBytes: 64 << 20}); err != nil {
 			return ""
 		}
 	}

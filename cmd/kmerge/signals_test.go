@@ -254,3 +254,59 @@ func TestConcurrentRuns(t *testing.T) {
 		t.Errorf("the folder is not the first run's output alone (%d files; left: %v)", len(got), ours)
 	}
 }
+
+// TestConcurrentNestedRuns: while one kmerge process edits a folder in
+// place, a run writing a folder inside it, or a folder that holds it, fails
+// at once, naming the first process, its folder and its lock, and writes
+// nothing; the first run completes, and its folder is its output alone.
+// The lock used to cover one folder: runs on base and base/sub both wrote
+// (exit 0), and no file of base/sub had both edits (issue 25 item 3).
+func TestConcurrentNestedRuns(t *testing.T) {
+	bin := kmergeBinary(t)
+	for _, c := range []struct {
+		name  string
+		out   string // the second run's output folder, relative to dir
+		input string // and its manifests
+		want  string // its message, after "kmerge: OUT: another kmerge run (process N) is writing "
+	}{
+		{"a folder inside", filepath.Join("base", "a0"), filepath.Join("base", "a0"), "base, a folder that holds this one: it holds the lock base/.kmerge.lock"},
+		{"a folder around", ".", "base", "base, a folder inside this one: it holds the lock base/.kmerge.lock"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			_, after := bigInPlace(t, dir, 2000)
+			base := filepath.Join(dir, "base")
+			writeFiles(t, dir, map[string]string{"other.kpatch": "[configmap.*]\ndata.value: other\n"})
+			first := exec.Command(bin, "apply", "-f", base, "-p", filepath.Join(dir, "p.kpatch"), "--output-dir", base)
+			var stderr1 bytes.Buffer
+			first.Stderr = &stderr1
+			if err := first.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the lock", func() bool {
+				b, _ := os.ReadFile(filepath.Join(base, ".kmerge.lock"))
+				return strings.TrimSpace(string(b)) == fmt.Sprint(first.Process.Pid)
+			})
+			outside, _ := folder(t, dir)
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"apply", "-f", c.input, "-p", "other.kpatch", "--output-dir", c.out}, strings.NewReader(""), &stdout, &stderr)
+			msg := strings.ReplaceAll(c.want, "/", string(filepath.Separator))
+			want := fmt.Sprintf("kmerge: %s: another kmerge run (process %d) is writing %s\n  (wait for it to finish: two runs cannot write one folder at once, nor a folder and one inside it)\n",
+				c.out, first.Process.Pid, msg)
+			if code != 1 || stderr.String() != want {
+				t.Errorf("the second run: exit %d, stderr:\n%s\nwant:\n%s", code, stderr.String(), want)
+			}
+			if err := first.Wait(); err != nil {
+				t.Fatalf("the first run: %v: %s", err, stderr1.String())
+			}
+			got, ours := folder(t, base)
+			if !sameFiles(got, after) || len(ours) > 0 {
+				t.Errorf("the folder is not the first run's output alone (%d files; left: %v)", len(got), ours)
+			}
+			if now, _ := folder(t, dir); len(now) != len(outside) {
+				t.Errorf("files were added around the folder: %d files, were %d", len(now), len(outside))
+			}
+		})
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	sptest "k8s.io/apimachinery/pkg/util/strategicpatch/testing"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 )
 
 // Flavor is one of the three ways upstream's tests give a schema to the

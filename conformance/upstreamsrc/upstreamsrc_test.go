@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kmerge/kmerge/internal/upstreamcases"
+	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 )
 
 var loaded = sync.OnceValues(func() (struct {

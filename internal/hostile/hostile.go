@@ -24,7 +24,12 @@ type Case struct {
 	Name  string                   // a short name, also the case's folder
 	Why   string                   // what it attacks, and what kmerge did before it was bounded
 	Files func() map[string]string // makes the input files, by path relative to the case's folder
-	Args  []string                 // the kmerge command line, run in the case's folder
+	// Links are symbolic links to make (path: target, as the link holds
+	// it), Pipes named pipes (FIFOs): what a repository can hold, or a
+	// machine have, that is not a regular file.
+	Links map[string]string
+	Pipes []string
+	Args  []string // the kmerge command line, run in the case's folder
 	// Code is the exit code expected, Stderr a text standard error must
 	// hold ("" for any), Stdout one standard output must hold ("" for any;
 	// a failure prints nothing there but for check's conflicts).
@@ -49,16 +54,30 @@ func (c Case) Write(dir string) error {
 			return err
 		}
 	}
-	return nil
-}
-
-// Size is the number of bytes of the case's files.
-func (c Case) Size() int {
-	n := 0
-	for _, text := range c.Files() {
-		n += len(text)
+	links := make([]string, 0, len(c.Links))
+	for name := range c.Links {
+		links = append(links, name)
 	}
-	return n
+	sort.Strings(links)
+	for _, name := range links {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.Symlink(c.Links[name], p); err != nil {
+			return err
+		}
+	}
+	for _, name := range c.Pipes {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := mkfifo(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
@@ -223,7 +242,7 @@ func Cases() []Case {
 			},
 			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
 		},
-	}, found()...)
+	}, append(found(), growing()...)...)
 }
 
 // oneFieldLine writes section i of many setting one field of one
@@ -392,6 +411,16 @@ func found() []Case {
 			Stderr: "nesting deeper than 100000 levels, the most kmerge reads",
 		},
 		{
+			Name: "patch-30k-documents",
+			Why: "kmerge patch of every document of a stream of 30,000 ConfigMaps (1.5 MB): patched whole, every document's tree, " +
+				"its snapshot and its rendering were held at once (99,000: 7 MB in, 1.2 GB); now part by part, as apply reads a long stream",
+			Files: func() map[string]string {
+				return map[string]string{"cms.yaml": cms(30_000, "  labels: {a: b}\n")}
+			},
+			Args:   []string{"patch", "-f", "cms.yaml", "--type", "merge", "-p", `{"metadata":{"labels":{"team":"shop"}}}`},
+			Stdout: "  name: c29999\n  labels: {a: b, team: shop}\n",
+		},
+		{
 			Name: "blame-99k-documents",
 			Why: "kmerge blame on a stream of 99,000 ConfigMaps (5.2 MB), one of them patched: it read the output and the input " +
 				"again whole, 500 MB (the issue measured 0.94 GB); now only the documents it shows",
@@ -491,6 +520,89 @@ func found() []Case {
 			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
 			Stdout: "  name: c299\ndata:\n  k0: v0\n",
 		},
+		{
+			Name: "dev-zero-manifest",
+			Why:  "a link to /dev/zero among the manifests (a device's size is 0, so the size check let it through): was read up to the byte limit, 5 s and 600 MB",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"base/zero.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/zero.yaml: a character device (the link leads to /dev/zero), not a regular file",
+		},
+		{
+			Name: "dev-zero-values",
+			Why:  "--values a link to /dev/zero: was read up to the byte limit",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"values.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--values", "values.yaml"},
+			Code:   1,
+			Stderr: "values.yaml: a character device",
+		},
+		{
+			Name: "dev-zero-schema",
+			Why:  "--schema a link to /dev/zero: was read without any limit (out of memory after 3.7 s under a 3 GB address space)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"crd.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--schema", "crd.yaml"},
+			Code:   1,
+			Stderr: "crd.yaml: a character device",
+		},
+		{
+			Name: "dev-zero-kustomization",
+			Why:  "a kustomization's patch a link to /dev/zero, with --load-restrictor LoadRestrictionsNone (kustomize 5.8.2 reads it until memory runs out): refused as not a regular file",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "overlay/kustomization.yaml": "patches:\n- path: zero.yaml\n"}
+			},
+			Links:  map[string]string{"overlay/zero.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "overlay", "--load-restrictor", "LoadRestrictionsNone"},
+			Code:   1,
+			Stderr: "overlay/zero.yaml: a character device",
+		},
+		{
+			Name: "fifo-manifest",
+			Why:  "a named pipe among the manifests: opening it waited for a writer forever",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Pipes:  []string{"base/pipe.yaml"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Code:   1,
+			Stderr: "base/pipe.yaml: a named pipe (FIFO), not a regular file",
+		},
+		{
+			Name: "fifo-output-dir",
+			Why:  "a link to a named pipe where --output-dir writes a file: it was opened to compare its content, and waited forever",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Pipes:  []string{"pipe"},
+			Links:  map[string]string{"out/cm.yaml": "../pipe"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--output-dir", "out"},
+			Code:   1,
+			Stderr: "out/cm.yaml: a symbolic link (to ../pipe)",
+		},
+		{
+			Name: "overlay-5k-unread",
+			Why:  "an overlay's folder of 5,000 files its kustomization does not name, beside 10,000 values: 22 s of processor time (121 s on this shared machine; the corpus stopped it after 60 s) when each file was compared with each value to say that nothing reads it",
+			Files: func() map[string]string {
+				files := map[string]string{"base/cm.yaml": configMap,
+					"overlay/kustomization.yaml": "resources: [../base]\npatches:\n- patch: |\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: cm}\n    data: {x: v}\nimages:\n" +
+						lines(5000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "- {name: img%d, newTag: t%d}\n", i, i) })}
+				for i := range 5000 {
+					files[fmt.Sprintf("overlay/f%d.yaml", i)] = "a: b\n"
+				}
+				return files
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "overlay"},
+			Stderr: "overlay/f999.yaml:1:1: warning: nothing reads this file",
+			Stdout: "data: {x: v}",
+		},
 	}
 }
 
@@ -504,4 +616,204 @@ func copyDoubling(n int) string {
 	}
 	b.WriteString("]\n")
 	return b.String()
+}
+
+// growing returns the cases of work that grew with what it had built so
+// far: a loop searching, for each new piece, every piece before it (the
+// conflicts of a list's items, the documents before a comment, the keys
+// of a patch being built, the items a list ordered by $setElementOrder
+// has). Their sizes keep each within the budget now while the quadratic
+// work would take minutes.
+func growing() []Case {
+	const k = 8_000
+	// a ConfigMap whose data has n keys, each set to v
+	dataOf := func(n int, v string) string {
+		return configMap + "data:\n" + lines(n, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  k%d: %s\n", i, v) })
+	}
+	const keys = 100_000
+	return []Case{
+		{
+			Name: "two-field-selectors-8k-check",
+			Why: "8,000 sections each setting the image of its own container of a Pod of 8,000, picked by [name=c<i>,image=i]: each was " +
+				"taken to rename every item picked by a selector of the field it set, the others' among them (2,000: 15 s, 1.1 GB and " +
+				"3,998,000 false conflicts; 8,000 killed at 60 s); an item named by other values of the other key fields is another item",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": podOf(k), "p.kpatch": lines(k, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "[pod.p]\ncontainers[name=c%d,image=i].image: j\n\n", i)
+				})}
+			},
+			Args:   []string{"check", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "no conflicts: 8000 patches, 1 object",
+		},
+		{
+			Name: "comment-documents-patch",
+			Why: "kmerge patch of 4,000 ConfigMaps, each text starting with a comment and a blank line, which yaml.v3 gives the " +
+				"document before: each edited document was read back with every document before it (the issue's form, 2,000 " +
+				"comment-only documents, took 3.6 s, 4,000 over 30 s; those are now left as they are: issue 25 item 5)",
+			Files: func() map[string]string {
+				return map[string]string{"c.yaml": lines(4_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "---\n# c%d\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n", i, i)
+				})}
+			},
+			Args:   []string{"patch", "--type", "merge", "-f", "c.yaml", "-p", `{"data":{"x":"y"}}`},
+			Stdout: "---\n# c3999\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c3999\ndata:\n  x: \"y\"\n",
+		},
+		{
+			Name: "lending-documents-apply",
+			Why: "4,000 ConfigMaps each patched, each text starting with a comment and a blank line, which yaml.v3 gives the " +
+				"document before: each was read with every document before it (2,000: 107 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cms.yaml": lines(4_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, "---\n# c%d\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\n", i, i)
+				}), "p.kpatch": "[configmap.*]\ndata.x: y\n"}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch"},
+			Stdout: "---\n# c3999\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c3999\ndata:\n  x: \"y\"\n",
+		},
+		{
+			Name: "diff-100k-keys",
+			Why: "kmerge diff of two ConfigMaps of 100,000 keys, every value changed: the patch looked each key up in the keys it " +
+				"had so far (20,000: 0.95 s; 200,000 killed at 60 s)",
+			Files: func() map[string]string {
+				return map[string]string{"a.yaml": dataOf(keys, "v"), "b.yaml": dataOf(keys, "w")}
+			},
+			Args:   []string{"diff", "a.yaml", "b.yaml"},
+			Stdout: "  k99999: w\n",
+		},
+		{
+			Name: "diff-100k-keys-merge",
+			Why:  "the same as a JSON merge patch: each key of one object was looked up in the other by a scan (20,000: 1.9 s)",
+			Files: func() map[string]string {
+				return map[string]string{"a.yaml": dataOf(keys, "v"), "b.yaml": dataOf(keys, "w")}
+			},
+			Args:   []string{"diff", "--type", "merge", "a.yaml", "b.yaml"},
+			Stdout: "  k99999: w\n",
+		},
+		{
+			Name: "diff-100k-deletions-current",
+			Why: "the three-way patch deleting 100,000 keys of a map that the live object lacks too: the patch's keys were each " +
+				"looked up in the live object's changes by a scan, to find the changes it would undo",
+			Files: func() map[string]string {
+				return map[string]string{"a.yaml": dataOf(keys, "v"), "b.yaml": dataOf(0, "") + "  other: x\n"}
+			},
+			Args:   []string{"diff", "a.yaml", "b.yaml", "--current", "b.yaml"},
+			Stdout: "  k99999: null\n",
+		},
+		{
+			Name: "diff-100k-deletions-current-merge",
+			Why:  "the same as a JSON merge patch (CreateThreeWayJSONMergePatch)",
+			Files: func() map[string]string {
+				return map[string]string{"a.yaml": dataOf(keys, "v"), "b.yaml": dataOf(0, "") + "  other: x\n"}
+			},
+			Args:   []string{"diff", "--type", "merge", "a.yaml", "b.yaml", "--current", "b.yaml"},
+			Stdout: "  k99999: null\n",
+		},
+		{
+			Name: "finalizers-100k-duplicate",
+			Why: "a strategic patch adding a finalizer to a list of 100,000 that holds one twice: upstream's removal of duplicates, " +
+				"which kmerge reproduces where its effect shows, compared every two items (30,000: 2.7 s)",
+			Files: func() map[string]string {
+				return map[string]string{"cm.yaml": configMap + "  finalizers:\n" + lines(100_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  - f%d\n", i) }) + "  - f0\n",
+					"p.yaml": "metadata:\n  finalizers: [x]\n"}
+			},
+			Args:   []string{"patch", "-f", "cm.yaml", "--patch-file", "p.yaml"},
+			Stdout: "  - f99999\n  - x\n",
+		},
+		{
+			Name: "jsonpatch-40k-members",
+			Why: "a JSON patch of 40,000 operations each adding a member to one object: each looked the object's members up by a scan, " +
+				"after indexing them anew (20,000: 20 s)",
+			Files: func() map[string]string {
+				return map[string]string{"cm.yaml": configMap + "data: {}\n", "p.json": "[" + strings.TrimSuffix(lines(40_000, func(b *strings.Builder, i int) {
+					fmt.Fprintf(b, `{"op":"add","path":"/data/k%d","value":"v"},`, i)
+				}), ",") + "]\n"}
+			},
+			Args:   []string{"patch", "-f", "cm.yaml", "--type", "json", "--patch-file", "p.json"},
+			Stdout: "  k39999: v\n",
+		},
+		{
+			Name: "merge-patches-15k-keys",
+			Why: "15,000 merge patches each setting its own key of one ConfigMap: each indexed the object's keys anew, and checked " +
+				"them (10,000: 7.6 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "data: {}\n", "p.yaml": patchEach(15_000, "merge", "{data: {k%d: v}}")}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.yaml"},
+			Stdout: "  k14999: v\n",
+		},
+		{
+			Name: "strategic-patches-15k-keys",
+			Why:  "the same as strategic patches (10,000: 7.5 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "data: {}\n", "p.yaml": patchEach(15_000, "strategic", "{data: {k%d: v}}")}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.yaml"},
+			Stdout: "  k14999: v\n",
+		},
+		{
+			Name: "json-patches-15k-keys",
+			Why: "the same as JSON patches, each adding its key: each indexed the object anew, and copied its keys to undo a failure " +
+				"(10,000: 15.8 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "data: {}\n", "p.yaml": patchEach(15_000, "json", "[{op: add, path: /data/k%d, value: v}]")}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.yaml"},
+			Stdout: "  k14999: v\n",
+		},
+		{
+			Name: "set-flags-60k",
+			Why:  "60,000 --set flags (890 KB of arguments): each looked its keys up in the values set so far by a scan (20,000: 2.5 s, 60,000: 55 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap, "p.kpatch": "[configmap.cm]\ndata.x: ${values.k1}\n"}
+			},
+			Args:   append([]string{"apply", "-f", "base", "-p", "p.kpatch"}, setFlags(60_000)...),
+			Stdout: "data:\n  x: v\n",
+		},
+		{
+			Name: "set-element-order-6k",
+			Why: "6,000 strategic patches each setting the image of its own container of a Pod of 6,000 and ordering it with " +
+				"$setElementOrder: each merged and ordered the whole list in passes over it (1,000: 0.99 s, 2,000: 3.9 s, 8,000 killed at 60 s)",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": podOf(6_000), "p.yaml": strategicOrdered(6_000)}
+			},
+			Args: []string{"apply", "-f", "base", "-p", "p.yaml"},
+			// spec order: each patch puts the container it names last
+			Stdout: "  - name: c5999\n    image: j\n",
+		},
+		{
+			Name: "set-element-order-6k-upstream",
+			Why:  "the same patches in upstream's order, which leaves each container where it is",
+			Files: func() map[string]string {
+				return map[string]string{"base/pod.yaml": podOf(6_000), "p.yaml": strategicOrdered(6_000)}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.yaml", "--list-order", "upstream"},
+			Stdout: "  - name: c5999\n    image: j\n",
+		},
+	}
+}
+
+// strategicOrdered returns a YAML patch list of n strategic patches on the
+// Pod p, the i-th setting the image of container c<i> and naming it in
+// $setElementOrder.
+func strategicOrdered(n int) string {
+	return lines(n, func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, "- target: pod.p\n  type: strategic\n  patch: {spec: {$setElementOrder/containers: [{name: c%d}], containers: [{name: c%d, image: j}]}}\n", i, i)
+	})
+}
+
+// setFlags returns n --set flags, setting k0 to k<n-1> to v.
+func setFlags(n int) []string {
+	args := make([]string, 0, 2*n)
+	for i := range n {
+		args = append(args, "--set", fmt.Sprintf("k%d=v", i))
+	}
+	return args
+}
+
+// patchEach returns a YAML patch list of n patches of type typ on the
+// ConfigMap cm, the i-th with body (a format of i).
+func patchEach(n int, typ, body string) string {
+	return lines(n, func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, "- target: configmap.cm\n  type: %s\n  patch: %s\n", typ, fmt.Sprintf(body, i))
+	})
 }

@@ -73,6 +73,7 @@ type unit struct {
 	patches []*syntax.Patch
 	errs    []error          // parse errors, positioned as the patches are
 	warns   []kpatch.Warning // what parsing warned of (a kustomization's fields kmerge does not read)
+	schemas []*schema.Schema // a kustomization's openapi file, read (saved files only)
 	clean   string           // a section's text with the lines of its errors blanked (it parses)
 
 	targeted sync.Once

@@ -171,7 +171,7 @@ func (c *completer) names(ns, kind string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.add(n, kindRef, where[n], "")
+		c.addText(n, resource.TargetWord(n), kindRef, where[n], "") // app.v2 is written "app.v2"
 	}
 	if len(names) > 0 {
 		c.add("*", kindRef, "every "+kind, "")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch/syntax"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -139,7 +140,9 @@ func (c *completer) patchList(before string) {
 	case y.key == "target":
 		c.start = c.cursor - len(strings.TrimLeft(before[strings.Index(before, ":")+1:], " "))
 		for _, r := range c.ws.set.Resources {
-			c.add(strings.ToLower(r.Kind)+"."+r.Name, kindRef, r.ID(), "")
+			// the target as a header writes it (one printer): a dotted name
+			// quoted, configmap."app.v2", which a YAML plain scalar holds
+			c.add(resource.Selector{Kind: strings.ToLower(r.Kind), Name: r.Name}.String(), kindRef, r.ID(), "")
 		}
 		return
 	case y.key == "type":

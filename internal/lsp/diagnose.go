@@ -115,6 +115,13 @@ func (s *Server) analyze(ctx context.Context, d *document, others map[string]*do
 		}
 		return a
 	}
+	if w, ok := ws.unread(d.path); ok && ws.err == nil {
+		// a file of an overlay that nothing reads: kmerge apply does not
+		// apply it, so neither does the check (nor hover)
+		a.add(w.Pos, nil, w.Pos, w.Msg, severityWarning, nil)
+		ws.retain(d.uri, a.used)
+		return a
+	}
 	if a.owner = ws.kustomizationOf(d.path); a.owner != "" {
 		// a patch file of a kustomization: its patches are those the
 		// kustomization reads from it, as saved
@@ -139,6 +146,9 @@ func (s *Server) analyze(ctx context.Context, d *document, others map[string]*do
 				n++
 			}
 			for _, w := range pl.u.warns {
+				if w.Unread {
+					continue // said in that file (unread, above)
+				}
 				p, u := a.place(w.Pos)
 				a.add(p, u, w.Pos, w.Msg, severityWarning, nil)
 			}
@@ -251,7 +261,7 @@ func (a *analysis) run(ctx context.Context) bool {
 	selectsLabels := false // a target selects by labels or annotations
 	for _, x := range a.order {
 		t := x.patch().Target
-		selectsLabels = selectsLabels || t.Labels != "" || t.Annotations != ""
+		selectsLabels = selectsLabels || t.ReadsMetadata()
 	}
 	// what the document's patches pick, and what is wrong with their
 	// targets; and what the patches that may make another pick an object

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -149,18 +149,11 @@ func fileLine(path string, n int) (line string, ok bool) {
 	if n < 1 {
 		return "", false
 	}
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return "", false
-	}
-	f, err := os.Open(path)
+	f, _, err := readfile.OpenRegular(path) // never waits on a pipe put there meanwhile
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return "", false // replaced in between
-	}
 	r := bufio.NewReader(io.LimitReader(f, maxLineSearch))
 	for i := 1; ; i++ {
 		text, err := r.ReadSlice('\n')

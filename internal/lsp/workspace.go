@@ -10,13 +10,13 @@ import (
 	"sync/atomic"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/smp"
-	"github.com/kmerge/kmerge/tree"
 )
 
 // workspace is a project, loaded once and kept: its manifests parsed, its
@@ -156,7 +156,33 @@ func (ws *workspace) read(ctx context.Context) error {
 			return err
 		}
 	}
+	// the schemas the kustomizations among the patches name (openapi), as
+	// kmerge apply reads them: after the project's, which win
+	for _, f := range ws.files {
+		if slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
+			if u := ws.diskUnit(f); len(u.schemas) > 0 {
+				ws.schema = ws.schema.Extend(u.schemas...)
+			}
+		}
+	}
 	return nil
+}
+
+// unread returns the warning of a kustomization among the project's patch
+// files that nothing reads file, a file of its folder (kpatch.Warning's
+// Unread): kmerge apply reads nothing of it.
+func (ws *workspace) unread(file string) (kpatch.Warning, bool) {
+	for _, f := range ws.files {
+		if !slices.Contains(kpatch.KustomizationNames, filepath.Base(f)) {
+			continue
+		}
+		for _, w := range ws.diskUnit(f).warns {
+			if w.Unread && w.Pos.File == file {
+				return w, true
+			}
+		}
+	}
+	return kpatch.Warning{}, false
 }
 
 func abs(paths []string) []string {
@@ -179,9 +205,15 @@ func (ws *workspace) diskUnit(file string) *unit {
 		return u
 	}
 	u := &unit{id: newUnitID(), name: file, file: file}
-	data, err := tree.ReadFile(file, nil)
+	data, err := readfile.Found(file, nil) // a file of the project, found or named: regular only
 	if err == nil {
-		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{})
+		var inputs []string // the project's other inputs, which an overlay's folder may hold
+		if ws.proj != nil {
+			inputs = abs(slices.Concat(ws.proj.Manifests, ws.proj.Values, ws.proj.Schemas))
+		}
+		u.patches, err = kpatch.Parse(data, file, kpatch.LoadOptions{Inputs: inputs,
+			Warn:    func(w kpatch.Warning) { u.warns = append(u.warns, w) },
+			Schemas: func(s *schema.Schema) { u.schemas = append(u.schemas, s) }})
 	}
 	if err != nil {
 		u.errs = []error{err}

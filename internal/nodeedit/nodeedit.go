@@ -20,6 +20,10 @@ type Map struct {
 	n     *yaml.Node
 	index map[string]int // key → index of the key node in n.Content; nil for small mappings
 	dead  int
+	// n.Content as the Map last left it: its length and first element's
+	// address (Maps keeps a Map while the mapping is so)
+	len   int
+	first **yaml.Node
 }
 
 // NewMap prepares the mapping n for editing. Its keys must be scalars
@@ -29,7 +33,65 @@ func NewMap(n *yaml.Node) *Map {
 	if len(n.Content) > 2*indexThreshold {
 		m.reindex()
 	}
+	m.mark()
 	return m
+}
+
+// mark notes n.Content as the Map leaves it.
+func (m *Map) mark() {
+	m.len, m.first = len(m.n.Content), nil
+	if m.len > 0 {
+		m.first = &m.n.Content[0]
+	}
+}
+
+// unchanged reports whether n.Content is as the Map last left it.
+func (m *Map) unchanged() bool {
+	c := m.n.Content
+	return len(c) == m.len && (m.len == 0 || &c[0] == m.first)
+}
+
+// Maps keeps the Maps of the large mappings a series of edits goes
+// through (the patches of a run on one object), so that each edit does not
+// index a mapping anew: n patches each setting a key of one object of n
+// keys took n^2. A Map is kept while its mapping's content is as the Map
+// left it (the same array, the same length); edits made otherwise while
+// the Maps are in use must keep that from being so, or the Maps must be
+// dropped: an edit in place that keeps the array and the length (deleting
+// a key and adding another) is not noticed. A nil *Maps keeps nothing. A
+// Maps is for one goroutine at a time.
+type Maps struct {
+	kept map[*yaml.Node]*Map
+}
+
+// Map returns the Map of the mapping n: the one kept, if n is as its
+// last Finish left it (kept is then true: what the caller checked of n's
+// keys before still holds, but for keys it added), else a new one
+// (NewMap), kept when n is large.
+func (ms *Maps) Map(n *yaml.Node) (m *Map, kept bool) {
+	if ms == nil {
+		return NewMap(n), false
+	}
+	if m := ms.kept[n]; m != nil && m.dead == 0 && m.unchanged() {
+		return m, true // (an edit that failed before Finish leaves it to be indexed anew, as without Maps)
+	}
+	m = NewMap(n)
+	if m.index == nil {
+		delete(ms.kept, n)
+		return m, false
+	}
+	if ms.kept == nil {
+		ms.kept = map[*yaml.Node]*Map{}
+	}
+	ms.kept[n] = m
+	return m, false
+}
+
+// Forget forgets the Map of the mapping n, if one is kept.
+func (ms *Maps) Forget(n *yaml.Node) {
+	if ms != nil {
+		delete(ms.kept, n)
+	}
 }
 
 // reindex indexes the mapping: once it is large, whether it was when the
@@ -81,16 +143,33 @@ func (m *Map) Set(kn, v *yaml.Node) {
 	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
 		k.Style = 0 // a key is a string: no tag, no block scalar
 	}
+	m.add(k, v)
+}
+
+// Put sets the value of the key node k as Set does, but a new key is
+// appended as k itself, not a copy: for a mapping being built (a patch)
+// from key nodes made for it or copied already.
+func (m *Map) Put(k, v *yaml.Node) {
+	if i := m.find(k.Value); i >= 0 {
+		m.n.Content[i+1] = v
+		return
+	}
+	m.add(k, v)
+}
+
+// add appends the entry k: v, a key not in the mapping.
+func (m *Map) add(k, v *yaml.Node) {
 	if len(m.n.Content)%2 != 0 {
 		m.n.Content = m.n.Content[:len(m.n.Content)-1] // a key without a value
 	}
 	m.n.Content = append(m.n.Content, k, v)
 	switch {
 	case m.index != nil:
-		m.index[k.Value] = len(m.n.Content) - 2
+		m.index[tree.Resolve(k).Value] = len(m.n.Content) - 2 // as reindex and tree.MapGet read it
 	case len(m.n.Content) > 2*indexThreshold:
 		m.reindex()
 	}
+	m.mark()
 }
 
 // Delete removes k, if it is there.
@@ -136,6 +215,7 @@ func (m *Map) Finish() {
 			m.index[tree.Resolve(out[i]).Value] = i
 		}
 	}
+	m.mark()
 }
 
 // SetScalar gives the scalar dst the value of src, keeping dst's comments

@@ -27,6 +27,24 @@ func lockFile(f *os.File) (bool, error) {
 	}
 }
 
+// tryShared takes a shared lock on f without waiting, and lets go of it
+// at once: true when no open file holds f's lock (a shared lock does not
+// keep another prober out).
+func tryShared(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, unlockFile(f)
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		}
+		return false, err // no locks here: nothing to tell
+	}
+}
+
 func unlockFile(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }

@@ -31,6 +31,21 @@ func lockFile(f *os.File) (bool, error) {
 	return false, err
 }
 
+// tryShared takes a shared lock on the first byte of f without waiting,
+// and lets go of it at once: true when no handle holds f's lock.
+func tryShared(f *os.File) (bool, error) {
+	proc := syscall.NewLazyDLL("kernel32.dll").NewProc("LockFileEx")
+	var ol syscall.Overlapped
+	r, _, err := proc.Call(f.Fd(), lockfileFailImmediately, 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
+	switch {
+	case r != 0:
+		return true, unlockFile(f)
+	case errors.Is(err, errorLockViolation), errors.Is(err, errorIOPending):
+		return false, nil
+	}
+	return false, err
+}
+
 func unlockFile(f *os.File) error {
 	proc := syscall.NewLazyDLL("kernel32.dll").NewProc("UnlockFileEx")
 	var ol syscall.Overlapped

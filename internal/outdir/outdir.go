@@ -17,12 +17,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/kmerge/kmerge/internal/readfile"
 )
 
 // File is one file to write.
@@ -192,10 +195,23 @@ func linkText(path string) string {
 	return ""
 }
 
-// sameContent reports whether the file at name holds data.
+// sameContent reports whether the file at name holds data: a regular file
+// (a link to one) of data's size, read no further than that. Anything else
+// is not read (a link to /dev/zero would be read without end, a named pipe
+// opened would wait for a writer).
 func sameContent(name string, data []byte) bool {
-	old, err := os.ReadFile(name)
-	return err == nil && bytes.Equal(old, data)
+	f, info, err := readfile.OpenRegular(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if info.Size() != int64(len(data)) {
+		return false
+	}
+	old := make([]byte, len(data)+1)
+	n, err := io.ReadFull(f, old)
+	return n == len(data) && errors.Is(err, io.ErrUnexpectedEOF) && bytes.Equal(old[:n], data) ||
+		len(data) == 0 && n == 0 && errors.Is(err, io.EOF)
 }
 
 // writer is one Write in progress, and what it has done so far.

@@ -24,8 +24,9 @@ type Error struct {
 	// of an error about an undefined variable, "" for other errors.
 	Undefined string
 	// Err is the error a strategic, merge or JSON patch failed with (an
-	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), nil for other
-	// errors.
+	// *smp.Error, *mergepatch.Error or *jsonpatch.Error), or the error
+	// reading a file a kustomization names (a *kpatch.OutsideRootError,
+	// a file that is not a regular file, ...), nil for other errors.
 	Err error
 	// Secret is set by package kpatch when the patch failed on a v1
 	// Secret, whose values its lines set (unless its Options.ShowSecrets),
