@@ -70,18 +70,18 @@ func Blame(ctx context.Context, opts kmerge.ApplyOptions, ss Options, only ...re
 			}
 			id := identityOf(obj)
 			pos := tree.Position{File: f.Path, Line: obj.Line, Column: obj.Column}
-			fail := func(err error) error { return &Error{Pos: pos, ID: id.String(), Err: err} }
 			lr, err := live.find(id)
 			if err != nil {
-				return nil, fail(err)
+				return nil, &Error{Pos: pos, ID: id.String(), Err: err}
 			}
+			fail := func(err error) error { return errorOf(pos, id.String(), lr, err) }
 			var liveRoot *yaml.Node
 			liveFile := ""
 			if lr != nil {
 				liveRoot, liveFile = lr.Root, lr.Source.Path
 				entries, err := ssa.ManagedFields(liveRoot, liveFile)
 				if err != nil {
-					return nil, &Error{Pos: lr.Position(), ID: lr.ID(), Err: err}
+					return nil, fail(err)
 				}
 				by, err := engine.Owners(ctx, obj, entries)
 				if err != nil {

@@ -139,8 +139,37 @@ type Error struct {
 	Err error
 }
 
-// Error says where, which object, and what.
-func (e *Error) Error() string { return fmt.Sprintf("%s%s: %v", e.Pos, e.ID, e.Err) }
+// Error says where, which object, and what (where once: an error of the
+// live object's managedFields that names the same place is not preceded
+// by it twice).
+func (e *Error) Error() string {
+	var mfe *ssa.ManagedFieldsError
+	if errors.As(e.Err, &mfe) && mfe.Pos == e.Pos {
+		return fmt.Sprintf("%s%s: %v", e.Pos, e.ID, &ssa.ManagedFieldsError{Msg: mfe.Msg})
+	}
+	return fmt.Sprintf("%s%s: %v", e.Pos, e.ID, e.Err)
+}
+
+// errorOf is the error of applying the object of the output at pos, id:
+// placed at the object, or, when the live object lr is at fault (its
+// managedFields, a field that does not fit the schema), in the live file,
+// where it is to be fixed: at the entry of managedFields when known, else
+// at the live object.
+func errorOf(pos tree.Position, id string, lr *resource.Resource, err error) *Error {
+	var mfe *ssa.ManagedFieldsError
+	var ie *ssa.InvalidError
+	switch {
+	case lr == nil:
+	case errors.As(err, &mfe):
+		pos, id = lr.Position(), lr.ID()
+		if mfe.Pos.Line > 0 {
+			pos = mfe.Pos
+		}
+	case errors.As(err, &ie) && ie.Live:
+		pos, id = lr.Position(), lr.ID()
+	}
+	return &Error{Pos: pos, ID: id, Err: err}
+}
 
 // Unwrap returns the ssa error.
 func (e *Error) Unwrap() error { return e.Err }
@@ -280,7 +309,7 @@ func Apply(ctx context.Context, opts kmerge.ApplyOptions, ss Options) (*Result, 
 					fileConflicts = append(fileConflicts, ObjectConflicts{ID: id.String(), File: f.Path, Err: ce})
 					continue
 				case err != nil:
-					return nil, &Error{Pos: pos, ID: id.String(), Err: err}
+					return nil, errorOf(pos, id.String(), lr, err)
 				}
 				o.Changed, o.Managed = r.Changed, r.Managed
 				o.ID = identityOf(r.Object).String() // with the live object's namespace

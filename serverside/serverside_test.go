@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,39 @@ func TestBlameLive(t *testing.T) {
 	var sce *ConflictError
 	if !errors.As(err, &sce) || sce.Objects[0].Fields[0].Pos.Line != 6 {
 		t.Fatalf("conflict: %v", err)
+	}
+}
+
+// An error in the live object (managedFields the API server would not
+// read, a field that does not fit the schema) is placed in the live file,
+// where it is to be fixed, not at the manifest; the place is said once.
+func TestServerSideLiveErrorsAtLive(t *testing.T) {
+	for _, c := range []struct {
+		name, live string
+		line, col  int
+		msg        string
+	}{
+		// the entry of managedFields (line 8) whose operation is wrong
+		{"operation", strings.Replace(liveDeploy, "operation: Apply", "operation: Replace", 1), 8, 5, "metadata.managedFields: operation must be `Apply` or `Update`"},
+		// the live object (line 1)
+		{"invalid", strings.Replace(liveDeploy, "  uid: u-1\n", "  uid: u-1\n  generation: many\n", 1), 1, 1, "the live object does not fit its schema: .metadata.generation: expected numeric (int or float), got a string"},
+	} {
+		dir := files(t, map[string]string{"m/web.yaml": ssaDeploy, "live/web.yaml": c.live, "p.kpatch": "[deployment.web]\nspec.template.spec.containers[name=web].image: nginx:2\n"})
+		liveFile := filepath.Join(dir, "live", "web.yaml")
+		opts := manifests(dir, filepath.Join(dir, "p.kpatch"))
+		ss := Options{Manager: "argocd", Live: []string{filepath.Join(dir, "live")}}
+		_, err := Apply(context.Background(), opts, ss)
+		_, blameErr := Blame(context.Background(), opts, ss)
+		for what, err := range map[string]error{"apply": err, "blame": blameErr} {
+			var se *Error
+			if !errors.As(err, &se) || se.Pos.File != liveFile || se.Pos.Line != c.line || se.Pos.Column != c.col {
+				t.Errorf("%s, %s: %#v", c.name, what, err)
+				continue
+			}
+			want := liveFile + ":" + strconv.Itoa(c.line) + ":" + strconv.Itoa(c.col) + ": apps/v1 Deployment prod/web: " + c.msg
+			if err.Error() != want {
+				t.Errorf("%s, %s:\n got %s\nwant %s", c.name, what, err, want)
+			}
+		}
 	}
 }

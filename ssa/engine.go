@@ -401,10 +401,10 @@ func invalid(err error, live bool) error {
 	var verrs typed.ValidationErrors
 	if errors.As(err, &verrs) {
 		for _, ve := range verrs {
-			out.Errors = append(out.Errors, FieldError{Path: ve.Path, Msg: ve.ErrorMessage})
+			out.Errors = append(out.Errors, FieldError{Path: ve.Path, Msg: withoutValue(ve.ErrorMessage)})
 		}
 	} else {
-		out.Errors = []FieldError{{Msg: err.Error()}}
+		out.Errors = []FieldError{{Msg: withoutValue(err.Error())}}
 	}
 	return out
 }

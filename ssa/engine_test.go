@@ -466,3 +466,55 @@ func TestElementKey(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidShowsNoValue: the engine's typing names a value that does not
+// fit in Go's syntax ("expected string, got
+// &value.valueUnstructured{Value:[]interface {}{\"...\"}}"); a live Secret's
+// value must not show in a message, and Go's syntax says nothing to a
+// user. The message says what kind of value it found instead, as kmerge's
+// validation does.
+func TestInvalidShowsNoValue(t *testing.T) {
+	e := New(schema.Builtin())
+	ctx := context.Background()
+	manifest := node(t, "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ntype: Opaque\n")
+	for _, c := range []struct{ data, want string }{
+		{"data: {token: [SUPERSECRETVALUE99]}", ".data.token: expected string, got a list"},
+		{"data: {token: {SUPERSECRETVALUE99: 1}}", ".data.token: expected string, got an object"},
+		{"data: {token: 123456789012}", ".data.token: expected string, got a number"},
+		{"data: {token: true}", ".data.token: expected string, got a boolean"},
+		// the engine writes these values without their type (&{...}): a
+		// string "[x]" reads as a list [x] would, so no kind is named
+		{"data: SUPERSECRETVALUE99", ".data: expected map"},
+		{"data: [SUPERSECRETVALUE99]", ".data: expected map"},
+		{"type: [SUPERSECRETVALUE99]", ".type: expected string, got a list"},
+	} {
+		live := node(t, "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"+c.data+"\n")
+		_, err := e.Apply(ctx, live, manifest, Options{Manager: "a"})
+		var ie *InvalidError
+		if !errors.As(err, &ie) || !ie.Live {
+			t.Errorf("%s: %v", c.data, err)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "SUPERSECRETVALUE99") || strings.Contains(msg, "123456789012") || strings.Contains(msg, "interface") {
+			t.Errorf("%s: the message shows the value: %s", c.data, msg)
+		}
+		if !strings.HasSuffix(msg, c.want) {
+			t.Errorf("%s: %s, want it to end in %q", c.data, msg, c.want)
+		}
+	}
+}
+
+// TestManagedFieldsErrorText: the position, then what is wrong (a
+// tree.Position writes its own ": ").
+func TestManagedFieldsErrorText(t *testing.T) {
+	e := New(schema.Builtin())
+	live := node(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  managedFields:\n  - manager: a\n    operation: Replace\n    apiVersion: v1\n    fieldsType: FieldsV1\n")
+	_, err := e.Apply(context.Background(), live, node(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), Options{Manager: "a", LiveFile: "live.yaml"})
+	if want := "live.yaml:6:5: metadata.managedFields: operation must be `Apply` or `Update`"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	if got := (&ManagedFieldsError{Msg: "not a list"}).Error(); got != "metadata.managedFields: not a list" {
+		t.Errorf("without a position: %s", got)
+	}
+}

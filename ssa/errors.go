@@ -141,3 +141,48 @@ func (o *Options) now() time.Time {
 	}
 	return o.Time.UTC().Truncate(time.Second)
 }
+
+// withoutValue returns a typing message of the engine ("expected string,
+// got &value.valueUnstructured{Value:[]interface {}{\"...\"}}") with the
+// value it found replaced by the kind of value it is ("expected string, got
+// a list"): the value may be a Secret's, and Go's syntax says nothing to a
+// user. Where the engine wrote the value without its Go type (&{...}, as
+// fmt's %v writes it), its kind cannot be told from the text (a string
+// "[x]" reads as a list would), and the message ends at what was
+// expected.
+func withoutValue(msg string) string {
+	i := strings.Index(msg, ", got ")
+	if i < 0 || !strings.Contains(msg[:i], "expected ") {
+		return msg
+	}
+	if k := goKind(msg[i+len(", got "):]); k != "" {
+		return msg[:i] + ", got " + k
+	}
+	return msg[:i]
+}
+
+// goKind is the kind of the value a message of the engine writes in Go's
+// syntax with its type (%#v of a value, or %T): "a list", "an object", "a
+// string", "a number", "a boolean", "null"; "" when the text does not say.
+func goKind(s string) string {
+	if v, ok := strings.CutPrefix(s, "&value.valueUnstructured{Value:"); ok {
+		s = strings.TrimSuffix(v, "}")
+	}
+	switch {
+	case strings.HasPrefix(s, "[]"):
+		return "a list"
+	case strings.HasPrefix(s, "map["):
+		return "an object"
+	case strings.HasPrefix(s, `"`), s == "string":
+		return "a string"
+	case s == "true", s == "false", s == "bool":
+		return "a boolean"
+	case s == "nil", s == "<nil>", s == "interface {}(nil)":
+		return "null"
+	case strings.HasPrefix(s, "int"), strings.HasPrefix(s, "float"), strings.HasPrefix(s, "uint"):
+		return "a number"
+	case s != "" && strings.Trim(s, "-+.0123456789e") == "":
+		return "a number"
+	}
+	return ""
+}

@@ -85,7 +85,7 @@ type ManagedFieldsError struct {
 // Error says what is wrong, after the position when there is one.
 func (e *ManagedFieldsError) Error() string {
 	if e.Pos.Line > 0 {
-		return fmt.Sprintf("%s: metadata.managedFields: %s", e.Pos, e.Msg)
+		return e.Pos.String() + "metadata.managedFields: " + e.Msg
 	}
 	return "metadata.managedFields: " + e.Msg
 }
