@@ -175,6 +175,9 @@ func (e *Engine) Apply(ctx context.Context, live, config *yaml.Node, opts Option
 	if opts.Manager == "" {
 		return nil, &RequestError{Msg: "a field manager is required for apply requests"}
 	}
+	if err := CheckTime(opts.Time); err != nil {
+		return nil, err
+	}
 	r, cfg, liveVal, err := e.start(live, config, opts)
 	if err != nil {
 		return nil, err
@@ -256,6 +259,9 @@ func (e *Engine) Update(ctx context.Context, live, obj *yaml.Node, opts Options)
 	}
 	if opts.Manager == "" {
 		opts.Manager = "unknown"
+	}
+	if err := CheckTime(opts.Time); err != nil {
+		return nil, err
 	}
 	r, newVal, liveVal, err := e.start(live, obj, opts)
 	if err != nil {

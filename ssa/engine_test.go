@@ -518,3 +518,31 @@ func TestManagedFieldsErrorText(t *testing.T) {
 		t.Errorf("without a position: %s", got)
 	}
 }
+
+// TestTimeOutsideRFC3339: managedFields' times are RFC 3339, years 0000 to
+// 9999 (Go's time writes a later year, 3170843-11-07T09:46:39Z, that no
+// reader takes back, an API server's included): such a time is refused
+// before anything is written, by Apply and Update alike; the last second
+// of year 9999 is written.
+func TestTimeOutsideRFC3339(t *testing.T) {
+	e := New(schema.Builtin())
+	ctx := context.Background()
+	cm := node(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n")
+	for _, when := range []time.Time{time.Unix(99999999999999, 0), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		var re *RequestError
+		if _, err := e.Apply(ctx, nil, cm, Options{Manager: "a", Time: when}); !errors.As(err, &re) || !strings.Contains(err.Error(), "RFC 3339") {
+			t.Errorf("apply at %v: %v", when, err)
+		}
+		if _, err := e.Update(ctx, nil, cm, Options{Manager: "a", Time: when}); !errors.As(err, &re) {
+			t.Errorf("update at %v: %v", when, err)
+		}
+		if err := CheckTime(when); err == nil {
+			t.Errorf("CheckTime(%v): nil", when)
+		}
+	}
+	last := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+	res, err := e.Apply(ctx, nil, cm, Options{Manager: "a", Time: last})
+	if err != nil || len(res.Managed) != 1 || !res.Managed[0].Time.Equal(last) {
+		t.Fatalf("year 9999: %v", err)
+	}
+}

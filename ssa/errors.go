@@ -134,6 +134,20 @@ type RequestError struct {
 // Error is the reason.
 func (e *RequestError) Error() string { return e.Msg }
 
+// CheckTime returns a *RequestError when t cannot be stamped on a
+// managedFields entry: entries hold RFC 3339 times, whose years are 0000
+// to 9999 (Go writes a later year, which no reader takes back). The zero
+// time (Options' "now") passes.
+func CheckTime(t time.Time) error {
+	if t.IsZero() {
+		return nil
+	}
+	if y := t.UTC().Year(); y < 0 || y > 9999 {
+		return &RequestError{Msg: fmt.Sprintf("a managedFields time is RFC 3339, of years 0000 to 9999: year %d cannot be written", y)}
+	}
+	return nil
+}
+
 // now is the time an operation stamps on the entry it writes.
 func (o *Options) now() time.Time {
 	if o.Time.IsZero() {

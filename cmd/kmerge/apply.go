@@ -26,6 +26,7 @@ import (
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/ssa"
 	"github.com/kmerge/kmerge/validate"
 )
 
@@ -149,6 +150,9 @@ func (o *applyOptions) serverSideOptions() (*serverside.Options, error) {
 			return nil, usagef("SOURCE_DATE_EPOCH=%q: the time to stamp is a number of seconds since 1970 (reproducible-builds.org)", s)
 		}
 		ss.Time = time.Unix(secs, 0).UTC()
+		if err := ssa.CheckTime(ss.Time); err != nil {
+			return nil, usagef("SOURCE_DATE_EPOCH=%q: %v", s, err)
+		}
 	}
 	return ss, nil
 }
