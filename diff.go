@@ -10,6 +10,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/mergepatch"
@@ -117,9 +118,8 @@ func Diff(ctx context.Context, original, modified []byte, opts DiffOptions) ([]b
 					vals.Observe(d)
 				}
 			}
-			var sc *smp.ConflictError
-			var mc *mergepatch.ConflictError
-			if errors.As(err, &sc) || errors.As(err, &mc) {
+			var ce *change.LiveConflictError
+			if errors.As(err, &ce) {
 				return nil, vals.Error(&DiffConflictError{Object: p.label, Err: err, Mask: mask})
 			}
 			var ne *mergepatch.NotObjectError
@@ -160,8 +160,8 @@ func Diff(ctx context.Context, original, modified []byte, opts DiffOptions) ([]b
 // the live object since it was last applied.
 type DiffConflictError struct {
 	Object string // the object's name, or "document N"
-	// Err lists the conflicts: a *smp.ConflictError for a strategic
-	// patch, a *mergepatch.ConflictError for a JSON merge patch.
+	// Err lists the conflicts: a *change.LiveConflictError (of a
+	// strategic or a JSON merge patch).
 	Err error
 	// Mask says that the object is a v1 Secret whose values Error shows
 	// masked (DiffOptions.ShowSecrets).
@@ -179,23 +179,18 @@ func (e *DiffConflictError) Error() string {
 		}
 		fmt.Fprintf(&b, "\n  %s\n    patch:   %s\n    changed: %s", where, short(patch), short(changed))
 	}
-	switch ce := e.Err.(type) {
-	case *smp.ConflictError:
+	if ce, ok := e.Err.(*change.LiveConflictError); ok {
 		for _, c := range ce.Conflicts {
 			conflict(c.Where(), c.Path, c.Patch, c.Changed)
 		}
 		if ce.Err != nil {
 			fmt.Fprintf(&b, "\n  (another path could not be compared: %v)", ce.Err)
 		}
-	case *mergepatch.ConflictError:
-		for _, c := range ce.Conflicts {
-			conflict(c.Path.String(), c.Path, c.Patch, c.Changed) // a field: never the whole object
-		}
 	}
 	return b.String()
 }
 
-// Unwrap returns the *smp.ConflictError or *mergepatch.ConflictError.
+// Unwrap returns the *change.LiveConflictError.
 func (e *DiffConflictError) Unwrap() error { return e.Err }
 
 // short renders a value on one line, cut when long.

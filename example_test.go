@@ -11,8 +11,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge"
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/kpatch"
-	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/resource"
 )
 
@@ -114,7 +114,7 @@ func ExampleDiff_threeWayMerge() {
 	live := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, uid: u1}\nspec: {size: 5, color: red}\nstatus: {ready: true}\n"
 	opts := kmerge.DiffOptions{Type: kmerge.Merge, Current: []byte(live)}
 	_, err := kmerge.Diff(context.Background(), []byte(applied), []byte(modified), opts)
-	var conflicts *mergepatch.ConflictError
+	var conflicts *change.LiveConflictError
 	if errors.As(err, &conflicts) {
 		for _, c := range conflicts.Conflicts {
 			fmt.Printf("conflict at %s\n", c.Path)

@@ -22,14 +22,17 @@ import (
 	"github.com/kmerge/kmerge/validate"
 )
 
-// PatchType is the kind of a patch.
-type PatchType uint8
+// PatchType is the type of a patch: change.PatchType, the one type of
+// the concept (a change record's, a YAML patch list's). Patch and Diff
+// take Strategic (its zero value), Merge and JSON; a field patch
+// (change.FieldPatch) is package kpatch's.
+type PatchType = change.PatchType
 
-// The patch types.
+// The patch types Patch applies.
 const (
-	Strategic PatchType = iota // a strategic merge patch
-	Merge                      // a JSON merge patch (RFC 7396)
-	JSON                       // a JSON patch (RFC 6902): a list of operations
+	Strategic = change.StrategicPatch // a strategic merge patch
+	Merge     = change.MergePatch     // a JSON merge patch (RFC 7396)
+	JSON      = change.JSONPatch      // a JSON patch (RFC 6902): a list of operations
 )
 
 // PatchOptions control Patch and PatchObject. The zero value applies a
@@ -590,6 +593,11 @@ func patchDoc(doc, patch *yaml.Node, opts PatchOptions, log *change.Log) (*yaml.
 			}
 		}
 		return jsonpatch.Apply(doc, patch, jo)
+	case Strategic:
+	default:
+		// a field patch is assignments, read by package kpatch; a
+		// PatchType of no type is refused rather than read as strategic
+		return nil, fmt.Errorf("%s: Patch applies strategic, merge and JSON patches, not a %s patch (kpatch applies field patches)", opts.PatchName, opts.Type)
 	}
 	if tree.Root(doc) == nil {
 		return doc, nil // an empty document stays empty

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
@@ -277,5 +278,50 @@ func TestPatchParts(t *testing.T) {
 	whole, parts := run(`{"data":{"x":"y"}}`, Strategic, true, bad), run(`{"data":{"x":"y"}}`, Strategic, false, bad)
 	if whole.err == "" || !reflect.DeepEqual(whole, parts) {
 		t.Errorf("an error in the last part: whole %q, parts %q", whole.err, parts.err)
+	}
+}
+
+// TestPatchRefusesOtherTypes: PatchType is change.PatchType (one name
+// for the type of a patch, issue 27 item 16), which also holds field
+// patches; Patch applies strategic, merge and JSON patches and refuses
+// the others with an error naming the type, where a type it did not know
+// was applied as a strategic patch (the zero value's), which would set
+// replicas here and hide the mistake.
+func TestPatchRefusesOtherTypes(t *testing.T) {
+	doc := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n")
+	for _, typ := range []PatchType{change.FieldPatch, PatchType(9)} {
+		out, err := Patch(context.Background(), doc, []byte("spec:\n  replicas: 3\n"), PatchOptions{Type: typ})
+		if err == nil || !strings.Contains(err.Error(), "not a "+typ.String()+" patch") {
+			t.Errorf("type %v: %q, %v; want an error naming the type", typ, out, err)
+		}
+	}
+	if _, err := Patch(context.Background(), doc, []byte("spec:\n  replicas: 3\n"), PatchOptions{}); err != nil {
+		t.Errorf("the zero value, a strategic patch: %v", err)
+	}
+}
+
+// TestDiffLiveConflictsOneType: both engines that make three-way patches
+// refuse one that would undo the live object's changes with one error
+// type, change.LiveConflictError (issue 27 item 16: smp and mergepatch had
+// a ConflictError each, with the same fields, and callers matched both).
+func TestDiffLiveConflictsOneType(t *testing.T) {
+	for _, tc := range []struct {
+		typ                     PatchType
+		applied, modified, live string
+	}{
+		{Strategic,
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec: {replicas: 1}\n",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec: {replicas: 2}\n",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec: {replicas: 5}\n"},
+		{Merge,
+			"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n",
+			"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 4}\n",
+			"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 5}\n"},
+	} {
+		_, err := Diff(context.Background(), []byte(tc.applied), []byte(tc.modified), DiffOptions{Type: tc.typ, Current: []byte(tc.live)})
+		var ce *change.LiveConflictError
+		if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Where() != "spec."+map[PatchType]string{Strategic: "replicas", Merge: "size"}[tc.typ] {
+			t.Errorf("%v: %v, want one change.LiveConflictError at spec", tc.typ, err)
+		}
 	}
 }

@@ -79,7 +79,9 @@ func BenchmarkApplyJSON(b *testing.B) {
 // keeps comments (kmerge: yaml.v3's encoder; kmerge-splice: the
 // byte-preserving writer kmerge apply uses, on the corpus's YAML, which is
 // yaml.v3's; kmerge-splice-hand: the same on the hand-written style of
-// corpus.HandWritten, which it must splice), kyaml's merge2 as kustomize
+// corpus.HandWritten, which it must splice; kmerge-splice-commented: the
+// same with a comment on every value's line, the edited ones included),
+// kyaml's merge2 as kustomize
 // calls it, upstream through YAML-JSON conversion, and the floor: yaml.v3
 // parsing and emitting the document alone.
 func BenchmarkApplyYAML(b *testing.B) {
@@ -98,6 +100,12 @@ func BenchmarkApplyYAML(b *testing.B) {
 			b.Run("impl=kmerge-splice-hand", func(b *testing.B) {
 				run(b, in, func(i int) error {
 					_, err := KmergeYAMLPreserving(in.DocHandYAML[i], in.PatchYAML[i], in.Types[i])
+					return err
+				})
+			})
+			b.Run("impl=kmerge-splice-commented", func(b *testing.B) {
+				run(b, in, func(i int) error {
+					_, err := KmergeYAMLPreserving(in.DocCommentedYAML[i], in.PatchYAML[i], in.Types[i])
 					return err
 				})
 			})
@@ -121,6 +129,23 @@ func BenchmarkApplyYAML(b *testing.B) {
 // kmerge-skim: the reading of a document no patch targets (fastyaml.Skim,
 // only the object's identity built).
 func BenchmarkRead(b *testing.B) {
+	// CRDs in controller-gen's style (corpus.CRDs): long folded
+	// descriptions, continuation lines starting with quotes and backticks
+	b.Run("kind=CustomResourceDefinition/style=controller-gen", func(b *testing.B) {
+		var docs [][]byte
+		for _, c := range corpus.CRDs(3) {
+			docs = append(docs, c.Text)
+		}
+		b.Run("impl=kmerge", func(b *testing.B) {
+			runDocs(b, docs, func(d []byte) error { _, err := KmergeRead(d); return err })
+		})
+		b.Run("impl=yamlv3", func(b *testing.B) {
+			runDocs(b, docs, func(d []byte) error { _, err := YAMLv3Read(d); return err })
+		})
+		b.Run("impl=kmerge-skim", func(b *testing.B) {
+			runDocs(b, docs, func(d []byte) error { _, err := KmergeSkim(d); return err })
+		})
+	})
 	for _, kind := range corpus.Kinds {
 		b.Run("kind="+kind, func(b *testing.B) {
 			in := inputs(b, kind)

@@ -10,6 +10,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -230,15 +231,43 @@ func YAMLv3Floor(doc []byte) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// KmergeRead is kmerge's YAML reader: internal/fastyaml, which tree.Read
-// uses for the YAML it handles (all of the corpus), giving the trees
-// yaml.v3 gives.
-func KmergeRead(doc []byte) ([]*yaml.Node, error) { return fastyaml.Parse(doc, 0) }
+// KmergeRead is kmerge's YAML reader as tree.Read uses it:
+// internal/fastyaml, giving the trees yaml.v3 gives, and yaml.v3's Decoder
+// for what it declines (*fastyaml.Unsupported: the generated corpus never,
+// controller-gen's CRDs today), so that the benchmark times what a user's
+// run costs.
+func KmergeRead(doc []byte) ([]*yaml.Node, error) {
+	docs, err := fastyaml.Parse(doc, 0)
+	var declined *fastyaml.Unsupported
+	if errors.As(err, &declined) {
+		return YAMLv3Read(doc)
+	}
+	return docs, err
+}
 
 // KmergeSkim is how kmerge apply reads a document no patch targets:
 // internal/fastyaml's Skim, which reads it as Parse does but builds only
 // what identifies an object (the outline package resource asks for).
-func KmergeSkim(doc []byte) ([]fastyaml.Skimmed, error) { return fastyaml.Skim(doc, identity) }
+//
+// What Skim declines is read whole, as KmergeRead reads it (yaml.v3's
+// Decoder, when the reader declines too), and the outline taken from the
+// trees: the cost of that path.
+func KmergeSkim(doc []byte) ([]fastyaml.Skimmed, error) {
+	sk, err := fastyaml.Skim(doc, identity)
+	var declined *fastyaml.Unsupported
+	if errors.As(err, &declined) {
+		docs, err := KmergeRead(doc)
+		if err != nil {
+			return nil, err
+		}
+		sk = make([]fastyaml.Skimmed, len(docs))
+		for i, d := range docs {
+			sk[i].Doc = d
+		}
+		return sk, nil
+	}
+	return sk, err
+}
 
 var identity = &fastyaml.Outline{Fields: map[string]*fastyaml.Outline{
 	"apiVersion": nil, "kind": nil,
@@ -289,6 +318,7 @@ type Inputs struct {
 	DocJSON, PatchJSON [][]byte
 	DocYAML, PatchYAML [][]byte
 	DocHandYAML        [][]byte // DocYAML as a person writes it (corpus.HandWritten)
+	DocCommentedYAML   [][]byte // DocHandYAML with a comment on every value's line (corpus.Commented)
 	Modified           [][]byte // the documents after the patch (JSON), for diffs
 	Types              []*schema.Type
 	Structs            []any
@@ -311,6 +341,7 @@ func Prepare(cases []corpus.Case) (*Inputs, error) {
 		in.PatchJSON = append(in.PatchJSON, pj)
 		in.DocYAML = append(in.DocYAML, c.DocYAML())
 		in.DocHandYAML = append(in.DocHandYAML, c.DocHandYAML())
+		in.DocCommentedYAML = append(in.DocCommentedYAML, c.DocCommentedYAML())
 		in.PatchYAML = append(in.PatchYAML, c.PatchYAML())
 		in.Modified = append(in.Modified, mod)
 		in.Types = append(in.Types, KmergeType(c))

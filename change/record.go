@@ -6,29 +6,37 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
-// PatchKind is the kind of a patch: which engine applied it, and so how
+// PatchType is the type of a patch: which engine applies it, and so how
 // its changes name list items and what they mean (a field patch's changes
 // conflict with a strategic, merge or JSON patch's even where they agree:
-// see package conflict).
-type PatchKind uint8
+// see package conflict). It is the one name of the concept: a YAML patch
+// list's type, kmerge.PatchOptions.Type (kmerge.PatchType is this type),
+// syntax.Patch.Type and a change Record's Patch. Its zero value is a
+// strategic merge patch, kmerge.Patch's default.
+type PatchType uint8
 
-// The kinds of patches.
+// The types of patches.
 const (
-	FieldPatch     PatchKind = iota // assignments to paths (.kpatch sections, `type: field`)
-	StrategicPatch                  // a strategic merge patch
+	StrategicPatch PatchType = iota // a strategic merge patch
 	MergePatch                      // a JSON merge patch (RFC 7396)
 	JSONPatch                       // a JSON patch (RFC 6902)
+	FieldPatch                      // assignments to paths (.kpatch sections, `type: field`)
 )
 
-var patchKinds = [...]string{"field", "strategic", "merge", "json"}
+// PatchKind is the former name of PatchType.
+//
+// Deprecated: use PatchType (one name for the type of a patch).
+type PatchKind = PatchType
 
-// String returns the name of the kind, as a YAML patch list's type and
+var patchTypes = [...]string{"strategic", "merge", "json", "field"}
+
+// String returns the name of the type, as a YAML patch list's type and
 // messages write it: "field", "strategic", "merge" or "json".
-func (k PatchKind) String() string {
-	if int(k) < len(patchKinds) {
-		return patchKinds[k]
+func (k PatchType) String() string {
+	if int(k) < len(patchTypes) {
+		return patchTypes[k]
 	}
-	return fmt.Sprintf("patchkind(%d)", k)
+	return fmt.Sprintf("patchtype(%d)", k)
 }
 
 // Record is what one patch did to one object: what a patch engine hands
@@ -36,7 +44,7 @@ func (k PatchKind) String() string {
 // and what package conflict compares.
 type Record struct {
 	Object  string        // the object's identity
-	Patch   PatchKind     // the kind of the patch
+	Patch   PatchType     // the type of the patch
 	Pos     tree.Position // the patch: its header, or its item in a patch list
 	Changes []Change
 }

@@ -57,7 +57,7 @@ import (
 
 // Side is one patch's part in a conflict.
 type Side struct {
-	Patch  change.PatchKind // the patch's kind
+	Patch  change.PatchType // the patch's kind
 	Change change.Change
 }
 
@@ -283,7 +283,7 @@ type where struct {
 
 // conflicts reports whether x (of a patch of kind kx) and y (of kind ky,
 // another patch) conflict, and where they meet.
-func conflicts(x, y change.Change, kx, ky change.PatchKind) (where, bool) {
+func conflicts(x, y change.Change, kx, ky change.PatchType) (where, bool) {
 	// the change to a list's items, or to their names, goes with every
 	// change that names an item of the list: reported once
 	if j, ok := structural(x, y); ok {

@@ -109,7 +109,7 @@ func TestRules(t *testing.T) {
 	} {
 		x := ch(t, c.x[0].(change.Op), c.x[1].(string), c.x[2].(string))
 		y := ch(t, c.y[0].(change.Op), c.y[1].(string), c.y[2].(string))
-		kind := map[string]change.PatchKind{"": change.StrategicPatch, "field": change.FieldPatch, "strategic": change.StrategicPatch}
+		kind := map[string]change.PatchType{"": change.StrategicPatch, "field": change.FieldPatch, "strategic": change.StrategicPatch}
 		kx, ky := kind[c.kx], kind[c.ky]
 		if _, got := conflicts(x, y, kx, ky); got != c.want {
 			t.Errorf("%s: %s / %s: %v, want %v", c.name, x, y, got, c.want)

@@ -100,7 +100,7 @@ type ref struct{ rec, ch int }
 type class struct {
 	node    *node
 	rep     change.Change    // the first of them
-	kind    change.PatchKind // its patch's kind
+	kind    change.PatchType // its patch's kind
 	members []ref            // in record order
 	recs    []int            // the distinct records of members, in order
 }
@@ -330,7 +330,7 @@ func (f *finder) child(n *node, e fieldpath.Element, path fieldpath.Path) *node 
 	return c
 }
 
-func (f *finder) add(ri, ci int, c change.Change, patch change.PatchKind) {
+func (f *finder) add(ri, ci int, c change.Change, patch change.PatchType) {
 	n := f.root
 	for i, e := range c.Path {
 		n = f.child(n, e, c.Path[:i+1])

@@ -173,7 +173,7 @@ func randomRecords(t *testing.T, r *rand.Rand) []change.Record {
 	}
 	values := []string{"", "1", "2", "x", "{b: 1}", "{b: 2, c: 1}", "{c: 1, b: 2}", "[1]", "[b]", "{}", "[]",
 		"{name: x}", "{name: y, v: 1}", "{port: 1, protocol: TCP}", "[{name: x}]", "[{name: y}, {name: x}]"}
-	kinds := []change.PatchKind{change.FieldPatch, change.StrategicPatch, change.MergePatch, change.JSONPatch}
+	kinds := []change.PatchType{change.FieldPatch, change.StrategicPatch, change.MergePatch, change.JSONPatch}
 	objects := []string{"o", "o", "o", "p"}
 	line := 0
 	var records []change.Record

@@ -152,36 +152,3 @@ func copyDir(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
-
-// TestHelmPostRenderer runs examples/helm/post-render.sh as Helm runs a
-// post-renderer: the rendered chart on standard input, the manifests to
-// install on standard output. testdata/helm/want.yaml is the rendered chart
-// with, by hand, what examples/helm/overrides says: an annotation on the
-// Service, memory limits filling the chart's empty resources (written as a
-// block), a security context and a priority class; every other byte as Helm
-// rendered it.
-func TestHelmPostRenderer(t *testing.T) {
-	dir := t.TempDir()
-	buildKmerge(t, dir)
-	in, err := os.ReadFile("../examples/helm/rendered.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("../examples/helm/post-render.sh")
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("post-render.sh: %v\n%s", err, stderr.String())
-	}
-	want, err := os.ReadFile("testdata/helm/want.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stdout.String() != string(want) {
-		t.Errorf("output:\n%s\nwant:\n%s", stdout.String(), want)
-	}
-	if stderr.Len() > 0 {
-		t.Errorf("stderr: %s", stderr.String())
-	}
-}

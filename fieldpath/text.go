@@ -40,7 +40,7 @@ func bare(s string) bool {
 // UTF-8, and holds no space, no character that does not print and none of
 // delims. It is the ground of the one quoting rule: Quote is it with the
 // delimiters of paths (and more: no leading sign, no word YAML reads as
-// another kind), and a target's text (resource.Selector.String) is it
+// another kind), and a target's text (syntax.Target.String) is it
 // with a target's.
 func Word(s, delims string) bool {
 	if s == "" || !utf8.ValidString(s) {

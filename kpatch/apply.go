@@ -140,7 +140,7 @@ type applier struct {
 	touched   map[*resource.Resource]bool
 	shortcuts *shortcutCache
 	log       *change.Log      // what the patch changes
-	kind      change.PatchKind // the patch's kind, as its change records name it
+	kind      change.PatchType // the patch's kind, as its change records name it
 	inserted  []insertion      // the items the patch inserted, for settleInsertions
 	traced    []traced         // what the patch changed, for the trace (Options.Trace)
 	// what the patch gives the object, for its secret values (Run.Patch):
@@ -222,7 +222,11 @@ func (ap *applier) patchObject(r *resource.Resource, p *syntax.Patch) error {
 	typ := ap.opts.Schema.Kind(r.APIVersion, r.Kind)
 	switch p.Type {
 	case change.StrategicPatch, change.MergePatch, change.JSONPatch:
-		body, notes, err := ap.substitute(p.Body, p.Pos.File)
+		bodyType := typ // what the body's values are typed by (substitute)
+		if p.Type == change.JSONPatch {
+			bodyType = nil // a list of operations, not the object's shape
+		}
+		body, notes, err := ap.substitute(p.Body, p.Pos.File, r, bodyType)
 		if err != nil {
 			return err
 		}
@@ -367,17 +371,26 @@ func patchError(pos tree.Position, r *resource.Resource, err error) error {
 }
 
 // substitute copies a patch document with its variables substituted in
-// every scalar: a scalar that is exactly one unquoted variable takes the
-// variable's type, anything else becomes a string (a patch document is
-// YAML, whose quotes make strings). notes holds, by the line and column
-// of each scalar that became a string from variables, what a message
-// about a string there should say (change.Change.Note).
-func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int]string, error) {
+// every scalar. The document has the shape of the object r, whose type is
+// typ (nil: unknown), and a scalar built from variables is typed as a
+// .kpatch value is (applier.typed): where the schema admits one scalar
+// type (replicas: an integer), the value's text is of that type, quoted or
+// not ("${values.replicas}" is the integer 5); where it admits several
+// (int-or-string, any value, no schema), a scalar that is exactly one
+// unquoted variable takes the variable's type, and anything else is a
+// string (a patch document is YAML, whose quotes make strings). notes
+// holds, by the line and column of each scalar that became a string from
+// variables where a string is not the one type the schema admits, what a
+// message about a string there should say (change.Change.Note). Scalars
+// without variables are the patch's YAML, typed as YAML types them (as
+// kubectl and kustomize read a patch).
+func (ap *applier) substitute(n *yaml.Node, file string, r *resource.Resource, typ *schema.Type) (*yaml.Node, map[[2]int]string, error) {
 	c := tree.Clone(n)
 	var notes map[[2]int]string
-	var walk func(n *yaml.Node) error
-	walk = func(n *yaml.Node) error {
-		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+	var walk func(n *yaml.Node, t *schema.Type, path fieldpath.Path) error
+	walk = func(n *yaml.Node, t *schema.Type, path fieldpath.Path) error {
+		switch {
+		case n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${"):
 			pos := tree.Position{File: file, Line: n.Line, Column: n.Column}
 			parts, err := syntax.Variables(n.Value, pos)
 			if err != nil {
@@ -385,6 +398,18 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 			}
 			quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
 			v := syntax.Value{Pos: pos, Raw: n.Value, Quoted: quoted, Parts: parts}
+			if t != nil && t.Kind.Scalar() && t.Kind != schema.IntOrString {
+				// one scalar type: the value is of it, as in a .kpatch
+				typed, err := ap.typed(v, place{r: r, typ: t, path: path.Append()})
+				if err != nil {
+					return err
+				}
+				n.Tag, n.Value = typed.Tag, typed.Value
+				if typed.Tag != "!!str" {
+					n.Style = 0
+				}
+				return nil
+			}
 			text, node, err := ap.opts.Vars.resolve(v)
 			if err != nil {
 				return err
@@ -403,16 +428,63 @@ func (ap *applier) substitute(n *yaml.Node, file string) (*yaml.Node, map[[2]int
 			notes[[2]int{n.Line, n.Column}] = note
 			n.Tag, n.Value = "!!str", text
 			return nil
-		}
-		for _, ch := range n.Content {
-			if err := walk(ch); err != nil {
-				return err
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key := n.Content[i].Value
+				// (path grows in place: walk keeps no path but the one
+				// it copies for typed)
+				if err := walk(n.Content[i+1], bodyFieldType(t, key), append(path, fieldpath.Field(key))); err != nil {
+					return err
+				}
+			}
+		case n.Kind == yaml.SequenceNode:
+			var elem *schema.Type
+			if t != nil && t.Kind == schema.List {
+				elem = t.Elem
+			}
+			for i, ch := range n.Content {
+				if err := walk(ch, elem, append(path, fieldpath.Index(i))); err != nil {
+					return err
+				}
+			}
+		default:
+			for _, ch := range n.Content {
+				if err := walk(ch, nil, path); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	}
-	err := walk(c)
+	err := walk(c, typ, nil)
 	return c, notes, err
+}
+
+// bodyFieldType is the type of the value of key in a patch document's
+// mapping of type t (nil: unknown): a field's, a map's values', or, for
+// the strategic directives that name a list field ($setElementOrder/F,
+// $deleteFromPrimitiveList/F), that field's list; other directives are of
+// no type.
+func bodyFieldType(t *schema.Type, key string) *schema.Type {
+	if t == nil {
+		return nil
+	}
+	if strings.HasPrefix(key, "$") {
+		_, field, ok := strings.Cut(key, "/")
+		if !ok || t.Kind != schema.Object {
+			return nil
+		}
+		key = field
+	}
+	switch t.Kind {
+	case schema.Object:
+		if f := t.Field(key); f != nil {
+			return f.Type
+		}
+	case schema.Map:
+		return t.Elem
+	}
+	return nil
 }
 
 // note gives the changes the patch recorded that set a scalar of the

@@ -674,7 +674,7 @@ func shift(n *yaml.Node, line, col int) {
 // strategic returns a strategic merge patch of the document root, for the
 // objects sel picks, or, when sel is nil, for the object the document
 // names (kustomize's patch without a target).
-func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Selector) (*syntax.Patch, error) {
+func (k *kustomization) strategic(root *yaml.Node, file string, sel *syntax.Target) (*syntax.Patch, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, nodeErr(file, root, "a strategic merge patch is a mapping; this is %s", tree.Describe(root))
 	}
@@ -690,7 +690,7 @@ func (k *kustomization) strategic(root *yaml.Node, file string, sel *resource.Se
 		return ""
 	}
 	meta := tree.MapGet(root, "metadata")
-	p.Target = resource.Selector{ID: true, APIVersion: str(root, "apiVersion"), Kind: str(root, "kind"),
+	p.Target = syntax.Target{ID: true, APIVersion: str(root, "apiVersion"), Kind: str(root, "kind"),
 		Name: str(meta, "name"), Namespace: str(meta, "namespace")}
 	if p.Target.Kind == "" || p.Target.Name == "" {
 		return nil, nodeErr(file, root, "a strategic merge patch without a target names its object: apiVersion, kind and metadata.name")
@@ -749,7 +749,7 @@ func (k *kustomization) patches(list *yaml.Node) ([]*syntax.Patch, error) {
 		if err != nil {
 			return nil, err
 		}
-		var sel *resource.Selector
+		var sel *syntax.Target
 		if target != nil && tree.KindOf(target) != tree.Null {
 			if target.Kind != yaml.MappingNode {
 				return nil, nodeErr(k.file, target, "the target of a kustomize patch is a mapping: {kind: Deployment, name: web}")

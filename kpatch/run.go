@@ -85,11 +85,11 @@ func NewRun(patches []*syntax.Patch, opts Options) *Run {
 	run.matchers = make([]*resource.Matcher, len(run.order))
 	run.badSel = make([]error, len(run.order))
 	for i, p := range run.order {
-		run.matchers[i], run.badSel[i] = p.Target.Matcher(opts.Schema)
+		run.matchers[i], run.badSel[i] = resource.TargetSelector(p.Target).Matcher(opts.Schema)
 		if run.badSel[i] != nil {
 			continue
 		}
-		if name, ok := p.Target.ExactName(); ok {
+		if name, ok := resource.TargetSelector(p.Target).ExactName(); ok {
 			run.byName[name] = append(run.byName[name], i)
 		} else {
 			run.anyName = append(run.anyName, i)
@@ -132,7 +132,7 @@ func (run *Run) Targets(r *resource.Resource) bool { return run.next(r, -1) >= 0
 // or annotation: then Targets looks at objects' labels and annotations.
 func (run *Run) SelectsLabels() bool {
 	for _, p := range run.order {
-		if p.Target.ReadsMetadata() {
+		if resource.TargetSelector(p.Target).ReadsMetadata() {
 			return true
 		}
 	}
@@ -241,7 +241,7 @@ func (run *Run) Patch(ctx context.Context, r *resource.Resource) bool {
 		// that what they changed need not be kept until Finish
 		var recs []change.Record
 		for _, sl := range slots {
-			if len(sl.changes) > 0 && !(r.Deleted && !names(sl.patch.Target)) {
+			if len(sl.changes) > 0 && !(r.Deleted && !names(resource.TargetSelector(sl.patch.Target))) {
 				recs = append(recs, change.Record{Object: r.OriginalID(), Patch: sl.kind, Pos: sl.patch.Pos, Changes: sl.changes})
 			}
 		}
@@ -403,7 +403,7 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		}
 		err := run.badSel[i]
 		if err == nil {
-			err = p.Target.Ambiguity(matched)
+			err = resource.TargetSelector(p.Target).Ambiguity(matched)
 		}
 		switch {
 		case err != nil:
@@ -411,11 +411,11 @@ func (run *Run) Finish(ctx context.Context, set *resource.Set) (*Result, error) 
 		case len(slots) == 0 && p.Kustomization != "" && p.Target.ID:
 			// kustomize build fails on it: so does kmerge, for a team that
 			// runs kmerge where it ran kustomize
-			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s: a kustomization's patch that names its object must match one (kustomize build fails too)", p.Target, targetHint(p.Target, set, opts.Schema))}
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s: a kustomization's patch that names its object must match one (kustomize build fails too)", p.Target, targetHint(resource.TargetSelector(p.Target), set, opts.Schema))}
 		case len(slots) == 0 && opts.Strict:
-			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(p.Target, set, opts.Schema))}
+			err = &syntax.Error{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s (an error in strict mode)", p.Target, targetHint(resource.TargetSelector(p.Target), set, opts.Schema))}
 		case len(slots) == 0:
-			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(p.Target, set, opts.Schema))})
+			res.Warnings = append(res.Warnings, Warning{Pos: p.Pos, Msg: fmt.Sprintf("no object matches %s%s; skipped", p.Target, targetHint(resource.TargetSelector(p.Target), set, opts.Schema))})
 		}
 		if err != nil && !opts.KeepGoing {
 			return nil, err
@@ -592,7 +592,7 @@ type slot struct {
 type report struct {
 	warnings []Warning
 	changes  []change.Change  // what the patch changed, when recorded
-	kind     change.PatchKind // the patch's kind as its change records name it
+	kind     change.PatchType // the patch's kind as its change records name it
 	traced   []traced         // what the patch changed, for the trace (writeTrace)
 	body     *yaml.Node       // what the patch gave the object (gather)
 	written  []written
@@ -643,7 +643,7 @@ type engines struct {
 // keep keeps the index of the engine that applies a patch of type typ
 // (schema: the object's kind has one), making it when it has none, and
 // drops the others'. scanOnly (tests) keeps none.
-func (e *engines) keep(typ change.PatchKind, schema bool, scanOnly bool) {
+func (e *engines) keep(typ change.PatchType, schema bool, scanOnly bool) {
 	strategic := typ == change.StrategicPatch && schema
 	merge := typ == change.MergePatch || typ == change.StrategicPatch && !schema
 	if !strategic || scanOnly {

@@ -164,7 +164,7 @@ func itemHint(t *schema.Type, name string) string {
 			names[i] = fieldsText(e.path)
 		}
 		first := found[0]
-		sel := &syntax.Selector{Op: syntax.SelIndex}
+		sel := &syntax.ItemSelector{Op: syntax.SelIndex}
 		if len(first.key) > 0 {
 			sel.Op = syntax.SelMatch
 			for _, k := range first.key {

@@ -269,7 +269,7 @@ func selectorHint(items []*yaml.Node, elem *schema.Type, conds []syntax.Cond) st
 		sel := func(key []string, value string) string {
 			cs := append([]syntax.Cond(nil), conds...)
 			cs[i] = syntax.Cond{Key: key, Value: value, Quoted: c.Quoted}
-			return (&syntax.Selector{Op: syntax.SelMatch, Conds: cs}).String()
+			return (&syntax.ItemSelector{Op: syntax.SelMatch, Conds: cs}).String()
 		}
 		field := fieldsText(c.Key)
 		switch {

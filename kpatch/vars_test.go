@@ -1,6 +1,8 @@
 package kpatch
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/kpatch/syntax"
+	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -87,6 +90,83 @@ func TestVars(t *testing.T) {
 	}
 	if err := v.LoadValues([]byte("- a\n"), "v.yaml"); err == nil || !strings.Contains(err.Error(), "v.yaml:1:1: values must be a mapping") {
 		t.Errorf("a list of values: %v", err)
+	}
+}
+
+// TestPatchDocumentVariablesTyped: a variable in a strategic or merge patch
+// is typed by the schema as a .kpatch value is (issue 27 item 13: replicas:
+// "${values.replicas}" was the string "5", which validation refused, while
+// the same line of a .kpatch is the integer 5). Each case sets the same
+// fields of the same Deployment by a .kpatch and by a strategic and a merge
+// patch; the three outputs must be the same, and the one expected: where
+// the schema admits one scalar type (replicas, paused, minReadySeconds, a
+// label's value, a port's nodePort, in a list), the value is of it, quoted or not,
+// one variable or text built from several; where it admits several
+// (targetPort, int-or-string) or the kind has no schema (Widget), quotes
+// and text built from variables make a string and one unquoted variable
+// keeps its type. A value that is not of the one type is an error naming
+// the variable, as in a .kpatch.
+func TestPatchDocumentVariablesTyped(t *testing.T) {
+	const manifests = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\n" +
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n---\n" +
+		"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n"
+	vars := NewVars()
+	if err := vars.LoadValues([]byte("replicas: 5\npaused: \"true\"\nport: 8080\nname: web\nmany: many\n"), "values.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	run := func(patches []*syntax.Patch) (string, error) {
+		set, err := resource.Parse([]byte(manifests), "m.yaml", resource.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.Sources[0].Stream.Snapshot()
+		if _, err := Apply(context.Background(), set, patches, Options{Vars: vars}); err != nil {
+			return "", err
+		}
+		var b bytes.Buffer
+		if err := set.Sources[0].Stream.WriteYAML(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String(), nil
+	}
+	kpatchText := "[deployment.web]\nspec.replicas: \"${values.replicas}\"\nspec.paused: \"${values.paused}\"\n" +
+		"spec.minReadySeconds: 1${values.replicas}\nmetadata.labels.n: ${values.replicas}\n" +
+		"[service.web]\nspec.ports[0].targetPort: \"${values.port}\"\nspec.ports[0].nodePort: \"3${values.port}\"\n" +
+		"[widget.w]\nspec.size: ${values.port}\nspec.name: \"${values.replicas}\"\nspec.label: v${values.replicas}\n"
+	document := func(typ string) string {
+		return "- target: deployment.web\n  type: " + typ + "\n  patch:\n    spec:\n      replicas: \"${values.replicas}\"\n" +
+			"      paused: \"${values.paused}\"\n      minReadySeconds: 1${values.replicas}\n" +
+			"    metadata:\n      labels:\n        n: ${values.replicas}\n" +
+			"- target: service.web\n  type: " + typ + "\n  patch:\n    spec:\n      ports:\n      - port: 80\n        targetPort: \"${values.port}\"\n        nodePort: \"3${values.port}\"\n" +
+			"- target: widget.w\n  type: merge\n  patch:\n    spec:\n      size: ${values.port}\n      name: \"${values.replicas}\"\n      label: v${values.replicas}\n"
+	}
+	want := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    \"n\": \"5\"\nspec:\n  replicas: 5\n  paused: true\n  minReadySeconds: 15\n---\n" +
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n    targetPort: \"8080\"\n    nodePort: 38080\n---\n" +
+		"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 8080\n  name: \"5\"\n  label: v5\n"
+	kps, err := syntax.ParseKpatch([]byte(kpatchText), "p.kpatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := run(kps)
+	if err != nil || got != want {
+		t.Fatalf(".kpatch: %v\n%s\nwant\n%s", err, got, want)
+	}
+	for _, typ := range []string{"strategic", "merge"} {
+		ps, err := syntax.ParseYAML([]byte(document(typ)), "p.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := run(ps); err != nil || got != want {
+			t.Errorf("%s patch: %v\n%s\nwant, as the .kpatch gives it:\n%s", typ, err, got, want)
+		}
+	}
+	ps, err := syntax.ParseYAML([]byte("- target: deployment.web\n  type: strategic\n  patch:\n    spec:\n      replicas: \"${values.many}\"\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr := `p.yaml:5:17: apps/v1 Deployment web: spec.replicas is an integer (schema type integer/int32); ${values.many} is "many", which is not an integer`
+	if _, err := run(ps); err == nil || err.Error() != wantErr {
+		t.Errorf("a variable that is no integer: %v\nwant %s", err, wantErr)
 	}
 }
 

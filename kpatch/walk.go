@@ -95,7 +95,7 @@ func (ap *applier) step(pl place, st syntax.Step, rest syntax.Path, create bool)
 	absentList := node == nil && pl.typ != nil && pl.typ.Kind == schema.List
 	if tree.KindOf(node) == tree.Array || absentList {
 		if n, err := strconv.Atoi(st.Field); err == nil && !st.Quoted {
-			return ap.selectItems(pl, syntax.Step{Pos: st.Pos, Sel: &syntax.Selector{Op: syntax.SelIndex, Index: n}})
+			return ap.selectItems(pl, syntax.Step{Pos: st.Pos, Sel: &syntax.ItemSelector{Op: syntax.SelIndex, Index: n}})
 		}
 		var out []place
 		var items []*yaml.Node
@@ -290,7 +290,7 @@ func (ap *applier) selectItems(pl place, st syntax.Step) ([]place, syntax.Path, 
 			at = m[0]
 		}
 		if at < 0 {
-			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&syntax.Selector{Op: syntax.SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
+			return nil, nil, ap.warn(st.Pos, "%s has no item matching %s to insert next to%s", pl.where(), (&syntax.ItemSelector{Op: syntax.SelMatch, Conds: sel.Conds}).String(), selectorHint(items, elemOf(pl.typ), sel.Conds))
 		}
 		if sel.Op == syntax.SelInsertAfter {
 			at++
@@ -319,7 +319,7 @@ func (ap *applier) selectItems(pl place, st syntax.Step) ([]place, syntax.Path, 
 // names nothing (the element is then looser: it names more items). ok is
 // false for an append, for conditions on fields below an item's own, and
 // when no condition is left.
-func selectorElement(sel *syntax.Selector) (fieldpath.Element, bool) {
+func selectorElement(sel *syntax.ItemSelector) (fieldpath.Element, bool) {
 	if sel.Conds == nil {
 		return fieldpath.Index(sel.Index), sel.Op != syntax.SelAppend
 	}

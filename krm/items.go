@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -42,7 +42,7 @@ import (
 var listOutline = &tree.Outline{Fields: map[string]*tree.Outline{
 	"apiVersion": nil, "kind": nil,
 	"items": {Items: &tree.Outline{Fields: map[string]*tree.Outline{
-		"apiVersion": nil, "kind": nil,
+		"apiVersion": nil, "kind": nil, "items": nil, // items: of a List item
 		"metadata": {Fields: map[string]*tree.Outline{"name": nil, "namespace": nil,
 			"labels": {All: true}, "annotations": {All: true}}},
 	}}},
@@ -209,41 +209,86 @@ func runItems(ctx context.Context, input []byte) (out []byte, results []Result, 
 		return nil, nil, true, fmt.Errorf("stopped before reading %s: %w", stdinName, err)
 	}
 	listSrc := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: l.st, Warnings: l.st.Warnings}
-	objs, err := resource.Objects(listSrc)
-	if err != nil || len(objs) != len(l.items) {
+	itemsSeq, lists, err := listItems(l.root, stdinName)
+	if err != nil {
 		return nil, nil, false, nil // the whole list gives the error
 	}
-	set := &resource.Set{Sources: []*resource.Source{listSrc}, Resources: objs}
-	if err := set.Check(); err != nil {
-		return nil, nil, true, err // as resource.Load gives it
+	if lists != nil {
+		// the items that are Lists are read on their own, below (set.go)
+		m, _ := view(l.root, itemsSeq, lists)
+		listSrc.Stream = streamOf(l.st, m)
 	}
-	cfg, err := parseConfig(tree.MapGet(l.root, "functionConfig"), l.st, stdinName)
-	var streams []*tree.Stream // of the items read, by item (nil: not read)
+	objs, err := resource.Objects(listSrc)
+	if err != nil {
+		return nil, nil, false, nil // the whole list gives the error
+	}
+	set := &resource.Set{Sources: []*resource.Source{listSrc}}
+	// the objects of each item (a List's: its items), and the streams of
+	// the items read on their own (nil: not read)
+	byItem := make([][]*resource.Resource, len(l.items))
+	streams := make([]*tree.Stream, len(l.items))
+	read := func(k int) ([]*resource.Resource, bool) {
+		text := l.itemText(k)
+		src := &resource.Source{Path: stdinName, Rel: listSrc.Rel, Input: text, Line: l.spans[k][0] + 1, Column: l.ind + 2}
+		var err error
+		if src.Stream, err = tree.Read(text, tree.Options{File: stdinName, Line: src.Line, Column: src.Column, Style: &l.style}); err != nil || len(src.Stream.Docs) != 1 {
+			return nil, false
+		}
+		objs, err := resource.Objects(src)
+		if err != nil {
+			return nil, false
+		}
+		src.Stream.Snapshot() // written here, with the list (see RunWith)
+		streams[k] = src.Stream
+		set.Sources = append(set.Sources, src)
+		return objs, true
+	}
+	for k := range l.items {
+		if lists == nil || !lists[k] {
+			if len(objs) == 0 {
+				return nil, nil, false, nil
+			}
+			byItem[k], objs = objs[:1], objs[1:]
+			continue
+		}
+		var ok bool
+		if byItem[k], ok = read(k); !ok {
+			return nil, nil, false, nil
+		}
+	}
+	if len(objs) != 0 {
+		return nil, nil, false, nil
+	}
+	set.Resources = slices.Concat(byItem...)
+	err = set.Check()
+	var cfg *Config
+	if err == nil {
+		cfg, err = parseConfig(tree.MapGet(l.root, "functionConfig"), l.st, stdinName)
+	}
 	if err == nil {
 		// the items a patch targets, and the schemas, read on their own
 		run := kpatch.NewRun(cfg.Patches, kpatch.Options{Schema: cfg.Schema, Vars: cfg.Vars})
-		streams = make([]*tree.Stream, len(objs))
-		for k, r := range objs {
-			if !run.Targets(r) && !(r.Kind == "CustomResourceDefinition" && strings.HasPrefix(r.APIVersion, "apiextensions.k8s.io/")) {
+		for k, its := range byItem {
+			if streams[k] != nil {
+				continue // a List, read already
+			}
+			r := its[0]
+			if !run.Targets(r) && !isCRD(r) {
 				continue
 			}
-			text := l.itemText(k)
-			src := &resource.Source{Path: stdinName, Rel: listSrc.Rel, Input: text, Line: l.spans[k][0] + 1, Column: l.ind + 2}
-			if src.Stream, err = tree.Read(text, tree.Options{File: stdinName, Line: src.Line, Column: src.Column, Style: &l.style}); err != nil {
+			read, ok := read(k)
+			if !ok || len(read) != 1 || read[0].ID() != r.ID() {
 				return nil, nil, false, nil
 			}
-			read, err := resource.Objects(src)
-			if err != nil || len(read) != 1 || read[0].ID() != r.ID() || len(src.Stream.Docs) != 1 {
-				return nil, nil, false, nil
-			}
-			src.Stream.Snapshot() // written here, with the list (see RunWith)
-			objs[k], streams[k] = read[0], src.Stream
-			set.Sources = append(set.Sources, src)
+			byItem[k] = read
 		}
-		cfg.Schema, err = withCRDs(cfg.Schema, set)
+		set.Resources = slices.Concat(byItem...)
+		cfg.Schema, results = withCRDs(cfg.Schema, set)
 	}
 	if err == nil {
-		results, err = run(ctx, set, cfg)
+		var more []Result
+		more, err = run(ctx, set, cfg)
+		results = append(results, more...)
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil, nil, true, err // cut short: no output, no results
@@ -258,10 +303,12 @@ func runItems(ctx context.Context, input []byte) (out []byte, results []Result, 
 	// nothing is applied when something fails: the input goes out as it
 	// came, with the error as a result (one per schema violation)
 	runErr := err
+	// (after the warnings about the CustomResourceDefinitions, as the
+	// whole way gives them)
 	if invalid := validate.Errors(err); invalid != nil {
-		results = invalidResults(set, invalid, "error")
+		results = append(results, invalidResults(set, invalid, "error")...)
 	} else {
-		results = []Result{{Message: withAdvice(err), Severity: "error"}}
+		results = append(results, Result{Message: withAdvice(err), Severity: "error"})
 	}
 	if out, ok = l.write(nil, results); !ok {
 		return nil, nil, false, nil

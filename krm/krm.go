@@ -170,33 +170,41 @@ func RunWith(ctx context.Context, input []byte, opts Options) ([]byte, []Result,
 			return out, results, err
 		}
 	}
-	set, err := resource.Load(ctx, []string{"-"}, bytes.NewReader(input), resource.LoadOptions{Whole: opts.Thorough})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("stopped before reading %s: %w", stdinName, err)
+	}
+	st, err := tree.Read(input, tree.Options{File: stdinName, Whole: opts.Thorough})
 	if err != nil {
 		return nil, nil, err
 	}
-	src := set.Sources[0]
-	if len(src.Stream.Docs) != 1 || kindOf(tree.Root(src.Stream.Docs[0])) != "ResourceList" {
+	if len(st.Docs) != 1 || kindOf(tree.Root(st.Docs[0])) != "ResourceList" {
 		return nil, nil, errors.New("the input is not a ResourceList: a KRM function reads one ResourceList (apiVersion config.kubernetes.io/v1, kind ResourceList) on standard input")
 	}
-	root := tree.Root(src.Stream.Docs[0])
-	cfg, err := parseConfig(tree.MapGet(root, "functionConfig"), src.Stream, src.Path)
+	root := tree.Root(st.Docs[0])
+	src := &resource.Source{Path: stdinName, Rel: "stdin.yaml", Input: input, Stream: st, Warnings: st.Warnings}
+	// an item that is no object is an error of the run, as a patch's is
+	set, prune, err := wholeSet(src, root)
+	var cfg *Config
 	if err == nil {
-		cfg.Schema, err = withCRDs(cfg.Schema, set)
+		cfg, err = parseConfig(tree.MapGet(root, "functionConfig"), st, src.Path)
 	}
 	var results []Result
 	if err == nil {
+		cfg.Schema, results = withCRDs(cfg.Schema, set)
 		// taken here, not by ApplyPatches (which drops the snapshots it
 		// takes once it has written a file): the results are added to the
 		// list after the patches, and the whole list is written then
-		src.Stream.Snapshot()
-		results, err = run(ctx, set, cfg)
+		st.Snapshot()
+		var more []Result
+		more, err = run(ctx, set, cfg)
+		results = append(results, more...)
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil, nil, err // cut short: no output, no results
 	}
-	st := src.Stream
 	var out []byte
 	if err == nil {
+		prune()
 		setResults(root, results)
 		if out, err = write(st); err != nil {
 			// as kmerge.ApplyPatches gives an error writing a source
@@ -271,9 +279,13 @@ func errorsOf(results []Result) []Result {
 
 func run(ctx context.Context, set *resource.Set, cfg *Config) ([]Result, error) {
 	// the ResourceList is written by Run, with the results
+	kept := keepPipelineAnnotations(set, kpatch.NewRun(cfg.Patches, kpatch.Options{Schema: cfg.Schema, Vars: cfg.Vars}).Targets)
 	res, err := kmerge.ApplyPatches(ctx, set, cfg.Patches, kmerge.ApplyPatchesOptions{Vars: cfg.Vars, Schema: cfg.Schema, Strict: cfg.Strict, Validate: cfg.Validate, NoOutput: true})
 	if err != nil {
 		return nil, err
+	}
+	for _, k := range kept {
+		k.restore()
 	}
 	var results []Result
 	for _, w := range res.Warnings {
@@ -338,9 +350,22 @@ func find(set *resource.Set, id string) *resource.Resource {
 }
 
 // fileOf reads an object's file and index from the annotations kustomize
-// and kpt set.
+// and kpt set: the object's, or, for an object of a List item, the List's
+// (the item the pipeline knows).
 func fileOf(r *resource.Resource) (string, int) {
-	ann := tree.MapGet(tree.MapGet(r.Root, "metadata"), "annotations")
+	path, index := annotatedFile(r.Root)
+	if path == "" && r.Item >= 0 && r.Source.Stream != nil && r.Doc < len(r.Source.Stream.Docs) {
+		if list := tree.Root(r.Source.Stream.Docs[r.Doc]); kindOf(list) != "ResourceList" {
+			path, index = annotatedFile(list)
+		}
+	}
+	return path, index
+}
+
+// annotatedFile reads a file and an index from the annotations of the
+// object n.
+func annotatedFile(n *yaml.Node) (string, int) {
+	ann := tree.MapGet(tree.MapGet(n, "metadata"), "annotations")
 	get := func(keys ...string) string {
 		for _, k := range keys {
 			if v := tree.MapGet(ann, k); v != nil && v.Kind == yaml.ScalarNode {
@@ -661,8 +686,9 @@ func (cfg *Config) addSchemas(n *yaml.Node, path fieldpath.Path) error {
 	if n.Kind != yaml.SequenceNode {
 		return cfg.errorf(n, path, "a list of CustomResourceDefinitions or OpenAPI documents")
 	}
-	for i, doc := range n.Content {
-		s, err := loadNode(doc, path.Append(fieldpath.Index(i)).String())
+	for _, doc := range n.Content {
+		// positions in the schema are the functionConfig's
+		s, err := schema.LoadNode(doc, cfg.file)
 		if err != nil {
 			return err
 		}
@@ -687,25 +713,32 @@ func (cfg *Config) boolOf(n *yaml.Node, path fieldpath.Path) (bool, error) {
 }
 
 // withCRDs extends s by the CustomResourceDefinitions among the objects of
-// the set.
-func withCRDs(s *schema.Schema, set *resource.Set) (*schema.Schema, error) {
+// the set. A CRD that gives no schema (an apiextensions.k8s.io/v1 version
+// without one, no spec.group: the API server refuses it) is an object like
+// any other, as kmerge apply has the CRDs among its manifests, and a
+// warning: its custom resources are patched without a schema.
+func withCRDs(s *schema.Schema, set *resource.Set) (*schema.Schema, []Result) {
+	var warns []Result
 	for _, r := range set.Resources {
-		if r.Kind != "CustomResourceDefinition" || !strings.HasPrefix(r.APIVersion, "apiextensions.k8s.io/") {
+		if !isCRD(r) {
 			continue
 		}
-		more, err := loadNode(r.Root, r.ID())
+		more, err := schema.LoadNode(r.Root, r.Source.Path)
 		if err != nil {
-			return nil, err
+			pos, _ := tree.ErrorPosition(err)
+			msg := strings.TrimPrefix(err.Error(), pos.String())
+			w := Result{Severity: "warning", Message: fmt.Sprintf("%swarning: %s is not read as a schema (%s): its custom resources are patched without one", pos, r.ID(), msg)}
+			w.about(r)
+			warns = append(warns, w)
+			continue
 		}
 		s = s.Extend(more)
 	}
-	return s, nil
+	return s, warns
 }
 
-func loadNode(n *yaml.Node, name string) (*schema.Schema, error) {
-	b, err := tree.MarshalJSON(n)
-	if err != nil {
-		return nil, err
-	}
-	return schema.Load(b, name)
+// isCRD reports whether r is a CustomResourceDefinition, of any version of
+// apiextensions.k8s.io.
+func isCRD(r *resource.Resource) bool {
+	return r.Kind == "CustomResourceDefinition" && strings.HasPrefix(r.APIVersion, "apiextensions.k8s.io/")
 }

@@ -64,21 +64,25 @@ func TestProcessRejects(t *testing.T) {
 		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {spec: {}}\n":                                   "<stdin>:4:17: functionConfig: it has no kind",
 		// a value of the wrong kind is an error, never read as nothing
 		// (a kpatch given as a list or a mapping once gave no patches)
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: [a]}}\n":       "<stdin>:4:48: functionConfig.spec.kpatch: an array, where the text of a .kpatch file (kpatch: |, then its lines, indented) belongs",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: {a: b}}}\n":    "<stdin>:4:48: functionConfig.spec.kpatch: an object, where the text of a .kpatch file",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: }}\n":          "<stdin>:4:48: functionConfig.spec.kpatch: null, where the text",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: 3}}\n":         "functionConfig.spec.kpatch: the integer 3, where the text",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: {a: 1}}}\n":   "<stdin>:4:49: functionConfig.spec.patches: an object, where a YAML patch list",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: }}\n":         "functionConfig.spec.patches: null, where a YAML patch list",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {values: [1]}}\n":       "functionConfig.spec.values: an array, where a mapping of values",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {features: x}}\n":       `functionConfig.spec.features: the string "x", where a mapping of feature names`,
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {validate: [warn]}}\n":  "functionConfig.spec.validate: an array, where strict, warn or none belongs",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {schemas: {}}}\n":       "functionConfig.spec.schemas: an object, where a list of CustomResourceDefinitions",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: [kpatch]}\n":            "<stdin>:4:39: functionConfig.spec: an array, where the fields kpatch, patches",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: [kind]\n":                                     "<stdin>:4:17: functionConfig: an array, where a kmerge.dev/v1alpha1 Patches object or a ConfigMap belongs",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: [kpatch]}\n":          "functionConfig.data: an array, where a mapping of the keys kpatch",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {kpatch: [a]}}\n":     "<stdin>:4:50: functionConfig.data.kpatch: an array, where text belongs: a ConfigMap's data values are strings (write YAML as a block: kpatch: |, then its lines, indented)",
-		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {patches: {a: 1}}}\n": "functionConfig.data.patches: an object, where text belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: [a]}}\n":      "<stdin>:4:48: functionConfig.spec.kpatch: an array, where the text of a .kpatch file (kpatch: |, then its lines, indented) belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: {a: b}}}\n":   "<stdin>:4:48: functionConfig.spec.kpatch: an object, where the text of a .kpatch file",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: }}\n":         "<stdin>:4:48: functionConfig.spec.kpatch: null, where the text",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {kpatch: 3}}\n":        "functionConfig.spec.kpatch: the integer 3, where the text",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: {a: 1}}}\n":  "<stdin>:4:49: functionConfig.spec.patches: an object, where a YAML patch list",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {patches: }}\n":        "functionConfig.spec.patches: null, where a YAML patch list",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {values: [1]}}\n":      "functionConfig.spec.values: an array, where a mapping of values",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {features: x}}\n":      `functionConfig.spec.features: the string "x", where a mapping of feature names`,
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {validate: [warn]}}\n": "functionConfig.spec.validate: an array, where strict, warn or none belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {schemas: {}}}\n":      "functionConfig.spec.schemas: an object, where a list of CustomResourceDefinitions",
+		// a schema given in the functionConfig is read where the list has
+		// it: the error is at its line and column (column 89: the CRD's
+		// spec), not at one of a JSON rendering of it
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: {schemas: [{kind: CustomResourceDefinition, spec: {group: g, names: {kind: K}}}]}}\n": "<stdin>:4:89: CustomResourceDefinition without versions",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: Patches, spec: [kpatch]}\n":                                                                          "<stdin>:4:39: functionConfig.spec: an array, where the fields kpatch, patches",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: [kind]\n":                                                                                                   "<stdin>:4:17: functionConfig: an array, where a kmerge.dev/v1alpha1 Patches object or a ConfigMap belongs",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: [kpatch]}\n":                                                                        "functionConfig.data: an array, where a mapping of the keys kpatch",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {kpatch: [a]}}\n":                                                                   "<stdin>:4:50: functionConfig.data.kpatch: an array, where text belongs: a ConfigMap's data values are strings (write YAML as a block: kpatch: |, then its lines, indented)",
+		"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {kind: ConfigMap, data: {patches: {a: 1}}}\n":                                                               "functionConfig.data.patches: an object, where text belongs",
 	} {
 		_, err := Process(context.Background(), []byte(in))
 		if err == nil || !strings.Contains(err.Error(), msg) {
@@ -203,7 +207,8 @@ func TestItemsSame(t *testing.T) {
 	if taken < len(inputs)/2 {
 		t.Errorf("the short way was taken for %d of %d lists", taken, len(inputs))
 	}
-	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate", "results last"} {
+	for _, name := range []string{"example", "results", "crd", "example indented", "results more", "example duplicate", "results last",
+		"list-item", "list-item indented", "crd-without-schema", "pipeline-annotations"} {
 		if _, _, ok, _ := runItems(context.Background(), []byte(inputs[name])); !ok {
 			t.Errorf("%s: the short way was not taken", name)
 		}
@@ -319,5 +324,40 @@ func TestPositionsInFunctionConfig(t *testing.T) {
 				t.Errorf("position %v, ok %v", pos, ok)
 			}
 		})
+	}
+}
+
+// TestItemsOfLists: what is wrong in a List item is found where the list
+// has it, read an item at a time (block style) or whole (flow style): an
+// item of the RoleList without a name is an error at its line and column
+// (line 7, column 5 in block style: the Role's first key, below the
+// RoleList's items; line 5 in flow style), and
+// the output is the input with the error as a result, as for a patch that
+// cannot apply. A ResourceList without items holds no objects (it is no
+// object itself, and needs no name): the patch matches nothing.
+func TestItemsOfLists(t *testing.T) {
+	const fc = "functionConfig:\n  kind: Patches\n  spec:\n    kpatch: |\n      [role.reader]\n      metadata.labels.a: b\n"
+	block := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		"- apiVersion: rbac.authorization.k8s.io/v1\n  kind: RoleList\n  items:\n" +
+		"  - apiVersion: rbac.authorization.k8s.io/v1\n    kind: Role\n    metadata:\n      namespace: shop\n" + fc
+	flow := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [\n" +
+		"  {apiVersion: rbac.authorization.k8s.io/v1, kind: RoleList, items: [\n" +
+		"    {apiVersion: rbac.authorization.k8s.io/v1, kind: Role, metadata: {namespace: shop}}]}]\n" + fc
+	for name, c := range map[string]struct{ in, want string }{
+		"block": {block, "<stdin>:7:5: rbac.authorization.k8s.io/v1 Role has no metadata.name"},
+		"flow":  {flow, "<stdin>:5:5: rbac.authorization.k8s.io/v1 Role has no metadata.name"},
+	} {
+		out, results, err := Run(context.Background(), []byte(c.in))
+		var fe *Error
+		if !errors.As(err, &fe) || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", name, err, c.want)
+		}
+		if len(results) != 1 || !strings.HasPrefix(string(out), c.in) || !strings.Contains(string(out), "results:\n") {
+			t.Errorf("%s: results %v, output\n%s", name, results, out)
+		}
+	}
+	out, results, err := Run(context.Background(), []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"+fc))
+	if err != nil || len(results) != 1 || !strings.Contains(results[0].Message, "warning: no object matches role.reader") || !strings.Contains(string(out), "severity: warning") {
+		t.Errorf("no items: %v, %v\n%s", err, results, out)
 	}
 }

@@ -2,10 +2,10 @@ package mergepatch
 
 import (
 	"fmt"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/tree"
@@ -33,7 +33,7 @@ import (
 // check never fires and is not repeated here.
 //
 // Without overwrite, a patch that would undo a change made to current since
-// original is refused with a *ConflictError naming every such path: a path
+// original is refused with a *change.LiveConflictError naming every such path: a path
 // where the patch and Diff(original, current) both set a value, and
 // different ones. Objects are compared field by field; anything else,
 // arrays included, as a whole (a merge patch replaces an array whole).
@@ -63,10 +63,10 @@ func ThreeWayDiff(original, modified, current *yaml.Node, overwrite bool) (*yaml
 		return patch, nil
 	}
 	changed := diffObjects(o, c)
-	var found []Conflict
+	var found []change.LiveConflict
 	conflicts(patch, changed, nil, &found)
 	if len(found) > 0 {
-		return nil, &ConflictError{Conflicts: found, Patch: patch, Changed: changed}
+		return nil, &change.LiveConflictError{Conflicts: found, Patch: patch, Changed: changed}
 	}
 	return patch, nil
 }
@@ -159,7 +159,7 @@ func combine(changes, deletions *yaml.Node) *yaml.Node {
 
 // conflicts appends to found the paths where the patch p and the changes
 // made to the live object (changed) both set a value, and different ones.
-func conflicts(p, changed *yaml.Node, path fieldpath.Path, found *[]Conflict) {
+func conflicts(p, changed *yaml.Node, path fieldpath.Path, found *[]change.LiveConflict) {
 	inChanged := nodeedit.NewMap(changed).Get
 	for i := 0; i+1 < len(p.Content); i += 2 {
 		k, pv := p.Content[i].Value, p.Content[i+1]
@@ -172,36 +172,20 @@ func conflicts(p, changed *yaml.Node, path fieldpath.Path, found *[]Conflict) {
 		case tree.KindOf(pv) == tree.Object && tree.KindOf(cv) == tree.Object:
 			conflicts(pv, cv, at, found)
 		case !tree.Equal(pv, cv):
-			*found = append(*found, Conflict{Path: at, Patch: pv, Changed: cv})
+			*found = append(*found, change.LiveConflict{Path: at, Patch: pv, Changed: cv})
 		}
 	}
 }
 
-// Conflict is a path that a three-way patch sets and that was changed
-// differently in the live object since the last-applied configuration.
-type Conflict struct {
-	Path    fieldpath.Path // the field's path
-	Patch   *yaml.Node     // what the patch sets there (null: deletes it)
-	Changed *yaml.Node     // what the live object's change set there (null: deleted it)
-}
+// Conflict is a path the patch and the live object's changes both set.
+//
+// Deprecated: use change.LiveConflict (one type for both engines).
+type Conflict = change.LiveConflict
 
-// ConflictError is returned by ThreeWayDiff without overwrite when the
-// patch would undo changes made to the live object since the last-applied
-// configuration.
-type ConflictError struct {
-	Conflicts []Conflict
-	Patch     *yaml.Node // the patch that was refused
-	Changed   *yaml.Node // the changes from original to current, a merge patch
-}
-
-// Error lists the conflicting paths.
-func (e *ConflictError) Error() string {
-	paths := make([]string, len(e.Conflicts))
-	for i, c := range e.Conflicts {
-		paths[i] = c.Path.String()
-	}
-	return "the patch conflicts with changes made to the live object since it was last applied, at " + strings.Join(paths, ", ")
-}
+// ConflictError is returned by ThreeWayDiff without overwrite.
+//
+// Deprecated: use change.LiveConflictError (one type for both engines).
+type ConflictError = change.LiveConflictError
 
 // NotObjectError is a document ThreeWayDiff cannot take: an array or a
 // scalar, where a three-way merge patch needs objects.

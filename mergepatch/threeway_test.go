@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/nodetest"
 	"github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
@@ -59,7 +60,7 @@ func TestThreeWayDiff(t *testing.T) {
 			}
 
 			p, err = mergepatch.ThreeWayDiff(o, m, cur, false)
-			var ce *mergepatch.ConflictError
+			var ce *change.LiveConflictError
 			switch {
 			case len(c.Conflicts) == 0 && err != nil:
 				t.Fatalf("without overwrite: %v", err)
@@ -182,7 +183,7 @@ func FuzzThreeWayDiff(f *testing.F) {
 		}
 
 		safe, err := mergepatch.ThreeWayDiff(o, m, c, false)
-		var ce *mergepatch.ConflictError
+		var ce *change.LiveConflictError
 		switch {
 		case errors.As(err, &ce):
 			if len(ce.Conflicts) == 0 || nodetest.JSONOf(t, ce.Patch) != nodetest.JSONOf(t, p) {

@@ -1,15 +1,13 @@
 package resource
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/match"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/schema"
 )
 
@@ -48,82 +46,21 @@ type Selector struct {
 	ID bool
 }
 
-// String formats the selector as a target would be written: kind.name (a
-// kind qualified by its group, or a name, with a dot in it quoted, as a
-// header must write it), with a label selector in braces; a bare name as
-// itself; a kustomize target as a YAML flow mapping.
+// String formats the selector as a target would be written, through the
+// one printer of targets (syntax.Target.String): kind.name (a kind
+// qualified by its group, or a name, with a dot in it quoted, as a header
+// must write it), with a label selector in braces; a bare name as itself;
+// a kustomize target as a YAML flow mapping.
 func (sel Selector) String() string {
-	if sel.ID {
-		return Identity{APIVersion: sel.APIVersion, Kind: sel.Kind, Namespace: sel.Namespace, Name: sel.Name}.String()
-	}
-	if sel.Regexp || sel.Group != "" || sel.Version != "" || sel.Annotations != "" || sel.APIVersion != "" {
-		return sel.mapping()
-	}
-	var b strings.Builder
-	if sel.Namespace != "" {
-		b.WriteString(sel.Namespace + "/")
-	}
-	quote := TargetWord
-	if sel.Bare {
-		b.WriteString(quote(sel.Name))
-		return b.String()
-	}
-	kind := sel.Kind
-	switch kind {
-	case "":
-		kind = "*"
-	case "*":
-		kind = strconv.Quote(kind)
-	default:
-		kind = quote(kind)
-	}
-	b.WriteString(kind)
-	if sel.Name != "" {
-		b.WriteString("." + quote(sel.Name))
-	} else if sel.Labels != "" {
-		b.WriteString(".*")
-	}
-	if sel.Labels != "" {
-		b.WriteString("{" + sel.Labels + "}")
-	}
-	return b.String()
+	return syntax.Target{Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, APIVersion: sel.APIVersion, Group: sel.Group, Version: sel.Version,
+		Labels: sel.Labels, Annotations: sel.Annotations, Regexp: sel.Regexp, Bare: sel.Bare, ID: sel.ID}.String()
 }
 
-// TargetWord writes a kind or a name as a target writes it: quoted (as a
-// path quotes, fieldpath.Quote) where it would not read back as itself,
-// where it holds what ends a word of a target (. [ { for a path, labels,
-// a namespace's /, a comment's #, quotes) or a blank: a ConfigMap named
-// app.v2 is configmap."app.v2". (A kind that is * is quoted by String:
-// unquoted, * is any kind.) What completes a target (the language
-// server) writes names with it, as String does.
-func TargetWord(s string) string {
-	if !fieldpath.Word(s, `.[]{}"'/#`) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// mapping writes the selector as a YAML flow mapping.
-func (sel Selector) mapping() string {
-	var parts []string
-	add := func(key, v string) {
-		if v == "" {
-			return
-		}
-		if strings.ContainsAny(v, ",{}[]:#&*!|>'\"%@` ") || v != strings.TrimSpace(v) {
-			v = strconv.Quote(v)
-		}
-		parts = append(parts, key+": "+v)
-	}
-	add("group", sel.Group)
-	add("version", sel.Version)
-	add("apiVersion", sel.APIVersion)
-	add("kind", sel.Kind)
-	add("namespace", sel.Namespace)
-	add("name", sel.Name)
-	add("labelSelector", sel.Labels)
-	add("annotationSelector", sel.Annotations)
-	return "{" + strings.Join(parts, ", ") + "}"
+// TargetSelector returns the selector that picks the objects a target, as
+// package kpatch/syntax reads it, names: its fields without its position.
+func TargetSelector(t syntax.Target) Selector {
+	return Selector{Kind: t.Kind, Name: t.Name, Namespace: t.Namespace, APIVersion: t.APIVersion, Group: t.Group, Version: t.Version,
+		Labels: t.Labels, Annotations: t.Annotations, Regexp: t.Regexp, Bare: t.Bare, ID: t.ID}
 }
 
 // ReadsMetadata reports whether the selector reads an object's labels or
@@ -170,7 +107,7 @@ func (set *Set) Select(sel Selector, s *schema.Schema) ([]*Resource, error) {
 // Matcher tells, one object at a time, which objects a selector picks.
 type Matcher struct {
 	sel                       Selector
-	labels, annotations       LabelSelector
+	labels, annotations       match.Labels
 	kind, name, ns, grp, vers *regexp.Regexp // the regular expressions, nil for a field that is none
 	glob                      []string       // Name cut at its *s, for a pattern
 	schema                    *schema.Schema
@@ -180,52 +117,14 @@ type Matcher struct {
 // fails when a label selector or a regular expression does not parse.
 func (sel Selector) Matcher(s *schema.Schema) (*Matcher, error) {
 	m := &Matcher{sel: sel, schema: s}
-	var err error
-	if m.labels, err = ParseLabelSelector(sel.Labels); err != nil {
+	c, err := match.Compile(match.Fields{Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, Group: sel.Group, Version: sel.Version,
+		Labels: sel.Labels, Annotations: sel.Annotations, Regexp: sel.Regexp})
+	if err != nil {
 		return nil, err
 	}
-	if m.annotations, err = ParseLabelSelector(sel.Annotations); err != nil {
-		return nil, fmt.Errorf("annotation selector: %w", err)
-	}
-	compile := func(what, expr string) (*regexp.Regexp, error) {
-		re, err := regexp.Compile("^(?:" + expr + ")$")
-		if err != nil {
-			why := err.Error()
-			var se *syntax.Error
-			if errors.As(err, &se) {
-				why = string(se.Code) // without the expression as compiled, anchored
-			}
-			return nil, fmt.Errorf("the %s %q is not a regular expression: %s", what, expr, why)
-		}
-		return re, nil
-	}
-	if sel.Group != "" {
-		if m.grp, err = compile("group", sel.Group); err != nil {
-			return nil, err
-		}
-	}
-	if sel.Version != "" {
-		if m.vers, err = compile("version", sel.Version); err != nil {
-			return nil, err
-		}
-	}
-	if sel.Regexp {
-		if sel.Kind != "" && regexp.QuoteMeta(sel.Kind) != sel.Kind {
-			if m.kind, err = compile("kind", sel.Kind); err != nil {
-				return nil, err
-			}
-		}
-		if _, exact := sel.ExactName(); !exact && sel.Name != "" {
-			if m.name, err = compile("name", sel.Name); err != nil {
-				return nil, err
-			}
-		}
-		if sel.Namespace != "" && regexp.QuoteMeta(sel.Namespace) != sel.Namespace {
-			if m.ns, err = compile("namespace", sel.Namespace); err != nil {
-				return nil, err
-			}
-		}
-	} else if sel.Name != "*" && strings.Contains(sel.Name, "*") {
+	m.labels, m.annotations = c.Labels, c.Annotations
+	m.kind, m.name, m.ns, m.grp, m.vers = c.Kind, c.Name, c.Namespace, c.Group, c.Version
+	if !sel.Regexp && sel.Name != "*" && strings.Contains(sel.Name, "*") {
 		m.glob = strings.Split(sel.Name, "*")
 	}
 	return m, nil
@@ -249,10 +148,10 @@ func (m *Matcher) Matches(r *Resource) bool {
 	if !name || !ns || !m.matchesKind(r.APIVersion, r.Kind) {
 		return false
 	}
-	if len(m.labels.reqs) > 0 && !m.labels.Matches(r.Labels()) {
+	if !m.labels.Empty() && !m.labels.Matches(r.Labels()) {
 		return false
 	}
-	return len(m.annotations.reqs) == 0 || m.annotations.Matches(r.Annotations())
+	return m.annotations.Empty() || m.annotations.Matches(r.Annotations())
 }
 
 // matchesKind reports whether the selector (not an ID) picks objects of

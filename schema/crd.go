@@ -49,9 +49,14 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 	}
 	l := &crd{file: file}
 	shared := tree.MapGet(tree.MapGet(spec, "validation"), "openAPIV3Schema") // v1beta1
+	// apiextensions.k8s.io/v1beta1 makes the schema optional: a version
+	// without one holds any fields (the API server keeps unknown fields
+	// of such a resource), a free-form kind (Any: maps merge, lists are
+	// replaced, nothing is refused); apiextensions.k8s.io/v1 requires it
+	optional := scalar(tree.MapGet(root, "apiVersion")) == "apiextensions.k8s.io/v1beta1"
 	versions := seqItems(tree.MapGet(spec, "versions"))
 	if len(versions) == 0 {
-		if v := scalar(tree.MapGet(spec, "version")); v != "" && shared != nil {
+		if v := scalar(tree.MapGet(spec, "version")); v != "" && (shared != nil || optional) {
 			name := reverseGroup(group) + "." + v + "." + kind
 			t := l.root(shared)
 			t.Name = name
@@ -74,7 +79,7 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 		if sch == nil {
 			sch = shared
 		}
-		if ver == "" || sch == nil {
+		if ver == "" || sch == nil && !optional {
 			return schemaErr(file, v, "version %q of %s has no openAPIV3Schema", ver, kind)
 		}
 		name := reverseGroup(group) + "." + ver + "." + kind

@@ -51,31 +51,7 @@ func Load(data []byte, file string) (*Schema, error) {
 		if root == nil {
 			continue
 		}
-		if root.Kind != yaml.MappingNode {
-			return nil, schemaErr(file, root, "a schema document must be a mapping")
-		}
-		switch {
-		case tree.MapGet(root, "swagger") != nil || tree.MapGet(root, "openapi") == nil && tree.MapGet(root, "kind") == nil && tree.MapGet(root, "definitions") != nil:
-			// (kustomize's openapi: files are v2 documents of
-			// definitions alone, without "swagger")
-			err = loadOpenAPIv2(s, root, file)
-		case tree.MapGet(root, "openapi") != nil:
-			err = loadOpenAPIv3(s, root, file)
-		case scalar(tree.MapGet(root, "kind")) == "CustomResourceDefinition":
-			err = loadCRD(s, root, file)
-		case scalar(tree.MapGet(root, "kind")) == "List" || scalar(tree.MapGet(root, "kind")) == "CustomResourceDefinitionList":
-			for _, item := range seqItems(tree.MapGet(root, "items")) {
-				if scalar(tree.MapGet(item, "kind")) != "CustomResourceDefinition" {
-					return nil, schemaErr(file, item, "a List given as a schema may hold only CustomResourceDefinitions")
-				}
-				if err = loadCRD(s, item, file); err != nil {
-					break
-				}
-			}
-		default:
-			return nil, schemaErr(file, root, "not a schema document: expected an OpenAPI v2 or v3 document or a CustomResourceDefinition")
-		}
-		if err != nil {
+		if err := loadDoc(s, root, file); err != nil {
 			return nil, err
 		}
 		found = true
@@ -84,6 +60,48 @@ func Load(data []byte, file string) (*Schema, error) {
 		return nil, &tree.SyntaxError{Pos: tree.Position{File: file}, Msg: "empty schema document"}
 	}
 	return s, nil
+}
+
+// LoadNode reads one schema document, as Load reads each document of a
+// stream, from its root n (a node read by package tree): a caller that has
+// the document as a node already (an object among others: package krm's
+// CustomResourceDefinitions among a ResourceList's items) gets the errors
+// at n's lines and columns, in file, rather than at those of a rendering.
+// The schema holds no node of n.
+func LoadNode(n *yaml.Node, file string) (*Schema, error) {
+	s := newSchema(file)
+	if err := loadDoc(s, n, file); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadDoc adds the types of the schema document whose root is root to s.
+func loadDoc(s *Schema, root *yaml.Node, file string) error {
+	if root.Kind != yaml.MappingNode {
+		return schemaErr(file, root, "a schema document must be a mapping")
+	}
+	switch {
+	case tree.MapGet(root, "swagger") != nil || tree.MapGet(root, "openapi") == nil && tree.MapGet(root, "kind") == nil && tree.MapGet(root, "definitions") != nil:
+		// (kustomize's openapi: files are v2 documents of
+		// definitions alone, without "swagger")
+		return loadOpenAPIv2(s, root, file)
+	case tree.MapGet(root, "openapi") != nil:
+		return loadOpenAPIv3(s, root, file)
+	case scalar(tree.MapGet(root, "kind")) == "CustomResourceDefinition":
+		return loadCRD(s, root, file)
+	case scalar(tree.MapGet(root, "kind")) == "List" || scalar(tree.MapGet(root, "kind")) == "CustomResourceDefinitionList":
+		for _, item := range seqItems(tree.MapGet(root, "items")) {
+			if scalar(tree.MapGet(item, "kind")) != "CustomResourceDefinition" {
+				return schemaErr(file, item, "a List given as a schema may hold only CustomResourceDefinitions")
+			}
+			if err := loadCRD(s, item, file); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return schemaErr(file, root, "not a schema document: expected an OpenAPI v2 or v3 document or a CustomResourceDefinition")
 }
 
 func schemaErr(file string, n *yaml.Node, format string, args ...any) error {

@@ -5,6 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/tree"
 )
 
 func TestBuiltin(t *testing.T) {
@@ -395,4 +399,68 @@ func TestLoadKustomizeOpenAPI(t *testing.T) {
 	if _, err := Load([]byte("apiVersion: v1\nkind: ConfigMap\ndefinitions: {}\n"), "x.yaml"); err == nil {
 		t.Error("a ConfigMap with a definitions key loaded as a schema")
 	}
+}
+
+// TestLoadCRDWithoutSchema: apiextensions.k8s.io/v1beta1 makes a CRD's
+// schema optional (spec.validation, and each version's schema), and the API
+// server then keeps any field of its resources: the kind is free-form (Any:
+// nothing refused, no list merge keys), not an error. apiextensions.k8s.io/v1
+// requires the schema, so a v1 version without one stays an error, and so
+// does a CRD with neither version nor versions.
+func TestLoadCRDWithoutSchema(t *testing.T) {
+	const v1beta1 = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+`
+	for name, tc := range map[string]struct {
+		doc, apiVersion string
+	}{
+		"version":  {v1beta1 + "  version: v1\n", "example.com/v1"},
+		"versions": {v1beta1 + "  versions:\n  - {name: v1, served: true, storage: true}\n  - {name: v2, served: true, storage: false}\n", "example.com/v2"},
+	} {
+		s, err := Load([]byte(tc.doc), "crd.yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if w := s.Kind(tc.apiVersion, "Widget"); w == nil || w.Kind != Any {
+			t.Fatalf("%s: %s Widget: %+v, want a free-form kind", name, tc.apiVersion, w)
+		}
+	}
+	for name, tc := range map[string]struct{ doc, want string }{
+		"v1 version without schema": {strings.Replace(v1beta1, "v1beta1", "v1", 1) + "  versions:\n  - {name: v1, served: true, storage: true}\n",
+			`crd.yaml:10:5: version "v1" of Widget has no openAPIV3Schema`},
+		"no version": {v1beta1, "crd.yaml:6:3: CustomResourceDefinition without versions"},
+	} {
+		if _, err := Load([]byte(tc.doc), "crd.yaml"); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %s", name, err, tc.want)
+		}
+	}
+}
+
+// TestLoadNode: a document loaded as a node gives its errors at the node's
+// lines and columns, in the file named.
+func TestLoadNode(t *testing.T) {
+	st, err := tree.Read([]byte("items:\n- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    group: example.com\n    names: {kind: Widget}\n"), tree.Options{File: "list.yaml"})
+	must(t, err)
+	item := tree.MapGet(tree.Root(st.Docs[0]), "items").Content[0]
+	if _, err := LoadNode(item, "list.yaml"); err == nil || err.Error() != "list.yaml:5:5: CustomResourceDefinition without versions" {
+		t.Fatalf("error %v", err)
+	}
+	s, err := LoadNode(tree.Root(mustRead(t, crdDoc)), "crd.yaml")
+	must(t, err)
+	if s.Kind("example.com/v1", "Widget") == nil {
+		t.Fatalf("kinds: %v", s.Kinds())
+	}
+}
+
+func mustRead(t *testing.T, doc string) *yaml.Node {
+	t.Helper()
+	st, err := tree.Read([]byte(doc), tree.Options{})
+	must(t, err)
+	return st.Docs[0]
 }

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/fieldpath"
 	"github.com/kmerge/kmerge/internal/nodeedit"
 	"github.com/kmerge/kmerge/schema"
@@ -20,7 +21,7 @@ import (
 // CreateThreeWayMergePatch.
 //
 // Unless overwrite, a patch that changes what someone else changed since
-// original is refused with a *ConflictError naming every such path.
+// original is refused with a *change.LiveConflictError naming every such path.
 func CreateThreeWayPatch(original, modified, current *yaml.Node, t *schema.Type, overwrite bool, opts DiffOptions) (*yaml.Node, error) {
 	d := &differ{a: &applier{}, extended: opts.Extended}
 	docs, err := d.roots(original, modified, current)
@@ -53,7 +54,7 @@ func CreateThreeWayPatch(original, modified, current *yaml.Node, t *schema.Type,
 	ck := &conflicts{}
 	ck.maps(patch, changed, t, nil)
 	if len(ck.found) > 0 {
-		return nil, &ConflictError{Conflicts: ck.found, Patch: patch, Changed: changed, Err: ck.err}
+		return nil, &change.LiveConflictError{Conflicts: ck.found, Patch: patch, Changed: changed, Err: ck.err}
 	}
 	if ck.err != nil {
 		return nil, ck.err
@@ -61,50 +62,21 @@ func CreateThreeWayPatch(original, modified, current *yaml.Node, t *schema.Type,
 	return patch, nil
 }
 
-// Conflict is a path that the patch and the changes made since the
-// last-applied configuration both touch, differently.
-type Conflict struct {
-	Path    fieldpath.Path
-	Patch   *yaml.Node // what the patch does there (nil: nothing)
-	Changed *yaml.Node // what changed there since original
-}
+// Conflict is a path the patch and the live object's changes both touch.
+//
+// Deprecated: use change.LiveConflict (one type for both engines).
+type Conflict = change.LiveConflict
 
-// ConflictError is returned by CreateThreeWayPatch without overwrite when
-// the patch would undo changes made to the live object since the
-// last-applied configuration.
-type ConflictError struct {
-	Conflicts []Conflict
-	Patch     *yaml.Node // the patch that was refused
-	Changed   *yaml.Node // the changes from original to current
-	// Err is set when some other path could not be compared (upstream
-	// reports either that failure or a conflict, by Go map order; kmerge
-	// reports the conflicts and keeps the failure here).
-	Err error
-}
-
-// Error lists the conflicting paths.
-func (e *ConflictError) Error() string {
-	paths := make([]string, len(e.Conflicts))
-	for i, c := range e.Conflicts {
-		paths[i] = c.Where()
-	}
-	return fmt.Sprintf("the patch conflicts with changes made to the live object since it was last applied, at %s", strings.Join(paths, ", "))
-}
-
-// Where names the conflict's place for messages: its path, or "(the
-// whole object)" for the root.
-func (c Conflict) Where() string {
-	if len(c.Path) == 0 {
-		return "(the whole object)"
-	}
-	return c.Path.String()
-}
+// ConflictError is returned by CreateThreeWayPatch without overwrite.
+//
+// Deprecated: use change.LiveConflictError (one type for both engines).
+type ConflictError = change.LiveConflictError
 
 // conflicts is upstream's MergingMapsHaveConflicts, walking everything
 // instead of stopping at the first conflict, so that every path is named.
 // The first failure to compare is kept in err; the walk goes on.
 type conflicts struct {
-	found []Conflict
+	found []change.LiveConflict
 	err   error
 }
 
@@ -115,7 +87,7 @@ func (ck *conflicts) fail(err error) {
 }
 
 func (ck *conflicts) add(path fieldpath.Path, p, c *yaml.Node) {
-	ck.found = append(ck.found, Conflict{Path: path, Patch: p, Changed: c})
+	ck.found = append(ck.found, change.LiveConflict{Path: path, Patch: p, Changed: c})
 }
 
 // fields compares two values of a field with the given strategy and key.

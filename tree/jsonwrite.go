@@ -86,9 +86,9 @@ func (w *jsonWriter) value(n *yaml.Node, depth int) {
 			w.err = fmt.Errorf("line %d: %s has no JSON form", n.Line, n.Value)
 			return
 		}
-		w.b = appendFloat(w.b, f)
+		w.b = appendNumber(w.b, f)
 	case String:
-		w.b = appendString(w.b, n.Value)
+		w.b = appendQuoted(w.b, n.Value)
 	case Object:
 		if len(n.Content) == 0 {
 			w.b = append(w.b, "{}"...)
@@ -100,7 +100,7 @@ func (w *jsonWriter) value(n *yaml.Node, depth int) {
 				w.b = append(w.b, ',')
 			}
 			w.newline(depth + 1)
-			w.b = appendString(w.b, n.Content[i].Value)
+			w.b = appendQuoted(w.b, n.Content[i].Value)
 			w.b = append(w.b, ':')
 			if w.indent != "" {
 				w.b = append(w.b, ' ')
@@ -171,82 +171,189 @@ func isJSONNumber(s string) bool {
 	return i == len(s)
 }
 
-// appendFloat formats f as encoding/json does.
-func appendFloat(b []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
+// appendNumber appends the finite float64 f as a JSON number (RFC 8259
+// §6: [ minus ] int [ frac ] [ exp ]), spelled as ECMAScript's
+// Number::toString spells it (ECMA-262, sec-numeric-types-number-tostring),
+// which is what JSON.stringify writes. It is used where a float's text is
+// not already a JSON number (.5, 1., +2.5, 0x1p-3, an integer beyond
+// int64).
+//
+// Number::toString takes the shortest decimal digits s (k of them) that
+// read back as f, and the position n of the decimal point relative to
+// them, so that f = 0.s × 10^n. Then, for the magnitude:
+//
+//   - k ≤ n ≤ 21: the digits and n-k zeros, no point (1e20 is
+//     100000000000000000000);
+//   - 0 < n ≤ 21: the digits with a point after the first n (12.5);
+//   - -6 < n ≤ 0: "0.", -n zeros and the digits (0.000001);
+//   - otherwise an exponent: the first digit, a point and the other digits
+//     if there are any, "e", the sign of n-1 ('+' or '-', always written)
+//     and its magnitude without leading zeros (1e+21, 1.5e-7).
+//
+// One deviation: Number::toString writes -0 as "0"; kmerge writes "-0",
+// which RFC 8259's grammar allows, so that a value written -.0 or -0.
+// keeps its sign, as the integer -0 keeps its text. Go's encoding/json
+// writes "-0" too (conformance.TestJSONScalarsAsEncodingJSON).
+func appendNumber(b []byte, f float64) []byte {
+	if f == 0 {
+		if math.Signbit(f) {
+			return append(b, '-', '0')
 		}
+		return append(b, '0')
+	}
+	if f < 0 {
+		b = append(b, '-')
+		f = -f
+	}
+	// The shortest digits that read back as f come from strconv in the
+	// scientific form d[.ddd]e±XX: the first digit, the others, and the
+	// exponent of the first digit, n-1.
+	var buf [32]byte
+	t := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+	e := len(t) - 3 // the exponent has two or three digits
+	for t[e] != 'e' {
+		e--
+	}
+	first, rest := t[0], t[min(2, e):e]
+	exp := 0
+	for _, c := range t[e+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if t[e+1] == '-' {
+		exp = -exp
+	}
+	k, n := 1+len(rest), exp+1
+	switch {
+	case k <= n && n <= 21:
+		b = append(b, first)
+		b = append(b, rest...)
+		b = append(b, zeros[:n-k]...)
+	case 0 < n && n <= 21: // 1 ≤ n < k
+		b = append(b, first)
+		b = append(b, rest[:n-1]...)
+		b = append(b, '.')
+		b = append(b, rest[n-1:]...)
+	case -6 < n && n <= 0:
+		b = append(b, '0', '.')
+		b = append(b, zeros[:-n]...)
+		b = append(b, first)
+		b = append(b, rest...)
+	default:
+		b = append(b, first)
+		if len(rest) > 0 {
+			b = append(b, '.')
+			b = append(b, rest...)
+		}
+		if exp < 0 {
+			b = append(b, 'e', '-')
+			exp = -exp
+		} else {
+			b = append(b, 'e', '+')
+		}
+		b = strconv.AppendInt(b, int64(exp), 10)
 	}
 	return b
 }
 
-const hexDigits = "0123456789abcdef"
+// zeros holds as many zeros as appendNumber writes at most: 20 after one
+// digit (1e20).
+const zeros = "00000000000000000000"
 
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD;
-// U+2028 and U+2029 are escaped, as encoding/json does; <, > and & are not.
-func appendString(b []byte, s string) []byte {
+// quoteAs tells appendQuoted what to do with each byte of a string: 0 for
+// a byte written as it is, viaDecode for a byte at or above 0x80 (the
+// start of a multi-byte UTF-8 sequence, or not UTF-8), and for an ASCII
+// byte to escape the letter that follows the backslash: one of RFC 8259
+// §7's two-character escapes (\" \\ \b \f \n \r \t), or 'u' for the
+// six-character form \u00XX.
+var quoteAs = func() (t [256]byte) {
+	// RFC 8259 §7: quotation mark, reverse solidus and the control
+	// characters U+0000 to U+001F must be escaped.
+	for c := range 0x20 {
+		t[c] = 'u'
+	}
+	t['"'], t['\\'] = '"', '\\'
+	t['\b'], t['\f'], t['\n'], t['\r'], t['\t'] = 'b', 'f', 'n', 'r', 't'
+	// kmerge's addition: DEL, which YAML does not take raw (YAML 1.2
+	// §5.1, c-printable), so that the JSON also reads as YAML.
+	t[0x7f] = 'u'
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = viaDecode
+	}
+	return t
+}()
+
+const viaDecode = 1
+
+// appendQuoted appends s as a JSON string (RFC 8259 §7): in quotation
+// marks, with '"' and '\' escaped, and the control characters U+0000 to
+// U+001F as their two-character escapes where RFC 8259 has one (\b \f \n
+// \r \t) and as \u00XX otherwise; '/' is not escaped, nor are <, > and &
+// (JSON does not need it; Go's encoding/json escapes these three for
+// HTML).
+//
+// Some characters JSON allows raw are escaped too, so that the output also
+// reads as YAML, to the same string: see escapedForYAML (and DEL, in
+// quoteAs). They are written \u007f, \u0080 to \u009f, \u2028, \u2029,
+// \ufffe and \uffff.
+//
+// The text is UTF-8 (RFC 8259 §8.1). A byte that does not start a valid
+// UTF-8 sequence (RFC 3629: truncated, overlong, a surrogate's encoding,
+// beyond U+10FFFF) is written as U+FFFD, escaped as \ufffd, one per byte,
+// as Go's unicode/utf8 decoder reports them.
+func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f { // DEL: YAML refuses it raw
-				i++
+	written := 0 // s[:written] is in b
+	i := 0
+	for i < len(s) {
+		how := quoteAs[s[i]]
+		if how == 0 {
+			i++
+			continue
+		}
+		if how == viaDecode {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if size > 1 && !escapedForYAML(r) {
+				i += size // valid UTF-8, written as it is
 				continue
 			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			b = append(b, s[written:i]...)
+			if size == 1 {
+				r = utf8.RuneError // not UTF-8
 			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = appendHex4(b, r)
 			i += size
-			start = i
+			written = i
 			continue
 		}
-		// C1 controls and the Unicode line separators are escaped (DEL
-		// above too): YAML
-		// reads NEL (U+0085), U+2028 and U+2029 as line breaks and refuses
-		// the other C1 controls, so JSON read as YAML keeps them only
-		// escaped (found by FuzzRead).
-		if r >= 0x80 && r <= 0x9F || r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
+		b = append(b, s[written:i]...)
+		if how == 'u' {
+			b = appendHex4(b, rune(s[i]))
+		} else {
+			b = append(b, '\\', how)
 		}
-		i += size
+		i++
+		written = i
 	}
-	b = append(b, s[start:]...)
+	b = append(b, s[written:]...)
 	return append(b, '"')
+}
+
+// escapedForYAML reports whether appendQuoted escapes the character r
+// (above U+007F) although RFC 8259 lets JSON hold it raw: YAML's readers
+// would not give it back. YAML 1.2 §5.1 (c-printable) does not allow the
+// C1 controls U+0080 to U+009F raw except NEL (U+0085), nor U+FFFE and
+// U+FFFF (yaml.v3 refuses them: "control characters are not allowed");
+// NEL, U+2028 and U+2029 are line breaks in YAML 1.1 (§5.4), and yaml.v3
+// folds a raw NEL in a quoted string into a space. JSON read as YAML is
+// the promise of docs/upstream-differences.md;
+// conformance.FuzzJSONScalars checks it with yaml.v3.
+func escapedForYAML(r rune) bool {
+	return r <= 0x9f || r == '\u2028' || r == '\u2029' || r == 0xfffe || r == 0xffff
+}
+
+// appendHex4 appends the escape \uXXXX of a character of the Basic
+// Multilingual Plane (RFC 8259 §7), hexadecimal digits in lower case.
+func appendHex4(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }

@@ -108,7 +108,7 @@ func (w *walker) checkRange(n *yaml.Node, k tree.Kind, t *schema.Type, v float64
 // documentation).
 func checkFormat(t *schema.Type, s string) error {
 	if t.Format == "quantity" {
-		return parseQuantity(s)
+		return checkQuantity(s)
 	}
 	if !t.FromGo() {
 		return nil
@@ -130,22 +130,55 @@ func checkFormat(t *schema.Type, s string) error {
 	return nil
 }
 
-// The errors of k8s.io/apimachinery's resource.ParseQuantity, worded as it
-// words them.
+// What a quantity that does not parse is told, in the words of
+// k8s.io/apimachinery's resource.ParseQuantity (docs/validation.md: its
+// message is quoted), for the three ways it refuses a string (see
+// checkQuantity).
 var (
-	errQuantityFormat  = errors.New("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
-	errQuantityNumeric = errors.New("unable to parse numeric part of quantity")
-	errQuantitySuffix  = errors.New("unable to parse quantity's suffix")
+	errNotQuantity     = errors.New("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+	errQuantityNoDigit = errors.New("unable to parse numeric part of quantity")
+	errQuantityUnit    = errors.New("unable to parse quantity's suffix")
 )
 
 // errQuantitySpace is kmerge's word for a quantity with white space
-// around it, which ParseQuantity refuses as errQuantityFormat.
+// around it, which ParseQuantity refuses as errNotQuantity.
 var errQuantitySpace = errors.New("a quantity has no spaces around it (an API server's JSON decoder trims them, and stores the quantity without them; resource.ParseQuantity refuses them)")
 
-// parseQuantity reports whether resource.ParseQuantity accepts a string:
-// it parses it as ParseQuantity does, step by step, so that it accepts and
-// refuses exactly the same strings (a differential test in the
-// conformance module checks it). JSON numbers are always quantities.
+// checkQuantity reports why s is not a resource quantity, or nil. The
+// grammar is the one Kubernetes documents for resource.Quantity (the API
+// reference, "Quantity"):
+//
+//	<quantity>        ::= <signedNumber><suffix>
+//	<signedNumber>    ::= <number> | <sign><number>
+//	<number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
+//	<suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI>
+//	<binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei
+//	<decimalSI>       ::= m | "" | k | M | G | T | P | E
+//	<decimalExponent> ::= "e" <signedNumber> | "E" <signedNumber>
+//
+// What resource.ParseQuantity, which an API server decodes quantities
+// with, accepts differs from it; kmerge accepts what ParseQuantity
+// accepts, as observed (conformance.TestQuantityStrings and
+// FuzzQuantity compare the two, and the messages):
+//
+//   - the decimal SI suffixes n (10^-9) and u (10^-6) too;
+//   - the exponent is an integer (1e3, E-2, e+09; not 1e1.5, nor 1e),
+//     read as a 64-bit integer (longer: refused as a suffix) and then
+//     kept modulo 2^32, as a signed 32-bit number;
+//   - the number may have no digit at all (-, +., ., and nothing: Ki, e3)
+//     and is then zero, as long as the suffix is not a decimal one below
+//     10^-9 (e-10, or an exponent whose 32 bits are) nor binary above Ti
+//     (Pi, Ei): those are refused with errQuantityNoDigit. The empty
+//     string is not a quantity;
+//   - the size and precision limits the documentation gives (|value| <
+//     2^63, three decimal places) are not checked: a quantity beyond them
+//     is capped or rounded, not refused.
+//
+// A string refuses in one of three ways: its shape is not a number and a
+// run of suffix-like text (letters of the suffixes, then an optional
+// sign, then digits) (errNotQuantity); that text is not a suffix
+// (errQuantityUnit); the number has no digit and the suffix does not take
+// that (errQuantityNoDigit).
 //
 // Text with spaces around it (" 1", "1 ") is refused, as ParseQuantity
 // refuses it, although Quantity's UnmarshalJSON, what an API server
@@ -154,146 +187,91 @@ var errQuantitySpace = errors.New("a quantity has no spaces around it (an API se
 // something else than the object (a diff that never goes away), and a
 // reader parsing the text with ParseQuantity fails. A violation a
 // manifest had before the patches is a warning, not an error.
-func parseQuantity(s string) error {
+func checkQuantity(s string) error {
 	if s == "" {
-		return errQuantityFormat
+		return errNotQuantity
 	}
 	if t := strings.TrimSpace(s); t != s && t != "" {
 		return errQuantitySpace
 	}
-	if s == "0" {
-		return nil
+	// <signedNumber>: a sign, digits, a point and digits, every part optional
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
 	}
-	value, num, denom, suffix, ok := splitQuantity(s)
+	afterInt := skipDigits(s, i)
+	hasDigit := afterInt > i
+	i = afterInt
+	if i < len(s) && s[i] == '.' {
+		afterFrac := skipDigits(s, i+1)
+		hasDigit = hasDigit || afterFrac > i+1
+		i = afterFrac
+	}
+	suffix := s[i:]
+	if !suffixShaped(suffix) {
+		return errNotQuantity
+	}
+	base, exp, ok := suffixValue(suffix)
 	if !ok {
-		return errQuantityFormat
+		return errQuantityUnit
 	}
-	exponent, binary, ok := quantitySuffix(suffix)
-	if !ok {
-		return errQuantitySuffix
-	}
-	// ParseQuantity's fast path (an int64 amount) succeeds whenever it is
-	// taken; otherwise the number goes through inf.Dec, which needs a digit.
-	precision, scale := int32(-1), int32(0)
-	switch {
-	case !binary:
-		scale = exponent
-		precision = 18 - int32(len(num)+len(denom))
-	case exponent >= 0 && len(denom) == 0:
-		precision = 15 - int32(len(num)) - int32(float32(exponent)*3/10) - 1
-	}
-	if precision >= 0 && scale-int32(len(denom)) >= -9 {
-		return nil
-	}
-	if !strings.ContainsAny(value, "0123456789") {
-		return errQuantityNumeric
+	if !hasDigit && (base == 10 && exp < -9 || base == 2 && exp > 40) {
+		return errQuantityNoDigit
 	}
 	return nil
 }
 
-// splitQuantity is resource's parseQuantityString: the number (value, with
-// its sign; num and denom, its digits before and after the point, leading
-// zeros of num dropped) and the suffix. ok is false for text after a
-// suffix that is not an exponent.
-func splitQuantity(s string) (value, num, denom, suffix string, ok bool) {
-	pos, end := 0, len(s)
-	if s[0] == '-' || s[0] == '+' {
-		pos++
+// skipDigits returns the index of the first byte at or after i in s that
+// is not an ASCII digit.
+func skipDigits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
 	}
-	for pos < end && s[pos] == '0' {
-		pos++
-	}
-	if pos >= end {
-		return "0", "0", "", "", true
-	}
-	start := pos
-	for pos < end && isDigit(s[pos]) {
-		pos++
-	}
-	num = s[start:pos]
-	if pos >= end {
-		return s, num, "", "", true
-	}
-	if num == "" {
-		num = "0"
-	}
-	if s[pos] == '.' {
-		pos++
-		start = pos
-		for pos < end && isDigit(s[pos]) {
-			pos++
-		}
-		denom = s[start:pos]
-		if pos >= end {
-			return s, num, denom, "", true
-		}
-	}
-	value = s[:pos]
-	suffixStart := pos
-	for pos < end && strings.IndexByte("eEinumkKMGTP", s[pos]) >= 0 {
-		pos++
-	}
-	if pos >= end {
-		return value, num, denom, s[suffixStart:], true
-	}
-	if s[pos] == '-' || s[pos] == '+' {
-		pos++
-	}
-	for pos < end && isDigit(s[pos]) {
-		pos++
-	}
-	if pos < end {
-		return "", "", "", "", false
-	}
-	return value, num, denom, s[suffixStart:], true
+	return i
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// suffixShaped reports whether s could be a suffix as far as its
+// characters go: letters a suffix is spelled with (the SI prefixes n u m
+// k M G T P E, the K and i of the binary ones, the e of an exponent),
+// then at most one sign, then digits.
+func suffixShaped(s string) bool {
+	i := 0
+	for i < len(s) && strings.IndexByte("numkMGTPEKie", s[i]) >= 0 {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	return skipDigits(s, i) == len(s)
+}
 
-// quantitySuffix interprets a quantity's suffix as resource's suffixer
-// does: a decimal SI suffix (n u m "" k M G T P E), a binary one (Ki Mi Gi
-// Ti Pi Ei), or an exponent (e3, E-2).
-func quantitySuffix(s string) (exponent int32, binary, ok bool) {
-	switch s {
-	case "":
-		return 0, false, true
-	case "n":
-		return -9, false, true
-	case "u":
-		return -6, false, true
-	case "m":
-		return -3, false, true
-	case "k":
-		return 3, false, true
-	case "M":
-		return 6, false, true
-	case "G":
-		return 9, false, true
-	case "T":
-		return 12, false, true
-	case "P":
-		return 15, false, true
-	case "E":
-		return 18, false, true
-	case "Ki":
-		return 10, true, true
-	case "Mi":
-		return 20, true, true
-	case "Gi":
-		return 30, true, true
-	case "Ti":
-		return 40, true, true
-	case "Pi":
-		return 50, true, true
-	case "Ei":
-		return 60, true, true
-	}
-	if len(s) > 1 && (s[0] == 'e' || s[0] == 'E') {
-		e, err := strconv.ParseInt(s[1:], 10, 64)
-		if err != nil {
-			return 0, false, false
+// suffixValue returns the multiplier a suffix stands for, base^exp: base
+// 10 for the decimal SI suffixes and exponents, 2 for the binary SI
+// suffixes (IEC 80000-13: Ki is 2^10). ok is false for anything else.
+func suffixValue(s string) (base int, exp int32, ok bool) {
+	switch {
+	case s == "":
+		return 10, 0, true
+	case len(s) == 1:
+		// the decimal SI prefixes: 10^-9 to 10^18 in steps of 10^3 (the
+		// space stands for no suffix, 10^0)
+		if p := strings.IndexByte("num kMGTPE", s[0]); p >= 0 && s[0] != ' ' {
+			return 10, int32(3*p - 9), true
 		}
-		return int32(e), false, true
+	case len(s) == 2 && s[1] == 'i':
+		if p := strings.IndexByte("KMGTPE", s[0]); p >= 0 {
+			return 2, int32(10 * (p + 1)), true
+		}
+		return 0, 0, false
 	}
-	return 0, false, false
+	if s[0] != 'e' && s[0] != 'E' {
+		return 0, 0, false
+	}
+	// an exponent: an optional sign and at least one digit, read as an
+	// int64 and kept modulo 2^32 (as ParseQuantity is observed to do)
+	x, err := strconv.ParseInt(s[1:], 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	return 10, int32(x), true
 }

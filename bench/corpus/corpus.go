@@ -24,10 +24,18 @@ const Seed = 20261122
 type Case struct {
 	APIVersion, Kind, Name string
 	Doc, Patch             *yaml.Node // root mappings; never modified by users
+	// Text is the document's text when it is not yaml.v3's rendering of
+	// Doc (CRDs: controller-gen's style); DocYAML and DocHandYAML give it.
+	Text []byte
 }
 
 // DocYAML is the document as YAML, with its comments.
-func (c Case) DocYAML() []byte { return yamlText(c.Doc) }
+func (c Case) DocYAML() []byte {
+	if c.Text != nil {
+		return c.Text
+	}
+	return yamlText(c.Doc)
+}
 
 // DocHandYAML is the document as a person writes it: the YAML of DocYAML
 // with a blank line before every top-level section (metadata:, spec:,
@@ -35,7 +43,12 @@ func (c Case) DocYAML() []byte { return yamlText(c.Doc) }
 // writes no blank lines, so this text is not its rendering of the
 // document: kmerge apply must splice it (a program's YAML it writes as the
 // edited rendering).
-func (c Case) DocHandYAML() []byte { return HandWritten(c.DocYAML()) }
+func (c Case) DocHandYAML() []byte {
+	if c.Text != nil {
+		return c.Text
+	}
+	return HandWritten(c.DocYAML())
+}
 
 // HandWritten puts a blank line before every top-level key of a YAML
 // document whose value is a block (the line ends with the colon), but the

@@ -73,7 +73,7 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 		if err != nil {
 			return usagef("%q: name an object as a patch header does, kind.name (deployment.web, staging/configmap.settings)", a)
 		}
-		only = append(only, sel)
+		only = append(only, resource.TargetSelector(sel))
 	}
 	proj, err := o.prepare(stderr)
 	if err != nil {

@@ -500,6 +500,11 @@ func TestLSPFeatures(t *testing.T) {
 	if !strings.Contains(h.Contents.Value, "**deployment.web** picks 1 object") || !strings.Contains(h.Contents.Value, "apps/v1 Deployment web (deployment.yaml:1)") {
 		t.Errorf("hover on a target:\n%s", h.Contents.Value)
 	}
+	// its range is the target's, as the parser read it (syntax.Target's
+	// Pos and End), not the whole header with its path
+	if h.Range.String() != "4:1-4:15" {
+		t.Errorf("hover range on a target %s, want 4:1-4:15", h.Range)
+	}
 	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(4, 20)}, &h)
 	if !strings.Contains(h.Contents.Value, "items merge by name") {
 		t.Errorf("hover on containers lacks the explain text:\n%s", h.Contents.Value)
@@ -1165,6 +1170,74 @@ func TestLSPOverlayFiles(t *testing.T) {
 	c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(5, 4)}, &h)
 	if h.Contents.Value != "" {
 		t.Errorf("hover in stray.yaml shows it as applied:\n%s", h.Contents.Value)
+	}
+	c.shutdown()
+}
+
+// TestLSPCompleteAfterQuotedNames: completion reads what is written before
+// the cursor as the parser reads the whole text (issue 27 item 16): after
+// a quoted kind that holds dots (a kind qualified by its group), the
+// names of its objects; after a quoted dotted name in a header, the
+// fields of its object; in a YAML patch list whose target quotes a dotted
+// name (in a plain scalar, or in a YAML quoted one), the fields of the
+// object it names. The header was cut at the first dot inside the quotes
+// (a qualified kind read as kind "widget, name example, and a path), and a
+// patch list's target lost its closing quote (and was read as a header,
+// which reads other names than a patch list does), so nothing was
+// proposed for those. A key with a dot in it is proposed written as a
+// path writes it, quoted (it was inserted bare, which reads as two
+// steps), and after an opening quote too (the key was cut at the dot
+// inside the quotes).
+func TestLSPCompleteAfterQuotedNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kmerge.yaml":        "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n",
+		"base/cm.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app.v2\ndata: {a: b}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: gear\nspec: {a.b: {c: 1}}\n",
+		"overrides/p.kpatch": "",
+		"overrides/a.yaml":   "[]\n",
+		"overrides/b.yaml":   "[]\n",
+	})
+	c := startServer(t)
+	c.initialize(dir)
+	labels := func(uri string, line, char int) []string {
+		var list struct {
+			Items []struct {
+				Label    string `json:"label"`
+				TextEdit struct {
+					NewText string `json:"newText"`
+				} `json:"textEdit"`
+			} `json:"items"`
+		}
+		c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(line, char)}, &list)
+		var out []string
+		for _, it := range list.Items {
+			if it.TextEdit.NewText != it.Label {
+				out = append(out, it.Label+" as "+it.TextEdit.NewText)
+			} else {
+				out = append(out, it.Label)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		file, text string
+		line, char int
+		want       string
+	}{
+		{"p.kpatch", "[\"widget.example.com\".\n", 0, 22, "gear"},
+		{"p.kpatch", "[configmap.\"app.v2\".\n", 0, 20, "data"},
+		{"p.kpatch", "[configmap.\"app.v2\".metadata.\n", 0, 29, "labels"},
+		{"p.kpatch", "[\"widget.example.com\".gear]\nspec.\n", 1, 5, `a.b as "a.b"`},
+		{"p.kpatch", "[\"widget.example.com\".gear]\nspec.\"a.\n", 1, 8, `a.b as "a.b"`},
+		{"p.kpatch", "[\"widget.example.com\".gear.spec.\"a.\n", 0, 32, `a.b as "a.b"`},
+		{"a.yaml", "- target: configmap.\"app.v2\"\n  patch:\n    \n", 2, 4, "data"},
+		{"b.yaml", "- target: 'configmap.\"app.v2\"'\n  patch:\n    \n", 2, 4, "data"},
+	} {
+		uri := fileURI(t, filepath.Join(dir, "overrides", tc.file))
+		c.open(uri, tc.text)
+		if got := labels(uri, tc.line, tc.char); !slices.Contains(got, tc.want) {
+			t.Errorf("%s %q at %d:%d proposes %q, want %s among them", tc.file, tc.text, tc.line, tc.char, got, tc.want)
+		}
 	}
 	c.shutdown()
 }

@@ -113,7 +113,7 @@ func (u *unit) targetsIn(ws *workspace) []target {
 		for i, p := range u.patches {
 			t := &u.targets[i]
 			if t.objs = ws.targets(p.Target); len(t.objs) > 0 {
-				if err := p.Target.Ambiguity(t.objs); err != nil {
+				if err := resource.TargetSelector(p.Target).Ambiguity(t.objs); err != nil {
 					t.ambiguous = &syntax.Error{Pos: p.Pos, Msg: err.Error()}
 				}
 			}
@@ -208,7 +208,7 @@ func (ws *workspace) units(d *document) []placed {
 		start, from = end, to
 	}
 	for i, line := range d.lines {
-		if i > start && strings.HasPrefix(strings.TrimLeft(line, " \t"), "[") {
+		if i > start && syntax.IsHeader(line) {
 			add(i, at)
 		}
 		at += len(line) + 1
@@ -250,7 +250,7 @@ func parseSection(file, text string) *unit {
 			return u
 		}
 		i := ke.Pos.Line - 1
-		if strings.HasPrefix(strings.TrimSpace(lines[i]), "[") {
+		if syntax.IsHeader(lines[i]) {
 			return u // the header: the section is left out
 		}
 		lines[i] = ""

@@ -10,7 +10,6 @@ import (
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -63,7 +62,7 @@ func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList 
 	switch {
 	case !d.kpatch:
 		c.patchList(before)
-	case strings.HasPrefix(strings.TrimLeft(before, " \t"), "["):
+	case syntax.IsHeader(before):
 		c.header(strings.TrimLeft(before, " \t")[1:])
 	default:
 		c.assignment(a, p.Line, before)
@@ -72,60 +71,31 @@ func (s *Server) complete(d *document, a *analysis, p Position) *CompletionList 
 }
 
 // header completes inside a header, after its "[": the kind, the name (or
-// a pattern), a label selector in braces after it, then the path.
+// a pattern), a label selector in braces after it, then the path. What is
+// before the cursor is read by the header's grammar (syntax.HeaderCursor):
+// a quoted kind or name may hold dots.
 func (c *completer) header(inner string) {
+	cur, ok := syntax.HeaderCursor(inner)
+	if !ok {
+		return
+	}
 	base := c.cursor - len(inner)
-	ns := ""
-	if slash := strings.IndexByte(inner, '/'); slash >= 0 && !strings.ContainsAny(inner[:slash], ".\"'{") {
-		ns, inner, base = inner[:slash], inner[slash+1:], base+slash+1
+	c.start = base + cur.Start
+	t := cur.Target
+	kind := t.Kind
+	if kind == "" {
+		kind = "*"
 	}
-	dot := strings.IndexByte(inner, '.')
-	if dot < 0 {
-		c.start = base
-		c.kinds(ns)
-		return
+	switch cur.In {
+	case syntax.InKind:
+		c.kinds(t.Namespace)
+	case syntax.InName:
+		c.names(t.Namespace, kind)
+	case syntax.InLabels:
+		c.labels(t.Namespace, kind, t.Name, inner[cur.Start:])
+	case syntax.InPath:
+		c.below(t, cur.Path, cur.Bracket, true)
 	}
-	kind := inner[:dot]
-	rest := inner[dot+1:]
-	nameEnd := strings.IndexAny(rest, ".{")
-	if nameEnd < 0 {
-		c.start = base + dot + 1
-		c.names(ns, kind)
-		return
-	}
-	name := rest[:nameEnd]
-	end := dot + 1 + nameEnd // where the target ends in inner
-	if rest[nameEnd] == '{' {
-		close := strings.IndexByte(rest[nameEnd:], '}')
-		if close < 0 { // the cursor is in the label selector
-			c.labels(ns, kind, name, rest[nameEnd+1:])
-			return
-		}
-		end += close + 1
-		if end >= len(inner) || inner[end] != '.' {
-			return
-		}
-	}
-	target := inner[:end]
-	pathText := inner[end+1:]
-	cut := strings.LastIndexAny(pathText, ".[")
-	c.start = c.cursor - (len(pathText) - cut - 1)
-	prefix := ""
-	if cut > 0 {
-		prefix = pathText[:cut]
-	}
-	header := "[" + target
-	if ns != "" {
-		header = "[" + ns + "/" + target
-	}
-	if prefix != "" {
-		header += "." + prefix
-	}
-	patches, err := syntax.ParseKpatch([]byte(header+"]\n"), c.d.path)
-	if err != nil || len(patches) != 1 {
-		return
-	}
-	c.below(patches[0].Target, patches[0].Path, cut >= 0 && pathText[cut] == '[', true)
 }
 
 // kinds proposes the kinds of the project's objects, and * (any kind).
@@ -171,7 +141,7 @@ func (c *completer) names(ns, kind string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.addText(n, resource.TargetWord(n), kindRef, where[n], "") // app.v2 is written "app.v2"
+		c.addText(n, syntax.TargetWord(n), kindRef, where[n], "") // app.v2 is written "app.v2"
 	}
 	if len(names) > 0 {
 		c.add("*", kindRef, "every "+kind, "")
@@ -197,7 +167,7 @@ func (c *completer) labels(ns, kind, name, text string) {
 		part = text[i+1:]
 	}
 	lead := len(part) - len(strings.TrimLeft(part, " !"))
-	sel := resource.Selector{Namespace: ns, Kind: kind, Name: name}
+	sel := syntax.Target{Namespace: ns, Kind: kind, Name: name}
 	if kind == "*" {
 		sel.Kind = ""
 	}
@@ -243,7 +213,7 @@ func (c *completer) labels(ns, kind, name, text string) {
 // bracket, the selectors of the items present; else the fields and
 // shortcuts of the type there, and, for a list, its selectors (bare in a
 // header).
-func (c *completer) below(target resource.Selector, path syntax.Path, bracket, header bool) {
+func (c *completer) below(target syntax.Target, path syntax.Path, bracket, header bool) {
 	objs := c.ws.targets(target)
 	var typ *schema.Type
 	var field *schema.Field
@@ -299,7 +269,10 @@ func (c *completer) below(target resource.Selector, path syntax.Path, bracket, h
 		for _, n := range nodes {
 			if n.Kind == yaml.MappingNode {
 				for i := 0; i+1 < len(n.Content); i += 2 {
-					c.add(n.Content[i].Value, kindField, "in "+objs[0].ID(), "")
+					// written as a path writes it (one printer): a key
+					// with a dot in it quoted, "example.com/team"
+					k := n.Content[i].Value
+					c.addText(k, syntax.Path{{Field: k}}.String(), kindField, "in "+objs[0].ID(), "")
 				}
 			}
 		}
@@ -356,7 +329,7 @@ func (c *completer) selectors(field *schema.Field, nodes []*yaml.Node, bracket, 
 					conds = nil
 					break
 				}
-				sel := &syntax.Selector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
+				sel := &syntax.ItemSelector{Op: syntax.SelMatch, Conds: []syntax.Cond{{Key: []string{k}, Value: v.Value}}}
 				conds = append(conds, strings.Trim(sel.String(), "[]"))
 			}
 			text := fmt.Sprint(i)
@@ -388,26 +361,22 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 			section = p
 		}
 	}
-	sep := separatorIndex(before)
+	sep := syntax.KeySeparator(before)
 	if sep < 0 {
 		key := strings.TrimLeft(before, " \t")
 		if section == nil {
 			return
 		}
-		cut := strings.LastIndexAny(key, ".[")
-		c.start = c.cursor - (len(key) - cut - 1)
-		path := append(syntax.Path(nil), section.Path...)
-		if cut > 0 {
-			more, err := syntax.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: line + 1, Column: 1})
-			if err != nil {
-				return
-			}
-			path = append(path, more...)
+		cur, ok := syntax.PathCursor(key) // the key's grammar: a quoted step may hold dots
+		if !ok {
+			return
 		}
+		c.start = c.cursor - len(key) + cur.Start
+		path := append(append(syntax.Path(nil), section.Path...), cur.Path...)
 		if key == "" {
 			c.add("!delete", kindKeyword, "delete what the header names", "")
 		}
-		c.below(section.Target, path, cut >= 0 && key[cut] == '[', false)
+		c.below(section.Target, path, cur.Bracket, false)
 		return
 	}
 	value := before[sep+1:]
@@ -445,25 +414,4 @@ func (c *completer) assignment(a *analysis, line int, before string) {
 			}
 		}
 	}
-}
-
-// separatorIndex finds the : or = that ends an assignment's key, outside
-// quotes and brackets; -1 when the cursor is still in the key.
-func separatorIndex(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\'':
-			i = quotedEnd(s, i) - 1
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case ':', '=':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }

@@ -3,9 +3,10 @@ package lsp
 import (
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/internal/explain"
 	"github.com/kmerge/kmerge/kpatch/syntax"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -105,9 +106,9 @@ func entryKeys(lines []string, line, col int) (target, typ string) {
 		}
 		switch y.key {
 		case "target":
-			target = strings.Trim(v, `"'`)
+			target = yamlScalar(v)
 		case "type":
-			typ = strings.Trim(v, `"'`)
+			typ = yamlScalar(v)
 		}
 	}
 	for i := line; i >= 0; i-- {
@@ -130,6 +131,17 @@ func entryKeys(lines []string, line, col int) (target, typ string) {
 	return target, typ
 }
 
+// yamlScalar is the string a scalar's text on one line holds: a quoted
+// scalar unquoted as YAML reads it, a plain one as it is (a target quotes
+// a dotted name, configmap."app.v2", in a plain scalar).
+func yamlScalar(v string) string {
+	var s string
+	if v != "" && (v[0] == '"' || v[0] == '\'') && yaml.Unmarshal([]byte(v), &s) == nil {
+		return s
+	}
+	return v
+}
+
 // patchList completes in a YAML patch list: the objects after target:,
 // the patch types after type:, and in a patch: the fields of the target's
 // kind at the cursor's place (dotpaths and shortcuts for field patches,
@@ -142,7 +154,7 @@ func (c *completer) patchList(before string) {
 		for _, r := range c.ws.set.Resources {
 			// the target as a header writes it (one printer): a dotted name
 			// quoted, configmap."app.v2", which a YAML plain scalar holds
-			c.add(resource.Selector{Kind: strings.ToLower(r.Kind), Name: r.Name}.String(), kindRef, r.ID(), "")
+			c.add(syntax.Target{Kind: strings.ToLower(r.Kind), Name: r.Name}.String(), kindRef, r.ID(), "")
 		}
 		return
 	case y.key == "type":
@@ -163,27 +175,23 @@ func (c *completer) patchList(before string) {
 	if !ok || pl.target == "" {
 		return
 	}
-	patches, err := syntax.ParseKpatch([]byte("["+pl.target+"]\n"), c.d.path)
-	if err != nil || len(patches) != 1 {
+	// the target as the patch list reads it (not as a header: there a
+	// dot may start a path)
+	target, err := syntax.ParseTarget(pl.target, tree.Position{File: c.d.path})
+	if err != nil {
 		return
 	}
-	target := patches[0].Target
 	switch pl.typ {
 	case "", "field":
 		if len(pl.keys) > 0 {
 			return
 		}
-		cut := strings.LastIndexAny(key, ".[")
-		c.start = c.cursor - (len(key) - cut - 1)
-		var path syntax.Path
-		if cut > 0 {
-			more, err := syntax.ParsePath(key[:cut], tree.Position{File: c.d.path, Line: c.line + 1, Column: col + 1})
-			if err != nil {
-				return
-			}
-			path = more
+		cur, ok := syntax.PathCursor(key)
+		if !ok {
+			return
 		}
-		c.below(target, path, cut >= 0 && key[cut] == '[', false)
+		c.start = c.cursor - len(key) + cur.Start
+		c.below(target, cur.Path, cur.Bracket, false)
 	case "strategic", "merge":
 		c.start = col
 		objs := c.ws.targets(target)

@@ -261,7 +261,7 @@ func (a *analysis) run(ctx context.Context) bool {
 	selectsLabels := false // a target selects by labels or annotations
 	for _, x := range a.order {
 		t := x.patch().Target
-		selectsLabels = selectsLabels || t.ReadsMetadata()
+		selectsLabels = selectsLabels || resource.TargetSelector(t).ReadsMetadata()
 	}
 	// what the document's patches pick, and what is wrong with their
 	// targets; and what the patches that may make another pick an object

@@ -62,6 +62,11 @@ func spotAt(d *document, a *analysis, p Position) *spot {
 		if sp := pick(pt, nil, nil, pt.Path); sp != nil {
 			return sp
 		}
+		if t := pt.Target; d.kpatch && t.End.Line > 0 && onLine(t.Pos) && t.End.Line == t.Pos.Line && d.column(t.Pos) <= col && col < d.column(t.End) {
+			// on the target: its range, as the parser read it (a quoted
+			// name with dots, a label selector, up to the header's path)
+			return &spot{patch: pt, rng: Range{Start: d.pos(p.Line, d.column(t.Pos)), End: d.pos(p.Line, d.column(t.End))}}
+		}
 		if onLine(pt.Pos) {
 			return &spot{patch: pt, rng: tokenRange(d, pt.Pos, nil)}
 		}

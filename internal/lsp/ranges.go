@@ -56,7 +56,7 @@ func kpatchTokenEnd(text string, b int, value *syntax.Value) int {
 	if value != nil {
 		return min(b+len(value.Raw), len(text))
 	}
-	header := strings.HasPrefix(strings.TrimSpace(text), "[")
+	header := syntax.IsHeader(text)
 	if strings.HasPrefix(text[b:], "${") {
 		if i := strings.IndexByte(text[b:], '}'); i >= 0 {
 			return b + i + 1
@@ -66,11 +66,8 @@ func kpatchTokenEnd(text string, b int, value *syntax.Value) int {
 	case '[':
 		if strings.TrimSpace(text[:b]) == "" {
 			// the header itself: to its last ]
-			code := strings.TrimRight(text, " \t")
-			if i := strings.Index(code, " #"); i >= 0 {
-				code = strings.TrimRight(code[:i], " \t")
-			}
-			return len(code)
+			// (a # in a quoted name starts no comment)
+			return len(strings.TrimRight(syntax.StripComment(text), " \t"))
 		}
 		return closing(text, b+1)
 	case '"', '\'':

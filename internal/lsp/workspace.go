@@ -13,6 +13,7 @@ import (
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
+	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/schema"
@@ -303,7 +304,8 @@ func (ws *workspace) shortcutsOf(t *schema.Type) []kpatch.Shortcut {
 
 // targets returns the objects a patch target picks, in set order (also
 // when the target is ambiguous: the error is the run's to report).
-func (ws *workspace) targets(sel resource.Selector) []*resource.Resource {
+func (ws *workspace) targets(t syntax.Target) []*resource.Resource {
+	sel := resource.TargetSelector(t)
 	m, err := sel.Matcher(ws.schema)
 	if err != nil {
 		return nil

@@ -2,9 +2,10 @@ package syntax
 
 import (
 	"errors"
+	"strings"
 
+	"github.com/kmerge/kmerge/internal/match"
 	"github.com/kmerge/kmerge/internal/secret"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -44,17 +45,37 @@ type Error struct {
 func (e *Error) Masked() bool { return e.Secret || secret.InError(e.Err) }
 
 // mayPickSecrets reports whether a target may pick v1 Secrets, whose
-// values the lines of its patch set. Kind names are matched as the
-// built-in schema names Secret (its kind, resource name and singular, in
-// any letter case, qualified or not): it has no other names, so no schema
-// is needed.
-func mayPickSecrets(sel resource.Selector) bool {
-	return sel.MayPickKind(secret.APIVersion, secret.Kind, nil)
+// values the lines of its patch set. A kind name picks Secrets when it is
+// one of the built-in names of Secret (its kind, resource name and
+// singular, in any letter case; it has no short names), qualified or not
+// (a qualified name is not checked further: masking a line more than
+// needed is safe), so that no schema is needed; apiVersion, group, version
+// and kind's regular expressions are matched as package resource matches
+// them (match.Compile). A target that does not compile may pick anything.
+func mayPickSecrets(t Target) bool {
+	if t.ID {
+		return t.APIVersion == secret.APIVersion && t.Kind == secret.Kind
+	}
+	c, err := match.Compile(t.fields())
+	switch {
+	case err != nil:
+		return true
+	case t.APIVersion != "" && t.APIVersion != secret.APIVersion,
+		c.Group != nil && !c.Group.MatchString(""),
+		c.Version != nil && !c.Version.MatchString(secret.APIVersion):
+		return false
+	case c.Kind != nil:
+		return c.Kind.MatchString(secret.Kind)
+	case t.Kind == "" || t.Kind == "*":
+		return true
+	}
+	head, _, _ := strings.Cut(strings.ToLower(t.Kind), ".")
+	return head == "secret" || head == "secrets"
 }
 
 // inSecretPatch marks err, an error in the lines of a patch whose target
 // may pick Secrets, as one whose line is quoted masked.
-func inSecretPatch(err error, sel resource.Selector) error {
+func inSecretPatch(err error, sel Target) error {
 	var e *Error
 	if errors.As(err, &e) && mayPickSecrets(sel) {
 		e.Secret = true

@@ -19,15 +19,15 @@ func FromFieldpath(p fieldpath.Path) Path {
 		case fieldpath.FieldElement:
 			out[i] = Step{Field: e.Name, Quoted: fieldpath.Quote(e.Name) != e.Name}
 		case fieldpath.IndexElement:
-			out[i] = Step{Sel: &Selector{Op: SelIndex, Index: e.Index}}
+			out[i] = Step{Sel: &ItemSelector{Op: SelIndex, Index: e.Index}}
 		case fieldpath.KeyElement:
 			conds := make([]Cond, len(e.Key))
 			for j, f := range e.Key {
 				conds[j] = condOf([]string{f.Name}, f.Value)
 			}
-			out[i] = Step{Sel: &Selector{Op: SelMatch, Conds: conds}}
+			out[i] = Step{Sel: &ItemSelector{Op: SelMatch, Conds: conds}}
 		case fieldpath.MemberElement:
-			out[i] = Step{Sel: &Selector{Op: SelMatch, Conds: []Cond{condOf(nil, e.Value)}}}
+			out[i] = Step{Sel: &ItemSelector{Op: SelMatch, Conds: []Cond{condOf(nil, e.Value)}}}
 		}
 	}
 	return out

@@ -114,6 +114,7 @@ func withoutPositions(patches []*Patch) []Patch {
 	for i, p := range patches {
 		c := *p
 		c.Pos = tree.Position{}
+		c.Target = unplacedTarget(c.Target)
 		c.Path = pathWithoutPositions(p.Path)
 		c.Sets = nil
 		for _, a := range p.Sets {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/kmerge/kmerge/fieldpath"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -97,8 +96,8 @@ func (g *gen) fieldpath() fieldpath.Path {
 // target returns a selector as a header writes it: a kind (or any kind),
 // a name or a pattern, maybe a namespace (a DNS label, as Kubernetes
 // allows) and labels.
-func (g *gen) target() resource.Selector {
-	var sel resource.Selector
+func (g *gen) target() Target {
+	var sel Target
 	for sel.Name == "" {
 		sel.Name = g.word()
 	}
@@ -147,11 +146,11 @@ func (g *gen) path() Path {
 	for i := range p {
 		switch g.pick(6) {
 		case 0:
-			p[i] = Step{Sel: &Selector{Op: SelIndex, Index: g.pick(20)}}
+			p[i] = Step{Sel: &ItemSelector{Op: SelIndex, Index: g.pick(20)}}
 		case 1:
-			p[i] = Step{Sel: &Selector{Op: SelMatch, Conds: g.conds()}}
+			p[i] = Step{Sel: &ItemSelector{Op: SelMatch, Conds: g.conds()}}
 		case 2:
-			sel := &Selector{Op: []SelOp{SelAppend, SelInsertBefore, SelInsertAfter}[g.pick(3)]}
+			sel := &ItemSelector{Op: []SelOp{SelAppend, SelInsertBefore, SelInsertAfter}[g.pick(3)]}
 			if sel.Op != SelAppend {
 				if g.pick(2) == 0 {
 					sel.Index = g.pick(20)
@@ -233,7 +232,7 @@ func unplaced(p Path) Path {
 // bare (so that printing p and reading it gives p itself, not a p whose
 // words are quoted where a program left them bare).
 func asWritten(p Path) bool {
-	bareValues := func(s *Selector) bool {
+	bareValues := func(s *ItemSelector) bool {
 		for _, c := range s.Conds {
 			if !c.Quoted && !plainValue(c.Value) {
 				return false
@@ -282,12 +281,12 @@ func checkGrammars(t *testing.T, data []byte) {
 		t.Fatalf("fieldpath's %s reads in a header as %#v and in a key as %v, want %#v", text, unplaced(ps[0].Path), ps[0].Sets, want)
 	}
 
-	// a target, printed by resource.Selector.String, read back alone and
+	// a target, printed by Target.String, read back alone and
 	// in a header
 	sel := g.target()
 	text = sel.String()
 	for _, src := range []string{text, "[" + text + "]\nx: 1\n"} {
-		var got resource.Selector
+		var got Target
 		if src == text {
 			got, err = ParseTarget(src, at)
 		} else if ps, perr := ParseKpatch([]byte(src), "f"); perr == nil {
@@ -295,7 +294,7 @@ func checkGrammars(t *testing.T, data []byte) {
 		} else {
 			err = perr
 		}
-		if err != nil || got != sel {
+		if err != nil || unplacedTarget(got) != sel {
 			t.Fatalf("the target %#v prints as %s, which reads as %#v (%v)", sel, src, got, err)
 		}
 	}

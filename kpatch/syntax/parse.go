@@ -8,15 +8,14 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
 // Patch is one patch: the objects it targets and what it does to them.
 type Patch struct {
 	Pos    tree.Position // the header, or the item of a YAML patch list
-	Target resource.Selector
-	Type   change.PatchKind // its String is the type a YAML patch list names
+	Target Target
+	Type   change.PatchType // its String is the type a YAML patch list names
 
 	// Field patches: Path leads from the object to what the assignments
 	// are relative to; DeleteTarget deletes that instead. DeleteTarget
@@ -152,7 +151,7 @@ func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*P
 		indent := len(body) - len(strings.TrimLeft(body, " \t"))
 		pos.Column += indent
 		switch {
-		case trimmed[0] == '[':
+		case isHeader(trimmed):
 			p, err := parseHeader(trimmed, pos)
 			if err != nil {
 				return nil, err
@@ -193,6 +192,32 @@ func checkDepth(pos tree.Position, steps, max int) error {
 		return &Error{Pos: pos, Msg: fmt.Sprintf("a path of %d steps, deeper than the limit of %d levels", steps, max), Limit: "depth"}
 	}
 	return nil
+}
+
+// IsHeader reports whether a line of a .kpatch file is a header, which
+// starts a section ([kind.name...]): its first character but blanks is [.
+// (A line whose text is being written is one too: what splits a file into
+// sections, as the parser does, goes by it.)
+func IsHeader(line string) bool { return isHeader(strings.TrimLeft(line, " \t")) }
+
+// isHeader is IsHeader of a line without its leading blanks.
+func isHeader(trimmed string) bool { return strings.HasPrefix(trimmed, "[") }
+
+// StripComment returns a line of a .kpatch file without its comment: #
+// at the start of the line or after a blank, outside quotes, starts one
+// (blanks before it are dropped too).
+func StripComment(line string) string { return stripComment(line) }
+
+// KeySeparator returns the offset of the : or = that ends the key of an
+// assignment's line, outside quotes and brackets; -1 when there is none
+// (the line is a key still being written, or a quote in it is not
+// closed).
+func KeySeparator(s string) int {
+	sep, _, err := separator(s)
+	if err != nil {
+		return -1
+	}
+	return sep
 }
 
 // stripComment removes a # comment: # at the start of the line or after a
@@ -238,114 +263,6 @@ func parseHeader(s string, pos tree.Position) (*Patch, error) {
 		}
 	}
 	return p, nil
-}
-
-// parseTarget reads "[ns/]kind.name[{labels}]" and returns what follows
-// it (after a dot). kind and name may be quoted; kind may be * (any kind);
-// name may be * or a pattern with * in it ("shop-*"); a label selector in
-// braces, in kubectl's syntax, may follow the name. With bare, a name
-// alone ("demo", or "ns/demo") is a target too: a bare name (see
-// resource.Selector.Bare). Headers and patch lists both read bare names.
-func parseTarget(s string, pos tree.Position, bare bool) (resource.Selector, string, tree.Position, error) {
-	var sel resource.Selector
-	i := 0
-	seg := func() (string, bool, error) {
-		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-			v, n, err := unquote(s[i:])
-			if err != nil {
-				return "", true, err
-			}
-			i += n
-			return v, true, nil
-		}
-		j := i
-		for j < len(s) && s[j] != '.' && s[j] != '[' && s[j] != '{' {
-			j++
-		}
-		v := s[i:j]
-		i = j
-		return v, false, nil
-	}
-	errAt := func(col int, format string, args ...any) error {
-		p := pos
-		p.Column += col
-		return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
-	}
-	// a namespace: a bare prefix up to a slash, before any dot or quote
-	if slash := strings.IndexByte(s, '/'); slash > 0 && !strings.ContainsAny(s[:slash], ".\"'{") {
-		sel.Namespace = s[:slash]
-		i = slash + 1
-	}
-	kind, quoted, err := seg()
-	if err != nil {
-		return sel, "", pos, errAt(i, "%v", err)
-	}
-	if kind == "" {
-		return sel, "", pos, errAt(i, "a target starts with a kind: [deployment.app]")
-	}
-	if kind != "*" || quoted {
-		sel.Kind = kind
-	}
-	if i >= len(s) && bare {
-		sel.Kind, sel.Name, sel.Bare = "", kind, true
-		return sel, "", pos, nil
-	}
-	if i < len(s) && s[i] == '{' {
-		return sel, "", pos, errAt(i, "a label selector follows the name: %s.*{...} for every object of the kind with those labels", kind)
-	}
-	if i >= len(s) || s[i] != '.' {
-		return sel, "", pos, errAt(i, "a target is kind.name: add the object's name (or * for all objects of the kind)")
-	}
-	i++
-	name, _, err := seg()
-	if err != nil {
-		return sel, "", pos, errAt(i, "%v", err)
-	}
-	if name == "" {
-		return sel, "", pos, errAt(i, "a target is kind.name: the name is missing")
-	}
-	sel.Name = name
-	if i < len(s) && s[i] == '{' {
-		end := strings.IndexByte(s[i:], '}')
-		if end < 0 {
-			return sel, "", pos, errAt(i, "unclosed { of a label selector")
-		}
-		text := strings.TrimSpace(s[i+1 : i+end])
-		if text == "" {
-			return sel, "", pos, errAt(i, "an empty label selector: write one, such as {app=web}, or leave the braces out")
-		}
-		if _, err := resource.ParseLabelSelector(text); err != nil {
-			return sel, "", pos, errAt(i+1, "%v", err)
-		}
-		sel.Labels = text
-		i += end + 1
-	}
-	restPos := pos
-	if i < len(s) {
-		if s[i] != '.' {
-			return sel, "", pos, errAt(i, "expected . after the object's name, got %q", s[i])
-		}
-		if i+1 == len(s) {
-			return sel, "", pos, errAt(i, "a target ends with a dot: drop it, or write a path after it")
-		}
-		i++
-		restPos.Column += i
-		return sel, s[i:], restPos, nil
-	}
-	return sel, "", restPos, nil
-}
-
-// ParseTarget parses a target as the YAML patch list writes it:
-// "kind.name" or "namespace/kind.name", kind and name quoted when they hold
-// dots, name a pattern with * in it, a label selector in braces after it;
-// or a name alone ("demo"), which must name one object. pos is where it is
-// written.
-func ParseTarget(s string, pos tree.Position) (resource.Selector, error) {
-	sel, rest, _, err := parseTarget(s, pos, true)
-	if err == nil && rest != "" {
-		err = &Error{Pos: pos, Msg: fmt.Sprintf("target %q: a target is kind.name; quote a name that holds dots", s)}
-	}
-	return sel, err
 }
 
 // parseAssignment reads "key: value" or "key = value".

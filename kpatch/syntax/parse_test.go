@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -204,7 +203,7 @@ func TestParseHeaderTargetErrors(t *testing.T) {
 // TestParseTargetBare: in a YAML patch list a name alone is a target (a
 // bare name, as Kure writes it), with or without a namespace.
 func TestParseTargetBare(t *testing.T) {
-	for in, want := range map[string]resource.Selector{
+	for in, want := range map[string]Target{
 		"demo":           {Name: "demo", Bare: true},
 		"prod/demo":      {Name: "demo", Namespace: "prod", Bare: true},
 		`"app.config"`:   {Name: "app.config", Bare: true},
@@ -212,7 +211,7 @@ func TestParseTargetBare(t *testing.T) {
 		"*.web":          {Name: "web"},
 	} {
 		got, err := ParseTarget(in, tree.Position{File: "f", Line: 1, Column: 1})
-		if err != nil || got != want {
+		if err != nil || unplacedTarget(got) != want {
 			t.Errorf("%s: %+v, %v; want %+v", in, got, err, want)
 		}
 	}
@@ -220,18 +219,18 @@ func TestParseTargetBare(t *testing.T) {
 
 // TestParseHeaderBare: a header that is a name alone (with or without a
 // namespace, quoted when it holds dots) is a bare name, as in a patch list:
-// the one object of that name, whatever its kind (resource.Selector.Bare,
+// the one object of that name, whatever its kind (Target.Bare,
 // which package kpatch resolves against the objects). It has no path: one
 // would make it kind.name. Format writes it back as it reads.
 func TestParseHeaderBare(t *testing.T) {
-	for in, want := range map[string]resource.Selector{
+	for in, want := range map[string]Target{
 		"[loadgenerator]":      {Name: "loadgenerator", Bare: true},
 		"[prod/loadgenerator]": {Name: "loadgenerator", Namespace: "prod", Bare: true},
 		`["app.config"]`:       {Name: "app.config", Bare: true},
 	} {
 		text := in + "\nspec.replicas: 2\n"
 		ps, err := ParseKpatch([]byte(text), "f.kpatch")
-		if err != nil || len(ps) != 1 || ps[0].Target != want || len(ps[0].Path) != 0 {
+		if err != nil || len(ps) != 1 || unplacedTarget(ps[0].Target) != want || len(ps[0].Path) != 0 {
 			t.Errorf("%s: %+v, %v; want the target %+v and no path", in, ps, err, want)
 			continue
 		}
@@ -291,8 +290,8 @@ func TestParseYAMLOptionsAndTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := resource.Selector{Group: "apps", Version: "v1", Kind: "Deployment", Name: "shop-.*", Namespace: "prod", Labels: "app=web", Annotations: "team=a", Regexp: true}
-	if ps[0].Target != want || !ps[0].AllowNameChange || ps[0].AllowKindChange {
+	want := Target{Group: "apps", Version: "v1", Kind: "Deployment", Name: "shop-.*", Namespace: "prod", Labels: "app=web", Annotations: "team=a", Regexp: true}
+	if unplacedTarget(ps[0].Target) != want || !ps[0].AllowNameChange || ps[0].AllowKindChange {
 		t.Errorf("got %+v name=%v kind=%v", ps[0].Target, ps[0].AllowNameChange, ps[0].AllowKindChange)
 	}
 	for _, c := range []struct{ in, want string }{
@@ -393,5 +392,34 @@ func TestParseErrorsInSecretsMasked(t *testing.T) {
 		case c.masked && strings.Contains(err.Error(), value):
 			t.Errorf("%q: the message holds the value: %v", c.text, err)
 		}
+	}
+}
+
+// unplacedTarget is t without its positions, to compare what it names.
+func unplacedTarget(t Target) Target {
+	t.Pos, t.End = tree.Position{}, tree.Position{}
+	return t
+}
+
+// TestTargetPositions: a target read from text knows where it starts and
+// ends (what an editor underlines): in a header, from after the [ to
+// before the dot of the path or the ], quoted names and a label selector
+// included; read alone, from its first byte to its last.
+func TestTargetPositions(t *testing.T) {
+	ps, err := ParseKpatch([]byte("# c\n  [prod/configmap.\"app.v2\"{a=b}.data.x]\nx: 1\n[web]\n"), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][2]tree.Position{
+		{{File: "f", Line: 2, Column: 4}, {File: "f", Line: 2, Column: 32}}, // 28 bytes
+		{{File: "f", Line: 4, Column: 2}, {File: "f", Line: 4, Column: 5}},
+	} {
+		if got := ps[i].Target; got.Pos != want[0] || got.End != want[1] {
+			t.Errorf("target %d (%s): %v to %v, want %v to %v", i, got, got.Pos, got.End, want[0], want[1])
+		}
+	}
+	tg, err := ParseTarget(`deployment."a.b"`, tree.Position{File: "g", Line: 3, Column: 7})
+	if err != nil || tg.End != (tree.Position{File: "g", Line: 3, Column: 7 + 16}) {
+		t.Errorf("ParseTarget: %+v, %v", tg, err)
 	}
 }

@@ -19,7 +19,7 @@ type Step struct {
 	Pos    tree.Position
 	Field  string // when Sel is nil
 	Quoted bool   // the field was written in quotes: never an index, never a shortcut
-	Sel    *Selector
+	Sel    *ItemSelector
 }
 
 // SelOp is what a list selector does.
@@ -34,8 +34,10 @@ const (
 	SelInsertAfter               // [+2], [+name=x]: a new item after an index or the first match
 )
 
-// Selector selects items of a list, or a place to insert one.
-type Selector struct {
+// ItemSelector selects items of a list, or a place to insert one: the
+// bracketed step of a path ([name=web], [0], [-]). (What picks objects is
+// a Target, as written, and a resource.Selector.)
+type ItemSelector struct {
 	Op    SelOp
 	Index int    // SelIndex, and inserts relative to an index
 	Conds []Cond // SelMatch, and inserts relative to a match
@@ -51,10 +53,10 @@ type Cond struct {
 }
 
 // Inserts reports whether the selector creates an item.
-func (s *Selector) Inserts() bool { return s.Op >= SelAppend }
+func (s *ItemSelector) Inserts() bool { return s.Op >= SelAppend }
 
 // String formats the selector as a path writes it, bracketed.
-func (s *Selector) String() string {
+func (s *ItemSelector) String() string {
 	conds := func() string {
 		parts := make([]string, len(s.Conds))
 		for i, c := range s.Conds {
@@ -137,7 +139,7 @@ func plainValue(v string) bool {
 // bare returns the selector as a header may write it without brackets,
 // key=value, when it reads back the same that way: one condition on one
 // field.
-func (s *Selector) bare() (string, bool) {
+func (s *ItemSelector) bare() (string, bool) {
 	if s.Op != SelMatch || len(s.Conds) != 1 || len(s.Conds[0].Key) != 1 || s.Conds[0].Quoted {
 		return "", false
 	}
@@ -268,7 +270,7 @@ func (l *pathLexer) segment() ([]Step, error) {
 				return nil, l.errorf(start, "selector %q: a value with = or , needs brackets and quotes: [%s=%s]", word, k, strconv.Quote(v))
 			}
 			l.pos = end
-			steps = append(steps, Step{Pos: l.at(start), Sel: &Selector{Op: SelMatch, Conds: []Cond{{Key: []string{k}, Value: v}}}})
+			steps = append(steps, Step{Pos: l.at(start), Sel: &ItemSelector{Op: SelMatch, Conds: []Cond{{Key: []string{k}, Value: v}}}})
 			return steps, nil
 		}
 		if strings.ContainsAny(word, " \t") {
@@ -344,7 +346,7 @@ func (l *pathLexer) bracket() (Step, error) {
 		return Step{}, l.errorf(start, "unclosed [")
 	}
 	inner := l.src[l.pos:end]
-	sel := &Selector{Op: SelMatch}
+	sel := &ItemSelector{Op: SelMatch}
 	body := inner
 	switch {
 	case inner == "-":

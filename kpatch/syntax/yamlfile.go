@@ -9,7 +9,6 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/internal/suggest"
-	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -123,7 +122,7 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 	if item.Kind != yaml.MappingNode {
 		return nil, nodeErr(file, item, "a patch is a mapping with target, type, patch and options")
 	}
-	p := &Patch{Pos: nodePos(file, item)}
+	p := &Patch{Pos: nodePos(file, item), Type: change.FieldPatch} // without a type: a field patch
 	var target, body, options *yaml.Node
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		k, v := item.Content[i], item.Content[i+1]
@@ -200,14 +199,14 @@ func parseYAMLPatch(item *yaml.Node, file string) (*Patch, error) {
 // mapping of group, version, kind, name, namespace, labelSelector and
 // annotationSelector (regular expressions, as kustomize matches them), or
 // apiVersion. file names the node's file in errors.
-func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
+func ParseYAMLTarget(t *yaml.Node, file string) (Target, error) {
 	if t.Kind == yaml.ScalarNode {
 		return ParseTarget(t.Value, nodePos(file, t))
 	}
 	if t.Kind != yaml.MappingNode {
-		return resource.Selector{}, nodeErr(file, t, "a target is kind.name, a name, or a mapping of %s", targetKeys)
+		return Target{}, nodeErr(file, t, "a target is kind.name, a name, or a mapping of %s", targetKeys)
 	}
-	sel := resource.Selector{Regexp: true}
+	sel := Target{Pos: nodePos(file, t), Regexp: true}
 	for i := 0; i+1 < len(t.Content); i += 2 {
 		k, v := t.Content[i], t.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
@@ -237,8 +236,7 @@ func ParseYAMLTarget(t *yaml.Node, file string) (resource.Selector, error) {
 			}
 			return sel, &Error{Pos: nodePos(file, k), Msg: msg}
 		}
-		if _, err := (resource.Selector{Regexp: true, Kind: sel.Kind, Name: sel.Name, Namespace: sel.Namespace, Group: sel.Group, Version: sel.Version,
-			Labels: sel.Labels, Annotations: sel.Annotations}).Matcher(nil); err != nil {
+		if err := sel.check(); err != nil {
 			return sel, nodeErr(file, v, "%v", err)
 		}
 	}

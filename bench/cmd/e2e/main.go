@@ -35,6 +35,7 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -76,7 +77,7 @@ func usage() {
 func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	n := fs.Int("n", 1000, "manifests (and patches)")
-	which := fs.String("corpus", "deployments", "deployments or mixed (Deployments, Services, ConfigMaps), with -hand: in a hand-written style")
+	which := fs.String("corpus", "deployments", "deployments, mixed (Deployments, Services, ConfigMaps) or crds (controller-gen's style); with -hand: in a hand-written style; with -commented: hand-written, a comment on every line ending with a value")
 	npatches := fs.Int("patches", 0, "patches, spread evenly over the manifests (0: one per manifest)")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
@@ -85,13 +86,20 @@ func gen(args []string) error {
 	dir := fs.Arg(0)
 	// "-hand": the manifests written as a person writes them
 	// (corpus.HandWritten), which kmerge apply must splice
-	kind, hand := strings.CutSuffix(*which, "-hand")
+	// "-commented": hand-written, and a trailing comment on every line
+	// that ends with a value (corpus.Commented): the lines a patch edits
+	// carry comments
+	kind, commented := strings.CutSuffix(*which, "-commented")
+	kind, hand := strings.CutSuffix(kind, "-hand")
 	var cases []corpus.Case
 	switch kind {
 	case "deployments":
 		cases = corpus.Generate("Deployment", *n)
 	case "mixed":
 		cases = corpus.Mixed(*n)
+	case "crds":
+		// controller-gen's style (corpus.CRDs): its own text
+		cases = corpus.CRDs(*n)
 	default:
 		return fmt.Errorf("unknown corpus %q", *which)
 	}
@@ -113,7 +121,10 @@ func gen(args []string) error {
 	for i, c := range cases {
 		file := c.Name + ".yaml"
 		text := c.DocYAML()
-		if hand {
+		switch {
+		case commented:
+			text = c.DocCommentedYAML()
+		case hand:
 			text = c.DocHandYAML()
 		}
 		if err := os.WriteFile(filepath.Join(dir, "manifests", file), text, 0o644); err != nil {
@@ -125,7 +136,7 @@ func gen(args []string) error {
 		}
 		// kmerge: a YAML patch list with one strategic patch
 		patch := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			scalar("target"), scalar(strings.ToLower(c.Kind) + "." + c.Name),
+			scalar("target"), scalar(strings.ToLower(c.Kind) + "." + targetName(c.Name)),
 			scalar("type"), scalar("strategic"),
 			scalar("patch"), c.Patch,
 		}}
@@ -182,6 +193,15 @@ func gen(args []string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "kustomization.yaml"), kust.Bytes(), 0o644)
+}
+
+// targetName is a name as a target writes it: quoted when it holds a dot
+// (a CRD's name), which would otherwise start a path.
+func targetName(name string) string {
+	if strings.Contains(name, ".") {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // patched reports whether manifest i of n gets a patch when there are k

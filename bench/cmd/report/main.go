@@ -261,14 +261,15 @@ func run(benchFile, e2eFile, tmplFile string) error {
 
 	t = table{}
 	t.header("kind", "kmerge", "kmerge / yaml.v3 parse+emit", "kmerge / kyaml merge2", "kmerge / upstream via JSON",
-		"kmerge-splice", "kmerge-splice / yaml.v3", "kmerge-splice-hand", "kmerge-splice-hand / yaml.v3")
+		"kmerge-splice", "kmerge-splice / yaml.v3", "kmerge-splice-hand", "kmerge-splice-hand / yaml.v3",
+		"kmerge-splice-commented", "kmerge-splice-commented / yaml.v3", "commented / hand")
 	for _, k := range kinds {
 		g := "BenchmarkApplyYAML/kind=" + k
 		km, fl := r.get(g, "kmerge", "ns/doc"), r.get(g, "yamlv3", "ns/doc")
 		ky, up, ks := r.get(g, "kyaml", "ns/doc"), r.get(g, "upstream", "ns/doc"), r.get(g, "kmerge-splice", "ns/doc")
-		kh := r.get(g, "kmerge-splice-hand", "ns/doc")
+		kh, kc := r.get(g, "kmerge-splice-hand", "ns/doc"), r.get(g, "kmerge-splice-commented", "ns/doc")
 		t.row(k, dur(km), ratio(km, fl), ratio(km, ky)+" ("+strings.Trim(speedup(ky, km), "*")+" faster)",
-			ratio(km, up), dur(ks), ratio(ks, fl), dur(kh), ratio(kh, fl))
+			ratio(km, up), dur(ks), ratio(ks, fl), dur(kh), ratio(kh, fl), dur(kc), ratio(kc, fl), ratio(kc, kh))
 		if k == "Deployment" {
 			p.target("YAML → YAML with comments kept vs bare go.yaml.in/yaml/v3 parse + emit",
 				"≤ 1.3×", fmt.Sprintf("%s× (the byte-preserving writer of kmerge apply: %s× on YAML written by yaml.v3, %s× on hand-written YAML)",
@@ -284,8 +285,13 @@ func run(benchFile, e2eFile, tmplFile string) error {
 	lo, hi := -1.0, -1.0
 	loCPU, hiCPU, byCPU := -1.0, -1.0, true
 	loTh, hiTh := -1.0, -1.0
-	for _, k := range kinds {
-		for _, style := range []string{"program", "hand"} {
+	readKinds := append([]string{"CustomResourceDefinition"}, kinds...)
+	for _, k := range readKinds {
+		styles := []string{"program", "hand"}
+		if k == "CustomResourceDefinition" {
+			styles = []string{"controller-gen"}
+		}
+		for _, style := range styles {
 			g := "BenchmarkRead/kind=" + k + "/style=" + style
 			km, y3 := r.get(g, "kmerge", "ns/doc"), r.get(g, "yamlv3", "ns/doc")
 			if km < 0 || y3 < 0 {
@@ -330,7 +336,7 @@ func run(benchFile, e2eFile, tmplFile string) error {
 			lo, hi = loCPU, hiCPU
 		}
 		p.target("YAML reader vs go.yaml.in/yaml/v3's parse, same trees", "≥ 5× the throughput",
-			fmt.Sprintf("%.1f× to %.1f×%s (the eight kinds and styles)", lo, hi, by), lo >= 5)
+			fmt.Sprintf("%.1f× to %.1f×%s (the nine kinds and styles, CRDs included)", lo, hi, by), lo >= 5)
 	}
 
 	t = table{}
@@ -509,12 +515,14 @@ func e2e(p *page, file string) error {
 		km, ku := median(walls[k]["kmerge"]), median(walls[k]["kustomize"])
 		kr, ur := rss[k]["kmerge"], rss[k]["kustomize"]
 		floorTool, floorName := "yaml.v3", "yaml.v3 parse + emit"
-		if k.patches != k.n {
+		if k.patches != k.n && k.corpus != "crds" {
 			floorTool, floorName = "cat", "cat"
 		}
 		fl := median(walls[k][floorTool])
 		kinds := map[string]string{"deployments": "Deployments", "mixed": "mixed manifests (Deployments, Services, ConfigMaps)",
-			"deployments-hand": "Deployments, hand-written style", "mixed-hand": "mixed manifests, hand-written style"}[k.corpus]
+			"deployments-hand": "Deployments, hand-written style", "mixed-hand": "mixed manifests, hand-written style",
+			"deployments-commented": "Deployments, hand-written style, a comment on every value's line",
+			"crds":                  "controller-gen-style CRDs"}[k.corpus]
 		what := fmt.Sprintf("%s %s + %s patches", k.n, kinds, k.patches)
 		floorCell := "–"
 		if fl > 0 {
@@ -536,6 +544,17 @@ func e2e(p *page, file string) error {
 				ratio(km, fl), fl > 0 && km <= 5*fl)
 			p.target("end to end, sparse: the same vs kustomize build", "≥ 300× faster",
 				strings.Trim(speedup(ku, km), "*")+" faster", ku >= 300*km)
+		case k.corpus == "crds" && kc > 0 && fc > 0:
+			p.target(fmt.Sprintf("end to end, CRDs: %s controller-gen-style CRDs, one field of one edited, kmerge apply / yaml.v3 parse + emit of the files, CPU time", k.n), "≤ 0.5",
+				fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, fc), kc, fc), kc <= 0.5*fc)
+		case k.corpus == "deployments-commented" && kc > 0 && fc > 0:
+			p.target("end to end, commented: 1,000 Deployments whose edited lines carry comments, kmerge apply / yaml.v3 parse + emit, CPU time", "≤ 0.7",
+				fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, fc), kc, fc), kc <= 0.7*fc)
+			plain := key{n: k.n, corpus: "deployments-hand", patches: k.patches}
+			if pc := medianCPU(cpus[plain]["kmerge"]); pc > 0 {
+				p.target("end to end, commented: the same / the same without the comments (deployments-hand), kmerge's CPU time", "≤ 1.5",
+					fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, pc), kc, pc), kc <= 1.5*pc)
+			}
 		case k.n == "1000" && k.corpus == "deployments" && k.patches == "1000":
 			if uc := medianCPU(cpus[k]["kustomize"]); kc > 0 && uc > 0 {
 				p.target("end to end, dense: 1,000 Deployments + 1,000 strategic patches, vs kustomize build, CPU time", "≥ 25× faster",

@@ -1,4 +1,4 @@
-package resource
+package match
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func TestLabelSelectorRules(t *testing.T) {
 			}
 		}
 		text := strings.Join(reqs, ",")
-		sel, err := ParseLabelSelector(text)
+		sel, err := ParseLabels(text)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
@@ -68,7 +68,7 @@ func TestLabelSelectorManyRequirements(t *testing.T) {
 	for i := range 10000 {
 		reqs = append(reqs, fmt.Sprintf("k%d!=v", i))
 	}
-	sel, err := ParseLabelSelector(strings.Join(reqs, ","))
+	sel, err := ParseLabels(strings.Join(reqs, ","))
 	if err != nil {
 		t.Fatal(err)
 	}
