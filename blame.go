@@ -71,6 +71,11 @@ type BlamedDocument struct {
 type Line struct {
 	N    int // its number in the file's output
 	Text string
+	// Live are the field managers that own, in the live object, the
+	// field or item the line starts; After are those that own it once the
+	// output is applied server-side. Blame leaves them nil; package
+	// serverside's Blame fills them in.
+	Live, After []string
 }
 
 // BlamedObject is an object the patches changed, and the places they

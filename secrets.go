@@ -15,6 +15,18 @@ import (
 	"github.com/kmerge/kmerge/tree"
 )
 
+// MaskSecrets returns two texts, streams of objects, as ApplyResult.Diff
+// shows a file's input and output: the values of their v1 Secrets masked
+// ("***"), the objects at one place (document, item of a List) of the two
+// paired, so that a value that changed shows as "*** (before)" and "***
+// (after)", and a scalar that holds one of a pair's secret values (an
+// annotation that copies the object) masked by value. A text that cannot
+// be read is replaced by a note saying so. limits bound the reading (nil:
+// tree.DefaultLimits()).
+func MaskSecrets(input, output []byte, limits *tree.Limits) (string, string) {
+	return maskTexts(&File{Input: input, Output: output}, limits, nil, nil)
+}
+
 // maskTexts returns a changed file's input and output as ApplyResult.Diff
 // shows them: with the values of their Secrets (documents, and items of
 // List documents) masked by internal/secret. An object that is a Secret on

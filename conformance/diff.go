@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/smp"
 	"github.com/kmerge/kmerge/tree"
@@ -113,7 +114,7 @@ func kmergeDiff(s Subject, docs [][]byte, overwrite, extended bool) (diffOutcome
 		p, err = smp.CreateThreeWayPatch(nodes[0], nodes[1], nodes[2], s.Kmerge, overwrite, opts)
 	}
 	if err != nil {
-		var ce *smp.ConflictError
+		var ce *change.LiveConflictError
 		if errors.As(err, &ce) {
 			return diffOutcome{conflict: true, alsoFailed: ce.Err != nil}, nil
 		}

@@ -333,7 +333,7 @@ func TestKustomizationFields(t *testing.T) {
 	}
 	write("o/d.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n")
 	write("o/p.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 4}\n")
-	build := func(kustomization string) (kustomizeErr, kmergeErr error, out string) {
+	build := func(kustomization string) (out string, kustomizeErr, kmergeErr error) {
 		write("o/kustomization.yaml", kustomization)
 		var stderr bytes.Buffer
 		cmd := exec.Command(kustomize, "build", filepath.Join(dir, "o"))
@@ -343,7 +343,7 @@ func TestKustomizationFields(t *testing.T) {
 			kerr = fmt.Errorf("%v: %s", kerr, stderr.String())
 		}
 		_, err := kmerge.Apply(context.Background(), kmerge.ApplyOptions{Manifests: []string{filepath.Join(dir, "o/d.yaml")}, Patches: []string{filepath.Join(dir, "o")}})
-		return kerr, err, string(kout)
+		return string(kout), kerr, err
 	}
 	fields := kpatch.KustomizationFields()
 	// each field empty (apiVersion and kind with their values: kmerge
@@ -357,7 +357,7 @@ func TestKustomizationFields(t *testing.T) {
 		if v == "" {
 			v = "null"
 		}
-		if kerr, err, _ := build("resources: [d.yaml]\n" + f + ": " + v + "\n"); kerr != nil || err != nil {
+		if _, kerr, err := build("resources: [d.yaml]\n" + f + ": " + v + "\n"); kerr != nil || err != nil {
 			t.Errorf("%s: kustomize: %v; kmerge: %v", f, kerr, err)
 		}
 	}
@@ -365,7 +365,7 @@ func TestKustomizationFields(t *testing.T) {
 		{"resources: [d.yaml]\npathces: [{path: p.yaml}]\n", `unknown field "pathces"`, `unknown field "pathces" in a kustomization (did you mean patches?)`},
 		{"resources: [d.yaml]\npatches: [{pth: p.yaml}]\n", `unknown field "pth"`, `unknown key "pth" in an entry of patches (did you mean path?)`},
 	} {
-		kerr, err, _ := build(c.text)
+		_, kerr, err := build(c.text)
 		if kerr == nil || !strings.Contains(kerr.Error(), c.kustomize) {
 			t.Errorf("%q: kustomize: %v, want %s", c.text, kerr, c.kustomize)
 		}
@@ -374,7 +374,7 @@ func TestKustomizationFields(t *testing.T) {
 			t.Errorf("%q: kmerge: %v, want %s", c.text, err, c.kmerge)
 		}
 	}
-	kerr, err, out := build("resources: [d.yaml]\nPatches: [{Path: p.yaml}]\n")
+	out, kerr, err := build("resources: [d.yaml]\nPatches: [{Path: p.yaml}]\n")
 	if kerr != nil || err != nil || !strings.Contains(out, "replicas: 4") {
 		t.Errorf("Patches, Path: kustomize: %v (%s); kmerge: %v", kerr, out, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	kmergepatch "github.com/kmerge/kmerge/mergepatch"
 	"github.com/kmerge/kmerge/tree"
@@ -225,7 +226,7 @@ func kmergeThreeWayMerge(c DiffCase, overwrite bool) diffOutcome {
 	}
 	p, err := kmergepatch.ThreeWayDiff(docs[0], docs[1], docs[2], overwrite)
 	if err != nil {
-		var ce *kmergepatch.ConflictError
+		var ce *change.LiveConflictError
 		if errors.As(err, &ce) {
 			return diffOutcome{conflict: true}
 		}

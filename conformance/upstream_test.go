@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conformance/internal/upstreamcases"
 	"github.com/kmerge/kmerge/conformance/upstreamsrc"
 	"github.com/kmerge/kmerge/schema"
@@ -245,7 +246,7 @@ func TestUpstreamDiffConformance(t *testing.T) {
 				t.Run(name+"/threeWay", func(t *testing.T) {
 					got, err := diffJSON(typ, false, c.JSON["original"], c.JSON["modified"], c.JSON["current"])
 					if strings.HasPrefix(want, "CONFLICT:") {
-						var ce *smp.ConflictError
+						var ce *change.LiveConflictError
 						if !errors.As(err, &ce) {
 							t.Fatalf("upstream reports a conflict; kmerge gives %s %v", got, err)
 						}
@@ -301,7 +302,7 @@ func diffJSON(typ *schema.Type, overwrite bool, docs ...string) (string, error) 
 	if shared := sharedNode(p, inputs); shared != nil {
 		return "", fmt.Errorf("the patch shares the node %q (line %d) with a document", shared.Value, shared.Line)
 	}
-	var ce *smp.ConflictError
+	var ce *change.LiveConflictError
 	if errors.As(err, &ce) {
 		if shared := sharedNode(ce.Patch, inputs); shared != nil {
 			return "", fmt.Errorf("the refused patch shares the node %q with a document", shared.Value)

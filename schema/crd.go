@@ -63,6 +63,9 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 			s.defs[name] = t
 			s.kinds[GroupVersionKind{group, v, kind}] = t
 			s.names[GroupVersionKind{group, v, kind}] = names
+			if tree.MapGet(tree.MapGet(spec, "subresources"), "status") != nil {
+				s.markStatus(GroupVersionKind{group, v, kind})
+			}
 			return nil
 		}
 		return schemaErr(file, spec, "CustomResourceDefinition without versions")
@@ -87,6 +90,13 @@ func loadCRD(s *Schema, root *yaml.Node, file string) error {
 		if _, ok := s.kinds[gvk]; !ok {
 			s.kinds[gvk] = t
 			s.names[gvk] = names
+			sub := tree.MapGet(v, "subresources")
+			if sub == nil {
+				sub = tree.MapGet(spec, "subresources") // v1beta1: for every version
+			}
+			if tree.MapGet(sub, "status") != nil {
+				s.markStatus(gvk)
+			}
 		}
 	}
 	return nil
@@ -117,6 +127,7 @@ func (l *crd) typeOf(n *yaml.Node) *Type {
 	preserve := tree.BoolValue(tree.MapGet(n, "x-kubernetes-preserve-unknown-fields")) ||
 		tree.BoolValue(tree.MapGet(n, "x-kubernetes-embedded-resource"))
 	t := &Type{Kind: kind, Format: format, Source: l.file}
+	t.atomic = scalar(tree.MapGet(n, "x-kubernetes-map-type")) == "atomic"
 	switch kind {
 	case Object:
 		var fields []*Field
@@ -152,7 +163,8 @@ func (l *crd) typeOf(n *yaml.Node) *Type {
 
 func (l *crd) field(name string, p *yaml.Node) *Field {
 	meta, listType, mapKeys := extMeta(p)
-	f := &Field{Name: name, Type: l.typeOf(p), Meta: meta, ListType: listType, ListMapKeys: mapKeys}
+	f := &Field{Name: name, Type: l.typeOf(p), Meta: meta, ListType: listType, ListMapKeys: mapKeys,
+		MapType: scalar(tree.MapGet(p, "x-kubernetes-map-type")), Default: tree.MapGet(p, "default")}
 	hasPatchExt := tree.MapGet(p, "x-kubernetes-patch-strategy") != nil || tree.MapGet(p, "x-kubernetes-patch-merge-key") != nil
 	if !hasPatchExt && scalar(tree.MapGet(p, "x-kubernetes-map-type")) == "atomic" {
 		f.Meta.Strategy = StrategyReplace
@@ -165,4 +177,12 @@ func (l *crd) field(name string, p *yaml.Node) *Field {
 		f.elemErr = "the schema says " + name + " is a " + f.Type.Kind.String() + ", not a list"
 	}
 	return f
+}
+
+// markStatus notes that the kind has a status subresource.
+func (s *Schema) markStatus(gvk GroupVersionKind) {
+	if s.status == nil {
+		s.status = map[GroupVersionKind]bool{}
+	}
+	s.status[gvk] = true
 }

@@ -5,7 +5,10 @@ import (
 	"reflect"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kmerge/kmerge/internal/gotypes"
+	"github.com/kmerge/kmerge/tree"
 )
 
 // goBuilder turns Go type descriptions into Types with the semantics of
@@ -39,7 +42,7 @@ func (b *goBuilder) build(g *gotypes.Type) *Type {
 		t.Kind = Any
 		t.lookupErr = "merging an object in json but data type is not struct, instead is: interface"
 	case gotypes.Opaque:
-		t.Kind = Any
+		t.Kind, t.Format = Any, g.Format
 		t.lookupErr = fmt.Sprintf("unable to find api field in struct %s for the json field %%KEY%%", shortName(g.Name))
 	case gotypes.Slice:
 		t.Kind = List
@@ -52,6 +55,7 @@ func (b *goBuilder) build(g *gotypes.Type) *Type {
 	case gotypes.Struct:
 		t.Kind = Object
 		t.foldCase = true
+		t.atomic = g.Atomic
 		fields := make([]*Field, 0, len(g.Fields))
 		for _, gf := range g.Fields {
 			fields = append(fields, b.field(gf))
@@ -80,6 +84,8 @@ func (b *goBuilder) field(gf gotypes.Field) *Field {
 		Meta:        parseStrategy(gf.Strategy),
 		ListType:    gf.ListType,
 		ListMapKeys: splitKeys(gf.MapKeys),
+		MapType:     gf.MapType,
+		Default:     jsonDefault(gf.Default),
 	}
 	f.Meta.MergeKey = splitKeys(gf.MergeKey)
 	f.Meta.RecommendedKeys = recommended(f.Meta.MergeKey, splitKeys(gf.Recommended))
@@ -128,4 +134,17 @@ func FromGoType(t reflect.Type) *Type {
 	}
 	g := gotypes.NewReflector(nil).Describe(t)
 	return newGoBuilder("Go type " + t.String()).build(g)
+}
+
+// jsonDefault reads a default written as JSON in the built-in table; nil
+// for none (or text that does not read as one value).
+func jsonDefault(text string) *yaml.Node {
+	if text == "" {
+		return nil
+	}
+	st, err := tree.Read([]byte(text), tree.Options{})
+	if err != nil || len(st.Docs) != 1 {
+		return nil
+	}
+	return tree.Root(st.Docs[0])
 }

@@ -55,8 +55,28 @@ type Schema struct {
 	defs   map[string]*Type
 	kinds  map[GroupVersionKind]*Type
 	names  map[GroupVersionKind]KindNames
+	// the custom resources whose version declares a status subresource
+	status map[GroupVersionKind]bool
 	// order of the sources that were combined, for Sources
 	sources []string
+}
+
+// StatusSubresource reports whether objects of the kind have a status
+// subresource: the API server then leaves their status as it was on a
+// write to the object itself (its strategy resets it), and server-side
+// apply neither writes nor owns it there. Built-in kinds with a status
+// field have one; a custom resource has one when its CRD's version
+// declares subresources.status.
+func (s *Schema) StatusSubresource(apiVersion, kind string) bool {
+	if s == nil {
+		return false
+	}
+	gvk := ParseGVK(apiVersion, kind)
+	t := s.kinds[gvk]
+	if t.FromGo() {
+		return t.ExactField("status") != nil
+	}
+	return s.status[gvk]
 }
 
 func newSchema(source string) *Schema {
@@ -154,6 +174,12 @@ func (s *Schema) Extend(more ...*Schema) *Schema {
 				out.kinds[k] = t
 				if n, ok := src.names[k]; ok {
 					out.names[k] = n
+				}
+				if src.status[k] {
+					if out.status == nil {
+						out.status = map[GroupVersionKind]bool{}
+					}
+					out.status[k] = true
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Kind is the shape of a type.
@@ -67,7 +69,18 @@ type Type struct {
 	unknownFields bool
 	// goJSON: built from a Go type, whose values encoding/json decodes.
 	goJSON bool
+	// atomic: server-side apply treats a value of this object or map
+	// type as one value (+structType=atomic, x-kubernetes-map-type:
+	// atomic).
+	atomic bool
 }
+
+// Atomic reports whether server-side apply treats a value of the type, an
+// object or a map, as one value, owned and replaced whole: a built-in
+// struct marked +structType=atomic, a CRD schema with
+// x-kubernetes-map-type: atomic. A map field can be atomic on its own
+// (Field.MapType).
+func (t *Type) Atomic() bool { return t != nil && t.atomic }
 
 // String names the type as messages show it: the kind, and the format of
 // a scalar after a slash ("integer/int32", "int-or-string/quantity",
@@ -116,6 +129,15 @@ type Field struct {
 	// (x-kubernetes-list-type and x-kubernetes-list-map-keys).
 	ListType    string   // "atomic", "set", "map", or "" when unknown
 	ListMapKeys []string // for ListType "map"
+	// MapType is server-side apply's view of an object or map field:
+	// "atomic" (x-kubernetes-map-type, +mapType=atomic), "granular", or
+	// "" when the schema does not say (granular).
+	MapType string
+	// Default is the field's default value, nil when it has none; the
+	// built-in table holds only the defaults of list items' key fields,
+	// which server-side apply keys an item by when it leaves them out.
+	// It is shared: do not modify it.
+	Default *yaml.Node
 
 	// What a patch lookup of this field as a list yields. Upstream's flavours
 	// disagree for fields that are not plain arrays (a pointer to a struct,

@@ -344,9 +344,9 @@ struct io.k8s.api.admissionregistration.v1.ExpressionWarning
 struct io.k8s.api.admissionregistration.v1.JSONPatch
 	expression string
 struct io.k8s.api.admissionregistration.v1.MatchCondition
-	name string
+	name string default=""
 	expression string
-struct io.k8s.api.admissionregistration.v1.MatchResources
+struct io.k8s.api.admissionregistration.v1.MatchResources atomic
 	namespaceSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	objectSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	resourceRules []io.k8s.api.admissionregistration.v1.NamedRuleWithOperations list=atomic
@@ -385,7 +385,7 @@ struct io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec
 	matchConditions []io.k8s.api.admissionregistration.v1.MatchCondition patch=merge key=name list=map mapkeys=name
 	reinvocationPolicy string
 struct io.k8s.api.admissionregistration.v1.MutatingWebhook
-	name string
+	name string default=""
 	clientConfig io.k8s.api.admissionregistration.v1.WebhookClientConfig
 	rules []io.k8s.api.admissionregistration.v1.RuleWithOperations list=atomic
 	failurePolicy *string
@@ -411,17 +411,17 @@ struct io.k8s.api.admissionregistration.v1.Mutation
 	patchType string
 	applyConfiguration *io.k8s.api.admissionregistration.v1.ApplyConfiguration
 	jsonPatch *io.k8s.api.admissionregistration.v1.JSONPatch
-struct io.k8s.api.admissionregistration.v1.NamedRuleWithOperations
+struct io.k8s.api.admissionregistration.v1.NamedRuleWithOperations atomic
 	resourceNames []string list=atomic
 	operations []string list=atomic
 	apiGroups []string list=atomic
 	apiVersions []string list=atomic
 	resources []string list=atomic
 	scope *string
-struct io.k8s.api.admissionregistration.v1.ParamKind
+struct io.k8s.api.admissionregistration.v1.ParamKind atomic
 	apiVersion string
 	kind string
-struct io.k8s.api.admissionregistration.v1.ParamRef
+struct io.k8s.api.admissionregistration.v1.ParamRef atomic
 	name string
 	namespace string
 	selector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -478,7 +478,7 @@ struct io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus
 	typeChecking *io.k8s.api.admissionregistration.v1.TypeChecking
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition list=map mapkeys=type
 struct io.k8s.api.admissionregistration.v1.ValidatingWebhook
-	name string
+	name string default=""
 	clientConfig io.k8s.api.admissionregistration.v1.WebhookClientConfig
 	rules []io.k8s.api.admissionregistration.v1.RuleWithOperations list=atomic
 	failurePolicy *string
@@ -504,8 +504,8 @@ struct io.k8s.api.admissionregistration.v1.Validation
 	message string
 	reason *string
 	messageExpression string
-struct io.k8s.api.admissionregistration.v1.Variable
-	name string
+struct io.k8s.api.admissionregistration.v1.Variable atomic
+	name string default=""
 	expression string
 struct io.k8s.api.admissionregistration.v1.WebhookClientConfig
 	url *string
@@ -522,9 +522,9 @@ struct io.k8s.api.admissionregistration.v1alpha1.ExpressionWarning
 struct io.k8s.api.admissionregistration.v1alpha1.JSONPatch
 	expression string
 struct io.k8s.api.admissionregistration.v1alpha1.MatchCondition
-	name string
+	name string default=""
 	expression string
-struct io.k8s.api.admissionregistration.v1alpha1.MatchResources
+struct io.k8s.api.admissionregistration.v1alpha1.MatchResources atomic
 	namespaceSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	objectSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	resourceRules []io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations list=atomic
@@ -566,17 +566,17 @@ struct io.k8s.api.admissionregistration.v1alpha1.Mutation
 	patchType string
 	applyConfiguration *io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration
 	jsonPatch *io.k8s.api.admissionregistration.v1alpha1.JSONPatch
-struct io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations
+struct io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations atomic
 	resourceNames []string list=atomic
 	operations []string list=atomic
 	apiGroups []string list=atomic
 	apiVersions []string list=atomic
 	resources []string list=atomic
 	scope *string
-struct io.k8s.api.admissionregistration.v1alpha1.ParamKind
+struct io.k8s.api.admissionregistration.v1alpha1.ParamKind atomic
 	apiVersion string
 	kind string
-struct io.k8s.api.admissionregistration.v1alpha1.ParamRef
+struct io.k8s.api.admissionregistration.v1alpha1.ParamRef atomic
 	name string
 	namespace string
 	selector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -627,7 +627,7 @@ struct io.k8s.api.admissionregistration.v1alpha1.Validation
 	reason *string
 	messageExpression string
 struct io.k8s.api.admissionregistration.v1alpha1.Variable
-	name string
+	name string default=""
 	expression string
 struct io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration
 	expression string
@@ -640,9 +640,9 @@ struct io.k8s.api.admissionregistration.v1beta1.ExpressionWarning
 struct io.k8s.api.admissionregistration.v1beta1.JSONPatch
 	expression string
 struct io.k8s.api.admissionregistration.v1beta1.MatchCondition
-	name string
+	name string default=""
 	expression string
-struct io.k8s.api.admissionregistration.v1beta1.MatchResources
+struct io.k8s.api.admissionregistration.v1beta1.MatchResources atomic
 	namespaceSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	objectSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	resourceRules []io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations list=atomic
@@ -681,7 +681,7 @@ struct io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec
 	matchConditions []io.k8s.api.admissionregistration.v1beta1.MatchCondition patch=merge key=name list=map mapkeys=name
 	reinvocationPolicy string
 struct io.k8s.api.admissionregistration.v1beta1.MutatingWebhook
-	name string
+	name string default=""
 	clientConfig io.k8s.api.admissionregistration.v1beta1.WebhookClientConfig
 	rules []io.k8s.api.admissionregistration.v1.RuleWithOperations list=atomic
 	failurePolicy *string
@@ -707,17 +707,17 @@ struct io.k8s.api.admissionregistration.v1beta1.Mutation
 	patchType string
 	applyConfiguration *io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration
 	jsonPatch *io.k8s.api.admissionregistration.v1beta1.JSONPatch
-struct io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations
+struct io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations atomic
 	resourceNames []string list=atomic
 	operations []string list=atomic
 	apiGroups []string list=atomic
 	apiVersions []string list=atomic
 	resources []string list=atomic
 	scope *string
-struct io.k8s.api.admissionregistration.v1beta1.ParamKind
+struct io.k8s.api.admissionregistration.v1beta1.ParamKind atomic
 	apiVersion string
 	kind string
-struct io.k8s.api.admissionregistration.v1beta1.ParamRef
+struct io.k8s.api.admissionregistration.v1beta1.ParamRef atomic
 	name string
 	namespace string
 	selector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -768,7 +768,7 @@ struct io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyStatus
 	typeChecking *io.k8s.api.admissionregistration.v1beta1.TypeChecking
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition list=map mapkeys=type
 struct io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook
-	name string
+	name string default=""
 	clientConfig io.k8s.api.admissionregistration.v1beta1.WebhookClientConfig
 	rules []io.k8s.api.admissionregistration.v1.RuleWithOperations list=atomic
 	failurePolicy *string
@@ -794,8 +794,8 @@ struct io.k8s.api.admissionregistration.v1beta1.Validation
 	message string
 	reason *string
 	messageExpression string
-struct io.k8s.api.admissionregistration.v1beta1.Variable
-	name string
+struct io.k8s.api.admissionregistration.v1beta1.Variable atomic
+	name string default=""
 	expression string
 struct io.k8s.api.admissionregistration.v1beta1.WebhookClientConfig
 	url *string
@@ -813,7 +813,7 @@ struct io.k8s.api.apiserverinternal.v1alpha1.StorageVersion
 	spec io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec
 	status io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus
 struct io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition
-	type string
+	type string default=""
 	status string
 	observedGeneration integer:int64
 	lastTransitionTime string:date-time
@@ -833,7 +833,7 @@ struct io.k8s.api.apps.v1.ControllerRevision
 	kind string
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-	data opaque list=atomic
+	data opaque
 	revision integer:int64
 struct io.k8s.api.apps.v1.ControllerRevisionList
 	kind string
@@ -847,7 +847,7 @@ struct io.k8s.api.apps.v1.DaemonSet
 	spec io.k8s.api.apps.v1.DaemonSetSpec
 	status io.k8s.api.apps.v1.DaemonSetStatus
 struct io.k8s.api.apps.v1.DaemonSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -884,7 +884,7 @@ struct io.k8s.api.apps.v1.Deployment
 	spec io.k8s.api.apps.v1.DeploymentSpec
 	status io.k8s.api.apps.v1.DeploymentStatus
 struct io.k8s.api.apps.v1.DeploymentCondition
-	type string
+	type string default=""
 	status string
 	lastUpdateTime string:date-time
 	lastTransitionTime string:date-time
@@ -924,7 +924,7 @@ struct io.k8s.api.apps.v1.ReplicaSet
 	spec io.k8s.api.apps.v1.ReplicaSetSpec
 	status io.k8s.api.apps.v1.ReplicaSetStatus
 struct io.k8s.api.apps.v1.ReplicaSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -963,7 +963,7 @@ struct io.k8s.api.apps.v1.StatefulSet
 	spec io.k8s.api.apps.v1.StatefulSetSpec
 	status io.k8s.api.apps.v1.StatefulSetStatus
 struct io.k8s.api.apps.v1.StatefulSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1008,7 +1008,7 @@ struct io.k8s.api.apps.v1beta1.ControllerRevision
 	kind string
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-	data opaque list=atomic
+	data opaque
 	revision integer:int64
 struct io.k8s.api.apps.v1beta1.ControllerRevisionList
 	kind string
@@ -1022,7 +1022,7 @@ struct io.k8s.api.apps.v1beta1.Deployment
 	spec io.k8s.api.apps.v1beta1.DeploymentSpec
 	status io.k8s.api.apps.v1beta1.DeploymentStatus
 struct io.k8s.api.apps.v1beta1.DeploymentCondition
-	type string
+	type string default=""
 	status string
 	lastUpdateTime string:date-time
 	lastTransitionTime string:date-time
@@ -1089,7 +1089,7 @@ struct io.k8s.api.apps.v1beta1.StatefulSet
 	spec io.k8s.api.apps.v1beta1.StatefulSetSpec
 	status io.k8s.api.apps.v1beta1.StatefulSetStatus
 struct io.k8s.api.apps.v1beta1.StatefulSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1134,7 +1134,7 @@ struct io.k8s.api.apps.v1beta2.ControllerRevision
 	kind string
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-	data opaque list=atomic
+	data opaque
 	revision integer:int64
 struct io.k8s.api.apps.v1beta2.ControllerRevisionList
 	kind string
@@ -1148,7 +1148,7 @@ struct io.k8s.api.apps.v1beta2.DaemonSet
 	spec io.k8s.api.apps.v1beta2.DaemonSetSpec
 	status io.k8s.api.apps.v1beta2.DaemonSetStatus
 struct io.k8s.api.apps.v1beta2.DaemonSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1185,7 +1185,7 @@ struct io.k8s.api.apps.v1beta2.Deployment
 	spec io.k8s.api.apps.v1beta2.DeploymentSpec
 	status io.k8s.api.apps.v1beta2.DeploymentStatus
 struct io.k8s.api.apps.v1beta2.DeploymentCondition
-	type string
+	type string default=""
 	status string
 	lastUpdateTime string:date-time
 	lastTransitionTime string:date-time
@@ -1225,7 +1225,7 @@ struct io.k8s.api.apps.v1beta2.ReplicaSet
 	spec io.k8s.api.apps.v1beta2.ReplicaSetSpec
 	status io.k8s.api.apps.v1beta2.ReplicaSetStatus
 struct io.k8s.api.apps.v1beta2.ReplicaSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1276,7 +1276,7 @@ struct io.k8s.api.apps.v1beta2.StatefulSet
 	spec io.k8s.api.apps.v1beta2.StatefulSetSpec
 	status io.k8s.api.apps.v1beta2.StatefulSetStatus
 struct io.k8s.api.apps.v1beta2.StatefulSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1535,7 +1535,7 @@ struct io.k8s.api.authorization.v1beta1.SubjectRulesReviewStatus
 	nonResourceRules []io.k8s.api.authorization.v1beta1.NonResourceRule
 	incomplete boolean
 	evaluationError string
-struct io.k8s.api.autoscaling.v1.CrossVersionObjectReference
+struct io.k8s.api.autoscaling.v1.CrossVersionObjectReference atomic
 	kind string
 	name string
 	apiVersion string
@@ -1609,7 +1609,7 @@ struct io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior
 	scaleUp *io.k8s.api.autoscaling.v2.HPAScalingRules
 	scaleDown *io.k8s.api.autoscaling.v2.HPAScalingRules
 struct io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -1814,7 +1814,7 @@ struct io.k8s.api.certificates.v1.CertificateSigningRequest
 	spec io.k8s.api.certificates.v1.CertificateSigningRequestSpec
 	status io.k8s.api.certificates.v1.CertificateSigningRequestStatus
 struct io.k8s.api.certificates.v1.CertificateSigningRequestCondition
-	type string
+	type string default=""
 	status string
 	reason string
 	message string
@@ -1898,7 +1898,7 @@ struct io.k8s.api.certificates.v1beta1.CertificateSigningRequest
 	spec io.k8s.api.certificates.v1beta1.CertificateSigningRequestSpec
 	status io.k8s.api.certificates.v1beta1.CertificateSigningRequestStatus
 struct io.k8s.api.certificates.v1beta1.CertificateSigningRequestCondition
-	type string
+	type string default=""
 	status string
 	reason string
 	message string
@@ -2124,7 +2124,7 @@ struct io.k8s.api.core.v1.ClusterTrustBundleProjection
 	path string
 	user *integer:int64
 struct io.k8s.api.core.v1.ComponentCondition
-	type string
+	type string default=""
 	status string
 	message string
 	error string
@@ -2148,7 +2148,7 @@ struct io.k8s.api.core.v1.ConfigMap
 struct io.k8s.api.core.v1.ConfigMapEnvSource
 	name string
 	optional *boolean
-struct io.k8s.api.core.v1.ConfigMapKeySelector
+struct io.k8s.api.core.v1.ConfigMapKeySelector atomic
 	name string
 	key string
 	optional *boolean
@@ -2174,7 +2174,7 @@ struct io.k8s.api.core.v1.ConfigMapVolumeSource
 	optional *boolean
 	defaultUser *integer:int64
 struct io.k8s.api.core.v1.Container
-	name string
+	name string default=""
 	image string
 	command []string list=atomic
 	args []string list=atomic
@@ -2209,8 +2209,8 @@ struct io.k8s.api.core.v1.ContainerImage
 struct io.k8s.api.core.v1.ContainerPort
 	name string
 	hostPort integer:int32
-	containerPort integer:int32
-	protocol string
+	containerPort integer:int32 default=0
+	protocol string default="TCP"
 	hostIP string
 struct io.k8s.api.core.v1.ContainerResizePolicy
 	resourceName string
@@ -2274,12 +2274,12 @@ struct io.k8s.api.core.v1.EmptyDirVolumeSource
 	medium string
 	sizeLimit *int-or-string:quantity
 	mode *integer:int32
-struct io.k8s.api.core.v1.EndpointAddress
+struct io.k8s.api.core.v1.EndpointAddress atomic
 	ip string
 	hostname string
 	nodeName *string
 	targetRef *io.k8s.api.core.v1.ObjectReference
-struct io.k8s.api.core.v1.EndpointPort
+struct io.k8s.api.core.v1.EndpointPort atomic
 	name string
 	port integer:int32
 	protocol string
@@ -2303,7 +2303,7 @@ struct io.k8s.api.core.v1.EnvFromSource
 	configMapRef *io.k8s.api.core.v1.ConfigMapEnvSource
 	secretRef *io.k8s.api.core.v1.SecretEnvSource
 struct io.k8s.api.core.v1.EnvVar
-	name string
+	name string default=""
 	value string
 	valueFrom *io.k8s.api.core.v1.EnvVarSource
 struct io.k8s.api.core.v1.EnvVarSource
@@ -2313,7 +2313,7 @@ struct io.k8s.api.core.v1.EnvVarSource
 	secretKeyRef *io.k8s.api.core.v1.SecretKeySelector
 	fileKeyRef *io.k8s.api.core.v1.FileKeySelector
 struct io.k8s.api.core.v1.EphemeralContainer
-	name string
+	name string default=""
 	image string
 	command []string list=atomic
 	args []string list=atomic
@@ -2370,8 +2370,8 @@ struct io.k8s.api.core.v1.EventSeries
 struct io.k8s.api.core.v1.EventSource
 	component string
 	host string
-struct io.k8s.api.core.v1.EvictionResponder
-	name string
+struct io.k8s.api.core.v1.EvictionResponder atomic
+	name string default=""
 	priority *integer:int32
 struct io.k8s.api.core.v1.ExecAction
 	command []string list=atomic
@@ -2381,7 +2381,7 @@ struct io.k8s.api.core.v1.FCVolumeSource
 	fsType string
 	readOnly boolean
 	wwids []string list=atomic
-struct io.k8s.api.core.v1.FileKeySelector
+struct io.k8s.api.core.v1.FileKeySelector atomic
 	volumeName string
 	path string
 	key string
@@ -2434,7 +2434,7 @@ struct io.k8s.api.core.v1.HTTPHeader
 	name string
 	value string
 struct io.k8s.api.core.v1.HostAlias
-	ip string
+	ip string default=""
 	hostnames []string list=atomic
 struct io.k8s.api.core.v1.HostIP
 	ip string
@@ -2519,8 +2519,8 @@ struct io.k8s.api.core.v1.LoadBalancerIngress
 	ports []io.k8s.api.core.v1.PortStatus list=atomic
 struct io.k8s.api.core.v1.LoadBalancerStatus
 	ingress []io.k8s.api.core.v1.LoadBalancerIngress list=atomic
-struct io.k8s.api.core.v1.LocalObjectReference
-	name string
+struct io.k8s.api.core.v1.LocalObjectReference atomic
+	name string default=""
 struct io.k8s.api.core.v1.LocalVolumeSource
 	path string
 	fsType *string
@@ -2538,7 +2538,7 @@ struct io.k8s.api.core.v1.Namespace
 	spec io.k8s.api.core.v1.NamespaceSpec
 	status io.k8s.api.core.v1.NamespaceStatus
 struct io.k8s.api.core.v1.NamespaceCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -2560,25 +2560,25 @@ struct io.k8s.api.core.v1.Node
 	spec io.k8s.api.core.v1.NodeSpec
 	status io.k8s.api.core.v1.NodeStatus
 struct io.k8s.api.core.v1.NodeAddress
-	type string
+	type string default=""
 	address string
 struct io.k8s.api.core.v1.NodeAffinity
 	requiredDuringSchedulingIgnoredDuringExecution *io.k8s.api.core.v1.NodeSelector
 	preferredDuringSchedulingIgnoredDuringExecution []io.k8s.api.core.v1.PreferredSchedulingTerm list=atomic
 struct io.k8s.api.core.v1.NodeAllocatableMappedResources
-	name string
+	name string default=""
 	quantity *int-or-string:quantity
 struct io.k8s.api.core.v1.NodeAllocatableOverheadResources
-	name string
+	name string default=""
 	perPod *int-or-string:quantity
 	perContainer *int-or-string:quantity
 struct io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus
-	resourceClaimName string
+	resourceClaimName string default=""
 	containers []string list=set
 	mapping []io.k8s.api.core.v1.NodeAllocatableMappedResources patch=merge key=name list=map mapkeys=name
 	overhead []io.k8s.api.core.v1.NodeAllocatableOverheadResources patch=merge key=name list=map mapkeys=name
 struct io.k8s.api.core.v1.NodeCondition
-	type string
+	type string default=""
 	status string
 	lastHeartbeatTime string:date-time
 	lastTransitionTime string:date-time
@@ -2612,13 +2612,13 @@ struct io.k8s.api.core.v1.NodeRuntimeHandler
 struct io.k8s.api.core.v1.NodeRuntimeHandlerFeatures
 	recursiveReadOnlyMounts *boolean
 	userNamespaces *boolean
-struct io.k8s.api.core.v1.NodeSelector
+struct io.k8s.api.core.v1.NodeSelector atomic
 	nodeSelectorTerms []io.k8s.api.core.v1.NodeSelectorTerm list=atomic
 struct io.k8s.api.core.v1.NodeSelectorRequirement
 	key string
 	operator string
 	values []string list=atomic
-struct io.k8s.api.core.v1.NodeSelectorTerm
+struct io.k8s.api.core.v1.NodeSelectorTerm atomic
 	matchExpressions []io.k8s.api.core.v1.NodeSelectorRequirement rkey=key list=atomic
 	matchFields []io.k8s.api.core.v1.NodeSelectorRequirement rkey=key list=atomic
 struct io.k8s.api.core.v1.NodeSpec
@@ -2660,10 +2660,10 @@ struct io.k8s.api.core.v1.NodeSystemInfo
 	architecture string
 	swap *io.k8s.api.core.v1.NodeSwapStatus
 	runningInUserNamespace *boolean
-struct io.k8s.api.core.v1.ObjectFieldSelector
+struct io.k8s.api.core.v1.ObjectFieldSelector atomic
 	apiVersion string
 	fieldPath string
-struct io.k8s.api.core.v1.ObjectReference
+struct io.k8s.api.core.v1.ObjectReference atomic
 	kind string
 	namespace string
 	name string
@@ -2684,7 +2684,7 @@ struct io.k8s.api.core.v1.PersistentVolumeClaim
 	spec io.k8s.api.core.v1.PersistentVolumeClaimSpec
 	status io.k8s.api.core.v1.PersistentVolumeClaimStatus
 struct io.k8s.api.core.v1.PersistentVolumeClaimCondition
-	type string
+	type string default=""
 	status string
 	lastProbeTime string:date-time
 	lastTransitionTime string:date-time
@@ -2751,7 +2751,7 @@ struct io.k8s.api.core.v1.PersistentVolumeSpec
 	storageos *io.k8s.api.core.v1.StorageOSPersistentVolumeSource
 	csi *io.k8s.api.core.v1.CSIPersistentVolumeSource
 	accessModes []string list=atomic
-	claimRef *io.k8s.api.core.v1.ObjectReference
+	claimRef *io.k8s.api.core.v1.ObjectReference map=granular
 	persistentVolumeReclaimPolicy string
 	storageClassName string
 	mountOptions []string list=atomic
@@ -2803,7 +2803,7 @@ struct io.k8s.api.core.v1.PodCertificateProjection
 	userAnnotations map[string]string
 	user *integer:int64
 struct io.k8s.api.core.v1.PodCondition
-	type string
+	type string default=""
 	observedGeneration integer:int64
 	status string
 	lastProbeTime string:date-time
@@ -2830,7 +2830,7 @@ struct io.k8s.api.core.v1.PodExtendedResourceClaimStatus
 	requestMappings []io.k8s.api.core.v1.ContainerExtendedResourceRequest list=atomic
 	resourceClaimName string
 struct io.k8s.api.core.v1.PodIP
-	ip string
+	ip string default=""
 struct io.k8s.api.core.v1.PodList
 	kind string
 	apiVersion string
@@ -2862,14 +2862,14 @@ struct io.k8s.api.core.v1.PodProxyOptions
 struct io.k8s.api.core.v1.PodReadinessGate
 	conditionType string
 struct io.k8s.api.core.v1.PodResourceClaim
-	name string
+	name string default=""
 	resourceClaimName *string
 	resourceClaimTemplateName *string
 struct io.k8s.api.core.v1.PodResourceClaimStatus
-	name string
+	name string default=""
 	resourceClaimName *string
 struct io.k8s.api.core.v1.PodSchedulingGate
-	name string
+	name string default=""
 struct io.k8s.api.core.v1.PodSchedulingGroup
 	podGroupName *string
 struct io.k8s.api.core.v1.PodSecurityContext
@@ -2895,7 +2895,7 @@ struct io.k8s.api.core.v1.PodSpec
 	terminationGracePeriodSeconds *integer:int64
 	activeDeadlineSeconds *integer:int64
 	dnsPolicy string
-	nodeSelector map[string]string
+	nodeSelector map[string]string map=atomic
 	serviceAccountName string
 	serviceAccount string
 	automountServiceAccountToken *boolean
@@ -2967,7 +2967,7 @@ struct io.k8s.api.core.v1.PodTemplateSpec
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 	spec io.k8s.api.core.v1.PodSpec
 struct io.k8s.api.core.v1.PodVolumeHealth
-	name string
+	name string default=""
 	healthConditions []io.k8s.api.core.v1.VolumeHealthCondition patch=merge key=status rkey=status,reason list=map mapkeys=status,reason
 	lastTransitionTime string:date-time
 struct io.k8s.api.core.v1.PortStatus
@@ -3034,7 +3034,7 @@ struct io.k8s.api.core.v1.ReplicationController
 	spec io.k8s.api.core.v1.ReplicationControllerSpec
 	status io.k8s.api.core.v1.ReplicationControllerStatus
 struct io.k8s.api.core.v1.ReplicationControllerCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -3047,7 +3047,7 @@ struct io.k8s.api.core.v1.ReplicationControllerList
 struct io.k8s.api.core.v1.ReplicationControllerSpec
 	replicas *integer:int32
 	minReadySeconds integer:int32
-	selector map[string]string
+	selector map[string]string map=atomic
 	template *io.k8s.api.core.v1.PodTemplateSpec
 struct io.k8s.api.core.v1.ReplicationControllerStatus
 	replicas integer:int32
@@ -3057,14 +3057,14 @@ struct io.k8s.api.core.v1.ReplicationControllerStatus
 	observedGeneration integer:int64
 	conditions []io.k8s.api.core.v1.ReplicationControllerCondition patch=merge key=type list=map mapkeys=type
 struct io.k8s.api.core.v1.ResourceClaim
-	name string
+	name string default=""
 	request string
-struct io.k8s.api.core.v1.ResourceFieldSelector
+struct io.k8s.api.core.v1.ResourceFieldSelector atomic
 	containerName string
 	resource string
 	divisor int-or-string:quantity
 struct io.k8s.api.core.v1.ResourceHealth
-	resourceID string
+	resourceID string default=""
 	health string
 	message *string
 struct io.k8s.api.core.v1.ResourceQuota
@@ -3090,7 +3090,7 @@ struct io.k8s.api.core.v1.ResourceRequirements
 	requests map[string]int-or-string:quantity
 	claims []io.k8s.api.core.v1.ResourceClaim list=map mapkeys=name
 struct io.k8s.api.core.v1.ResourceStatus
-	name string
+	name string default=""
 	resources []io.k8s.api.core.v1.ResourceHealth list=map mapkeys=resourceID
 struct io.k8s.api.core.v1.SELinuxOptions
 	user string
@@ -3119,7 +3119,7 @@ struct io.k8s.api.core.v1.ScaleIOVolumeSource
 	volumeName string
 	fsType string
 	readOnly boolean
-struct io.k8s.api.core.v1.ScopeSelector
+struct io.k8s.api.core.v1.ScopeSelector atomic
 	matchExpressions []io.k8s.api.core.v1.ScopedResourceSelectorRequirement list=atomic
 struct io.k8s.api.core.v1.ScopedResourceSelectorRequirement
 	scopeName string
@@ -3139,7 +3139,7 @@ struct io.k8s.api.core.v1.Secret
 struct io.k8s.api.core.v1.SecretEnvSource
 	name string
 	optional *boolean
-struct io.k8s.api.core.v1.SecretKeySelector
+struct io.k8s.api.core.v1.SecretKeySelector atomic
 	name string
 	key string
 	optional *boolean
@@ -3152,7 +3152,7 @@ struct io.k8s.api.core.v1.SecretProjection
 	name string
 	items []io.k8s.api.core.v1.KeyToPath list=atomic
 	optional *boolean
-struct io.k8s.api.core.v1.SecretReference
+struct io.k8s.api.core.v1.SecretReference atomic
 	name string
 	namespace string
 struct io.k8s.api.core.v1.SecretVolumeSource
@@ -3208,9 +3208,9 @@ struct io.k8s.api.core.v1.ServiceList
 	items []io.k8s.api.core.v1.Service
 struct io.k8s.api.core.v1.ServicePort
 	name string
-	protocol string
+	protocol string default="TCP"
 	appProtocol *string
-	port integer:int32
+	port integer:int32 default=0
 	targetPort int-or-string:int32
 	nodePort integer:int32
 struct io.k8s.api.core.v1.ServiceProxyOptions
@@ -3219,7 +3219,7 @@ struct io.k8s.api.core.v1.ServiceProxyOptions
 	path string
 struct io.k8s.api.core.v1.ServiceSpec
 	ports []io.k8s.api.core.v1.ServicePort patch=merge key=port rkey=port,protocol list=map mapkeys=port,protocol
-	selector map[string]string
+	selector map[string]string map=atomic
 	clusterIP string
 	clusterIPs []string list=atomic
 	type string
@@ -3277,18 +3277,18 @@ struct io.k8s.api.core.v1.Toleration
 struct io.k8s.api.core.v1.TopologySelectorLabelRequirement
 	key string
 	values []string list=atomic
-struct io.k8s.api.core.v1.TopologySelectorTerm
+struct io.k8s.api.core.v1.TopologySelectorTerm atomic
 	matchLabelExpressions []io.k8s.api.core.v1.TopologySelectorLabelRequirement list=atomic
 struct io.k8s.api.core.v1.TopologySpreadConstraint
 	maxSkew integer:int32
-	topologyKey string
-	whenUnsatisfiable string
+	topologyKey string default=""
+	whenUnsatisfiable string default=""
 	labelSelector *io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
 	minDomains *integer:int32
 	nodeAffinityPolicy *string
 	nodeTaintsPolicy *string
 	matchLabelKeys []string list=atomic
-struct io.k8s.api.core.v1.TypedLocalObjectReference
+struct io.k8s.api.core.v1.TypedLocalObjectReference atomic
 	apiGroup *string
 	kind string
 	name string
@@ -3298,7 +3298,7 @@ struct io.k8s.api.core.v1.TypedObjectReference
 	name string
 	namespace *string
 struct io.k8s.api.core.v1.Volume
-	name string
+	name string default=""
 	hostPath *io.k8s.api.core.v1.HostPathVolumeSource
 	emptyDir *io.k8s.api.core.v1.EmptyDirVolumeSource
 	gcePersistentDisk *io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
@@ -3331,10 +3331,10 @@ struct io.k8s.api.core.v1.Volume
 	image *io.k8s.api.core.v1.ImageVolumeSource
 struct io.k8s.api.core.v1.VolumeDevice
 	name string
-	devicePath string
+	devicePath string default=""
 struct io.k8s.api.core.v1.VolumeHealthCondition
-	status string
-	reason string
+	status string default=""
+	reason string default=""
 	message string
 struct io.k8s.api.core.v1.VolumeHealthStatus
 	healthConditions []io.k8s.api.core.v1.VolumeHealthCondition patch=merge key=status rkey=status,reason list=map mapkeys=status,reason
@@ -3343,14 +3343,14 @@ struct io.k8s.api.core.v1.VolumeMount
 	name string
 	readOnly boolean
 	recursiveReadOnly *string
-	mountPath string
+	mountPath string default=""
 	subPath string
 	mountPropagation *string
 	subPathExpr string
 	bindMountOptions []string list=set
 struct io.k8s.api.core.v1.VolumeMountStatus
 	name string
-	mountPath string
+	mountPath string default=""
 	readOnly boolean
 	recursiveReadOnly *string
 	volumeStatus *io.k8s.api.core.v1.VolumeStatus
@@ -3397,7 +3397,7 @@ struct io.k8s.api.discovery.v1.EndpointConditions
 struct io.k8s.api.discovery.v1.EndpointHints
 	forZones []io.k8s.api.discovery.v1.ForZone list=atomic
 	forNodes []io.k8s.api.discovery.v1.ForNode list=atomic
-struct io.k8s.api.discovery.v1.EndpointPort
+struct io.k8s.api.discovery.v1.EndpointPort atomic
 	name *string
 	protocol *string
 	port *integer:int32
@@ -3513,7 +3513,7 @@ struct io.k8s.api.extensions.v1beta1.DaemonSet
 	spec io.k8s.api.extensions.v1beta1.DaemonSetSpec
 	status io.k8s.api.extensions.v1beta1.DaemonSetStatus
 struct io.k8s.api.extensions.v1beta1.DaemonSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -3551,7 +3551,7 @@ struct io.k8s.api.extensions.v1beta1.Deployment
 	spec io.k8s.api.extensions.v1beta1.DeploymentSpec
 	status io.k8s.api.extensions.v1beta1.DeploymentStatus
 struct io.k8s.api.extensions.v1beta1.DeploymentCondition
-	type string
+	type string default=""
 	status string
 	lastUpdateTime string:date-time
 	lastTransitionTime string:date-time
@@ -3674,7 +3674,7 @@ struct io.k8s.api.extensions.v1beta1.ReplicaSet
 	spec io.k8s.api.extensions.v1beta1.ReplicaSetSpec
 	status io.k8s.api.extensions.v1beta1.ReplicaSetStatus
 struct io.k8s.api.extensions.v1beta1.ReplicaSetCondition
-	type string
+	type string default=""
 	status string
 	lastTransitionTime string:date-time
 	reason string
@@ -4128,18 +4128,18 @@ struct io.k8s.api.lifecycle.v1alpha1.EvictionStatus
 	responders []io.k8s.api.lifecycle.v1alpha1.ResponderStatus patch=merge key=name list=map mapkeys=name
 struct io.k8s.api.lifecycle.v1alpha1.EvictionTarget
 	pod *io.k8s.api.lifecycle.v1alpha1.EvictionPodReference
-struct io.k8s.api.lifecycle.v1alpha1.Requester
-	name string
+struct io.k8s.api.lifecycle.v1alpha1.Requester atomic
+	name string default=""
 	intent string
 struct io.k8s.api.lifecycle.v1alpha1.ResponderStatus
-	name string
+	name string default=""
 	startTime *string:date-time
 	heartbeatTime *string:date-time
 	expectedCompletionTime *string:date-time
 	completionTime *string:date-time
 	message *string
-struct io.k8s.api.lifecycle.v1alpha1.TargetResponder
-	name string
+struct io.k8s.api.lifecycle.v1alpha1.TargetResponder atomic
+	name string default=""
 	priority *integer:int32
 	state string
 struct io.k8s.api.networking.v1.HTTPIngressPath
@@ -4256,7 +4256,7 @@ struct io.k8s.api.networking.v1.ParentReference
 	resource string
 	namespace string
 	name string
-struct io.k8s.api.networking.v1.ServiceBackendPort
+struct io.k8s.api.networking.v1.ServiceBackendPort atomic
 	name string
 	number integer:int32
 struct io.k8s.api.networking.v1.ServiceCIDR
@@ -4384,7 +4384,7 @@ struct io.k8s.api.node.v1.RuntimeClassList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.node.v1.RuntimeClass
 struct io.k8s.api.node.v1.Scheduling
-	nodeSelector map[string]string
+	nodeSelector map[string]string map=atomic
 	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.node.v1alpha1.Overhead
 	podFixed map[string]int-or-string:quantity
@@ -4403,7 +4403,7 @@ struct io.k8s.api.node.v1alpha1.RuntimeClassSpec
 	overhead *io.k8s.api.node.v1alpha1.Overhead
 	scheduling *io.k8s.api.node.v1alpha1.Scheduling
 struct io.k8s.api.node.v1alpha1.Scheduling
-	nodeSelector map[string]string
+	nodeSelector map[string]string map=atomic
 	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.node.v1beta1.Overhead
 	podFixed map[string]int-or-string:quantity
@@ -4420,7 +4420,7 @@ struct io.k8s.api.node.v1beta1.RuntimeClassList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.node.v1beta1.RuntimeClass
 struct io.k8s.api.node.v1beta1.Scheduling
-	nodeSelector map[string]string
+	nodeSelector map[string]string map=atomic
 	tolerations []io.k8s.api.core.v1.Toleration rkey=key list=atomic
 struct io.k8s.api.policy.v1.Eviction
 	kind string
@@ -4531,11 +4531,11 @@ struct io.k8s.api.rbac.v1.RoleList
 	apiVersion string
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.rbac.v1.Role
-struct io.k8s.api.rbac.v1.RoleRef
+struct io.k8s.api.rbac.v1.RoleRef atomic
 	apiGroup string
 	kind string
 	name string
-struct io.k8s.api.rbac.v1.Subject
+struct io.k8s.api.rbac.v1.Subject atomic
 	kind string
 	apiGroup string
 	name string
@@ -4661,12 +4661,12 @@ struct io.k8s.api.rbac.v1beta1.Subject
 	name string
 	namespace string
 struct io.k8s.api.resource.v1.AllocatedDeviceStatus
-	driver string
-	pool string
-	device string
+	driver string default=""
+	pool string default=""
+	device string default=""
 	shareID *string
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition list=map mapkeys=type
-	data *opaque list=atomic
+	data *opaque
 	networkData *io.k8s.api.resource.v1.NetworkDeviceData
 struct io.k8s.api.resource.v1.AllocationResult
 	devices io.k8s.api.resource.v1.DeviceAllocationResult
@@ -4839,7 +4839,7 @@ struct io.k8s.api.resource.v1.NodeAllocatableResource
 	overhead *io.k8s.api.resource.v1.NodeAllocatableOverhead
 struct io.k8s.api.resource.v1.OpaqueDeviceConfiguration
 	driver string
-	parameters opaque list=atomic
+	parameters opaque
 struct io.k8s.api.resource.v1.ResourceClaim
 	kind string
 	apiVersion string
@@ -4850,7 +4850,7 @@ struct io.k8s.api.resource.v1.ResourceClaimConsumerReference
 	apiGroup string
 	resource string
 	name string
-	uid string
+	uid string default=""
 struct io.k8s.api.resource.v1.ResourceClaimList
 	kind string
 	apiVersion string
@@ -4973,12 +4973,12 @@ struct io.k8s.api.resource.v1alpha3.ShareableSummaryStatus
 	partiallyAvailableDevices *integer:int32
 	capacity []io.k8s.api.resource.v1alpha3.ShareableCapacityStatus list=atomic
 struct io.k8s.api.resource.v1beta1.AllocatedDeviceStatus
-	driver string
-	pool string
-	device string
+	driver string default=""
+	pool string default=""
+	device string default=""
 	shareID *string
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition list=map mapkeys=type
-	data *opaque list=atomic
+	data *opaque
 	networkData *io.k8s.api.resource.v1beta1.NetworkDeviceData
 struct io.k8s.api.resource.v1beta1.AllocationResult
 	devices io.k8s.api.resource.v1beta1.DeviceAllocationResult
@@ -5131,7 +5131,7 @@ struct io.k8s.api.resource.v1beta1.NodeAllocatableResource
 	overhead *io.k8s.api.resource.v1beta1.NodeAllocatableOverhead
 struct io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration
 	driver string
-	parameters opaque list=atomic
+	parameters opaque
 struct io.k8s.api.resource.v1beta1.ResourceClaim
 	kind string
 	apiVersion string
@@ -5142,7 +5142,7 @@ struct io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference
 	apiGroup string
 	resource string
 	name string
-	uid string
+	uid string default=""
 struct io.k8s.api.resource.v1beta1.ResourceClaimList
 	kind string
 	apiVersion string
@@ -5193,12 +5193,12 @@ struct io.k8s.api.resource.v1beta1.ResourceSliceSpec
 	partitionTypeAttribute *string
 	skipNodeOperations []string list=set
 struct io.k8s.api.resource.v1beta2.AllocatedDeviceStatus
-	driver string
-	pool string
-	device string
+	driver string default=""
+	pool string default=""
+	device string default=""
 	shareID *string
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition list=map mapkeys=type
-	data *opaque list=atomic
+	data *opaque
 	networkData *io.k8s.api.resource.v1beta2.NetworkDeviceData
 struct io.k8s.api.resource.v1beta2.AllocationResult
 	devices io.k8s.api.resource.v1beta2.DeviceAllocationResult
@@ -5371,7 +5371,7 @@ struct io.k8s.api.resource.v1beta2.NodeAllocatableResource
 	overhead *io.k8s.api.resource.v1beta2.NodeAllocatableOverhead
 struct io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration
 	driver string
-	parameters opaque list=atomic
+	parameters opaque
 struct io.k8s.api.resource.v1beta2.ResourceClaim
 	kind string
 	apiVersion string
@@ -5382,7 +5382,7 @@ struct io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference
 	apiGroup string
 	resource string
 	name string
-	uid string
+	uid string default=""
 struct io.k8s.api.resource.v1beta2.ResourceClaimList
 	kind string
 	apiVersion string
@@ -5482,7 +5482,7 @@ struct io.k8s.api.scheduling.v1alpha3.CompositePodGroupSpec
 struct io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition patch=merge key=type list=map mapkeys=type
 struct io.k8s.api.scheduling.v1alpha3.CompositePodGroupTemplate
-	name string
+	name string default=""
 	schedulingPolicy io.k8s.api.scheduling.v1alpha3.CompositePodGroupSchedulingPolicy
 	schedulingConstraints *io.k8s.api.scheduling.v1alpha3.CompositePodGroupSchedulingConstraints
 	disruptionMode *io.k8s.api.scheduling.v1alpha3.CompositeDisruptionMode
@@ -5508,11 +5508,11 @@ struct io.k8s.api.scheduling.v1alpha3.PodGroupList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.scheduling.v1alpha3.PodGroup
 struct io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaim
-	name string
+	name string default=""
 	resourceClaimName *string
 	resourceClaimTemplateName *string
 struct io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaimStatus
-	name string
+	name string default=""
 	resourceClaimName *string
 struct io.k8s.api.scheduling.v1alpha3.PodGroupSchedulingConstraints
 	topology []io.k8s.api.scheduling.v1alpha3.TopologyConstraint list=atomic
@@ -5533,7 +5533,7 @@ struct io.k8s.api.scheduling.v1alpha3.PodGroupStatus
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition patch=merge key=type list=map mapkeys=type
 	resourceClaimStatuses []io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaimStatus patch=merge,retainKeys key=name list=map mapkeys=name
 struct io.k8s.api.scheduling.v1alpha3.PodGroupTemplate
-	name string
+	name string default=""
 	schedulingPolicy io.k8s.api.scheduling.v1alpha3.PodGroupSchedulingPolicy
 	schedulingConstraints *io.k8s.api.scheduling.v1alpha3.PodGroupSchedulingConstraints
 	resourceClaims []io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaim patch=merge,retainKeys key=name list=map mapkeys=name
@@ -5567,7 +5567,7 @@ struct io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupDisruptionMode
 struct io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupGangSchedulingPolicy
 	minCount *integer:int32
 struct io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupResourceClaim
-	name string
+	name string default=""
 	resourceClaimName *string
 	resourceClaimTemplateName *string
 struct io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupSchedulingConstraints
@@ -5598,7 +5598,7 @@ struct io.k8s.api.scheduling.v1beta1.CompositePodGroupSchedulingPolicy
 	basic *io.k8s.api.scheduling.v1beta1.CompositeBasicSchedulingPolicy
 	gang *io.k8s.api.scheduling.v1beta1.CompositeGangSchedulingPolicy
 struct io.k8s.api.scheduling.v1beta1.CompositePodGroupTemplate
-	name string
+	name string default=""
 	schedulingPolicy io.k8s.api.scheduling.v1beta1.CompositePodGroupSchedulingPolicy
 	schedulingConstraints *io.k8s.api.scheduling.v1beta1.CompositePodGroupSchedulingConstraints
 	disruptionMode *io.k8s.api.scheduling.v1beta1.CompositeDisruptionMode
@@ -5624,11 +5624,11 @@ struct io.k8s.api.scheduling.v1beta1.PodGroupList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.scheduling.v1beta1.PodGroup
 struct io.k8s.api.scheduling.v1beta1.PodGroupResourceClaim
-	name string
+	name string default=""
 	resourceClaimName *string
 	resourceClaimTemplateName *string
 struct io.k8s.api.scheduling.v1beta1.PodGroupResourceClaimStatus
-	name string
+	name string default=""
 	resourceClaimName *string
 struct io.k8s.api.scheduling.v1beta1.PodGroupSchedulingConstraints
 	topology []io.k8s.api.scheduling.v1beta1.TopologyConstraint list=atomic
@@ -5649,7 +5649,7 @@ struct io.k8s.api.scheduling.v1beta1.PodGroupStatus
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition patch=merge key=type list=map mapkeys=type
 	resourceClaimStatuses []io.k8s.api.scheduling.v1beta1.PodGroupResourceClaimStatus patch=merge,retainKeys key=name list=map mapkeys=name
 struct io.k8s.api.scheduling.v1beta1.PodGroupTemplate
-	name string
+	name string default=""
 	schedulingPolicy io.k8s.api.scheduling.v1beta1.PodGroupSchedulingPolicy
 	schedulingConstraints *io.k8s.api.scheduling.v1beta1.PodGroupSchedulingConstraints
 	resourceClaims []io.k8s.api.scheduling.v1beta1.PodGroupResourceClaim patch=merge,retainKeys key=name list=map mapkeys=name
@@ -5724,7 +5724,7 @@ struct io.k8s.api.storage.v1.CSINode
 	spec io.k8s.api.storage.v1.CSINodeSpec
 	status io.k8s.api.storage.v1.CSINodeStatus
 struct io.k8s.api.storage.v1.CSINodeDriver
-	name string
+	name string default=""
 	nodeID string
 	topologyKeys []string list=atomic
 	allocatable *io.k8s.api.storage.v1.VolumeNodeResources
@@ -5767,7 +5767,7 @@ struct io.k8s.api.storage.v1.StorageClassList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.storage.v1.StorageClass
 struct io.k8s.api.storage.v1.StorageHealth
-	name string
+	name string default=""
 	healthConditions []io.k8s.api.storage.v1.StorageHealthCondition list=atomic
 struct io.k8s.api.storage.v1.StorageHealthCondition
 	status string
@@ -5899,7 +5899,7 @@ struct io.k8s.api.storage.v1beta1.CSINode
 	spec io.k8s.api.storage.v1beta1.CSINodeSpec
 	status io.k8s.api.storage.v1beta1.CSINodeStatus
 struct io.k8s.api.storage.v1beta1.CSINodeDriver
-	name string
+	name string default=""
 	nodeID string
 	topologyKeys []string list=atomic
 	allocatable *io.k8s.api.storage.v1beta1.VolumeNodeResources
@@ -5942,7 +5942,7 @@ struct io.k8s.api.storage.v1beta1.StorageClassList
 	metadata io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta
 	items []io.k8s.api.storage.v1beta1.StorageClass
 struct io.k8s.api.storage.v1beta1.StorageHealth
-	name string
+	name string default=""
 	healthConditions []io.k8s.api.storage.v1beta1.StorageHealthCondition list=atomic
 struct io.k8s.api.storage.v1beta1.StorageHealthCondition
 	status string
@@ -6027,7 +6027,7 @@ struct io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus
 	conditions []io.k8s.apimachinery.pkg.apis.meta.v1.Condition patch=merge key=type list=map mapkeys=type
 	resourceVersion string
 struct io.k8s.apimachinery.pkg.apis.meta.v1.Condition
-	type string
+	type string default=""
 	status string
 	observedGeneration integer:int64
 	lastTransitionTime string:date-time
@@ -6049,7 +6049,7 @@ struct io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement
 struct io.k8s.apimachinery.pkg.apis.meta.v1.GroupResource
 	group string
 	resource string
-struct io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+struct io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector atomic
 	matchLabels map[string]string
 	matchExpressions []io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement list=atomic
 struct io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement
@@ -6068,7 +6068,7 @@ struct io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
 	apiVersion string
 	time *string:date-time
 	fieldsType string
-	fieldsV1 *opaque
+	fieldsV1 *opaque:fieldsV1
 	subresource string
 struct io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 	name string
@@ -6086,11 +6086,11 @@ struct io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 	ownerReferences []io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference patch=merge key=uid list=map mapkeys=uid
 	finalizers []string patch=merge list=set
 	managedFields []io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry list=atomic
-struct io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
+struct io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference atomic
 	apiVersion string
 	kind string
 	name string
-	uid string
+	uid string default=""
 	controller *boolean
 	blockOwnerDeletion *boolean
 struct io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +24,9 @@ import (
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/project"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/smp"
+	"github.com/kmerge/kmerge/ssa"
 	"github.com/kmerge/kmerge/validate"
 )
 
@@ -46,6 +50,12 @@ type applyOptions struct {
 	project        string
 	loadRestrictor string
 	showSecrets    bool
+	serverSide     bool                // --server-side
+	fieldManager   string              // --field-manager
+	forceConflicts bool                // --force-conflicts
+	live           []string            // --live
+	blame          bool                // the command is blame: --live shows owners, alone too
+	ss             *serverside.Options // read by load: a server-side run, or nil
 	limits         *limits
 	lock           *kmerge.DirLock         // of outDir, while the run lasts
 	order          smp.ListOrder           // --list-order, read by prepare
@@ -88,7 +98,63 @@ func (o *applyOptions) flags(cmd *cobra.Command, output bool) {
 		f.BoolVar(&o.exitCode, "exit-code", false, "with --diff: exit 1 when there are changes, 0 when there are none, 2 on errors (as diff and kubectl diff do)")
 		f.StringVar(&o.color, "color", "auto", "colour the --diff output: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 		f.BoolVar(&o.failOnConflict, "fail-on-conflict", false, "refuse to write anything when two patches conflict")
+		o.serverSideFlags(cmd)
 	}
+}
+
+// serverSideFlags adds the flags of a server-side apply (docs/ssa.md).
+func (o *applyOptions) serverSideFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&o.serverSide, "server-side", false, "apply the result server-side, to the live objects of --live, as an API server would: print the objects as it would store them, managedFields included (docs/ssa.md)")
+	f.StringVar(&o.fieldManager, "field-manager", "", "with --server-side: the field manager that applies (as kubectl apply --field-manager; kubectl's own is kubectl)")
+	f.BoolVar(&o.forceConflicts, "force-conflicts", false, "with --server-side: take over the fields other field managers own instead of failing")
+	f.Var(paths{&o.live}, "live", "with --server-side: the live objects, as kubectl get -o yaml --show-managed-fields writes them: a file or a folder (repeatable); an object with none is created")
+	cmd.MarkFlagFilename("live", "yaml", "yml", "json") //nolint:errcheck // the flag exists
+}
+
+// checkServerSide checks the server-side flags: they go together.
+func (o *applyOptions) checkServerSide() error {
+	switch {
+	case !o.serverSide && o.fieldManager != "":
+		return usagef("--field-manager goes with --server-side")
+	case !o.serverSide && o.forceConflicts:
+		return usagef("--force-conflicts goes with --server-side")
+	case !o.serverSide && len(o.live) > 0 && !o.blame:
+		return usagef("--live goes with --server-side")
+	case o.blame && o.serverSide && len(o.live) == 0:
+		return usagef("blame --server-side shows who owns each line once the output is applied to the live objects: give them with --live")
+	case o.serverSide && o.fieldManager == "":
+		return usagef("--server-side needs --field-manager NAME: the field manager the API server records as the fields' owner (kubectl apply --server-side's is kubectl)")
+	case o.serverSide && o.failOnConflict:
+		return usagef("--fail-on-conflict is about conflicts between patches; with --server-side, conflicts with other field managers always fail (--force-conflicts takes the fields over)")
+	}
+	for _, p := range o.live {
+		if p == "-" {
+			return usagef("--live -: give the live objects in files or folders (standard input is for -f -)")
+		}
+	}
+	return nil
+}
+
+// serverSideOptions returns the options of a server-side apply, or nil;
+// the time stamped on managedFields is SOURCE_DATE_EPOCH's when it is set
+// (a reproducible output), else the current time.
+func (o *applyOptions) serverSideOptions() (*serverside.Options, error) {
+	if !o.serverSide && (!o.blame || len(o.live) == 0) {
+		return nil, nil
+	}
+	ss := &serverside.Options{Manager: o.fieldManager, Force: o.forceConflicts, Live: o.live}
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		secs, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, usagef("SOURCE_DATE_EPOCH=%q: the time to stamp is a number of seconds since 1970 (reproducible-builds.org)", s)
+		}
+		ss.Time = time.Unix(secs, 0).UTC()
+		if err := ssa.CheckTime(ss.Time); err != nil {
+			return nil, usagef("SOURCE_DATE_EPOCH=%q: %v", s, err)
+		}
+	}
+	return ss, nil
 }
 
 func newApplyCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -247,7 +313,7 @@ func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 	given := []struct {
 		flag  string
 		paths []string
-	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}}
+	}{{"-f", o.files}, {"-p", o.patches}, {"--values", o.valueFiles}, {"--schema", o.schemas}, {"--live", o.live}}
 	if err := checkPaths("--project", o.project); err != nil {
 		return nil, err
 	}
@@ -270,6 +336,9 @@ func (o *applyOptions) prepare(stderr io.Writer) (*project.Project, error) {
 		return nil, usagef("give the patches with -p (a .kpatch file, a YAML patch list, or a folder), or list them in a %s (kmerge init writes one)%s", project.FileName, projectsBelowHint(proj))
 	}
 	if err := o.checkFlags(stderr); err != nil {
+		return nil, err
+	}
+	if err := o.checkServerSide(); err != nil {
 		return nil, err
 	}
 	if err := checkPatchPaths(o.patches); err != nil {
@@ -335,6 +404,9 @@ func (o *applyOptions) load(proj *project.Project, stdin io.Reader, stderr io.Wr
 	if o.debug || os.Getenv("KURE_DEBUG") == "1" || os.Getenv("KMERGE_DEBUG") == "1" {
 		opts.Trace = stderr
 	}
+	if o.ss, err = o.serverSideOptions(); err != nil {
+		return none, err
+	}
 	return opts, nil
 }
 
@@ -372,7 +444,15 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 			rec.budget.addFiles(files)
 		}
 	}
-	res, err := kmerge.Apply(ctx, opts)
+	var res *kmerge.ApplyResult
+	var ssRes *serverside.Result
+	if o.ss != nil {
+		if ssRes, err = serverside.Apply(ctx, opts, *o.ss); err == nil {
+			res = ssRes.ApplyResult
+		}
+	} else {
+		res, err = kmerge.Apply(ctx, opts)
+	}
 	if err != nil {
 		if sigs != nil {
 			return sigs.stopped(o.outDir, err)
@@ -409,12 +489,20 @@ func runApply(o *applyOptions, stdin io.Reader, stdout, stderr io.Writer, check 
 	for _, c := range res.Conflicts {
 		fmt.Fprintf(stderr, "kmerge: conflict: %s\n", c)
 	}
+	if ssRes != nil {
+		for _, id := range ssRes.NoManagedFields {
+			fmt.Fprintf(stderr, "kmerge: warning: %s has no managedFields (exported without kubectl get --show-managed-fields?): the API server gives all its fields to before-first-apply, and the apply conflicts with it where it changes them\n", id)
+		}
+	}
 	if o.failOnConflict && len(res.Conflicts) > 0 {
 		return errConflicts(len(res.Conflicts))
 	}
 	switch {
 	case o.diff:
 		diff := res.Diff()
+		if ssRes != nil {
+			diff = ssRes.Diff()
+		}
 		colored, err := useColor(o.color, stdout)
 		if err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -34,6 +35,12 @@ only those objects.
 the object, the field path, the operation, the value, the patch's position, the
 positions it overrode, and the lines of the file's output that hold it.
 
+--live PATH (the live objects, as kubectl get -o yaml --show-managed-fields
+writes them) adds the field managers that own each line's field in the live
+object; with --server-side --field-manager NAME, also those that own it once
+the output is applied server-side as NAME (a conflict fails, as with apply;
+docs/ssa.md).
+
 The values of Secrets (data and stringData) are masked unless --show-secrets.
 Warnings, schema violations and conflicts go to standard error, as with apply.`,
 		Example: `  kmerge blame -f examples/base -p examples/overrides --values examples/values.yaml \
@@ -48,6 +55,10 @@ Warnings, schema violations and conflicts go to standard error, as with apply.`,
 		},
 	}
 	o.flags(cmd, false)
+	o.blame = true
+	o.serverSideFlags(cmd)
+	cmd.Flags().Lookup("live").Usage = "the live objects (kubectl get -o yaml --show-managed-fields): show, beside each line, the field managers that own it there (repeatable)"
+	cmd.Flags().Lookup("server-side").Usage = "with --live: show too who owns each line once the output is applied server-side (with --field-manager)"
 	cmd.Flags().StringVarP(&format, "output", "o", "text", "text (the documents, each line with the patch that wrote it) or json (records for tools)")
 	return cmd
 }
@@ -72,7 +83,12 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	if err != nil {
 		return err
 	}
-	res, err := kmerge.Blame(context.Background(), opts, only...)
+	var res *kmerge.BlameResult
+	if o.ss != nil {
+		res, err = serverside.Blame(context.Background(), opts, *o.ss, only...)
+	} else {
+		res, err = kmerge.Blame(context.Background(), opts, only...)
+	}
 	if err != nil {
 		return err
 	}
@@ -98,7 +114,7 @@ func runBlame(o *applyOptions, format string, args []string, stdin io.Reader, st
 	if format == "json" {
 		return writeBlameJSON(stdout, res, opts.ShowSecrets)
 	}
-	return writeBlameText(stdout, res)
+	return writeBlameText(stdout, res, len(o.live) > 0, o.serverSide)
 }
 
 // maxOverrode bounds the overridden positions a line of text shows.
@@ -140,7 +156,7 @@ func annotation(o *kmerge.Origin) string {
 // writeBlameText prints each document: a heading naming its file and
 // objects, its lines, each after the patch that wrote it (a column as wide
 // as the document's widest), then what the patches deleted.
-func writeBlameText(w io.Writer, res *kmerge.BlameResult) error {
+func writeBlameText(w io.Writer, res *kmerge.BlameResult, live, after bool) error {
 	var b strings.Builder
 	for i, d := range res.Documents {
 		if i > 0 {
@@ -151,11 +167,11 @@ func writeBlameText(w io.Writer, res *kmerge.BlameResult) error {
 			ids = append(ids, o.ID())
 		}
 		fmt.Fprintf(&b, "# %s (document %d): %s\n", d.File, d.Index+1, strings.Join(ids, ", "))
-		type row struct{ note, text string }
+		type row struct{ note, live, after, text string }
 		var rows []row
-		width := 0
+		width, liveWidth, afterWidth := 0, len("live"), len("after")
 		for _, l := range d.Lines {
-			r := row{text: l.Text}
+			r := row{text: l.Text, live: strings.Join(l.Live, ","), after: strings.Join(l.After, ",")}
 			if _, og := d.LineOrigin(l.N); og != nil {
 				r.note = annotation(og)
 			}
@@ -175,14 +191,29 @@ func writeBlameText(w io.Writer, res *kmerge.BlameResult) error {
 				if og.Op != change.Delete && og.Op != change.Retain {
 					what += " (not in the output where the patch named it)"
 				}
-				rows = append(rows, row{annotation(og), what})
+				rows = append(rows, row{note: annotation(og), text: what})
 			}
 		}
 		for _, r := range rows {
-			width = max(width, len(r.note))
+			width, liveWidth, afterWidth = max(width, len(r.note)), max(liveWidth, len(r.live)), max(afterWidth, len(r.after))
+		}
+		if live {
+			// a heading names the owner columns
+			head := fmt.Sprintf("%-*s | %-*s | ", width, "", liveWidth, "live")
+			if after {
+				head += fmt.Sprintf("%-*s | ", afterWidth, "after")
+			}
+			fmt.Fprintln(&b, strings.TrimRight(head, " "))
 		}
 		for _, r := range rows {
-			fmt.Fprintf(&b, "%-*s | %s\n", width, r.note, r.text)
+			fmt.Fprintf(&b, "%-*s | ", width, r.note)
+			if live {
+				fmt.Fprintf(&b, "%-*s | ", liveWidth, r.live)
+			}
+			if after {
+				fmt.Fprintf(&b, "%-*s | ", afterWidth, r.after)
+			}
+			fmt.Fprintf(&b, "%s\n", r.text)
 		}
 	}
 	// the objects deleted: no line of the output is theirs
@@ -215,6 +246,10 @@ type blameRecord struct {
 	Patch    blamePos        `json:"patch"`
 	Overrode []blamePos      `json:"overrode"`
 	Lines    *blameLines     `json:"lines,omitempty"`
+	// the field managers of the place's first line in the live object,
+	// and after the server-side apply (blame --live, --server-side)
+	Live  []string `json:"live,omitempty"`
+	After []string `json:"after,omitempty"`
 }
 
 type blameObject struct {
@@ -258,6 +293,11 @@ func writeBlameJSON(w io.Writer, res *kmerge.BlameResult, showSecrets bool) erro
 				}
 				if og.Start != 0 {
 					r.Lines = &blameLines{og.Start, og.End}
+					for _, l := range d.Lines {
+						if l.N == og.Start {
+							r.Live, r.After = l.Live, l.After
+						}
+					}
 				}
 				records = append(records, r)
 			}

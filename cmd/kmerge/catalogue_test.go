@@ -88,6 +88,47 @@ spec:
               size: {type: integer}
 `
 
+// catLive is catDeploy as a cluster stores it, exported with kubectl get
+// -o yaml --show-managed-fields: argocd applied it, then an autoscaler set
+// replicas through the scale subresource.
+const catLive = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  managedFields:
+  - apiVersion: apps/v1
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:spec:
+        f:template:
+          f:spec:
+            f:containers:
+              k:{"name":"web"}:
+                .: {}
+                f:image: {}
+                f:name: {}
+    manager: argocd
+    operation: Apply
+    time: "2025-01-01T00:00:00Z"
+  - apiVersion: apps/v1
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:spec:
+        f:replicas: {}
+    manager: kube-controller-manager
+    operation: Update
+    subresource: scale
+    time: "2025-01-02T00:00:00Z"
+spec:
+  replicas: 5
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+`
+
 func apply(patch string) []string { return []string{"apply", "-f", "base", "-p", patch} }
 
 var badInputs = []badInput{
@@ -341,6 +382,13 @@ var badInputs = []badInput{
 	{title: "kmerge fn without a ResourceList", stdin: catDeploy, args: []string{"fn"}, noPosition: "the input as a whole is wrong", fix: "A KRM function reads a ResourceList; run kmerge apply for plain manifests."},
 	{title: "A functionConfig field of the wrong type", stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\nfunctionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n    kpatch:\n    - \"[deployment.web]\"\n    - \"replicas: 3\"\n",
 		args: []string{"fn"}, path: "functionConfig.spec.kpatch", fix: "Write the .kpatch text as a block: `kpatch: |`, then its lines, indented."},
+	// server-side apply
+	{title: "A field another field manager owns, with --server-side", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "live/web.yaml": catLive},
+		args: append(apply("p.kpatch"), "--server-side", "--field-manager", "argocd", "--live", "live"), path: ".spec.replicas", noPosition: "the API server's message comes first, as it words it; each field's line follows it", fix: "The API server would refuse the apply (409 Conflict): take the field over with --force-conflicts, or leave it to its manager by taking it out of the manifest and the patches (docs/ssa.md#conflicts)."},
+	{title: "A live object's managedFields entry the API server would not read", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "live/web.yaml": strings.Replace(catLive, "operation: Update", "operation: update", 1)},
+		args: append(apply("p.kpatch"), "--server-side", "--field-manager", "argocd", "--live", "live"), path: "metadata.managedFields", fix: "The live file is not as the API server stores the object: export it again with `kubectl get deployment web -o yaml --show-managed-fields` rather than editing it (an operation is `Apply` or `Update`)."},
+	{title: "A live object of another version than the manifest", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n", "live/web.yaml": strings.Replace(catLive, "apps/v1\nkind", "apps/v1beta2\nkind", 1)},
+		args: append(apply("p.kpatch"), "--server-side", "--field-manager", "argocd", "--live", "live"), fix: "Export the live object at the manifest's version, as the message says: kmerge cannot convert between the versions of a kind, as the API server does."},
 	// the command line (exit 2)
 	{title: "A mistyped flag", files: map[string]string{"base/d.yaml": catDeploy, "p.kpatch": "[deployment.web]\nreplicas: 2\n"},
 		args: append(apply("p.kpatch"), "--strcit"), exit: exitUsage, noPosition: "the command line has no lines", fix: "Write the flag the message suggests; `kmerge apply --help` lists them."},

@@ -28,6 +28,8 @@ type goldenCase struct {
 	// Absent lists paths that must not exist after the run (what a failed
 	// command must not have written).
 	Absent []string `yaml:"absent"`
+	// Env sets environment variables for the run (SOURCE_DATE_EPOCH).
+	Env map[string]string `yaml:"env"`
 }
 
 func TestGolden(t *testing.T) {
@@ -55,6 +57,9 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%s: give the args, and say in about: why the expected output is right", file)
 			}
 			t.Chdir(dir)
+			for k, v := range c.Env {
+				t.Setenv(k, v)
+			}
 			want := readOptional(t, "want.stdout")
 			wantErr := readOptional(t, "want.stderr")
 			stdin := ""

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"github.com/kmerge/kmerge/internal/errpos"
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/secret"
+	"github.com/kmerge/kmerge/serverside"
 	"github.com/kmerge/kmerge/tree"
 	"github.com/kmerge/kmerge/validate"
 )
@@ -77,6 +79,11 @@ func quote(pos tree.Position, inputs texts, masked bool) string {
 // once) are printed one by one, each with its line, then what to do about
 // them.
 func report(w io.Writer, err error, inputs texts) {
+	var sce *serverside.ConflictError
+	if errors.As(err, &sce) {
+		reportServerSideConflicts(w, sce, inputs)
+		return
+	}
 	if vs := validate.Errors(err); len(vs) > 0 {
 		for _, v := range vs {
 			fmt.Fprintf(w, "kmerge: %v\n", v)
@@ -147,6 +154,48 @@ func colorDiff(diff string) string {
 			b.WriteString(green + body + reset + nl)
 		default:
 			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// reportServerSideConflicts prints a server-side apply's conflicts: each
+// object's refusal in the API server's words, then each field with the
+// line of the manifest (or of the patch) that sets it, then what to do.
+func reportServerSideConflicts(w io.Writer, e *serverside.ConflictError, inputs texts) {
+	for _, o := range e.Objects {
+		fmt.Fprintf(w, "kmerge: %s (%s): %s\n", o.ID, o.File, o.Err)
+		for _, f := range o.Fields {
+			switch {
+			case f.Patch:
+				fmt.Fprintf(w, "  %s: %s (a patch writes it)\n", f.Path, shortPos(f.Pos))
+			case f.Pos.Line > 0:
+				fmt.Fprintf(w, "  %s: %s\n", f.Path, shortPos(f.Pos))
+			default:
+				fmt.Fprintf(w, "  %s: not in the manifest (%s holds an item of it)\n", f.Path, f.Manager)
+				continue
+			}
+			io.WriteString(w, indent(quote(f.Pos, inputs, false), "  "))
+		}
+	}
+	them := "them"
+	if len(e.Objects) == 1 {
+		them = "it"
+	}
+	fmt.Fprintf(w, "kmerge: %s with other field managers, and the API server would refuse %s: to take the fields over, run again with --force-conflicts; to leave them to their managers, take them out of the manifests (or of the patches that write them); docs/ssa.md#conflicts\n",
+		plural(len(e.Objects), "object conflicts", "objects conflict"), them)
+}
+
+// indent puts prefix before every line of text.
+func indent(text, prefix string) string {
+	if text == "" {
+		return ""
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(prefix + l)
 		}
 	}
 	return b.String()

@@ -7,7 +7,10 @@
 //   - server-side apply's list types and list map keys, from the schema client-go's
 //     applyconfigurations carry;
 //   - recommended merge keys where server-side apply's keys extend the patch merge key
-//     (container ports: containerPort → containerPort,protocol).
+//     (container ports: containerPort → containerPort,protocol);
+//   - server-side apply's atomic structs (+structType=atomic) and atomic maps
+//     (+mapType=atomic), and the defaults of list items' key fields (a container
+//     port's protocol: TCP), which server-side apply keys items by.
 //
 // It runs in its own module so that k8s.io/api and client-go never become
 // dependencies of kmerge itself. Run it with go generate ./schema.
@@ -15,6 +18,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
@@ -116,6 +120,8 @@ func addListTypes(kinds map[gotypes.APIKind]*gotypes.Type) error {
 		if !ok || td.Map == nil {
 			continue
 		}
+		// +structType=atomic
+		g.Atomic = td.Map.ElementRelationship == smdschema.Atomic
 		for i := range g.Fields {
 			f := &g.Fields[i]
 			sf, ok := td.Map.FindField(f.Name)
@@ -123,10 +129,26 @@ func addListTypes(kinds map[gotypes.APIKind]*gotypes.Type) error {
 				continue
 			}
 			atom, ok := smd.Resolve(sf.Type)
-			if !ok || atom.List == nil {
+			if !ok {
+				continue
+			}
+			switch {
+			case goMap(f.Type) && atom.Map != nil && atom.Map.ElementRelationship == smdschema.Atomic:
+				f.MapType = "atomic" // +mapType=atomic
+			case sf.Type.ElementRelationship != nil && *sf.Type.ElementRelationship == smdschema.Atomic:
+				f.MapType = "atomic" // +structType=atomic on the field
+			case sf.Type.ElementRelationship != nil && *sf.Type.ElementRelationship == smdschema.Separable:
+				f.MapType = "granular" // +structType=granular: an atomic struct made granular here
+			}
+			if atom.List == nil || goOpaque(f.Type) {
 				continue
 			}
 			l := atom.List
+			if len(l.Keys) > 0 {
+				if err := keyDefaults(smd, l, elemStruct(f.Type)); err != nil {
+					return fmt.Errorf("%s.%s: %w", name, f.Name, err)
+				}
+			}
 			switch {
 			case l.ElementRelationship == smdschema.Associative && len(l.Keys) > 0:
 				f.ListType, f.MapKeys = "map", strings.Join(l.Keys, ",")
@@ -195,6 +217,71 @@ func guessPlural(s string) string {
 		return strings.TrimSuffix(s, "y") + "ies"
 	}
 	return s + "s"
+}
+
+// keyDefaults gives the key fields of a keyed list's items the defaults
+// server-side apply keys an item by when it leaves them out (a container
+// port without protocol is keyed by protocol TCP).
+func keyDefaults(smd *smdschema.Schema, l *smdschema.List, item *gotypes.Type) error {
+	atom, ok := smd.Resolve(l.ElementType)
+	if !ok || atom.Map == nil || item == nil {
+		return nil
+	}
+	for _, k := range l.Keys {
+		sf, ok := atom.Map.FindField(k)
+		if !ok || sf.Default == nil {
+			continue
+		}
+		js, err := json.Marshal(sf.Default)
+		if err != nil {
+			return err
+		}
+		for i := range item.Fields {
+			if item.Fields[i].Name == k {
+				if d := item.Fields[i].Default; d != "" && d != string(js) {
+					return fmt.Errorf("key field %s has two defaults, %s and %s", k, d, js)
+				}
+				item.Fields[i].Default = string(js)
+			}
+		}
+	}
+	return nil
+}
+
+// goMap reports whether g is a map (or a pointer to one).
+func goMap(g *gotypes.Type) bool {
+	for g.Kind == gotypes.Ptr {
+		g = g.Elem
+	}
+	return g.Kind == gotypes.Map
+}
+
+// goOpaque reports whether g is a type that marshals itself
+// (RawExtension), which server-side apply sees as any value.
+func goOpaque(g *gotypes.Type) bool {
+	for g.Kind == gotypes.Ptr {
+		g = g.Elem
+	}
+	return g.Kind == gotypes.Opaque
+}
+
+// elemStruct returns the struct of a list's items, nil if they are not
+// structs.
+func elemStruct(g *gotypes.Type) *gotypes.Type {
+	for g.Kind == gotypes.Ptr {
+		g = g.Elem
+	}
+	if g.Kind != gotypes.Slice {
+		return nil
+	}
+	e := g.Elem
+	for e.Kind == gotypes.Ptr {
+		e = e.Elem
+	}
+	if e.Kind != gotypes.Struct {
+		return nil
+	}
+	return e
 }
 
 // keyAtWrongLevel: element types whose patch merge key Kubernetes once

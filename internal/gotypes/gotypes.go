@@ -35,9 +35,12 @@ type Type struct {
 	Kind   Kind
 	Name   string // definition name of named struct types, "" otherwise
 	Scalar string // Scalar: "string", "integer", "number", "boolean" or "int-or-string"
-	Format string // Scalar: detail such as int32, date-time, quantity, byte
+	Format string // Scalar: detail such as int32, date-time, quantity, byte; Opaque: fieldsV1
 	Elem   *Type  // Slice, Ptr, Map
 	Fields []Field
+	// Atomic: a Struct that server-side apply treats as one value
+	// (+structType=atomic), owned and replaced whole.
+	Atomic bool
 }
 
 // Field is a JSON-visible field of a struct.
@@ -49,6 +52,13 @@ type Field struct {
 	Recommended string // recommendedPatchMergeKey tag as written
 	ListType    string // server-side apply list type: atomic, set or map
 	MapKeys     string // server-side apply list map keys, comma separated
+	// MapType is "atomic" for a map field server-side apply treats as one
+	// value (+mapType=atomic), "" otherwise.
+	MapType string
+	// Default is the field's default value as JSON (no spaces), where
+	// server-side apply uses it: for the key fields of list items, an
+	// item that leaves a key field out is keyed by its default.
+	Default string
 }
 
 // OpenAPIName returns the definition name Kubernetes' OpenAPI documents use
@@ -83,9 +93,11 @@ func wellKnown(path string) (Type, bool) {
 		return Type{Kind: Scalar, Scalar: "string", Format: "duration"}, true
 	case "time.Duration":
 		return Type{Kind: Scalar, Scalar: "integer", Format: "int64"}, true
-	case "k8s.io/apimachinery/pkg/runtime.RawExtension", "k8s.io/apimachinery/pkg/runtime.Unknown",
-		"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":
+	case "k8s.io/apimachinery/pkg/runtime.RawExtension", "k8s.io/apimachinery/pkg/runtime.Unknown":
 		return Type{Kind: Opaque}, true
+	case "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":
+		// server-side apply types it apart from RawExtension
+		return Type{Kind: Opaque, Format: "fieldsV1"}, true
 	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON":
 		return Type{Kind: Interface}, true
 	}

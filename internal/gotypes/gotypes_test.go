@@ -3,6 +3,7 @@ package gotypes
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +57,34 @@ func TestReadTextErrors(t *testing.T) {
 		if _, _, err := ReadText(in); err == nil {
 			t.Errorf("%q: no error", in)
 		}
+	}
+}
+
+// The server-side apply attributes (an atomic struct, an atomic map field,
+// a key field's default) are read back as written.
+func TestTextServerSideApply(t *testing.T) {
+	text := "kind v1 X a\nstruct a atomic\n\tm map[string]string map=atomic\n\tp []b list=map mapkeys=port,protocol\nstruct b\n\tport integer:int32 default=0\n\tprotocol string default=\"TCP\"\n"
+	kinds, _, err := ReadText(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := kinds[APIKind{"v1", "X"}]
+	if !a.Atomic || a.Fields[0].MapType != "atomic" || a.Fields[1].Type.Elem.Atomic {
+		t.Fatalf("atomic struct or map not read: %+v", a)
+	}
+	if b := a.Fields[1].Type.Elem; b.Fields[0].Default != "0" || b.Fields[1].Default != `"TCP"` {
+		t.Fatalf("defaults not read: %+v", b.Fields)
+	}
+	var out bytes.Buffer
+	if err := WriteText(&out, "", kinds, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.SplitN(out.String(), "\n", 2)[1]; got != text {
+		t.Fatalf("written back as\n%s\nwant\n%s", got, text)
+	}
+	b := a.Fields[1].Type.Elem
+	b.Fields[1].Default = `"T P"`
+	if err := WriteText(&out, "", kinds, nil); err == nil {
+		t.Fatal("a default with a blank was written")
 	}
 }

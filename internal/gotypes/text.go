@@ -20,10 +20,14 @@ import (
 // depends on the shape: *T (pointer), []T, map[string]T, a struct name, a
 // scalar kind with an optional ":format" (string, integer:int32,
 // int-or-string:quantity, ...), "any" (interface{}) or "opaque" (a type that
-// marshals itself, like RawExtension). Field attributes: patch= (the
+// marshals itself, like RawExtension; "opaque:fieldsV1" for managedFields'
+// field sets, which server-side apply types apart). Field attributes: patch= (the
 // patchStrategy tag as written), key= (patchMergeKey), rkey=
 // (recommendedPatchMergeKey), list= and mapkeys= (server-side apply's list
-// type and list map keys). Lines starting with # are comments.
+// type and list map keys), map= (server-side apply's map type of a map
+// field: atomic), default= (the default of a list item's key field, as
+// JSON). "struct NAME atomic" marks a struct server-side apply treats as
+// one value. Lines starting with # are comments.
 
 // APIKind names a Kubernetes kind in the text form.
 type APIKind struct {
@@ -108,10 +112,17 @@ func WriteText(w io.Writer, header string, kinds map[APIKind]*Type, names map[AP
 	}
 	sort.Strings(structNames)
 	for _, n := range structNames {
-		fmt.Fprintf(bw, "struct %s\n", n)
+		if structs[n].Atomic {
+			fmt.Fprintf(bw, "struct %s atomic\n", n)
+		} else {
+			fmt.Fprintf(bw, "struct %s\n", n)
+		}
 		for _, f := range structs[n].Fields {
 			fmt.Fprintf(bw, "\t%s %s", f.Name, Expr(f.Type))
-			for _, a := range [...][2]string{{"patch", f.Strategy}, {"key", f.MergeKey}, {"rkey", f.Recommended}, {"list", f.ListType}, {"mapkeys", f.MapKeys}} {
+			for _, a := range [...][2]string{{"patch", f.Strategy}, {"key", f.MergeKey}, {"rkey", f.Recommended}, {"list", f.ListType}, {"mapkeys", f.MapKeys}, {"map", f.MapType}, {"default", f.Default}} {
+				if strings.ContainsAny(a[1], " \t\n") {
+					return fmt.Errorf("%s.%s: the %s attribute %q holds a blank", n, f.Name, a[0], a[1])
+				}
 				if a[1] != "" {
 					fmt.Fprintf(bw, " %s=%s", a[0], a[1])
 				}
@@ -136,6 +147,9 @@ func Expr(g *Type) string {
 	case Interface:
 		return "any"
 	case Opaque:
+		if g.Format != "" {
+			return "opaque:" + g.Format
+		}
 		return "opaque"
 	}
 	if g.Format != "" && g.Format != g.Scalar {
@@ -183,11 +197,11 @@ func ReadText(text string) (map[APIKind]*Type, map[APIKind]Names, error) {
 		}
 		parts := strings.Fields(line)
 		switch {
-		case parts[0] == "struct" && len(parts) == 2:
+		case parts[0] == "struct" && (len(parts) == 2 || len(parts) == 3 && parts[2] == "atomic"):
 			if _, dup := structs[parts[1]]; dup {
 				return nil, nil, fmt.Errorf("line %d: struct %s is defined twice", ln, parts[1])
 			}
-			current = &Type{Kind: Struct, Name: parts[1]}
+			current = &Type{Kind: Struct, Name: parts[1], Atomic: len(parts) == 3}
 			structs[parts[1]] = current
 		case parts[0] == "kind" && len(parts) >= 4:
 			pk := pendingKind{kind: APIKind{parts[1], parts[2]}, name: parts[3], line: ln}
@@ -197,7 +211,7 @@ func ReadText(text string) (map[APIKind]*Type, map[APIKind]Names, error) {
 			kindLines = append(kindLines, pk)
 			current = nil
 		default:
-			return nil, nil, fmt.Errorf("line %d: expected \"struct NAME\", \"kind APIVERSION KIND NAME\" or a tab-indented field", ln)
+			return nil, nil, fmt.Errorf("line %d: expected \"struct NAME [atomic]\", \"kind APIVERSION KIND NAME\" or a tab-indented field", ln)
 		}
 	}
 	for _, p := range fields {
@@ -222,6 +236,10 @@ func ReadText(text string) (map[APIKind]*Type, map[APIKind]Names, error) {
 				f.ListType = v
 			case "mapkeys":
 				f.MapKeys = v
+			case "map":
+				f.MapType = v
+			case "default":
+				f.Default = v
 			default:
 				return nil, nil, fmt.Errorf("line %d: unknown attribute %q", p.line, k)
 			}
@@ -258,6 +276,8 @@ func parseExpr(s string, structs map[string]*Type) (*Type, error) {
 		return &Type{Kind: Interface}, nil
 	case s == "opaque":
 		return &Type{Kind: Opaque}, nil
+	case strings.HasPrefix(s, "opaque:"):
+		return &Type{Kind: Opaque, Format: s[len("opaque:"):]}, nil
 	}
 	if g, ok := structs[s]; ok {
 		return g, nil

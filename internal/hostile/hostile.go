@@ -242,7 +242,7 @@ func Cases() []Case {
 			},
 			Args: []string{"apply", "-f", "base", "-p", "p.kpatch"},
 		},
-	}, append(found(), growing()...)...)
+	}, append(append(found(), growing()...), serverSide()...)...)
 }
 
 // oneFieldLine writes section i of many setting one field of one
@@ -839,4 +839,53 @@ func patchEach(n int, typ, body string) string {
 	return lines(n, func(b *strings.Builder, i int) {
 		fmt.Fprintf(b, "- target: configmap.cm\n  type: %s\n  patch: %s\n", typ, fmt.Sprintf(body, i))
 	})
+}
+
+// serverSide returns the cases of kmerge apply --server-side's live files:
+// what a live file may be that is not a file, and the sizes of
+// managedFields whose cost grows with them (docs/ssa.md, Limits).
+func serverSide() []Case {
+	const managers = 2_000
+	// a ConfigMap whose labels each an Update of its own manager set
+	live := func() string {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: d\n  managedFields:\n")
+		b.WriteString(lines(managers, func(b *strings.Builder, i int) {
+			fmt.Fprintf(b, "  - apiVersion: v1\n    fieldsType: FieldsV1\n    fieldsV1:\n      f:metadata:\n        f:labels:\n          f:l%d: {}\n    manager: m%d\n    operation: Update\n    time: \"2025-01-01T00:00:00Z\"\n", i, i)
+		}))
+		b.WriteString("  labels:\n" + lines(managers, func(b *strings.Builder, i int) { fmt.Fprintf(b, "    l%d: v\n", i) }))
+		return b.String() + "data: {k: v}\n"
+	}
+	manifest := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: d\n  labels: {l0: w}\n"
+	return []Case{
+		{
+			Name: "live-dev-zero",
+			Why:  "--live a link to /dev/zero: refused before it is opened, as every file kmerge reads",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": manifest, "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Links:  map[string]string{"live.yaml": "/dev/zero"},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--server-side", "--field-manager", "me", "--live", "live.yaml"},
+			Code:   1,
+			Stderr: "live.yaml: a character device (the link leads to /dev/zero), not a regular file",
+		},
+		{
+			Name: "ssa-2k-managers",
+			Why:  "a live object with the managedFields of 2,000 managers, each owning a label: their entries read, compared with the apply and written back (3,000: 1.4 s, 145 MB under load)",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": manifest, "live/cm.yaml": live(), "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--server-side", "--field-manager", "me", "--live", "live", "--force-conflicts"},
+			Stdout: "    manager: m1999\n",
+		},
+		{
+			Name: "ssa-10k-keys",
+			Why:  "a ConfigMap of 10,000 keys created server-side: structured-merge-diff's field sets cost n² in a map's keys (100,000: 20 s, 600 MB), so the corpus holds what is within the budget",
+			Files: func() map[string]string {
+				return map[string]string{"base/cm.yaml": configMap + "  namespace: d\ndata:\n" + lines(10_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  k%d: v\n", i) }), "p.kpatch": "[configmap.cm]\ndata.x: y\n"}
+			},
+			Args:   []string{"apply", "-f", "base", "-p", "p.kpatch", "--server-side", "--field-manager", "me"},
+			Stdout: "        f:k9999: {}\n",
+		},
+	}
 }
