@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -189,6 +190,11 @@ func (r *reader) uri(s, e int, prefix bool) string {
 			continue
 		}
 		b = append(b, text[i])
+	}
+	if !utf8.Valid(b) {
+		// yaml.v3 refuses such escapes too; a tag that is not text could not
+		// be written back
+		r.fail(s, "a tag whose %-escapes are not UTF-8 text")
 	}
 	return string(b)
 }
