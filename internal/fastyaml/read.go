@@ -1027,35 +1027,39 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 	if tab {
 		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
 	}
-	var n *yaml.Node
+	n := r.inlineNode(col, &head)
+	if head != "" {
+		r.com.give(&n.HeadComment, head)
+	}
+	return n
+}
+
+// inlineNode reads the node that starts on the line of a block indicator
+// ("- ", "? " or ": "), at r.pos, for an indicator at column col: a compact
+// sequence or mapping, or a value. A node of properties alone takes no head
+// comment: *head is deferred to the node below them and cleared.
+func (r *reader) inlineNode(col int, head *string) *yaml.Node {
 	c := r.src[r.pos]
 	switch {
 	case c == '#':
 		r.fail(r.pos, "a comment without a blank before it")
 	case c == '-' && r.isBlankAt(r.pos+1):
 		r.ind = r.col(r.pos)
-		n = r.sequence(r.ind, props{})
+		return r.sequence(r.ind, props{})
 	case c == '?' && r.isBlankAt(r.pos+1):
 		r.ind = r.col(r.pos)
-		n = r.mapping(r.ind, props{})
+		return r.mapping(r.ind, props{})
 	case c == ':' && r.isBlankAt(r.pos+1):
 		r.fail(r.pos, "a value (:) without a key")
-	default:
-		if r.keyAhead() {
-			r.ind = r.col(r.pos)
-			n = r.mapping(r.ind, props{})
-		} else {
-			if r.propsAlone() {
-				r.com.deferHead(head)
-				head = ""
-			}
-			n = r.valueNode(col, true, nil)
-		}
+	case r.keyAhead():
+		r.ind = r.col(r.pos)
+		return r.mapping(r.ind, props{})
 	}
-	if head != "" {
-		r.com.give(&n.HeadComment, head)
+	if r.propsAlone() {
+		r.com.deferHead(*head)
+		*head = ""
 	}
-	return n
+	return r.valueNode(col, true, nil)
 }
 
 // value reads the value of a block mapping's key at column col, from
@@ -1173,7 +1177,7 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 		}
 		var item *yaml.Node
 		empty := false
-		switch c := r.src[r.pos]; {
+		switch {
 		case r.atEOL() || r.atComment():
 			r.com.dashEnd(col)
 			r.endLine(false)
@@ -1183,27 +1187,8 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 				item = r.emptyAt(line, dash)
 				empty = true
 			}
-		case c == '#':
-			r.fail(r.pos, "a comment without a blank before it")
-		case c == '-' && r.isBlankAt(r.pos+1):
-			r.ind = r.col(r.pos)
-			item = r.sequence(r.ind, props{})
-		case c == '?' && r.isBlankAt(r.pos+1):
-			r.ind = r.col(r.pos)
-			item = r.mapping(r.ind, props{})
-		case c == ':' && r.isBlankAt(r.pos+1):
-			r.fail(r.pos, "a value (:) without a key")
 		default:
-			if r.keyAhead() {
-				r.ind = r.col(r.pos)
-				item = r.mapping(r.ind, props{})
-			} else {
-				if r.propsAlone() {
-					r.com.deferHead(head)
-					head = ""
-				}
-				item = r.valueNode(col, true, nil)
-			}
+			item = r.inlineNode(col, &head)
 		}
 		if empty {
 			// An empty item takes no head comment: the next does.
