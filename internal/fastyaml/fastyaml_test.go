@@ -226,6 +226,7 @@ var oddInputs = []string{
 	"%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\n!e!x a: b\n...\n%YAML 1.2\n---\nc: d\n",
 	"args: [\n  --a=1,\n  \"--b=2\",\n  'c'\n]\nenv: {\n  A: 1, B: [\n    x]}\n",
 	"a: 1\r\nb:\r\n  - c\r\n  # d\r\n",
+	"\ufeffa:\n- \nb:", // a byte order mark before empty nodes
 	"\ufeffa: 1\n---\n\ufeffb: 2\n",
 	"a:\tb\nc: \"\t\"\nd: |\n  \tx\n- \te\n",
 	"k: " + strings.Repeat("long value ", 300) + "\n" + strings.Repeat("x", 2000) + ": v\n",
@@ -424,6 +425,22 @@ func TestTagEscapesNotText(t *testing.T) {
 	for _, in := range []string{"!%C3%A9 0", "!<tag:%E2%82%AC> x", "a: !x%20y b\n"} {
 		if o := mustMatch(t, "", in); o != bothEqual {
 			t.Errorf("%q: %s", in, o)
+		}
+	}
+}
+
+// TestByteOrderMark: a stream starting with a byte order mark reads as
+// yaml.v3 reads it, the mark counting as no column, for every kind of
+// first node, empty ones included (FuzzOutline found "\ufeff0:": the empty
+// value's column counted the mark, 4 where yaml.v3 says 3).
+func TestByteOrderMark(t *testing.T) {
+	for _, in := range []string{
+		"0:", "a:\n", "a: b\n---\nc:", "- ", "-", "- - ", "? ", "? a", ": ", "!!str", "&a", "--- ",
+		"---\n", "a:\n- ", "[a, ]", "{a: }", "a: |\n  x\n", "# c\na:", "%YAML 1.1\n---\n", "%TAG !e! tag:e,2000:\n--- !e!a b\n", "\"a\":", "a: !t\n",
+	} {
+		o, d := outcome("\ufeff" + in)
+		if plain, _ := outcome(in); o != plain {
+			t.Errorf("%q: %s (%s) with a byte order mark, %s without", in, o, d, plain)
 		}
 	}
 }
