@@ -444,3 +444,22 @@ func TestByteOrderMark(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowDash: a dash followed by a blank (space, tab, line break) inside
+// a flow collection is refused, as yaml.v3 refuses it (YAML 1.2 too: "- "
+// cannot start a plain scalar); a dash before a flow indicator or a
+// character is text, as yaml.v3 reads it (FuzzDifferential found
+// "0: [- ]", read as the string "-").
+func TestFlowDash(t *testing.T) {
+	for _, in := range []string{"0: [- ]", "[- ]", "[-\n]", "[-\t]", "{- : a}", "{a: - }", "[a, - ]", "[- a]", "{a: -\n}",
+		"[- #c\n]", "[ - ]", "{- }", "[a: - ]", "[- : a]", "[-"} {
+		if o := mustMatch(t, "", in); o != bothRefuse {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+	for _, in := range []string{"[-]", "[-,a]", "{-: a}", "{a: -}", "[-#c\n]", "{-}", "[-: a]", "[-x, -1]"} {
+		if o := mustMatch(t, "", in); o != bothEqual {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+}

@@ -308,10 +308,10 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 	case '|', '>':
 		r.failf(r.pos, "a block scalar (%c) inside a flow collection", c)
 	case '-':
-		if r.isFlowBlankAt(r.pos + 1) {
-			// yaml.v3 reads a dash alone as text
-			n = r.flowPlain(open, p)
-			break
+		if r.isBlankAt(r.pos + 1) {
+			// (a dash before a flow indicator, "[-]", yaml.v3 reads as
+			// text, as it does "-x")
+			r.fail(r.pos, "a dash and a blank inside a flow collection: a block sequence's dash cannot be there (quote a value '-')")
 		}
 		n = r.flowPlain(open, p)
 	default:
