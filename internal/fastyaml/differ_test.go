@@ -33,9 +33,12 @@ var refusals = []string{
 	"right after a property",              // &a:b: yaml.v3 ends the anchor at the colon
 	"right after an alias",                // *a:b
 	"at the start of a value in a flow collection: yaml.v3 reads it as a key indicator", // [?x]
-	"a bad escape \\'",                    // yaml.v3 reads \' as '
-	"a directive (%) inside a document",   // yaml.v3 ends a document at a directive
-	"a comment without a blank before it", // %YAML 1.1#...
+	"a bad escape \\'",                                               // yaml.v3 reads \' as '
+	"a directive (%) inside a document",                              // yaml.v3 ends a document at a directive
+	"a comment without a blank before it",                            // %YAML 1.1#...
+	"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
+	"with neither a key nor a value after it",                        // "[?,]", "{?}": yaml.v3 reads some, refuses others ("[?]")
+	"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
 }
 
 // readings say whether an input yaml.v3 refuses is one kmerge reads on

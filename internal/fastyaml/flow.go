@@ -233,7 +233,11 @@ func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
 		r.pos++
 		r.com.flowIndicator('?')
 		r.flowSpace(open)
-		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1) {
+		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' {
+			// yaml.v3 reads "[?,]", refuses "[?]" and "[a, ?]"
+			r.fail(r.pos, "a '?' with neither a key nor a value after it in a flow collection (write the key, or remove the ?)")
+		}
+		if c := r.src[r.pos]; c == ':' && r.isFlowBlankAt(r.pos+1) {
 			k = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
 		} else {
 			k = r.flowNode(open, true)
@@ -268,7 +272,7 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 	r.com.flowNodeStart()
 	var p props
 	if c := r.src[r.pos]; c == '&' || c == '!' {
-		p = r.props()
+		p = r.props(true)
 		r.flowSpace(open)
 	}
 	var n *yaml.Node

@@ -23,8 +23,9 @@ type props struct {
 const yamlTagPrefix = "tag:yaml.org,2002:"
 
 // props reads the properties at pos (an anchor, a tag, or both, in either
-// order) and the blanks after them.
-func (r *reader) props() props {
+// order) and the blanks after them; flow: inside a flow collection, where
+// a ',', ']' or '}' may end them.
+func (r *reader) props(flow bool) props {
 	if r.sk != nil {
 		// what a tag or an anchor means is the caller's to decide
 		panic(skimStop{r.line + 1, "a tag or an anchor"})
@@ -48,7 +49,7 @@ func (r *reader) props() props {
 				r.fail(at, "an anchor without a name (after & come letters, digits, - and _)")
 			}
 			p.anchor = r.src[s:r.pos]
-			r.propEnd(at)
+			r.propEnd(at, flow)
 		case '!':
 			if tag {
 				r.fail(r.pos, "two tags for one node")
@@ -57,7 +58,7 @@ func (r *reader) props() props {
 			at := r.pos
 			p.tag, p.tagged = r.tag()
 			p.hasTag = true
-			r.propEnd(at)
+			r.propEnd(at, flow)
 		default:
 			return p
 		}
@@ -65,14 +66,16 @@ func (r *reader) props() props {
 }
 
 // propEnd checks what follows a property: a blank, or the end of the
-// line.
-func (r *reader) propEnd(at int) {
+// line; in a flow collection also the end of an entry.
+func (r *reader) propEnd(at int, flow bool) {
 	r.tokEnd = r.pos
 	if !r.isBlankAt(r.pos) {
 		switch r.src[r.pos] {
 		case ',', ']', '}':
-			// in a flow collection, an empty node with properties
-			return
+			if flow {
+				// an empty node with properties
+				return
+			}
 		}
 		r.failf(r.pos, "%q right after a property (an anchor's or alias's name is of letters, digits, - and _; a space must follow)", r.src[r.pos])
 	}

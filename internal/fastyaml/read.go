@@ -154,6 +154,7 @@ type reader struct {
 	mark     byte
 	colon    int  // of the key keyAhead found
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
+	awaiting bool // skip: a node is awaited below an indicator (awaitLine)
 	noBlock  bool // the sequence about to be read is an indentless one
 	valueSeq bool // the sequence about to be read is a mapping's value
 	dropLost bool // drop the comments yaml.v3 drops (the tests' oracle mode)
@@ -420,6 +421,15 @@ func (r *reader) endLine(loose bool) {
 	r.skip()
 }
 
+// awaitLine ends the line of an indicator or properties whose node is on
+// the lines below: yaml.v3 refuses a tab on the blank lines before it
+// ("a:\n \t\n"), however indented.
+func (r *reader) awaitLine() {
+	r.awaiting = true
+	r.endLine(false)
+	r.awaiting = false
+}
+
 // skip reads blank lines and comment lines from the start of a line up to
 // the next content, and sets ind and mark.
 func (r *reader) skip() {
@@ -440,7 +450,7 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow()
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
@@ -528,8 +538,27 @@ func (r *reader) isMarkerAt(i int, c byte) bool {
 	return r.src[i] == c && r.src[i+1] == c && r.src[i+2] == c && r.isBlankAt(i+3)
 }
 
+// blockScalarOutdented fails at a block scalar's header (| or >) that
+// starts a line where a key, a dash or nothing is expected: yaml.v3 reads
+// it as the empty value above it, YAML 1.2 refuses it (a value is indented
+// more than its key or dash).
+func (r *reader) blockScalarOutdented() {
+	if c := r.src[r.pos]; c == '|' || c == '>' {
+		r.failf(r.pos, "a block scalar (%c) indented no more than the key or dash it would be the value of: indent it more", c)
+	}
+}
+
 // atTab fails at a tab where indentation is: YAML indents with spaces.
 func (r *reader) tabIndent(at int) {
+	i := at
+	for r.src[i] == ' ' || r.src[i] == '\t' {
+		i++
+	}
+	if r.src[i] == '#' {
+		// yaml.v3 reads it on a line after a comment line, refuses it
+		// elsewhere
+		r.fail(at, "a tab before a comment at the start of a line (indent comments with spaces)")
+	}
 	r.fail(at, "a tab character in indentation (YAML indents with spaces)")
 }
 
@@ -602,6 +631,7 @@ func (r *reader) document() *yaml.Node {
 		if r.ind == 0 && r.src[r.pos] == '%' {
 			r.fail(r.pos, "a directive (%) inside a document (end the document with a ... line before it)")
 		}
+		r.blockScalarOutdented()
 		r.fail(r.pos, "more content after the end of the document's root node (is it indented less than the lines before?)")
 	}
 	doc.Content = []*yaml.Node{root}
@@ -642,7 +672,7 @@ func (r *reader) afterMarker() *yaml.Node {
 	if c := r.src[r.pos]; c == '&' || c == '!' {
 		// properties: the comments before go to what is below them,
 		// if they end the line
-		p := r.props()
+		p := r.props(false)
 		if r.atEOL() || r.atComment() {
 			return r.afterProps(-1, p, false)
 		}
@@ -801,7 +831,7 @@ func (r *reader) blockIn(parent int, p props, seq bool) *yaml.Node {
 	if c == '&' || c == '!' {
 		// properties on a line of their own, or before a node on this
 		// line
-		q := r.props()
+		q := r.props(false)
 		p = r.merge(p, q)
 		if r.atEOL() || r.atComment() {
 			return r.afterProps(parent, p, seq)
@@ -868,7 +898,7 @@ func (r *reader) merge(p, q props) props {
 // them.
 func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	r.com.propsEnd()
-	r.endLine(false)
+	r.awaitLine()
 	switch {
 	case r.ind > parent:
 		return r.block(parent, p)
@@ -922,6 +952,7 @@ func (r *reader) mapping(col int, p props) *yaml.Node {
 			r.fail(r.pos, "a value (:) without a key")
 		case c == '?' && r.isBlankAt(r.pos+1):
 		case !r.keyAhead():
+			r.blockScalarOutdented()
 			r.fail(r.pos, "text where a key of the mapping is expected (a key needs a colon and a space after it)")
 		}
 		if r.sk == nil {
@@ -950,7 +981,9 @@ func (r *reader) complexEntry(col int, head string) {
 	if r.sk != nil {
 		panic(skimStop{r.line + 1, "a complex key"})
 	}
+	q, qline := r.pos, r.line
 	r.pos++ // the ?
+	r.tokEnd = r.pos
 	key := r.compact(col, r.pos, head, true, nil)
 	r.kids = append(r.kids, key)
 	if r.ind == col && r.src[r.pos] == ':' && r.isBlankAt(r.pos+1) {
@@ -959,6 +992,11 @@ func (r *reader) complexEntry(col int, head string) {
 		v := r.compact(col, r.pos, head, true, key)
 		r.kids = append(r.kids, v)
 		return
+	}
+	if key.Kind == yaml.ScalarNode && key.Value == "" && key.Style == 0 && key.Anchor == "" && key.Tag == nullTag {
+		// yaml.v3 places the comments and the nulls of such an entry
+		// in ways no rule describes
+		r.failAt(qline, r.colOf(q), "a '?' with neither a key nor a value after it (write the key, or remove the ?)")
 	}
 	// no value: a null where the next token is (yaml.v3: where the end
 	// of the mapping is, when it ends, right after the key's last token
@@ -970,12 +1008,25 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < 0 && r.mark == 0:
+	case r.ind < 0 && r.mark == 0 && (col == 0 || r.tokEnd < 0 || r.endsAtColumn(r.tokEnd, col)):
 		line, c = r.endPos()
-	case r.ind < col && r.tokEnd >= 0 && !r.com.hasComments():
+	case r.ind < col && r.tokEnd >= 0:
 		line, c = strings.Count(r.src[:r.tokEnd], "\n"), r.colOf(r.tokEnd)
 	}
 	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
+}
+
+// endsAtColumn reports whether the stream ends on the line of offset at,
+// or on a last line of blanks alone, without a line break, at least col
+// wide: where yaml.v3 ends the collections open by the end of the stream,
+// not by a line indented less.
+func (r *reader) endsAtColumn(at, col int) bool {
+	nl := strings.LastIndexByte(r.src[at:r.end], '\n')
+	if nl < 0 {
+		return true
+	}
+	last := r.src[at+nl+1 : r.end]
+	return len(last) >= col && strings.Trim(last, " ") == ""
 }
 
 // endPos returns the line and column yaml.v3 gives the end of the stream:
@@ -999,6 +1050,11 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		tab = tab || r.src[r.pos] == '\t'
 		r.pos++
 	}
+	if tab && !r.atComment() {
+		// (yaml.v3 refuses it before a line's end too, not before a
+		// comment)
+		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
+	}
 	if r.atEOL() || r.atComment() {
 		// a comment on the line of a "?" is the line comment of the
 		// first scalar below, on that of a ":" the key's
@@ -1008,7 +1064,7 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		} else {
 			r.com.propsEnd()
 		}
-		r.endLine(false)
+		r.awaitLine()
 		var n *yaml.Node
 		switch {
 		case r.ind > col:
@@ -1026,9 +1082,6 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 			r.com.give(&n.HeadComment, head)
 		}
 		return n
-	}
-	if tab {
-		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
 	}
 	n := r.inlineNode(col, &head)
 	if head != "" {
@@ -1072,7 +1125,7 @@ func (r *reader) value(col int, key *yaml.Node) *yaml.Node {
 	r.skipSpace()
 	if r.atEOL() || r.atComment() {
 		r.com.lineTarget(key)
-		r.endLine(false)
+		r.awaitLine()
 		switch {
 		case r.ind > col:
 			r.valueSeq = r.src[r.pos] == '-' && r.isBlankAt(r.pos+1)
@@ -1115,7 +1168,7 @@ func (r *reader) emptyAt(line, at int) *yaml.Node {
 func (r *reader) valueNode(parent int, compact bool, key *yaml.Node) *yaml.Node {
 	var p props
 	if c := r.src[r.pos]; c == '&' || c == '!' {
-		p = r.props()
+		p = r.props(false)
 		if r.atEOL() || r.atComment() {
 			return r.afterProps(parent, p, key != nil)
 		}
@@ -1170,12 +1223,13 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 		line := r.line
 		r.pos++ // the dash
 		dash := r.pos
+		r.tokEnd = r.pos
 		tab := false
 		for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
 			tab = tab || r.src[r.pos] == '\t'
 			r.pos++
 		}
-		if tab && !r.atEOL() && !r.atComment() {
+		if tab {
 			r.fail(r.pos-1, "a tab after a list's dash: yaml.v3 refuses it (use spaces)")
 		}
 		var item *yaml.Node
@@ -1183,7 +1237,7 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 		switch {
 		case r.atEOL() || r.atComment():
 			r.com.dashEnd(col)
-			r.endLine(false)
+			r.awaitLine()
 			if r.ind > col {
 				item = r.block(col, props{})
 			} else {
@@ -1446,7 +1500,7 @@ func (r *reader) key() *yaml.Node {
 	start := r.pos
 	var p props
 	if c := r.src[r.pos]; c == '&' || c == '!' {
-		p = r.props()
+		p = r.props(false)
 	}
 	var k *yaml.Node
 	switch c := r.src[r.pos]; {
