@@ -16,6 +16,7 @@ type gen struct {
 	r    *rand.Rand
 	b    strings.Builder
 	tidy bool // comments only at the indentation of the entries around them
+	seps bool // some line breaks NEL, LS or PS (a "\r\n" before some)
 }
 
 func (g *gen) chance(n int) bool { return g.r.IntN(n) == 0 }
@@ -195,7 +196,25 @@ func (g *gen) stream() string {
 	if g.chance(6) {
 		s = strings.TrimSuffix(s, "\n")
 	}
+	if g.seps {
+		s = g.separators(s)
+	}
 	return s
+}
+
+// separators returns s with some of its line breaks made NEL, LS or PS,
+// some with a "\r\n" or "\r" next to them.
+func (g *gen) separators(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if !strings.HasSuffix(line, "\n") || !g.chance(4) {
+			b.WriteString(line)
+			continue
+		}
+		b.WriteString(line[:len(line)-1])
+		b.WriteString(g.pick("\u0085", "\u2028", "\u2029", "\u2028", "\r\n\u2028", "\u2029\r", "\u2028\n"))
+	}
+	return b.String()
 }
 
 // TestGenerated compares Parse with yaml.v3 on generated YAML: streams
@@ -206,14 +225,14 @@ func (g *gen) stream() string {
 // yaml.v3 in: those are counted, and must stay under the bounds below.
 func TestGenerated(t *testing.T) {
 	for _, c := range []struct {
-		tidy    bool
-		percent int // of the valid streams whose comments may go elsewhere, at most
-	}{{false, 34}, {true, 23}} {
+		tidy, seps bool
+		percent    int // of the valid streams whose comments may go elsewhere, at most
+	}{{false, false, 34}, {true, false, 23}, {true, true, 100}} {
 		n := 20000
 		if testing.Short() || raceEnabled {
 			n = 1000
 		}
-		g := &gen{r: rand.New(rand.NewPCG(1, 2)), tidy: c.tidy}
+		g := &gen{r: rand.New(rand.NewPCG(1, 2)), tidy: c.tidy, seps: c.seps}
 		counts := map[string]int{}
 		shown := 0
 		for i := 0; i < n; i++ {

@@ -15,9 +15,8 @@ import (
 type Error struct {
 	Line, Column int    // from 1; the column in characters
 	Msg          string // what is wrong there
-	// Char is the character not allowed in YAML text (or a Unicode line
-	// separator) the error is about, Byte the byte that is not UTF-8; 0
-	// otherwise.
+	// Char is the character not allowed in YAML text the error is about,
+	// Byte the byte that is not UTF-8; 0 otherwise.
 	Char rune
 	Byte byte
 }
