@@ -223,12 +223,21 @@ func (g *gen) separators(s string) string {
 // and refuse what it refuses, into the same trees but for where comments
 // go in arrangements the comment rules (comment.go) do not yet follow
 // yaml.v3 in: those are counted, and must stay under the bounds below.
+// Streams with some line breaks made NEL, LS or PS are compared too.
 func TestGenerated(t *testing.T) {
 	for _, c := range []struct {
 		tidy, seps bool
 		percent    int // of the valid streams whose comments may go elsewhere, at most
-	}{{false, false, 34}, {true, false, 23}, {true, true, 100}} {
+	}{{false, false, 34}, {true, false, 23}, {true, true, 88}} {
 		n := 20000
+		if c.seps {
+			// with NEL, LS and PS (separators): most streams have a
+			// comment placed elsewhere than yaml.v3 places it (its
+			// comment rules around them are followed in part only:
+			// doc.go); these streams are here for the values, lines,
+			// columns and refusals, which must all match
+			n = 5000 // (86.9% placed; 88.1% of the first 1,000)
+		}
 		if testing.Short() || raceEnabled {
 			n = 1000
 		}
@@ -250,7 +259,7 @@ func TestGenerated(t *testing.T) {
 				t.Fatalf("%s: %s\n%s", o, d, in)
 			}
 		}
-		t.Logf("tidy %v: %d streams: %v", c.tidy, n, counts)
+		t.Logf("tidy %v, separators %v: %d streams: %v", c.tidy, c.seps, n, counts)
 		// the bounds are set on the 20,000 streams; the first 1,000 (short
 		// and race runs) are a sample whose rate swings a few points around
 		// it (35.3% of the untidy ones at the bound of 34%)
@@ -259,7 +268,7 @@ func TestGenerated(t *testing.T) {
 			bound += 3
 		}
 		if valid := n - counts[bothRefuse]; counts[placed]*100 > valid*bound {
-			t.Errorf("tidy %v: %d of %d valid streams read with comments elsewhere", c.tidy, counts[placed], valid)
+			t.Errorf("tidy %v, separators %v: %d of %d valid streams read with comments elsewhere", c.tidy, c.seps, counts[placed], valid)
 		}
 	}
 }
