@@ -98,11 +98,11 @@ func TestSeparatorCommentsAtDocumentEnd(t *testing.T) {
 	}
 }
 
-// TestSeparatorAfterDirective: a %YAML 1.2 directive whose line NEL, LS or
-// PS ends is read as the oracle reads it (as 1.1: decodeV3's version11
-// splits the lines at them too).
+// TestSeparatorAfterDirective: a %YAML 1.2 directive on a line after one
+// NEL, LS or PS ends is read as the oracle reads it (as 1.1: decodeV3's
+// version11 splits the lines at them too).
 func TestSeparatorAfterDirective(t *testing.T) {
-	for _, in := range []string{"%YAML 1.2\u2028---\u2028a\n", "%YAML 1.2\u0085--- a\n", "%YAML 1.2\u2029---\n"} {
+	for _, in := range []string{"%YAML 1.2\u2028---\u2028a\n", "# c\u2028%YAML 1.2\n--- a\n", "a\n...\u2029%YAML 1.2\u2029---\n"} {
 		if o := mustMatch(t, "", in); o != bothEqual {
 			t.Errorf("%q: %s", in, o)
 		}
