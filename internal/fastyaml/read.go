@@ -1080,6 +1080,11 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		tab = tab || r.src[r.pos] == '\t'
 		r.pos++
 	}
+	if tab && !r.atComment() {
+		// (yaml.v3 refuses a tab there before the end of the line too,
+		// not before a comment: "?\t", but "?\t#c")
+		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
+	}
 	if r.atEOL() || r.atComment() {
 		// a comment on the line of a "?" is the line comment of the
 		// first scalar below, on that of a ":" the key's
@@ -1107,9 +1112,6 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 			r.com.give(&n.HeadComment, head)
 		}
 		return n
-	}
-	if tab {
-		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
 	}
 	n := r.inlineNode(col, &head)
 	if head != "" {
@@ -1256,7 +1258,9 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 			tab = tab || r.src[r.pos] == '\t'
 			r.pos++
 		}
-		if tab && !r.atEOL() && !r.atComment() {
+		if tab {
+			// (before the end of the line or a comment too: "-\t",
+			// "-\t#c")
 			r.fail(r.pos-1, "a tab after a list's dash: yaml.v3 refuses it (use spaces)")
 		}
 		var item *yaml.Node
