@@ -447,3 +447,13 @@ func TestTabAfterIndicator(t *testing.T) {
 		}
 	}
 }
+
+// TestByteOrderMarkColumns: columns on the first line count from after a
+// byte order mark, also where the reader finds a column from an offset
+// (an empty value at the end of the stream: FuzzDifferential found
+// "\ufeff0:", whose null value was at column 4 where yaml.v3 says 3).
+func TestByteOrderMarkColumns(t *testing.T) {
+	for _, in := range []string{"\ufeff0:", "\ufeffa:", "\ufeffa:\n", "\ufeff- ", "\ufeff? a", "\ufeff[a, ]", "\ufeff{a: 1", "\ufeff'a"} {
+		mustMatch(t, "", in)
+	}
+}

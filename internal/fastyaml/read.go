@@ -318,6 +318,9 @@ func (r *reader) col(i int) int {
 // colOf returns the column of offset at, on whatever line it is.
 func (r *reader) colOf(at int) int {
 	bol := strings.LastIndexByte(r.src[:at], '\n') + 1
+	if bol == 0 && at >= 3 && strings.HasPrefix(r.src, "\ufeff") {
+		bol = 3 // (columns count from after a byte order mark, as in col)
+	}
 	c := at - bol
 	for j := bol; j < at; j++ {
 		if r.src[j] >= 0x80 {
