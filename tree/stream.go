@@ -406,36 +406,9 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 	}
 	var fe *fastyaml.Error
 	if errors.As(err, &fe) {
-		if fe.Char == 0x85 || fe.Char == 0x2028 || fe.Char == 0x2029 {
-			if docs, al, ok := decodeSeparators(data, file, limits); ok {
-				return docs, al, nil
-			}
-		}
 		return nil, aliases{}, errorf(file, fe.Line, fe.Column, "%s", fe.Msg)
 	}
 	return nil, aliases{}, err
-}
-
-// decodeSeparators reads with yaml.v3's Decoder a stream internal/fastyaml
-// refuses for a NEL, LS or PS character (line breaks to YAML 1.1, text to
-// YAML 1.2), as kmerge read it before its reader was complete: yaml.v3
-// reads them inside quoted scalars (kmerge's writer writes them so), as
-// line breaks. This is the one input the library still leaves to yaml.v3's
-// decoder (issue 26: reading them natively, as yaml.v3 does, is left). ok
-// is false when yaml.v3 refuses the stream too, or a document is beyond a
-// limit: the caller gives the reader's error.
-func decodeSeparators(data []byte, file string, limits Limits) (docs []*yaml.Node, al aliases, ok bool) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			return docs, al, errors.Is(err, io.EOF)
-		}
-		if err := addDocument(docs, &doc, file, limits, &al); err != nil {
-			return nil, aliases{}, false
-		}
-		docs = append(docs, &doc)
-	}
 }
 
 // directiveWarnings warns of each %YAML directive of data that names a

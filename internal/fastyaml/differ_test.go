@@ -27,7 +27,6 @@ const (
 // otherwise than YAML 1.2 and than other readers, so that reading it
 // either way would surprise someone.
 var refusals = []string{
-	"a Unicode line separator",            // NEL, LS, PS: line breaks to YAML 1.1, text to 1.2
 	"not UTF-8 text",                      // yaml.v3 reads UTF-16 too; kmerge reads manifests, in UTF-8
 	"right after a tag: yaml.v3 reads it", // !!str, in a flow collection: the comma is the tag's to yaml.v3
 	"right after a property",              // &a:b: yaml.v3 ends the anchor at the colon

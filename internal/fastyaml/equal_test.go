@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -43,10 +44,10 @@ func version11(data []byte) []byte {
 	if !bytes.Contains(data, []byte("%YAML")) {
 		return data
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines := splitLines(data)
 	prologue := true // at the start of a document
 	for i, l := range lines {
-		t := bytes.TrimRight(l, "\r\n")
+		t := bytes.TrimRight(bytes.TrimSuffix(bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\u0085")), []byte("\u2028")), []byte("\u2029")), "\r\n")
 		switch {
 		case bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("...")):
 			prologue = bytes.HasPrefix(t, []byte("..."))
@@ -58,6 +59,25 @@ func version11(data []byte) []byte {
 		}
 	}
 	return bytes.Join(lines, nil)
+}
+
+// splitLines splits data after each "\n", NEL, LS and PS (all line breaks
+// to yaml.v3).
+func splitLines(data []byte) [][]byte {
+	var out [][]byte
+	for len(data) > 0 {
+		i := bytes.IndexAny(data, "\n\u0085\u2028\u2029")
+		if i < 0 {
+			break
+		}
+		_, n := utf8.DecodeRune(data[i:])
+		out = append(out, data[:i+n])
+		data = data[i+n:]
+	}
+	if len(data) > 0 {
+		out = append(out, data)
+	}
+	return out
 }
 
 // v1x finds a %YAML directive of a version 1.2 to 1.9.

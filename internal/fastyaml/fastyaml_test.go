@@ -471,3 +471,23 @@ func TestFlowDash(t *testing.T) {
 		}
 	}
 }
+
+// TestTabAfterIndicator: a tab after a dash is refused wherever it is on
+// the line (before its end or a comment too), and after "?" or an explicit
+// entry's ":" but before a comment, as yaml.v3 refuses them
+// (FuzzDifferential found "?\t", which Parse read).
+func TestTabAfterIndicator(t *testing.T) {
+	for _, in := range []string{
+		"?\t", "?\t\n", "? \t", "-\t", "-\t\n", "- \t", "-\t#c", "- ?\t", "? a\n:\t", "? a\n: \t", "a:\n  ?\t\n",
+		"? \t\n- a", "-\t\n- a", "- -\t", "? a\n:\t\nb: c", "- a\n-\t# c\n", "-\t\n  x\n", "?\tx",
+	} {
+		if o := mustMatch(t, "", in); o != bothRefuse {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+	for _, in := range []string{"? a\n:\t#c", "a:\t", "a:\t\n", "a:\tb"} {
+		if o := mustMatch(t, "", in); o != bothEqual {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+}

@@ -15,6 +15,7 @@ func isFlowIndicator(c byte) bool {
 // collection opened at offset open. yaml.v3 reads the lines of a flow
 // collection at any indentation, and a comment right after a comma.
 func (r *reader) flowSpace(open int) {
+	hush := false // as in skip
 	for {
 		switch r.src[r.pos] {
 		case ' ', '\t':
@@ -25,7 +26,9 @@ func (r *reader) flowSpace(open int) {
 				r.pos++
 			}
 			if r.src[r.pos] == '\n' {
-				r.com.flowBlank()
+				if !hush {
+					r.com.flowBlank()
+				}
 				continue
 			}
 			if r.isMarkerAt(r.bol, '-') || r.isMarkerAt(r.bol, '.') {
@@ -37,6 +40,7 @@ func (r *reader) flowSpace(open int) {
 				r.pos++
 			}
 			r.com.flowComment(s, r.pos)
+			hush = r.sepOf(r.line) != 0
 		case 0:
 			if r.pos >= r.end {
 				r.unclosedFlow(open)
@@ -384,12 +388,7 @@ func (r *reader) flowPlain(open int, p props) *yaml.Node {
 				} else {
 					b = append(b, r.src[seg:end]...)
 				}
-				if breaks == 0 {
-					b = append(b, ' ')
-				}
-				for range breaks {
-					b = append(b, '\n')
-				}
+				b = r.foldBreaks(b, r.line, breaks)
 				r.line += 1 + breaks
 				r.bol = s
 				r.pos, seg, end = j, j, j

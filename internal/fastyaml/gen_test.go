@@ -16,6 +16,7 @@ type gen struct {
 	r    *rand.Rand
 	b    strings.Builder
 	tidy bool // comments only at the indentation of the entries around them
+	seps bool // some line breaks NEL, LS or PS (a "\r\n" before some)
 }
 
 func (g *gen) chance(n int) bool { return g.r.IntN(n) == 0 }
@@ -195,7 +196,25 @@ func (g *gen) stream() string {
 	if g.chance(6) {
 		s = strings.TrimSuffix(s, "\n")
 	}
+	if g.seps {
+		s = g.separators(s)
+	}
 	return s
+}
+
+// separators returns s with some of its line breaks made NEL, LS or PS,
+// some with a "\r\n" or "\r" next to them.
+func (g *gen) separators(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if !strings.HasSuffix(line, "\n") || !g.chance(4) {
+			b.WriteString(line)
+			continue
+		}
+		b.WriteString(line[:len(line)-1])
+		b.WriteString(g.pick("\u0085", "\u2028", "\u2029", "\u2028", "\r\n\u2028", "\u2029\r", "\u2028\n"))
+	}
+	return b.String()
 }
 
 // TestGenerated compares Parse with yaml.v3 on generated YAML: streams
@@ -204,16 +223,25 @@ func (g *gen) stream() string {
 // and refuse what it refuses, into the same trees but for where comments
 // go in arrangements the comment rules (comment.go) do not yet follow
 // yaml.v3 in: those are counted, and must stay under the bounds below.
+// Streams with some line breaks made NEL, LS or PS are compared too.
 func TestGenerated(t *testing.T) {
 	for _, c := range []struct {
-		tidy    bool
-		percent int // of the valid streams whose comments may go elsewhere, at most
-	}{{false, 34}, {true, 23}} {
+		tidy, seps bool
+		percent    int // of the valid streams whose comments may go elsewhere, at most
+	}{{false, false, 34}, {true, false, 23}, {true, true, 88}} {
 		n := 20000
+		if c.seps {
+			// with NEL, LS and PS (separators): most streams have a
+			// comment placed elsewhere than yaml.v3 places it (its
+			// comment rules around them are followed in part only:
+			// doc.go); these streams are here for the values, lines,
+			// columns and refusals, which must all match
+			n = 5000 // (86.9% placed; 88.1% of the first 1,000)
+		}
 		if testing.Short() || raceEnabled {
 			n = 1000
 		}
-		g := &gen{r: rand.New(rand.NewPCG(1, 2)), tidy: c.tidy}
+		g := &gen{r: rand.New(rand.NewPCG(1, 2)), tidy: c.tidy, seps: c.seps}
 		counts := map[string]int{}
 		shown := 0
 		for i := 0; i < n; i++ {
@@ -231,7 +259,7 @@ func TestGenerated(t *testing.T) {
 				t.Fatalf("%s: %s\n%s", o, d, in)
 			}
 		}
-		t.Logf("tidy %v: %d streams: %v", c.tidy, n, counts)
+		t.Logf("tidy %v, separators %v: %d streams: %v", c.tidy, c.seps, n, counts)
 		// the bounds are set on the 20,000 streams; the first 1,000 (short
 		// and race runs) are a sample whose rate swings a few points around
 		// it (35.3% of the untidy ones at the bound of 34%)
@@ -240,7 +268,7 @@ func TestGenerated(t *testing.T) {
 			bound += 3
 		}
 		if valid := n - counts[bothRefuse]; counts[placed]*100 > valid*bound {
-			t.Errorf("tidy %v: %d of %d valid streams read with comments elsewhere", c.tidy, counts[placed], valid)
+			t.Errorf("tidy %v, separators %v: %d of %d valid streams read with comments elsewhere", c.tidy, c.seps, counts[placed], valid)
 		}
 	}
 }

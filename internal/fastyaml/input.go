@@ -9,14 +9,13 @@ import (
 )
 
 // survey reads the input once before the parse: it counts the lines (to
-// size the slabs), notes whether it has carriage returns (which the copy
-// the reader reads has as line feeds), and finds what no YAML stream has:
-// bytes that are not UTF-8, and characters outside YAML's printable set
-// (control characters, U+FFFE and U+FFFF); and the Unicode line
-// separators (NEL, LS, PS), which YAML 1.1 readers read as line breaks and
-// YAML 1.2 readers as text: kmerge refuses them rather than read a stream
-// otherwise than others do.
-func survey(data []byte) (lines int, cr bool, err *Error) {
+// size the slabs), notes whether it has line breaks other than "\n" (which
+// the copy the reader reads has as line feeds: carriage returns, and the
+// Unicode line breaks NEL, LS and PS, which yaml.v3 reads as line breaks, as
+// YAML 1.1 does), and finds what no YAML stream has: bytes that are not
+// UTF-8, and characters outside YAML's printable set (control characters,
+// U+FFFE and U+FFFF).
+func survey(data []byte) (lines int, norm bool, err *Error) {
 	i := 0
 	line, bol := 1, 0
 	for {
@@ -35,7 +34,7 @@ func survey(data []byte) (lines int, cr bool, err *Error) {
 			}
 		}
 		if i >= len(data) {
-			return lines, cr, nil
+			return lines, norm, nil
 		}
 		c := data[i]
 		switch {
@@ -45,7 +44,7 @@ func survey(data []byte) (lines int, cr bool, err *Error) {
 			i++
 			bol = i
 		case c == '\r':
-			cr = true
+			norm = true
 			i++
 			if i < len(data) && data[i] == '\n' {
 				i++
@@ -56,18 +55,22 @@ func survey(data []byte) (lines int, cr bool, err *Error) {
 		case c == '\t' || c >= 0x20 && c < 0x7f:
 			i++
 		case c < 0x80:
-			return lines, cr, charError(data, line, bol, i, rune(c))
+			return lines, norm, charError(data, line, bol, i, rune(c))
 		default:
 			r, n := utf8.DecodeRune(data[i:])
 			switch {
 			case r == utf8.RuneError && n <= 1:
-				return lines, cr, &Error{Line: line, Column: column(data[bol:i]) + 1, Byte: data[i],
+				return lines, norm, &Error{Line: line, Column: column(data[bol:i]) + 1, Byte: data[i],
 					Msg: fmt.Sprintf("not UTF-8 text: byte 0x%02x (save the file as UTF-8)", data[i])}
 			case r == 0x85 || r == 0x2028 || r == 0x2029:
-				return lines, cr, &Error{Line: line, Column: column(data[bol:i]) + 1, Char: r,
-					Msg: fmt.Sprintf("character %U, a Unicode line separator, a line break to YAML 1.1 readers and text to YAML 1.2 readers (in a double-quoted string, write it as the escape \\u%04x)", r, r)}
+				norm = true
+				lines++
+				line++
+				i += n
+				bol = i
+				continue
 			case r < 0xa0 || r == 0xfffe || r == 0xffff:
-				return lines, cr, charError(data, line, bol, i, r)
+				return lines, norm, charError(data, line, bol, i, r)
 			}
 			i += n
 		}
@@ -86,21 +89,30 @@ func charError(data []byte, line, bol, i int, r rune) *Error {
 }
 
 // column returns the number of characters of b, a part of a line (a
-// carriage return, which the reader reads as a line break, counts as
-// none: b holds none but at its end).
+// carriage return, NEL, LS or PS, which the reader reads as line breaks,
+// count as none: b holds none but at its end).
 func column(b []byte) int {
 	return utf8.RuneCount(b)
 }
 
-// normalize returns the text the reader reads: data with each "\r\n" and
-// each lone "\r" made a "\n", followed by the padding, and the lines
-// (from 0) that ended with "\r\n" (yaml.v3 reads the "\n" after a comment
-// ended so as a blank line of its own: the comment rules follow it).
-func normalize(data []byte, cr bool) (string, []int32) {
+// A sepLine is a line (from 0) that ended with NEL, LS or PS (sep).
+type sepLine struct {
+	line int32
+	sep  rune
+}
+
+// normalize returns the text the reader reads: data with each "\r\n",
+// each lone "\r" and each NEL, LS and PS made a "\n", followed by the
+// padding; the lines (from 0) that ended with "\r\n" (yaml.v3 reads the
+// "\n" after a comment ended so as a blank line of its own: the comment
+// rules follow it); and the lines that ended with NEL, LS or PS (a value
+// keeps LS and PS as themselves where it keeps a line break).
+func normalize(data []byte, norm bool) (string, []int32, []sepLine) {
 	var b strings.Builder
 	b.Grow(len(data) + padding)
 	var crlf []int32
-	if !cr {
+	var seps []sepLine
+	if !norm {
 		b.Write(data)
 	} else {
 		line := int32(0)
@@ -116,12 +128,27 @@ func normalize(data []byte, cr bool) (string, []int32) {
 				line++
 			case '\n':
 				line++
+			case 0xc2, 0xe2:
+				// NEL is C2 85, LS E2 80 A8, PS E2 80 A9 (survey found
+				// the text UTF-8)
+				sep := rune(0)
+				switch {
+				case c == 0xc2 && data[i+1] == 0x85:
+					sep, i = 0x85, i+1
+				case c == 0xe2 && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9):
+					sep, i = 0x2028+rune(data[i+2]-0xa8), i+2
+				}
+				if sep != 0 {
+					seps = append(seps, sepLine{line, sep})
+					c = '\n'
+					line++
+				}
 			}
 			b.WriteByte(c)
 		}
 	}
 	b.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00")
-	return b.String(), crlf
+	return b.String(), crlf, seps
 }
 
 const (

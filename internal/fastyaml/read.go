@@ -15,9 +15,8 @@ import (
 type Error struct {
 	Line, Column int    // from 1; the column in characters
 	Msg          string // what is wrong there
-	// Char is the character not allowed in YAML text (or a Unicode line
-	// separator) the error is about, Byte the byte that is not UTF-8; 0
-	// otherwise.
+	// Char is the character not allowed in YAML text the error is about,
+	// Byte the byte that is not UTF-8; 0 otherwise.
 	Char rune
 	Byte byte
 }
@@ -103,11 +102,11 @@ func Parse(data []byte, maxDepth int) (docs []*yaml.Node, err error) {
 // parse is Parse; dropLost drops the comments yaml.v3 drops, so that the
 // tests compare the rest of the trees with yaml.v3's.
 func parse(data []byte, maxDepth int, dropLost bool) (docs []*yaml.Node, err error) {
-	lines, cr, serr := survey(data)
+	lines, norm, serr := survey(data)
 	if serr != nil {
 		return nil, serr
 	}
-	r := newReader(data, lines, cr)
+	r := newReader(data, lines, norm)
 	r.dropLost = dropLost
 	r.maxDepth = maxDepth
 	if maxDepth <= 0 || maxDepth > MaxDepth {
@@ -174,6 +173,7 @@ type reader struct {
 	anchors map[string]*yaml.Node // the nodes anchored so far, by name
 	handles map[string]string     // the %TAG handles of the document, to their prefixes
 	crlf    []int32               // the lines (from 0) that ended with "\r\n", ascending
+	seps    []sepLine             // the lines that ended with NEL, LS or PS, ascending
 
 	lines          int         // of the input, to size slabs
 	slab           []yaml.Node // nodes to hand out
@@ -194,9 +194,9 @@ type reader struct {
 	}
 }
 
-func newReader(data []byte, lines int, cr bool) *reader {
-	src, crlf := normalize(data, cr)
-	r := &reader{src: src, end: len(src) - padding, lines: lines, crlf: crlf}
+func newReader(data []byte, lines int, norm bool) *reader {
+	src, crlf, seps := normalize(data, norm)
+	r := &reader{src: src, end: len(src) - padding, lines: lines, crlf: crlf, seps: seps}
 	r.kids = r.buf.kids[:0]
 	r.open = r.buf.open[:0]
 	r.com.r = r
@@ -320,7 +320,7 @@ func (r *reader) col(i int) int {
 func (r *reader) colOf(at int) int {
 	bol := strings.LastIndexByte(r.src[:at], '\n') + 1
 	if bol == 0 && at >= 3 && strings.HasPrefix(r.src, "\ufeff") {
-		bol = 3 // (a byte order mark is no column)
+		bol = 3 // (columns count from after a byte order mark, as in col)
 	}
 	c := at - bol
 	for j := bol; j < at; j++ {
@@ -396,6 +396,79 @@ func (r *reader) crlfLine(line int) bool {
 	return lo < len(r.crlf) && int(r.crlf[lo]) == line
 }
 
+// sepOf returns the NEL, LS or PS that ended line (from 0), or 0.
+func (r *reader) sepOf(line int) rune {
+	if len(r.seps) == 0 {
+		return 0
+	}
+	lo, hi := 0, len(r.seps)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(r.seps[m].line) < line {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(r.seps) && int(r.seps[lo].line) == line {
+		return r.seps[lo].sep
+	}
+	return 0
+}
+
+// textBreak returns the LS or PS that ended line, which a value keeps as
+// itself where it keeps a line break (yaml.v3 reads it so), or 0 for
+// another line break (which a value keeps as "\n", NEL too).
+func (r *reader) textBreak(line int) rune {
+	if s := r.sepOf(line); s != 0x85 {
+		return s
+	}
+	return 0
+}
+
+// keepBreaks appends to b the n line breaks that ended the lines from
+// line on, as a value keeps them: "\n", or LS or PS.
+func (r *reader) keepBreaks(b []byte, line, n int) []byte {
+	if len(r.seps) == 0 {
+		for range n {
+			b = append(b, '\n')
+		}
+		return b
+	}
+	for k := range n {
+		if s := r.textBreak(line + k); s != 0 {
+			b = utf8.AppendRune(b, s)
+		} else {
+			b = append(b, '\n')
+		}
+	}
+	return b
+}
+
+// foldBreaks appends to b what the line break that ended line, and the
+// empty lines after it, fold into between two lines of text: a space for
+// the break alone, the empty lines' breaks when there are some (YAML's
+// folding); but the break is kept when it is an LS or PS, which yaml.v3
+// does not fold.
+func (r *reader) foldBreaks(b []byte, line, empty int) []byte {
+	if len(r.seps) == 0 {
+		if empty == 0 {
+			return append(b, ' ')
+		}
+		for range empty {
+			b = append(b, '\n')
+		}
+		return b
+	}
+	if r.textBreak(line) != 0 {
+		return r.keepBreaks(b, line, empty+1)
+	}
+	if empty == 0 {
+		return append(b, ' ')
+	}
+	return r.keepBreaks(b, line+1, empty)
+}
+
 // endLine finishes the line of a node: blanks, perhaps a comment (the
 // line comment, which the comment rules give to the node the line ends),
 // the line break; then skips to the next content. loose allows a comment
@@ -433,6 +506,10 @@ func (r *reader) awaitLine() {
 // skip reads blank lines and comment lines from the start of a line up to
 // the next content, and sets ind and mark.
 func (r *reader) skip() {
+	// hush: the last comment line ended with NEL, LS or PS, after which
+	// yaml.v3's comment rules see no blank line up to the next line with
+	// text
+	hush := false
 	for {
 		s := r.pos
 		for r.src[r.pos] == ' ' {
@@ -440,7 +517,9 @@ func (r *reader) skip() {
 		}
 		switch c := r.src[r.pos]; c {
 		case '\n':
-			r.com.blank()
+			if !hush {
+				r.com.blank()
+			}
 			r.newline()
 			continue
 		case '\t':
@@ -461,12 +540,14 @@ func (r *reader) skip() {
 			switch r.src[j] {
 			case '\n':
 				r.pos = j
-				r.com.blank()
+				if !hush {
+					r.com.blank()
+				}
 				r.newline()
 				continue
 			case '#':
 				r.pos = j
-				r.commentLine()
+				hush = r.commentLine()
 				r.rootPlain = false
 				continue
 			case 0:
@@ -481,12 +562,12 @@ func (r *reader) skip() {
 			r.ind = r.pos - s
 			return
 		case '#':
-			r.commentLine()
+			hush = r.commentLine()
 			r.rootPlain = false
 			continue
 		case 0:
 			if r.pos >= r.end {
-				if r.pos > s {
+				if r.pos > s && !hush {
 					r.com.blank()
 				}
 				r.ind, r.mark = -1, 0
@@ -512,8 +593,9 @@ func (r *reader) indentNow() int {
 	return r.open[len(r.open)-1]
 }
 
-// commentLine reads a line holding only a comment, from its '#'.
-func (r *reader) commentLine() {
+// commentLine reads a line holding only a comment, from its '#', and
+// reports whether a NEL, LS or PS ended it.
+func (r *reader) commentLine() bool {
 	col := r.col(r.pos)
 	cs := r.pos
 	for r.src[r.pos] != '\n' && r.pos < r.end {
@@ -523,7 +605,9 @@ func (r *reader) commentLine() {
 	if r.crlfLine(r.line) {
 		r.com.blank()
 	}
+	sep := r.sepOf(r.line) != 0
 	r.newline()
+	return sep
 }
 
 // isMarker reports whether the line at pos (its start) begins with a
@@ -1051,8 +1135,8 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		r.pos++
 	}
 	if tab && !r.atComment() {
-		// (yaml.v3 refuses it before a line's end too, not before a
-		// comment)
+		// (yaml.v3 refuses a tab there before the end of the line too,
+		// not before a comment: "?\t", but "?\t#c")
 		r.fail(r.pos-1, "a tab after a block indicator (-, ? or :): yaml.v3 refuses it (use spaces)")
 	}
 	if r.atEOL() || r.atComment() {
@@ -1230,6 +1314,8 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 			r.pos++
 		}
 		if tab {
+			// (before the end of the line or a comment too: "-\t",
+			// "-\t#c")
 			r.fail(r.pos-1, "a tab after a list's dash: yaml.v3 refuses it (use spaces)")
 		}
 		var item *yaml.Node

@@ -104,12 +104,7 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 		if b == nil {
 			b = append(r.sbuf[:0], value...)
 		}
-		if breaks == 0 {
-			b = append(b, ' ')
-		}
-		for range breaks {
-			b = append(b, '\n')
-		}
+		b = r.foldBreaks(b, r.line, breaks)
 		// The reader moves to the continuation line.
 		r.line += 1 + breaks
 		r.bol = s
@@ -144,7 +139,7 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 // lines of a quoted scalar at any indentation, tabs included.
 func (r *reader) fold(b []byte, keep, open int) []byte {
 	b = b[:keep]
-	breaks := 0
+	line, breaks := r.line, 0
 	for {
 		r.newline()
 		for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
@@ -164,13 +159,7 @@ func (r *reader) fold(b []byte, keep, open int) []byte {
 	if r.isMarkerAt(r.bol, '-') || r.isMarkerAt(r.bol, '.') {
 		r.fail(r.bol, "a document marker inside a quoted value (is a quote not closed?)")
 	}
-	if breaks == 0 {
-		return append(b, ' ')
-	}
-	for range breaks {
-		b = append(b, '\n')
-	}
-	return b
+	return r.foldBreaks(b, line, breaks)
 }
 
 // unclosed fails for a quoted scalar opened at offset open that the
@@ -325,7 +314,7 @@ func (r *reader) doubleQuoted(parent int, p props) *yaml.Node {
 				}
 				for r.src[r.pos] == '\n' {
 					// empty lines after it are line breaks
-					b = append(b, '\n')
+					b = r.keepBreaks(b, r.line, 1)
 					r.newline()
 					for r.src[r.pos] == ' ' || r.src[r.pos] == '\t' {
 						r.pos++
@@ -443,6 +432,8 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 	}
 
 	// The lines: text, or empty (blanks up to the indentation only).
+	first := r.line // the first line of the content
+	last := -1      // the last text line
 	b := r.sbuf[:0]
 	single := -1 // the start of the only text line, while there is one
 	breaks := 0  // empty lines since the last text line (or the start)
@@ -504,29 +495,16 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 		text := r.src[i:e]
 		normal := text != "" && text[0] != ' ' && text[0] != '\t'
 		if texts == 0 {
-			for range breaks {
-				b = append(b, '\n')
-			}
+			b = r.keepBreaks(b, first, breaks)
 			if breaks == 0 {
 				single = i
 			}
 		} else {
 			single = -1
-			switch {
-			case !folded:
-				for range breaks + 1 {
-					b = append(b, '\n')
-				}
-			case prevNormal && normal && breaks == 0:
-				b = append(b, ' ')
-			case prevNormal && normal:
-				for range breaks {
-					b = append(b, '\n')
-				}
-			default:
-				for range breaks + 1 {
-					b = append(b, '\n')
-				}
+			if folded && prevNormal && normal {
+				b = r.foldBreaks(b, last, breaks)
+			} else {
+				b = r.keepBreaks(b, last, breaks+1)
 			}
 		}
 		b = append(b, text...)
@@ -538,6 +516,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 		texts++
 		breaks = 0
 		prevNormal = normal
+		last = r.line
 		r.pos = e
 		r.newline()
 	}
@@ -546,7 +525,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 	switch {
 	case texts == 0:
 		if chomp == '+' {
-			v = strings.Repeat("\n", breaks)
+			v = string(r.keepBreaks(b, first, breaks))
 		}
 	case chomp == '-' || unbroken && chomp != '+':
 		v = string(b)
@@ -554,15 +533,14 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 		if !unbroken {
 			breaks++
 		}
-		for range breaks {
-			b = append(b, '\n')
-		}
+		b = r.keepBreaks(b, last, breaks)
 		v = string(b)
 	default:
-		if single >= 0 && r.src[single+len(b)] == '\n' {
+		if single >= 0 && r.src[single+len(b)] == '\n' && r.textBreak(last) == 0 {
 			v = r.src[single : single+len(b)+1]
 		} else {
-			v = string(append(b, '\n'))
+			b = r.keepBreaks(b, last, 1)
+			v = string(b)
 		}
 	}
 	r.sbuf = b

@@ -39,11 +39,11 @@ type Skimmed struct {
 // counts: what those mean is the caller's to decide, from what Parse
 // gives. Text that is not YAML is Parse's error, the same.
 func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
-	lines, cr, serr := survey(data)
+	lines, norm, serr := survey(data)
 	if serr != nil {
 		return nil, serr
 	}
-	r := newReader(data, lines, cr)
+	r := newReader(data, lines, norm)
 	r.com.off = true
 	sk := &skimmer{depth: &r.depth, seed: maphash.MakeSeed()}
 	r.sk = sk
