@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
 // TestFastReaderSameResult: readYAML, which reads with internal/fastyaml,
@@ -108,18 +110,9 @@ func morePlaced(got, want []*yaml.Node) bool {
 }
 
 // deliberate reports whether an error of readYAML is one for input yaml.v3
-// reads and kmerge refuses on purpose (internal/fastyaml's tests hold the
-// list and its reasons).
+// reads and kmerge refuses on purpose (fastyaml.OnPurpose).
 func deliberate(err error) bool {
-	for _, s := range []string{"right after a tag", "right after a property",
-		"right after an alias", "a key indicator, YAML 1.2 as text", `a bad escape \'`, "a directive (%) inside a document",
-		"a comment without a blank before it", "not UTF-8 text", "a tab before a comment at the start of a line",
-		"with neither a key nor a value after it", "indented no more than the key or dash it would be the value of"} {
-		if strings.Contains(err.Error(), s) {
-			return true
-		}
-	}
-	return false
+	return fastyaml.OnPurpose(err.Error())
 }
 
 // decodeV3 is readYAML with yaml.v3's Decoder: each document decoded in

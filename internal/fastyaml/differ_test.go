@@ -13,7 +13,7 @@ import (
 const (
 	bothEqual   = "equal"         // both read it, into the same trees
 	bothRefuse  = "refused"       // both refuse it
-	refusedOnly = "refuses"       // Parse refuses what yaml.v3 reads: a deliberate refusal (refusals)
+	refusedOnly = "refuses"       // Parse refuses what yaml.v3 reads: a deliberate refusal (OnPurpose)
 	readOnly    = "reads"         // Parse reads what yaml.v3 refuses: a deliberate reading (readings)
 	treesDiffer = "differ"        // both read it, into other trees: a bug
 	placed      = "placed"        // both read it, into trees that differ in which nodes hold which comments only
@@ -21,24 +21,6 @@ const (
 	wrongRead   = "WRONG-reads"   // Parse reads what yaml.v3 refuses, for no documented reason: a bug
 	bad         = "BAD"           // Parse panicked, or gave an error without a position
 )
-
-// refusals are the messages of the errors for inputs yaml.v3 reads that
-// kmerge refuses on purpose (docs/yaml.md says why): what yaml.v3 reads
-// otherwise than YAML 1.2 and than other readers, so that reading it
-// either way would surprise someone.
-var refusals = []string{
-	"not UTF-8 text",                      // yaml.v3 reads UTF-16 too; kmerge reads manifests, in UTF-8
-	"right after a tag: yaml.v3 reads it", // !!str, in a flow collection: the comma is the tag's to yaml.v3
-	"right after a property",              // &a:b: yaml.v3 ends the anchor at the colon
-	"right after an alias",                // *a:b
-	"at the start of a value in a flow collection: yaml.v3 reads it as a key indicator", // [?x]
-	"a bad escape \\'",                                               // yaml.v3 reads \' as '
-	"a directive (%) inside a document",                              // yaml.v3 ends a document at a directive
-	"a comment without a blank before it",                            // %YAML 1.1#...
-	"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
-	"with neither a key nor a value after it",                        // "[?,]", "{?}": yaml.v3 reads some, refuses others ("[?]")
-	"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
-}
 
 // readings say whether an input yaml.v3 refuses is one kmerge reads on
 // purpose: YAML 1.2 that yaml.v3 refuses (an escaped slash).
@@ -65,10 +47,8 @@ func outcome(in string) (string, string) {
 		if werr != nil {
 			return bothRefuse, ""
 		}
-		for _, r := range refusals {
-			if strings.Contains(err.Error(), r) {
-				return refusedOnly, err.Error()
-			}
+		if OnPurpose(e.Msg) {
+			return refusedOnly, err.Error()
 		}
 		return wrongRefuse, err.Error()
 	}

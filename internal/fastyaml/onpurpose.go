@@ -1,0 +1,30 @@
+package fastyaml
+
+import "strings"
+
+// OnPurpose reports whether msg, the message of an *Error, refuses input
+// that yaml.v3 reads, on purpose: input yaml.v3 reads otherwise than YAML
+// 1.2 and than other readers, or only in some arrangements, or into trees
+// no rule describes, so that reading it either way would surprise someone
+// (doc.go, "What it refuses"). The differential tests take such a refusal
+// for agreement; every other refusal of input yaml.v3 reads is a bug.
+func OnPurpose(msg string) bool {
+	for _, m := range []string{
+		"not UTF-8 text",                      // yaml.v3 reads UTF-16 too; kmerge reads manifests, in UTF-8
+		"right after a tag: yaml.v3 reads it", // !!str, in a flow collection: the comma is the tag's to yaml.v3
+		"right after a property",              // &a:b: yaml.v3 ends the anchor at the colon
+		"right after an alias",                // *a:b
+		"at the start of a value in a flow collection: yaml.v3 reads it as a key indicator", // [?x]
+		"a bad escape \\'",                                               // yaml.v3 reads \' as '
+		"a directive (%) inside a document",                              // yaml.v3 ends a document at a directive
+		"a comment without a blank before it",                            // %YAML 1.1#...
+		"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
+		"with neither a key nor a value after it",                        // "[?,]", "{?}": yaml.v3 reads some, refuses others ("[?]")
+		"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
+	} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
