@@ -12,6 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kmerge/kmerge/internal/fastyaml"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -38,16 +39,19 @@ func ReadDoc(tb testing.TB, text string) *yaml.Node {
 	return s.Docs[0]
 }
 
-// RawDoc parses text with yaml.v3 alone and returns its document node:
-// aliases stay aliases and nothing is checked, for trees tree.Read would
-// never return.
+// RawDoc parses text with kmerge's reader alone and returns its first
+// document node: aliases stay aliases and nothing is checked, for trees
+// tree.Read would never return.
 func RawDoc(tb testing.TB, text string) *yaml.Node {
 	tb.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+	docs, err := fastyaml.Parse([]byte(text), 0)
+	if err != nil {
 		tb.Fatalf("parse %q: %v", text, err)
 	}
-	return &n
+	if len(docs) == 0 {
+		tb.Fatalf("parse %q: no document", text)
+	}
+	return docs[0]
 }
 
 // JSONOf returns n as compact JSON.
