@@ -451,6 +451,15 @@ func TestByteOrderMark(t *testing.T) {
 			t.Errorf("%q: %s (%s) with a byte order mark, %s without", in, o, d, plain)
 		}
 	}
+	// A second mark at the start is refused on purpose: yaml.v3 reads
+	// "\ufeff\ufeff" as no document, "\ufeff\ufeffa: 1" with its columns
+	// shifted, and refuses "\ufeff\ufeff\na: 1" (FuzzDifferential found
+	// the first).
+	for _, in := range []string{"\ufeff\ufeff", "\ufeff\ufeffa: 1", "\ufeff\ufeff\n", "\ufeff\ufeff\ufeff"} {
+		if o := mustMatch(t, "", in); o != refusedOnly {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
 }
 
 // TestFlowDash: a dash followed by a blank (space, tab, line break) inside

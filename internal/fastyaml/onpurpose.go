@@ -20,6 +20,7 @@ func OnPurpose(msg string) bool {
 		"a comment without a blank before it",                            // %YAML 1.1#...
 		"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
 		"with neither a key nor a value after it",                        // "[?,]", "{?}": yaml.v3 reads some, refuses others ("[?]")
+		"a second byte order mark at the start of the stream",            // "\ufeff\ufeff": yaml.v3 reads it as no document, "\ufeff\ufeffa: 1" with columns shifted
 		"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
 	} {
 		if strings.Contains(msg, m) {

@@ -646,12 +646,22 @@ func (r *reader) tabIndent(at int) {
 	r.fail(at, "a tab character in indentation (YAML indents with spaces)")
 }
 
+// byteOrderMark steps over a byte order mark at the start of the stream,
+// from which columns count.
+func (r *reader) byteOrderMark() {
+	if strings.HasPrefix(r.src, "\ufeff") {
+		r.pos, r.bol = 3, 3
+		if strings.HasPrefix(r.src[3:], "\ufeff") {
+			// yaml.v3 skips a second one, counting it as a column or
+			// not depending on what follows
+			r.fail(3, "a second byte order mark at the start of the stream (remove it)")
+		}
+	}
+}
+
 // stream reads every document.
 func (r *reader) stream() []*yaml.Node {
-	if strings.HasPrefix(r.src, "\ufeff") {
-		r.pos = 3
-		r.bol = 3 // (columns count from after it)
-	}
+	r.byteOrderMark()
 	r.skip()
 	for {
 		if r.ind < 0 && r.mark == 0 {

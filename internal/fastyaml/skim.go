@@ -52,9 +52,7 @@ func Skim(data []byte, o *Outline) (docs []Skimmed, err error) {
 			docs, err = nil, r.recovered(p)
 		}
 	}()
-	if strings.HasPrefix(r.src, "\ufeff") {
-		r.pos, r.bol = 3, 3
-	}
+	r.byteOrderMark()
 	r.skip()
 	for !(r.ind < 0 && r.mark == 0) {
 		sk.nodes, sk.deepest = 0, 0
