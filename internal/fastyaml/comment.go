@@ -972,19 +972,6 @@ func (c *commenter) comments() int {
 	return k
 }
 
-// hasComments reports whether the gap has comment lines.
-func (c *commenter) hasComments() bool {
-	if c.off {
-		return false
-	}
-	for _, l := range c.lines {
-		if l.s >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // firstCommentAt returns the offset of the gap's first comment line if it
 // is at column col, -1 otherwise.
 func (c *commenter) firstCommentAt(col int) int {
