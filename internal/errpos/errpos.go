@@ -23,11 +23,11 @@ func Quote(data []byte, pos tree.Position) string { return quote(data, pos, fals
 func QuoteMasked(data []byte, pos tree.Position) string { return quote(data, pos, true) }
 
 func quote(data []byte, pos tree.Position, masked bool) string {
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if pos.Line < 1 || pos.Line > len(lines) {
+	line, ok := lineAt(data, pos.Line, !strings.HasSuffix(pos.File, ".kpatch"))
+	if !ok {
 		return ""
 	}
-	line := strings.Map(visible, strings.ToValidUTF8(lines[pos.Line-1], "\uFFFD"))
+	line = strings.Map(visible, strings.ToValidUTF8(line, "\uFFFD"))
 	if len(line) > 200 {
 		return ""
 	}
@@ -61,6 +61,59 @@ func quote(data []byte, pos tree.Position, masked bool) string {
 	return s
 }
 
+// lineAt returns line n (from 1) of data, its line break not included.
+// Lines end as the reader of the file ends them: a .kpatch file's at "\n"
+// and "\r\n"; YAML's (yaml) also at a lone "\r" and at NEL, LS and PS,
+// which kmerge's YAML reader counts as line breaks, as yaml.v3 does: the
+// line quoted is the line the error's position counts.
+func lineAt(data []byte, n int, yaml bool) (string, bool) {
+	text := string(data)
+	for line := 1; ; line++ {
+		end, next := len(text), len(text)
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c == '\n' {
+				end, next = i, i+1
+				break
+			}
+			if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+				end, next = i, i+2
+				break
+			}
+			if !yaml {
+				continue
+			}
+			if c == '\r' {
+				end, next = i, i+1
+				break
+			}
+			if w := separator(text[i:]); w > 0 {
+				end, next = i, i+w
+				break
+			}
+		}
+		if line == n {
+			return text[:end], n >= 1
+		}
+		if next == len(text) && end == len(text) {
+			return "", false
+		}
+		text = text[next:]
+	}
+}
+
+// separator returns the length of the NEL, LS or PS that s starts with, 0
+// when it starts with none.
+func separator(s string) int {
+	switch {
+	case strings.HasPrefix(s, "\u0085"):
+		return 2
+	case strings.HasPrefix(s, "\u2028"), strings.HasPrefix(s, "\u2029"):
+		return 3
+	}
+	return 0
+}
+
 // visible shows a control character of a quoted line as one character
 // that prints (the caret stays under the column): C0 controls and DEL as
 // their Unicode control pictures (␀, ␁, ␡), C1 controls as U+FFFD; a
@@ -71,7 +124,9 @@ func visible(r rune) rune {
 		return 0x2400 + r
 	case r == 0x7f:
 		return 0x2421
-	case r >= 0x80 && r < 0xa0:
+	case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029:
+		// (NEL is a C1 control; LS and PS, in a .kpatch line, would
+		// break it on the terminal)
 		return '\uFFFD'
 	}
 	return r

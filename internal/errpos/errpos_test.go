@@ -93,3 +93,32 @@ func TestQuoteMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteLineBreaks: the line quoted is the line the position counts.
+// In YAML, NEL, LS, PS and a lone "\r" end lines, as kmerge's reader (and
+// yaml.v3) count them; in a .kpatch file only "\n" and "\r\n" do, and LS
+// or PS in a quoted line show as U+FFFD. The lines used to be cut at "\n"
+// alone: an error at line 4 of a Secret whose line 4 held two LS quoted
+// line 6, "  password: hunter2" (the attack of 2026-11-29).
+func TestQuoteLineBreaks(t *testing.T) {
+	secretYAML := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s # c\u2028\u2028 bad\nstringData:\n  password: hunter2\n"
+	for _, c := range []struct {
+		file, data string
+		line, col  int
+		want       string
+	}{
+		{"s.yaml", secretYAML, 6, 2, "   bad\n   ^\n"},
+		{"s.yaml", secretYAML, 5, 1, "  \n  ^\n"},
+		{"s.yaml", secretYAML, 8, 3, "    password: hunter2\n    ^\n"},
+		{"a.yaml", "a: 1\u2028b: [- ]\n", 2, 5, "  b: [- ]\n      ^\n"},
+		{"a.yaml", "a: 1\u0085b: 2\u2029c: 3\rd: 4\r\ne: 5", 4, 1, "  d: 4\n  ^\n"},
+		{"a.yaml", "a: 1\u0085b: 2\u2029c: 3\rd: 4\r\ne: 5", 5, 4, "  e: 5\n     ^\n"},
+		{"a.yaml", "a: 1\n", 3, 1, ""},
+		{"p.kpatch", "[cm.a]\ndata.x: \"p\u2028q\u0085\"\r\nbad line\n", 3, 1, "  bad line\n  ^\n"},
+		{"p.kpatch", "[cm.a]\ndata.x: \"p\u2028q\u0085\"\r\nbad line\n", 2, 9, "  data.x: \"p\ufffdq\ufffd\"\n          ^\n"},
+	} {
+		if got := Quote([]byte(c.data), tree.Position{File: c.file, Line: c.line, Column: c.col}); got != c.want {
+			t.Errorf("%s line %d of %q: got\n%q\nwant\n%q", c.file, c.line, c.data, got, c.want)
+		}
+	}
+}
