@@ -458,3 +458,41 @@ func showDoc(doc *yaml.Node) string {
 	}
 	return string(b)
 }
+
+// TestSeparatorsReadWhole: NEL, LS and PS are line breaks to kmerge's
+// reader, as to yaml.v3, and to no line-based rule of outlines and cuts:
+// a stream holding one is read whole, and its documents have the lines
+// the whole read counts. Cut at "\n" alone, a ConfigMap after 3,000
+// others whose lines held an LS was reported at line 21,673, not 24,001
+// (the attack of 2026-11-29).
+func TestSeparatorsReadWhole(t *testing.T) {
+	for in, want := range map[string]bool{"a\u2028b": true, "a\u0085": true, "\u2029": true, "a\r": true, "a\r\nb\n": false, "a\u2027": false} {
+		if got := otherBreaks([]byte(in)); got != want {
+			t.Errorf("otherBreaks(%q) = %v, want %v", in, got, want)
+		}
+	}
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm%d # x\u2028  # y\n", i)
+	}
+	b.WriteString("---\nlast: doc\n")
+	data := []byte(b.String())
+	whole, err := Read(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := whole.Docs[len(whole.Docs)-1].Content[0].Line
+	if want != 3000*6+2 {
+		t.Fatalf("the whole read puts the last document at line %d, want %d", want, 3000*6+2)
+	}
+	if parts, _ := SplitStream(data, 64<<10); parts != nil {
+		t.Errorf("a stream with LS was cut into %d parts", len(parts))
+	}
+	st, err := Read(data, Options{Outline: testOutline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outlines() {
+		t.Error("a stream with LS was outlined")
+	}
+}

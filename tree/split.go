@@ -19,8 +19,9 @@ type Part struct {
 // documents, at the same lines, as the whole stream does there, and the
 // writing of each part (WriteYAML) joined is the writing of the whole. It
 // returns no parts for a stream it does not cut: one not longer than twice
-// size, one that looks like JSON, one with a lone carriage return (a line
-// break YAML counts and the cuts do not), or one without a place to cut.
+// size, one that looks like JSON, one with a lone carriage return, NEL, LS
+// or PS (line breaks YAML counts and the cuts do not: otherBreaks), or one
+// without a place to cut.
 //
 // A stream is cut only before a "---" line that follows a line of content
 // (neither blank nor a comment nor a marker) and precedes one (after
@@ -30,7 +31,7 @@ type Part struct {
 // (yaml.v3 reads them so), and a stream with a comment after a "..." line
 // is not cut at all.
 func SplitStream(data []byte, size int) (parts []Part, st Style) {
-	if size <= 0 || len(data) <= 2*size || looksLikeJSON(data) || loneCR(data) {
+	if size <= 0 || len(data) <= 2*size || looksLikeJSON(data) || otherBreaks(data) {
 		return nil, Style{}
 	}
 	if _, body := cutBOM(data); commentedDocEnd(body) {

@@ -222,10 +222,10 @@ func Read(data []byte, opts Options) (*Stream, error) {
 	if err := checkDocumentCount(data, opts.File, limits); err != nil {
 		return nil, err
 	}
-	// a lone carriage return is a line break to YAML, and to no line-based
-	// rule of the outlines (where documents start, what comments a
-	// document lends the one before): such text is read whole
-	if opts.Outline != nil && !loneCR(data) {
+	// a lone carriage return, NEL, LS and PS are line breaks to YAML, and
+	// to no line-based rule of the outlines (where documents start, what
+	// comments a document lends the one before): such text is read whole
+	if opts.Outline != nil && !otherBreaks(data) {
 		if docs, starts, ok := s.readOutlines(data, opts.Outline); ok {
 			s.Docs, s.src, s.outline, s.starts = docs, data, opts.Outline, starts
 			s.outlined = make([]bool, len(docs))
@@ -494,6 +494,17 @@ func yamlDirectives(data []byte) []yamlDirective {
 		off = end
 	}
 	return out
+}
+
+// otherBreaks reports whether data holds a line break that YAML counts
+// and the line-based rules of outlines and cuts (where documents start,
+// which lines a document holds) do not: a carriage return not followed by
+// a line feed, or NEL, LS or PS (line breaks to kmerge's reader, as to
+// yaml.v3). Such text is read whole: cut at "\n" alone, its documents'
+// lines would be counted wrong.
+func otherBreaks(data []byte) bool {
+	return loneCR(data) || bytes.Contains(data, []byte("\u0085")) ||
+		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
 }
 
 // loneCR reports whether data holds a carriage return that is not followed
