@@ -66,6 +66,7 @@ func (r *reader) unclosedFlow(open int) {
 // p are its properties.
 func (r *reader) flow(parent int, p props) *yaml.Node {
 	r.enter()
+	r.flowDepth++
 	open := r.pos
 	line, col := r.line, r.col(r.pos)
 	if p.has {
@@ -143,6 +144,7 @@ func (r *reader) flow(parent int, p props) *yaml.Node {
 		r.sk.endSet(set)
 	}
 	r.com.flowEnd(n)
+	r.flowDepth--
 	r.leave()
 	return n
 }
@@ -172,7 +174,7 @@ func (r *reader) flowSeqEntry(open int) *yaml.Node {
 	} else {
 		m = r.node(yaml.MappingNode, mapTag, k.Line-1, k.Column-1)
 		m.Style = yaml.FlowStyle
-		v := r.flowValue(open)
+		v := r.flowValue(open, true)
 		m.Content = []*yaml.Node{k, v}
 	}
 	r.leave()
@@ -187,6 +189,9 @@ func (r *reader) explicitKey() bool {
 	}
 	if !r.isFlowBlankAt(r.pos + 1) {
 		r.fail(r.pos, "a '?' at the start of a value in a flow collection: yaml.v3 reads it as a key indicator, YAML 1.2 as text (quote the value)")
+	}
+	if r.flowDepth == 1 && r.explicitAt < 0 {
+		r.explicitAt = r.pos
 	}
 	return true
 }
@@ -237,11 +242,12 @@ func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
 		r.pos++
 		r.com.flowIndicator('?')
 		r.flowSpace(open)
-		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' {
-			// yaml.v3 reads "[?,]", refuses "[?]" and "[a, ?]"
-			r.fail(r.pos, "a '?' with neither a key nor a value after it in a flow collection (write the key, or remove the ?)")
+		if c := r.src[r.pos]; !inMap && (c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1)) {
+			// yaml.v3 reads "[?,]" and "[? :]", refuses "[?]", "[a, ?]"
+			// and "[? : a]"; in a flow mapping it reads them all ("{?}")
+			r.fail(r.pos, "a '?' without a key in a flow sequence (write the key, or remove the ?)")
 		}
-		if c := r.src[r.pos]; c == ':' && r.isFlowBlankAt(r.pos+1) {
+		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1) {
 			k = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
 		} else {
 			k = r.flowNode(open, true)
@@ -251,19 +257,26 @@ func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
 		k = r.flowKey(open)
 	}
 	if r.atValueIndicator(k) {
-		return k, r.flowValue(open)
+		return k, r.flowValue(open, !inMap)
 	}
 	// no value: a null where the next token is
 	return k, r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
 }
 
-// flowValue reads the value after the colon at pos in a flow collection.
-func (r *reader) flowValue(open int) *yaml.Node {
+// flowValue reads the value after the colon at pos in a flow collection;
+// inSeq: of a pair in a flow sequence.
+func (r *reader) flowValue(open int, inSeq bool) *yaml.Node {
+	line, col := r.line, r.col(r.pos)
 	r.pos++ // the colon
 	r.com.flowIndicator(':')
 	r.flowSpace(open)
 	if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' {
-		return r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+		if !inSeq {
+			line, col = r.line, r.col(r.pos)
+		}
+		// (an empty value is where the next token is, in a pair of a
+		// flow sequence where its colon is, as yaml.v3 places them)
+		return r.node(yaml.ScalarNode, nullTag, line, col)
 	}
 	return r.flowNode(open, false)
 }
@@ -366,6 +379,14 @@ func (r *reader) flowPlain(open int, p props) *yaml.Node {
 			for {
 				j++ // the line break
 				s = j
+				for r.src[j] == ' ' {
+					j++
+				}
+				if r.src[j] == '\t' && len(r.open) > 0 && j-s <= r.indentNow() {
+					// yaml.v3 refuses a tab there, in the indentation of
+					// the block around the flow collection ("k: [a\n\t]")
+					r.failAt(r.line+1+breaks, j-s, "a tab in the indentation of a line inside a flow collection (indent with spaces)")
+				}
 				for r.src[j] == ' ' || r.src[j] == '\t' {
 					j++
 				}

@@ -154,9 +154,12 @@ type reader struct {
 	colon    int  // of the key keyAhead found
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
 	awaiting bool // skip: a node is awaited below an indicator (awaitLine)
-	noBlock  bool // the sequence about to be read is an indentless one
-	valueSeq bool // the sequence about to be read is a mapping's value
-	dropLost bool // drop the comments yaml.v3 drops (the tests' oracle mode)
+
+	flowDepth  int  // the flow collections open
+	explicitAt int  // key: where the flow collection read as a key has a "?" entry, -1 for none
+	noBlock    bool // the sequence about to be read is an indentless one
+	valueSeq   bool // the sequence about to be read is a mapping's value
+	dropLost   bool // drop the comments yaml.v3 drops (the tests' oracle mode)
 	// rootPlain: skip reads the lines after a plain scalar at the root
 	rootPlain bool
 	prologue  bool // after a directive, before the --- line
@@ -529,7 +532,7 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || r.tokEnd >= 0 && !r.prologue
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
@@ -778,7 +781,7 @@ func (r *reader) afterMarker() *yaml.Node {
 		return root
 	}
 	head := r.com.first()
-	root := r.valueNode(-1, false, nil)
+	root := r.valueNode(-1, false, nil, false)
 	if head != "" {
 		r.com.give(&root.HeadComment, head)
 	}
@@ -1177,7 +1180,7 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		}
 		return n
 	}
-	n := r.inlineNode(col, &head)
+	n := r.inlineNode(col, &head, seq)
 	if head != "" {
 		r.com.give(&n.HeadComment, head)
 	}
@@ -1187,8 +1190,9 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 // inlineNode reads the node that starts on the line of a block indicator
 // ("- ", "? " or ": "), at r.pos, for an indicator at column col: a compact
 // sequence or mapping, or a value. A node of properties alone takes no head
-// comment: *head is deferred to the node below them and cleared.
-func (r *reader) inlineNode(col int, head *string) *yaml.Node {
+// comment: *head is deferred to the node below them and cleared. seq
+// allows a block sequence at col below properties (after "?" and ":").
+func (r *reader) inlineNode(col int, head *string, seq bool) *yaml.Node {
 	c := r.src[r.pos]
 	switch {
 	case c == '#':
@@ -1209,7 +1213,7 @@ func (r *reader) inlineNode(col int, head *string) *yaml.Node {
 		r.com.deferHead(*head)
 		*head = ""
 	}
-	return r.valueNode(col, true, nil)
+	return r.valueNode(col, true, nil, seq)
 }
 
 // value reads the value of a block mapping's key at column col, from
@@ -1237,7 +1241,7 @@ func (r *reader) value(col int, key *yaml.Node) *yaml.Node {
 	if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) {
 		r.fail(r.pos, "a list on the line of its key (start it on the next line)")
 	}
-	return r.valueNode(col, false, key)
+	return r.valueNode(col, false, key, true)
 }
 
 // emptyAt makes the null of an empty value whose indicator ends at offset
@@ -1258,13 +1262,15 @@ func (r *reader) emptyAt(line, at int) *yaml.Node {
 // properties, then a scalar, an alias, a flow collection or a block
 // scalar on this line, or a block collection below them. compact says a
 // dash or "?" came before (their node may be a block collection on this
-// line: the caller looked for that). key is the key whose value it is.
-func (r *reader) valueNode(parent int, compact bool, key *yaml.Node) *yaml.Node {
+// line: the caller looked for that). key is the key whose value it is;
+// seq allows a block sequence at parent's column below properties alone
+// on the line (a key's value, or the node after "?" or an explicit ":").
+func (r *reader) valueNode(parent int, compact bool, key *yaml.Node, seq bool) *yaml.Node {
 	var p props
 	if c := r.src[r.pos]; c == '&' || c == '!' {
 		p = r.props(false)
 		if r.atEOL() || r.atComment() {
-			return r.afterProps(parent, p, key != nil)
+			return r.afterProps(parent, p, seq)
 		}
 		if c := r.src[r.pos]; c == '-' && r.isBlankAt(r.pos+1) || (c == '?' || c == ':') && r.isBlankAt(r.pos+1) {
 			r.fail(r.pos, "a block collection on the line of its properties (start it on the next line)")
@@ -1341,7 +1347,7 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 				empty = true
 			}
 		default:
-			item = r.inlineNode(col, &head)
+			item = r.inlineNode(col, &head, false)
 		}
 		if empty {
 			// An empty item takes no head comment: the next does.
@@ -1616,7 +1622,13 @@ func (r *reader) key() *yaml.Node {
 		if r.sk != nil {
 			panic(skimStop{r.line + 1, "a key that is not a scalar"})
 		}
+		r.explicitAt = -1
 		k = r.flow(-1, p)
+		if r.explicitAt >= 0 {
+			// yaml.v3 refuses it there ("{? a}: b"), not deeper
+			// ("[{? a}]: b") nor in a value
+			r.failAt(k.Line-1, k.Column-1, "an explicit key (?) in a flow collection that is itself a key (write the entry without ?)")
+		}
 	default:
 		line, col := r.line, r.col(r.pos)
 		i := r.colon // found by keyAhead

@@ -268,7 +268,7 @@ func (s *skimmer) flowEntry(r *reader, open, base int, set *int) {
 	kept := s.key(k, base, set)
 	var v *yaml.Node
 	if r.atValueIndicator(k) {
-		v = r.flowValue(open)
+		v = r.flowValue(open, false)
 	} else {
 		v = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
 	}
