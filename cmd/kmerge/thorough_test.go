@@ -25,6 +25,7 @@ func TestThoroughSame(t *testing.T) {
 		dir   string
 		args  []string
 		stdin string
+		env   map[string]string // the case's (SOURCE_DATE_EPOCH: the runs' times must not differ)
 	}
 	var runs []invocation
 	applyDirs, err := filepath.Glob("testdata/apply/*/case.yaml")
@@ -54,7 +55,7 @@ func TestThoroughSame(t *testing.T) {
 		readCase(t, f, &c)
 		switch c.Args[0] {
 		case "apply", "check", "fn", "patch":
-			runs = append(runs, invocation{dir: filepath.Dir(f), args: c.Args, stdin: c.Stdin})
+			runs = append(runs, invocation{dir: filepath.Dir(f), args: c.Args, stdin: c.Stdin, env: c.Env})
 		}
 	}
 	if len(runs) < 60 {
@@ -68,6 +69,9 @@ func TestThoroughSame(t *testing.T) {
 			}
 			outcome := func(mode string) string {
 				t.Setenv("KMERGE_THOROUGH", mode)
+				for k, v := range r.env {
+					t.Setenv(k, v)
+				}
 				dir := t.TempDir()
 				if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 					t.Fatal(err)
