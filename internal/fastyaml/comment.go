@@ -113,6 +113,7 @@ func (c *commenter) markerLine() {
 	}
 	c.target = nil
 	c.deny = false
+	c.propsLine = false // (the properties were the last document's)
 }
 
 // endMarker starts the gap after a ... marker.

@@ -500,3 +500,17 @@ func TestTabAfterIndicator(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentAfterMarkerAfterProperties: a comment on a "---" line that
+// follows a document ending with properties alone ("0: !t") is the head
+// comment of the next document's first node, as after any other ending;
+// it was made its line comment (FuzzOutline found "... 0: !000\n--- #0000
+// \n00000": the full read and the document read alone disagreed).
+func TestCommentAfterMarkerAfterProperties(t *testing.T) {
+	for _, in := range []string{"0: !t\n--- #c\nx", "0: &a\n--- #c\nx", "- !t\n--- #c\nx", "!t\n--- #c\nx", "0: !t\n--- #c\nx: 1",
+		"0: \n---\n#\n\n0: !000\n--- #0000\n00000"} {
+		if o := mustMatch(t, "", in); o != bothEqual {
+			t.Errorf("%q: %s", in, o)
+		}
+	}
+}
