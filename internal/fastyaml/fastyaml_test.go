@@ -514,3 +514,18 @@ func TestCommentAfterMarkerAfterProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestTabOnBlankLine: a blank line holding a tab is refused, with the
+// reason: yaml.v3 reads it between two comment lines ("#\n\t\n#", which
+// CI's FuzzDifferential found refused as "a tab character in
+// indentation") and refuses it everywhere else ("a: b\n\t\n").
+func TestTabOnBlankLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"#\n\t\n#": refusedOnly, "a: b\n#\n\t\n#": refusedOnly, "#\n \t\n#": refusedOnly, "#\n\t \n#": refusedOnly,
+		"\t\n#": bothRefuse, "#\n\t\n": bothRefuse, "a: b\n\t\n": bothRefuse, "#c\n\t\n---\na": bothRefuse,
+	} {
+		if o := mustMatch(t, "", in); o != want {
+			t.Errorf("%q: %s, want %s", in, o, want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ func OnPurpose(msg string) bool {
 		"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
 		"with neither a key nor a value after it",                        // "- ?\n#c": yaml.v3 places its comments and nulls erratically
 		"a '?' without a key in a flow sequence",                         // "[?,]", "[? :]" read, "[?]", "[? : a]" refused
+		"a tab on a blank line",                                          // "#\n\t\n#": yaml.v3 reads it between comment lines only
 		"a second byte order mark at the start of the stream",            // "\ufeff\ufeff": yaml.v3 reads it as no document, "\ufeff\ufeffa: 1" with columns shifted
 		"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
 	} {

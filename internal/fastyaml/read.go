@@ -646,6 +646,11 @@ func (r *reader) tabIndent(at int) {
 		// elsewhere
 		r.fail(at, "a tab before a comment at the start of a line (indent comments with spaces)")
 	}
+	if r.src[i] == '\n' || i >= r.end {
+		// yaml.v3 reads it between two comment lines ("#\n\t\n#"),
+		// refuses it elsewhere
+		r.fail(at, "a tab on a blank line (remove it)")
+	}
 	r.fail(at, "a tab character in indentation (YAML indents with spaces)")
 }
 
