@@ -1394,6 +1394,19 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 	return s
 }
 
+// colonAfter reports whether blanks from offset i lead to a colon and a
+// blank, the end of an implicit key, and sets colon.
+func (r *reader) colonAfter(i int) bool {
+	for r.src[i] == ' ' || r.src[i] == '\t' {
+		i++
+	}
+	if r.src[i] == ':' && r.isBlankAt(i+1) {
+		r.colon = i
+		return true
+	}
+	return false
+}
+
 // keyAhead reports whether the line from pos holds an implicit key: a
 // node on this line (with properties or not) followed by a colon and a
 // blank, and sets colon.
@@ -1437,15 +1450,7 @@ func (r *reader) keyAhead() bool {
 					i += 2
 					continue
 				}
-				i++
-				for r.src[i] == ' ' || r.src[i] == '\t' {
-					i++
-				}
-				if r.src[i] == ':' && r.isBlankAt(i+1) {
-					r.colon = i
-					return true
-				}
-				return false
+				return r.colonAfter(i + 1)
 			case '\\':
 				if c == '"' && i+1 < r.end {
 					if r.src[i+1] == '\n' {
@@ -1465,30 +1470,13 @@ func (r *reader) keyAhead() bool {
 	case '[', '{':
 		// a flow collection on this line, then a colon
 		j, ok := r.flowAhead(i)
-		if !ok {
-			return false
-		}
-		for r.src[j] == ' ' || r.src[j] == '\t' {
-			j++
-		}
-		if r.src[j] == ':' && r.isBlankAt(j+1) {
-			r.colon = j
-			return true
-		}
-		return false
+		return ok && r.colonAfter(j)
 	case '*':
 		i++
 		for isWordChar(r.src[i]) {
 			i++
 		}
-		for r.src[i] == ' ' || r.src[i] == '\t' {
-			i++
-		}
-		if r.src[i] == ':' && r.isBlankAt(i+1) {
-			r.colon = i
-			return true
-		}
-		return false
+		return r.colonAfter(i)
 	}
 	if !r.plainStart(i) {
 		return false
