@@ -40,15 +40,7 @@ func (r *reader) props(flow bool) props {
 			}
 			anchor = true
 			at := r.pos
-			r.pos++
-			s := r.pos
-			for isWordChar(r.src[r.pos]) {
-				r.pos++
-			}
-			if r.pos == s {
-				r.fail(at, "an anchor without a name (after & come letters, digits, - and _)")
-			}
-			p.anchor = r.src[s:r.pos]
+			p.anchor = r.name("an anchor", '&')
 			r.propEnd(at, flow)
 		case '!':
 			if tag {
@@ -274,4 +266,20 @@ func (r *reader) anchor(n *yaml.Node, p props) {
 		r.anchors = map[string]*yaml.Node{}
 	}
 	r.anchors[p.anchor] = n
+}
+
+// name reads the name of an anchor or an alias after its indicator (& or
+// *) at pos: letters, digits, - and _; what names the node for the error
+// of an empty name.
+func (r *reader) name(what string, indicator byte) string {
+	at := r.pos
+	r.pos++
+	s := r.pos
+	for isWordChar(r.src[r.pos]) {
+		r.pos++
+	}
+	if r.pos == s {
+		r.failf(at, "%s without a name (after %c come letters, digits, - and _)", what, indicator)
+	}
+	return r.src[s:r.pos]
 }

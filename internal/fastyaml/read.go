@@ -1652,15 +1652,7 @@ func (r *reader) key() *yaml.Node {
 // alias reads an alias (*name) at pos.
 func (r *reader) alias() *yaml.Node {
 	at := r.pos
-	r.pos++
-	s := r.pos
-	for isWordChar(r.src[r.pos]) {
-		r.pos++
-	}
-	if r.pos == s {
-		r.fail(at, "an alias without a name (after * come letters, digits, - and _)")
-	}
-	name := r.src[s:r.pos]
+	name := r.name("an alias", '*')
 	if !r.isBlankAt(r.pos) && !isFlowIndicator(r.src[r.pos]) {
 		r.failf(r.pos, "%q right after an alias's name (a name is of letters, digits, - and _; a space must follow it)", r.src[r.pos])
 	}
