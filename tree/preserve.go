@@ -52,6 +52,14 @@ const maxSpliceEdits = 2000
 //     not give the edited tree with all its comments, or when the source
 //     and the rendering are too far apart to line up, the document is
 //     written as yaml.v3 renders it (still after its own "---" line).
+//   - A document whose edit changed values alone (no key, entry, item
+//     or comment added, removed or changed; no block scalar, alias or
+//     anchor involved) is its source text with the text of each changed
+//     value replaced by the writer's text of the new one, on one line:
+//     every other byte is kept, spacing and CRLF line ends included, and
+//     nothing is read back (tree/inplace.go). Where the source is laid
+//     out as the writer lays it out, this is the text the ways above
+//     give, which rerender finds first (below).
 //   - The text those ways give is found without rendering the whole
 //     document where its source allows (the source's lines are indented
 //     as yaml.v3 indents them, and writes the entries that changed as
@@ -130,7 +138,13 @@ const (
 	rendered                  // edited: yaml.v3's rendering (splicing failed)
 	canonical                 // edited: the source was yaml.v3's rendering, so is the output
 	rerendered                // edited: the source text with the changed entries rendered anew (rerender)
+	replaced                  // edited: the source text with the changed values' ranges replaced (inplace.go)
 )
+
+// fastWay reports whether a document written so was written without
+// rendering it whole (rerender, replaceValues): when a check of the output
+// fails, preservedWith writes the stream again the general way.
+func fastWay(o outcome) bool { return o == rerendered || o == replaced }
 
 // docEdit is what preserved learns about one document.
 type docEdit struct {
@@ -140,7 +154,7 @@ type docEdit struct {
 	doc      *yaml.Node // the current tree, as its text holds it (ownDocs)
 	verified []byte     // a spliced text: it reads as doc, comments included
 	text     []byte     // what was written
-	proven   bool       // a rerendered text that reads as the current tree (see rerender)
+	proven   bool       // a rerendered or replaced text that reads as the current tree (rerender, replaceValues)
 }
 
 // preserved returns the stream written with its source text kept and how
@@ -198,6 +212,18 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 				}
 				continue
 			}
+			// where rerender cannot (the source is not laid out as the
+			// writer lays it out, or has CRLF line ends, or lends
+			// comments), changed values alone are replaced in place;
+			// where it can, it writes the same bytes, at less cost
+			// (TestReplaceValues)
+			if !s.noReplace {
+				if text, ok := s.replaceValues(body[start:end], snap, d); ok {
+					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: true}
+					changed = true
+					continue
+				}
+			}
 		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
 		a, err := renderDoc(s.Style, snap, hint)
@@ -239,7 +265,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 				continue
 			}
 			text := edits[i].text
-			if edits[i].outcome != rerendered {
+			if !fastWay(edits[i].outcome) {
 				text = s.editDoc(chunk, body, starts, i, &edits[i])
 			}
 			if lent := lentLines(chunk); i > 0 && lent != nil && !bytes.HasPrefix(text, lent) {
@@ -251,7 +277,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			outcomes[i], edits[i].text = edits[i].outcome, text
 		}
 	}
-	if n == 1 && outcomes[0] == rerendered {
+	if n == 1 && fastWay(outcomes[0]) {
 		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
 			return s.preservedWith(false)
 		}
@@ -293,7 +319,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	switch {
 	case ok:
 		return out, outcomes, nil
-	case slices.Contains(outcomes, rerendered):
+	case slices.ContainsFunc(outcomes, fastWay):
 		return s.preservedWith(false)
 	}
 	return nil, nil, nil
@@ -354,7 +380,7 @@ func (s *Stream) withoutRemoved() *Stream {
 
 // keepsComments reports whether a document written so must hold the
 // comments of its tree: one whose source text was kept.
-func keepsComments(o outcome) bool { return o == spliced || o == rerendered }
+func keepsComments(o outcome) bool { return o == spliced || fastWay(o) }
 
 // editDoc returns the text of edited document i, whose source text is
 // chunk (of body, the stream's source, cut at starts). Whether chunk is

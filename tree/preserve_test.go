@@ -424,11 +424,12 @@ func TestPreserveFallbacks(t *testing.T) {
 		// The document's content starts on its "---" line, which a
 		// splice keeps as it is: "--- {a: 1, b: 2}" followed by the new
 		// rendering does not read, so the document is rendered, after a
-		// bare "---". The first document is copied.
+		// bare "---". The first document is copied. (A changed value
+		// alone is written in place instead: TestReplaceValues.)
 		name: "content on the marker line",
 		in:   "a: 1 # one\n--- {a: 1, b: 2}\n",
-		edit: func(st *Stream) { MapGet(Root(st.Docs[1]), "b").Value = "3" },
-		want: "a: 1 # one\n---\n{a: 1, b: 3}\n",
+		edit: func(st *Stream) { MapDelete(Root(st.Docs[1]), "b") },
+		want: "a: 1 # one\n---\n{a: 1}\n",
 		how:  "rendered",
 	}, {
 		// Editing the anchored mapping would change what the alias
@@ -849,9 +850,12 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "flow mapping over two lines",
 		in:   "a: {x: 1,\n    y: 2}\nb: 1\n",
 		edit: func(st *Stream) { MapGet(MapGet(root(st, 0), "a"), "y").Value = "3" },
-		// the edited line is rendered: "y" is quoted, for a YAML 1.1
-		// reader takes it for a boolean (quote.go)
-		want: "a: {x: 1, \"y\": 3}\nb: 1\n", outcomes: []outcome{spliced},
+		// the general way renders the edited lines: "y" is quoted there,
+		// for a YAML 1.1 reader takes it for a boolean (quote.go); the
+		// value alone changed, so WriteYAML replaces it in place
+		// (replaceValues) and leaves the key as the source has it, as
+		// any text no edit touches
+		want: "a: {x: 1,\n    y: 3}\nb: 1\n", outcomes: []outcome{spliced},
 	}, {
 		name: "dash followed by spaces",
 		in:   "- a\n-   b\n- c\n",

@@ -137,6 +137,7 @@ type Stream struct {
 	startLines []int
 	styled     bool
 	whole      bool    // Options.Whole
+	noReplace  bool    // tests: no changed values written in place (replaceValues), to compare rerender with the general way
 	line0      int     // the lines of the file before src (Options.Line)
 	col0       int     // the columns before src's lines in the file (Options.Column)
 	rewritten  bool    // the last WriteYAML did not keep the source's text (Rewritten)

@@ -442,6 +442,7 @@ func (r *reader) flowPlain(open int, p props) *yaml.Node {
 		n.Value = r.src[start:end]
 	}
 	r.scalarProps(n, p, tagOf(n.Value))
+	r.ranged(n, p, start, end)
 	r.pos = end
 	r.tokEnd = -1
 	return n

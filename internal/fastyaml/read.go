@@ -174,6 +174,7 @@ type reader struct {
 	ended    bool         // by a ... marker
 
 	anchors map[string]*yaml.Node // the nodes anchored so far, by name
+	ranges  []span                // of the scalars, when recorded (ParseRanges)
 	handles map[string]string     // the %TAG handles of the document, to their prefixes
 	crlf    []int32               // the lines (from 0) that ended with "\r\n", ascending
 	seps    []sepLine             // the lines that ended with NEL, LS or PS, ascending
@@ -1636,6 +1637,7 @@ func (r *reader) key() *yaml.Node {
 		k = r.node(yaml.ScalarNode, "", line, col)
 		k.Value = v
 		r.scalarProps(k, p, resolve.Tag(v))
+		r.ranged(k, p, r.pos, j)
 		r.pos = i
 	}
 	r.skipSpace()

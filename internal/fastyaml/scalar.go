@@ -117,6 +117,7 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 	}
 	n.Value = value
 	r.scalarProps(n, p, tagOf(value))
+	r.ranged(n, p, start, end)
 	r.pos = end
 	r.tokEnd = -1
 	r.com.scalarEnd(n)
@@ -194,6 +195,7 @@ func (r *reader) singleQuoted(parent int, p props) *yaml.Node {
 		n.Value = r.src[start : start+i]
 		r.pos = start + i + 1
 		r.tokEnd = r.pos
+		r.ranged(n, p, open, r.pos)
 		return n
 	}
 	b := r.sbuf[:0]
@@ -211,6 +213,7 @@ func (r *reader) singleQuoted(parent int, p props) *yaml.Node {
 			n.Value = string(b)
 			r.sbuf = b
 			r.tokEnd = r.pos
+			r.ranged(n, p, open, r.pos)
 			return n
 		case '\n':
 			b = r.fold(b, keep, open)
@@ -248,6 +251,7 @@ func (r *reader) doubleQuoted(parent int, p props) *yaml.Node {
 		n.Value = r.src[start : start+i]
 		r.pos = start + i + 1
 		r.tokEnd = r.pos
+		r.ranged(n, p, open, r.pos)
 		return n
 	}
 	b := r.sbuf[:0]
@@ -259,6 +263,7 @@ func (r *reader) doubleQuoted(parent int, p props) *yaml.Node {
 			n.Value = string(b)
 			r.sbuf = b
 			r.tokEnd = r.pos
+			r.ranged(n, p, open, r.pos)
 			return n
 		case '\n':
 			b = r.fold(b, keep, open)

@@ -1,0 +1,129 @@
+package fastyaml
+
+import (
+	"sort"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// A Range is where a node's text is in the input a parse read: its bytes
+// are data[Start:End].
+type Range struct {
+	Start, End int
+}
+
+// Ranges are the byte ranges of the scalars of a parse (ParseRanges).
+//
+// A scalar's range runs from its first property (its tag or anchor), or
+// from its text when it has none, to the end of its text: a quoted
+// scalar's closing quote, a plain scalar's last character that is not a
+// blank, over every line it continues on. Comments, the blanks around the
+// text and the indicators before it ("- ", ": ") are outside. Block
+// scalars (| and >), aliases and empty nodes have no range.
+type Ranges struct {
+	spans []span // in the order of the text
+}
+
+// A span is a node's range.
+type span struct {
+	n *yaml.Node
+	Range
+}
+
+// Of returns the range of n, a node of the parse that returned r, and
+// whether it has one. It finds n by its line and column (a range starts
+// at its node's position, and ranges come in the order of the text), in
+// logarithmic time.
+func (r *Ranges) Of(n *yaml.Node) (Range, bool) {
+	if r == nil {
+		return Range{}, false
+	}
+	i := sort.Search(len(r.spans), func(i int) bool {
+		m := r.spans[i].n
+		return m.Line > n.Line || m.Line == n.Line && m.Column >= n.Column
+	})
+	if i < len(r.spans) && r.spans[i].n == n {
+		return r.spans[i].Range, true
+	}
+	return Range{}, false
+}
+
+// ParseRanges is Parse, and also returns the range of every scalar that
+// has one (Ranges). It is for the few documents whose text is edited in
+// place: recording the ranges costs 32 bytes a scalar.
+func ParseRanges(data []byte, maxDepth int) ([]*yaml.Node, *Ranges, error) {
+	lines, norm, serr := survey(data)
+	if serr != nil {
+		return nil, nil, serr
+	}
+	r := newReader(data, lines, norm)
+	r.maxDepth = maxDepth
+	if maxDepth <= 0 || maxDepth > MaxDepth {
+		r.maxDepth = MaxDepth
+	}
+	r.ranges = make([]span, 0, lines)
+	docs, err := func() (docs []*yaml.Node, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				docs, err = nil, r.recovered(p)
+			}
+		}()
+		return r.stream(), nil
+	}()
+	if err != nil {
+		return nil, nil, err
+	}
+	if norm {
+		r.inputOffsets()
+	}
+	return docs, &Ranges{r.ranges}, nil
+}
+
+// ranged records the range of scalar n, whose text is src[start:end] and
+// whose properties are p.
+func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
+	if r.ranges == nil || end <= start {
+		return
+	}
+	if p.has {
+		start = p.start
+	}
+	r.ranges = append(r.ranges, span{n, Range{start, end}})
+}
+
+// inputOffsets makes the ranges, offsets of the text the reader read (each
+// line break a "\n"), offsets of data: a line that ended with "\r\n" or
+// NEL was one byte longer there, one that ended with LS or PS two.
+func (r *reader) inputOffsets() {
+	// where each line of the read text starts, and the bytes data has
+	// more than it before that line
+	var starts, extra []int
+	starts, extra = append(starts, 0), append(extra, 0)
+	more, ci, si := 0, 0, 0
+	for i := 0; i < r.end; i++ {
+		if r.src[i] != '\n' {
+			continue
+		}
+		line := int32(len(starts) - 1)
+		if ci < len(r.crlf) && r.crlf[ci] == line {
+			more++
+			ci++
+		}
+		if si < len(r.seps) && r.seps[si].line == line {
+			if r.seps[si].sep == 0x85 {
+				more++
+			} else {
+				more += 2
+			}
+			si++
+		}
+		starts, extra = append(starts, i+1), append(extra, more)
+	}
+	at := func(x int) int {
+		l := sort.SearchInts(starts, x+1) - 1 // the line x is on
+		return x + extra[l]
+	}
+	for i, g := range r.ranges {
+		r.ranges[i].Range = Range{at(g.Start), at(g.End)}
+	}
+}

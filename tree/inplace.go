@@ -1,0 +1,140 @@
+package tree
+
+import (
+	"bytes"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
+)
+
+// Writing changed values as byte-range replacements.
+//
+// The commonest edit changes values and nothing else: an image, a replica
+// count, an environment variable's value. When every difference between a
+// document's snapshot and its edited tree is a scalar value (its text, tag
+// or style) that is not a key, and neither the old nor the new value is a
+// block scalar, an empty node, an alias or anchored, and no comment
+// changed, the document's text is read again with the ranges of its
+// scalars (fastyaml.ParseRanges), and the range of each changed value is
+// replaced by the writer's text of the new one for its place (in a block
+// collection or a flow one), on one line. Every other byte is the
+// source's: comments, blank lines, indentation, spacing inside the line,
+// quoting of other values, line ends (CRLF stays CRLF), a missing final
+// newline, a "---" line.
+//
+// The text reads as the edited document without being read back: what
+// the reader reads at a range is one scalar, its properties included, up
+// to a blank, a line break, a flow indicator or a colon (what ends a
+// scalar there); the writer's text for the new value is one scalar that
+// reads as the new value in that place (its own rule: plain text only
+// where it reads back as itself, in a flow collection without flow
+// indicators, never ending in a blank or holding " #"), on one line, so
+// what followed the old range ends it as it ended the old one. A range is
+// replaced only when the reader, reading the document's text alone, gives
+// the snapshot's values at those places (the same kinds, lengths, values
+// and tags along the way), so the ranges are those of the snapshot's
+// nodes.
+//
+// Every other edit (an entry added or removed, a key renamed, a comment
+// changed, a block scalar) is written as rerender and splice write it
+// (preserve.go).
+
+// valueEdit is one changed value: the snapshot's node as the document's
+// text reads it again (with its range), the edited tree's node, and
+// whether it is in a flow collection.
+type valueEdit struct {
+	read, now *yaml.Node
+	flow      bool
+}
+
+// replaceValues returns the text of an edited document whose source text
+// is chunk, by replacing the ranges of its changed values (see above); ok
+// is false when the edit is not only changed values, and the document must
+// be written otherwise.
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte, ok bool) {
+	var edits []valueEdit
+	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits) == 0 {
+		return nil, false
+	}
+	docs, ranges, err := fastyaml.ParseRanges(chunk, s.limits.MaxDepth)
+	if err != nil || len(docs) != 1 {
+		return nil, false
+	}
+	edits = edits[:0]
+	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(chunk)+64)
+	at := 0
+	for _, e := range edits {
+		g, ok := ranges.Of(e.read)
+		if !ok || g.Start < at {
+			return nil, false
+		}
+		value, ok := valueText(e.now, s.Style, e.flow)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, chunk[at:g.Start]...)
+		out = append(out, value...)
+		at = g.End
+	}
+	return append(out, chunk[at:]...), true
+}
+
+// valueEdits appends to edits the values of b (the edited tree) that
+// differ from a (its snapshot), in the order of the text, and reports
+// whether a and b differ in those only (see above). read, when not nil,
+// is a as the document's text reads it again: it must have a's kinds,
+// lengths, values and tags, and it is the node an edit names. flow: a is
+// in a flow collection; key: a is a mapping's key.
+func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool {
+	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
+		return false
+	}
+	if read != nil && (read.Kind != a.Kind || len(read.Content) != len(a.Content) || read.Value != a.Value || read.Tag != a.Tag) {
+		return false
+	}
+	if a.Kind == yaml.ScalarNode {
+		if a.Value == b.Value && a.Tag == b.Tag && a.Style == b.Style {
+			return true
+		}
+		const block = yaml.LiteralStyle | yaml.FoldedStyle
+		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
+			return false
+		}
+		*edits = append(*edits, valueEdit{read, b, flow})
+		return true
+	}
+	if a.Style != b.Style || a.Tag != b.Tag || len(a.Content) != len(b.Content) {
+		return false
+	}
+	flow = flow || a.Style&yaml.FlowStyle != 0
+	for i := range a.Content {
+		var r *yaml.Node
+		if read != nil {
+			r = read.Content[i]
+		}
+		if !valueEdits(r, a.Content[i], b.Content[i], flow, a.Kind == yaml.MappingNode && i%2 == 0, edits) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueText returns the writer's text of scalar n as a value in a block
+// collection, or in a flow one: its tag when written, and its text; ok is
+// false when that text is not one line.
+func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
+	w := newWriter(nil, st)
+	if flow {
+		w.flow = 1
+	}
+	w.scalar(n, place{inMap: true})
+	if w.err != nil || len(w.out) == 0 || bytes.IndexByte(w.out, '\n') >= 0 {
+		return nil, false
+	}
+	return w.out, true
+}

@@ -1,0 +1,341 @@
+package tree
+
+import (
+	"bytes"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
+)
+
+// TestReplaceValues: a changed value is written in place of the old one's
+// text, every other byte kept; each expected text is the input with the
+// value's text replaced by what the writer writes for the new value there
+// (its rules in write_scalar.go, quote.go). The edits that are more than
+// changed values are written the other ways (outcome not replaced).
+func TestReplaceValues(t *testing.T) {
+	set := func(path ...string) func(st *Stream, v string) {
+		return func(st *Stream, v string) {
+			n := Root(st.Docs[len(st.Docs)-1])
+			for _, p := range path {
+				if n.Kind == yaml.SequenceNode {
+					n = n.Content[int(p[0]-'0')]
+				} else {
+					n = MapGet(n, p)
+				}
+			}
+			n.Value = v
+		}
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream, v string)
+		value    string
+		want     string // "" when the edit is not written in place
+	}{
+		{"comment on the line", "image: nginx:1.0   # pinned by the release job\nx: 1\n", set("image"), "nginx:1.1",
+			"image: nginx:1.1   # pinned by the release job\nx: 1\n"},
+		{"CRLF", "a: 1\r\nb: 2 # two\r\n", set("b"), "3", "a: 1\r\nb: 3 # two\r\n"},
+		{"lone CR", "a: 1\rb: 2\r", set("b"), "3", "a: 1\rb: 3\r"},
+		{"NEL", "a: 1\u0085b: 2\u0085", set("b"), "3", "a: 1\u0085b: 3\u0085"},
+		{"no final newline", "a: 1\nb: 2", set("b"), "3", "a: 1\nb: 3"},
+		{"content on the marker line", "a: 1 # one\n--- {a: 1, b: 2}\n", set("b"), "3", "a: 1 # one\n--- {a: 1, b: 3}\n"},
+		{"flow over lines", "k: [a,\n  b]\n", set("k", "1"), "c", "k: [a,\n  c]\n"},
+		{"spacing kept", "a:    1\nlist:\n-   x\n-  y\n", set("list", "1"), "z", "a:    1\nlist:\n-   x\n-  z\n"},
+		// quoted source, the style kept (the edit sets the text alone)
+		{"double-quoted", "name: \"old\" # c\n", set("name"), "new", "name: \"new\" # c\n"},
+		// plain text a YAML 1.1 reader takes for a boolean: double quotes (quote.go)
+		{"yes", "a: b\n", set("a"), "yes", "a: \"yes\"\n"},
+		// ": " would make a key: plain cannot hold it, single quotes can
+		{"colon", "a: b\n", set("a"), "c: d", "a: 'c: d'\n"},
+		// in a flow collection, a comma cannot be plain
+		{"comma in flow", "k: [a, b]\n", set("k", "1"), "x, y", "k: [a, 'x, y']\n"},
+		// a plain scalar over lines becomes one line
+		{"multi-line plain", "a: b\n  c\nd: 1\n", set("a"), "x", "a: x\nd: 1\n"},
+		{"multi-line quoted", "a: 'b\n\n  c' # c\nd: 1\n", set("a"), "x", "a: 'x' # c\nd: 1\n"},
+		// the tag is the node's and is written with it
+		{"tagged", "a: !!str 1 # c\n", set("a"), "2", "a: !!str 2 # c\n"},
+		{"quoted key kept", "\"a\": 1\n", set("a"), "2", "\"a\": 2\n"},
+		{"second document", "a: 1\n---\n# head\nb: 2 # two\n...\n", set("b"), "3", "a: 1\n---\n# head\nb: 3 # two\n...\n"},
+		{"unicode", "ключ: значение # ü\n", set("ключ"), "новое", "ключ: новое # ü\n"},
+		// not values alone
+		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
+		{"block scalar", "a: |\n  b\n", set("a"), "x", ""},
+		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
+		{"emptied", "a: b\n", set("a"), "", ""},
+		{"was empty", "a:\nb: 1\n", set("a"), "x", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st, c.value)
+			out, outcomes, err := st.preservedWith(true)
+			if err != nil || out == nil {
+				t.Fatalf("not written (%v)", err)
+			}
+			in := slices.Contains(outcomes, replaced)
+			direct, ok := replaceAll(st)
+			if c.want == "" {
+				if in || ok {
+					t.Errorf("written in place: %q", out)
+				}
+				return
+			}
+			// rerender writes a source laid out as the writer lays it out
+			// (most cases here): the same bytes, which replaceValues
+			// must give too
+			if !in && !slices.Contains(outcomes, rerendered) || string(out) != c.want {
+				t.Errorf("got %q (%v)\nwant %q", out, outcomes, c.want)
+			}
+			if !ok || string(direct) != c.want {
+				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
+			}
+			checkReadsAs(t, out, st)
+		})
+	}
+}
+
+// replaceAll returns the stream's text with every edited document
+// written by replaceValues, and false when one cannot be.
+func replaceAll(st *Stream) ([]byte, bool) {
+	_, body := cutBOM(st.src)
+	starts := documentStarts(body)
+	var out []byte
+	for i := range st.Docs {
+		chunk := textOf(body, starts, i)
+		if identical(st.snapshot[i], st.Docs[i]) {
+			out = append(out, chunk...)
+			continue
+		}
+		snap, doc, ok := st.ownDocs(body, starts, i)
+		if !ok {
+			return nil, false
+		}
+		text, ok := st.replaceValues(chunk, snap, doc)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, text...)
+	}
+	return out, true
+}
+
+// TestReplaceValuesRandom sets random values, many of them texts that
+// cannot be written plain where they go, in the streams of the tree
+// corpus, the fuzz corpora, the outline and lent-comment layouts: the
+// output reads as the edited documents, every node with its comments; and
+// a document written in place differs from its source in the text of
+// scalars only, no more of them than were edited (the texts between
+// scalars, comments, blanks and indicators are the source's).
+func TestReplaceValuesRandom(t *testing.T) {
+	inputs := outlineInputs(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	counts := map[outcome]int{}
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		for range 20 {
+			for _, o := range replaceRandom(t, inputs[name], r.Uint64()) {
+				counts[o]++
+			}
+		}
+	}
+	t.Logf("outcomes: %v", counts)
+	if counts[replaced] < 400 || counts[rerendered] < 300 {
+		t.Errorf("only %d documents written in place, %d rerendered", counts[replaced], counts[rerendered])
+	}
+}
+
+// FuzzReplaceValues is TestReplaceValuesRandom on any input.
+func FuzzReplaceValues(f *testing.F) {
+	for _, data := range outlineInputs(f) {
+		f.Add(string(data), uint64(0))
+	}
+	f.Fuzz(func(t *testing.T, src string, seed uint64) {
+		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
+		if st, err := Read([]byte(src), Options{Limits: &lim}); err != nil || st.Format != YAML {
+			return
+		}
+		replaceRandom(t, []byte(src), seed)
+	})
+}
+
+// replacements are the values replaceRandom sets: plain, and texts that
+// need quotes somewhere (indicators, YAML 1.1 booleans, numbers as
+// strings, blanks at the ends, escapes, a line break).
+var replacements = []string{"x", "v2.0.0", "yes", "on", "~", "null", "12", "0x1F", "-_1", "a: b", "a #b", "#c", "x, y",
+	"[a]", "{a}", " lead", "trail ", "'q'", "\"d\"", "tab\there", "é ü", "\u2028", "a\nb", "*x", "&y", "!t", "@at", "%p",
+	"- d", "? k", "---", "...", strings.Repeat("long ", 60)}
+
+// replaceRandom reads data, sets random values (texts and tags: a
+// string, an int, the node's own) by seed, writes the stream and checks
+// it (TestReplaceValuesRandom); it returns how each document was written.
+func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
+	t.Helper()
+	st, err := Read(data, Options{})
+	if err != nil {
+		return nil
+	}
+	st.Snapshot()
+	r := rand.New(rand.NewPCG(seed, 3))
+	var values []*yaml.Node
+	var collect func(n *yaml.Node)
+	collect = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			switch {
+			case c.Kind == yaml.ScalarNode && (n.Kind != yaml.MappingNode || i%2 == 1):
+				values = append(values, c)
+			case c.Kind != yaml.AliasNode:
+				collect(c)
+			}
+		}
+	}
+	for _, d := range st.Docs {
+		collect(d)
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	for range 1 + r.IntN(3) {
+		v := values[r.IntN(len(values))]
+		v.Value = replacements[r.IntN(len(replacements))]
+		switch r.IntN(3) {
+		case 0:
+			v.Tag, v.Style = "!!str", 0
+		case 1:
+			if v.Tag != "!!str" && v.Style&yaml.TaggedStyle == 0 {
+				v.Tag = resolveText(v.Value)
+			}
+		}
+	}
+	out, outcomes, err := st.preservedWith(true)
+	if err != nil {
+		return nil // a value the writer refuses (a tag that cannot hold it)
+	}
+	if out == nil {
+		return nil
+	}
+	if !slices.Contains(outcomes, replaced) && !slices.Contains(outcomes, rerendered) {
+		return outcomes
+	}
+	checkReadsAs(t, out, st)
+	// a document written in place: its text and the source's are the
+	// same but for the texts of at most as many scalars as were edited
+	_, body := cutBOM(st.src)
+	_, outBody := cutBOM(out)
+	starts, outStarts := documentStarts(body), documentStarts(outBody)
+	if len(starts) != len(outcomes) || len(outStarts) != len(outcomes) {
+		t.Fatalf("the output does not cut into %d documents:\n%s", len(outcomes), out)
+	}
+	for i, o := range outcomes {
+		if o == rerendered {
+			// an edit of values alone that rerender wrote: replaceValues
+			// writes the same bytes (preservedWith tries rerender first)
+			snap, doc, ok := st.ownDocs(body, starts, i)
+			if !ok {
+				continue
+			}
+			text, ok := st.replaceValues(textOf(body, starts, i), snap, doc)
+			if ok && !bytes.Equal(text, textOf(outBody, outStarts, i)) {
+				t.Fatalf("document %d: rerendered as\n%s\nreplaced as\n%s", i, textOf(outBody, outStarts, i), text)
+			}
+			continue
+		}
+		if o != replaced {
+			continue
+		}
+		a, b := textOf(body, starts, i), textOf(outBody, outStarts, i)
+		sa, ta := skeleton(t, a)
+		sb, tb := skeleton(t, b)
+		if sa != sb || len(ta) != len(tb) {
+			t.Fatalf("document %d written in place changed more than values:\n%s\nto\n%s", i, a, b)
+		}
+		changed := 0
+		for k := range ta {
+			if ta[k] != tb[k] {
+				changed++
+			}
+		}
+		if changed > 3 {
+			t.Fatalf("document %d: %d scalars changed, at most 3 were edited:\n%s\nto\n%s", i, changed, a, b)
+		}
+	}
+	return outcomes
+}
+
+// resolveText is the tag a plain text reads as.
+func resolveText(s string) string {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: s}
+	return n.ShortTag()
+}
+
+// skeleton returns text with the text of each scalar (its range)
+// replaced by a NUL, and those texts.
+func skeleton(t *testing.T, text []byte) (string, []string) {
+	t.Helper()
+	docs, ranges, err := fastyaml.ParseRanges(text, 0)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, text)
+	}
+	var b strings.Builder
+	var texts []string
+	at := 0
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if g, ok := ranges.Of(n); ok {
+			b.Write(text[at:g.Start])
+			b.WriteByte(0)
+			texts = append(texts, string(text[g.Start:g.End]))
+			at = g.End
+		}
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
+	b.Write(text[at:])
+	return b.String(), texts
+}
+
+// checkReadsAs checks that out reads as the documents of st, every node
+// with the comments it has there.
+func checkReadsAs(t *testing.T, out []byte, st *Stream) {
+	t.Helper()
+	docs, err := readYAML(out, "", Limits{})
+	if err != nil || len(docs) != len(st.Docs) {
+		t.Fatalf("the output does not read as %d documents (%v):\n%s", len(st.Docs), err, out)
+	}
+	for i := range docs {
+		if !Equal(docs[i], st.Docs[i]) {
+			t.Fatalf("document %d reads otherwise:\n%s", i, out)
+		}
+		if p := commentsDiffer(docs[i], st.Docs[i]); p != "" {
+			t.Fatalf("document %d: the comments of %s read otherwise:\n%s", i, p, out)
+		}
+	}
+}
+
+// commentsDiffer returns where two trees of the same shape hold different
+// comments, or "".
+func commentsDiffer(a, b *yaml.Node) string {
+	if a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
+		return strings.TrimSpace(a.Value + " " + b.Value)
+	}
+	if a.Kind == yaml.AliasNode || len(a.Content) != len(b.Content) {
+		return ""
+	}
+	for i := range a.Content {
+		if p := commentsDiffer(a.Content[i], b.Content[i]); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
