@@ -338,4 +338,3 @@ func commentsDiffer(a, b *yaml.Node) string {
 	}
 	return ""
 }
-
