@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -63,6 +64,12 @@ func TestReplaceValues(t *testing.T) {
 		{"quoted key kept", "\"a\": 1\n", set("a"), "2", "\"a\": 2\n"},
 		{"second document", "a: 1\n---\n# head\nb: 2 # two\n...\n", set("b"), "3", "a: 1\n---\n# head\nb: 3 # two\n...\n"},
 		{"unicode", "ключ: значение # ü\n", set("ключ"), "новое", "ключ: новое # ü\n"},
+		// however many: each text replaced, the comments' columns kept
+		{"3,000 values", numbered("  - item-%d   # number %d\n"), func(st *Stream, _ string) {
+			for _, it := range MapGet(Root(st.Docs[0]), "items").Content {
+				it.Value += "-renamed"
+			}
+		}, "", numbered("  - item-%d-renamed   # number %d\n")},
 		// not values alone
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
 		{"block scalar", "a: |\n  b\n", set("a"), "x", ""},
@@ -98,6 +105,17 @@ func TestReplaceValues(t *testing.T) {
 			checkReadsAs(t, out, st)
 		})
 	}
+}
+
+// numbered is a list of 3,000 items, each line written by format
+// from the item's number, twice.
+func numbered(line string) string {
+	var b strings.Builder
+	b.WriteString("# a long list\nitems:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, line, i, i)
+	}
+	return b.String()
 }
 
 // replaceAll returns the stream's text with every edited document

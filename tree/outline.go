@@ -348,7 +348,7 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 		}
 		doc, ok := s.readChunk(e.text, i)
 		if !ok || !Equal(doc, s.Docs[i]) || keepsComments(outcomes[i]) && !sameComments(doc, s.Docs[i]) {
-			if slices.ContainsFunc(outcomes, fastWay) {
+			if slices.Contains(outcomes, rerendered) {
 				return s.preservedWith(false)
 			}
 			if err := s.LoadAll(); err != nil {

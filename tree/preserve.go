@@ -141,10 +141,9 @@ const (
 	replaced                  // edited: the source text with the changed values' ranges replaced (inplace.go)
 )
 
-// fastWay reports whether a document written so was written without
-// rendering it whole (rerender, replaceValues): when a check of the output
-// fails, preservedWith writes the stream again the general way.
-func fastWay(o outcome) bool { return o == rerendered || o == replaced }
+// written reports whether a document written so has its text already when
+// preservedWith's first loop ends (rerender, replaceValues).
+func written(o outcome) bool { return o == rerendered || o == replaced }
 
 // docEdit is what preserved learns about one document.
 type docEdit struct {
@@ -212,17 +211,18 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 				}
 				continue
 			}
-			// where rerender cannot (the source is not laid out as the
-			// writer lays it out, or has CRLF line ends, or lends
-			// comments), changed values alone are replaced in place;
-			// where it can, it writes the same bytes, at less cost
-			// (TestReplaceValues)
-			if !s.noReplace {
-				if text, ok := s.replaceValues(body[start:end], snap, d); ok {
-					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: true}
-					changed = true
-					continue
-				}
+		}
+		// Changed values alone are replaced in place, where rerender
+		// cannot write them (the source is not laid out as the writer
+		// lays it out, has CRLF line ends, lends comments) or was not
+		// asked to; where it can, it writes the same bytes at less cost
+		// (TestReplaceValues).
+		if !s.noReplace {
+			start, end := textAt(body, starts, i)
+			if text, ok := s.replaceValues(body[start:end], snap, d); ok {
+				edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: true}
+				changed = true
+				continue
 			}
 		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
@@ -265,7 +265,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 				continue
 			}
 			text := edits[i].text
-			if !fastWay(edits[i].outcome) {
+			if !written(edits[i].outcome) {
 				text = s.editDoc(chunk, body, starts, i, &edits[i])
 			}
 			if lent := lentLines(chunk); i > 0 && lent != nil && !bytes.HasPrefix(text, lent) {
@@ -277,7 +277,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			outcomes[i], edits[i].text = edits[i].outcome, text
 		}
 	}
-	if n == 1 && fastWay(outcomes[0]) {
+	if n == 1 && written(outcomes[0]) {
 		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
 			return s.preservedWith(false)
 		}
@@ -319,7 +319,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	switch {
 	case ok:
 		return out, outcomes, nil
-	case slices.ContainsFunc(outcomes, fastWay):
+	case slices.Contains(outcomes, rerendered):
 		return s.preservedWith(false)
 	}
 	return nil, nil, nil
@@ -380,7 +380,7 @@ func (s *Stream) withoutRemoved() *Stream {
 
 // keepsComments reports whether a document written so must hold the
 // comments of its tree: one whose source text was kept.
-func keepsComments(o outcome) bool { return o == spliced || fastWay(o) }
+func keepsComments(o outcome) bool { return o == spliced || written(o) }
 
 // editDoc returns the text of edited document i, whose source text is
 // chunk (of body, the stream's source, cut at starts). Whether chunk is

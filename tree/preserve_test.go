@@ -335,7 +335,7 @@ func TestPreserveEdits(t *testing.T) {
 							checkCanonical(t, inChunks[i], outChunks[i], st.snapshot[i], st.Docs[i], st.Style)
 							continue
 						}
-						if touched[i] && o != want && o != copied {
+						if touched[i] && o != want && o != copied && !(want == spliced && o == replaced) {
 							t.Errorf("document %d: outcome %d, want %d:\n%s", i, o, want, diff)
 						}
 						if !touched[i] && o != copied {
@@ -441,6 +441,8 @@ func TestPreserveFallbacks(t *testing.T) {
 		how:  "rendered",
 	}, {
 		// More changed lines than maxSpliceEdits: the diff is not tried.
+		// (Changed values alone would be replaced in place, however
+		// many: an item is added too.)
 		name: "too many changes",
 		in:   big,
 		edit: func(st *Stream) {
@@ -448,6 +450,7 @@ func TestPreserveFallbacks(t *testing.T) {
 			for _, it := range items.Content {
 				it.Value += "-renamed"
 			}
+			items.Content = append(items.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "added"})
 		},
 		how: "rendered",
 	}, {
@@ -821,12 +824,12 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "byte order mark",
 		in:   "\uFEFFa: 1\nb: 2\n",
 		edit: func(st *Stream) { MapGet(root(st, 0), "b").Value = "3" },
-		want: "\uFEFFa: 1\nb: 3\n", outcomes: []outcome{canonical}, // the text after the mark is yaml.v3's rendering
+		want: "\uFEFFa: 1\nb: 3\n", outcomes: []outcome{replaced}, // a changed value, replaced in place (the text after the mark is also yaml.v3's rendering: the same bytes)
 	}, {
 		name: "comment on the marker line",
 		in:   "a: 1\n--- # second\nb: 2\nc: 3\n",
 		edit: func(st *Stream) { MapGet(root(st, 1), "c").Value = "4" },
-		want: "a: 1\n--- # second\nb: 2\nc: 4\n", outcomes: []outcome{copied, spliced},
+		want: "a: 1\n--- # second\nb: 2\nc: 4\n", outcomes: []outcome{copied, replaced},
 	}, {
 		// yaml.v3 reads the marker's comment as b's head comment: deleting
 		// b deletes it, which a splice cannot do without touching "---".
@@ -838,7 +841,7 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "empty document in between",
 		in:   "a: 1\n---\n# nothing here\n---\nb: 2\n",
 		edit: func(st *Stream) { MapGet(root(st, 2), "b").Value = "3" },
-		want: "a: 1\n---\n# nothing here\n---\nb: 3\n", outcomes: []outcome{copied, copied, canonical},
+		want: "a: 1\n---\n# nothing here\n---\nb: 3\n", outcomes: []outcome{copied, copied, replaced},
 	}, {
 		name: "key inserted first, after a directive and a comment",
 		in:   "%YAML 1.1\n# lead\n---\na: 1\n",
@@ -850,12 +853,11 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "flow mapping over two lines",
 		in:   "a: {x: 1,\n    y: 2}\nb: 1\n",
 		edit: func(st *Stream) { MapGet(MapGet(root(st, 0), "a"), "y").Value = "3" },
-		// the general way renders the edited lines: "y" is quoted there,
-		// for a YAML 1.1 reader takes it for a boolean (quote.go); the
-		// value alone changed, so WriteYAML replaces it in place
-		// (replaceValues) and leaves the key as the source has it, as
-		// any text no edit touches
-		want: "a: {x: 1,\n    y: 3}\nb: 1\n", outcomes: []outcome{spliced},
+		// the value alone changed: it is replaced in place
+		// (replaceValues), and the key stays as the source has it, as any
+		// text no edit touches (a splice renders the edited lines, and
+		// quotes "y", which a YAML 1.1 reader takes for a boolean)
+		want: "a: {x: 1,\n    y: 3}\nb: 1\n", outcomes: []outcome{replaced},
 	}, {
 		name: "dash followed by spaces",
 		in:   "- a\n-   b\n- c\n",
@@ -884,7 +886,7 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "value changed at the end of a file without a final newline",
 		in:   "a: 1\nb: 2",
 		edit: func(st *Stream) { MapGet(root(st, 0), "b").Value = "3" },
-		want: "a: 1\nb: 3", outcomes: []outcome{spliced},
+		want: "a: 1\nb: 3", outcomes: []outcome{replaced},
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)

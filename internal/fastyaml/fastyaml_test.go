@@ -278,6 +278,9 @@ func FuzzDifferential(f *testing.F) {
 		default:
 			t.Fatalf("%s: %s\n%q", o, d, in)
 		}
+		if docs, ranges, err := ParseRanges([]byte(in), 0); err == nil {
+			checkRanges(t, "the input", in, docs, ranges)
+		}
 		sk, err := Skim([]byte(in), identityOutline)
 		if err != nil {
 			var u *Unsupported

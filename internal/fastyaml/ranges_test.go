@@ -65,7 +65,7 @@ func TestRanges(t *testing.T) {
 
 // checkRanges checks the ranges of the scalars of docs, read from in, and
 // returns how many have one.
-func checkRanges(t *testing.T, name, in string, docs []*yaml.Node, ranges *Ranges) int {
+func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Ranges) int {
 	t.Helper()
 	pos := yamlPositions(in)
 	count, last := 0, -1
