@@ -72,6 +72,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 		if !ok || g.Start < at {
 			return nil, false
 		}
+		if !endsValue(chunk[g.End:], e.flow) {
+			// what follows the text is not what ends a scalar anywhere
+			// (a '#' right after a closing quote, which yaml.v3 reads as
+			// a comment: after plain text it would not be one)
+			return nil, false
+		}
 		value, ok := valueText(e.now, s.Style, e.flow)
 		if !ok {
 			return nil, false
@@ -122,6 +128,22 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		}
 	}
 	return true
+}
+
+// endsValue reports whether rest, the text after a value, starts with
+// what ends any scalar there: the end of the text, a blank, a line break
+// (LF, CR, NEL, LS, PS), or, in a flow collection, a ',', ']' or '}'.
+func endsValue(rest []byte, flow bool) bool {
+	if len(rest) == 0 {
+		return true
+	}
+	switch c := rest[0]; {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		return true
+	case flow && (c == ',' || c == ']' || c == '}'):
+		return true
+	}
+	return bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
 }
 
 // valueText returns the writer's text of scalar n as a value in a block

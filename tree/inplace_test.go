@@ -33,6 +33,20 @@ func TestReplaceValues(t *testing.T) {
 			n.Value = v
 		}
 	}
+	plain := func(path ...string) func(st *Stream, v string) {
+		return func(st *Stream, v string) {
+			set(path...)(st, v)
+			n := Root(st.Docs[len(st.Docs)-1])
+			for _, p := range path {
+				if n.Kind == yaml.SequenceNode {
+					n = n.Content[int(p[0]-'0')]
+				} else {
+					n = MapGet(n, p)
+				}
+			}
+			n.Style = 0 // as a patch's new node has it
+		}
+	}
 	for _, c := range []struct {
 		name, in string
 		edit     func(st *Stream, v string)
@@ -75,6 +89,13 @@ func TestReplaceValues(t *testing.T) {
 		{"block scalar", "a: |\n  b\n", set("a"), "x", ""},
 		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
 		{"emptied", "a: b\n", set("a"), "", ""},
+		// '#' right after a closing quote is a comment to yaml.v3; after
+		// plain text it would be part of it ("c#c", the attack of
+		// 2026-11-29): not in place
+		{"comment glued to a quote", "- \"x\"#c\n", plain("0"), "c", ""},
+		{"comment glued to a quote in flow", "k: ['x'#c\n  ]\n", plain("k", "0"), "c", ""},
+		// a quoted value made plain where nothing needs quotes
+		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -91,6 +112,7 @@ func TestReplaceValues(t *testing.T) {
 				if in || ok {
 					t.Errorf("written in place: %q", out)
 				}
+				checkReadsAs(t, out, st)
 				return
 			}
 			// rerender writes a source laid out as the writer lays it out
@@ -152,6 +174,9 @@ func replaceAll(st *Stream) ([]byte, bool) {
 // scalars, comments, blanks and indicators are the source's).
 func TestReplaceValuesRandom(t *testing.T) {
 	inputs := outlineInputs(t)
+	for i, s := range inPlaceLayouts {
+		inputs[fmt.Sprintf("layout-%d", i)] = []byte(s)
+	}
 	r := rand.New(rand.NewPCG(7, 8))
 	counts := map[outcome]int{}
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
@@ -167,10 +192,28 @@ func TestReplaceValuesRandom(t *testing.T) {
 	}
 }
 
+// inPlaceLayouts are texts whose values sit among odd neighbours: comments
+// glued to quotes, values adjacent to JSON-like keys, flow collections
+// over lines, tags and anchors, multi-line scalars, CRLF, NEL, LS.
+var inPlaceLayouts = []string{
+	"- \"x\"#c\n- 'y'#d\n- z # e\n",
+	"k: {\"a\":\"b\", \"c\":'d',e: f}\nl: [\"a\",'b',c]\n",
+	"k: [a,\n  \"b\"#c\n  , c]\n",
+	"a: !!str 1\nb: !t x\nc: &n y\nd: *n\n",
+	"a: b\n  c # d\ne: 'f\n\n  g'\nh: \"i\\\n  j\"\n",
+	"a: 1\r\nb: \"2\" # c\r\nl:\r\n- x\r\n",
+	"a: 1\u0085b: '2'\u2028c: d\u2029",
+	"--- \"x\"\n--- y # c\n--- {a: b}\n",
+	"? a\n: b\n? [c]\n: d\n",
+}
+
 // FuzzReplaceValues is TestReplaceValuesRandom on any input.
 func FuzzReplaceValues(f *testing.F) {
 	for _, data := range outlineInputs(f) {
 		f.Add(string(data), uint64(0))
+	}
+	for _, s := range inPlaceLayouts {
+		f.Add(s, uint64(1))
 	}
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
