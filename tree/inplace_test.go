@@ -229,7 +229,7 @@ func FuzzReplaceValues(f *testing.F) {
 // strings, blanks at the ends, escapes, a line break).
 var replacements = []string{"x", "v2.0.0", "yes", "on", "~", "null", "12", "0x1F", "-_1", "a: b", "a #b", "#c", "x, y",
 	"[a]", "{a}", " lead", "trail ", "'q'", "\"d\"", "tab\there", "é ü", "\u2028", "a\nb", "*x", "&y", "!t", "@at", "%p",
-	"- d", "? k", "---", "...", strings.Repeat("long ", 60)}
+	"- d", "? k", "---", "...", ":x", "-x", "?x", "x:", "-", strings.Repeat("long ", 60)}
 
 // replaceRandom reads data, sets random values (texts and tags: a
 // string, an int, the node's own) by seed, writes the stream and checks
