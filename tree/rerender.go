@@ -64,7 +64,22 @@ type unitOf struct {
 // did (a line after a unit is a sibling of it, or of an ancestor, or a
 // comment or a blank line, which no value of the writer's takes in).
 func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text []byte, proven, ok bool) {
-	if bytes.IndexByte(chunk, '\r') >= 0 || len(chunk) == 0 || chunk[len(chunk)-1] != '\n' {
+	if bytes.IndexByte(chunk, '\r') >= 0 {
+		// Lines that all end with CRLF are rerendered as the lines they
+		// are without the CRs, which are put back at the end of every
+		// line written. yaml.v3 reads a CRLF after a comment otherwise
+		// than an LF (comment.go), so such a text is read back.
+		lf, ok := withoutCRs(chunk)
+		if !ok {
+			return nil, false, false
+		}
+		text, _, ok := s.rerender(lf, first, snap, doc)
+		if !ok {
+			return nil, false, false
+		}
+		return bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n")), false, true
+	}
+	if len(chunk) == 0 || chunk[len(chunk)-1] != '\n' {
 		return nil, false, false
 	}
 	if lentLines(chunk) != nil {
@@ -137,6 +152,17 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 	}
 	out = append(out, bytes.Join(lines[at:], nil)...)
 	return out, proven, true
+}
+
+// withoutCRs returns text with every CRLF made an LF, and whether every
+// line of it ended with CRLF: no LF alone, no CR alone.
+func withoutCRs(text []byte) ([]byte, bool) {
+	lf := bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	if bytes.IndexByte(lf, '\r') >= 0 || bytes.Count(lf, []byte("\n")) != bytes.Count(text, []byte("\n")) ||
+		len(text)-len(lf) != bytes.Count(text, []byte("\n")) {
+		return nil, false
+	}
+	return lf, true
 }
 
 // diffUnits appends to units the parts of b (the edited tree) that differ

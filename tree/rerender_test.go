@@ -33,9 +33,15 @@ func TestRerender(t *testing.T) {
 		var b bytes.Buffer
 		if WriteYAML(&b, st.Style, st.Docs...) == nil {
 			inputs["rendered "+name] = b.Bytes()
+			// with CRLF line ends: rerendered as without, the CRs put back
+			inputs["rendered crlf "+name] = bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))
+		}
+		if bytes.IndexByte(data, '\r') < 0 {
+			inputs["crlf "+name] = bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
 		}
 	}
 	counts := map[outcome]int{}
+	crlfFast, crlfEdited := 0, 0
 	canonicalFast, canonicalEdited := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		data := inputs[name]
@@ -51,6 +57,12 @@ func TestRerender(t *testing.T) {
 			}
 			for _, o := range outcomes {
 				counts[o]++
+				if seed%2 == 0 && strings.HasPrefix(name, "rendered crlf ") && !strings.Contains(name, "fuzz") && o != copied {
+					crlfEdited++
+					if o == rerendered {
+						crlfFast++
+					}
+				}
 				if seed%2 == 0 && strings.HasPrefix(name, "rendered ") && !strings.Contains(name, "fuzz") && o != copied {
 					canonicalEdited++
 					if o == rerendered {
@@ -60,7 +72,10 @@ func TestRerender(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("outcomes: %v; rendered sources: %d of %d edited documents rerendered", counts, canonicalFast, canonicalEdited)
+	t.Logf("outcomes: %v; rendered sources: %d of %d edited documents rerendered (with CRLF: %d of %d)", counts, canonicalFast, canonicalEdited, crlfFast, crlfEdited)
+	if crlfFast*10 < crlfEdited*7 {
+		t.Errorf("only %d of %d edited documents of rendered sources with CRLF line ends were rerendered", crlfFast, crlfEdited)
+	}
 	if canonicalFast*10 < canonicalEdited*7 {
 		t.Errorf("only %d of %d edited documents of rendered sources were rerendered", canonicalFast, canonicalEdited)
 	}
