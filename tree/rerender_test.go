@@ -179,6 +179,7 @@ func FuzzRerender(f *testing.F) {
 	for _, data := range outlineInputs(f) {
 		f.Add(string(data), uint64(0))
 		f.Add(string(data), uint64(1))
+		f.Add(string(bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))), uint64(0))
 	}
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		lim := Limits{MaxBytes: 1 << 16, MaxDocuments: 50, MaxDepth: 50, MaxNodes: 5000}
