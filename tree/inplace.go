@@ -23,18 +23,27 @@ import (
 // quoting of other values, line ends (CRLF stays CRLF), a missing final
 // newline, a "---" line.
 //
-// The text reads as the edited document without being read back: what
-// the reader reads at a range is one scalar, its properties included, up
-// to a blank, a line break, a flow indicator or a colon (what ends a
-// scalar there); the writer's text for the new value is one scalar that
-// reads as the new value in that place (its own rule: plain text only
-// where it reads back as itself, in a flow collection without flow
-// indicators, never ending in a blank or holding " #"), on one line, so
-// what followed the old range ends it as it ended the old one. A range is
-// replaced only when the reader, reading the document's text alone, gives
-// the snapshot's values at those places (the same kinds, lengths, values
-// and tags along the way), so the ranges are those of the snapshot's
-// nodes.
+// The text reads as the edited document without being read back:
+//   - what the reader reads at a range is one scalar, its properties
+//     included, and a range is replaced only when the reader, reading the
+//     document's text alone, gives the snapshot's values at those places
+//     (the same kinds, lengths, values and tags along the way): the
+//     ranges are those of the snapshot's nodes;
+//   - a range is replaced only when what follows it ends any scalar (the
+//     end, a blank, a line break, in a flow collection a ',', ']' or
+//     '}'; not the '#' yaml.v3 reads as a comment right after a closing
+//     quote, which after plain text would be part of it: endsValue);
+//   - the writer's text for the new value is one scalar that reads as the
+//     new value in that place (its own rule: plain text only where it
+//     reads back as itself, in a flow collection without flow
+//     indicators, never ending in a blank or holding " #"), on one line,
+//     so what follows ends it as it ended the old one;
+//   - it is plain where the old text was plain and quoted where it was
+//     quoted: yaml.v3 places a comment after the one otherwise than after
+//     the other in places ("0: 0\r#" gives the comment to 0 as its foot
+//     comment, "0: '0'\r#" to what follows as its head comment).
+// TestReplaceValuesRandom and FuzzReplaceValues read every document
+// written so back, every node's comments compared.
 //
 // Every other edit (an entry added or removed, a key renamed, a comment
 // changed, a block scalar) is written as rerender and splice write it
@@ -79,7 +88,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 			return nil, false
 		}
 		value, ok := valueText(e.now, s.Style, e.flow)
-		if !ok {
+		if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) {
+			// yaml.v3 places a comment after a plain scalar otherwise
+			// than after a quoted one in places ("0: 0\r#" has the
+			// comment as the foot comment of 0, "0: '0'\r#" as the head
+			// comment of what follows): a value changes in place only
+			// from plain to plain, or from quoted to quoted
 			return nil, false
 		}
 		out = append(out, chunk[at:g.Start]...)
@@ -128,6 +142,17 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		}
 	}
 	return true
+}
+
+// quotedText reports whether text, a scalar as the writer writes it (its
+// tag first, if any), is quoted.
+func quotedText(text []byte) bool {
+	if len(text) > 0 && text[0] == '!' {
+		if i := bytes.IndexByte(text, ' '); i >= 0 {
+			text = text[i+1:]
+		}
+	}
+	return len(text) > 0 && (text[0] == '\'' || text[0] == '"')
 }
 
 // endsValue reports whether rest, the text after a value, starts with

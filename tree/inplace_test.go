@@ -65,11 +65,16 @@ func TestReplaceValues(t *testing.T) {
 		// quoted source, the style kept (the edit sets the text alone)
 		{"double-quoted", "name: \"old\" # c\n", set("name"), "new", "name: \"new\" # c\n"},
 		// plain text a YAML 1.1 reader takes for a boolean: double quotes (quote.go)
-		{"yes", "a: b\n", set("a"), "yes", "a: \"yes\"\n"},
+		{"yes", "a: 'b'\n", plain("a"), "yes", "a: \"yes\"\n"},
 		// ": " would make a key: plain cannot hold it, single quotes can
-		{"colon", "a: b\n", set("a"), "c: d", "a: 'c: d'\n"},
+		{"colon", "a: 'b'\n", set("a"), "c: d", "a: 'c: d'\n"},
 		// in a flow collection, a comma cannot be plain
-		{"comma in flow", "k: [a, b]\n", set("k", "1"), "x, y", "k: [a, 'x, y']\n"},
+		{"comma in flow", "k: [a, 'b']\n", set("k", "1"), "x, y", "k: [a, 'x, y']\n"},
+		// plain text that must be quoted: yaml.v3 places comments after a
+		// quoted scalar otherwise than after a plain one in places, so a
+		// value changes in place only within its kind (written another way)
+		{"plain to quoted", "a: b\n", set("a"), "yes", ""},
+		{"plain to quoted before a comment after CR", "0: 0\r#\r\n1: #0\n x\n", plain("0"), "%p", ""},
 		// a plain scalar over lines becomes one line
 		{"multi-line plain", "a: b\n  c\nd: 1\n", set("a"), "x", "a: x\nd: 1\n"},
 		{"multi-line quoted", "a: 'b\n\n  c' # c\nd: 1\n", set("a"), "x", "a: 'x' # c\nd: 1\n"},
@@ -94,8 +99,8 @@ func TestReplaceValues(t *testing.T) {
 		// 2026-11-29): not in place
 		{"comment glued to a quote", "- \"x\"#c\n", plain("0"), "c", ""},
 		{"comment glued to a quote in flow", "k: ['x'#c\n  ]\n", plain("k", "0"), "c", ""},
-		// a quoted value made plain where nothing needs quotes
-		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
+		// a quoted value made plain where nothing needs quotes: another way
+		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", ""},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -187,7 +192,7 @@ func TestReplaceValuesRandom(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: %v", counts)
-	if counts[replaced] < 400 || counts[rerendered] < 300 {
+	if counts[replaced] < 150 || counts[rerendered] < 300 {
 		t.Errorf("only %d documents written in place, %d rerendered", counts[replaced], counts[rerendered])
 	}
 }

@@ -198,32 +198,39 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		if !ok {
 			return nil, nil, nil
 		}
-		if fast {
-			start, end := starts[i], len(body)
-			if i+1 < n {
-				end = starts[i+1]
+		// Changed values alone are replaced in place (replaceValues),
+		// where rerender cannot write them (the source is not laid out
+		// as the writer lays it out, lends comments) or was not asked
+		// to; where it can, it writes the same bytes (TestReplaceValues),
+		// at less cost but in a text with CRLF line ends, which rerender
+		// reads back.
+		start, end := textAt(body, starts, i)
+		chunk := body[start:end]
+		order := [2]outcome{rerendered, replaced}
+		if bytes.IndexByte(chunk, '\r') >= 0 {
+			order = [2]outcome{replaced, rerendered}
+		}
+		done := false
+		for _, way := range order {
+			var text []byte
+			proven, ok := true, false
+			switch {
+			case way == rerendered && fast:
+				text, proven, ok = s.rerender(chunk, 1+s.line0+lines[i], snap, d)
+			case way == replaced && !s.noReplace:
+				text, ok = s.replaceValues(chunk, snap, d)
 			}
-			first := 1 + s.line0 + lines[i]
-			if text, proven, ok := s.rerender(body[start:end], first, snap, d); ok {
-				if !bytes.Equal(text, body[start:end]) {
-					edits[i] = docEdit{changed: true, outcome: rerendered, text: text, proven: proven}
+			if ok {
+				if !bytes.Equal(text, chunk) {
+					edits[i] = docEdit{changed: true, outcome: way, text: text, proven: proven}
 					changed = true
 				}
-				continue
+				done = true
+				break
 			}
 		}
-		// Changed values alone are replaced in place, where rerender
-		// cannot write them (the source is not laid out as the writer
-		// lays it out, has CRLF line ends, lends comments) or was not
-		// asked to; where it can, it writes the same bytes at less cost
-		// (TestReplaceValues).
-		if !s.noReplace {
-			start, end := textAt(body, starts, i)
-			if text, ok := s.replaceValues(body[start:end], snap, d); ok {
-				edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: true}
-				changed = true
-				continue
-			}
+		if done {
+			continue
 		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
 		a, err := renderDoc(s.Style, snap, hint)
