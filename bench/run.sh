@@ -42,7 +42,7 @@ cd "$(dirname "$0")"
 BENCH=$(pwd)
 ROOT=$(cd .. && pwd)
 COUNT=${COUNT:-6}
-E2E_SIZES=${E2E_SIZES-"1000:deployments:3 1000:deployments-hand:3 1000:deployments-commented:3 50:crds:3:1 10000:mixed:1:50"}
+E2E_SIZES=${E2E_SIZES-"1000:deployments:3 1000:deployments-hand:3 1000:deployments-commented:3 1000:deployments-commented-crlf:3 50:crds:3:1 10000:mixed:1:50"}
 FN_SIZES=${FN_SIZES-"5000:10"}
 STREAM_SIZES=${STREAM_SIZES-"10000 25000 50000 100000"}
 KUSTOMIZE_VERSION=v5.8.2

@@ -77,7 +77,7 @@ func usage() {
 func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	n := fs.Int("n", 1000, "manifests (and patches)")
-	which := fs.String("corpus", "deployments", "deployments, mixed (Deployments, Services, ConfigMaps) or crds (controller-gen's style); with -hand: in a hand-written style; with -commented: hand-written, a comment on every line ending with a value")
+	which := fs.String("corpus", "deployments", "deployments, mixed (Deployments, Services, ConfigMaps) or crds (controller-gen's style); with -hand: in a hand-written style; with -commented: hand-written, a comment on every line ending with a value; with -crlf after either: every line ended with CRLF")
 	npatches := fs.Int("patches", 0, "patches, spread evenly over the manifests (0: one per manifest)")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
@@ -89,7 +89,10 @@ func gen(args []string) error {
 	// "-commented": hand-written, and a trailing comment on every line
 	// that ends with a value (corpus.Commented): the lines a patch edits
 	// carry comments
-	kind, commented := strings.CutSuffix(*which, "-commented")
+	// "-crlf": every line of the manifests ends with CRLF (a Windows
+	// checkout)
+	kind, crlf := strings.CutSuffix(*which, "-crlf")
+	kind, commented := strings.CutSuffix(kind, "-commented")
 	kind, hand := strings.CutSuffix(kind, "-hand")
 	var cases []corpus.Case
 	switch kind {
@@ -126,6 +129,9 @@ func gen(args []string) error {
 			text = c.DocCommentedYAML()
 		case hand:
 			text = c.DocHandYAML()
+		}
+		if crlf {
+			text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
 		}
 		if err := os.WriteFile(filepath.Join(dir, "manifests", file), text, 0o644); err != nil {
 			return err

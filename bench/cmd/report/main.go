@@ -521,8 +521,9 @@ func e2e(p *page, file string) error {
 		fl := median(walls[k][floorTool])
 		kinds := map[string]string{"deployments": "Deployments", "mixed": "mixed manifests (Deployments, Services, ConfigMaps)",
 			"deployments-hand": "Deployments, hand-written style", "mixed-hand": "mixed manifests, hand-written style",
-			"deployments-commented": "Deployments, hand-written style, a comment on every value's line",
-			"crds":                  "controller-gen-style CRDs"}[k.corpus]
+			"deployments-commented":      "Deployments, hand-written style, a comment on every value's line",
+			"deployments-commented-crlf": "Deployments, hand-written style, a comment on every value's line, CRLF line ends",
+			"crds":                       "controller-gen-style CRDs"}[k.corpus]
 		what := fmt.Sprintf("%s %s + %s patches", k.n, kinds, k.patches)
 		floorCell := "–"
 		if fl > 0 {
@@ -554,6 +555,12 @@ func e2e(p *page, file string) error {
 			if pc := medianCPU(cpus[plain]["kmerge"]); pc > 0 {
 				p.target("end to end, commented: the same / the same without the comments (deployments-hand), kmerge's CPU time", "≤ 1.5",
 					fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, pc), kc, pc), kc <= 1.5*pc)
+			}
+		case k.corpus == "deployments-commented-crlf" && kc > 0:
+			lf := key{n: k.n, corpus: "deployments-commented", patches: k.patches}
+			if lc := medianCPU(cpus[lf]["kmerge"]); lc > 0 {
+				p.target("end to end, CRLF: 1,000 commented Deployments with CRLF line ends / the same with LF, kmerge's CPU time", "≤ 1.5",
+					fmt.Sprintf("%s (%.2f s / %.2f s)", ratio(kc, lc), kc, lc), kc <= 1.5*lc)
 			}
 		case k.n == "1000" && k.corpus == "deployments" && k.patches == "1000":
 			if uc := medianCPU(cpus[k]["kustomize"]); kc > 0 && uc > 0 {
