@@ -2,6 +2,7 @@ package fastyaml
 
 import (
 	"sort"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -19,7 +20,9 @@ type Range struct {
 // scalar's closing quote, a plain scalar's last character that is not a
 // blank, over every line it continues on. Comments, the blanks around the
 // text and the indicators before it ("- ", ": ") are outside. Block
-// scalars (| and >), aliases and empty nodes have no range.
+// scalars (| and >), aliases, empty nodes and scalars whose properties
+// are on a line before their text (comment lines may be between) have
+// no range.
 type Ranges struct {
 	spans []span // in the order of the text
 }
@@ -86,6 +89,9 @@ func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
 		return
 	}
 	if p.has {
+		if strings.IndexByte(r.src[p.start:start], '\n') >= 0 {
+			return // comment lines may be between them ("!\n#\nx")
+		}
 		start = p.start
 	}
 	r.ranges = append(r.ranges, span{n, Range{start, end}})

@@ -22,18 +22,19 @@ import (
 // overlap; block scalars and empty nodes have none.
 func TestRanges(t *testing.T) {
 	inputs := map[string]string{
-		"crlf":       "a: b\r\nc:\r\n  - 'd'\r\n  - \"e\" # c\r\n  - f g\r\n    h\r\n",
-		"lone cr":    "a: b\rc: [d, e]\r",
-		"nel":        "a: b\u0085c: \"d\" # x\u0085e: f\u0085  g\u0085",
-		"ls ps":      "a: b\u2028c: 'd'\u2029e: f\u2028",
-		"bom":        "\ufeffa: b\nc: \"é\"\n",
-		"props":      "a: !!str 1\nb: &x 'y'\nc: !t\n  z\nd: *x\ne: !!null\n",
-		"flow":       "a: {b: c, \"d\": 'e', f: [g, h i, \"j\"]}\nk: [l,\n  m\n  n, o]\n",
-		"multi":      "---\na: b\n--- c\n...\n---\n- d\n",
-		"block":      "a: |\n  x\nb: >-\n  y\n  z\nc: d\n",
-		"wide":       "ключ: значение # ü\n日本: 語\n",
-		"empty":      "a:\nb: ''\nc: \"\"\n- \n",
-		"quote fold": "a: 'b\n  c'\nd: \"e\\\n  f\"\n",
+		"crlf":        "a: b\r\nc:\r\n  - 'd'\r\n  - \"e\" # c\r\n  - f g\r\n    h\r\n",
+		"lone cr":     "a: b\rc: [d, e]\r",
+		"nel":         "a: b\u0085c: \"d\" # x\u0085e: f\u0085  g\u0085",
+		"ls ps":       "a: b\u2028c: 'd'\u2029e: f\u2028",
+		"bom":         "\ufeffa: b\nc: \"é\"\n",
+		"props":       "a: !!str 1\nb: &x 'y'\nc: !t\n  z\nd: *x\ne: !!null\n",
+		"props apart": "!\n#\n0\n---\n&a\n# c\n'q'\n",
+		"flow":        "a: {b: c, \"d\": 'e', f: [g, h i, \"j\"]}\nk: [l,\n  m\n  n, o]\n",
+		"multi":       "---\na: b\n--- c\n...\n---\n- d\n",
+		"block":       "a: |\n  x\nb: >-\n  y\n  z\nc: d\n",
+		"wide":        "ключ: значение # ü\n日本: 語\n",
+		"empty":       "a:\nb: ''\nc: \"\"\n- \n",
+		"quote fold":  "a: 'b\n  c'\nd: \"e\\\n  f\"\n",
 	}
 	for _, path := range yamlFiles(t) {
 		data, err := os.ReadFile(path)
@@ -68,6 +69,10 @@ func TestRanges(t *testing.T) {
 func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Ranges) int {
 	t.Helper()
 	pos := yamlPositions(in)
+	offset := map[[2]int]int{} // of the first byte at each line and column
+	for i := len(pos) - 1; i >= 0; i-- {
+		offset[pos[i]] = i
+	}
 	count, last := 0, -1
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
@@ -82,7 +87,12 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 		g, ok := ranges.Of(n)
 		block := n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
 		quoted := n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0
+		// (properties on a line before the text: no range either, which
+		// the checks below cannot tell; a range found must be right)
 		want := !block && (quoted || n.Value != "")
+		if at, found := offset[[2]int{n.Line, n.Column}]; !ok && want && found && (in[at] == '!' || in[at] == '&') {
+			return
+		}
 		if ok != want {
 			t.Errorf("%s: %d:%d %q (style %d): range %v, want one: %v", name, n.Line, n.Column, n.Value, n.Style, g, want)
 			return
