@@ -27,8 +27,9 @@ import (
 //   - what the reader reads at a range is one scalar, its properties
 //     included, and a range is replaced only when the reader, reading the
 //     document's text alone, gives the snapshot's values at those places
-//     (the same kinds, lengths, values and tags along the way): the
-//     ranges are those of the snapshot's nodes;
+//     (the same kinds, lengths, values, tags and comments along the way;
+//     Snapshot may be taken after edits): the ranges are those of the
+//     snapshot's nodes, and the text kept holds the snapshot's comments;
 //   - a range is replaced only when what follows it ends any scalar (the
 //     end, a blank, a line break, in a flow collection a ',', ']' or
 //     '}'; not the '#' yaml.v3 reads as a comment right after a closing
@@ -107,14 +108,17 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 // differ from a (its snapshot), in the order of the text, and reports
 // whether a and b differ in those only (see above). read, when not nil,
 // is a as the document's text reads it again: it must have a's kinds,
-// lengths, values and tags, and it is the node an edit names. flow: a is
+// lengths, values, tags and comments, and it is the node an edit names. flow: a is
 // in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool {
 	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
 		return false
 	}
-	if read != nil && (read.Kind != a.Kind || len(read.Content) != len(a.Content) || read.Value != a.Value || read.Tag != a.Tag) {
+	if read != nil && (read.Kind != a.Kind || len(read.Content) != len(a.Content) || read.Value != a.Value || read.Tag != a.Tag ||
+		read.HeadComment != a.HeadComment || read.LineComment != a.LineComment || read.FootComment != a.FootComment) {
+		// (a snapshot taken after an edit is not what its text reads as,
+		// and the text is kept but for the values)
 		return false
 	}
 	if a.Kind == yaml.ScalarNode {

@@ -134,6 +134,38 @@ func TestReplaceValues(t *testing.T) {
 	}
 }
 
+// TestReplaceValuesCommentedBeforeSnapshot: comments changed before
+// Snapshot are in the snapshot and not in the source text; a value edit
+// after it must not write the source's comments for them (Snapshot
+// promises an output that reads back as the current documents, and a text
+// written in place is not read back). CRLF line ends have the document
+// written in place first. (The attack of 2026-11-29.)
+func TestReplaceValuesCommentedBeforeSnapshot(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		comment  func(d *yaml.Node) // the document node
+	}{
+		{"line comment changed", "a: x # old\r\nb: 1\r\n", func(d *yaml.Node) { MapGet(Root(d), "a").LineComment = "# new" }},
+		{"document's head comment removed", "# head\r\n\r\na: x\r\nb: 1\r\n", func(d *yaml.Node) { d.HeadComment = "" }},
+		{"comment added on the edited value", "a: x\r\nb: 1\r\n", func(d *yaml.Node) { MapGet(Root(d), "b").LineComment = "# added" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			c.comment(st.Docs[0])
+			st.Snapshot()
+			MapGet(Root(st.Docs[0]), "b").Value = "2"
+			out, outcomes, err := st.preservedWith(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out == nil {
+				return // written whole: reads as the tree
+			}
+			checkReadsAs(t, out, st, outcomes)
+		})
+	}
+}
+
 // numbered is a list of 3,000 items, each line written by format
 // from the item's number, twice.
 func numbered(line string) string {
