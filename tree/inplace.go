@@ -108,8 +108,8 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 // differ from a (its snapshot), in the order of the text, and reports
 // whether a and b differ in those only (see above). read, when not nil,
 // is a as the document's text reads it again: it must have a's kinds,
-// lengths, values, tags and comments, and it is the node an edit names. flow: a is
-// in a flow collection; key: a is a mapping's key.
+// lengths, values, tags and comments, and it is the node an edit names.
+// flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool {
 	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
