@@ -84,6 +84,12 @@ const maxSpliceEdits = 2000
 // that read as the snapshots, Snapshot was called again after edits), the
 // whole stream is written by yaml.v3, as without Snapshot. Snapshot has no
 // effect on streams read from JSON.
+//
+// Call it before any edit: the snapshots are taken to be what the source
+// reads as. An entry changed before the first Snapshot and not after it
+// may be written as the source has it where a document is written by
+// rendering only what changed after (rerender: a comment changed so keeps
+// its old text); the other ways check it.
 func (s *Stream) Snapshot() {
 	if s.snapshot != nil {
 		s.resnapshot = true
