@@ -217,6 +217,46 @@ func TestLentFirstLineChanged(t *testing.T) {
 	}
 }
 
+// TestCommentAfterDocEnd: a comment after "..." is in the text of the
+// document after it (documentStarts), but yaml.v3 gives it to the
+// document before when a blank line follows it, or when its line ends
+// with CRLF (crlfEnded). Whichever document is edited, the output holds
+// it once (it was written twice, with the edited document's writing and
+// the next one's text, or not at all, the next one's text written without
+// it), and reads as the edited documents.
+func TestCommentAfterDocEnd(t *testing.T) {
+	for _, in := range []string{
+		"k: v\r\n...\r\n# after\r\n---\r\nk2: v2\r\nl: 1\r\n",
+		"k: v\n...\n# after\n\n---\nk2: v2\nl: 1\n",
+	} {
+		for _, edit := range []struct {
+			name string
+			edit func(docs []*yaml.Node)
+		}{
+			{"add to the first", func(docs []*yaml.Node) { MapSet(Root(docs[0]), "n", NewString("x")) }},
+			{"delete the first key of the second", func(docs []*yaml.Node) { MapDelete(Root(docs[1]), "k2") }},
+			{"add to the second", func(docs []*yaml.Node) { MapSet(Root(docs[1]), "n", NewString("x")) }},
+		} {
+			for _, whole := range []bool{false, true} {
+				st, err := Read([]byte(in), Options{Whole: whole})
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Snapshot()
+				edit.edit(st.Docs)
+				out := write(t, st)
+				if n := strings.Count(string(out), "# after"); n != 1 {
+					t.Errorf("%q, %s (whole %v): %d comments written:\n%q", in, edit.name, whole, n, out)
+				}
+				back, err := Read(out, Options{})
+				if err != nil || !equalDocs(back.Docs, st.Docs) {
+					t.Errorf("%q, %s: the output does not read as the edited documents (%v)", in, edit.name, err)
+				}
+			}
+		}
+	}
+}
+
 func TestLoadLentComments(t *testing.T) {
 	for _, l := range lentLayouts {
 		full, err := Read([]byte(l.in), Options{})

@@ -320,7 +320,12 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		ok = Equal(docs[i], s.Docs[i])
 		moved = moved || ok && keepsComments(outcomes[i]) && !sameComments(docs[i], s.Docs[i])
 	}
-	if ok && moved {
+	if ok && (moved || commentedDocEnd(body)) {
+		// A comment after "..." is in the text of the document after it
+		// (documentStarts), which yaml.v3 gives the document before when
+		// a blank line follows it, or a CRLF: written with the one text
+		// and the other document's rendering, it was written twice, or
+		// not at all
 		ok = sameStreamComments(docs, s.Docs)
 	}
 	switch {
