@@ -186,6 +186,77 @@ func commentCount(text []byte) int {
 // the document a full read gives, every field of every node, comments
 // included: the foot comment the next document's text lends it, and
 // without the comments its own text lends the document before.
+// TestLentFirstLineChanged: the first line of a document whose text lends
+// comments to the document before (a "---" line, comment lines, and a
+// blank line, or with CRLF line ends no blank line: crlfEnded) is changed,
+// where the source writes it otherwise than yaml.v3 (y, which yaml.v3
+// quotes: its rendering of the snapshot has no line equal to the source's
+// first line, so the change reaches the top of the text). The output is
+// the input with that line replaced, as the splice promises (Snapshot's
+// doc), and the lent comments where they were, line ends kept. Before, the
+// splice wrote the document without the lent lines, which no longer read
+// as the document before's, and the whole stream was written by yaml.v3
+// (with LF line ends).
+func TestLentFirstLineChanged(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a: 1\r\n---\r\n# c\r\nb: y\r\nk: x\r\n", "a: 1\r\n---\r\n# c\r\nb: z\r\nk: x\r\n"},
+		{"a: 1\r\n---\r\n# c\r\n# d\r\nb: y\r\n---\r\nc: 1\r\n", "a: 1\r\n---\r\n# c\r\n# d\r\nb: z\r\n---\r\nc: 1\r\n"},
+		{"a: 1\n---\n# c\n\nb: y\nk: x\n", "a: 1\n---\n# c\n\nb: z\nk: x\n"},
+	} {
+		for _, whole := range []bool{false, true} {
+			st, err := Read([]byte(c.in), Options{Whole: whole})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Snapshot()
+			MapGet(Root(st.Docs[1]), "b").Value = "z"
+			if out := write(t, st); string(out) != c.want {
+				t.Errorf("%q (whole %v): got\n%q\nwant\n%q", c.in, whole, out, c.want)
+			}
+		}
+	}
+}
+
+// TestCommentAfterDocEnd: a comment after "..." is in the text of the
+// document after it (documentStarts), but yaml.v3 gives it to the
+// document before when a blank line follows it, or when its line ends
+// with CRLF (crlfEnded). Whichever document is edited, the output holds
+// it once (it was written twice, with the edited document's writing and
+// the next one's text, or not at all, the next one's text written without
+// it), and reads as the edited documents.
+func TestCommentAfterDocEnd(t *testing.T) {
+	for _, in := range []string{
+		"k: v\r\n...\r\n# after\r\n---\r\nk2: v2\r\nl: 1\r\n",
+		"k: v\n...\n# after\n\n---\nk2: v2\nl: 1\n",
+	} {
+		for _, edit := range []struct {
+			name string
+			edit func(docs []*yaml.Node)
+		}{
+			{"add to the first", func(docs []*yaml.Node) { MapSet(Root(docs[0]), "n", NewString("x")) }},
+			{"delete the first key of the second", func(docs []*yaml.Node) { MapDelete(Root(docs[1]), "k2") }},
+			{"add to the second", func(docs []*yaml.Node) { MapSet(Root(docs[1]), "n", NewString("x")) }},
+		} {
+			for _, whole := range []bool{false, true} {
+				st, err := Read([]byte(in), Options{Whole: whole})
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Snapshot()
+				edit.edit(st.Docs)
+				out := write(t, st)
+				if n := strings.Count(string(out), "# after"); n != 1 {
+					t.Errorf("%q, %s (whole %v): %d comments written:\n%q", in, edit.name, whole, n, out)
+				}
+				back, err := Read(out, Options{})
+				if err != nil || !equalDocs(back.Docs, st.Docs) {
+					t.Errorf("%q, %s: the output does not read as the edited documents (%v)", in, edit.name, err)
+				}
+			}
+		}
+	}
+}
+
 func TestLoadLentComments(t *testing.T) {
 	for _, l := range lentLayouts {
 		full, err := Read([]byte(l.in), Options{})

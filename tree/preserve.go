@@ -326,7 +326,12 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		ok = Equal(docs[i], s.Docs[i])
 		moved = moved || ok && keepsComments(outcomes[i]) && !sameComments(docs[i], s.Docs[i])
 	}
-	if ok && moved {
+	if ok && (moved || commentedDocEnd(body)) {
+		// A comment after "..." is in the text of the document after it
+		// (documentStarts), which yaml.v3 gives the document before when
+		// a blank line follows it, or a CRLF: written with the one text
+		// and the other document's rendering, it was written twice, or
+		// not at all
 		ok = sameStreamComments(docs, s.Docs)
 	}
 	switch {
@@ -410,22 +415,35 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 		e.outcome = canonical
 		return renderedText(chunk, e.b)
 	}
-	for _, loose := range []bool{true, false} {
-		text, ok := splice(chunk, e.a, e.b, loose)
-		if !ok {
-			continue
-		}
-		// Without a final newline in the source, leave it out unless that
-		// changes the document (a block scalar at its end).
-		if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
-			if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsOwn(body, starts, t, i, e.doc) {
-				e.outcome, e.verified = spliced, t
-				return t
+	// The "---" line and the comments the text lends the document before
+	// (lent.go) are not in the trees rendered: they are kept as they are,
+	// and the rest of the text is spliced, so that a change at the first
+	// line of the document does not take them along (which made the
+	// stream written whole by yaml.v3). With CRLF line ends, the comment
+	// lines right after "---" are lent whatever follows them.
+	tries := [][]byte{nil}
+	if lent := lentLines(chunk); i > 0 && lent != nil {
+		tries = [][]byte{lent, nil}
+	}
+	for _, keep := range tries {
+		for _, loose := range []bool{true, false} {
+			text, ok := splice(chunk[len(keep):], e.a, e.b, loose)
+			if !ok {
+				continue
 			}
-		}
-		if s.readsOwn(body, starts, text, i, e.doc) {
-			e.outcome, e.verified = spliced, text
-			return text
+			text = append(keep[:len(keep):len(keep)], text...)
+			// Without a final newline in the source, leave it out unless that
+			// changes the document (a block scalar at its end).
+			if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
+				if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsOwn(body, starts, t, i, e.doc) {
+					e.outcome, e.verified = spliced, t
+					return t
+				}
+			}
+			if s.readsOwn(body, starts, text, i, e.doc) {
+				e.outcome, e.verified = spliced, text
+				return text
+			}
 		}
 	}
 	e.outcome = rendered
