@@ -20,31 +20,26 @@ import (
 // (its rules in write_scalar.go, quote.go). The edits that are more than
 // changed values are written the other ways (outcome not replaced).
 func TestReplaceValues(t *testing.T) {
-	set := func(path ...string) func(st *Stream, v string) {
-		return func(st *Stream, v string) {
-			n := Root(st.Docs[len(st.Docs)-1])
-			for _, p := range path {
-				if n.Kind == yaml.SequenceNode {
-					n = n.Content[int(p[0]-'0')]
-				} else {
-					n = MapGet(n, p)
-				}
+	// at is the node at path in the last document: keys, and item
+	// indexes of one digit
+	at := func(st *Stream, path []string) *yaml.Node {
+		n := Root(st.Docs[len(st.Docs)-1])
+		for _, p := range path {
+			if n.Kind == yaml.SequenceNode {
+				n = n.Content[int(p[0]-'0')]
+			} else {
+				n = MapGet(n, p)
 			}
-			n.Value = v
 		}
+		return n
+	}
+	set := func(path ...string) func(st *Stream, v string) {
+		return func(st *Stream, v string) { at(st, path).Value = v }
 	}
 	plain := func(path ...string) func(st *Stream, v string) {
 		return func(st *Stream, v string) {
-			set(path...)(st, v)
-			n := Root(st.Docs[len(st.Docs)-1])
-			for _, p := range path {
-				if n.Kind == yaml.SequenceNode {
-					n = n.Content[int(p[0]-'0')]
-				} else {
-					n = MapGet(n, p)
-				}
-			}
-			n.Style = 0 // as a patch's new node has it
+			n := at(st, path)
+			n.Value, n.Style = v, 0 // as a patch's new node has it
 		}
 	}
 	for _, c := range []struct {
