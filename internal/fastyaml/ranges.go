@@ -55,31 +55,7 @@ func (r *Ranges) Of(n *yaml.Node) (Range, bool) {
 // has one (Ranges). It is for the few documents whose text is edited in
 // place: recording the ranges costs 32 bytes a scalar.
 func ParseRanges(data []byte, maxDepth int) ([]*yaml.Node, *Ranges, error) {
-	lines, norm, serr := survey(data)
-	if serr != nil {
-		return nil, nil, serr
-	}
-	r := newReader(data, lines, norm)
-	r.maxDepth = maxDepth
-	if maxDepth <= 0 || maxDepth > MaxDepth {
-		r.maxDepth = MaxDepth
-	}
-	r.ranges = make([]span, 0, lines)
-	docs, err := func() (docs []*yaml.Node, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				docs, err = nil, r.recovered(p)
-			}
-		}()
-		return r.stream(), nil
-	}()
-	if err != nil {
-		return nil, nil, err
-	}
-	if norm {
-		r.inputOffsets()
-	}
-	return docs, &Ranges{r.ranges}, nil
+	return parse(data, maxDepth, false, true)
 }
 
 // ranged records the range of scalar n, whose text is src[start:end] and

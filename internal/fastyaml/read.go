@@ -96,15 +96,17 @@ const (
 // root of a document is at depth 1, what a collection at depth d holds at
 // d+1.
 func Parse(data []byte, maxDepth int) (docs []*yaml.Node, err error) {
-	return parse(data, maxDepth, false)
+	docs, _, err = parse(data, maxDepth, false, false)
+	return docs, err
 }
 
 // parse is Parse; dropLost drops the comments yaml.v3 drops, so that the
-// tests compare the rest of the trees with yaml.v3's.
-func parse(data []byte, maxDepth int, dropLost bool) (docs []*yaml.Node, err error) {
+// tests compare the rest of the trees with yaml.v3's; ranges records the
+// scalars' ranges (ParseRanges), which it returns.
+func parse(data []byte, maxDepth int, dropLost, ranges bool) (docs []*yaml.Node, rs *Ranges, err error) {
 	lines, norm, serr := survey(data)
 	if serr != nil {
-		return nil, serr
+		return nil, nil, serr
 	}
 	r := newReader(data, lines, norm)
 	r.dropLost = dropLost
@@ -112,12 +114,22 @@ func parse(data []byte, maxDepth int, dropLost bool) (docs []*yaml.Node, err err
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		r.maxDepth = MaxDepth
 	}
+	if ranges {
+		r.ranges = make([]span, 0, lines)
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			docs, err = nil, r.recovered(p)
+			docs, rs, err = nil, nil, r.recovered(p)
 		}
 	}()
-	return r.stream(), nil
+	docs = r.stream()
+	if !ranges {
+		return docs, nil, nil
+	}
+	if norm {
+		r.inputOffsets()
+	}
+	return docs, &Ranges{r.ranges}, nil
 }
 
 // recovered turns what a reader panicked with into the error Parse or Skim
