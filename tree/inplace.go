@@ -52,10 +52,16 @@ import (
 
 // valueEdit is one changed value: the snapshot's node as the document's
 // text reads it again (with its range), the edited tree's node, and
-// whether it is in a flow collection.
+// whether it is in a flow collection; or one entry removed from a block
+// collection: its key (or item) and value as the text reads them (now
+// nil; value nil for an item), and its snapshot's nodes.
 type valueEdit struct {
 	read, now *yaml.Node
 	flow      bool
+
+	removed      bool
+	value        *yaml.Node // (read) a removed entry's value, nil for an item
+	snapK, snapV *yaml.Node // the snapshot's entry, to check for anchors
 }
 
 // replaceValues returns the text of an edited document whose source text
@@ -75,9 +81,26 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
 		return nil, false
 	}
+	for _, e := range edits {
+		if e.removed && !cutsLines(chunk, ranges, docs[0]) {
+			return nil, false
+		}
+		if e.removed {
+			break
+		}
+	}
 	out := make([]byte, 0, len(chunk)+64)
 	at := 0
 	for _, e := range edits {
+		if e.removed {
+			from, to, ok := removedLines(chunk, ranges, e)
+			if !ok || from < at {
+				return nil, false
+			}
+			out = append(out, chunk[at:from]...)
+			at = to
+			continue
+		}
 		g, ok := ranges.Of(e.read)
 		if !ok || g.Start < at {
 			return nil, false
@@ -129,11 +152,14 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
 			return false
 		}
-		*edits = append(*edits, valueEdit{read, b, flow})
+		*edits = append(*edits, valueEdit{read: read, now: b, flow: flow})
 		return true
 	}
-	if a.Style != b.Style || a.Tag != b.Tag || len(a.Content) != len(b.Content) {
+	if a.Style != b.Style || a.Tag != b.Tag {
 		return false
+	}
+	if len(a.Content) != len(b.Content) {
+		return removals(read, a, b, edits)
 	}
 	flow = flow || a.Style&yaml.FlowStyle != 0
 	for i := range a.Content {
@@ -188,4 +214,218 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 		return nil, false
 	}
 	return w.out, true
+}
+
+// removals appends to edits the entries of a, a block collection of the
+// snapshot, that b (the edited tree's) no longer has, and the changed
+// values of those it keeps; it reports whether b is a with entries removed
+// and values changed, and no more: a mapping's kept entries are a's in a's
+// order (the same keys), a sequence's kept items are equal to a's, in a's
+// order, and b keeps one at least (an empty block collection has no text
+// of its own). read is a as the text reads it, or nil.
+func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
+	if a.Kind == yaml.DocumentNode || a.Style&yaml.FlowStyle != 0 || len(b.Content) == 0 || len(b.Content) > len(a.Content) {
+		return false
+	}
+	child := func(i int) *yaml.Node {
+		if read == nil {
+			return nil
+		}
+		return read.Content[i]
+	}
+	j := 0
+	if a.Kind == yaml.MappingNode {
+		for i := 0; i < len(a.Content); i += 2 {
+			if j < len(b.Content) && identical(a.Content[i], b.Content[j]) {
+				if !valueEdits(child(i), a.Content[i], b.Content[j], false, true, edits) ||
+					!valueEdits(child(i+1), a.Content[i+1], b.Content[j+1], false, false, edits) {
+					return false
+				}
+				j += 2
+				continue
+			}
+			*edits = append(*edits, valueEdit{read: child(i), value: child(i + 1), removed: true, snapK: a.Content[i], snapV: a.Content[i+1]})
+		}
+		return j == len(b.Content)
+	}
+	for i, c := range a.Content {
+		if j < len(b.Content) && identical(c, b.Content[j]) {
+			if !valueEdits(child(i), c, b.Content[j], false, false, edits) {
+				return false
+			}
+			j++
+			continue
+		}
+		*edits = append(*edits, valueEdit{read: child(i), removed: true, snapK: c})
+	}
+	return j == len(b.Content)
+}
+
+// removedLines returns the bytes from..to of chunk that removing entry e
+// (a removals edit) cuts: its lines, from the line its key (or its item's
+// dash) is on, which holds nothing before but indentation, to the end of
+// the line its value ends on, which holds nothing after but blanks and a
+// comment (a line comment of a node of the entry), and the blank lines
+// before them. ok is false where that would not read as the collection
+// without the entry, or could move a comment:
+//   - an anchor in the entry (an alias elsewhere may name it);
+//   - a head or foot comment in the entry, a comment line among its lines
+//     or next to them, with blank lines only between (yaml.v3 gives a
+//     comment to a node by what comes before and after it);
+//   - a line break other than LF or CRLF in the text (the lines are cut
+//     at "\n"), an item whose text is not on its dash's line.
+//
+// The chunk has no block scalar that keeps its trailing empty lines
+// ("|+"), whose value the blank lines cut could be part of, and no line
+// break other than LF and CRLF (cutsLines).
+func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to int, ok bool) {
+	if anchoredOrCommented(e.snapK) || e.snapV != nil && anchoredOrCommented(e.snapV) {
+		return 0, 0, false
+	}
+	first, ok := ranges.Of(e.read)
+	if !ok {
+		return 0, 0, false
+	}
+	end := first.End
+	if e.value != nil {
+		if v, ok := ranges.Of(e.value); ok {
+			end = v.End
+		} else {
+			// an empty value: the entry ends with its colon
+			i := first.End
+			for i < len(chunk) && chunk[i] == ' ' {
+				i++
+			}
+			if i >= len(chunk) || chunk[i] != ':' {
+				return 0, 0, false
+			}
+			end = i + 1
+		}
+	}
+	ls := bytes.LastIndexByte(chunk[:first.Start], '\n') + 1
+	prefix := bytes.TrimLeft(chunk[ls:first.Start], " ")
+	if e.value == nil {
+		if len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0 {
+			return 0, 0, false // (not "- - a", "-\n  a", "- # c\n  a")
+		}
+	} else if len(prefix) != 0 {
+		return 0, 0, false // (not "- a: 1", "? a")
+	}
+	to = len(chunk)
+	rest := chunk[end:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest, to = rest[:i], end+i+1
+	}
+	if rest = bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(rest) > 0 && rest[0] != '#' {
+		return 0, 0, false
+	}
+	for l := ls; l < to; {
+		line, next := lineAt(chunk, l)
+		if commentLine(line) {
+			return 0, 0, false
+		}
+		l = next
+	}
+	from = ls
+	for from > 0 {
+		ps := bytes.LastIndexByte(chunk[:from-1], '\n') + 1
+		if commentLine(chunk[ps : from-1]) {
+			return 0, 0, false
+		}
+		if !blankLine(chunk[ps : from-1]) {
+			break
+		}
+		from = ps
+	}
+	for l := to; l < len(chunk); {
+		line, next := lineAt(chunk, l)
+		if commentLine(line) {
+			return 0, 0, false
+		}
+		if !blankLine(line) {
+			break
+		}
+		l = next
+	}
+	return from, to, true
+}
+
+// lineAt returns the line of chunk that starts at offset l, without its
+// "\n", and the offset of the next.
+func lineAt(chunk []byte, l int) (line []byte, next int) {
+	if i := bytes.IndexByte(chunk[l:], '\n'); i >= 0 {
+		return chunk[l : l+i], l + i + 1
+	}
+	return chunk[l:], len(chunk)
+}
+
+// blankLine reports whether line holds blanks only (a CR of its CRLF too).
+func blankLine(line []byte) bool {
+	return len(bytes.Trim(line, " \t\r")) == 0
+}
+
+// commentLine reports whether line's first character other than a blank
+// starts a comment.
+func commentLine(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	return len(t) > 0 && t[0] == '#'
+}
+
+// anchoredOrCommented reports whether n or a node in it has an anchor, a
+// head comment or a foot comment.
+func anchoredOrCommented(n *yaml.Node) bool {
+	if n.Anchor != "" || n.HeadComment != "" || n.FootComment != "" {
+		return true
+	}
+	if n.Kind == yaml.AliasNode {
+		return false
+	}
+	for _, c := range n.Content {
+		if anchoredOrCommented(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutsLines reports whether entries can be removed from doc, read from
+// chunk with ranges, by cutting lines (removedLines): its line breaks are
+// LF or CRLF, and no block scalar keeps its trailing empty lines ("|+":
+// the blank lines after it, which a cut may take, are its value's).
+func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(chunk[i:], '\r')
+		if j < 0 {
+			break
+		}
+		if i += j + 1; i >= len(chunk) || chunk[i] != '\n' {
+			return false // a lone CR
+		}
+	}
+	if bytes.Contains(chunk, []byte("\u0085")) || bytes.Contains(chunk, []byte("\u2028")) || bytes.Contains(chunk, []byte("\u2029")) {
+		return false
+	}
+	return !keeps(chunk, ranges, doc)
+}
+
+// keeps reports whether n or a node in it is a block scalar whose header
+// has the keep indicator '+'.
+func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		g, ok := ranges.Of(n)
+		if !ok {
+			return true // (its properties on a line before it: unknown)
+		}
+		header, _ := lineAt(chunk, g.Start)
+		return bytes.IndexByte(header, '+') >= 0
+	}
+	if n.Kind == yaml.AliasNode {
+		return false
+	}
+	for _, c := range n.Content {
+		if keeps(chunk, ranges, c) {
+			return true
+		}
+	}
+	return false
 }

@@ -209,19 +209,119 @@ func TestReplaceValuesRandom(t *testing.T) {
 	for i, s := range inPlaceLayouts {
 		inputs[fmt.Sprintf("layout-%d", i)] = []byte(s)
 	}
-	r := rand.New(rand.NewPCG(7, 8))
-	counts := map[outcome]int{}
+	r, rr := rand.New(rand.NewPCG(7, 8)), rand.New(rand.NewPCG(9, 10))
+	counts, removedCounts := map[outcome]int{}, map[outcome]int{}
 	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		for range 20 {
 			for _, o := range replaceRandom(t, inputs[name], r.Uint64()) {
 				counts[o]++
 			}
+			for _, o := range removeRandom(t, inputs[name], rr.Uint64()) {
+				removedCounts[o]++
+			}
 		}
 	}
-	t.Logf("outcomes: %v", counts)
+	t.Logf("outcomes: values %v, removals %v", counts, removedCounts)
 	if counts[replaced] < 150 || counts[rerendered] < 300 {
 		t.Errorf("only %d documents written in place, %d rerendered", counts[replaced], counts[rerendered])
 	}
+	if removedCounts[replaced] < 100 {
+		t.Errorf("only %d documents with entries removed written in place", removedCounts[replaced])
+	}
+}
+
+// removeRandom reads data, removes random entries of block collections
+// (and sets a value, half the time) by seed, writes the stream and checks
+// it: it reads as the edited documents, and a document written in place
+// is its source with lines cut, no line changed.
+func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
+	t.Helper()
+	st, err := Read(data, Options{})
+	if err != nil {
+		return nil
+	}
+	st.Snapshot()
+	r := rand.New(rand.NewPCG(seed, 5))
+	var colls, values []*yaml.Node
+	var collect func(n *yaml.Node)
+	collect = func(n *yaml.Node) {
+		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 {
+			colls = append(colls, n)
+		}
+		for i, c := range n.Content {
+			switch {
+			case c.Kind == yaml.ScalarNode && (n.Kind != yaml.MappingNode || i%2 == 1):
+				values = append(values, c)
+			case c.Kind != yaml.AliasNode:
+				collect(c)
+			}
+		}
+	}
+	for _, d := range st.Docs {
+		collect(d)
+	}
+	if len(colls) == 0 {
+		return nil
+	}
+	for range 1 + r.IntN(2) {
+		c := colls[r.IntN(len(colls))]
+		step := 1
+		if c.Kind == yaml.MappingNode {
+			step = 2
+		}
+		if len(c.Content) < 2*step {
+			continue
+		}
+		i := r.IntN(len(c.Content)/step) * step
+		c.Content = slices.Delete(c.Content, i, i+step)
+	}
+	if r.IntN(2) == 0 && len(values) > 0 {
+		v := values[r.IntN(len(values))]
+		v.Value = replacements[r.IntN(len(replacements))]
+	}
+	out, outcomes, err := st.preservedWith(true)
+	if err != nil || out == nil {
+		return nil
+	}
+	checkReadsAs(t, out, st, outcomes)
+	_, body := cutBOM(st.src)
+	_, outBody := cutBOM(out)
+	starts, outStarts := documentStarts(body), documentStarts(outBody)
+	if len(starts) != len(outcomes) || len(outStarts) != len(outcomes) {
+		t.Fatalf("the output does not cut into %d documents:\n%s", len(outcomes), out)
+	}
+	for i, o := range outcomes {
+		if o != replaced {
+			continue
+		}
+		a, b := textOf(body, starts, i), textOf(outBody, outStarts, i)
+		if bytes.Equal(a, b) {
+			t.Fatalf("document %d written in place unchanged", i)
+		}
+		// every line of b is a line of a, in order, but for one changed
+		// value's; a final line without a line break may have got one
+		al, bl := strings.SplitAfter(string(a), "\n"), strings.SplitAfter(string(b), "\n")
+		k, changed := 0, 0
+		for _, l := range bl {
+			if l == "" {
+				continue // (after a final line break)
+			}
+			from := k
+			for k < len(al) && al[k] != l && strings.TrimSuffix(al[k], "\n") != strings.TrimSuffix(l, "\n") {
+				k++
+			}
+			if k == len(al) {
+				changed++
+				if changed > 1 {
+					t.Fatalf("document %d written in place changed more than one line (%q):\n%q\nto\n%q", i, l, a, b)
+				}
+				k = from
+				continue
+			}
+			k++
+		}
+	}
+	return outcomes
 }
 
 // inPlaceLayouts are texts whose values sit among odd neighbours: comments
@@ -239,7 +339,8 @@ var inPlaceLayouts = []string{
 	"? a\n: b\n? [c]\n: d\n",
 }
 
-// FuzzReplaceValues is TestReplaceValuesRandom on any input.
+// FuzzReplaceValues is TestReplaceValuesRandom on any input: values
+// replaced, and entries removed.
 func FuzzReplaceValues(f *testing.F) {
 	for _, data := range outlineInputs(f) {
 		f.Add(string(data), uint64(0))
@@ -253,6 +354,7 @@ func FuzzReplaceValues(f *testing.F) {
 			return
 		}
 		replaceRandom(t, []byte(src), seed)
+		removeRandom(t, []byte(src), seed)
 	})
 }
 
@@ -378,7 +480,7 @@ func skeleton(t *testing.T, text []byte) (string, []string) {
 	at := 0
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		if g, ok := ranges.Of(n); ok {
+		if g, ok := ranges.Of(n); ok && n.Kind == yaml.ScalarNode {
 			b.Write(text[at:g.Start])
 			b.WriteByte(0)
 			texts = append(texts, string(text[g.Start:g.End]))
@@ -438,4 +540,106 @@ func commentsDiffer(a, b *yaml.Node) string {
 		}
 	}
 	return ""
+}
+
+// TestRemoveEntries: an entry removed from a block collection is written
+// by cutting its lines (and the blank lines before them) from the text,
+// every other byte kept; each expected text is the input with those lines
+// cut. Where a cut could move a comment or change a value, or the entry's
+// lines hold more than the entry, the edit is written the other ways.
+func TestRemoveEntries(t *testing.T) {
+	// remove removes the entry at the last element of path (a key, or an
+	// item index of one digit) from the collection at the rest of it
+	remove := func(path ...string) func(st *Stream) {
+		return func(st *Stream) {
+			n := Root(st.Docs[len(st.Docs)-1])
+			last := path[len(path)-1]
+			for _, p := range path[:len(path)-1] {
+				if n.Kind == yaml.SequenceNode {
+					n = n.Content[int(p[0]-'0')]
+				} else {
+					n = MapGet(n, p)
+				}
+			}
+			if n.Kind == yaml.SequenceNode {
+				i := int(last[0] - '0')
+				n.Content = slices.Delete(n.Content, i, i+1)
+				return
+			}
+			for i := 0; i < len(n.Content); i += 2 {
+				if n.Content[i].Value == last {
+					n.Content = slices.Delete(n.Content, i, i+2)
+					return
+				}
+			}
+			panic("no key " + last)
+		}
+	}
+	both := func(a, b func(st *Stream)) func(st *Stream) {
+		return func(st *Stream) { a(st); b(st) }
+	}
+	set := func(v string, path ...string) func(st *Stream) {
+		return func(st *Stream) {
+			n := Root(st.Docs[len(st.Docs)-1])
+			for _, p := range path {
+				n = MapGet(n, p)
+			}
+			n.Value = v
+		}
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		want     string // "" when not written in place
+	}{
+		{"entry with a line comment", "a: 1\nb: 2   # two\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
+		{"blank lines before go", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\nc: 3\n"},
+		{"last entry", "a: 1\nb: 2\n", remove("b"), "a: 1\n"},
+		{"first entry", "a: 1\nb: 2\n", remove("a"), "b: 2\n"},
+		{"nested, blank line kept after", "x:\n  a: 1\n  b: 2\n\ny: 3\n", remove("x", "b"), "x:\n  a: 1\n\ny: 3\n"},
+		{"item", "l:\n- a\n- b  # bee\n- c\n", remove("l", "1"), "l:\n- a\n- c\n"},
+		{"indented item, mapping", "l:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\n", remove("l", "0"), "l:\n  - name: b\n    v: 2\n"},
+		{"CRLF", "l:\r\n  - a\r\n  - b\r\nm: 1\r\n", remove("l", "1"), "l:\r\n  - a\r\nm: 1\r\n"},
+		{"no final newline", "a: 1\nb: 2", remove("b"), "a: 1\n"},
+		{"empty value", "a:\nb: 1\n", remove("a"), "b: 1\n"},
+		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
+		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
+		{"second document", "a: 1\n---\nb: 1\nc: 2\n...\n", remove("c"), "a: 1\n---\nb: 1\n...\n"},
+		// not in place
+		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), ""},
+		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
+		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
+		{"the last entry", "a:\n  b: 1\n", remove("a", "b"), ""},
+		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
+		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
+		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), ""},
+		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},
+		{"flow", "a: {b: 1, c: 2}\n", remove("a", "b"), ""},
+		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
+		{"comment on the marker line", "--- # c\na: 1\nb: 2\n", remove("a"), ""},
+		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
+		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
+		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st)
+			out, outcomes, err := st.preservedWith(true)
+			if err != nil || out == nil {
+				t.Fatalf("not written (%v)", err)
+			}
+			checkReadsAs(t, out, st, outcomes)
+			direct, ok := replaceAll(st)
+			if c.want == "" {
+				if ok {
+					t.Errorf("written in place: %q", direct)
+				}
+				return
+			}
+			if !ok || string(direct) != c.want {
+				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
+			}
+		})
+	}
 }

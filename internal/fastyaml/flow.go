@@ -1,6 +1,7 @@
 package fastyaml
 
 import (
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -82,6 +83,7 @@ func (r *reader) flow(parent int, p props) *yaml.Node {
 	}
 	n.Style = yaml.FlowStyle
 	r.collectionProps(n, p)
+	opened := r.rangeOpen(n, p)
 	r.pos++
 	base := len(r.kids)
 	var o *Outline
@@ -137,6 +139,8 @@ func (r *reader) flow(parent int, p props) *yaml.Node {
 	}
 	r.pos++
 	r.tokEnd = r.pos
+	r.lastEnd = max(r.lastEnd, r.pos)
+	r.rangeClose(opened)
 	n.Content = r.content(base)
 	if r.sk != nil {
 		r.sk.o, r.sk.keep = o, keep
@@ -154,6 +158,7 @@ func (r *reader) flow(parent int, p props) *yaml.Node {
 func (r *reader) flowSeqEntry(open int) *yaml.Node {
 	explicit := r.explicitKey()
 	var k *yaml.Node
+	before := len(r.ranges)
 	if !explicit {
 		k = r.flowKey(open)
 		if !r.atValueIndicator(k) {
@@ -169,13 +174,23 @@ func (r *reader) flowSeqEntry(open int) *yaml.Node {
 	if explicit {
 		m = r.node(yaml.MappingNode, mapTag, r.line, r.col(r.pos))
 		m.Style = yaml.FlowStyle
+		opened := r.rangeOpen(m, props{})
 		k, v := r.flowPair(open, false)
 		m.Content = []*yaml.Node{k, v}
+		r.rangeClose(opened)
 	} else {
 		m = r.node(yaml.MappingNode, mapTag, k.Line-1, k.Column-1)
 		m.Style = yaml.FlowStyle
+		opened := -1
+		if len(r.ranges) > before && r.ranges[before].n == k {
+			// the pair's range starts with its key's, which is read:
+			// it goes before the key's ranges
+			r.ranges = slices.Insert(r.ranges, before, span{m, Range{r.ranges[before].Start, r.ranges[before].Start}})
+			opened = before
+		}
 		v := r.flowValue(open, true)
 		m.Content = []*yaml.Node{k, v}
+		r.rangeClose(opened)
 	}
 	r.leave()
 	return m

@@ -11,6 +11,7 @@ import (
 type props struct {
 	has       bool
 	start     int    // the offset of the first
+	end       int    // the end of the last
 	line, col int    // where the first is (from 0): the node's position
 	anchor    string // the anchor's name, "" for none
 	tag       string // the tag, as yaml.Node.Tag holds it
@@ -41,6 +42,7 @@ func (r *reader) props(flow bool) props {
 			anchor = true
 			at := r.pos
 			p.anchor = r.name("an anchor", '&')
+			p.end = r.pos
 			r.propEnd(at, flow)
 		case '!':
 			if tag {
@@ -50,6 +52,7 @@ func (r *reader) props(flow bool) props {
 			at := r.pos
 			p.tag, p.tagged = r.tag()
 			p.hasTag = true
+			p.end = r.pos
 			r.propEnd(at, flow)
 		default:
 			return p

@@ -13,16 +13,26 @@ type Range struct {
 	Start, End int
 }
 
-// Ranges are the byte ranges of the scalars of a parse (ParseRanges).
+// Ranges are the byte ranges of the nodes of a parse (ParseRanges).
 //
-// A scalar's range runs from its first property (its tag or anchor), or
-// from its text when it has none, to the end of its text: a quoted
-// scalar's closing quote, a plain scalar's last character that is not a
-// blank, over every line it continues on. Comments, the blanks around the
-// text and the indicators before it ("- ", ": ") are outside. Block
-// scalars (| and >), aliases, empty nodes and scalars whose properties
-// are on a line before their text (comment lines may be between) have
-// no range.
+// A node's range runs from its first property (its tag or anchor), or
+// from its text when it has none, to the end of its text:
+//   - a quoted scalar's closing quote, a plain scalar's last character
+//     that is not a blank, over every line it continues on;
+//   - a block scalar's (| or >) last text line (the empty lines after it,
+//     which chomping may keep in its value, are outside), or its header's
+//     indicators when it has no text line;
+//   - an alias's name; the properties of a node of properties alone;
+//   - a flow collection's closing bracket;
+//   - a block collection's last node's end (or its last indicator's, a
+//     ':' or '-' with an empty value), so that it starts at its first key
+//     or dash (or its properties) and ends on the line of its last text.
+//
+// Comments, the blanks around the text and the indicators before it
+// ("- ", ": ") are outside a node's range; inside a collection's are its
+// nodes' ranges, with what is between them (comment lines too). Empty
+// nodes without properties and scalars whose properties are on a line
+// before their text (comment lines may be between) have no range.
 type Ranges struct {
 	spans []span // in the order of the text
 }
@@ -45,15 +55,18 @@ func (r *Ranges) Of(n *yaml.Node) (Range, bool) {
 		m := r.spans[i].n
 		return m.Line > n.Line || m.Line == n.Line && m.Column >= n.Column
 	})
-	if i < len(r.spans) && r.spans[i].n == n {
-		return r.spans[i].Range, true
+	// (a collection and its first key or item start at one place)
+	for ; i < len(r.spans) && r.spans[i].n.Line == n.Line && r.spans[i].n.Column == n.Column; i++ {
+		if r.spans[i].n == n {
+			return r.spans[i].Range, true
+		}
 	}
 	return Range{}, false
 }
 
-// ParseRanges is Parse, and also returns the range of every scalar that
-// has one (Ranges). It is for the few documents whose text is edited in
-// place: recording the ranges costs 32 bytes a scalar.
+// ParseRanges is Parse, and also returns the range of every node that has
+// one (Ranges). It is for the few documents whose text is edited in place:
+// recording the ranges costs 32 bytes a node.
 func ParseRanges(data []byte, maxDepth int) ([]*yaml.Node, *Ranges, error) {
 	return parse(data, maxDepth, false, true)
 }
@@ -61,7 +74,11 @@ func ParseRanges(data []byte, maxDepth int) ([]*yaml.Node, *Ranges, error) {
 // ranged records the range of scalar n, whose text is src[start:end] and
 // whose properties are p.
 func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
-	if r.ranges == nil || end <= start {
+	if r.ranges == nil {
+		return
+	}
+	r.lastEnd = max(r.lastEnd, end)
+	if end <= start {
 		return
 	}
 	if p.has {
@@ -71,6 +88,31 @@ func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
 		start = p.start
 	}
 	r.ranges = append(r.ranges, span{n, Range{start, end}})
+}
+
+// rangeOpen starts the range of collection n, at its properties p or, when
+// it has none, at pos (its first key, dash or bracket), and returns its
+// index for rangeClose (-1 when ranges are not recorded).
+func (r *reader) rangeOpen(n *yaml.Node, p props) int {
+	if r.ranges == nil {
+		return -1
+	}
+	start := r.pos
+	if p.has {
+		start = p.start
+	}
+	r.ranges = append(r.ranges, span{n, Range{start, start}})
+	return len(r.ranges) - 1
+}
+
+// rangeClose ends the range opened at i where the text of the last node
+// read ends: a block collection's is its last node's, a flow
+// collection's its closing bracket (flow records it before).
+func (r *reader) rangeClose(i int) {
+	if i < 0 {
+		return
+	}
+	r.ranges[i].End = max(r.ranges[i].Start, r.lastEnd)
 }
 
 // inputOffsets makes the ranges, offsets of the text the reader read (each

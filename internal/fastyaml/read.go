@@ -186,7 +186,8 @@ type reader struct {
 	ended    bool         // by a ... marker
 
 	anchors map[string]*yaml.Node // the nodes anchored so far, by name
-	ranges  []span                // of the scalars, when recorded (ParseRanges)
+	ranges  []span                // of the nodes, when recorded (ParseRanges)
+	lastEnd int                   // the end of the last node's text read, when recording ranges
 	handles map[string]string     // the %TAG handles of the document, to their prefixes
 	crlf    []int32               // the lines (from 0) that ended with "\r\n", ascending
 	seps    []sepLine             // the lines that ended with NEL, LS or PS, ascending
@@ -1022,6 +1023,7 @@ func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	}
 	n := r.node(yaml.ScalarNode, "", p.line, p.col)
 	r.scalarProps(n, p, "")
+	r.ranged(n, props{}, p.start, p.end)
 	return n
 }
 
@@ -1035,6 +1037,7 @@ func (r *reader) mapping(col int, p props) *yaml.Node {
 	}
 	m := r.node(yaml.MappingNode, mapTag, line, c)
 	r.collectionProps(m, p)
+	opened := r.rangeOpen(m, p)
 	base := len(r.kids)
 	keys := 0
 	if r.sk != nil {
@@ -1084,6 +1087,7 @@ func (r *reader) mapping(col int, p props) *yaml.Node {
 		r.sk.endSet(set)
 	}
 	m.Content = r.content(base)
+	r.rangeClose(opened)
 	r.open = r.open[:len(r.open)-1]
 	r.com.collectionEnd(m, col, true)
 	r.leave()
@@ -1272,6 +1276,7 @@ func (r *reader) emptyAt(line, at int) *yaml.Node {
 	r.com.nextFoot = ""
 	n := r.node(yaml.ScalarNode, nullTag, line, c)
 	r.com.nextFoot = foot
+	r.lastEnd = max(r.lastEnd, at) // (the indicator ends the text)
 	return n
 }
 
@@ -1328,6 +1333,7 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 	}
 	s := r.node(yaml.SequenceNode, seqTag, line, c)
 	r.collectionProps(s, p)
+	opened := r.rangeOpen(s, p)
 	base := len(r.kids)
 	head, carry := r.com.first(), ""
 	r.open = append(r.open, col)
@@ -1401,6 +1407,7 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 		r.fail(r.pos, "a line indented more than the list's dashes, where an item is expected")
 	}
 	s.Content = r.content(base)
+	r.rangeClose(opened)
 	r.open = r.open[:len(r.open)-1]
 	r.com.collectionEnd(s, col, block)
 	r.leave()
@@ -1673,6 +1680,7 @@ func (r *reader) alias() *yaml.Node {
 	r.tokEnd = r.pos
 	n := r.node(yaml.AliasNode, "", r.line, r.col(at))
 	n.Value = name
+	r.ranged(n, props{}, at, r.pos)
 	if r.sk != nil {
 		panic(skimStop{r.line + 1, "an alias"})
 	}

@@ -374,6 +374,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 	if p.has {
 		r.scalarProps(n, p, strTag)
 	}
+	indicator := r.pos
 	r.pos++
 	chomp, step := byte(0), 0
 	for range 2 {
@@ -388,6 +389,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 			r.fail(r.pos, "a block scalar's indentation indicator of 0 (it is 1 to 9)")
 		}
 	}
+	textEnd := r.pos // the end of the header's indicators, then of the last text line
 	// The rest of the header line: blanks, perhaps a comment (yaml.v3
 	// reads one right after the indicators too).
 	r.skipSpace()
@@ -522,6 +524,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 		breaks = 0
 		prevNormal = normal
 		last = r.line
+		textEnd = e
 		r.pos = e
 		r.newline()
 	}
@@ -551,6 +554,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 	r.sbuf = b
 	n.Value = v
 	r.tokEnd = -1
+	r.ranged(n, p, indicator, textEnd)
 	r.com.blockScalarEnd(n, wsTail)
 	r.skip()
 	return n
