@@ -220,6 +220,9 @@ func TestAppendToContent(t *testing.T) {
 // keys, directives, flow collections over lines, CRLF line breaks, byte
 // order marks, tabs, long lines, documents without content.
 var oddInputs = []string{
+	// a root of properties alone after comments and ---: the comments
+	// are the document's foot, as when it is empty (FuzzDifferential, 2026-11-29)
+	"#\n---\n!", "# c\n\n---\n&a\n", "#\n---\n!!str\n  \n#q\n",
 	"base: &b {a: 1, b: [x, y]}\nderived:\n  <<: *b\n  c: 3\nlist: [*b, &l {z: 0}, *l]\n",
 	"- &x !!str 1\n- !custom {a: b}\n- !!binary aGVsbG8=\n- *x\n",
 	"? [a, b]\n: 1\n? {c: d}\n: 2\n? |\n  block key\n: 3\n",

@@ -750,6 +750,12 @@ func (r *reader) document() *yaml.Node {
 		r.blockScalarOutdented()
 		r.fail(r.pos, "more content after the end of the document's root node (is it indented less than the lines before?)")
 	}
+	if root.Kind == yaml.ScalarNode && root.Value == "" && root.Style&^yaml.TaggedStyle == 0 && r.com.emptyRoot == nil && r.com.prehead != "" {
+		// a root of properties alone ("#\n---\n!"): yaml.v3 gives the
+		// comments before the --- line to the document, as when it is
+		// empty
+		r.com.emptyDoc(root)
+	}
 	doc.Content = []*yaml.Node{root}
 	r.com.docEnd(doc, root, r.mark == 0)
 	if r.mark == '.' {
