@@ -8,7 +8,7 @@ import (
 	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
-// Writing changed values as byte-range replacements.
+// Writing changed values and removed entries as byte-range edits.
 //
 // The commonest edit changes values and nothing else: an image, a replica
 // count, an environment variable's value. When every difference between a
@@ -46,9 +46,11 @@ import (
 // TestReplaceValuesRandom and FuzzReplaceValues read every document
 // written so back, every node's comments compared.
 //
-// Every other edit (an entry added or removed, a key renamed, a comment
-// changed, a block scalar) is written as rerender and splice write it
-// (preserve.go).
+// Entries removed from a block collection are cut from the text with
+// their lines (removals, removedLines): see there for when.
+//
+// Every other edit (an entry added, a key renamed, a comment changed, a
+// block scalar) is written as rerender and splice write it (preserve.go).
 
 // valueEdit is one changed value: the snapshot's node as the document's
 // text reads it again (with its range), the edited tree's node, and
