@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -52,19 +53,40 @@ import (
 // Every other edit (an entry added, a key renamed, a comment changed, a
 // block scalar) is written as rerender and splice write it (preserve.go).
 
-// valueEdit is one changed value: the snapshot's node as the document's
-// text reads it again (with its range), the edited tree's node, and
-// whether it is in a flow collection; or one entry removed from a block
-// collection: its key (or item) and value as the text reads them (now
-// nil; value nil for an item), and its snapshot's nodes.
+// valueEdit is one edit of a document's text: a changed value, an entry
+// removed from a block collection, or one added to it.
 type valueEdit struct {
+	kind editKind
+
+	// a changed value: the snapshot's node as the document's text reads
+	// it again (with its range), the edited tree's node, and whether it is
+	// in a flow collection; a removed entry: its key (or item) and value
+	// as the text reads them (value nil for an item)
 	read, now *yaml.Node
 	flow      bool
+	value     *yaml.Node
 
-	removed      bool
-	value        *yaml.Node // (read) a removed entry's value, nil for an item
-	snapK, snapV *yaml.Node // the snapshot's entry, to check for anchors
+	// a removed entry's nodes in the snapshot, an added one's in the
+	// edited tree (value nil for an item)
+	key, val *yaml.Node
+
+	// where an added entry goes: after the lines of the kept entry whose
+	// key (or item) and value the text reads as afterK and afterV, or,
+	// when none is before it, before the line of the kept entry beforeK;
+	// its column is that of the collection's entries (a key's, an
+	// item's dash), read from sibling
+	afterK, afterV, beforeK *yaml.Node
+	sibling                 *yaml.Node
 }
+
+// An editKind says what a valueEdit does.
+type editKind uint8
+
+const (
+	valueChanged editKind = iota
+	entryRemoved
+	entryAdded
+)
 
 // replaceValues returns the text of an edited document whose source text
 // is chunk, by replacing the ranges of its changed values (see above); ok
@@ -83,48 +105,70 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
 		return nil, false
 	}
+	lines := false // entries removed or added: the text is cut at line breaks
 	for _, e := range edits {
-		if e.removed && !cutsLines(chunk, ranges, docs[0]) {
-			return nil, false
-		}
-		if e.removed {
-			break
-		}
+		lines = lines || e.kind != valueChanged
 	}
-	out := make([]byte, 0, len(chunk)+64)
-	at := 0
+	if lines && !cutsLines(chunk, ranges, docs[0]) {
+		return nil, false
+	}
+	regions := make([]textEdit, 0, len(edits))
 	for _, e := range edits {
-		if e.removed {
+		var g textEdit
+		switch e.kind {
+		case entryRemoved:
 			from, to, ok := removedLines(chunk, ranges, e)
-			if !ok || from < at {
+			if !ok {
 				return nil, false
 			}
-			out = append(out, chunk[at:from]...)
-			at = to
-			continue
+			g = textEdit{from: from, to: to}
+		case entryAdded:
+			at, text, ok := s.addedLines(chunk, ranges, e)
+			if !ok {
+				return nil, false
+			}
+			g = textEdit{from: at, to: at, text: text}
+		default:
+			r, ok := ranges.Of(e.read)
+			if !ok {
+				return nil, false
+			}
+			if !endsValue(chunk[r.End:], e.flow) {
+				// what follows the text is not what ends a scalar anywhere
+				// (a '#' right after a closing quote, which yaml.v3 reads as
+				// a comment: after plain text it would not be one)
+				return nil, false
+			}
+			value, ok := valueText(e.now, s.Style, e.flow)
+			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) {
+				// yaml.v3 places a comment after a plain scalar otherwise
+				// than after a quoted one in places ("0: 0\r#" has the
+				// comment as the foot comment of 0, "0: '0'\r#" as the head
+				// comment of what follows): a value changes in place only
+				// from plain to plain, or from quoted to quoted
+				return nil, false
+			}
+			g = textEdit{from: r.Start, to: r.End, text: value}
 		}
-		g, ok := ranges.Of(e.read)
-		if !ok || g.Start < at {
-			return nil, false
+		regions = append(regions, g)
+	}
+	// in the order of the text; an insertion before what is cut or
+	// replaced at its offset; insertions at one offset in the edit's order
+	slices.SortStableFunc(regions, func(a, b textEdit) int {
+		if a.from != b.from {
+			return a.from - b.from
 		}
-		if !endsValue(chunk[g.End:], e.flow) {
-			// what follows the text is not what ends a scalar anywhere
-			// (a '#' right after a closing quote, which yaml.v3 reads as
-			// a comment: after plain text it would not be one)
-			return nil, false
+		return (a.to - a.from) - (b.to - b.from)
+	})
+	out := make([]byte, 0, len(chunk)+64)
+	at := 0
+	for _, g := range regions {
+		if g.from < at {
+			return nil, false // (overlapping edits)
 		}
-		value, ok := valueText(e.now, s.Style, e.flow)
-		if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) {
-			// yaml.v3 places a comment after a plain scalar otherwise
-			// than after a quoted one in places ("0: 0\r#" has the
-			// comment as the foot comment of 0, "0: '0'\r#" as the head
-			// comment of what follows): a value changes in place only
-			// from plain to plain, or from quoted to quoted
-			return nil, false
-		}
-		out = append(out, chunk[at:g.Start]...)
-		out = append(out, value...)
-		at = g.End
+		out = append(out, chunk[at:g.from]...)
+		out = append(out, g.text...)
+		at = g.to
 	}
 	return append(out, chunk[at:]...), true
 }
@@ -154,14 +198,14 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
 			return false
 		}
-		*edits = append(*edits, valueEdit{read: read, now: b, flow: flow})
+		*edits = append(*edits, valueEdit{kind: valueChanged, read: read, now: b, flow: flow})
 		return true
 	}
 	if a.Style != b.Style || a.Tag != b.Tag {
 		return false
 	}
-	if len(a.Content) != len(b.Content) {
-		return removals(read, a, b, edits)
+	if len(a.Content) != len(b.Content) || a.Kind == yaml.MappingNode && !sameKeys(a, b) {
+		return entryEdits(read, a, b, edits)
 	}
 	flow = flow || a.Style&yaml.FlowStyle != 0
 	for i := range a.Content {
@@ -203,6 +247,13 @@ func endsValue(rest []byte, flow bool) bool {
 	return bytes.HasPrefix(rest, []byte("\u0085")) || bytes.HasPrefix(rest, []byte("\u2028")) || bytes.HasPrefix(rest, []byte("\u2029"))
 }
 
+// A textEdit is a part of a document's text, from..to, and what is
+// written in its place.
+type textEdit struct {
+	from, to int
+	text     []byte
+}
+
 // valueText returns the writer's text of scalar n as a value in a block
 // collection, or in a flow one: its tag when written, and its text; ok is
 // false when that text is not one line.
@@ -218,15 +269,18 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 	return w.out, true
 }
 
-// removals appends to edits the entries of a, a block collection of the
-// snapshot, that b (the edited tree's) no longer has, and the changed
-// values of those it keeps; it reports whether b is a with entries removed
-// and values changed, and no more: a mapping's kept entries are a's in a's
-// order (the same keys), a sequence's kept items are equal to a's, in a's
-// order, and b keeps one at least (an empty block collection has no text
-// of its own). read is a as the text reads it, or nil.
-func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
-	if a.Kind == yaml.DocumentNode || a.Style&yaml.FlowStyle != 0 || len(b.Content) == 0 || len(b.Content) > len(a.Content) {
+// entryEdits appends to edits the entries of a, a block collection of the
+// snapshot, that b (the edited tree's) no longer has, those b has that a
+// has not, and the changed values of those both have; it reports whether
+// b differs from a in those alone: a mapping's keys (scalars, each once)
+// that both have are in the same order; in a sequence, the items a and b
+// start and end with alike are kept, the items after those at the start
+// whose values alone changed are kept with the values changed, and the
+// rest between are removed (a's) and added (b's). Both have one entry at least (an
+// empty block collection has no text of its own). read is a as the text
+// reads it, or nil.
+func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
+	if a.Kind == yaml.DocumentNode || a.Style&yaml.FlowStyle != 0 || len(a.Content) == 0 || len(b.Content) == 0 {
 		return false
 	}
 	child := func(i int) *yaml.Node {
@@ -235,32 +289,126 @@ func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 		}
 		return read.Content[i]
 	}
-	j := 0
-	if a.Kind == yaml.MappingNode {
-		for i := 0; i < len(a.Content); i += 2 {
-			if j < len(b.Content) && identical(a.Content[i], b.Content[j]) {
-				if !valueEdits(child(i), a.Content[i], b.Content[j], false, true, edits) ||
-					!valueEdits(child(i+1), a.Content[i+1], b.Content[j+1], false, false, edits) {
-					return false
-				}
-				j += 2
-				continue
-			}
-			*edits = append(*edits, valueEdit{read: child(i), value: child(i + 1), removed: true, snapK: a.Content[i], snapV: a.Content[i+1]})
+	if a.Kind == yaml.SequenceNode {
+		// the items both start with and end with; then, of the items
+		// between, those whose values alone changed, from the first
+		// on; the rest of a's removed, of b's added
+		head := 0
+		for head < len(a.Content) && head < len(b.Content) && identical(a.Content[head], b.Content[head]) {
+			head++
 		}
-		return j == len(b.Content)
-	}
-	for i, c := range a.Content {
-		if j < len(b.Content) && identical(c, b.Content[j]) {
-			if !valueEdits(child(i), c, b.Content[j], false, false, edits) {
+		tail := 0
+		for tail < len(a.Content)-head && tail < len(b.Content)-head &&
+			identical(a.Content[len(a.Content)-1-tail], b.Content[len(b.Content)-1-tail]) {
+			tail++
+		}
+		// a[i:ea] and b[j:eb] are left: pair them from the front, then
+		// from the back, while only values changed
+		i, j, ea, eb := head, head, len(a.Content)-tail, len(b.Content)-tail
+		paired := func(x, y int) bool {
+			var changed []valueEdit
+			if !valueEdits(child(x), a.Content[x], b.Content[y], false, false, &changed) {
 				return false
 			}
-			j++
-			continue
+			*edits = append(*edits, changed...)
+			return true
 		}
-		*edits = append(*edits, valueEdit{read: child(i), removed: true, snapK: c})
+		for i < ea && j < eb && paired(i, j) {
+			i, j = i+1, j+1
+		}
+		for i < ea && j < eb && paired(ea-1, eb-1) {
+			ea, eb = ea-1, eb-1
+		}
+		if i == 0 && ea == len(a.Content) {
+			return false // (nothing kept to place the new items by)
+		}
+		for k := i; k < ea; k++ {
+			appendRemoval(edits, child(k), nil, a.Content[k], nil)
+		}
+		for k := j; k < eb; k++ {
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0)}
+			if i > 0 {
+				ed.afterK = child(i - 1)
+			} else {
+				ed.beforeK = child(ea)
+			}
+			*edits = append(*edits, ed)
+		}
+		return true
 	}
-	return j == len(b.Content)
+	inA, inB := keysOf(a), keysOf(b)
+	if inA == nil || inB == nil {
+		return false
+	}
+	var afterK, afterV *yaml.Node // the last kept entry (read)
+	kept := false                 // one is
+	var added []valueEdit         // before the first kept entry
+	i, j := 0, 0
+	for i < len(a.Content) || j < len(b.Content) {
+		switch {
+		case i < len(a.Content) && !inB[a.Content[i].Value]:
+			appendRemoval(edits, child(i), child(i+1), a.Content[i], a.Content[i+1])
+			i += 2
+		case j < len(b.Content) && !inA[b.Content[j].Value]:
+			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV}
+			if !kept {
+				added = append(added, ed)
+			} else {
+				*edits = append(*edits, ed)
+			}
+			j += 2
+		case i < len(a.Content) && j < len(b.Content) && identical(a.Content[i], b.Content[j]):
+			if !valueEdits(child(i+1), a.Content[i+1], b.Content[j+1], false, false, edits) {
+				return false
+			}
+			if !kept && len(added) > 0 {
+				// the entries added before the first kept one go before
+				// its line
+				for _, ed := range added {
+					ed.beforeK = child(i)
+					*edits = append(*edits, ed)
+				}
+				added = nil
+			}
+			afterK, afterV, kept = child(i), child(i+1), true
+			i, j = i+2, j+2
+		default:
+			return false // (keys in another order, a key changed)
+		}
+	}
+	return len(added) == 0
+}
+
+// appendRemoval appends to edits the removal of the entry whose key (or
+// item) and value the text reads as read and value, and the snapshot holds
+// as k and v.
+func appendRemoval(edits *[]valueEdit, read, value, k, v *yaml.Node) {
+	*edits = append(*edits, valueEdit{kind: entryRemoved, read: read, value: value, key: k, val: v})
+}
+
+// sameKeys reports whether mappings a and b, of as many entries, have
+// the same keys in the same order.
+func sameKeys(a, b *yaml.Node) bool {
+	for i := 0; i < len(a.Content); i += 2 {
+		if !identical(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keysOf returns the set of the keys of mapping m, or nil when one is not
+// a scalar or is there twice.
+func keysOf(m *yaml.Node) map[string]bool {
+	keys := make(map[string]bool, len(m.Content)/2)
+	for i := 0; i < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode || keys[k.Value] {
+			return nil
+		}
+		keys[k.Value] = true
+	}
+	return keys
 }
 
 // removedLines returns the bytes from..to of chunk that removing entry e
@@ -281,7 +429,7 @@ func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to int, ok bool) {
-	if anchoredOrCommented(e.snapK) || e.snapV != nil && anchoredOrCommented(e.snapV) {
+	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) {
 		return 0, 0, false
 	}
 	first, ok := ranges.Of(e.read)
@@ -430,4 +578,182 @@ func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// addedLines returns where in chunk added entry e (an entryEdits edit)
+// goes and its text: the writer's text of a collection holding the entry
+// alone, each line indented to the column of the collection's entries
+// (a key's, an item's dash), with the line break the chunk uses. It goes
+// after the lines of the kept entry before it (its last line ends with
+// nothing but blanks and a comment), or, when it comes first, before the
+// line of the kept entry after it (which holds nothing before that but
+// indentation, and the dash of an item). ok is false where that could move
+// a comment or read otherwise:
+//   - a comment line right after the lines it goes after, or right before
+//     the line it goes before, blank lines between, or a head comment of
+//     the entry it goes before, wherever its text is (yaml.v3 gives a
+//     comment to a node by what is before and after it);
+//   - a comment, an anchor or an alias in the entry;
+//   - the collection's entries not at the start of their lines (but for a
+//     dash: "- a: 1", where the new key goes at a's column);
+//   - a block scalar ending the text without a line break before it (the
+//     line break the new lines need would be its value's).
+//
+// The writer's text of the entry reads as the entry (its tests), and
+// indenting every line of it alike keeps it so: its lines are whole lines
+// of the text, at the column of the entries around them.
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (at int, text []byte, ok bool) {
+	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
+		return 0, nil, false
+	}
+	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
+	if !ok {
+		return 0, nil, false
+	}
+	item := e.key
+	if e.val != nil {
+		item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
+	} else {
+		item = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
+	}
+	var buf bytes.Buffer
+	if err := encodeYAML(&buf, s.Style, []*yaml.Node{{Kind: yaml.DocumentNode, Content: []*yaml.Node{item}}}); err != nil {
+		return 0, nil, false
+	}
+	rendered := buf.Bytes()
+	if len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+		return 0, nil, false
+	}
+	lead := false // a line break goes first: the text ends without one
+	if e.afterK != nil {
+		end, ok := entryEnd(ranges, e.afterK, e.afterV)
+		if !ok {
+			return 0, nil, false
+		}
+		rest, next := lineAt(chunk, end)
+		if r := bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(r) > 0 && r[0] != '#' {
+			return 0, nil, false
+		}
+		at = next
+		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
+		if lead && endsInBlockScalar(e.afterK, e.afterV) {
+			return 0, nil, false // (its last line would get a line break, its value too)
+		}
+		for l := at; l < len(chunk); {
+			line, next := lineAt(chunk, l)
+			if commentLine(line) {
+				return 0, nil, false
+			}
+			if !blankLine(line) {
+				break
+			}
+			l = next
+		}
+	} else {
+		r, ok := ranges.Of(e.beforeK)
+		if !ok || e.beforeK.HeadComment != "" {
+			// (a head comment may be before the --- line: "# c\n---\na: 1")
+			return 0, nil, false
+		}
+		at = bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
+		prefix := bytes.TrimLeft(chunk[at:r.Start], " ")
+		if e.val != nil && len(prefix) != 0 || e.val == nil && (len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0) {
+			return 0, nil, false
+		}
+		for l := at; l > 0; {
+			ps := bytes.LastIndexByte(chunk[:l-1], '\n') + 1
+			if commentLine(chunk[ps : l-1]) {
+				return 0, nil, false
+			}
+			if !blankLine(chunk[ps : l-1]) {
+				break
+			}
+			l = ps
+		}
+	}
+	eol := []byte("\n")
+	if bytes.Contains(chunk, []byte("\r\n")) {
+		eol = []byte("\r\n") // (cutsLines: every line break is LF or CRLF)
+	}
+	indent := bytes.Repeat([]byte(" "), col)
+	text = make([]byte, 0, len(rendered)+8*col)
+	if lead {
+		text = append(text, eol...)
+	}
+	for len(rendered) > 0 {
+		i := bytes.IndexByte(rendered, '\n')
+		if i > 0 {
+			text = append(text, indent...)
+			text = append(text, rendered[:i]...)
+		}
+		rendered = rendered[i+1:]
+		if len(rendered) > 0 || !lead {
+			text = append(text, eol...)
+		}
+	}
+	return at, text, true
+}
+
+// entryColumn returns the column of the entries of the block collection
+// whose entry sibling is (a key, or an item when item): the length of the
+// text before it on its line, which must be indentation, and for an item
+// or a compact mapping a dash ("- a: 1"); for an item, the dash's column.
+func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item bool) (int, bool) {
+	r, ok := ranges.Of(sibling)
+	if !ok {
+		return 0, false
+	}
+	ls := bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
+	prefix := chunk[ls:r.Start]
+	spaces := len(prefix) - len(bytes.TrimLeft(prefix, " "))
+	rest := prefix[spaces:]
+	switch {
+	case item && len(rest) >= 2 && rest[0] == '-' && len(bytes.TrimLeft(rest[1:], " ")) == 0:
+		return spaces, true
+	case !item && len(bytes.Trim(rest, " -")) == 0 && (len(rest) == 0 || rest[0] == '-'):
+		return len(prefix), true
+	}
+	return 0, false
+}
+
+// entryEnd returns the offset where the text of the entry whose key (or
+// item) is k and value v (nil for an item) ends.
+func entryEnd(ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
+	r, ok := ranges.Of(k)
+	if !ok {
+		return 0, false
+	}
+	end := r.End
+	if v != nil {
+		if g, ok := ranges.Of(v); ok {
+			end = max(end, g.End)
+		}
+	}
+	return end, true
+}
+
+// hasAlias reports whether n is or holds an alias.
+func hasAlias(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsInBlockScalar reports whether the entry whose key (or item) is k
+// and value v (nil for an item) ends with a block scalar.
+func endsInBlockScalar(k, v *yaml.Node) bool {
+	n := k
+	if v != nil {
+		n = v
+	}
+	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	return n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
 }

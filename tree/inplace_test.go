@@ -226,14 +226,16 @@ func TestReplaceValuesRandom(t *testing.T) {
 		t.Errorf("only %d documents written in place, %d rerendered", counts[replaced], counts[rerendered])
 	}
 	if removedCounts[replaced] < 100 {
-		t.Errorf("only %d documents with entries removed written in place", removedCounts[replaced])
+		t.Errorf("only %d documents with entries removed or added written in place", removedCounts[replaced])
 	}
 }
 
-// removeRandom reads data, removes random entries of block collections
-// (and sets a value, half the time) by seed, writes the stream and checks
-// it: it reads as the edited documents, and a document written in place
-// is its source with lines cut, no line changed.
+// removeRandom reads data, removes random entries of block collections,
+// adds random ones (scalars, mappings and lists, many texts that need
+// quotes) and sets a value, half the time, by seed; it writes the stream
+// and checks it: it reads as the edited documents, and a document written
+// in place is its source with lines cut and lines inserted, no more than
+// the added entries' and one changed value's, every other line kept.
 func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	t.Helper()
 	st, err := Read(data, Options{})
@@ -263,17 +265,49 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	if len(colls) == 0 {
 		return nil
 	}
+	scalar := func() *yaml.Node {
+		v := replacements[r.IntN(len(replacements))]
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: resolveText(v), Value: v}
+	}
+	newValue := func() *yaml.Node {
+		switch r.IntN(4) {
+		case 0:
+			return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x"}, scalar()}}
+		case 1:
+			return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{scalar(), scalar()}}
+		}
+		return scalar()
+	}
+	var added []*yaml.Node // each in a collection of its own, as written
 	for range 1 + r.IntN(2) {
 		c := colls[r.IntN(len(colls))]
 		step := 1
 		if c.Kind == yaml.MappingNode {
 			step = 2
 		}
-		if len(c.Content) < 2*step {
+		if r.IntN(2) == 0 {
+			if len(c.Content) < 2*step {
+				continue
+			}
+			i := r.IntN(len(c.Content)/step) * step
+			c.Content = slices.Delete(c.Content, i, i+step)
 			continue
 		}
-		i := r.IntN(len(c.Content)/step) * step
-		c.Content = slices.Delete(c.Content, i, i+step)
+		i := r.IntN(len(c.Content)/step+1) * step
+		entry := []*yaml.Node{newValue()}
+		if step == 2 {
+			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("new-%d", r.IntN(1000))}
+			if MapGet(c, key.Value) != nil {
+				continue
+			}
+			entry = []*yaml.Node{key, entry[0]}
+		}
+		c.Content = slices.Insert(c.Content, i, entry...)
+		kind := yaml.SequenceNode
+		if step == 2 {
+			kind = yaml.MappingNode
+		}
+		added = append(added, &yaml.Node{Kind: kind, Content: entry})
 	}
 	if r.IntN(2) == 0 && len(values) > 0 {
 		v := values[r.IntN(len(values))]
@@ -290,6 +324,14 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	if len(starts) != len(outcomes) || len(outStarts) != len(outcomes) {
 		t.Fatalf("the output does not cut into %d documents:\n%s", len(outcomes), out)
 	}
+	budget := 1 // a changed value's line
+	for _, n := range added {
+		text, err := renderDoc(st.Style, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget += bytes.Count(text, []byte("\n"))
+	}
 	for i, o := range outcomes {
 		if o != replaced {
 			continue
@@ -298,8 +340,9 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		if bytes.Equal(a, b) {
 			t.Fatalf("document %d written in place unchanged", i)
 		}
-		// every line of b is a line of a, in order, but for one changed
-		// value's; a final line without a line break may have got one
+		// every line of b is a line of a, in order, but for the added
+		// entries' and a changed value's; a final line without a line
+		// break may have got one
 		al, bl := strings.SplitAfter(string(a), "\n"), strings.SplitAfter(string(b), "\n")
 		k, changed := 0, 0
 		for _, l := range bl {
@@ -311,9 +354,8 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 				k++
 			}
 			if k == len(al) {
-				changed++
-				if changed > 1 {
-					t.Fatalf("document %d written in place changed more than one line (%q):\n%q\nto\n%q", i, l, a, b)
+				if changed++; changed > budget {
+					t.Fatalf("document %d written in place changed more than %d lines (%q):\n%q\nto\n%q", i, budget, l, a, b)
 				}
 				k = from
 				continue
@@ -641,5 +683,129 @@ func TestRemoveEntries(t *testing.T) {
 				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
 			}
 		})
+	}
+}
+
+// TestAddEntries: an entry added to a block collection is written as the
+// writer writes a collection of it alone, each line indented to the
+// column of the collection's entries, after the lines of the entry before
+// it (before those of the entry after it when it comes first); every
+// other byte is kept. Each expected text is the input with those lines
+// inserted (the writer's text: "key: value", nested entries two spaces
+// deeper, lists indented under their key as the stream's own are).
+// Where the new lines could take or move a comment, the edit is written
+// the other ways.
+func TestAddEntries(t *testing.T) {
+	at := func(st *Stream, path []string) *yaml.Node {
+		n := Root(st.Docs[len(st.Docs)-1])
+		for _, p := range path {
+			if n.Kind == yaml.SequenceNode {
+				n = n.Content[int(p[0]-'0')]
+			} else {
+				n = MapGet(n, p)
+			}
+		}
+		return n
+	}
+	// add inserts the YAML text entry (a mapping of one entry, or a list
+	// of one item) at index i (of entries) of the collection at path
+	add := func(entry string, i int, path ...string) func(st *Stream) {
+		return func(st *Stream) {
+			var d yaml.Node
+			if err := yaml.Unmarshal([]byte(entry), &d); err != nil {
+				panic(err)
+			}
+			n := at(st, path)
+			step := 1
+			if n.Kind == yaml.MappingNode {
+				step = 2
+			}
+			unstyled(d.Content[0]) // (as a patch's new nodes are)
+			n.Content = slices.Insert(n.Content, i*step, d.Content[0].Content...)
+		}
+	}
+	both := func(a, b func(st *Stream)) func(st *Stream) {
+		return func(st *Stream) { a(st); b(st) }
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		want     string // "" when not written in place
+	}{
+		{"last key", "a: 1   # one\nb:   2\n", add("c: 3", 2), "a: 1   # one\nb:   2\nc: 3\n"},
+		{"middle key", "a: 1\nc: 3\n", add("b: 2", 1), "a: 1\nb: 2\nc: 3\n"},
+		{"first key", "a: 1\n", add("z: 0", 0), "z: 0\na: 1\n"},
+		{"nested, deeper", "x:\n    a: 1\ny: 2\n", add("b: {c: [1, 2]}", 1, "x"), "x:\n    a: 1\n    b: {c: [1, 2]}\ny: 2\n"},
+		{"a mapping value", "x:\n  a: 1\n", add("b:\n  c: 1\n  d: 2", 1, "x"), "x:\n  a: 1\n  b:\n    c: 1\n    d: 2\n"},
+		{"item", "l:\n  - a\n  - b\n", add("- c", 2, "l"), "l:\n  - a\n  - b\n  - c\n"},
+		{"first item", "l:\n- a\n", add("- z", 0, "l"), "l:\n- z\n- a\n"},
+		{"item before a changed one", "l:\n- a  # A\n- b\n", both(add("- z", 0, "l"), func(st *Stream) {
+			at(st, []string{"l", "2"}).Value = "c"
+		}), "l:\n- z\n- a  # A\n- c\n"},
+		{"item, a mapping", "l:\n- name: a\n  v: 1\n", add("- name: b\n  v: 2", 1, "l"), "l:\n- name: a\n  v: 1\n- name: b\n  v: 2\n"},
+		{"key of a compact mapping", "l:\n- name: a\n", add("v: 1", 1, "l", "0"), "l:\n- name: a\n  v: 1\n"},
+		{"CRLF", "a: 1\r\nb: 2\r\n", add("c: 3", 1), "a: 1\r\nc: 3\r\nb: 2\r\n"},
+		{"no final newline", "a: 1\nb: 2", add("c: 3", 2), "a: 1\nb: 2\nc: 3"},
+		{"blank line after stays after", "a: 1\n\nb: 2\n", add("c: 3", 1), "a: 1\nc: 3\n\nb: 2\n"},
+		{"a value that needs quotes", "a: 1\n", add("b: 'yes'", 1), "a: 1\nb: \"yes\"\n"},
+		{"a long text", "a: 1\n", add("b: \"x\\ny\\n\"", 1), "a: 1\nb: |\n  x\n  y\n"},
+		{"added and removed", "a: 1\nb: 2\nc: 3\n", both(add("z: 9", 1), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = slices.Delete(r.Content, 4, 6) // b
+		}), "a: 1\nz: 9\nc: 3\n"},
+		{"a key replaced", "a: 1\nb: 2\n", func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[2] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "c"}
+		}, "a: 1\nc: 2\n"},
+		// not in place
+		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), ""},
+		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
+		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), ""},
+		{"a commented entry", "a: 1\n", func(st *Stream) {
+			add("z: 0", 1)(st)
+			Root(st.Docs[0]).Content[2].HeadComment = "# new"
+		}, ""},
+		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
+		{"into a flow mapping", "a: {b: 1}\n", add("c: 2", 1, "a"), ""},
+		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[0], r.Content[1], r.Content[2], r.Content[3] = r.Content[2], r.Content[3], r.Content[0], r.Content[1]
+		}, ""},
+		{"keep chomping", "a: |+\n  x\n\nb: 1\n", add("c: 2", 1), ""},
+		// "x" without a line break after it is the value "x"; a line
+		// break after it would make it "x\n"
+		{"after a block scalar without a final newline", "a: |\n  x", add("c: 2", 1), ""},
+		{"a head comment before ---", "# c\n---\na: 1\n", add("z: 0", 0), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st)
+			out, outcomes, err := st.preservedWith(true)
+			if err != nil || out == nil {
+				t.Fatalf("not written (%v)", err)
+			}
+			checkReadsAs(t, out, st, outcomes)
+			direct, ok := replaceAll(st)
+			if c.want == "" {
+				if ok {
+					t.Errorf("written in place: %q", direct)
+				}
+				return
+			}
+			if !ok || string(direct) != c.want {
+				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
+			}
+		})
+	}
+}
+
+// unstyled clears the quoting and block styles of the scalars in n.
+func unstyled(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode {
+		n.Style &^= yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
+	}
+	for _, c := range n.Content {
+		unstyled(c)
 	}
 }
