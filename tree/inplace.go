@@ -276,7 +276,7 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 // that both have are in the same order; in a sequence, the items a and b
 // start and end with alike are kept, the items after those at the start
 // whose values alone changed are kept with the values changed, and the
-// rest between are removed (a's) and added (b's). Both have one entry at least (an
+// rest between are removed (a's) or added (b's), not both. Both have one entry at least (an
 // empty block collection has no text of its own). read is a as the text
 // reads it, or nil.
 func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
@@ -321,6 +321,12 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 		}
 		if i == 0 && ea == len(a.Content) {
 			return false // (nothing kept to place the new items by)
+		}
+		if i < ea && j < eb {
+			// items replaced by others: an item changed otherwise than
+			// in its values is written as before, not written anew here
+			// (FuzzReplaceValues, 2026-11-29)
+			return false
 		}
 		for k := i; k < ea; k++ {
 			appendRemoval(edits, child(k), nil, a.Content[k], nil)
