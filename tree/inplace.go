@@ -89,10 +89,10 @@ const (
 )
 
 // replaceValues returns the text of an edited document whose source text
-// is chunk, by replacing the ranges of its changed values (see above); ok
+// is chunk (first: the stream's first document), by replacing the ranges of its changed values (see above); ok
 // is false when the edit is not only changed values, and the document must
 // be written otherwise.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte, ok bool) {
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (text []byte, ok bool) {
 	var edits []valueEdit
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits) == 0 {
 		return nil, false
@@ -117,13 +117,13 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 		var g textEdit
 		switch e.kind {
 		case entryRemoved:
-			from, to, ok := removedLines(chunk, ranges, e)
+			from, to, ok := removedLines(chunk, ranges, e, first)
 			if !ok {
 				return nil, false
 			}
 			g = textEdit{from: from, to: to}
 		case entryAdded:
-			at, text, ok := s.addedLines(chunk, ranges, e)
+			at, text, ok := s.addedLines(chunk, ranges, e, first)
 			if !ok {
 				return nil, false
 			}
@@ -429,26 +429,29 @@ func keysOf(m *yaml.Node) map[string]bool {
 //     or next to them, with blank lines only between (yaml.v3 gives a
 //     comment to a node by what comes before and after it);
 //   - a line break other than LF or CRLF in the text (the lines are cut
-//     at "\n"), an item whose text is not on its dash's line.
+//     at "\n"), an item whose text is not on its dash's line;
+//   - the entry first in a document after the stream's first
+//     (startsDocument): comments in the text of the document before may
+//     be its.
 //
 // The chunk has no block scalar that keeps its trailing empty lines
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
-func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to int, ok bool) {
+func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (from, to int, ok bool) {
 	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) {
 		return 0, 0, false
 	}
-	first, ok := ranges.Of(e.read)
+	r, ok := ranges.Of(e.read)
 	if !ok {
 		return 0, 0, false
 	}
-	end := first.End
+	end := r.End
 	if e.value != nil {
 		if v, ok := ranges.Of(e.value); ok {
 			end = v.End
 		} else {
 			// an empty value: the entry ends with its colon
-			i := first.End
+			i := r.End
 			for i < len(chunk) && chunk[i] == ' ' {
 				i++
 			}
@@ -458,8 +461,8 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to 
 			end = i + 1
 		}
 	}
-	ls := bytes.LastIndexByte(chunk[:first.Start], '\n') + 1
-	prefix := bytes.TrimLeft(chunk[ls:first.Start], " ")
+	ls := bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
+	prefix := bytes.TrimLeft(chunk[ls:r.Start], " ")
 	if e.value == nil {
 		if len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0 {
 			return 0, 0, false // (not "- - a", "-\n  a", "- # c\n  a")
@@ -503,7 +506,31 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to 
 		}
 		l = next
 	}
+	if !first && startsDocument(chunk, from) {
+		return 0, 0, false
+	}
 	return from, to, true
+}
+
+// startsDocument reports whether the text of chunk from offset at on is
+// the start of its document's content: before it only blank lines, a ---
+// line or directives. Comments before that, in the text of the document
+// before (after its "..." line), are given to the first node (yaml.v3),
+// which an edit there would change.
+func startsDocument(chunk []byte, at int) bool {
+	for at > 0 {
+		ps := bytes.LastIndexByte(chunk[:at-1], '\n') + 1
+		line := chunk[ps : at-1]
+		switch {
+		case blankLine(line):
+			at = ps
+			continue
+		case bytes.HasPrefix(line, []byte("---")), bytes.HasPrefix(line, []byte("%")):
+			return true
+		}
+		return false
+	}
+	return true
 }
 
 // lineAt returns the line of chunk that starts at offset l, without its
@@ -603,12 +630,14 @@ func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
 //   - the collection's entries not at the start of their lines (but for a
 //     dash: "- a: 1", where the new key goes at a's column);
 //   - a block scalar ending the text without a line break before it (the
-//     line break the new lines need would be its value's).
+//     line break the new lines need would be its value's);
+//   - going first in a document after the stream's first
+//     (startsDocument).
 //
 // The writer's text of the entry reads as the entry (its tests), and
 // indenting every line of it alike keeps it so: its lines are whole lines
 // of the text, at the column of the entries around them.
-func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (at int, text []byte, ok bool) {
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (at int, text []byte, ok bool) {
 	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
 		return 0, nil, false
 	}
@@ -675,6 +704,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) 
 				break
 			}
 			l = ps
+		}
+		if !first && startsDocument(chunk, at) {
+			return 0, nil, false
 		}
 	}
 	eol := []byte("\n")

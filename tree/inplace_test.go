@@ -188,7 +188,7 @@ func replaceAll(st *Stream) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		text, ok := st.replaceValues(chunk, snap, doc)
+		text, ok := st.replaceValues(chunk, snap, doc, i == 0)
 		if !ok {
 			return nil, false
 		}
@@ -475,7 +475,7 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			if !ok {
 				continue
 			}
-			text, ok := st.replaceValues(textOf(body, starts, i), snap, doc)
+			text, ok := st.replaceValues(textOf(body, starts, i), snap, doc, i == 0)
 			if ok && !bytes.Equal(text, textOf(outBody, outStarts, i)) {
 				t.Fatalf("document %d: rerendered as\n%s\nreplaced as\n%s", i, textOf(outBody, outStarts, i), text)
 			}
@@ -659,6 +659,9 @@ func TestRemoveEntries(t *testing.T) {
 		{"flow", "a: {b: 1, c: 2}\n", remove("a", "b"), ""},
 		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
 		{"comment on the marker line", "--- # c\na: 1\nb: 2\n", remove("a"), ""},
+		// a comment on the ... line is the next document's first key's
+		// (FuzzReplaceValues, 2026-11-29)
+		{"first of a later document", "a: 1\n... # c\n---\nb: 1\nc: 2\n", remove("b"), ""},
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
 		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
@@ -668,10 +671,12 @@ func TestRemoveEntries(t *testing.T) {
 			st.Snapshot()
 			c.edit(st)
 			out, outcomes, err := st.preservedWith(true)
-			if err != nil || out == nil {
+			if err != nil || out == nil && c.want != "" {
 				t.Fatalf("not written (%v)", err)
 			}
-			checkReadsAs(t, out, st, outcomes)
+			if out != nil {
+				checkReadsAs(t, out, st, outcomes)
+			} // (else the writer writes the stream anew)
 			direct, ok := replaceAll(st)
 			if c.want == "" {
 				if ok {
@@ -776,16 +781,19 @@ func TestAddEntries(t *testing.T) {
 		// break after it would make it "x\n"
 		{"after a block scalar without a final newline", "a: |\n  x", add("c: 2", 1), ""},
 		{"a head comment before ---", "# c\n---\na: 1\n", add("z: 0", 0), ""},
+		{"first of a later document", "a: 1\n... # c\n---\nb: 1\n", add("z: 0", 0), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
 			st.Snapshot()
 			c.edit(st)
 			out, outcomes, err := st.preservedWith(true)
-			if err != nil || out == nil {
+			if err != nil || out == nil && c.want != "" {
 				t.Fatalf("not written (%v)", err)
 			}
-			checkReadsAs(t, out, st, outcomes)
+			if out != nil {
+				checkReadsAs(t, out, st, outcomes)
+			} // (else the writer writes the stream anew)
 			direct, ok := replaceAll(st)
 			if c.want == "" {
 				if ok {

@@ -224,7 +224,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			case way == rerendered && fast:
 				text, proven, ok = s.rerender(chunk, 1+s.line0+lines[i], snap, d)
 			case way == replaced && !s.noReplace:
-				text, ok = s.replaceValues(chunk, snap, d)
+				text, ok = s.replaceValues(chunk, snap, d, i == 0)
 			}
 			if ok {
 				if !bytes.Equal(text, chunk) {
