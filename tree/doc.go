@@ -30,7 +30,7 @@
 // for byte, and edited ones differ from the input only in the lines the
 // edit changed (see Snapshot); an edit of values alone, only in the bytes
 // of those values: each is replaced where the reader found it; an entry
-// removed from a block collection is cut with its lines (inplace.go, the
-// first of the byte-range edits that are to replace the render-and-splice
-// ways).
+// removed from a block collection is cut with its lines, an added one
+// inserted as lines at its siblings' column (inplace.go, the first of the
+// byte-range edits that are to replace the render-and-splice ways).
 package tree

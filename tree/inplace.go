@@ -9,7 +9,7 @@ import (
 	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
-// Writing changed values and removed entries as byte-range edits.
+// Writing changed values, removed and added entries as byte-range edits.
 //
 // The commonest edit changes values and nothing else: an image, a replica
 // count, an environment variable's value. When every difference between a
@@ -48,10 +48,13 @@ import (
 // written so back, every node's comments compared.
 //
 // Entries removed from a block collection are cut from the text with
-// their lines (removals, removedLines): see there for when.
+// their lines, entries added to one are inserted as the writer's lines for
+// them at their siblings' column (entryEdits, removedLines, addedLines):
+// see there for when.
 //
-// Every other edit (an entry added, a key renamed, a comment changed, a
-// block scalar) is written as rerender and splice write it (preserve.go).
+// Every other edit (a key renamed in place, a comment changed, a block
+// scalar, items replaced by others) is written as rerender and splice
+// write it (preserve.go).
 
 // valueEdit is one edit of a document's text: a changed value, an entry
 // removed from a block collection, or one added to it.
