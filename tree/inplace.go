@@ -80,6 +80,10 @@ type valueEdit struct {
 	// item's dash), read from sibling
 	afterK, afterV, beforeK *yaml.Node
 	sibling                 *yaml.Node
+
+	// the collection an entry is removed from or added to, as the text
+	// reads it
+	parent *yaml.Node
 }
 
 // An editKind says what a valueEdit does.
@@ -188,9 +192,12 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		return false
 	}
 	if read != nil && (read.Kind != a.Kind || len(read.Content) != len(a.Content) || read.Value != a.Value || read.Tag != a.Tag ||
-		read.HeadComment != a.HeadComment || read.LineComment != a.LineComment || read.FootComment != a.FootComment) {
+		read.HeadComment != a.HeadComment || read.LineComment != a.LineComment || read.FootComment != a.FootComment ||
+		read.Anchor != "") {
 		// (a snapshot taken after an edit is not what its text reads as,
-		// and the text is kept but for the values)
+		// and the text is kept but for the values; Read expands aliases
+		// into copies, so an anchor is in the text alone: an edit under it
+		// would show at its aliases too)
 		return false
 	}
 	if a.Kind == yaml.ScalarNode {
@@ -332,10 +339,10 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			return false
 		}
 		for k := i; k < ea; k++ {
-			appendRemoval(edits, child(k), nil, a.Content[k], nil)
+			appendRemoval(edits, read, child(k), nil, a.Content[k], nil)
 		}
 		for k := j; k < eb; k++ {
-			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0)}
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read}
 			if i > 0 {
 				ed.afterK = child(i - 1)
 			} else {
@@ -356,10 +363,10 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	for i < len(a.Content) || j < len(b.Content) {
 		switch {
 		case i < len(a.Content) && !inB[a.Content[i].Value]:
-			appendRemoval(edits, child(i), child(i+1), a.Content[i], a.Content[i+1])
+			appendRemoval(edits, read, child(i), child(i+1), a.Content[i], a.Content[i+1])
 			i += 2
 		case j < len(b.Content) && !inA[b.Content[j].Value]:
-			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV}
+			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV, parent: read}
 			if !kept {
 				added = append(added, ed)
 			} else {
@@ -388,11 +395,11 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	return len(added) == 0
 }
 
-// appendRemoval appends to edits the removal of the entry whose key (or
-// item) and value the text reads as read and value, and the snapshot holds
-// as k and v.
-func appendRemoval(edits *[]valueEdit, read, value, k, v *yaml.Node) {
-	*edits = append(*edits, valueEdit{kind: entryRemoved, read: read, value: value, key: k, val: v})
+// appendRemoval appends to edits the removal of the entry of parent
+// whose key (or item) and value the text reads as read and value, and the
+// snapshot holds as k and v.
+func appendRemoval(edits *[]valueEdit, parent, read, value, k, v *yaml.Node) {
+	*edits = append(*edits, valueEdit{kind: entryRemoved, parent: parent, read: read, value: value, key: k, val: v})
 }
 
 // sameKeys reports whether mappings a and b, of as many entries, have
@@ -441,11 +448,15 @@ func keysOf(m *yaml.Node) map[string]bool {
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (from, to int, ok bool) {
-	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) {
+	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
+		anchoredOrCommented(e.read) || e.value != nil && anchoredOrCommented(e.value) {
+		// (the text's nodes too: Read expands aliases into copies, and
+		// an anchor is in the text alone)
 		return 0, 0, false
 	}
 	r, ok := ranges.Of(e.read)
-	if !ok {
+	if !ok || e.value != nil && e.read.Column != e.parent.Column {
+		// (a key not at its mapping's column: "? k")
 		return 0, 0, false
 	}
 	end := r.End
@@ -478,7 +489,8 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		rest, to = rest[:i], end+i+1
 	}
-	if rest = bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(rest) > 0 && rest[0] != '#' {
+	if rest = bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(rest) > 0 && (rest[0] != '#' || endsEmpty(e.read, e.value)) {
+		// (a comment after an empty value, "- # c", is the next node's)
 		return 0, 0, false
 	}
 	for l := ls; l < to; {
@@ -645,7 +657,8 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		return 0, nil, false
 	}
 	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
-	if !ok {
+	if !ok || e.val != nil && e.sibling.Column != e.parent.Column {
+		// (a key not at its mapping's column: "? k")
 		return 0, nil, false
 	}
 	item := e.key
@@ -669,7 +682,8 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false
 		}
 		rest, next := lineAt(chunk, end)
-		if r := bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(r) > 0 && r[0] != '#' {
+		if r := bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(r) > 0 && (r[0] != '#' || endsEmpty(e.afterK, e.afterV)) {
+			// (a comment after an empty value, "- # c", is the next node's)
 			return 0, nil, false
 		}
 		at = next
@@ -784,6 +798,20 @@ func hasAlias(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// endsEmpty reports whether the entry whose key (or item) is k and value
+// v (nil for an item) ends with an empty node: a comment on its line is
+// not its but the next node's (yaml.v3).
+func endsEmpty(k, v *yaml.Node) bool {
+	n := k
+	if v != nil {
+		n = v
+	}
+	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	return n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
 }
 
 // endsInBlockScalar reports whether the entry whose key (or item) is k
