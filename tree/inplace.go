@@ -268,7 +268,8 @@ func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 // dash) is on, which holds nothing before but indentation, to the end of
 // the line its value ends on, which holds nothing after but blanks and a
 // comment (a line comment of a node of the entry), and the blank lines
-// before them. ok is false where that would not read as the collection
+// before them that are empty (not those that hold blanks, which may be
+// lines of a block scalar before). ok is false where that would not read as the collection
 // without the entry, or could move a comment:
 //   - an anchor in the entry (an alias elsewhere may name it);
 //   - a head or foot comment in the entry, a comment line among its lines
@@ -328,16 +329,24 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to 
 		}
 		l = next
 	}
+	// the empty lines right before go too; not a line of blanks, which
+	// may be a line of a block scalar before ("a: |\n  x\n   \n" is
+	// "x\n \n"), nor those before it (kept, it stays where it was,
+	// after what it followed)
 	from = ls
-	for from > 0 {
-		ps := bytes.LastIndexByte(chunk[:from-1], '\n') + 1
-		if commentLine(chunk[ps : from-1]) {
+	for p, cut := ls, true; p > 0; {
+		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
+		line := chunk[ps : p-1]
+		if commentLine(line) {
 			return 0, 0, false
 		}
-		if !blankLine(chunk[ps : from-1]) {
+		if !blankLine(line) {
 			break
 		}
-		from = ps
+		if cut = cut && emptyLine(line); cut {
+			from = ps
+		}
+		p = ps
 	}
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
@@ -364,6 +373,11 @@ func lineAt(chunk []byte, l int) (line []byte, next int) {
 // blankLine reports whether line holds blanks only (a CR of its CRLF too).
 func blankLine(line []byte) bool {
 	return len(bytes.Trim(line, " \t\r")) == 0
+}
+
+// emptyLine reports whether line is empty (but for the CR of its CRLF).
+func emptyLine(line []byte) bool {
+	return len(line) == 0 || len(line) == 1 && line[0] == '\r'
 }
 
 // commentLine reports whether line's first character other than a blank

@@ -605,6 +605,11 @@ func TestRemoveEntries(t *testing.T) {
 		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
 		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
 		{"second document", "a: 1\n---\nb: 1\nc: 2\n...\n", remove("c"), "a: 1\n---\nb: 1\n...\n"},
+		// a line of blanks more indented than a block scalar's text is a
+		// line of it (its value "x\n \n"): it is not cut with the blank
+		// lines before the entry after it
+		{"blanks of a block scalar before", "a: 1\nb: |\n  x\n   \n\nc: 3\n", remove("c"), "a: 1\nb: |\n  x\n   \n"},
+		{"blanks of a block scalar before, folded", "a: >\n  p\n    \n\nb: 1\nc: 2\n", remove("b"), "a: >\n  p\n    \nc: 2\n"},
 		// not in place
 		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), ""},
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
@@ -620,6 +625,7 @@ func TestRemoveEntries(t *testing.T) {
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
 		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
+		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
