@@ -83,11 +83,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
 		return nil, false
 	}
+	cut, blocks := false, false // (cutsLines, once there is a removal)
 	for _, e := range edits {
-		if e.removed && !cutsLines(chunk, ranges, docs[0]) {
-			return nil, false
-		}
 		if e.removed {
+			if cut, blocks = cutsLines(chunk, ranges, docs[0]); !cut {
+				return nil, false
+			}
 			break
 		}
 	}
@@ -95,7 +96,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node) (text []byte,
 	at := 0
 	for _, e := range edits {
 		if e.removed {
-			from, to, ok := removedLines(chunk, ranges, e)
+			from, to, ok := removedLines(chunk, ranges, e, blocks)
 			if !ok || from < at {
 				return nil, false
 			}
@@ -276,12 +277,18 @@ func removals(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 //     or next to them, with blank lines only between (yaml.v3 gives a
 //     comment to a node by what comes before and after it);
 //   - a line break other than LF or CRLF in the text (the lines are cut
-//     at "\n"), an item whose text is not on its dash's line.
+//     at "\n"), an item whose text is not on its dash's line;
+//   - a blank line after the cut that holds a tab (yaml.v3 reads a tab on
+//     a blank line after a plain scalar, not after a key, a quoted scalar
+//     or at the start of a document), or blanks where the document has a
+//     block scalar, blocks (after the cut it follows what was before it:
+//     more indented than a block scalar's text, it is a line of its value,
+//     "a: |\n  p\n   \n" is "p\n \n").
 //
 // The chunk has no block scalar that keeps its trailing empty lines
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
-func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to int, ok bool) {
+func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, blocks bool) (from, to int, ok bool) {
 	if anchoredOrCommented(e.snapK) || e.snapV != nil && anchoredOrCommented(e.snapV) {
 		return 0, 0, false
 	}
@@ -356,6 +363,9 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) (from, to 
 		if !blankLine(line) {
 			break
 		}
+		if !emptyLine(line) && (blocks || bytes.IndexByte(line, '\t') >= 0) {
+			return 0, 0, false
+		}
 		l = next
 	}
 	return from, to, true
@@ -407,41 +417,45 @@ func anchoredOrCommented(n *yaml.Node) bool {
 // cutsLines reports whether entries can be removed from doc, read from
 // chunk with ranges, by cutting lines (removedLines): its line breaks are
 // LF or CRLF, and no block scalar keeps its trailing empty lines ("|+":
-// the blank lines after it, which a cut may take, are its value's).
-func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) bool {
+// the blank lines after it, which a cut may take, are its value's); and
+// whether doc has a block scalar.
+func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) (ok, blocks bool) {
 	for i := 0; ; {
 		j := bytes.IndexByte(chunk[i:], '\r')
 		if j < 0 {
 			break
 		}
 		if i += j + 1; i >= len(chunk) || chunk[i] != '\n' {
-			return false // a lone CR
+			return false, false // a lone CR
 		}
 	}
 	if bytes.Contains(chunk, []byte("\u0085")) || bytes.Contains(chunk, []byte("\u2028")) || bytes.Contains(chunk, []byte("\u2029")) {
-		return false
+		return false, false
 	}
-	return !keeps(chunk, ranges, doc)
+	blocks, keep := blockScalars(chunk, ranges, doc)
+	return !keep, blocks
 }
 
-// keeps reports whether n or a node in it is a block scalar whose header
-// has the keep indicator '+'.
-func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
+// blockScalars reports whether n or a node in it is a block scalar, and
+// whether one's header has the keep indicator '+'.
+func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, keep bool) {
 	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		g, ok := ranges.Of(n)
 		if !ok {
-			return true // (its properties on a line before it: unknown)
+			return true, true // (its properties on a line before it: unknown)
 		}
 		header, _ := lineAt(chunk, g.Start)
-		return bytes.IndexByte(header, '+') >= 0
+		return true, bytes.IndexByte(header, '+') >= 0
 	}
 	if n.Kind == yaml.AliasNode {
-		return false
+		return false, false
 	}
 	for _, c := range n.Content {
-		if keeps(chunk, ranges, c) {
-			return true
+		a, k := blockScalars(chunk, ranges, c)
+		if k {
+			return true, true
 		}
+		found = found || a
 	}
-	return false
+	return found, false
 }

@@ -625,6 +625,14 @@ func TestRemoveEntries(t *testing.T) {
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
 		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
+		// the blank lines after the cut follow what was before it: a
+		// block scalar takes a line of blanks more indented than its text
+		// ("a: |\n  p\n   \n" is "p\n \n"), and yaml.v3 takes a tab on a
+		// blank line after a plain scalar, not at the start of a document
+		{"blanks after, a block scalar before", "a: |\n  p\nb: 1\n   \nc: 2\n", remove("b"), ""},
+		{"blanks after, a block scalar before, at the end", "- |\n  p\n- 1\n   \n", remove("1"), ""},
+		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", remove("a"), ""},
+		{"a tab on a blank line after, quoted before", "a: 'q'\nb: 1\n  \t\nc: 2\n", both(remove("a"), remove("b")), ""},
 		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
