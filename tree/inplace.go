@@ -116,15 +116,19 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	for _, e := range edits {
 		lines = lines || e.kind != valueChanged
 	}
-	if lines && !cutsLines(chunk, ranges, docs[0]) {
-		return nil, false
+	blocks := false // (cutsLines: the document has a block scalar)
+	if lines {
+		var cut bool
+		if cut, blocks = cutsLines(chunk, ranges, docs[0]); !cut {
+			return nil, false
+		}
 	}
 	regions := make([]textEdit, 0, len(edits))
 	for _, e := range edits {
 		var g textEdit
 		switch e.kind {
 		case entryRemoved:
-			from, to, ok := removedLines(chunk, ranges, e, first)
+			from, to, ok := removedLines(chunk, ranges, e, first, blocks)
 			if !ok {
 				return nil, false
 			}
@@ -428,13 +432,16 @@ func keysOf(m *yaml.Node) map[string]bool {
 }
 
 // removedLines returns the bytes from..to of chunk that removing entry e
-// (a removals edit) cuts: its lines, from the line its key (or its item's
-// dash) is on, which holds nothing before but indentation, to the end of
-// the line its value ends on, which holds nothing after but blanks and a
-// comment (a line comment of a node of the entry), and the blank lines
-// before them. ok is false where that would not read as the collection
-// without the entry, or could move a comment:
-//   - an anchor in the entry (an alias elsewhere may name it);
+// (an entryEdits removal) cuts: its lines, from the line its key (or its
+// item's dash) is on, which holds nothing before but indentation, to the
+// end of the line its value ends on, which holds nothing after but blanks
+// and a comment (a line comment of a node of the entry); the blank lines
+// around them stay, as a person removing the entry would leave them. ok
+// is false where that would not read as the collection without the entry,
+// or could move a comment:
+//   - an anchor in the entry (an alias elsewhere may name it), a tag (a
+//     comment on the line of a tag alone goes to the first scalar after
+//     it);
 //   - a head or foot comment in the entry, a comment line among its lines
 //     or next to them, with blank lines only between (yaml.v3 gives a
 //     comment to a node by what comes before and after it);
@@ -442,16 +449,24 @@ func keysOf(m *yaml.Node) map[string]bool {
 //     at "\n"), an item whose text is not on its dash's line;
 //   - the entry first in a document after the stream's first
 //     (startsDocument): comments in the text of the document before may
-//     be its.
+//     be its;
+//   - a blank line after the cut that holds a tab (yaml.v3 reads a tab on
+//     a blank line after a plain scalar, not after a key, a quoted scalar
+//     or at the start of a document), or blanks where the document has a
+//     block scalar, blocks (after the cut it follows what was before it:
+//     more indented than a block scalar's text, it is a line of its value,
+//     "a: |\n  p\n   \n" is "p\n \n").
 //
 // The chunk has no block scalar that keeps its trailing empty lines
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
-func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (from, to int, ok bool) {
+func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, ok bool) {
 	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
-		anchoredOrCommented(e.read) || e.value != nil && anchoredOrCommented(e.value) {
+		anchoredOrCommented(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
+		tagged(e.read) || e.value != nil && tagged(e.value) || e.parent.Style&yaml.TaggedStyle != 0 {
 		// (the text's nodes too: Read expands aliases into copies, and
-		// an anchor is in the text alone)
+		// an anchor is in the text alone; a comment on the line of a tag
+		// alone is given to the first scalar after it, yaml.v3)
 		return 0, 0, false
 	}
 	r, ok := ranges.Of(e.read)
@@ -500,16 +515,20 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool
 		}
 		l = next
 	}
+	// the entry's lines alone: the blank lines before and after it stay,
+	// as a person removing it would leave them (a line of blanks may be
+	// a line of a block scalar before it: "a: |\n  x\n   \n" is "x\n \n")
 	from = ls
-	for from > 0 {
-		ps := bytes.LastIndexByte(chunk[:from-1], '\n') + 1
-		if commentLine(chunk[ps : from-1]) {
+	for p := ls; p > 0; {
+		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
+		line := chunk[ps : p-1]
+		if commentLine(line) {
 			return 0, 0, false
 		}
-		if !blankLine(chunk[ps : from-1]) {
+		if !blankLine(line) {
 			break
 		}
-		from = ps
+		p = ps
 	}
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
@@ -518,6 +537,9 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool
 		}
 		if !blankLine(line) {
 			break
+		}
+		if !emptyLine(line) && (blocks || bytes.IndexByte(line, '\t') >= 0) {
+			return 0, 0, false
 		}
 		l = next
 	}
@@ -562,6 +584,11 @@ func blankLine(line []byte) bool {
 	return len(bytes.Trim(line, " \t\r")) == 0
 }
 
+// emptyLine reports whether line is empty (but for the CR of its CRLF).
+func emptyLine(line []byte) bool {
+	return len(line) == 0 || len(line) == 1 && line[0] == '\r'
+}
+
 // commentLine reports whether line's first character other than a blank
 // starts a comment.
 func commentLine(line []byte) bool {
@@ -589,43 +616,47 @@ func anchoredOrCommented(n *yaml.Node) bool {
 // cutsLines reports whether entries can be removed from doc, read from
 // chunk with ranges, by cutting lines (removedLines): its line breaks are
 // LF or CRLF, and no block scalar keeps its trailing empty lines ("|+":
-// the blank lines after it, which a cut may take, are its value's).
-func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) bool {
+// the blank lines after it, which a cut may take, are its value's); and
+// whether doc has a block scalar.
+func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) (ok, blocks bool) {
 	for i := 0; ; {
 		j := bytes.IndexByte(chunk[i:], '\r')
 		if j < 0 {
 			break
 		}
 		if i += j + 1; i >= len(chunk) || chunk[i] != '\n' {
-			return false // a lone CR
+			return false, false // a lone CR
 		}
 	}
 	if bytes.Contains(chunk, []byte("\u0085")) || bytes.Contains(chunk, []byte("\u2028")) || bytes.Contains(chunk, []byte("\u2029")) {
-		return false
+		return false, false
 	}
-	return !keeps(chunk, ranges, doc)
+	blocks, keep := blockScalars(chunk, ranges, doc)
+	return !keep, blocks
 }
 
-// keeps reports whether n or a node in it is a block scalar whose header
-// has the keep indicator '+'.
-func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
+// blockScalars reports whether n or a node in it is a block scalar, and
+// whether one's header has the keep indicator '+'.
+func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, keep bool) {
 	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		g, ok := ranges.Of(n)
 		if !ok {
-			return true // (its properties on a line before it: unknown)
+			return true, true // (its properties on a line before it: unknown)
 		}
 		header, _ := lineAt(chunk, g.Start)
-		return bytes.IndexByte(header, '+') >= 0
+		return true, bytes.IndexByte(header, '+') >= 0
 	}
 	if n.Kind == yaml.AliasNode {
-		return false
+		return false, false
 	}
 	for _, c := range n.Content {
-		if keeps(chunk, ranges, c) {
-			return true
+		a, k := blockScalars(chunk, ranges, c)
+		if k {
+			return true, true
 		}
+		found = found || a
 	}
-	return false
+	return found, false
 }
 
 // addedLines returns where in chunk added entry e (an entryEdits edit)
@@ -641,7 +672,9 @@ func keeps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
 //     the line it goes before, blank lines between, or a head comment of
 //     the entry it goes before, wherever its text is (yaml.v3 gives a
 //     comment to a node by what is before and after it);
-//   - a comment, an anchor or an alias in the entry;
+//   - a comment, an anchor or an alias in the entry, a tag in the entry
+//     before it (yaml.v3 gives a comment on the line of a tag alone to the
+//     first scalar after it);
 //   - the collection's entries not at the start of their lines (but for a
 //     dash: "- a: 1", where the new key goes at a's column);
 //   - a block scalar ending the text without a line break before it (the
@@ -657,8 +690,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		return 0, nil, false
 	}
 	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
-	if !ok || e.val != nil && e.sibling.Column != e.parent.Column {
-		// (a key not at its mapping's column: "? k")
+	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || e.parent.Style&yaml.TaggedStyle != 0 {
+		// (a key not at its mapping's column: "? k"; a comment on the
+		// line of the collection's tag is its first scalar's)
 		return 0, nil, false
 	}
 	item := e.key
@@ -678,7 +712,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	lead := false // a line break goes first: the text ends without one
 	if e.afterK != nil {
 		end, ok := entryEnd(ranges, e.afterK, e.afterV)
-		if !ok {
+		if !ok || tagged(e.afterK) || e.afterV != nil && tagged(e.afterV) {
+			// (a comment on the line of a tag alone is given to the first
+			// scalar after it, yaml.v3: "a: !t #c\n  b:" then a new key)
 			return 0, nil, false
 		}
 		rest, next := lineAt(chunk, end)
@@ -735,6 +771,10 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if lead {
 		text = append(text, eol...)
 	}
+	// (after lead, the text ends without a line break as the source did,
+	// but where the entry ends with a block scalar: its line break is its
+	// value's)
+	final := !lead || endsInBlockScalar(e.key, e.val)
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
 		if i > 0 {
@@ -742,7 +782,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			text = append(text, rendered[:i]...)
 		}
 		rendered = rendered[i+1:]
-		if len(rendered) > 0 || !lead {
+		if len(rendered) > 0 || final {
 			text = append(text, eol...)
 		}
 	}
@@ -785,6 +825,23 @@ func entryEnd(ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
 		}
 	}
 	return end, true
+}
+
+// tagged reports whether n or a node in it has a tag written in the
+// text.
+func tagged(n *yaml.Node) bool {
+	if n.Style&yaml.TaggedStyle != 0 {
+		return true
+	}
+	if n.Kind == yaml.AliasNode {
+		return false
+	}
+	for _, c := range n.Content {
+		if tagged(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasAlias reports whether n is or holds an alias.

@@ -597,8 +597,8 @@ func commentsDiffer(a, b *yaml.Node) string {
 }
 
 // TestRemoveEntries: an entry removed from a block collection is written
-// by cutting its lines (and the blank lines before them) from the text,
-// every other byte kept; each expected text is the input with those lines
+// by cutting its lines from the text, every other byte kept (the blank
+// lines around it too, as a hand edit leaves them); each expected text is the input with those lines
 // cut. Where a cut could move a comment or change a value, or the entry's
 // lines hold more than the entry, the edit is written the other ways.
 func TestRemoveEntries(t *testing.T) {
@@ -647,7 +647,7 @@ func TestRemoveEntries(t *testing.T) {
 		want     string // "" when not written in place
 	}{
 		{"entry with a line comment", "a: 1\nb: 2   # two\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
-		{"blank lines before go", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\nc: 3\n"},
+		{"blank lines stay", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\n\nc: 3\n"},
 		{"last entry", "a: 1\nb: 2\n", remove("b"), "a: 1\n"},
 		{"first entry", "a: 1\nb: 2\n", remove("a"), "b: 2\n"},
 		{"nested, blank line kept after", "x:\n  a: 1\n  b: 2\n\ny: 3\n", remove("x", "b"), "x:\n  a: 1\n\ny: 3\n"},
@@ -659,6 +659,11 @@ func TestRemoveEntries(t *testing.T) {
 		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
 		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
 		{"second document", "a: 1\n---\nb: 1\nc: 2\n...\n", remove("c"), "a: 1\n---\nb: 1\n...\n"},
+		// a line of blanks more indented than a block scalar's text is a
+		// line of it (its value "x\n \n"): the blank lines before the
+		// entry after it stay
+		{"blanks of a block scalar before", "a: 1\nb: |\n  x\n   \n\nc: 3\n", remove("c"), "a: 1\nb: |\n  x\n   \n\n"},
+		{"blanks of a block scalar before, folded", "a: >\n  p\n    \n\nb: 1\nc: 2\n", remove("b"), "a: >\n  p\n    \n\nc: 2\n"},
 		// not in place
 		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), ""},
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
@@ -678,6 +683,7 @@ func TestRemoveEntries(t *testing.T) {
 		// corpus, 2026-11-29)
 		{"comment after an empty item", "a:\n  - x\n  - # c\nb: 1\nc: 2\n", remove("a"), ""},
 		{"an explicit key", "?\n a\nb: 1\n", remove("a"), ""},
+		{"first in a tagged mapping", "a: #\n !t #\n b: 1\n c: 2\n", remove("a", "b"), ""},
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
 		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
@@ -690,6 +696,15 @@ func TestRemoveEntries(t *testing.T) {
 			l.Content = slices.Insert(l.Content, 1, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x"})
 		}, ""},
 		{"an anchored entry", "a: &x 1\nb: 2\n", remove("a"), ""},
+		// the blank lines after the cut follow what was before it: a
+		// block scalar takes a line of blanks more indented than its text
+		// ("a: |\n  p\n   \n" is "p\n \n"), and yaml.v3 takes a tab on a
+		// blank line after a plain scalar, not at the start of a document
+		{"blanks after, a block scalar before", "a: |\n  p\nb: 1\n   \nc: 2\n", remove("b"), ""},
+		{"blanks after, a block scalar before, at the end", "- |\n  p\n- 1\n   \n", remove("1"), ""},
+		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", remove("a"), ""},
+		{"a tab on a blank line after, quoted before", "a: 'q'\nb: 1\n  \t\nc: 2\n", both(remove("a"), remove("b")), ""},
+		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
@@ -809,6 +824,10 @@ func TestAddEntries(t *testing.T) {
 		{"first of a later document", "a: 1\n... # c\n---\nb: 1\n", add("z: 0", 0), ""},
 		{"after an empty item with a comment", "a:\n  - x\n  - # c\nb: 1\n", add("z: 0", 1), ""},
 		{"after an explicit key", "?\n 0\n", add("z: 0", 1), ""},
+		// a comment on the line of a tag alone goes to the first scalar
+		// after it (FuzzReplaceValues' corpus, 2026-11-29)
+		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},
+		{"first in a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 0, "a"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)

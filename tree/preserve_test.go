@@ -441,8 +441,8 @@ func TestPreserveFallbacks(t *testing.T) {
 		how:  "rendered",
 	}, {
 		// More changed lines than maxSpliceEdits: the diff is not tried.
-		// (Changed values alone would be replaced in place, however
-		// many: an item is added too.)
+		// (Changed values and added items alone would be written in
+		// place, however many: a comment is added too.)
 		name: "too many changes",
 		in:   big,
 		edit: func(st *Stream) {
@@ -451,6 +451,7 @@ func TestPreserveFallbacks(t *testing.T) {
 				it.Value += "-renamed"
 			}
 			items.Content = append(items.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "added"})
+			items.Content[0].HeadComment = "# the first"
 		},
 		how: "rendered",
 	}, {
@@ -862,14 +863,14 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "dash followed by spaces",
 		in:   "- a\n-   b\n- c\n",
 		edit: func(st *Stream) { root(st, 0).Content = append(root(st, 0).Content, NewString("d")) },
-		want: "- a\n-   b\n- c\n- d\n", outcomes: []outcome{spliced},
+		want: "- a\n-   b\n- c\n- d\n", outcomes: []outcome{replaced}, // inserted in place (inplace.go)
 	}, {
 		name: "literal block added to a CRLF file",
 		in:   "key: value\r\nlist:\r\n  - 1\r\n",
 		edit: func(st *Stream) {
 			MapSet(root(st, 0), "text", &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Value: "x\ny\n"})
 		},
-		want: "key: value\r\nlist:\r\n  - 1\r\ntext: |\r\n  x\r\n  y\r\n", outcomes: []outcome{canonical}, // yaml.v3's rendering, with the source's line ends
+		want: "key: value\r\nlist:\r\n  - 1\r\ntext: |\r\n  x\r\n  y\r\n", outcomes: []outcome{replaced}, // inserted in place, with the source's line ends
 	}, {
 		name: "mapping emptied, blank lines after it kept",
 		in:   "a:\n  b:\n    c: 1\n\n\nd: 2\n",
@@ -881,7 +882,7 @@ func TestPreserveEdgeCases(t *testing.T) {
 		edit: func(st *Stream) {
 			MapSet(root(st, 0), "c", &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Value: "x\n"})
 		},
-		want: "a: 1\nb: 2\nc: |\n  x\n", outcomes: []outcome{spliced},
+		want: "a: 1\nb: 2\nc: |\n  x\n", outcomes: []outcome{replaced}, // (its line break is its value's)
 	}, {
 		name: "value changed at the end of a file without a final newline",
 		in:   "a: 1\nb: 2",

@@ -329,10 +329,12 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 		}
 		n = r.node(yaml.ScalarNode, "", p.line, p.col)
 		r.scalarProps(n, p, "")
+		r.ranged(n, p, r.pos, r.pos) // (its properties)
 	case ':':
 		if r.isFlowBlankAt(r.pos+1) && p.has {
 			n = r.node(yaml.ScalarNode, "", p.line, p.col)
 			r.scalarProps(n, p, "")
+			r.ranged(n, p, r.pos, r.pos)
 			break
 		}
 		if r.isFlowBlankAt(r.pos + 1) {

@@ -77,10 +77,13 @@ func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
 	if r.ranges == nil {
 		return
 	}
-	r.lastEnd = max(r.lastEnd, end)
 	if end <= start {
-		return
+		if !p.has {
+			return
+		}
+		start, end = p.start, p.end // a node of properties alone ("&a : b")
 	}
+	r.lastEnd = max(r.lastEnd, end)
 	if p.has {
 		if strings.IndexByte(r.src[p.start:start], '\n') >= 0 {
 			return // comment lines may be between them ("!\n#\nx")

@@ -34,6 +34,8 @@ func TestRanges(t *testing.T) {
 		"empty ends":  "a:\n  b:\n  c:\n  - x\n  -\nd: [e, {f: }]\n",
 		"quote fold":  "a: 'b\n  c'\nd: \"e\\\n  f\"\n",
 		"nested":      "- - a\n  - b: c\n    d: [e,\n      f] # g\n- &h\n  i: j\n- *h\n",
+		// nodes of properties alone in flow collections and as keys
+		"props alone": "- [!t , &a ]\n- {a: !t , &b : c}\n- [!t : b, &c : d]\n- &d : e\n  !t : f\n",
 	}
 	for _, path := range yamlFiles(t) {
 		data, err := os.ReadFile(path)
@@ -113,8 +115,8 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 		props := n.Anchor != "" || n.Style&yaml.TaggedStyle != 0
 		at, found := offset[[2]int{n.Line, n.Column}]
 		found = found && at < len(in)
-		if !ok && n.Kind == yaml.ScalarNode && found && (in[at] == '!' || in[at] == '&') {
-			return end, outside // (properties on a line before the text, which the checks cannot tell; a range found must be right)
+		if !ok && n.Kind == yaml.ScalarNode && found && (in[at] == '!' || in[at] == '&') && (n.Value != "" || quoted || block || !props) {
+			return end, outside // (properties on a line before the text, which the checks cannot tell; a range found must be right; a node of properties alone has one)
 		}
 		want := n.Kind != yaml.ScalarNode || quoted || block || n.Value != "" || props
 		if n.Kind == yaml.ScalarNode && n.Value == "" && !quoted && !block && found && (in[at] == '!' || in[at] == '&') {

@@ -1628,6 +1628,7 @@ func (r *reader) key() *yaml.Node {
 	case c == ':' && p.has && r.pos == r.colon:
 		k = r.node(yaml.ScalarNode, "", p.line, p.col)
 		r.scalarProps(k, p, "")
+		r.ranged(k, p, r.pos, r.pos) // (its properties)
 	case c == '"':
 		k = r.doubleQuoted(-1, p)
 	case c == '\'':
