@@ -223,7 +223,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			switch {
 			case way == rerendered && fast:
 				text, proven, ok = s.rerender(chunk, 1+s.line0+lines[i], snap, d)
-			case way == replaced && fast && !s.noReplace:
+			case way == replaced && !s.whole && !s.noReplace:
 				text, ok = s.replaceValues(chunk, snap, d, i == 0)
 			}
 			if ok {

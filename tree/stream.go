@@ -84,8 +84,9 @@ type Options struct {
 	Outline *Outline
 	// Whole makes WriteYAML, after Snapshot, write an edited document by
 	// rendering it whole and splicing the changed lines into its source,
-	// never by rendering only its changed entries (see Snapshot): the
-	// output is the same, and tests compare the two.
+	// read back, never by rendering only its changed entries or editing
+	// the bytes of its changed values and entries in place (see
+	// Snapshot): the output is the same, and tests compare the two.
 	Whole bool
 	// Line is the line data starts at in its file, when data is a part
 	// of a longer stream (SplitStream); 0 or 1: the first line. The
