@@ -695,14 +695,13 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		// line of the collection's tag is its first scalar's)
 		return 0, nil, false
 	}
-	item := e.key
+	// the entry in a collection of its own
+	alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
 	if e.val != nil {
-		item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
-	} else {
-		item = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
+		alone = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
 	}
 	var buf bytes.Buffer
-	if err := encodeYAML(&buf, s.Style, []*yaml.Node{{Kind: yaml.DocumentNode, Content: []*yaml.Node{item}}}); err != nil {
+	if err := encodeYAML(&buf, s.Style, []*yaml.Node{{Kind: yaml.DocumentNode, Content: []*yaml.Node{alone}}}); err != nil {
 		return 0, nil, false
 	}
 	rendered := buf.Bytes()
