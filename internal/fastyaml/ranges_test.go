@@ -215,8 +215,9 @@ func checkScalarRange(t testing.TB, name string, n *yaml.Node, text, after, rest
 			t.Errorf("%s: %d:%d: range %q of a node with properties", name, n.Line, n.Column, text)
 		}
 	case block:
-		// (a comment may follow the header of one without text lines)
-		if c := text[0]; c != '|' && c != '>' || restOfLine != "" && !strings.HasPrefix(strings.TrimLeft(restOfLine, " \t"), "#") {
+		// (blanks and a comment may follow the header of one without
+		// text lines)
+		if r := strings.TrimLeft(restOfLine, " \t"); text[0] != '|' && text[0] != '>' || r != "" && r[0] != '#' {
 			t.Errorf("%s: %d:%d: range %q of a block scalar, followed by %q", name, n.Line, n.Column, text, restOfLine)
 		}
 	case quoted:
