@@ -179,8 +179,9 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 			// text read alone)
 		case n.Kind == yaml.MappingNode && len(n.Content) > 0 && !hasRange(ranges, n.Content[0]):
 			// (an empty key: ": a" read alone is no mapping)
-		case n.Kind == yaml.ScalarNode && strings.HasSuffix(text, ":"):
-			// (a key ending with a colon, "a:: b", is no scalar alone)
+		case n.Kind == yaml.ScalarNode && (strings.HasSuffix(text, ":") || text == "?" || text == "-"):
+			// (a key ending with a colon, "a:: b", is no scalar alone, nor
+			// an indicator: "?: a", "-: a")
 		case isPair(n, g, text, ranges, inFlow):
 			checkAlone(t, name, n, "["+text+"]", 1, g.End == len(in)) // a pair, read as one
 		case inFlow && n.Style&yaml.FlowStyle == 0:
@@ -231,7 +232,7 @@ func checkScalarRange(t testing.TB, name string, n *yaml.Node, text, after, rest
 	case oneLine && text != n.Value:
 		t.Errorf("%s: %d:%d: range %q of the plain scalar %q", name, n.Line, n.Column, text, n.Value)
 	}
-	if after != "" && !strings.ContainsAny(after[:1], " \t\r\n,]}:") && !(quoted && after[0] == '#') &&
+	if after != "" && !strings.ContainsAny(after[:1], " \t\r\n,]}:") && !((quoted || block) && after[0] == '#') &&
 		!strings.HasPrefix(after, "\u0085") && !strings.HasPrefix(after, "\u2028") && !strings.HasPrefix(after, "\u2029") {
 		t.Errorf("%s: %d:%d: range %q followed by %q", name, n.Line, n.Column, text, after[:min(len(after), 8)])
 	}
