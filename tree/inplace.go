@@ -138,7 +138,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			if !ok {
 				return nil, false
 			}
-			g = textEdit{from: at, to: at, text: text}
+			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
@@ -173,15 +173,61 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	})
 	out := make([]byte, 0, len(chunk)+64)
 	at := 0
+	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
 	for _, g := range regions {
 		if g.from < at {
 			return nil, false // (overlapping edits)
 		}
 		out = append(out, chunk[at:g.from]...)
 		out = append(out, g.text...)
+		if g.added {
+			added = append(added, textEdit{from: len(out), block: g.block})
+		}
 		at = g.to
 	}
-	return append(out, chunk[at:]...), true
+	out = append(out, chunk[at:]...)
+	for _, g := range added {
+		if !blanksFollow(out, g.from, g.block) {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// blanksFollow reports whether the blank lines of text from offset at on
+// (after an added entry's lines, what is cut around them cut) may follow
+// the added entry: none holds a tab (yaml.v3 reads a tab on a blank line
+// after a plain scalar, not after a quoted one or a key), and there are
+// none when the entry may end with a block scalar (block): a blank line
+// would be its value's ("|+" keeps empty lines, and a line of blanks more
+// indented than its text is a line of it).
+func blanksFollow(text []byte, at int, block bool) bool {
+	for l := at; l < len(text); {
+		line, next := lineAt(text, l)
+		if !blankLine(line) {
+			break
+		}
+		if block || bytes.IndexByte(line, '\t') >= 0 {
+			return false
+		}
+		l = next
+	}
+	return true
+}
+
+// mayEndInBlock reports whether the writer may write the entry whose key
+// (or item) is k and value v (nil for an item) ending with a block
+// scalar: its last scalar has a block style, or a line break in its
+// value (the writer chooses the style of a text of several lines).
+func mayEndInBlock(k, v *yaml.Node) bool {
+	n := k
+	if v != nil {
+		n = v
+	}
+	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	return n.Kind == yaml.ScalarNode && (n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || bytes.ContainsAny([]byte(n.Value), "\n\r\u0085\u2028\u2029"))
 }
 
 // valueEdits appends to edits the values of b (the edited tree) that
@@ -266,6 +312,10 @@ func endsValue(rest []byte, flow bool) bool {
 type textEdit struct {
 	from, to int
 	text     []byte
+
+	// an added entry's lines, and whether the entry may end with a
+	// block scalar (mayEndInBlock)
+	added, block bool
 }
 
 // valueText returns the writer's text of scalar n as a value in a block
@@ -680,7 +730,10 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 //   - a block scalar ending the text without a line break before it (the
 //     line break the new lines need would be its value's);
 //   - going first in a document after the stream's first
-//     (startsDocument).
+//     (startsDocument);
+//   - blank lines after the new lines that the new entry's end reads
+//     otherwise than the source's did (blanksFollow, checked by
+//     replaceValues on the whole text, removed lines cut).
 //
 // The writer's text of the entry reads as the entry (its tests), and
 // indenting every line of it alike keeps it so: its lines are whole lines

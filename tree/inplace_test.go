@@ -828,6 +828,18 @@ func TestAddEntries(t *testing.T) {
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)
 		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},
 		{"first in a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 0, "a"), ""},
+		// the blank lines after the new lines follow the new entry: a tab
+		// on one is an error after a quoted scalar (yaml.v3), and a block
+		// scalar ending the entry takes them ("|+" keeps them, a line of
+		// blanks more indented than its text is a line of it); so too
+		// when a removed entry's lines were between (attack, 2026-11-30)
+		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", add("k: 'yes'", 1), ""},
+		{"blank lines after a new keep block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\\n\"", 1), ""},
+		{"blanks after a new block scalar", "a: 1\n     \nb: 2\n", add("k: \"x\\n\"", 1), ""},
+		{"blanks after a new block scalar, a removal between", "a: 1\nb: 2\n     \nc: 3\n", both(add("k: \"x\\n\"", 1), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = slices.Delete(r.Content, 4, 6) // b
+		}), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
