@@ -728,7 +728,9 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 //   - the collection's entries not at the start of their lines (but for a
 //     dash: "- a: 1", where the new key goes at a's column);
 //   - a block scalar ending the text without a line break before it (the
-//     line break the new lines need would be its value's);
+//     line break the new lines need would be its value's), or a new
+//     entry there that may end with one (mayEndInBlock: its last line
+//     would have none);
 //   - going first in a document after the stream's first
 //     (startsDocument);
 //   - blank lines after the new lines that the new entry's end reads
@@ -777,8 +779,12 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 		at = next
 		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
-		if lead && endsInBlockScalar(e.afterK, e.afterV) {
-			return 0, nil, false // (its last line would get a line break, its value too)
+		if lead && (endsInBlockScalar(e.afterK, e.afterV) || mayEndInBlock(e.key, e.val)) {
+			// (the last line of a block scalar before would get a line
+			// break, its value too; a new one's would have none, its
+			// value not its line break: the writer chooses a block
+			// scalar for a text of lines, whatever the node's style)
+			return 0, nil, false
 		}
 		for l := at; l < len(chunk); {
 			line, next := lineAt(chunk, l)
@@ -824,10 +830,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if lead {
 		text = append(text, eol...)
 	}
-	// (after lead, the text ends without a line break as the source did,
-	// but where the entry ends with a block scalar: its line break is its
-	// value's)
-	final := !lead || endsInBlockScalar(e.key, e.val)
+	// (after lead, the text ends without a line break as the source did:
+	// the entry does not end with a block scalar)
+	final := !lead
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
 		if i > 0 {

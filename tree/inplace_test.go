@@ -836,6 +836,11 @@ func TestAddEntries(t *testing.T) {
 		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", add("k: 'yes'", 1), ""},
 		{"blank lines after a new keep block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\\n\"", 1), ""},
 		{"blanks after a new block scalar", "a: 1\n     \nb: 2\n", add("k: \"x\\n\"", 1), ""},
+		// the writer chooses a block scalar for a text of lines: at the
+		// end of a text without a final line break, its last line would
+		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-30)
+		{"a new text of lines at the end without a final newline", "a: 1", add("k: \"x\\ny\\n\"", 1), ""},
+		{"a new item, a text of lines, at the end without a final newline", "l:\n- x", add("- \"p\\nq\\n\"", 1, "l"), ""},
 		{"blanks after a new block scalar, a removal between", "a: 1\nb: 2\n     \nc: 3\n", both(add("k: \"x\\n\"", 1), func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content = slices.Delete(r.Content, 4, 6) // b
