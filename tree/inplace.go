@@ -711,8 +711,8 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 
 // addedLines returns where in chunk added entry e (an entryEdits edit)
 // goes and its text: the writer's text of a collection holding the entry
-// alone, each line indented to the column of the collection's entries
-// (a key's, an item's dash), with the line break the chunk uses. It goes
+// alone, written at the column of the collection's entries (a key's, an
+// item's dash; appendAt), with the line break the chunk uses. It goes
 // after the lines of the kept entry before it (its last line ends with
 // nothing but blanks and a comment), or, when it comes first, before the
 // line of the kept entry after it (which holds nothing before that but
@@ -737,9 +737,9 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 //     otherwise than the source's did (blanksFollow, checked by
 //     replaceValues on the whole text, removed lines cut).
 //
-// The writer's text of the entry reads as the entry (its tests), and
-// indenting every line of it alike keeps it so: its lines are whole lines
-// of the text, at the column of the entries around them.
+// The writer's text of the entry reads as the entry (its tests), written
+// at its column as the writer writes it in the document: its lines are
+// whole lines of the text, at the column of the entries around them.
 func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (at int, text []byte, ok bool) {
 	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
 		return 0, nil, false
@@ -756,12 +756,12 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	} else {
 		item = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
 	}
-	var buf bytes.Buffer
-	if err := encodeYAML(&buf, s.Style, []*yaml.Node{{Kind: yaml.DocumentNode, Content: []*yaml.Node{item}}}); err != nil {
-		return 0, nil, false
-	}
-	rendered := buf.Bytes()
-	if len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+	// the writer's text of the entry where it is: its nested lines
+	// indented from the entry's column as the writer indents them there
+	// (with an indentation width of 4, a mapping's keys at column 6 have
+	// the keys of their values at 8, not 10), its continuation lines too
+	rendered, err := appendAt(nil, item, s.Style, col)
+	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
 		return 0, nil, false
 	}
 	lead := false // a line break goes first: the text ends without one
@@ -825,8 +825,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if bytes.Contains(chunk, []byte("\r\n")) {
 		eol = []byte("\r\n") // (cutsLines: every line break is LF or CRLF)
 	}
-	indent := bytes.Repeat([]byte(" "), col)
-	text = make([]byte, 0, len(rendered)+8*col)
+	text = make([]byte, 0, len(rendered)+16)
 	if lead {
 		text = append(text, eol...)
 	}
@@ -835,10 +834,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	final := !lead
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
-		if i > 0 {
-			text = append(text, indent...)
-			text = append(text, rendered[:i]...)
-		}
+		text = append(text, rendered[:i]...)
 		rendered = rendered[i+1:]
 		if len(rendered) > 0 || final {
 			text = append(text, eol...)

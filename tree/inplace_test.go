@@ -794,6 +794,15 @@ func TestAddEntries(t *testing.T) {
 		{"blank line after stays after", "a: 1\n\nb: 2\n", add("c: 3", 1), "a: 1\nc: 3\n\nb: 2\n"},
 		{"a value that needs quotes", "a: 1\n", add("b: 'yes'", 1), "a: 1\nb: \"yes\"\n"},
 		{"a long text", "a: 1\n", add("b: \"x\\ny\\n\"", 1), "a: 1\nb: |\n  x\n  y\n"},
+		// the writer indents a value from its key's column to the next
+		// multiple of the width (4 here: keys at 6, their values' at 8,
+		// then 12), and a quoted text's continuation lines (after a line
+		// separator) one width right of its key: the new lines are
+		// written where they go, not written at column 0 and shifted
+		// (attack, 2026-11-30)
+		{"indentation width 4, a key of an item's mapping", "m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n", add("r:\n  l:\n    c: 1", 2, "l", "0"),
+			"m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n      r:\r\n        l:\r\n            c: 1\r\n"},
+		{"continuation lines of a new text", "m:\n    k: 1\n", add("z: \"a\\u2028b\"", 1, "m"), "m:\n    k: 1\n    z: 'a\u2028        b'\n"},
 		{"added and removed", "a: 1\nb: 2\nc: 3\n", both(add("z: 9", 1), func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content = slices.Delete(r.Content, 4, 6) // b
