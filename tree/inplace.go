@@ -846,7 +846,8 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 // entryColumn returns the column of the entries of the block collection
 // whose entry sibling is (a key, or an item when item): the length of the
 // text before it on its line, which must be indentation, and for an item
-// or a compact mapping a dash ("- a: 1"); for an item, the dash's column.
+// or a compact mapping a dash ("- a: 1"); for an item, the dash's column,
+// one space after it as the writer writes it.
 func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item bool) (int, bool) {
 	r, ok := ranges.Of(sibling)
 	if !ok {
@@ -857,7 +858,9 @@ func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item
 	spaces := len(prefix) - len(bytes.TrimLeft(prefix, " "))
 	rest := prefix[spaces:]
 	switch {
-	case item && len(rest) >= 2 && rest[0] == '-' && len(bytes.TrimLeft(rest[1:], " ")) == 0:
+	case item && len(rest) == 2 && rest[0] == '-' && rest[1] == ' ':
+		// (not "-   a": the writer writes "- ", the general way the
+		// source's spaces)
 		return spaces, true
 	case !item && len(bytes.Trim(rest, " -")) == 0 && (len(rest) == 0 || rest[0] == '-'):
 		return len(prefix), true

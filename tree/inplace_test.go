@@ -819,6 +819,10 @@ func TestAddEntries(t *testing.T) {
 			add("z: 0", 1)(st)
 			Root(st.Docs[0]).Content[2].HeadComment = "# new"
 		}, ""},
+		// the writer writes "- c"; the general way writes new items
+		// with the spaces the source has after its dashes (attack,
+		// 2026-11-30)
+		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		{"into a flow mapping", "a: {b: 1}\n", add("c: 2", 1, "a"), ""},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
