@@ -729,8 +729,9 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 //     dash: "- a: 1", where the new key goes at a's column);
 //   - a block scalar ending the text without a line break before it (the
 //     line break the new lines need would be its value's), or a new
-//     entry there that may end with one (mayEndInBlock: its last line
-//     would have none);
+//     entry there ending with a text of lines without a block style
+//     (mayEndInBlock: the writer may write a block scalar, whose last
+//     line would have none);
 //   - going first in a document after the stream's first
 //     (startsDocument);
 //   - blank lines after the new lines that the new entry's end reads
@@ -779,11 +780,12 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 		at = next
 		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
-		if lead && (endsInBlockScalar(e.afterK, e.afterV) || mayEndInBlock(e.key, e.val)) {
+		if lead && (endsInBlockScalar(e.afterK, e.afterV) || mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val)) {
 			// (the last line of a block scalar before would get a line
-			// break, its value too; a new one's would have none, its
-			// value not its line break: the writer chooses a block
-			// scalar for a text of lines, whatever the node's style)
+			// break, its value too; a new text of lines without a block
+			// style may be written as a block scalar too, the writer
+			// choosing, and its last line would have no line break: its
+			// value's; one with a block style gets it below)
 			return 0, nil, false
 		}
 		for l := at; l < len(chunk); {
@@ -829,9 +831,10 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if lead {
 		text = append(text, eol...)
 	}
-	// (after lead, the text ends without a line break as the source did:
-	// the entry does not end with a block scalar)
-	final := !lead
+	// (after lead, the text ends without a line break as the source did,
+	// but where the entry ends with a block scalar: its line break is its
+	// value's)
+	final := !lead || endsInBlockScalar(e.key, e.val)
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
 		text = append(text, rendered[:i]...)
