@@ -751,11 +751,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		// line of the collection's tag is its first scalar's)
 		return 0, nil, false
 	}
-	item := e.key
+	item := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
 	if e.val != nil {
 		item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
-	} else {
-		item = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
 	}
 	// the writer's text of the entry where it is: its nested lines
 	// indented from the entry's column as the writer indents them there
