@@ -138,7 +138,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			if !ok {
 				return nil, false
 			}
-			g = textEdit{from: at, to: at, text: text}
+			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
@@ -173,15 +173,61 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	})
 	out := make([]byte, 0, len(chunk)+64)
 	at := 0
+	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
 	for _, g := range regions {
 		if g.from < at {
 			return nil, false // (overlapping edits)
 		}
 		out = append(out, chunk[at:g.from]...)
 		out = append(out, g.text...)
+		if g.added {
+			added = append(added, textEdit{from: len(out), block: g.block})
+		}
 		at = g.to
 	}
-	return append(out, chunk[at:]...), true
+	out = append(out, chunk[at:]...)
+	for _, g := range added {
+		if !blanksFollow(out, g.from, g.block) {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// blanksFollow reports whether the blank lines of text from offset at on
+// (after an added entry's lines, what is cut around them cut) may follow
+// the added entry: none holds a tab (yaml.v3 reads a tab on a blank line
+// after a plain scalar, not after a quoted one or a key), and there are
+// none when the entry may end with a block scalar (block): a blank line
+// would be its value's ("|+" keeps empty lines, and a line of blanks more
+// indented than its text is a line of it).
+func blanksFollow(text []byte, at int, block bool) bool {
+	for l := at; l < len(text); {
+		line, next := lineAt(text, l)
+		if !blankLine(line) {
+			break
+		}
+		if block || bytes.IndexByte(line, '\t') >= 0 {
+			return false
+		}
+		l = next
+	}
+	return true
+}
+
+// mayEndInBlock reports whether the writer may write the entry whose key
+// (or item) is k and value v (nil for an item) ending with a block
+// scalar: its last scalar has a block style, or a line break in its
+// value (the writer chooses the style of a text of several lines).
+func mayEndInBlock(k, v *yaml.Node) bool {
+	n := k
+	if v != nil {
+		n = v
+	}
+	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	return n.Kind == yaml.ScalarNode && (n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || bytes.ContainsAny([]byte(n.Value), "\n\r\u0085\u2028\u2029"))
 }
 
 // valueEdits appends to edits the values of b (the edited tree) that
@@ -266,6 +312,10 @@ func endsValue(rest []byte, flow bool) bool {
 type textEdit struct {
 	from, to int
 	text     []byte
+
+	// an added entry's lines, and whether the entry may end with a
+	// block scalar (mayEndInBlock)
+	added, block bool
 }
 
 // valueText returns the writer's text of scalar n as a value in a block
@@ -661,8 +711,8 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 
 // addedLines returns where in chunk added entry e (an entryEdits edit)
 // goes and its text: the writer's text of a collection holding the entry
-// alone, each line indented to the column of the collection's entries
-// (a key's, an item's dash), with the line break the chunk uses. It goes
+// alone, written at the column of the collection's entries (a key's, an
+// item's dash; appendAt), with the line break the chunk uses. It goes
 // after the lines of the kept entry before it (its last line ends with
 // nothing but blanks and a comment), or, when it comes first, before the
 // line of the kept entry after it (which holds nothing before that but
@@ -678,13 +728,19 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 //   - the collection's entries not at the start of their lines (but for a
 //     dash: "- a: 1", where the new key goes at a's column);
 //   - a block scalar ending the text without a line break before it (the
-//     line break the new lines need would be its value's);
+//     line break the new lines need would be its value's), or a new
+//     entry there ending with a text of lines without a block style
+//     (mayEndInBlock: the writer may write a block scalar, whose last
+//     line would have none);
 //   - going first in a document after the stream's first
-//     (startsDocument).
+//     (startsDocument);
+//   - blank lines after the new lines that the new entry's end reads
+//     otherwise than the source's did (blanksFollow, checked by
+//     replaceValues on the whole text, removed lines cut).
 //
-// The writer's text of the entry reads as the entry (its tests), and
-// indenting every line of it alike keeps it so: its lines are whole lines
-// of the text, at the column of the entries around them.
+// The writer's text of the entry reads as the entry (its tests), written
+// at its column as the writer writes it in the document: its lines are
+// whole lines of the text, at the column of the entries around them.
 func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (at int, text []byte, ok bool) {
 	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
 		return 0, nil, false
@@ -700,12 +756,12 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if e.val != nil {
 		alone = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
 	}
-	var buf bytes.Buffer
-	if err := encodeYAML(&buf, s.Style, []*yaml.Node{{Kind: yaml.DocumentNode, Content: []*yaml.Node{alone}}}); err != nil {
-		return 0, nil, false
-	}
-	rendered := buf.Bytes()
-	if len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+	// the writer's text of the entry where it is: its nested lines
+	// indented from the entry's column as the writer indents them there
+	// (with an indentation width of 4, a mapping's keys at column 6 have
+	// the keys of their values at 8, not 10), its continuation lines too
+	rendered, err := appendAt(nil, alone, s.Style, col)
+	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
 		return 0, nil, false
 	}
 	lead := false // a line break goes first: the text ends without one
@@ -723,8 +779,13 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 		at = next
 		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
-		if lead && endsInBlockScalar(e.afterK, e.afterV) {
-			return 0, nil, false // (its last line would get a line break, its value too)
+		if lead && (endsInBlockScalar(e.afterK, e.afterV) || mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val)) {
+			// (the last line of a block scalar before would get a line
+			// break, its value too; a new text of lines without a block
+			// style may be written as a block scalar too, the writer
+			// choosing, and its last line would have no line break: its
+			// value's; one with a block style gets it below)
+			return 0, nil, false
 		}
 		for l := at; l < len(chunk); {
 			line, next := lineAt(chunk, l)
@@ -765,8 +826,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	if bytes.Contains(chunk, []byte("\r\n")) {
 		eol = []byte("\r\n") // (cutsLines: every line break is LF or CRLF)
 	}
-	indent := bytes.Repeat([]byte(" "), col)
-	text = make([]byte, 0, len(rendered)+8*col)
+	text = make([]byte, 0, len(rendered)+16)
 	if lead {
 		text = append(text, eol...)
 	}
@@ -776,10 +836,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 	final := !lead || endsInBlockScalar(e.key, e.val)
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
-		if i > 0 {
-			text = append(text, indent...)
-			text = append(text, rendered[:i]...)
-		}
+		text = append(text, rendered[:i]...)
 		rendered = rendered[i+1:]
 		if len(rendered) > 0 || final {
 			text = append(text, eol...)
@@ -791,7 +848,8 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 // entryColumn returns the column of the entries of the block collection
 // whose entry sibling is (a key, or an item when item): the length of the
 // text before it on its line, which must be indentation, and for an item
-// or a compact mapping a dash ("- a: 1"); for an item, the dash's column.
+// or a compact mapping a dash ("- a: 1"); for an item, the dash's column,
+// one space after it as the writer writes it.
 func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item bool) (int, bool) {
 	r, ok := ranges.Of(sibling)
 	if !ok {
@@ -802,7 +860,9 @@ func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item
 	spaces := len(prefix) - len(bytes.TrimLeft(prefix, " "))
 	rest := prefix[spaces:]
 	switch {
-	case item && len(rest) >= 2 && rest[0] == '-' && len(bytes.TrimLeft(rest[1:], " ")) == 0:
+	case item && len(rest) == 2 && rest[0] == '-' && rest[1] == ' ':
+		// (not "-   a": the writer writes "- ", the general way the
+		// source's spaces)
 		return spaces, true
 	case !item && len(bytes.Trim(rest, " -")) == 0 && (len(rest) == 0 || rest[0] == '-'):
 		return len(prefix), true

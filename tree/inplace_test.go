@@ -794,6 +794,15 @@ func TestAddEntries(t *testing.T) {
 		{"blank line after stays after", "a: 1\n\nb: 2\n", add("c: 3", 1), "a: 1\nc: 3\n\nb: 2\n"},
 		{"a value that needs quotes", "a: 1\n", add("b: 'yes'", 1), "a: 1\nb: \"yes\"\n"},
 		{"a long text", "a: 1\n", add("b: \"x\\ny\\n\"", 1), "a: 1\nb: |\n  x\n  y\n"},
+		// the writer indents a value from its key's column to the next
+		// multiple of the width (4 here: keys at 6, their values' at 8,
+		// then 12), and a quoted text's continuation lines (after a line
+		// separator) one width right of its key: the new lines are
+		// written where they go, not written at column 0 and shifted
+		// (attack, 2026-11-30)
+		{"indentation width 4, a key of an item's mapping", "m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n", add("r:\n  l:\n    c: 1", 2, "l", "0"),
+			"m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n      r:\r\n        l:\r\n            c: 1\r\n"},
+		{"continuation lines of a new text", "m:\n    k: 1\n", add("z: \"a\\u2028b\"", 1, "m"), "m:\n    k: 1\n    z: 'a\u2028        b'\n"},
 		{"added and removed", "a: 1\nb: 2\nc: 3\n", both(add("z: 9", 1), func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content = slices.Delete(r.Content, 4, 6) // b
@@ -810,6 +819,10 @@ func TestAddEntries(t *testing.T) {
 			add("z: 0", 1)(st)
 			Root(st.Docs[0]).Content[2].HeadComment = "# new"
 		}, ""},
+		// the writer writes "- c"; the general way writes new items
+		// with the spaces the source has after its dashes (attack,
+		// 2026-11-30)
+		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		{"into a flow mapping", "a: {b: 1}\n", add("c: 2", 1, "a"), ""},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
@@ -828,6 +841,23 @@ func TestAddEntries(t *testing.T) {
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)
 		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},
 		{"first in a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 0, "a"), ""},
+		// the blank lines after the new lines follow the new entry: a tab
+		// on one is an error after a quoted scalar (yaml.v3), and a block
+		// scalar ending the entry takes them ("|+" keeps them, a line of
+		// blanks more indented than its text is a line of it); so too
+		// when a removed entry's lines were between (attack, 2026-11-30)
+		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", add("k: 'yes'", 1), ""},
+		{"blank lines after a new keep block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\\n\"", 1), ""},
+		{"blanks after a new block scalar", "a: 1\n     \nb: 2\n", add("k: \"x\\n\"", 1), ""},
+		// the writer chooses a block scalar for a text of lines: at the
+		// end of a text without a final line break, its last line would
+		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-30)
+		{"a new text of lines at the end without a final newline", "a: 1", add("k: \"x\\ny\\n\"", 1), ""},
+		{"a new item, a text of lines, at the end without a final newline", "l:\n- x", add("- \"p\\nq\\n\"", 1, "l"), ""},
+		{"blanks after a new block scalar, a removal between", "a: 1\nb: 2\n     \nc: 3\n", both(add("k: \"x\\n\"", 1), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = slices.Delete(r.Content, 4, 6) // b
+		}), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)

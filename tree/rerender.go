@@ -141,6 +141,17 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 			// lines between as the rendering has them (no blank line)
 			return nil, false, false
 		}
+		for _, l := range lines[to:] {
+			if !blankLine(bytes.TrimSuffix(l, []byte("\n"))) {
+				break
+			}
+			if bytes.IndexByte(l, '\t') >= 0 {
+				// a tab on a blank line after the unit: yaml.v3 reads it
+				// after a plain scalar, not after a quoted one or a key,
+				// which the new lines may end with (attack, 2026-11-30)
+				return nil, false, false
+			}
+		}
 		repls = append(repls, repl{from, to, newText})
 	}
 	out := make([]byte, 0, len(chunk)+256)

@@ -77,6 +77,17 @@ func appendDocument(b []byte, doc *yaml.Node, st Style) ([]byte, error) {
 	return w.out, w.err
 }
 
+// appendAt appends the block collection n written as YAML in style st as
+// the writer writes it in a document where its entries (keys, or the
+// dashes of items) are at column col: its lines indented from there, its
+// first line too.
+func appendAt(b []byte, n *yaml.Node, st Style, col int) ([]byte, error) {
+	w := newWriter(b, st)
+	w.base = col
+	w.document(n)
+	return w.out, w.err
+}
+
 // appendDocumentPlain is appendDocument, and reports whether the text is
 // of the plain shapes: every value on one line (no block scalar, no
 // scalar or flow collection over several lines), no anchor, alias, tag,
@@ -107,6 +118,7 @@ type writer struct {
 	// before the root. indents holds those of the collections around.
 	indent  int
 	indents []int
+	base    int // the root collection's column (appendAt)
 	flow    int // the flow collections the writer is in
 
 	comments
@@ -233,7 +245,7 @@ func (w *writer) enter(flow, item, compactSeq bool) {
 		w.indent = w.step
 		return
 	case w.indent < 0:
-		w.indent = 0
+		w.indent = w.base
 		return
 	case item:
 		w.indent += 2
