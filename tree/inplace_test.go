@@ -349,7 +349,7 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		}
 		// every line of b is a line of a, in order, but for the added
 		// entries' and a changed value's; a final line without a line
-		// break may have got one
+		// break may have got one (the text's LF or CRLF)
 		al, bl := strings.SplitAfter(string(a), "\n"), strings.SplitAfter(string(b), "\n")
 		k, changed := 0, 0
 		for _, l := range bl {
@@ -357,7 +357,7 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 				continue // (after a final line break)
 			}
 			from := k
-			for k < len(al) && al[k] != l && strings.TrimSuffix(al[k], "\n") != strings.TrimSuffix(l, "\n") {
+			for k < len(al) && al[k] != l && strings.TrimRight(al[k], "\r\n") != strings.TrimRight(l, "\r\n") {
 				k++
 			}
 			if k == len(al) {
