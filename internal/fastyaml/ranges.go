@@ -84,6 +84,9 @@ func (r *reader) ranged(n *yaml.Node, p props, start, end int) {
 		start, end = p.start, p.end // a node of properties alone ("&a : b")
 	}
 	r.lastEnd = max(r.lastEnd, end)
+	if p.has && strings.IndexByte(r.src[p.start:p.end], '\n') >= 0 {
+		return // properties over lines ("&a\n!t"): comment lines may be between them
+	}
 	if p.has {
 		if strings.IndexByte(r.src[p.start:start], '\n') >= 0 {
 			return // comment lines may be between them ("!\n#\nx")

@@ -115,7 +115,7 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 		props := n.Anchor != "" || n.Style&yaml.TaggedStyle != 0
 		at, found := offset[[2]int{n.Line, n.Column}]
 		found = found && at < len(in)
-		if !ok && n.Kind == yaml.ScalarNode && found && (in[at] == '!' || in[at] == '&') && (n.Value != "" || quoted || block || !props) {
+		if !ok && n.Kind == yaml.ScalarNode && found && (in[at] == '!' || in[at] == '&') && (n.Value != "" || quoted || block || !props || propsOverLines(in[at:])) {
 			return end, outside // (properties on a line before the text, which the checks cannot tell; a range found must be right; a node of properties alone has one)
 		}
 		want := n.Kind != yaml.ScalarNode || quoted || block || n.Value != "" || props
@@ -324,4 +324,35 @@ func isPair(n *yaml.Node, g Range, text string, ranges *Ranges, inFlow bool) boo
 func hasRange(ranges *Ranges, n *yaml.Node) bool {
 	_, ok := ranges.Of(n)
 	return ok
+}
+
+// propsOverLines reports whether the properties at the start of text go
+// on after a line break ("&a\n!t": a node of such properties has no
+// range, comment lines may be between them).
+func propsOverLines(text string) bool {
+	const breaks = "\r\n\u0085\u2028\u2029"
+	brk := strings.IndexAny(text, breaks)
+	if brk < 0 {
+		return false
+	}
+	for _, f := range strings.Fields(text[:brk]) {
+		if f[0] == '#' {
+			break // a comment after them
+		}
+		if f[0] != '!' && f[0] != '&' {
+			return false // text after them on their line
+		}
+	}
+	rest := text[brk:]
+	for {
+		rest = strings.TrimLeft(rest, " \t"+breaks)
+		if !strings.HasPrefix(rest, "#") {
+			return rest != "" && (rest[0] == '!' || rest[0] == '&')
+		}
+		i := strings.IndexAny(rest, breaks) // a comment line
+		if i < 0 {
+			return false
+		}
+		rest = rest[i:]
+	}
 }

@@ -1011,6 +1011,7 @@ func (r *reader) merge(p, q props) props {
 	if q.hasTag {
 		p.tag, p.tagged, p.hasTag = q.tag, q.tagged, true
 	}
+	p.end = q.end // (its properties are over lines: no range, ranged)
 	return p
 }
 
@@ -1029,7 +1030,7 @@ func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	}
 	n := r.node(yaml.ScalarNode, "", p.line, p.col)
 	r.scalarProps(n, p, "")
-	r.ranged(n, props{}, p.start, p.end)
+	r.ranged(n, p, p.start, p.end)
 	return n
 }
 
