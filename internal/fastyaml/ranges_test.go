@@ -182,6 +182,8 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 		case n.Kind == yaml.ScalarNode && (strings.HasSuffix(text, ":") || text == "?" || text == "-"):
 			// (a key ending with a colon, "a:: b", is no scalar alone, nor
 			// an indicator: "?: a", "-: a")
+		case n.Column == 1 && (strings.HasPrefix(text, "---") || strings.HasPrefix(text, "...")):
+			// (at the start of a line alone, a document marker: "---: a")
 		case isPair(n, g, text, ranges, inFlow):
 			checkAlone(t, name, n, "["+text+"]", 1, g.End == len(in)) // a pair, read as one
 		case inFlow && n.Style&yaml.FlowStyle == 0:
