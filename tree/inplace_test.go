@@ -325,6 +325,9 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		return nil
 	}
 	checkReadsAs(t, out, st, outcomes)
+	if !slices.Contains(outcomes, replaced) {
+		return outcomes // (documentStarts below knows LF and CRLF alone)
+	}
 	_, body := cutBOM(st.src)
 	_, outBody := cutBOM(out)
 	starts, outStarts := documentStarts(body), documentStarts(outBody)

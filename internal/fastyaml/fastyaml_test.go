@@ -220,6 +220,10 @@ func TestAppendToContent(t *testing.T) {
 // keys, directives, flow collections over lines, CRLF line breaks, byte
 // order marks, tabs, long lines, documents without content.
 var oddInputs = []string{
+	// a complex key without a value, then a last line of blanks narrower
+	// than the mapping without a line break: yaml.v3 ends the mapping there
+	// (FuzzDifferential, 2026-11-29)
+	"    ? 0\n ", "  ? 0\n ", "    ? 0\n\n ",
 	// a root of properties alone after comments and ---: the comments
 	// are the document's foot, as when it is empty (FuzzDifferential, 2026-11-29)
 	"#\n---\n!", "# c\n\n---\n&a\n", "#\n---\n!!str\n  \n#q\n",

@@ -1134,6 +1134,11 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
+	case r.ind < 0 && r.mark == 0 && r.tokEnd < 0 && col > 0 && r.shortBlankEnd(col) >= 0:
+		// after a plain key, a last line of blanks alone without a line
+		// break, narrower than the mapping: yaml.v3 ends the mapping on
+		// that line ("  ? 0\n ")
+		line, c = strings.Count(r.src[:r.end], "\n"), r.shortBlankEnd(col)
 	case r.ind < 0 && r.mark == 0 && (col == 0 || r.tokEnd < 0 || r.endsAtColumn(r.tokEnd, col)):
 		line, c = r.endPos()
 	case r.ind < col && r.tokEnd >= 0:
@@ -1153,6 +1158,18 @@ func (r *reader) endsAtColumn(at, col int) bool {
 	}
 	last := r.src[at+nl+1 : r.end]
 	return len(last) >= col && strings.Trim(last, " ") == ""
+}
+
+// shortBlankEnd returns the width of the stream's last line when it is of
+// blanks alone, without a line break, and narrower than col but not
+// empty; -1 otherwise.
+func (r *reader) shortBlankEnd(col int) int {
+	nl := strings.LastIndexByte(r.src[:r.end], '\n')
+	last := r.src[nl+1 : r.end]
+	if nl < 0 || last == "" || len(last) >= col || strings.Trim(last, " ") != "" {
+		return -1
+	}
+	return len(last)
 }
 
 // endPos returns the line and column yaml.v3 gives the end of the stream:
