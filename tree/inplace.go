@@ -41,9 +41,12 @@ import (
 //     indicators, never ending in a blank or holding " #"), on one line,
 //     so what follows ends it as it ended the old one;
 //   - it is plain where the old text was plain and quoted where it was
-//     quoted: yaml.v3 places a comment after the one otherwise than after
-//     the other in places ("0: 0\r#" gives the comment to 0 as its foot
-//     comment, "0: '0'\r#" to what follows as its head comment).
+//     quoted, or no comment line follows it, its text's line breaks are LF
+//     or CRLF and no blank line after it holds a tab (kindFree): yaml.v3
+//     places a comment after the one otherwise than after the other in
+//     places ("0: 0\r#" gives the comment to 0 as its foot comment,
+//     "0: '0'\r#" to what follows as its head comment), and reads a tab
+//     on a blank line after a plain scalar only.
 // TestReplaceValuesRandom and FuzzReplaceValues read every document
 // written so back, every node's comments compared.
 //
@@ -151,12 +154,13 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
-			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) {
+			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End) {
 				// yaml.v3 places a comment after a plain scalar otherwise
 				// than after a quoted one in places ("0: 0\r#" has the
 				// comment as the foot comment of 0, "0: '0'\r#" as the head
-				// comment of what follows): a value changes in place only
-				// from plain to plain, or from quoted to quoted
+				// comment of what follows): a value changes from plain to
+				// quoted or back only where no comment line follows it
+				// (kindFree)
 				return nil, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: value}
@@ -663,22 +667,53 @@ func anchoredOrCommented(n *yaml.Node) bool {
 	return false
 }
 
-// cutsLines reports whether entries can be removed from doc, read from
-// chunk with ranges, by cutting lines (removedLines): its line breaks are
-// LF or CRLF, and no block scalar keeps its trailing empty lines ("|+":
-// the blank lines after it, which a cut may take, are its value's); and
-// whether doc has a block scalar.
-func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) (ok, blocks bool) {
+// kindFree reports whether a value whose text ends at offset end of chunk
+// may change from plain to quoted or back: the text's line breaks are LF
+// or CRLF, the first line after the value's that is not blank is no
+// comment line (what yaml.v3 gives such a line to depends on which the
+// value is), and the blank lines before it hold no tab.
+func kindFree(chunk []byte, end int) bool {
+	if !lfOrCRLF(chunk) {
+		return false
+	}
+	_, l := lineAt(chunk, end)
+	for l < len(chunk) {
+		line, next := lineAt(chunk, l)
+		if commentLine(line) || bytes.IndexByte(line, '\t') >= 0 && blankLine(line) {
+			// (and yaml.v3 reads a tab on a blank line after a plain
+			// scalar, not after a quoted one: "0\n\t")
+			return false
+		}
+		if !blankLine(line) {
+			break
+		}
+		l = next
+	}
+	return true
+}
+
+// lfOrCRLF reports whether every line break of chunk is LF or CRLF (no
+// lone CR, NEL, LS or PS).
+func lfOrCRLF(chunk []byte) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(chunk[i:], '\r')
 		if j < 0 {
 			break
 		}
 		if i += j + 1; i >= len(chunk) || chunk[i] != '\n' {
-			return false, false // a lone CR
+			return false // a lone CR
 		}
 	}
-	if bytes.Contains(chunk, []byte("\u0085")) || bytes.Contains(chunk, []byte("\u2028")) || bytes.Contains(chunk, []byte("\u2029")) {
+	return !bytes.Contains(chunk, []byte("\u0085")) && !bytes.Contains(chunk, []byte("\u2028")) && !bytes.Contains(chunk, []byte("\u2029"))
+}
+
+// cutsLines reports whether entries can be removed from doc, read from
+// chunk with ranges, by cutting lines (removedLines): its line breaks are
+// LF or CRLF, and no block scalar keeps its trailing empty lines ("|+":
+// the blank lines after it, which a cut may take, are its value's); and
+// whether doc has a block scalar.
+func cutsLines(chunk []byte, ranges *fastyaml.Ranges, doc *yaml.Node) (ok, blocks bool) {
+	if !lfOrCRLF(chunk) {
 		return false, false
 	}
 	blocks, keep := blockScalars(chunk, ranges, doc)

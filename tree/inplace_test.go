@@ -67,9 +67,14 @@ func TestReplaceValues(t *testing.T) {
 		{"comma in flow", "k: [a, 'b']\n", set("k", "1"), "x, y", "k: [a, 'x, y']\n"},
 		// plain text that must be quoted: yaml.v3 places comments after a
 		// quoted scalar otherwise than after a plain one in places, so a
-		// value changes in place only within its kind (written another way)
-		{"plain to quoted", "a: b\n", set("a"), "yes", ""},
+		// value changes from plain to quoted or back in place only where
+		// no comment line follows it and the line breaks are LF or CRLF
+		{"plain to quoted", "a: b # c\n\nd: 1\n", set("a"), "yes", "a: \"yes\" # c\n\nd: 1\n"},
+		{"plain to quoted before a comment line", "a: b\n\n# c\nd: 1\n", set("a"), "yes", ""},
 		{"plain to quoted before a comment after CR", "0: 0\r#\r\n1: #0\n x\n", plain("0"), "%p", ""},
+		// yaml.v3 reads a tab on a blank line after a plain scalar, not
+		// after a quoted one (FuzzReplaceValues' corpus, 2026-11-29)
+		{"plain to quoted before a tab on a blank line", "b\n\t\n", set(), "yes", ""},
 		// a plain scalar over lines becomes one line
 		{"multi-line plain", "a: b\n  c\nd: 1\n", set("a"), "x", "a: x\nd: 1\n"},
 		{"multi-line quoted", "a: 'b\n\n  c' # c\nd: 1\n", set("a"), "x", "a: 'x' # c\nd: 1\n"},
@@ -94,8 +99,9 @@ func TestReplaceValues(t *testing.T) {
 		// 2026-11-29): not in place
 		{"comment glued to a quote", "- \"x\"#c\n", plain("0"), "c", ""},
 		{"comment glued to a quote in flow", "k: ['x'#c\n  ]\n", plain("k", "0"), "c", ""},
-		// a quoted value made plain where nothing needs quotes: another way
-		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", ""},
+		// a quoted value made plain where nothing needs quotes
+		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
+		{"quotes dropped before a comment line", "a: \"x\"\n# c\nb: 1\n", plain("a"), "c", ""},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
