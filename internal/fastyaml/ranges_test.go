@@ -184,6 +184,10 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 			// an indicator: "?: a", "-: a")
 		case n.Column == 1 && (strings.HasPrefix(text, "---") || strings.HasPrefix(text, "...")):
 			// (at the start of a line alone, a document marker: "---: a")
+		case isPair(n, g, text, ranges, inFlow) && !hasRange(ranges, n.Content[1]):
+			// (a pair with an empty value, "[a: ]", ends with its key:
+			// "[a]" is no pair, and no range ends at its colon, "[a:]"
+			// being a scalar)
 		case isPair(n, g, text, ranges, inFlow):
 			checkAlone(t, name, n, "["+text+"]", 1, g.End == len(in)) // a pair, read as one
 		case inFlow && n.Style&yaml.FlowStyle == 0:
