@@ -1134,6 +1134,12 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
+	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && r.endsLineOf(emptyLast(key)):
+		// a key ending with an empty value on the stream's last line,
+		// and its line break: yaml.v3 puts the null where that value's
+		// is (" ? a:\n")
+		e := emptyLast(key)
+		line, c = e.Line-1, e.Column-1
 	case r.ind < 0 && r.mark == 0 && r.tokEnd < 0 && col > 0 && r.shortBlankEnd(col) >= 0:
 		// after a plain key, a last line of blanks alone without a line
 		// break, narrower than the mapping: yaml.v3 ends the mapping on
@@ -1158,6 +1164,31 @@ func (r *reader) endsAtColumn(at, col int) bool {
 	}
 	last := r.src[at+nl+1 : r.end]
 	return len(last) >= col && strings.Trim(last, " ") == ""
+}
+
+// emptyLast returns the last node of block collection n (through its
+// last block collections) when it is an empty null (an empty value), or
+// nil.
+func emptyLast(n *yaml.Node) *yaml.Node {
+	block := func(n *yaml.Node) bool {
+		return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0
+	}
+	if !block(n) {
+		return nil
+	}
+	for block(n) {
+		n = n.Content[len(n.Content)-1]
+	}
+	if n.Kind == yaml.ScalarNode && n.Value == "" && n.Tag == nullTag && n.Style == 0 && n.Anchor == "" {
+		return n
+	}
+	return nil
+}
+
+// endsLineOf reports whether the stream's last line is n's, ended by a
+// line break.
+func (r *reader) endsLineOf(n *yaml.Node) bool {
+	return r.end > 0 && r.src[r.end-1] == '\n' && strings.Count(r.src[:r.end], "\n") == n.Line
 }
 
 // shortBlankEnd returns the width of the stream's last line when it is of
