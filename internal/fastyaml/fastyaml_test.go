@@ -224,6 +224,7 @@ var oddInputs = []string{
 	// yaml.v3 puts the entry's null where that value's is (FuzzDifferential,
 	// 2026-11-29)
 	" ? 0: \n", "  ? a:\n", " ? - \n", " ? [a: ]\n", " ? 0:",
+	" ?\n  0:", "  ?\n   0:", " ?\n  a:\n    b:",
 	// a complex key without a value, then a last line of blanks narrower
 	// than the mapping without a line break: yaml.v3 ends the mapping there
 	// (FuzzDifferential, 2026-11-29)

@@ -1140,6 +1140,10 @@ func (r *reader) complexEntry(col int, head string) {
 		// is (" ? a:\n")
 		e := emptyLast(key)
 		line, c = e.Line-1, e.Column-1
+	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && emptyLast(key).Line-1 > qline && r.end > 0 && r.src[r.end-1] != '\n':
+		// the same on a line below the "?", without a line break: at the
+		// end (" ?\n  a:")
+		line, c = r.endPos()
 	case r.ind < 0 && r.mark == 0 && r.tokEnd < 0 && col > 0 && r.shortBlankEnd(col) >= 0:
 		// after a plain key, a last line of blanks alone without a line
 		// break, narrower than the mapping: yaml.v3 ends the mapping on
