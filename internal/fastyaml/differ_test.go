@@ -23,12 +23,17 @@ const (
 )
 
 // readings say whether an input yaml.v3 refuses is one kmerge reads on
-// purpose: YAML 1.2 that yaml.v3 refuses (an escaped slash).
+// purpose: YAML 1.2 that yaml.v3 refuses (an escaped slash), a %YAML
+// directive of a later 1.x than 1.2 (read as 1.2, with a warning from
+// package tree).
 func reading(in string) bool {
-	return escapedSlash.MatchString(in)
+	return escapedSlash.MatchString(in) || laterVersion.MatchString(in)
 }
 
-var escapedSlash = regexp.MustCompile(`\\/`)
+var (
+	escapedSlash = regexp.MustCompile(`\\/`)
+	laterVersion = regexp.MustCompile(`(?m)^%YAML[ \t]+0?1\.0?([3-9]|[1-9][0-9])([ \t]|$)`)
+)
 
 // outcome reads in with Parse (dropping the comments yaml.v3 drops, so
 // that the rest of the trees can be compared) and with yaml.v3, and says

@@ -220,6 +220,9 @@ func TestAppendToContent(t *testing.T) {
 // keys, directives, flow collections over lines, CRLF line breaks, byte
 // order marks, tabs, long lines, documents without content.
 var oddInputs = []string{
+	// %YAML versions as yaml.v3 reads them: numbers of two digits at most,
+	// 1.00 is 1.0 (FuzzDifferential, 2026-11-29)
+	"%YAML 1.00\n---", "%YAML 01.1\n---\na", "%YAML 1.01\n---", "%YAML 1.123\n---", "%YAML 001.001\n---\na",
 	// a complex key ending with an empty value on the stream's last line:
 	// yaml.v3 puts the entry's null where that value's is (FuzzDifferential,
 	// 2026-11-29)
@@ -541,6 +544,22 @@ func TestTabOnBlankLine(t *testing.T) {
 	} {
 		if o := mustMatch(t, "", in); o != want {
 			t.Errorf("%q: %s, want %s", in, o, want)
+		}
+	}
+}
+
+// TestVersionOK: the %YAML versions kmerge reads, as yaml.v3 reads the
+// numbers (observed: two digits each at most, read as numbers, so 01.1
+// is 1.1 and 1.00 is 1.0), and 1.x from 1.1 up (1.0 refused, as yaml.v3
+// refuses it; later 1.x read as 1.2, which package tree warns of).
+func TestVersionOK(t *testing.T) {
+	for v, want := range map[string]bool{
+		"1.1": true, "1.2": true, "1.3": true, "1.10": true, "1.99": true, "01.1": true, "1.01": true,
+		"1.0": false, "1.00": false, "0.9": false, "2.0": false, "02.1": false,
+		"1.123": false, "001.1": false, "1.": false, ".1": false, "1": false, "1.x": false, "1.1.1": false,
+	} {
+		if got := versionOK(v); got != want {
+			t.Errorf("versionOK(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

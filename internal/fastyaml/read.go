@@ -838,8 +838,12 @@ func (r *reader) directive(version *bool) bool {
 			r.pos++
 		}
 		if version := r.src[v:r.pos]; !versionOK(version) {
-			if major, _, _ := strings.Cut(version, "."); major != "1" && major != "" && strings.Trim(major, "0123456789") == "" {
-				r.failf(start, "%%YAML %s: YAML %s is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version, major)
+			major, minor, _ := strings.Cut(version, ".")
+			switch m := strings.TrimLeft(major, "0"); {
+			case digits(major) && digits(minor) && (len(major) > 2 || len(minor) > 2):
+				r.failf(start, "%%YAML %s: a version number of more than two digits, which YAML readers (yaml.v3, kubectl's) refuse (kmerge reads YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version)
+			case digits(major) && m != "1" && m != "":
+				r.failf(start, "%%YAML %s: YAML %s is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version, m)
 			}
 			r.failf(start, "%%YAML %s: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)", version)
 		}
@@ -890,16 +894,23 @@ func (r *reader) directive(version *bool) bool {
 // versionOK reports whether a %YAML directive's version is one kmerge
 // reads: 1.x with x at least 1.
 func versionOK(v string) bool {
-	rest, ok := strings.CutPrefix(v, "1.")
-	if !ok || rest == "" || len(rest) > 9 {
+	major, minor, ok := strings.Cut(v, ".")
+	if !ok || !digits(major) || !digits(minor) || len(major) > 2 || len(minor) > 2 {
 		return false
 	}
-	for _, c := range rest {
+	// as numbers, of two digits at most as yaml.v3 reads them: 1.00 is
+	// 1.0, which it refuses; 01.1 is 1.1
+	return strings.TrimLeft(major, "0") == "1" && strings.TrimLeft(minor, "0") != ""
+}
+
+// digits reports whether s is one decimal digit or more.
+func digits(s string) bool {
+	for _, c := range s {
 		if c < '0' || c > '9' {
 			return false
 		}
 	}
-	return rest != "0"
+	return s != ""
 }
 
 // isWordChar reports whether c may be in a tag handle's name or an anchor
