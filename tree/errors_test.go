@@ -176,7 +176,11 @@ func TestYAMLVersionDirective(t *testing.T) {
 		"a: 1\n...\n%YAML 2.0\n---\nb: 1\n": "f.yaml:3:1: %YAML 2.0: YAML 2 is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)",
 		"%YAML 3.1\n---\nb: 1\n":            "f.yaml:1:1: %YAML 3.1: YAML 3 is a later major version than kmerge reads (YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)",
 		"%YAML 1.0\n---\nb: 1\n":            "f.yaml:1:1: %YAML 1.0: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)",
-		"%YAML one\n---\nb: 1\n":            "f.yaml:1:1: %YAML one: kmerge reads YAML 1.2 (documents marked 1.1 or a later 1.x read as 1.2)",
+		// a version that is no number says so, not that kmerge reads 1.2
+		"%YAML one\n---\nb: 1\n":   "f.yaml:1:1: %YAML one: not a version number, which is two numbers and a dot (kmerge reads YAML 1.2: %YAML 1.2)",
+		"%YAML 1.1.1\n---\nb: 1\n": "f.yaml:1:1: %YAML 1.1.1: not a version number, which is two numbers and a dot (kmerge reads YAML 1.2: %YAML 1.2)",
+		"%YAML 1.\n---\nb: 1\n":    "f.yaml:1:1: %YAML 1.: not a version number, which is two numbers and a dot (kmerge reads YAML 1.2: %YAML 1.2)",
+		"%YAML\n---\nb: 1\n":       "f.yaml:1:1: a %YAML directive without a version (kmerge reads YAML 1.2: %YAML 1.2)",
 	} {
 		_, err := Read([]byte(in), Options{File: "f.yaml"})
 		if err == nil || err.Error() != want {

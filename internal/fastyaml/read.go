@@ -838,8 +838,12 @@ func (r *reader) directive(version *bool) bool {
 			r.pos++
 		}
 		if version := r.src[v:r.pos]; !versionOK(version) {
-			major, minor, _ := strings.Cut(version, ".")
+			major, minor, dot := strings.Cut(version, ".")
 			switch m := strings.TrimLeft(major, "0"); {
+			case version == "":
+				r.fail(start, "a %YAML directive without a version (kmerge reads YAML 1.2: %YAML 1.2)")
+			case !dot || !digits(major) || !digits(minor):
+				r.failf(start, "%%YAML %s: not a version number, which is two numbers and a dot (kmerge reads YAML 1.2: %%YAML 1.2)", version)
 			case digits(major) && digits(minor) && (len(major) > 2 || len(minor) > 2):
 				r.failf(start, "%%YAML %s: a version number of more than two digits, which YAML readers (yaml.v3, kubectl's) refuse (kmerge reads YAML 1.2; documents marked 1.1 or a later 1.x read as 1.2)", version)
 			case digits(major) && m != "1" && m != "":
