@@ -86,7 +86,9 @@ type Options struct {
 	// rendering it whole and splicing the changed lines into its source,
 	// read back, never by rendering only its changed entries or editing
 	// the bytes of its changed values and entries in place (see
-	// Snapshot): the output is the same, and tests compare the two.
+	// Snapshot): the output reads the same, values and comments, and is
+	// the same bytes but where the short way keeps an edited line's odd
+	// layout (a value below its key); tests compare the two.
 	Whole bool
 	// Line is the line data starts at in its file, when data is a part
 	// of a longer stream (SplitStream); 0 or 1: the first line. The
