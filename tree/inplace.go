@@ -517,7 +517,7 @@ func keysOf(m *yaml.Node) map[string]bool {
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, ok bool) {
 	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
 		anchoredOrCommented(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
-		tagged(e.read) || e.value != nil && tagged(e.value) || e.parent.Style&yaml.TaggedStyle != 0 {
+		tagged(e.read) || e.value != nil && tagged(e.value) || withProps(chunk, ranges, e.parent) {
 		// (the text's nodes too: Read expands aliases into copies, and
 		// an anchor is in the text alone; a comment on the line of a tag
 		// alone is given to the first scalar after it, yaml.v3)
@@ -781,7 +781,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		return 0, nil, false
 	}
 	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
-	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || e.parent.Style&yaml.TaggedStyle != 0 {
+	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || withProps(chunk, ranges, e.parent) {
 		// (a key not at its mapping's column: "? k"; a comment on the
 		// line of the collection's tag is its first scalar's)
 		return 0, nil, false
@@ -919,6 +919,18 @@ func entryEnd(ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
 		}
 	}
 	return end, true
+}
+
+// withProps reports whether collection n has properties in the text (a
+// tag, "!" too, or an anchor): a comment on their line, when they are
+// alone on it, is given to the first scalar after them (yaml.v3), which
+// an entry cut or added first would change ("! #\na: 1").
+func withProps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
+	if n.Style&yaml.TaggedStyle != 0 || n.Anchor != "" {
+		return true
+	}
+	g, ok := ranges.Of(n)
+	return !ok || chunk[g.Start] == '!' || chunk[g.Start] == '&'
 }
 
 // tagged reports whether n or a node in it has a tag written in the

@@ -850,6 +850,9 @@ func TestAddEntries(t *testing.T) {
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)
 		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},
 		{"first in a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 0, "a"), ""},
+		// "!" alone marks no tag on the node, but its line's comment is
+		// the first key's (FuzzReplaceValues, 2026-11-29)
+		{"first in a mapping after a lone !", "! #\n0: 1\n", add("z: 0", 0), ""},
 		// the blank lines after the new lines follow the new entry: a tab
 		// on one is an error after a quoted scalar (yaml.v3), and a block
 		// scalar ending the entry takes them ("|+" keeps them, a line of
