@@ -119,6 +119,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	for _, e := range edits {
 		lines = lines || e.kind != valueChanged
 	}
+	// the text's line breaks, found once (kindFree, addedLines)
+	breaksOK, eol := lfOrCRLF(chunk), []byte("\n")
+	if bytes.Contains(chunk, []byte("\r\n")) {
+		eol = []byte("\r\n")
+	}
 	blocks := false // (cutsLines: the document has a block scalar)
 	if lines {
 		var cut bool
@@ -137,7 +142,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			}
 			g = textEdit{from: from, to: to}
 		case entryAdded:
-			at, text, ok := s.addedLines(chunk, ranges, e, first)
+			at, text, ok := s.addedLines(chunk, ranges, e, first, eol)
 			if !ok {
 				return nil, false
 			}
@@ -154,7 +159,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
-			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End) {
+			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End, breaksOK) {
 				// yaml.v3 places a comment after a plain scalar otherwise
 				// than after a quoted one in places ("0: 0\r#" has the
 				// comment as the foot comment of 0, "0: '0'\r#" as the head
@@ -224,13 +229,7 @@ func blanksFollow(text []byte, at int, block bool) bool {
 // scalar: its last scalar has a block style, or a line break in its
 // value (the writer chooses the style of a text of several lines).
 func mayEndInBlock(k, v *yaml.Node) bool {
-	n := k
-	if v != nil {
-		n = v
-	}
-	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
-		n = n.Content[len(n.Content)-1]
-	}
+	n := lastOf(k, v)
 	return n.Kind == yaml.ScalarNode && (n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || bytes.ContainsAny([]byte(n.Value), "\n\r\u0085\u2028\u2029"))
 }
 
@@ -653,27 +652,16 @@ func commentLine(line []byte) bool {
 // anchoredOrCommented reports whether n or a node in it has an anchor, a
 // head comment or a foot comment.
 func anchoredOrCommented(n *yaml.Node) bool {
-	if n.Anchor != "" || n.HeadComment != "" || n.FootComment != "" {
-		return true
-	}
-	if n.Kind == yaml.AliasNode {
-		return false
-	}
-	for _, c := range n.Content {
-		if anchoredOrCommented(c) {
-			return true
-		}
-	}
-	return false
+	return anyNode(n, func(m *yaml.Node) bool { return m.Anchor != "" || m.HeadComment != "" || m.FootComment != "" })
 }
 
 // kindFree reports whether a value whose text ends at offset end of chunk
 // may change from plain to quoted or back: the text's line breaks are LF
-// or CRLF, the first line after the value's that is not blank is no
+// or CRLF (breaksOK, lfOrCRLF), the first line after the value's that is not blank is no
 // comment line (what yaml.v3 gives such a line to depends on which the
 // value is), and the blank lines before it hold no tab.
-func kindFree(chunk []byte, end int) bool {
-	if !lfOrCRLF(chunk) {
+func kindFree(chunk []byte, end int, breaksOK bool) bool {
+	if !breaksOK {
 		return false
 	}
 	_, l := lineAt(chunk, end)
@@ -747,7 +735,7 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // addedLines returns where in chunk added entry e (an entryEdits edit)
 // goes and its text: the writer's text of a collection holding the entry
 // alone, written at the column of the collection's entries (a key's, an
-// item's dash; appendAt), with the line break the chunk uses. It goes
+// item's dash; appendAt), with the line break the chunk uses (eol). It goes
 // after the lines of the kept entry before it (its last line ends with
 // nothing but blanks and a comment), or, when it comes first, before the
 // line of the kept entry after it (which holds nothing before that but
@@ -776,7 +764,7 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // The writer's text of the entry reads as the entry (its tests), written
 // at its column as the writer writes it in the document: its lines are
 // whole lines of the text, at the column of the entries around them.
-func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool) (at int, text []byte, ok bool) {
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte) (at int, text []byte, ok bool) {
 	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
 		return 0, nil, false
 	}
@@ -857,10 +845,6 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false
 		}
 	}
-	eol := []byte("\n")
-	if bytes.Contains(chunk, []byte("\r\n")) {
-		eol = []byte("\r\n") // (cutsLines: every line break is LF or CRLF)
-	}
 	text = make([]byte, 0, len(rendered)+16)
 	if lead {
 		text = append(text, eol...)
@@ -936,27 +920,25 @@ func withProps(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) bool {
 // tagged reports whether n or a node in it has a tag written in the
 // text.
 func tagged(n *yaml.Node) bool {
-	if n.Style&yaml.TaggedStyle != 0 {
+	return anyNode(n, func(m *yaml.Node) bool { return m.Style&yaml.TaggedStyle != 0 })
+}
+
+// hasAlias reports whether n is or holds an alias.
+func hasAlias(n *yaml.Node) bool {
+	return anyNode(n, func(m *yaml.Node) bool { return m.Kind == yaml.AliasNode })
+}
+
+// anyNode reports whether f holds for n or a node in it (not through
+// aliases).
+func anyNode(n *yaml.Node, f func(*yaml.Node) bool) bool {
+	if f(n) {
 		return true
 	}
 	if n.Kind == yaml.AliasNode {
 		return false
 	}
 	for _, c := range n.Content {
-		if tagged(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasAlias reports whether n is or holds an alias.
-func hasAlias(n *yaml.Node) bool {
-	if n.Kind == yaml.AliasNode {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAlias(c) {
+		if anyNode(c, f) {
 			return true
 		}
 	}
@@ -967,6 +949,14 @@ func hasAlias(n *yaml.Node) bool {
 // v (nil for an item) ends with an empty node: a comment on its line is
 // not its but the next node's (yaml.v3).
 func endsEmpty(k, v *yaml.Node) bool {
+	n := lastOf(k, v)
+	return n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+}
+
+// lastOf returns the last node of the entry whose key (or item) is k and
+// value v (nil for an item): its last scalar or alias, or its last empty
+// collection.
+func lastOf(k, v *yaml.Node) *yaml.Node {
 	n := k
 	if v != nil {
 		n = v
@@ -974,18 +964,11 @@ func endsEmpty(k, v *yaml.Node) bool {
 	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
 		n = n.Content[len(n.Content)-1]
 	}
-	return n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	return n
 }
 
 // endsInBlockScalar reports whether the entry whose key (or item) is k
 // and value v (nil for an item) ends with a block scalar.
 func endsInBlockScalar(k, v *yaml.Node) bool {
-	n := k
-	if v != nil {
-		n = v
-	}
-	for n.Kind != yaml.ScalarNode && n.Kind != yaml.AliasNode && len(n.Content) > 0 {
-		n = n.Content[len(n.Content)-1]
-	}
-	return n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	return lastOf(k, v).Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
 }

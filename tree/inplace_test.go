@@ -715,28 +715,7 @@ func TestRemoveEntries(t *testing.T) {
 		{"a tab on a blank line after, quoted before", "a: 'q'\nb: 1\n  \t\nc: 2\n", both(remove("a"), remove("b")), ""},
 		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			st := read(t, c.in)
-			st.Snapshot()
-			c.edit(st)
-			out, outcomes, err := st.preservedWith(true)
-			if err != nil || out == nil && c.want != "" {
-				t.Fatalf("not written (%v)", err)
-			}
-			if out != nil {
-				checkReadsAs(t, out, st, outcomes)
-			} // (else the writer writes the stream anew)
-			direct, ok := replaceAll(st)
-			if c.want == "" {
-				if ok {
-					t.Errorf("written in place: %q", direct)
-				}
-				return
-			}
-			if !ok || string(direct) != c.want {
-				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
 }
 
@@ -871,28 +850,7 @@ func TestAddEntries(t *testing.T) {
 			r.Content = slices.Delete(r.Content, 4, 6) // b
 		}), ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			st := read(t, c.in)
-			st.Snapshot()
-			c.edit(st)
-			out, outcomes, err := st.preservedWith(true)
-			if err != nil || out == nil && c.want != "" {
-				t.Fatalf("not written (%v)", err)
-			}
-			if out != nil {
-				checkReadsAs(t, out, st, outcomes)
-			} // (else the writer writes the stream anew)
-			direct, ok := replaceAll(st)
-			if c.want == "" {
-				if ok {
-					t.Errorf("written in place: %q", direct)
-				}
-				return
-			}
-			if !ok || string(direct) != c.want {
-				t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
 }
 
@@ -903,5 +861,32 @@ func unstyled(n *yaml.Node) {
 	}
 	for _, c := range n.Content {
 		unstyled(c)
+	}
+}
+
+// checkEntryEdit reads in, snapshots it, edits it and checks the output:
+// it reads as the edited stream (checkReadsAs), and replaceValues gives
+// want, or declines when want is "".
+func checkEntryEdit(t *testing.T, in string, edit func(*Stream), want string) {
+	t.Helper()
+	st := read(t, in)
+	st.Snapshot()
+	edit(st)
+	out, outcomes, err := st.preservedWith(true)
+	if err != nil || out == nil && want != "" {
+		t.Fatalf("not written (%v)", err)
+	}
+	if out != nil {
+		checkReadsAs(t, out, st, outcomes)
+	} // (else the writer writes the stream anew)
+	direct, ok := replaceAll(st)
+	if want == "" {
+		if ok {
+			t.Errorf("written in place: %q", direct)
+		}
+		return
+	}
+	if !ok || string(direct) != want {
+		t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, want)
 	}
 }
