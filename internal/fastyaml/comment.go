@@ -1,6 +1,8 @@
 package fastyaml
 
 import (
+	"strings"
+
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -1158,6 +1160,22 @@ func (c *commenter) flowEnd(n *yaml.Node) {
 		p.tok, p.tokLine, p.last = 'n', c.r.line, n
 	}
 	c.flowHead = ""
+}
+
+// undefer takes back head, deferred by deferHead and not given since, and
+// reports whether it could.
+func (c *commenter) undefer(head string) bool {
+	switch {
+	case c.off:
+		return false
+	case c.prehead == head:
+		c.prehead = ""
+	case strings.HasSuffix(c.prehead, "\n"+head):
+		c.prehead = c.prehead[:len(c.prehead)-len(head)-1]
+	default:
+		return false
+	}
+	return true
 }
 
 // deferHead keeps a head comment for the first token of the node below

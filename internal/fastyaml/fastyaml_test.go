@@ -235,6 +235,10 @@ var oddInputs = []string{
 	// a root of properties alone after comments and ---: the comments
 	// are the document's foot, as when it is empty (FuzzDifferential, 2026-11-29)
 	"#\n---\n!", "# c\n\n---\n&a\n", "#\n---\n!!str\n  \n#q\n",
+	// an item of properties alone is an empty item to yaml.v3: its head
+	// comment goes to the next token (the next item, or the document's
+	// foot) (FuzzDifferential, 2026-11-29)
+	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
 	"base: &b {a: 1, b: [x, y]}\nderived:\n  <<: *b\n  c: 3\nlist: [*b, &l {z: 0}, *l]\n",
 	"- &x !!str 1\n- !custom {a: b}\n- !!binary aGVsbG8=\n- *x\n",
 	"? [a, b]\n: 1\n? {c: d}\n: 2\n? |\n  block key\n: 3\n",

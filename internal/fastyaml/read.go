@@ -750,7 +750,7 @@ func (r *reader) document() *yaml.Node {
 		r.blockScalarOutdented()
 		r.fail(r.pos, "more content after the end of the document's root node (is it indented less than the lines before?)")
 	}
-	if root.Kind == yaml.ScalarNode && root.Value == "" && root.Style&^yaml.TaggedStyle == 0 && r.com.emptyRoot == nil && r.com.prehead != "" {
+	if emptyNull(root) && r.com.emptyRoot == nil && r.com.prehead != "" {
 		// a root of properties alone ("#\n---\n!"): yaml.v3 gives the
 		// comments before the --- line to the document, as when it is
 		// empty
@@ -1312,6 +1312,12 @@ func (r *reader) inlineNode(col int, head *string, seq bool) *yaml.Node {
 	return r.valueNode(col, true, nil, seq)
 }
 
+// emptyNull reports whether n is a null without text: an empty node, or
+// one of properties alone.
+func emptyNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&^yaml.TaggedStyle == 0
+}
+
 // value reads the value of a block mapping's key at column col, from
 // after its colon.
 func (r *reader) value(col int, key *yaml.Node) *yaml.Node {
@@ -1445,7 +1451,14 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 				empty = true
 			}
 		default:
+			h := head
 			item = r.inlineNode(col, &head, false)
+			if h != "" && head == "" && emptyNull(item) && r.com.undefer(h) {
+				// An item of properties alone: yaml.v3 takes it as
+				// an empty item, whose head comment the next token
+				// takes ("#\n- !t\n- x").
+				head, empty = h, true
+			}
 		}
 		if empty {
 			// An empty item takes no head comment: the next does.
