@@ -228,6 +228,11 @@ var oddInputs = []string{
 	// 2026-11-29)
 	" ? 0: \n", "  ? a:\n", " ? - \n", " ? [a: ]\n", " ? 0:",
 	" ?\n  0:", "  ?\n   0:", " ?\n  a:\n    b:",
+	// the same ended by a line indented less or a marker, and after a
+	// comment: yaml.v3 puts the null where the value's is, or after the
+	// comment on its line (FuzzDifferential, 2026-11-29)
+	"0:\n  ? 0: \n0:", "- ? 0: \n- 0", "0:\n  ? 0:  \n0:", "0:\n  ? 0: \n\n0:", "0:\n  ? 0: #c\n0:",
+	"0:\n  ? 0: \n...\n", " ? 0: \n---\n", "- ? 0: #c\r\n- 0", " ? 0: #c\n", " ? 0: #c",
 	// a complex key without a value, then a last line of blanks narrower
 	// than the mapping without a line break: yaml.v3 ends the mapping there
 	// (FuzzDifferential, 2026-11-29)

@@ -1152,9 +1152,9 @@ func (r *reader) complexEntry(col int, head string) {
 	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && r.endsLineOf(emptyLast(key)):
 		// a key ending with an empty value on the stream's last line,
 		// and its line break: yaml.v3 puts the null where that value's
-		// is (" ? a:\n")
+		// is (" ? a:\n"), or after the comment on its line
 		e := emptyLast(key)
-		line, c = e.Line-1, e.Column-1
+		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
 	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && emptyLast(key).Line-1 > qline && r.end > 0 && r.src[r.end-1] != '\n':
 		// the same on a line below the "?", without a line break: at the
 		// end (" ?\n  a:")
@@ -1166,10 +1166,33 @@ func (r *reader) complexEntry(col int, head string) {
 		line, c = strings.Count(r.src[:r.end], "\n"), r.shortBlankEnd(col)
 	case r.ind < 0 && r.mark == 0 && (col == 0 || r.tokEnd < 0 || r.endsAtColumn(r.tokEnd, col)):
 		line, c = r.endPos()
+	case (r.ind >= 0 || r.mark != 0) && r.ind < col && emptyLast(key) != nil:
+		// a key ending with an empty value, the mapping ended by a line
+		// indented less or a marker: where that value's null is too
+		// ("- ? a: \n- b"), or after the comment on its line
+		e := emptyLast(key)
+		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
 	case r.ind < col && r.tokEnd >= 0:
 		line, c = strings.Count(r.src[:r.tokEnd], "\n"), r.colOf(r.tokEnd)
 	}
 	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
+}
+
+// afterComment returns the column after the comment on line (0-based)
+// from column col on, or col when none is there.
+func (r *reader) afterComment(line, col int) int {
+	at := 0
+	for range line {
+		at += strings.IndexByte(r.src[at:], '\n') + 1
+	}
+	text := r.src[at:]
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	if col < len(text) && strings.Contains(text[col:], "#") {
+		return r.colOf(at + len(strings.TrimSuffix(text, "\r")))
+	}
+	return col
 }
 
 // endsAtColumn reports whether the stream ends on the line of offset at,
