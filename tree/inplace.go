@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -267,7 +268,11 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 	if a.Style != b.Style || a.Tag != b.Tag {
 		return false
 	}
-	if len(a.Content) != len(b.Content) || a.Kind == yaml.MappingNode && !sameKeys(a, b) {
+	if len(a.Content) != len(b.Content) || a.Kind == yaml.MappingNode && !sameKeys(a, b) ||
+		a.Kind == yaml.SequenceNode && a.Style&yaml.FlowStyle == 0 && len(a.Content) > 0 {
+		// (a block sequence's items as itemEdits pairs them, as many or
+		// not: one removed and one added elsewhere are not the items
+		// between changed one by one)
 		return entryEdits(read, a, b, edits)
 	}
 	flow = flow || a.Style&yaml.FlowStyle != 0
@@ -340,12 +345,9 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 // snapshot, that b (the edited tree's) no longer has, those b has that a
 // has not, and the changed values of those both have; it reports whether
 // b differs from a in those alone: a mapping's keys (scalars, each once)
-// that both have are in the same order; in a sequence, the items a and b
-// start and end with alike are kept, the items after those at the start
-// whose values alone changed are kept with the values changed, and the
-// rest between are removed (a's) or added (b's), not both. Both have one entry at least (an
-// empty block collection has no text of its own). read is a as the text
-// reads it, or nil.
+// that both have are in the same order; a sequence's items as itemEdits
+// finds them. Both have one entry at least (an empty block collection has
+// no text of its own). read is a as the text reads it, or nil.
 func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	if a.Kind == yaml.DocumentNode || a.Style&yaml.FlowStyle != 0 || len(a.Content) == 0 || len(b.Content) == 0 {
 		return false
@@ -357,57 +359,7 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 		return read.Content[i]
 	}
 	if a.Kind == yaml.SequenceNode {
-		// the items both start with and end with; then, of the items
-		// between, those whose values alone changed, from the first
-		// on; the rest of a's removed, of b's added
-		head := 0
-		for head < len(a.Content) && head < len(b.Content) && identical(a.Content[head], b.Content[head]) {
-			head++
-		}
-		tail := 0
-		for tail < len(a.Content)-head && tail < len(b.Content)-head &&
-			identical(a.Content[len(a.Content)-1-tail], b.Content[len(b.Content)-1-tail]) {
-			tail++
-		}
-		// a[i:ea] and b[j:eb] are left: pair them from the front, then
-		// from the back, while only values changed
-		i, j, ea, eb := head, head, len(a.Content)-tail, len(b.Content)-tail
-		paired := func(x, y int) bool {
-			var changed []valueEdit
-			if !valueEdits(child(x), a.Content[x], b.Content[y], false, false, &changed) {
-				return false
-			}
-			*edits = append(*edits, changed...)
-			return true
-		}
-		for i < ea && j < eb && paired(i, j) {
-			i, j = i+1, j+1
-		}
-		for i < ea && j < eb && paired(ea-1, eb-1) {
-			ea, eb = ea-1, eb-1
-		}
-		if i == 0 && ea == len(a.Content) {
-			return false // (nothing kept to place the new items by)
-		}
-		if i < ea && j < eb {
-			// items replaced by others: an item changed otherwise than
-			// in its values is written as before, not written anew here
-			// (FuzzReplaceValues, 2026-11-29)
-			return false
-		}
-		for k := i; k < ea; k++ {
-			appendRemoval(edits, read, child(k), nil, a.Content[k], nil)
-		}
-		for k := j; k < eb; k++ {
-			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read}
-			if i > 0 {
-				ed.afterK = child(i - 1)
-			} else {
-				ed.beforeK = child(ea)
-			}
-			*edits = append(*edits, ed)
-		}
-		return true
+		return itemEdits(read, a, b, edits)
 	}
 	inA, inB := keysOf(a), keysOf(b)
 	if inA == nil || inB == nil {
@@ -450,6 +402,186 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 		}
 	}
 	return len(added) == 0
+}
+
+// itemEdits is entryEdits for two block sequences, a of the snapshot and
+// b of the edited tree (read: a as the text reads it, or nil). The items
+// a and b start and end with alike are kept; between those, an item of a
+// alike to one of b further on than the last kept is kept too (the first
+// such of b: items moved are removed and added); between two kept items,
+// the items left are paired from the front, then from the back, while
+// their values alone changed (kept, with the values changed), and the
+// rest of a's are removed, of b's added, after the last item before them
+// that stays (or, when none does, before the first that stays after
+// them). Removed and added between the same two, they must be others
+// (replacedItems): an item changed otherwise than in its values would be
+// written anew whole. Some item of a must stay, to place the new ones by.
+func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
+	child := func(i int) *yaml.Node {
+		if read == nil {
+			return nil
+		}
+		return read.Content[i]
+	}
+	na, nb := len(a.Content), len(b.Content)
+	head := 0
+	for head < na && head < nb && identical(a.Content[head], b.Content[head]) {
+		head++
+	}
+	tail := 0
+	for tail < na-head && tail < nb-head && identical(a.Content[na-1-tail], b.Content[nb-1-tail]) {
+		tail++
+	}
+	// the kept items between: pairs of indexes (of a, of b), in order,
+	// then the end of both as the last
+	type pair struct{ i, j int }
+	var kept []pair
+	ea, eb := na-tail, nb-tail
+	if head < ea && head < eb {
+		seed := maphash.MakeSeed()
+		at := map[uint64][]int{} // b's items by their fingerprint, in order
+		for j := head; j < eb; j++ {
+			h := fingerprint(seed, b.Content[j])
+			at[h] = append(at[h], j)
+		}
+		from := head // b's items before it are taken
+		for i := head; i < ea; i++ {
+			h := fingerprint(seed, a.Content[i])
+			js := at[h]
+			for len(js) > 0 && (js[0] < from || !identical(a.Content[i], b.Content[js[0]])) {
+				js = js[1:] // (taken, or only alike in the fingerprint)
+			}
+			at[h] = js
+			if len(js) > 0 {
+				kept = append(kept, pair{i, js[0]})
+				from = js[0] + 1
+				at[h] = js[1:]
+			}
+		}
+	}
+	kept = append(kept, pair{ea, eb})
+	stays := head > 0 || tail > 0 || len(kept) > 1 // an item of a stays
+	type gap struct{ i, ea, j, eb int }
+	var gaps []gap
+	i, j := head, head
+	for _, k := range kept {
+		g := gap{i, k.i, j, k.j}
+		paired := func(x, y int) bool {
+			var changed []valueEdit
+			if !valueEdits(child(x), a.Content[x], b.Content[y], false, false, &changed) {
+				return false
+			}
+			*edits = append(*edits, changed...)
+			return true
+		}
+		for g.i < g.ea && g.j < g.eb && paired(g.i, g.j) {
+			g.i, g.j, stays = g.i+1, g.j+1, true
+		}
+		for g.i < g.ea && g.j < g.eb && paired(g.ea-1, g.eb-1) {
+			g.ea, g.eb, stays = g.ea-1, g.eb-1, true
+		}
+		if g.i < g.ea && g.j < g.eb && !replacedItems(a.Content[g.i:g.ea], b.Content[g.j:g.eb]) {
+			// items changed otherwise than in their values (a null given
+			// text) would be written anew whole, more lines than the
+			// edit (FuzzReplaceValues, 2026-11-29): left to the general
+			// way
+			return false
+		}
+		gaps = append(gaps, g)
+		i, j = k.i+1, k.j+1
+	}
+	if !stays {
+		return false // (nothing kept to place the new items by)
+	}
+	for _, g := range gaps {
+		for k := g.i; k < g.ea; k++ {
+			appendRemoval(edits, read, child(k), nil, a.Content[k], nil)
+		}
+		if g.j == g.eb {
+			continue
+		}
+		// after the item of a before the removed ones, which stays; or
+		// before the one after them (the removed ones are cut before
+		// the new ones are inserted)
+		before, after := g.i-1, g.ea
+		for k := g.j; k < g.eb; k++ {
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read}
+			if before >= 0 {
+				ed.afterK = child(before)
+			} else {
+				ed.beforeK = child(after)
+			}
+			*edits = append(*edits, ed)
+		}
+	}
+	return true
+}
+
+// replacedItems reports whether the items removed, of the snapshot, are
+// others than the items added, of the edited tree, in their place, not
+// the same items changed: no removed one is a mapping with a key of an
+// added mapping with the same scalar value, or with a collection as the
+// value in both ("- name: A" replaced by "- name: B", not "- kind: Pod"
+// changed in its labels), and no removed one is a list where an added one
+// is a list. A changed item would be written anew whole, more lines than
+// its edit, where the general way keeps its layout; a scalar item is one
+// line. (Few items: pairs are compared.)
+func replacedItems(removed, added []*yaml.Node) bool {
+	if len(removed)*len(added) > 64 {
+		return false
+	}
+	for _, r := range removed {
+		for _, d := range added {
+			if r.Kind == yaml.SequenceNode && d.Kind == yaml.SequenceNode ||
+				r.Kind == yaml.MappingNode && d.Kind == yaml.MappingNode && alike(r, d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// alike reports whether mappings a and b have a key in common whose
+// values are equal scalars, or collections both.
+func alike(a, b *yaml.Node) bool {
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		for j := 0; j+1 < len(b.Content); j += 2 {
+			if a.Content[i].Value != b.Content[j].Value {
+				continue
+			}
+			x, y := a.Content[i+1], b.Content[j+1]
+			if x.Kind == yaml.ScalarNode && y.Kind == yaml.ScalarNode {
+				if x.Value == y.Value {
+					return true
+				}
+			} else if x.Kind != yaml.ScalarNode && y.Kind != yaml.ScalarNode {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fingerprint returns a hash of what identical compares of n: nodes
+// identical have the same.
+func fingerprint(seed maphash.Seed, n *yaml.Node) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		h.WriteByte(byte(n.Kind))
+		h.WriteByte(byte(n.Style))
+		for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		h.WriteByte(byte(len(n.Content)))
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return h.Sum64()
 }
 
 // appendRemoval appends to edits the removal of the entry of parent

@@ -228,10 +228,11 @@ func TestReplaceValuesRandom(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: values %v, removals %v", counts, removedCounts)
-	if counts[replaced] < 150 || counts[rerendered] < 300 {
-		t.Errorf("only %d documents written in place, %d rerendered", counts[replaced], counts[rerendered])
+	// (byte-range edits are tried first: rerender has its own tests)
+	if counts[replaced] < 800 {
+		t.Errorf("only %d documents written in place", counts[replaced])
 	}
-	if removedCounts[replaced] < 100 {
+	if removedCounts[replaced] < 600 {
 		t.Errorf("only %d documents with entries removed or added written in place", removedCounts[replaced])
 	}
 }
@@ -849,6 +850,74 @@ func TestAddEntries(t *testing.T) {
 			r := Root(st.Docs[0])
 			r.Content = slices.Delete(r.Content, 4, 6) // b
 		}), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
+	}
+}
+
+// TestReplaceItems: items of a block sequence removed and others added
+// in one edit, around kept and changed ones. Each expected text is the
+// input with the removed items' lines cut and the writer's lines for the
+// new items inserted where the edited list has them; the items kept are
+// the source's lines, changed values in them replaced.
+func TestReplaceItems(t *testing.T) {
+	seq := func(st *Stream, key string) *yaml.Node { return MapGet(Root(st.Docs[0]), key) }
+	item := func(text string) *yaml.Node {
+		var d yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &d); err != nil {
+			panic(err)
+		}
+		unstyled(d.Content[0])
+		return d.Content[0]
+	}
+	// to sets the items of list key: indexes of its items (kept), or
+	// new items' texts
+	to := func(key string, items ...any) func(st *Stream) {
+		return func(st *Stream) {
+			l := seq(st, key)
+			var c []*yaml.Node
+			for _, it := range items {
+				switch it := it.(type) {
+				case int:
+					c = append(c, l.Content[it])
+				case string:
+					c = append(c, item(it))
+				}
+			}
+			l.Content = c
+		}
+	}
+	both := func(a, b func(st *Stream)) func(st *Stream) {
+		return func(st *Stream) { a(st); b(st) }
+	}
+	env := "e:\n- name: P # p\n  value: 1 # p\n- name: U # u\n  value: 2 # u\n- name: C # c\n  value: 3 # c\n"
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		want     string // "" when not written in place
+	}{
+		// as a strategic merge patch edits a container's env: one value
+		// changed, one variable added after it, the last deleted (the
+		// bench corpora's patches)
+		{"env: changed, added, deleted", env, both(to("e", 0, "name: NEW\nvalue: '0'", 1), func(st *Stream) {
+			MapGet(seq(st, "e").Content[0], "value").Value = "9"
+		}), "e:\n- name: P # p\n  value: 9 # p\n- name: NEW\n  value: \"0\"\n- name: U # u\n  value: 2 # u\n"},
+		{"one replaced by another in its place", env, to("e", 0, "name: NEW\nvalue: x", 2),
+			"e:\n- name: P # p\n  value: 1 # p\n- name: NEW\n  value: x\n- name: C # c\n  value: 3 # c\n"},
+		{"as many items, one removed and one added", "l:\n- name: a\n- name: b\n- name: c\n", to("l", 0, 2, "name: d"),
+			"l:\n- name: a\n- name: c\n- name: d\n"},
+		{"an item moved first", "l:\n- a\n- b\n- c\n", to("l", 2, 0, 1), "l:\n- c\n- a\n- b\n"},
+		{"an item moved last", "l:\n- a # A\n- b\n- c\n", to("l", 1, 2, 0), "l:\n- b\n- c\n- a # A\n"},
+		{"scalars replaced", "l:\n- a # A\n- b\n", to("l", "c", 1), "l:\n- c\n- b\n"},
+		{"all items replaced but one", "l:\n- a\n- b\n- c\n", to("l", "x", 1, "w"), "l:\n- x\n- b\n- w\n"},
+		// not in place: the same item changed where a value is not
+		// replaced in place (a null given text): written anew whole it
+		// would change more lines than the edit (FuzzReplaceValues)
+		{"an item's null given text", "l:\n- k: 1\n  m:\n  -\n- z\n", func(st *Stream) {
+			seq(st, "l").Content[0].Content[3].Content[0].Value = "x"
+		}, ""},
+		{"a mapping item alike the one removed", "l:\n- kind: Pod\n  v:\n- z\n", to("l", "kind: Pod\nv: [x]", 1), ""},
+		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}

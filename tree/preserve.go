@@ -204,20 +204,15 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		if !ok {
 			return nil, nil, nil
 		}
-		// Changed values alone are replaced in place (replaceValues),
-		// where rerender cannot write them (the source is not laid out
-		// as the writer lays it out, lends comments) or was not asked
-		// to; where it can, it writes the same bytes (TestReplaceValues),
-		// at less cost but in a text with CRLF line ends, which rerender
-		// reads back.
+		// Changed values, removed and added entries are written as
+		// byte-range edits (replaceValues), nothing read back; the
+		// other edits by rerender where asked to and it can, which
+		// writes the same bytes where both can (TestReplaceValues,
+		// the bench corpora), and reads its text back.
 		start, end := textAt(body, starts, i)
 		chunk := body[start:end]
-		order := [2]outcome{rerendered, replaced}
-		if bytes.IndexByte(chunk, '\r') >= 0 {
-			order = [2]outcome{replaced, rerendered}
-		}
 		done := false
-		for _, way := range order {
+		for _, way := range [...]outcome{replaced, rerendered} {
 			var text []byte
 			proven, ok := true, false
 			switch {
