@@ -233,6 +233,12 @@ var oddInputs = []string{
 	// comment on its line (FuzzDifferential, 2026-11-29)
 	"0:\n  ? 0: \n0:", "- ? 0: \n- 0", "0:\n  ? 0:  \n0:", "0:\n  ? 0: \n\n0:", "0:\n  ? 0: #c\n0:",
 	"0:\n  ? 0: \n...\n", " ? 0: \n---\n", "- ? 0: #c\r\n- 0", " ? 0: #c\n", " ? 0: #c",
+	// a complex key without a value whose line ends with a comment: the
+	// null after the comment; a key ending with "!" alone: after the "!"
+	// (FuzzDifferential, 2026-11-29)
+	"0:\n  ? 0 #c\n1:", "  ? 0 #c\n", "0:\n  ? 0: a #c\n1:", "0:\n  ? 0 #c\n\n1:", "  ? 0: !t #c\n", "0:\n  ? [a] #c\n1:",
+	"0:\n  ? 0: !\n", "  ? - !\n", "  ? 0:\n     !\n", "  ? 0: ! #c\n", "0:\n  ? |\n   x\n  #c\n1:",
+	"  ? 0 #c", "  ? 0 #c\r", " ? 0: #c\n ", "  ? 0 #c\n ", "    ? 0 #c\n ", "  ? 0 #c\n\n  ",
 	// a complex key without a value, then a last line of blanks narrower
 	// than the mapping without a line break: yaml.v3 ends the mapping there
 	// (FuzzDifferential, 2026-11-29)

@@ -185,12 +185,14 @@ type reader struct {
 	open     []int        // the columns of the block collections being read
 	ended    bool         // by a ... marker
 
-	anchors map[string]*yaml.Node // the nodes anchored so far, by name
-	ranges  []span                // of the nodes, when recorded (ParseRanges)
-	lastEnd int                   // the end of the last node's text read, when recording ranges
-	handles map[string]string     // the %TAG handles of the document, to their prefixes
-	crlf    []int32               // the lines (from 0) that ended with "\r\n", ascending
-	seps    []sepLine             // the lines that ended with NEL, LS or PS, ascending
+	anchors   map[string]*yaml.Node // the nodes anchored so far, by name
+	ranges    []span                // of the nodes, when recorded (ParseRanges)
+	lastEnd   int                   // the end of the last node's text read, when recording ranges
+	propsNull *yaml.Node            // the last node of properties alone read (afterProps)
+	lineCom   [2]int                // the line and end of the last comment read after a node on its line (endLine)
+	handles   map[string]string     // the %TAG handles of the document, to their prefixes
+	crlf      []int32               // the lines (from 0) that ended with "\r\n", ascending
+	seps      []sepLine             // the lines that ended with NEL, LS or PS, ascending
 
 	lines          int         // of the input, to size slabs
 	slab           []yaml.Node // nodes to hand out
@@ -503,6 +505,7 @@ func (r *reader) endLine(loose bool) {
 			r.pos++
 		}
 		r.com.lineComment(s, r.pos)
+		r.lineCom = [2]int{r.line, r.pos}
 	case c == '\n' || r.pos >= r.end:
 	default:
 		r.fail(r.pos, "more text after the end of a value")
@@ -1046,6 +1049,7 @@ func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	n := r.node(yaml.ScalarNode, "", p.line, p.col)
 	r.scalarProps(n, p, "")
 	r.ranged(n, p, p.start, p.end)
+	r.propsNull = n
 	return n
 }
 
@@ -1149,13 +1153,19 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && r.endsLineOf(emptyLast(key)):
+	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.lastLineWide(col))):
+		// a comment on the line the key ends, the mapping ending there:
+		// after it ("? a #c"), unless the stream ends after it, the
+		// mapping at column 0 or without a line break on a line as wide
+		// as the mapping (then at the end)
+		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
+	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.endsLineOf(r.emptyEnd(key)):
 		// a key ending with an empty value on the stream's last line,
 		// and its line break: yaml.v3 puts the null where that value's
 		// is (" ? a:\n"), or after the comment on its line
-		e := emptyLast(key)
+		e := r.emptyEnd(key)
 		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
-	case r.ind < 0 && r.mark == 0 && col > 0 && emptyLast(key) != nil && emptyLast(key).Line-1 > qline && r.end > 0 && r.src[r.end-1] != '\n':
+	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.emptyEnd(key).Line-1 > qline && r.end > 0 && r.src[r.end-1] != '\n':
 		// the same on a line below the "?", without a line break: at the
 		// end (" ?\n  a:")
 		line, c = r.endPos()
@@ -1166,14 +1176,15 @@ func (r *reader) complexEntry(col int, head string) {
 		line, c = strings.Count(r.src[:r.end], "\n"), r.shortBlankEnd(col)
 	case r.ind < 0 && r.mark == 0 && (col == 0 || r.tokEnd < 0 || r.endsAtColumn(r.tokEnd, col)):
 		line, c = r.endPos()
-	case (r.ind >= 0 || r.mark != 0) && r.ind < col && emptyLast(key) != nil:
+	case (r.ind >= 0 || r.mark != 0) && r.ind < col && r.emptyEnd(key) != nil:
 		// a key ending with an empty value, the mapping ended by a line
 		// indented less or a marker: where that value's null is too
 		// ("- ? a: \n- b"), or after the comment on its line
-		e := emptyLast(key)
+		e := r.emptyEnd(key)
 		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
 	case r.ind < col && r.tokEnd >= 0:
-		line, c = strings.Count(r.src[:r.tokEnd], "\n"), r.colOf(r.tokEnd)
+		line = strings.Count(r.src[:r.tokEnd], "\n")
+		c = r.afterComment(line, r.colOf(r.tokEnd))
 	}
 	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
 }
@@ -1193,6 +1204,37 @@ func (r *reader) afterComment(line, col int) int {
 		return r.colOf(at + len(strings.TrimSuffix(text, "\r")))
 	}
 	return col
+}
+
+// lastLineWide reports whether the stream ends without a line break, its
+// last line at least col wide.
+func (r *reader) lastLineWide(col int) bool {
+	if r.end == 0 || r.src[r.end-1] == '\n' {
+		return false
+	}
+	return r.end-(strings.LastIndexByte(r.src[:r.end], '\n')+1) >= col
+}
+
+// lastLine returns the line (from 0) of the last node of n in the text, a
+// block scalar's a line after all (its text is below its header).
+func lastLine(n *yaml.Node) int {
+	for len(n.Content) > 0 && n.Kind != yaml.AliasNode {
+		n = n.Content[len(n.Content)-1]
+	}
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return n.Line
+	}
+	return n.Line - 1
+}
+
+// emptyEnd returns the last node of key, a block collection, when it is
+// an empty value without properties in the text (emptyLast; "!" alone
+// marks none on the node), or nil.
+func (r *reader) emptyEnd(key *yaml.Node) *yaml.Node {
+	if e := emptyLast(key); e != nil && e != r.propsNull {
+		return e
+	}
+	return nil
 }
 
 // endsAtColumn reports whether the stream ends on the line of offset at,
