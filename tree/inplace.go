@@ -88,6 +88,10 @@ type valueEdit struct {
 	// the collection an entry is removed from or added to, as the text
 	// reads it
 	parent *yaml.Node
+
+	// a rewritten entry's key and value in the snapshot (key and val:
+	// in the edited tree; read and value: as the text reads them)
+	oldKey, oldVal *yaml.Node
 }
 
 // An editKind says what a valueEdit does.
@@ -97,6 +101,7 @@ const (
 	valueChanged editKind = iota
 	entryRemoved
 	entryAdded
+	entryRewritten // a mapping's entry whose value changed otherwise: its lines written anew
 )
 
 // replaceValues returns the text of an edited document whose source text
@@ -148,6 +153,15 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false
 			}
 			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
+			if at == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') {
+				g.lead = len(eol) // (addedLines' line break first)
+			}
+		case entryRewritten:
+			from, to, text, ok := s.rewrittenLines(chunk, ranges, e, first, blocks, eol)
+			if !ok {
+				return nil, false
+			}
+			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
@@ -189,6 +203,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			return nil, false // (overlapping edits)
 		}
 		out = append(out, chunk[at:g.from]...)
+		if g.lead > 0 && len(out) > 0 && out[len(out)-1] == '\n' {
+			// the text before ends with a line break after all: the
+			// lines at its end were cut, or written anew with one
+			g.text = g.text[g.lead:]
+		}
 		out = append(out, g.text...)
 		if g.added {
 			added = append(added, textEdit{from: len(out), block: g.block})
@@ -245,13 +264,7 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
 		return false
 	}
-	if read != nil && (read.Kind != a.Kind || len(read.Content) != len(a.Content) || read.Value != a.Value || read.Tag != a.Tag ||
-		read.HeadComment != a.HeadComment || read.LineComment != a.LineComment || read.FootComment != a.FootComment ||
-		read.Anchor != "") {
-		// (a snapshot taken after an edit is not what its text reads as,
-		// and the text is kept but for the values; Read expands aliases
-		// into copies, so an anchor is in the text alone: an edit under it
-		// would show at its aliases too)
+	if read != nil && !readAs(read, a) {
 		return false
 	}
 	if a.Kind == yaml.ScalarNode {
@@ -281,11 +294,71 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		if read != nil {
 			r = read.Content[i]
 		}
+		if a.Kind == yaml.MappingNode && i%2 == 1 && !flow {
+			if !entryValueEdits(read, a, b, i-1, i-1, edits) {
+				return false
+			}
+			continue
+		}
 		if !valueEdits(r, a.Content[i], b.Content[i], flow, a.Kind == yaml.MappingNode && i%2 == 0, edits) {
 			return false
 		}
 	}
 	return true
+}
+
+// readAs reports whether read, a node as the document's text reads it
+// again, is node a of the snapshot, as far as a's edits can tell: the same
+// kind, length, value, tag and comments, and no anchor (a snapshot taken
+// after an edit is not what its text reads as, and the text is kept but
+// for the edits; Read expands aliases into copies and merge keys into the
+// entries they stand for, so an anchor is in the text alone: an edit under
+// it would show at its aliases too).
+func readAs(read, a *yaml.Node) bool {
+	return read.Kind == a.Kind && len(read.Content) == len(a.Content) && read.Value == a.Value && read.Tag == a.Tag &&
+		read.HeadComment == a.HeadComment && read.LineComment == a.LineComment && read.FootComment == a.FootComment &&
+		read.Anchor == ""
+}
+
+// entryValueEdits appends to edits the edits of the value of an entry of
+// block mapping a (the snapshot's; b the edited tree's, read the text's or
+// nil) whose key is at index ka of a, kb of b, a key both have: the
+// changed values in it (valueEdits), or, where valueEdits cannot write
+// them and the value is not a block collection in both, the entry
+// rewritten (rewritable).
+func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *[]valueEdit) bool {
+	var rk, rv *yaml.Node
+	if read != nil {
+		rk, rv = read.Content[ka], read.Content[ka+1]
+	}
+	n := len(*edits)
+	if valueEdits(rv, a.Content[ka+1], b.Content[kb+1], false, false, edits) {
+		return true
+	}
+	*edits = (*edits)[:n]
+	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1])) {
+		// (the text's entry must be the snapshot's: "<<: *m" is read
+		// as m's entries)
+		return false
+	}
+	*edits = append(*edits, valueEdit{kind: entryRewritten, parent: read, read: rk, value: rv,
+		oldKey: a.Content[ka], oldVal: a.Content[ka+1], key: b.Content[kb], val: b.Content[kb+1]})
+	return true
+}
+
+// rewritable reports whether an entry whose value a (the snapshot's)
+// became b is written anew whole when valueEdits cannot write the change:
+// where the value is not a block collection (not empty) of the same kind in both (the
+// edits inside one are written where they are, or the document otherwise,
+// not its whole text anew), nor an alias.
+func rewritable(a, b *yaml.Node) bool {
+	block := func(n *yaml.Node) bool {
+		return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0
+	}
+	if a.Kind == yaml.AliasNode || b.Kind == yaml.AliasNode {
+		return false
+	}
+	return !(block(a) && block(b) && a.Kind == b.Kind)
 }
 
 // quotedText reports whether text, a scalar as the writer writes it (its
@@ -324,6 +397,10 @@ type textEdit struct {
 	// an added entry's lines, and whether the entry may end with a
 	// block scalar (mayEndInBlock)
 	added, block bool
+
+	// the length of the line break an added entry's text starts with at
+	// the end of a text without a final line break (addedLines)
+	lead int
 }
 
 // valueText returns the writer's text of scalar n as a value in a block
@@ -383,7 +460,7 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			}
 			j += 2
 		case i < len(a.Content) && j < len(b.Content) && identical(a.Content[i], b.Content[j]):
-			if !valueEdits(child(i+1), a.Content[i+1], b.Content[j+1], false, false, edits) {
+			if !entryValueEdits(read, a, b, i, j, edits) {
 				return false
 			}
 			if !kept && len(added) > 0 {
@@ -406,14 +483,13 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 
 // itemEdits is entryEdits for two block sequences, a of the snapshot and
 // b of the edited tree (read: a as the text reads it, or nil). The items
-// a and b start and end with alike are kept; between those, an item of a
-// alike to one of b further on than the last kept is kept too (the first
-// such of b: items moved are removed and added); between two kept items,
-// the items left are paired from the front, then from the back, while
-// their values alone changed (kept, with the values changed), and the
-// rest of a's are removed, of b's added, after the last item before them
-// that stays (or, when none does, before the first that stays after
-// them). Removed and added between the same two, they must be others
+// a and b start and end with identical are kept; those between are
+// aligned (alignItems): an item of a is kept where it is identical to
+// one of b, paired with one of b where the edits in it are written in
+// place (valueEdits; two mappings only when alike: the same item by a
+// key), removed, or an item of b added, after the last item of a before
+// it that stays (or, when none does, before the first that stays after
+// it). Removed and added between the same two, they must be others
 // (replacedItems): an item changed otherwise than in its values would be
 // written anew whole. Some item of a must stay, to place the new ones by.
 func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
@@ -432,87 +508,221 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	for tail < na-head && tail < nb-head && identical(a.Content[na-1-tail], b.Content[nb-1-tail]) {
 		tail++
 	}
-	// the kept items between: pairs of indexes (of a, of b), in order,
-	// then the end of both as the last
-	type pair struct{ i, j int }
-	var kept []pair
-	ea, eb := na-tail, nb-tail
-	if head < ea && head < eb {
-		seed := maphash.MakeSeed()
-		at := map[uint64][]int{} // b's items by their fingerprint, in order
-		for j := head; j < eb; j++ {
-			h := fingerprint(seed, b.Content[j])
-			at[h] = append(at[h], j)
-		}
-		from := head // b's items before it are taken
-		for i := head; i < ea; i++ {
-			h := fingerprint(seed, a.Content[i])
-			js := at[h]
-			for len(js) > 0 && (js[0] < from || !identical(a.Content[i], b.Content[js[0]])) {
-				js = js[1:] // (taken, or only alike in the fingerprint)
-			}
-			at[h] = js
-			if len(js) > 0 {
-				kept = append(kept, pair{i, js[0]})
-				from = js[0] + 1
-				at[h] = js[1:]
-			}
-		}
+	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail])
+	stays := head > 0 || tail > 0 // an item of a stays
+	for _, st := range steps {
+		stays = stays || st.op == kept || st.op == paired
 	}
-	kept = append(kept, pair{ea, eb})
-	stays := head > 0 || tail > 0 || len(kept) > 1 // an item of a stays
-	type gap struct{ i, ea, j, eb int }
-	var gaps []gap
-	i, j := head, head
-	for _, k := range kept {
-		g := gap{i, k.i, j, k.j}
-		paired := func(x, y int) bool {
-			var changed []valueEdit
-			if !valueEdits(child(x), a.Content[x], b.Content[y], false, false, &changed) {
-				return false
-			}
-			*edits = append(*edits, changed...)
-			return true
-		}
-		for g.i < g.ea && g.j < g.eb && paired(g.i, g.j) {
-			g.i, g.j, stays = g.i+1, g.j+1, true
-		}
-		for g.i < g.ea && g.j < g.eb && paired(g.ea-1, g.eb-1) {
-			g.ea, g.eb, stays = g.ea-1, g.eb-1, true
-		}
-		if g.i < g.ea && g.j < g.eb && !replacedItems(a.Content[g.i:g.ea], b.Content[g.j:g.eb]) {
+	if !stays {
+		return false // (nothing kept to place the new items by)
+	}
+	before := head - 1 // the last item of a that stays, before the steps done
+	var removed, added []*yaml.Node
+	var pending []int // items of b to add before the next item of a that stays
+	flush := func(next int) bool {
+		// the items removed and added since the last that stays, before
+		// item next of a (which stays)
+		if len(removed) > 0 && len(added) > 0 && !replacedItems(removed, added) {
 			// items changed otherwise than in their values (a null given
 			// text) would be written anew whole, more lines than the
 			// edit (FuzzReplaceValues, 2026-11-29): left to the general
 			// way
 			return false
 		}
-		gaps = append(gaps, g)
-		i, j = k.i+1, k.j+1
-	}
-	if !stays {
-		return false // (nothing kept to place the new items by)
-	}
-	for _, g := range gaps {
-		for k := g.i; k < g.ea; k++ {
-			appendRemoval(edits, read, child(k), nil, a.Content[k], nil)
-		}
-		if g.j == g.eb {
-			continue
-		}
-		// after the item of a before the removed ones, which stays; or
-		// before the one after them (the removed ones are cut before
-		// the new ones are inserted)
-		before, after := g.i-1, g.ea
-		for k := g.j; k < g.eb; k++ {
+		for _, k := range pending {
 			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read}
 			if before >= 0 {
 				ed.afterK = child(before)
 			} else {
-				ed.beforeK = child(after)
+				ed.beforeK = child(next)
 			}
 			*edits = append(*edits, ed)
 		}
+		removed, added, pending = removed[:0], added[:0], pending[:0]
+		before = next
+		return true
+	}
+	for _, st := range steps {
+		i, j := head+st.i, head+st.j
+		switch st.op {
+		case removedItem:
+			appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
+			removed = append(removed, a.Content[i])
+		case addedItem:
+			pending = append(pending, j)
+			added = append(added, b.Content[j])
+		default:
+			if st.op == paired {
+				n := len(*edits)
+				if !valueEdits(child(i), a.Content[i], b.Content[j], false, false, edits) {
+					// not written in place: the one removed, the other
+					// added
+					*edits = (*edits)[:n]
+					appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
+					removed = append(removed, a.Content[i])
+					pending = append(pending, j)
+					added = append(added, b.Content[j])
+					continue
+				}
+			}
+			if !flush(i) {
+				return false
+			}
+		}
+	}
+	return flush(na - tail)
+}
+
+// An itemStep is one step of the alignment of two lists of items: an
+// item of the first kept as an identical item of the second, paired with
+// an item of the second (the same item, changed), removed, or an item of
+// the second added; i and j index the lists.
+type itemStep struct {
+	op   itemOp
+	i, j int
+}
+
+// An itemOp says what an itemStep does.
+type itemOp uint8
+
+const (
+	kept itemOp = iota
+	paired
+	removedItem
+	addedItem
+)
+
+// alignItems returns the steps that turn items a into items b, in order,
+// keeping as many items as can be (identical in both, the longest common
+// subsequence), then pairing as many as can be (pairable: of a kind, two
+// mappings alike), each step costing one but a kept item's. A shortest
+// alignment is found in a table of len(a)×len(b) cells where that is at
+// most 1<<16 cells (the items between those a list starts and ends with
+// alike: what an edit changed); longer, an item of a is kept at the first
+// identical item of b after the last kept, and between two kept items
+// the items are paired from the front and the back, the rest removed and
+// added.
+func alignItems(a, b []*yaml.Node) []itemStep {
+	n, m := len(a), len(b)
+	seed := maphash.MakeSeed()
+	ha, hb := make([]uint64, n), make([]uint64, m)
+	for i, x := range a {
+		ha[i] = fingerprint(seed, x)
+	}
+	for j, y := range b {
+		hb[j] = fingerprint(seed, y)
+	}
+	same := func(i, j int) bool { return ha[i] == hb[j] && identical(a[i], b[j]) }
+	pair := func(i, j int) bool { return pairable(a[i], b[j]) }
+	var steps []itemStep
+	if n*m <= 1<<16 {
+		// cost[i*(m+1)+j]: the cost of turning a[i:] into b[j:]
+		w := m + 1
+		cost := make([]int32, (n+1)*w)
+		for i := n; i >= 0; i-- {
+			for j := m; j >= 0; j-- {
+				var c int32
+				switch {
+				case i == n:
+					c = int32(m - j)
+				case j == m:
+					c = int32(n - i)
+				default:
+					c = 1 + min(cost[(i+1)*w+j], cost[i*w+j+1])
+					if same(i, j) {
+						c = min(c, cost[(i+1)*w+j+1])
+					} else if pair(i, j) {
+						c = min(c, 1+cost[(i+1)*w+j+1])
+					}
+				}
+				cost[i*w+j] = c
+			}
+		}
+		i, j := 0, 0
+		for i < n || j < m {
+			c := cost[i*w+j]
+			switch {
+			case i < n && j < m && same(i, j) && c == cost[(i+1)*w+j+1]:
+				steps = append(steps, itemStep{kept, i, j})
+				i, j = i+1, j+1
+			case i < n && j < m && !same(i, j) && pair(i, j) && c == 1+cost[(i+1)*w+j+1]:
+				steps = append(steps, itemStep{paired, i, j})
+				i, j = i+1, j+1
+			case i < n && (j == m || c == 1+cost[(i+1)*w+j]):
+				steps = append(steps, itemStep{removedItem, i, j})
+				i++
+			default:
+				steps = append(steps, itemStep{addedItem, i, j})
+				j++
+			}
+		}
+		return steps
+	}
+	// long: kept items found in order (b's items by their fingerprint)
+	at := map[uint64][]int{}
+	for j := range m {
+		at[hb[j]] = append(at[hb[j]], j)
+	}
+	type anchor struct{ i, j int }
+	var anchors []anchor
+	from := 0 // b's items before it are taken
+	for i := range n {
+		js := at[ha[i]]
+		for len(js) > 0 && (js[0] < from || !same(i, js[0])) {
+			js = js[1:] // (taken, or only alike in the fingerprint)
+		}
+		at[ha[i]] = js
+		if len(js) > 0 {
+			anchors = append(anchors, anchor{i, js[0]})
+			from = js[0] + 1
+			at[ha[i]] = js[1:]
+		}
+	}
+	anchors = append(anchors, anchor{n, m})
+	i, j := 0, 0
+	for _, k := range anchors {
+		ea, eb := k.i, k.j
+		var back []itemStep
+		for i < ea && j < eb && pair(i, j) {
+			steps = append(steps, itemStep{paired, i, j})
+			i, j = i+1, j+1
+		}
+		for i < ea && j < eb && pair(ea-1, eb-1) {
+			ea, eb = ea-1, eb-1
+			back = append(back, itemStep{paired, ea, eb})
+		}
+		for ; i < ea; i++ {
+			steps = append(steps, itemStep{removedItem, i, j})
+		}
+		for ; j < eb; j++ {
+			steps = append(steps, itemStep{addedItem, i, j})
+		}
+		slices.Reverse(back)
+		steps = append(steps, back...)
+		if k.i < n {
+			steps = append(steps, itemStep{kept, k.i, k.j})
+		}
+		i, j = k.i+1, k.j+1
+	}
+	return steps
+}
+
+// pairable reports whether items x (of the snapshot) and y (of the edited
+// tree) may be the same item, changed in ways valueEdits writes: of one
+// kind, not aliases, not anchored, with the same comments; two scalars
+// neither empty nor block scalars; two mappings alike (a key of both with
+// the same scalar value, or collections in both).
+func pairable(x, y *yaml.Node) bool {
+	const block = yaml.LiteralStyle | yaml.FoldedStyle
+	switch {
+	case x.Kind != y.Kind || x.Kind == yaml.AliasNode || x.Anchor != "" || y.Anchor != "" ||
+		x.HeadComment != y.HeadComment || x.LineComment != y.LineComment || x.FootComment != y.FootComment:
+		return false
+	case x.Kind == yaml.ScalarNode:
+		// (what valueEdits writes in place)
+		return x.Style&block == 0 && y.Style&block == 0 && x.Value != "" && y.Value != ""
+	case x.Kind == yaml.MappingNode:
+		return alike(x, y)
 	}
 	return true
 }
@@ -897,26 +1107,8 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // at its column as the writer writes it in the document: its lines are
 // whole lines of the text, at the column of the entries around them.
 func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte) (at int, text []byte, ok bool) {
-	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
-		return 0, nil, false
-	}
-	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
-	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || withProps(chunk, ranges, e.parent) {
-		// (a key not at its mapping's column: "? k"; a comment on the
-		// line of the collection's tag is its first scalar's)
-		return 0, nil, false
-	}
-	// the entry in a collection of its own
-	alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
-	if e.val != nil {
-		alone = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
-	}
-	// the writer's text of the entry where it is: its nested lines
-	// indented from the entry's column as the writer indents them there
-	// (with an indentation width of 4, a mapping's keys at column 6 have
-	// the keys of their values at 8, not 10), its continuation lines too
-	rendered, err := appendAt(nil, alone, s.Style, col)
-	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+	rendered, ok := s.renderedEntry(chunk, ranges, e)
+	if !ok {
 		return 0, nil, false
 	}
 	lead := false // a line break goes first: the text ends without one
@@ -977,14 +1169,47 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false
 		}
 	}
-	text = make([]byte, 0, len(rendered)+16)
+	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockScalar(e.key, e.val)), true
+}
+
+// renderedEntry returns the writer's text of entry e (added, or
+// rewritten) alone, at the column of the collection's entries, read from
+// e.sibling: its lines end with "\n". ok is false for an entry with a
+// comment, an anchor or an alias, in a collection with properties in the
+// text or whose keys are not at its column.
+func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) ([]byte, bool) {
+	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
+		return nil, false
+	}
+	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
+	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || withProps(chunk, ranges, e.parent) {
+		// (a key not at its mapping's column: "? k"; a comment on the
+		// line of the collection's tag is its first scalar's)
+		return nil, false
+	}
+	// the entry in a collection of its own
+	alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
+	if e.val != nil {
+		alone = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.key, e.val}}
+	}
+	// the writer's text of the entry where it is: its nested lines
+	// indented from the entry's column as the writer indents them there
+	// (with an indentation width of 4, a mapping's keys at column 6 have
+	// the keys of their values at 8, not 10), its continuation lines too
+	rendered, err := appendAt(nil, alone, s.Style, col)
+	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+		return nil, false
+	}
+	return rendered, true
+}
+
+// withBreaks returns rendered, lines ending with "\n", with the line
+// breaks eol: one first with lead, none at the end without final.
+func withBreaks(rendered, eol []byte, lead, final bool) []byte {
+	text := make([]byte, 0, len(rendered)+16)
 	if lead {
 		text = append(text, eol...)
 	}
-	// (after lead, the text ends without a line break as the source did,
-	// but where the entry ends with a block scalar: its line break is its
-	// value's)
-	final := !lead || endsInBlockScalar(e.key, e.val)
 	for len(rendered) > 0 {
 		i := bytes.IndexByte(rendered, '\n')
 		text = append(text, rendered[:i]...)
@@ -993,7 +1218,47 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			text = append(text, eol...)
 		}
 	}
-	return at, text, true
+	return text
+}
+
+// rewrittenLines returns the part of chunk that rewritten entry e (a
+// mapping's entry whose value changed otherwise than valueEdits writes in
+// place: another kind, a block scalar, a null given text or text taken
+// away, a flow collection, a comment) takes, and the writer's text of the
+// entry as the edited tree has it, at its column with the chunk's line
+// breaks: the entry's lines, cut as removedLines cuts a removed entry
+// (ok under the same conditions), replaced by the entry's new lines
+// written as addedLines writes an added one (under its conditions on the
+// new entry) but for the key, whose text stays the source's (the entry
+// is rendered with a stand-in key, then its text put in). At the end of
+// a text without a final line break, the new
+// lines end without one too, unless the entry ends with a block scalar
+// (its line break is its value's) or may (mayEndInBlock: refused).
+func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool, eol []byte) (from, to int, text []byte, ok bool) {
+	from, to, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal}, first, blocks)
+	if !ok {
+		return 0, 0, nil, false
+	}
+	// the key keeps its text: the entry is rendered with a stand-in key
+	// of its comments, whose text is then the source's
+	stand := *e.key
+	stand.Kind, stand.Tag, stand.Value, stand.Style, stand.Anchor = yaml.ScalarNode, "!!str", "k", 0, ""
+	rendered, ok := s.renderedEntry(chunk, ranges, valueEdit{kind: entryAdded, key: &stand, val: e.val, sibling: e.read, parent: e.parent})
+	kr, found := ranges.Of(e.read)
+	if !ok || !found {
+		return 0, 0, nil, false
+	}
+	key := chunk[from:kr.End] // (its indentation, its text)
+	i := len(key) - len(bytes.TrimLeft(key, " "))
+	if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
+		return 0, 0, nil, false
+	}
+	rendered = append(append([]byte(nil), key...), rendered[i+1:]...)
+	open := to == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') // no final line break
+	if open && mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val) {
+		return 0, 0, nil, false
+	}
+	return from, to, withBreaks(rendered, eol, false, !open || endsInBlockScalar(e.key, e.val)), true
 }
 
 // entryColumn returns the column of the entries of the block collection

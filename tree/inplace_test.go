@@ -12,6 +12,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/internal/fastyaml"
+	"github.com/kmerge/kmerge/internal/linediff"
 )
 
 // TestReplaceValues: a changed value is written in place of the old one's
@@ -89,11 +90,19 @@ func TestReplaceValues(t *testing.T) {
 				it.Value += "-renamed"
 			}
 		}, "", numbered("  - item-%d-renamed   # number %d\n")},
-		// not values alone
+		// the entry written anew where the value cannot be replaced
+		// alone (rewrittenLines): a block scalar, a null given text or a
+		// text emptied, the writer's text for the entry (a block scalar
+		// keeps its style; set keeps the tags: "" is a !!str, quoted, and
+		// "x" a !!null, written with its tag)
+		{"block scalar", "a: |\n  b\nc: 1 # c\n", set("a"), "x", "a: |-\n  x\nc: 1 # c\n"},
+		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
+		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
+		// not in place
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
-		{"block scalar", "a: |\n  b\n", set("a"), "x", ""},
+		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", ""},
+		{"block scalar in a compact mapping", "- a: |\n    b\n", set("0", "a"), "x", ""},
 		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
-		{"emptied", "a: b\n", set("a"), "", ""},
 		// '#' right after a closing quote is a comment to yaml.v3; after
 		// plain text it would be part of it ("c#c", the attack of
 		// 2026-11-29): not in place
@@ -102,7 +111,6 @@ func TestReplaceValues(t *testing.T) {
 		// a quoted value made plain where nothing needs quotes
 		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
 		{"quotes dropped before a comment line", "a: \"x\"\n# c\nb: 1\n", plain("a"), "c", ""},
-		{"was empty", "a:\nb: 1\n", set("a"), "x", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
@@ -320,12 +328,13 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		}
 		added = append(added, &yaml.Node{Kind: kind, Content: entry})
 	}
+	var changed *yaml.Node
 	if r.IntN(2) == 0 && len(values) > 0 {
 		// (its tag with it: a !!null node given text would be null still,
 		// and its text lost unnoticed)
-		v := values[r.IntN(len(values))]
-		v.Value = replacements[r.IntN(len(replacements))]
-		v.Tag, v.Style = resolveText(v.Value), 0
+		changed = values[r.IntN(len(values))]
+		changed.Value = replacements[r.IntN(len(replacements))]
+		changed.Tag, changed.Style = resolveText(changed.Value), 0
 	}
 	out, outcomes, err := st.preservedWith(true)
 	if err != nil || out == nil {
@@ -341,13 +350,12 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	if len(starts) != len(outcomes) || len(outStarts) != len(outcomes) {
 		t.Fatalf("the output does not cut into %d documents:\n%s", len(outcomes), out)
 	}
-	budget := 1 // a changed value's line
+	budget := 1 // a changed value's line, or its entry's written anew
+	if changed != nil {
+		budget = max(1, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, changed}}))
+	}
 	for _, n := range added {
-		text, err := renderDoc(st.Style, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		budget += bytes.Count(text, []byte("\n"))
+		budget += entryLines(t, st.Style, n)
 	}
 	for i, o := range outcomes {
 		if o != replaced {
@@ -358,29 +366,43 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			t.Fatalf("document %d written in place unchanged", i)
 		}
 		// every line of b is a line of a, in order, but for the added
-		// entries' and a changed value's; a final line without a line
-		// break may have got one (the text's LF or CRLF)
-		al, bl := strings.SplitAfter(string(a), "\n"), strings.SplitAfter(string(b), "\n")
-		k, changed := 0, 0
-		for _, l := range bl {
-			if l == "" {
-				continue // (after a final line break)
-			}
-			from := k
-			for k < len(al) && al[k] != l && strings.TrimRight(al[k], "\r\n") != strings.TrimRight(l, "\r\n") {
-				k++
-			}
-			if k == len(al) {
-				if changed++; changed > budget {
-					t.Fatalf("document %d written in place changed more than %d lines (%q):\n%q\nto\n%q", i, budget, l, a, b)
-				}
-				k = from
-				continue
-			}
-			k++
+		// entries' and a changed value's
+		if n := newLines(a, b); n > budget {
+			t.Fatalf("document %d written in place changed %d lines, more than %d:\n%q\nto\n%q", i, n, budget, a, b)
 		}
 	}
 	return outcomes
+}
+
+// entryLines returns the number of lines of the writer's text of n as
+// a document.
+func entryLines(t *testing.T, st Style, n *yaml.Node) int {
+	text, err := renderDoc(st, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(text, []byte("\n"))
+}
+
+// newLines returns the number of lines of b that are not lines of a, by
+// a shortest line diff (a final line without a line break may have got
+// one: the text's LF or CRLF).
+func newLines(a, b []byte) int {
+	lines := func(text []byte) []string {
+		l := strings.SplitAfter(string(text), "\n")
+		if l[len(l)-1] == "" {
+			l = l[:len(l)-1]
+		}
+		for i := range l {
+			l[i] = strings.TrimRight(l[i], "\r\n")
+		}
+		return l
+	}
+	n := 0
+	for _, h := range linediff.Diff(lines(a), lines(b)) {
+		n += h.B1 - h.B0
+	}
+	return n
 }
 
 // inPlaceLayouts are texts whose values sit among odd neighbours: comments
@@ -453,8 +475,10 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	if len(values) == 0 {
 		return nil
 	}
+	var edited []*yaml.Node
 	for range 1 + r.IntN(3) {
 		v := values[r.IntN(len(values))]
+		edited = append(edited, v)
 		v.Value = replacements[r.IntN(len(replacements))]
 		switch r.IntN(3) {
 		case 0:
@@ -510,7 +534,16 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		sa, ta := skeleton(t, a)
 		sb, tb := skeleton(t, b)
 		if sa != sb || len(ta) != len(tb) {
-			t.Fatalf("document %d written in place changed more than values:\n%s\nto\n%s", i, a, b)
+			// entries written anew (rewrittenLines): no more lines
+			// changed than the writer's lines for the edited values
+			budget := 0
+			for _, v := range edited {
+				budget += entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, v}})
+			}
+			if n := newLines(a, b); n > budget {
+				t.Fatalf("document %d written in place changed %d lines, more than the %d of the edited values' entries:\n%s\nto\n%s", i, n, budget, a, b)
+			}
+			continue
 		}
 		changed := 0
 		for k := range ta {
@@ -674,16 +707,21 @@ func TestRemoveEntries(t *testing.T) {
 		// entry after it stay
 		{"blanks of a block scalar before", "a: 1\nb: |\n  x\n   \n\nc: 3\n", remove("c"), "a: 1\nb: |\n  x\n   \n\n"},
 		{"blanks of a block scalar before, folded", "a: >\n  p\n    \n\nb: 1\nc: 2\n", remove("b"), "a: >\n  p\n    \n\nc: 2\n"},
+		// an entry removed from a flow mapping: the entry holding it is
+		// written anew, in flow style (rewrittenLines)
+		{"flow", "a: {b: 1, c: 2}\n", remove("a", "b"), "a: {c: 2}\n"},
+		// the last entry of a block mapping: the entry holding it is
+		// written anew, its value an empty mapping
+		{"the last entry", "a:\n  b: 1\nc: 2\n", remove("a", "b"), "a: {}\nc: 2\n"},
+		{"the last entry of the last entry", "a:\n  b: 1\n", remove("a", "b"), "a: {}\n"},
 		// not in place
 		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), ""},
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
-		{"the last entry", "a:\n  b: 1\n", remove("a", "b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
 		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), ""},
 		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},
-		{"flow", "a: {b: 1, c: 2}\n", remove("a", "b"), ""},
 		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
 		{"comment on the marker line", "--- # c\na: 1\nb: 2\n", remove("a"), ""},
 		// a comment on the ... line is the next document's first key's
@@ -813,7 +851,7 @@ func TestAddEntries(t *testing.T) {
 		// 2026-11-30)
 		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
-		{"into a flow mapping", "a: {b: 1}\n", add("c: 2", 1, "a"), ""},
+		{"into a flow mapping", "a: {b: 1} # c\nd: 1\n", add("c: 2", 1, "a"), "a: {b: 1, c: 2} # c\nd: 1\n"},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content[0], r.Content[1], r.Content[2], r.Content[3] = r.Content[2], r.Content[3], r.Content[0], r.Content[1]
@@ -916,7 +954,8 @@ func TestReplaceItems(t *testing.T) {
 		{"an item's null given text", "l:\n- k: 1\n  m:\n  -\n- z\n", func(st *Stream) {
 			seq(st, "l").Content[0].Content[3].Content[0].Value = "x"
 		}, ""},
-		{"a mapping item alike the one removed", "l:\n- kind: Pod\n  v:\n- z\n", to("l", "kind: Pod\nv: [x]", 1), ""},
+		// the same item by a key (kind), its entry v rewritten
+		{"a mapping item alike the one removed", "l:\n- kind: Pod\n  v:\n- z\n", to("l", "kind: Pod\nv: [x]", 1), "l:\n- kind: Pod\n  v: [x]\n- z\n"},
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })

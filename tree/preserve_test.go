@@ -875,7 +875,7 @@ func TestPreserveEdgeCases(t *testing.T) {
 		name: "mapping emptied, blank lines after it kept",
 		in:   "a:\n  b:\n    c: 1\n\n\nd: 2\n",
 		edit: func(st *Stream) { MapDelete(MapGet(root(st, 0), "a"), "b") },
-		want: "a: {}\n\n\nd: 2\n", outcomes: []outcome{spliced},
+		want: "a: {}\n\n\nd: 2\n", outcomes: []outcome{replaced},
 	}, {
 		name: "block scalar added at the end of a file without a final newline",
 		in:   "a: 1\nb: 2",

@@ -1155,7 +1155,7 @@ func (r *reader) complexEntry(col int, head string) {
 		line, c = strings.Count(r.src[:s], "\n"), col+1
 	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.lastLineWide(col))):
 		// a comment on the line the key ends, the mapping ending there:
-		// after it ("? a #c"), unless the stream ends after it, the
+		// yaml.v3 puts the null after it ("? a #c"), unless the stream ends after it, the
 		// mapping at column 0 or without a line break on a line as wide
 		// as the mapping (then at the end)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
