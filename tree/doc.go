@@ -31,6 +31,8 @@
 // edit changed (see Snapshot); an edit of values alone, only in the bytes
 // of those values: each is replaced where the reader found it; an entry
 // removed from a block collection is cut with its lines, an added one
-// inserted as lines at its siblings' column (inplace.go, the first of the
-// byte-range edits that are to replace the render-and-splice ways).
+// inserted as lines at its siblings' column, an entry whose value changed
+// otherwise written anew in its lines, a list's items aligned first
+// (inplace.go: the byte-range edits that are to replace the
+// render-and-splice ways, tried first for every edited document).
 package tree

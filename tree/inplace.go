@@ -53,12 +53,16 @@ import (
 //
 // Entries removed from a block collection are cut from the text with
 // their lines, entries added to one are inserted as the writer's lines for
-// them at their siblings' column (entryEdits, removedLines, addedLines):
-// see there for when.
+// them at their siblings' column (entryEdits, removedLines, addedLines);
+// a mapping's entry whose value changed otherwise than a scalar's text (a
+// block scalar, a null given text, another kind, a flow collection) has
+// its lines replaced by the writer's, its key's text kept
+// (rewrittenLines); a block sequence's items are aligned first (itemEdits,
+// alignItems): see there for when.
 //
-// Every other edit (a key renamed in place, a comment changed, a block
-// scalar, items replaced by others) is written as rerender and splice
-// write it (preserve.go).
+// Every other edit (a key renamed in place, a comment of a kept node
+// changed, an item changed where its layout would be lost) is written as
+// rerender and splice write it (preserve.go).
 
 // valueEdit is one edit of a document's text: a changed value, an entry
 // removed from a block collection, or one added to it.
