@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -96,6 +97,10 @@ type valueEdit struct {
 	// a rewritten entry's key and value in the snapshot (key and val:
 	// in the edited tree; read and value: as the text reads them)
 	oldKey, oldVal *yaml.Node
+
+	// an added item that goes where a removed one was: the removed item
+	// as the text reads it (its lines' start, its head comment's)
+	replaces *yaml.Node
 }
 
 // An editKind says what a valueEdit does.
@@ -142,17 +147,28 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		}
 	}
 	regions := make([]textEdit, 0, len(edits))
+	// the removed entries' lines first: an added entry goes where one
+	// was, or next to them (the comment lines they cut are no neighbours)
+	var cuts []textEdit
+	cutAt := map[*yaml.Node]int{} // a removed entry's read node: where its cut starts
 	for _, e := range edits {
-		var g textEdit
-		switch e.kind {
-		case entryRemoved:
+		if e.kind == entryRemoved {
 			from, to, ok := removedLines(chunk, ranges, e, first, blocks)
 			if !ok {
 				return nil, false
 			}
-			g = textEdit{from: from, to: to}
+			cuts = append(cuts, textEdit{from: from, to: to})
+			cutAt[e.read] = from
+		}
+	}
+	slices.SortFunc(cuts, func(a, b textEdit) int { return a.from - b.from })
+	for _, e := range edits {
+		var g textEdit
+		switch e.kind {
+		case entryRemoved:
+			continue
 		case entryAdded:
-			at, text, ok := s.addedLines(chunk, ranges, e, first, eol)
+			at, text, ok := s.addedLines(chunk, ranges, e, first, eol, cuts, cutAt)
 			if !ok {
 				return nil, false
 			}
@@ -191,6 +207,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		}
 		regions = append(regions, g)
 	}
+	regions = append(regions, cuts...)
 	// in the order of the text; an insertion before what is cut or
 	// replaced at its offset; insertions at one offset in the edit's order
 	slices.SortStableFunc(regions, func(a, b textEdit) int {
@@ -202,7 +219,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	out := make([]byte, 0, len(chunk)+64)
 	at := 0
 	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
-	for _, g := range regions {
+	for k, g := range regions {
 		if g.from < at {
 			return nil, false // (overlapping edits)
 		}
@@ -211,6 +228,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			// the text before ends with a line break after all: the
 			// lines at its end were cut, or written anew with one
 			g.text = g.text[g.lead:]
+		}
+		if k > 0 && regions[k-1].added && g.added && g.lead == 0 && regions[k-1].to == g.from && len(out) > 0 && out[len(out)-1] != '\n' {
+			// new lines after new lines written as the text's last,
+			// without a line break: they are not the last
+			out = append(out, eol...)
 		}
 		out = append(out, g.text...)
 		if g.added {
@@ -522,7 +544,8 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	}
 	before := head - 1 // the last item of a that stays, before the steps done
 	var removed, added []*yaml.Node
-	var pending []int // items of b to add before the next item of a that stays
+	var replaces *yaml.Node // the first item removed since the last that stays, as the text reads it
+	var pending []int       // items of b to add before the next item of a that stays
 	flush := func(next int) bool {
 		// the items removed and added since the last that stays, before
 		// item next of a (which stays)
@@ -534,7 +557,9 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			return false
 		}
 		for _, k := range pending {
-			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read}
+			// where the first removed item was (others in their place),
+			// or after the last that stays, or before the next
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces}
 			if before >= 0 {
 				ed.afterK = child(before)
 			} else {
@@ -542,7 +567,7 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			}
 			*edits = append(*edits, ed)
 		}
-		removed, added, pending = removed[:0], added[:0], pending[:0]
+		removed, added, pending, replaces = removed[:0], added[:0], pending[:0], nil
 		before = next
 		return true
 	}
@@ -552,6 +577,9 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 		case removedItem:
 			appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
 			removed = append(removed, a.Content[i])
+			if replaces == nil {
+				replaces = child(i)
+			}
 		case addedItem:
 			pending = append(pending, j)
 			added = append(added, b.Content[j])
@@ -564,6 +592,9 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 					*edits = (*edits)[:n]
 					appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
 					removed = append(removed, a.Content[i])
+					if replaces == nil {
+						replaces = child(i)
+					}
 					pending = append(pending, j)
 					added = append(added, b.Content[j])
 					continue
@@ -860,8 +891,9 @@ func keysOf(m *yaml.Node) map[string]bool {
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, ok bool) {
-	if anchoredOrCommented(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
-		anchoredOrCommented(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
+	if commentedBelow(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
+		commentedBelow(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
+		e.key.HeadComment != e.read.HeadComment ||
 		tagged(e.read) || e.value != nil && tagged(e.value) || withProps(chunk, ranges, e.parent) {
 		// (the text's nodes too: Read expands aliases into copies, and
 		// an anchor is in the text alone; a comment on the line of a tag
@@ -918,7 +950,14 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	// as a person removing it would leave them (a line of blanks may be
 	// a line of a block scalar before it: "a: |\n  x\n   \n" is "x\n \n")
 	from = ls
-	for p := ls; p > 0; {
+	if e.read.HeadComment != "" {
+		// the entry's head comment goes with it: the comment lines right
+		// above it, which must be that comment and nothing else
+		if from, ok = headLines(chunk, ls, e.read.HeadComment); !ok {
+			return 0, 0, false
+		}
+	}
+	for p := from; p > 0; {
 		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
 		line := chunk[ps : p-1]
 		if commentLine(line) {
@@ -993,6 +1032,40 @@ func emptyLine(line []byte) bool {
 func commentLine(line []byte) bool {
 	t := bytes.TrimLeft(line, " \t")
 	return len(t) > 0 && t[0] == '#'
+}
+
+// commentedBelow is anchoredOrCommented but for n's own head comment.
+func commentedBelow(n *yaml.Node) bool {
+	if n.Anchor != "" || n.FootComment != "" {
+		return true
+	}
+	for _, c := range n.Content {
+		if anchoredOrCommented(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// headLines returns the offset of the first of the comment lines of
+// chunk right above the line at offset ls (no blank line between), which
+// must be the head comment head, line for line; ok is false when they are
+// not.
+func headLines(chunk []byte, ls int, head string) (int, bool) {
+	want := strings.Split(head, "\n")
+	from := ls
+	for k := len(want) - 1; k >= 0; k-- {
+		if from == 0 {
+			return 0, false
+		}
+		ps := bytes.LastIndexByte(chunk[:from-1], '\n') + 1
+		line := bytes.TrimSuffix(chunk[ps:from-1], []byte("\r"))
+		if !commentLine(line) || string(bytes.TrimLeft(line, " ")) != want[k] {
+			return 0, false
+		}
+		from = ps
+	}
+	return from, true
 }
 
 // anchoredOrCommented reports whether n or a node in it has an anchor, a
@@ -1110,12 +1183,35 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // The writer's text of the entry reads as the entry (its tests), written
 // at its column as the writer writes it in the document: its lines are
 // whole lines of the text, at the column of the entries around them.
-func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte) (at int, text []byte, ok bool) {
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte, cuts []textEdit, cutAt map[*yaml.Node]int) (at int, text []byte, ok bool) {
 	rendered, ok := s.renderedEntry(chunk, ranges, e)
 	if !ok {
 		return 0, nil, false
 	}
+	// uncut returns l, or the end of the cut l is in
+	uncut := func(l int) int {
+		for _, c := range cuts {
+			if c.from <= l && l < c.to {
+				return c.to
+			}
+		}
+		return l
+	}
 	lead := false // a line break goes first: the text ends without one
+	if from, ok := cutAt[e.replaces]; ok && e.replaces != nil {
+		// where the removed item's lines were: what is around them was
+		// checked for their cut (removedLines); at the end of a text
+		// without a final line break, as rewrittenLines writes there
+		end := from
+		for n := uncut(end); n != end; n = uncut(end) {
+			end = n // (cuts one after the other)
+		}
+		open := end == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
+		if open && mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val) {
+			return 0, nil, false
+		}
+		return from, withBreaks(rendered, eol, false, !open || endsInBlockScalar(e.key, e.val)), true
+	}
 	if e.afterK != nil {
 		end, ok := entryEnd(ranges, e.afterK, e.afterV)
 		if !ok || tagged(e.afterK) || e.afterV != nil && tagged(e.afterV) {
@@ -1138,7 +1234,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			// value's; one with a block style gets it below)
 			return 0, nil, false
 		}
-		for l := at; l < len(chunk); {
+		for l := uncut(at); l < len(chunk); l = uncut(l) {
 			line, next := lineAt(chunk, l)
 			if commentLine(line) {
 				return 0, nil, false

@@ -714,8 +714,13 @@ func TestRemoveEntries(t *testing.T) {
 		// written anew, its value an empty mapping
 		{"the last entry", "a:\n  b: 1\nc: 2\n", remove("a", "b"), "a: {}\nc: 2\n"},
 		{"the last entry of the last entry", "a:\n  b: 1\n", remove("a", "b"), "a: {}\n"},
+		// the entry's head comment, the comment lines right above it,
+		// goes with it (yaml.v3 gives them to it: no blank line between)
+		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), "a: 1\n"},
+		{"head comment of two lines", "a: 1\n\n# about b\n  # more\nb: 2\nc: 3\n", remove("b"), "a: 1\n\nc: 3\n"},
+		{"an item's head comment", "l:\n- a\n# about b\n- name: b\n  x: 1\n", remove("l", "1"), "l:\n- a\n"},
 		// not in place
-		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), ""},
+		{"a head comment before it, blank line", "a: 1\n# about a\n\nb: 2\n", remove("b"), ""},
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
@@ -956,6 +961,15 @@ func TestReplaceItems(t *testing.T) {
 		}, ""},
 		// the same item by a key (kind), its entry v rewritten
 		{"a mapping item alike the one removed", "l:\n- kind: Pod\n  v:\n- z\n", to("l", "kind: Pod\nv: [x]", 1), "l:\n- kind: Pod\n  v: [x]\n- z\n"},
+		// an item removed with its head comment, another in its place
+		// (the README's example: a sidecar replaced, a blank line before)
+		{"replaced where it was", "l:\n- name: web\n  image: w\n\n# the sidecar\n- name: metrics\n  image: m\n",
+			to("l", 0, "name: proxy\nimage: envoy"), "l:\n- name: web\n  image: w\n\n- name: proxy\n  image: envoy\n"},
+		{"replaced at the end without a final newline", "l:\n- name: web\n- name: metrics", to("l", 0, "name: proxy"), "l:\n- name: web\n- name: proxy"},
+		{"one replaced by two at the end without a final newline", "l:\n- name: web\n- name: metrics", to("l", 0, "name: a", "name: b"), "l:\n- name: web\n- name: a\n- name: b"},
+		{"two replaced by one", "l:\n- name: web\n- name: a\n- name: b\n- name: z\n", to("l", 0, "name: c", 3), "l:\n- name: web\n- name: c\n- name: z\n"},
+		// a comment line after the removed item's lines: refused
+		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
