@@ -239,6 +239,9 @@ var oddInputs = []string{
 	"0:\n  ? 0 #c\n1:", "  ? 0 #c\n", "0:\n  ? 0: a #c\n1:", "0:\n  ? 0 #c\n\n1:", "  ? 0: !t #c\n", "0:\n  ? [a] #c\n1:",
 	"0:\n  ? 0: !\n", "  ? - !\n", "  ? 0:\n     !\n", "  ? 0: ! #c\n", "0:\n  ? |\n   x\n  #c\n1:",
 	"  ? 0 #c", "  ? 0 #c\r", " ? 0: #c\n ", "  ? 0 #c\n ", "    ? 0 #c\n ", "  ? 0 #c\n\n  ",
+	// a tab on a blank line after a comment: yaml.v3 refuses it unless a
+	// comment line is next (FuzzDifferential, 2026-11-29)
+	"0: 00 #\n \t", "0: 00 #\n \t\n1: 2", "- 00 #\n \t", "0: 00\n#\n \t", "a:\n  - b #c\n   \t\n  - d\n", "a: 1\n#\n \t\n#\nb: 2\n",
 	// a complex key without a value, then a last line of blanks narrower
 	// than the mapping without a line break: yaml.v3 ends the mapping there
 	// (FuzzDifferential, 2026-11-29)

@@ -190,6 +190,7 @@ type reader struct {
 	lastEnd   int                   // the end of the last node's text read, when recording ranges
 	propsNull *yaml.Node            // the last node of properties alone read (afterProps)
 	lineCom   [2]int                // the line and end of the last comment read after a node on its line (endLine)
+	commented bool                  // a comment ended the line of the last token (endLine; skip)
 	handles   map[string]string     // the %TAG handles of the document, to their prefixes
 	crlf      []int32               // the lines (from 0) that ended with "\r\n", ascending
 	seps      []sepLine             // the lines that ended with NEL, LS or PS, ascending
@@ -506,6 +507,7 @@ func (r *reader) endLine(loose bool) {
 		}
 		r.com.lineComment(s, r.pos)
 		r.lineCom = [2]int{r.line, r.pos}
+		r.commented = true
 	case c == '\n' || r.pos >= r.end:
 	default:
 		r.fail(r.pos, "more text after the end of a value")
@@ -530,6 +532,13 @@ func (r *reader) skip() {
 	// yaml.v3's comment rules see no blank line up to the next line with
 	// text
 	hush := false
+	// commented: a comment was read since the last token (on its line,
+	// or a line of its own): yaml.v3 refuses a tab on a blank line after
+	// one, outside the prologue, unless a comment line is next ("a: b
+	// #c\n \t" is refused, "a: b\n#\n \t\n#" read), where after a
+	// plain scalar alone the scalar takes the blank lines
+	commented := r.commented
+	r.commented = false
 	for {
 		s := r.pos
 		for r.src[r.pos] == ' ' {
@@ -549,7 +558,7 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || r.tokEnd >= 0 && !r.prologue
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || commented && !r.commentNext(r.pos)) && !r.prologue
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
@@ -569,6 +578,7 @@ func (r *reader) skip() {
 				r.pos = j
 				hush = r.commentLine()
 				r.rootPlain = false
+				commented = true
 				continue
 			case 0:
 				if j >= r.end {
@@ -584,6 +594,7 @@ func (r *reader) skip() {
 		case '#':
 			hush = r.commentLine()
 			r.rootPlain = false
+			commented = true
 			continue
 		case 0:
 			if r.pos >= r.end {
@@ -602,6 +613,21 @@ func (r *reader) skip() {
 		r.ind = r.pos - s
 		return
 	}
+}
+
+// commentNext reports whether the first line from offset at on that is
+// not blank (spaces and tabs) is a comment line.
+func (r *reader) commentNext(at int) bool {
+	for i := at; i < r.end; i++ {
+		switch r.src[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '#':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // indentNow returns the column of the innermost block collection being
