@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"cmp"
 	"hash/maphash"
 	"slices"
 
@@ -597,25 +598,30 @@ const (
 // subsequence), then pairing as many as can be (pairable: of a kind, two
 // mappings alike), each step costing one but a kept item's. A shortest
 // alignment is found in a table of len(a)×len(b) cells where that is at
-// most 1<<16 cells (the items between those a list starts and ends with
-// alike: what an edit changed); longer, an item of a is kept at the first
+// most 1<<16 cells and comparing the items of every cell costs at most
+// 1<<22 keys (the items between those a list starts and ends with
+// alike: what an edit changed); otherwise an item of a is kept at the first
 // identical item of b after the last kept, and between two kept items
 // the items are paired from the front and the back, the rest removed and
-// added.
+// added. The items are read once (itemInfos): a cell compares numbers and
+// the items' keys, never whole items or comments, so that the work is
+// bounded by the table and the keys, not by the items' sizes too (a list
+// of 256 mappings of 200 keys each, its first and last items changed,
+// took 33 s comparing them in every cell; attack, 2026-11-30).
 func alignItems(a, b []*yaml.Node) []itemStep {
 	n, m := len(a), len(b)
-	seed := maphash.MakeSeed()
-	ha, hb := make([]uint64, n), make([]uint64, m)
-	for i, x := range a {
-		ha[i] = fingerprint(seed, x)
+	ia, ib := itemInfos(a, b)
+	same := func(i, j int) bool { return ia[i].class == ib[j].class }
+	pair := func(i, j int) bool { return pairable(a[i], b[j], &ia[i], &ib[j]) }
+	keys := func(infos []itemInfo) int {
+		k := 0
+		for _, in := range infos {
+			k += 1 + len(in.keys)
+		}
+		return k
 	}
-	for j, y := range b {
-		hb[j] = fingerprint(seed, y)
-	}
-	same := func(i, j int) bool { return ha[i] == hb[j] && identical(a[i], b[j]) }
-	pair := func(i, j int) bool { return pairable(a[i], b[j]) }
 	var steps []itemStep
-	if n*m <= 1<<16 {
+	if n*m <= 1<<16 && m*keys(ia)+n*keys(ib) <= 1<<22 {
 		// cost[i*(m+1)+j]: the cost of turning a[i:] into b[j:]
 		w := m + 1
 		cost := make([]int32, (n+1)*w)
@@ -658,25 +664,25 @@ func alignItems(a, b []*yaml.Node) []itemStep {
 		}
 		return steps
 	}
-	// long: kept items found in order (b's items by their fingerprint)
-	at := map[uint64][]int{}
+	// long: kept items found in order (b's items by their class)
+	at := map[int][]int{}
 	for j := range m {
-		at[hb[j]] = append(at[hb[j]], j)
+		at[ib[j].class] = append(at[ib[j].class], j)
 	}
 	type anchor struct{ i, j int }
 	var anchors []anchor
 	from := 0 // b's items before it are taken
 	for i := range n {
-		js := at[ha[i]]
-		for len(js) > 0 && (js[0] < from || !same(i, js[0])) {
-			js = js[1:] // (taken, or only alike in the fingerprint)
+		js := at[ia[i].class]
+		for len(js) > 0 && js[0] < from {
+			js = js[1:] // (taken)
 		}
-		at[ha[i]] = js
 		if len(js) > 0 {
 			anchors = append(anchors, anchor{i, js[0]})
 			from = js[0] + 1
-			at[ha[i]] = js[1:]
+			js = js[1:]
 		}
+		at[ia[i].class] = js
 	}
 	anchors = append(anchors, anchor{n, m})
 	i, j := 0, 0
@@ -708,21 +714,21 @@ func alignItems(a, b []*yaml.Node) []itemStep {
 }
 
 // pairable reports whether items x (of the snapshot) and y (of the edited
-// tree) may be the same item, changed in ways valueEdits writes: of one
-// kind, not aliases, not anchored, with the same comments; two scalars
-// neither empty nor block scalars; two mappings alike (a key of both with
-// the same scalar value, or collections in both).
-func pairable(x, y *yaml.Node) bool {
+// tree), read as ix and iy (itemInfos), may be the same item, changed in
+// ways valueEdits writes: of one kind, not aliases, not anchored, with the
+// same comments; two scalars neither empty nor block scalars; two mappings
+// alike (a key of both with the same scalar value, or collections in
+// both).
+func pairable(x, y *yaml.Node, ix, iy *itemInfo) bool {
 	const block = yaml.LiteralStyle | yaml.FoldedStyle
 	switch {
-	case x.Kind != y.Kind || x.Kind == yaml.AliasNode || x.Anchor != "" || y.Anchor != "" ||
-		x.HeadComment != y.HeadComment || x.LineComment != y.LineComment || x.FootComment != y.FootComment:
+	case x.Kind != y.Kind || x.Kind == yaml.AliasNode || x.Anchor != "" || y.Anchor != "" || ix.comments != iy.comments:
 		return false
 	case x.Kind == yaml.ScalarNode:
 		// (what valueEdits writes in place)
 		return x.Style&block == 0 && y.Style&block == 0 && x.Value != "" && y.Value != ""
 	case x.Kind == yaml.MappingNode:
-		return alike(x, y)
+		return alikeKeys(ix.keys, iy.keys)
 	}
 	return true
 }
@@ -735,15 +741,21 @@ func pairable(x, y *yaml.Node) bool {
 // changed in its labels), and no removed one is a list where an added one
 // is a list. A changed item would be written anew whole, more lines than
 // its edit, where the general way keeps its layout; a scalar item is one
-// line. (Few items: pairs are compared.)
+// line. (Few items: pairs are compared, each mapping's keys read once.)
 func replacedItems(removed, added []*yaml.Node) bool {
 	if len(removed)*len(added) > 64 {
 		return false
 	}
+	seed := maphash.MakeSeed()
+	keys := make([][]itemKey, len(added))
+	for j, d := range added {
+		keys[j] = mappingKeys(seed, d)
+	}
 	for _, r := range removed {
-		for _, d := range added {
+		kr := mappingKeys(seed, r)
+		for j, d := range added {
 			if r.Kind == yaml.SequenceNode && d.Kind == yaml.SequenceNode ||
-				r.Kind == yaml.MappingNode && d.Kind == yaml.MappingNode && alike(r, d) {
+				r.Kind == yaml.MappingNode && d.Kind == yaml.MappingNode && alikeKeys(kr, keys[j]) {
 				return false
 			}
 		}
@@ -751,22 +763,119 @@ func replacedItems(removed, added []*yaml.Node) bool {
 	return true
 }
 
-// alike reports whether mappings a and b have a key in common whose
-// values are equal scalars, or collections both.
-func alike(a, b *yaml.Node) bool {
-	for i := 0; i+1 < len(a.Content); i += 2 {
-		for j := 0; j+1 < len(b.Content); j += 2 {
-			if a.Content[i].Value != b.Content[j].Value {
-				continue
-			}
-			x, y := a.Content[i+1], b.Content[j+1]
-			if x.Kind == yaml.ScalarNode && y.Kind == yaml.ScalarNode {
-				if x.Value == y.Value {
-					return true
+// An itemInfo is what alignItems compares of an item: its class (items
+// identical to each other have one), the class of its comments, and its
+// keys when it is a mapping (itemKey).
+type itemInfo struct {
+	class, comments int
+	keys            []itemKey
+}
+
+// An itemKey is a key of a mapping and its value, with a hash of what
+// alike compares of them (the key's text; the value's text when it is a
+// scalar, or that it is not one).
+type itemKey struct {
+	h    uint64
+	k, v *yaml.Node
+}
+
+// itemInfos reads items a and b (itemInfo): each item's nodes once, and
+// once more when it is identical to an item read before.
+func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
+	seed := maphash.MakeSeed()
+	type rep struct {
+		n     *yaml.Node
+		class int
+	}
+	classes := map[uint64][]rep{} // the first item of each class, by fingerprint
+	nclass := 0
+	comments := map[[3]string]int{}
+	read := func(items []*yaml.Node) []itemInfo {
+		infos := make([]itemInfo, len(items))
+		for i, x := range items {
+			h := fingerprint(seed, x)
+			class := -1
+			reps := classes[h]
+			for _, r := range reps[:min(len(reps), 4)] {
+				// (a few: more are alike in the fingerprint only, or never
+				// identical, as aliases; an item not found is a class of
+				// its own, kept where it is identical all the same)
+				if identical(r.n, x) {
+					class = r.class
+					break
 				}
-			} else if x.Kind != yaml.ScalarNode && y.Kind != yaml.ScalarNode {
-				return true
 			}
+			if class < 0 {
+				class = nclass
+				nclass++
+				classes[h] = append(reps, rep{x, class})
+			}
+			c := [3]string{x.HeadComment, x.LineComment, x.FootComment}
+			cc, ok := comments[c]
+			if !ok {
+				cc = len(comments)
+				comments[c] = cc
+			}
+			infos[i] = itemInfo{class: class, comments: cc, keys: mappingKeys(seed, x)}
+		}
+		return infos
+	}
+	return read(a), read(b)
+}
+
+// mappingKeys returns the keys of n when it is a mapping (itemKey), in
+// the order of their hashes; nil for another node.
+func mappingKeys(seed maphash.Seed, n *yaml.Node) []itemKey {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	keys := make([]itemKey, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var h maphash.Hash
+		h.SetSeed(seed)
+		h.WriteString(k.Value)
+		h.WriteByte(0)
+		if v.Kind == yaml.ScalarNode {
+			h.WriteByte(1)
+			h.WriteString(v.Value)
+		}
+		keys = append(keys, itemKey{h: h.Sum64(), k: k, v: v})
+	}
+	slices.SortFunc(keys, func(x, y itemKey) int { return cmp.Compare(x.h, y.h) })
+	return keys
+}
+
+// alikeKeys reports whether two mappings whose keys are x and y
+// (mappingKeys) are alike: they have a key in common whose values are
+// equal scalars, or collections both.
+func alikeKeys(x, y []itemKey) bool {
+	for i, j := 0, 0; i < len(x) && j < len(y); {
+		switch h := x[i].h; {
+		case h < y[j].h:
+			i++
+		case h > y[j].h:
+			j++
+		default:
+			ei, ej := i, j
+			for ei < len(x) && x[ei].h == h {
+				ei++
+			}
+			for ej < len(y) && y[ej].h == h {
+				ej++
+			}
+			for _, p := range x[i:ei] {
+				for _, q := range y[j:ej] {
+					if p.k.Value != q.k.Value {
+						continue
+					}
+					ps, qs := p.v.Kind == yaml.ScalarNode, q.v.Kind == yaml.ScalarNode
+					if ps && qs && p.v.Value == q.v.Value || !ps && !qs {
+						return true
+					}
+				}
+			}
+			i, j = ei, ej
 		}
 	}
 	return false
