@@ -1284,8 +1284,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 // renderedEntry returns the writer's text of entry e (added, or
 // rewritten) alone, at the column of the collection's entries, read from
 // e.sibling: its lines end with "\n". ok is false for an entry with a
-// comment, an anchor or an alias, in a collection with properties in the
-// text or whose keys are not at its column.
+// head or foot comment, an anchor or an alias, or a line comment the
+// writer puts after the entry (waiting), in a collection with properties
+// in the text or whose keys are not at its column.
 func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) ([]byte, bool) {
 	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
 		return nil, false
@@ -1305,8 +1306,16 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 	// indented from the entry's column as the writer indents them there
 	// (with an indentation width of 4, a mapping's keys at column 6 have
 	// the keys of their values at 8, not 10), its continuation lines too
-	rendered, err := appendAt(nil, alone, s.Style, col)
-	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) {
+	w := newWriter(nil, s.Style)
+	w.base = col
+	w.document(alone)
+	rendered := w.out
+	if w.err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) || w.waiting() {
+		// (a comment still waiting for its place at the entry's end, as
+		// the line comment of a block collection does for the next
+		// scalar's line, is written after it in the document, and would
+		// be dropped here: "a: x # c" whose value became a mapping keeping
+		// the comment; attack, 2026-11-30)
 		return nil, false
 	}
 	return rendered, true

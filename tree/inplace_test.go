@@ -101,6 +101,16 @@ func TestReplaceValues(t *testing.T) {
 		// not in place
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
 		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", ""},
+		// the line comment of a block collection waits for the next
+		// scalar's line (the writer, as yaml.v3): the entry written alone
+		// would drop it, the document written whole puts it after "b: 1"
+		// (a JSON patch's replace gives the new value the old one's
+		// comments; attack, 2026-11-30)
+		{"a new mapping with a line comment", "a: x # c\nb: 1\n", func(st *Stream, _ string) {
+			r := Root(st.Docs[0])
+			r.Content[1] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", LineComment: "# c", Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "p"}, {Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"}}}
+		}, "", ""},
 		{"block scalar in a compact mapping", "- a: |\n    b\n", set("0", "a"), "x", ""},
 		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
 		// '#' right after a closing quote is a comment to yaml.v3; after
