@@ -95,6 +95,21 @@ type valueEdit struct {
 	oldKey, oldVal *yaml.Node
 }
 
+// An editList is the edits valueEdits finds in a document, and the cells
+// of alignment tables its lists may still take (alignItems): a table
+// takes up to len(a)×len(b) ≤ 1<<16 cells, and a document's lists as many
+// as 128 per item of theirs (2,000 lists of 256 items, each changed at
+// both ends, took 4.6 s more than the general way; attack, 2026-11-30).
+type editList struct {
+	list  []valueEdit
+	cells int
+}
+
+// alignCells is the cells of alignment tables a document's lists take,
+// in all, each time valueEdits reads it: the lists past them are aligned
+// in one pass (alignItems).
+const alignCells = 1 << 22
+
 // An editKind says what a valueEdit does.
 type editKind uint8
 
@@ -110,20 +125,20 @@ const (
 // is false when the edit is not only changed values, and the document must
 // be written otherwise.
 func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (text []byte, ok bool) {
-	var edits []valueEdit
-	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits) == 0 {
+	edits := editList{cells: alignCells}
+	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
 		return nil, false
 	}
 	docs, ranges, err := fastyaml.ParseRanges(chunk, s.limits.MaxDepth)
 	if err != nil || len(docs) != 1 {
 		return nil, false
 	}
-	edits = edits[:0]
+	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
 		return nil, false
 	}
 	lines := false // entries removed or added: the text is cut at line breaks
-	for _, e := range edits {
+	for _, e := range edits.list {
 		lines = lines || e.kind != valueChanged
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
@@ -138,8 +153,8 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			return nil, false
 		}
 	}
-	regions := make([]textEdit, 0, len(edits))
-	for _, e := range edits {
+	regions := make([]textEdit, 0, len(edits.list))
+	for _, e := range edits.list {
 		var g textEdit
 		switch e.kind {
 		case entryRemoved:
@@ -260,7 +275,7 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // is a as the document's text reads it again: it must have a's kinds,
 // lengths, values, tags and comments, and it is the node an edit names.
 // flow: a is in a flow collection; key: a is a mapping's key.
-func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool {
+func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
 		return false
@@ -276,7 +291,7 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *[]valueEdit) bool 
 		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
 			return false
 		}
-		*edits = append(*edits, valueEdit{kind: valueChanged, read: read, now: b, flow: flow})
+		edits.list = append(edits.list, valueEdit{kind: valueChanged, read: read, now: b, flow: flow})
 		return true
 	}
 	if a.Style != b.Style || a.Tag != b.Tag {
@@ -327,22 +342,22 @@ func readAs(read, a *yaml.Node) bool {
 // changed values in it (valueEdits), or, where valueEdits cannot write
 // them and the value is not a block collection in both, the entry
 // rewritten (rewritable).
-func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *[]valueEdit) bool {
+func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *editList) bool {
 	var rk, rv *yaml.Node
 	if read != nil {
 		rk, rv = read.Content[ka], read.Content[ka+1]
 	}
-	n := len(*edits)
+	n := len(edits.list)
 	if valueEdits(rv, a.Content[ka+1], b.Content[kb+1], false, false, edits) {
 		return true
 	}
-	*edits = (*edits)[:n]
+	edits.list = edits.list[:n]
 	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1])) {
 		// (the text's entry must be the snapshot's: "<<: *m" is read
 		// as m's entries)
 		return false
 	}
-	*edits = append(*edits, valueEdit{kind: entryRewritten, parent: read, read: rk, value: rv,
+	edits.list = append(edits.list, valueEdit{kind: entryRewritten, parent: read, read: rk, value: rv,
 		oldKey: a.Content[ka], oldVal: a.Content[ka+1], key: b.Content[kb], val: b.Content[kb+1]})
 	return true
 }
@@ -426,7 +441,7 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 // that both have are in the same order; a sequence's items as itemEdits
 // finds them. Both have one entry at least (an empty block collection has
 // no text of its own). read is a as the text reads it, or nil.
-func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
+func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 	if a.Kind == yaml.DocumentNode || a.Style&yaml.FlowStyle != 0 || len(a.Content) == 0 || len(b.Content) == 0 {
 		return false
 	}
@@ -457,7 +472,7 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			if !kept {
 				added = append(added, ed)
 			} else {
-				*edits = append(*edits, ed)
+				edits.list = append(edits.list, ed)
 			}
 			j += 2
 		case i < len(a.Content) && j < len(b.Content) && identical(a.Content[i], b.Content[j]):
@@ -469,7 +484,7 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 				// its line
 				for _, ed := range added {
 					ed.beforeK = child(i)
-					*edits = append(*edits, ed)
+					edits.list = append(edits.list, ed)
 				}
 				added = nil
 			}
@@ -493,7 +508,7 @@ func entryEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 // it). Removed and added between the same two, they must be others
 // (replacedItems): an item changed otherwise than in its values would be
 // written anew whole. Some item of a must stay, to place the new ones by.
-func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
+func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 	child := func(i int) *yaml.Node {
 		if read == nil {
 			return nil
@@ -509,7 +524,7 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 	for tail < na-head && tail < nb-head && identical(a.Content[na-1-tail], b.Content[nb-1-tail]) {
 		tail++
 	}
-	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail])
+	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail], &edits.cells)
 	stays := head > 0 || tail > 0 // an item of a stays
 	for _, st := range steps {
 		stays = stays || st.op == kept || st.op == paired
@@ -537,7 +552,7 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			} else {
 				ed.beforeK = child(next)
 			}
-			*edits = append(*edits, ed)
+			edits.list = append(edits.list, ed)
 		}
 		removed, added, pending = removed[:0], added[:0], pending[:0]
 		before = next
@@ -554,11 +569,11 @@ func itemEdits(read, a, b *yaml.Node, edits *[]valueEdit) bool {
 			added = append(added, b.Content[j])
 		default:
 			if st.op == paired {
-				n := len(*edits)
+				n := len(edits.list)
 				if !valueEdits(child(i), a.Content[i], b.Content[j], false, false, edits) {
 					// not written in place: the one removed, the other
 					// added
-					*edits = (*edits)[:n]
+					edits.list = edits.list[:n]
 					appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
 					removed = append(removed, a.Content[i])
 					pending = append(pending, j)
@@ -598,8 +613,9 @@ const (
 // subsequence), then pairing as many as can be (pairable: of a kind, two
 // mappings alike), each step costing one but a kept item's. A shortest
 // alignment is found in a table of len(a)×len(b) cells where that is at
-// most 1<<16 cells and comparing the items of every cell costs at most
-// 1<<22 keys (the items between those a list starts and ends with
+// most 1<<16 cells, within what the document's lists may still take
+// (cells, taken from it), and comparing the items of every cell costs at
+// most 1<<22 keys (the items between those a list starts and ends with
 // alike: what an edit changed); otherwise an item of a is kept at the first
 // identical item of b after the last kept, and between two kept items
 // the items are paired from the front and the back, the rest removed and
@@ -608,7 +624,7 @@ const (
 // bounded by the table and the keys, not by the items' sizes too (a list
 // of 256 mappings of 200 keys each, its first and last items changed,
 // took 33 s comparing them in every cell; attack, 2026-11-30).
-func alignItems(a, b []*yaml.Node) []itemStep {
+func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 	n, m := len(a), len(b)
 	ia, ib := itemInfos(a, b)
 	same := func(i, j int) bool { return ia[i].class == ib[j].class }
@@ -621,7 +637,8 @@ func alignItems(a, b []*yaml.Node) []itemStep {
 		return k
 	}
 	var steps []itemStep
-	if n*m <= 1<<16 && m*keys(ia)+n*keys(ib) <= 1<<22 {
+	if n*m <= 1<<16 && n*m <= *cells && m*keys(ia)+n*keys(ib) <= 1<<22 {
+		*cells -= n * m
 		// cost[i*(m+1)+j]: the cost of turning a[i:] into b[j:]
 		w := m + 1
 		cost := make([]int32, (n+1)*w)
@@ -787,9 +804,9 @@ func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
 		n     *yaml.Node
 		class int
 	}
-	classes := map[uint64][]rep{} // the first item of each class, by fingerprint
+	classes := make(map[uint64][]rep, len(a)+len(b)) // the first item of each class, by fingerprint
 	nclass := 0
-	comments := map[[3]string]int{}
+	comments := map[[3]string]int{{}: 0} // (none: 0)
 	read := func(items []*yaml.Node) []itemInfo {
 		infos := make([]itemInfo, len(items))
 		for i, x := range items {
@@ -810,11 +827,13 @@ func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
 				nclass++
 				classes[h] = append(reps, rep{x, class})
 			}
-			c := [3]string{x.HeadComment, x.LineComment, x.FootComment}
-			cc, ok := comments[c]
-			if !ok {
-				cc = len(comments)
-				comments[c] = cc
+			cc := 0
+			if c := [3]string{x.HeadComment, x.LineComment, x.FootComment}; c != [3]string{} {
+				var ok bool
+				if cc, ok = comments[c]; !ok {
+					cc = len(comments)
+					comments[c] = cc
+				}
 			}
 			infos[i] = itemInfo{class: class, comments: cc, keys: mappingKeys(seed, x)}
 		}
@@ -906,8 +925,8 @@ func fingerprint(seed maphash.Seed, n *yaml.Node) uint64 {
 // appendRemoval appends to edits the removal of the entry of parent
 // whose key (or item) and value the text reads as read and value, and the
 // snapshot holds as k and v.
-func appendRemoval(edits *[]valueEdit, parent, read, value, k, v *yaml.Node) {
-	*edits = append(*edits, valueEdit{kind: entryRemoved, parent: parent, read: read, value: value, key: k, val: v})
+func appendRemoval(edits *editList, parent, read, value, k, v *yaml.Node) {
+	edits.list = append(edits.list, valueEdit{kind: entryRemoved, parent: parent, read: read, value: value, key: k, val: v})
 }
 
 // sameKeys reports whether mappings a and b, of as many entries, have
