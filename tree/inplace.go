@@ -1325,11 +1325,8 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 	// indented from the entry's column as the writer indents them there
 	// (with an indentation width of 4, a mapping's keys at column 6 have
 	// the keys of their values at 8, not 10), its continuation lines too
-	w := newWriter(nil, s.Style)
-	w.base = col
-	w.document(alone)
-	rendered := w.out
-	if w.err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) || w.waiting() {
+	rendered, waiting, err := appendAt(nil, alone, s.Style, col)
+	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) || waiting {
 		// (a comment still waiting for its place at the entry's end, as
 		// the line comment of a block collection does for the next
 		// scalar's line, is written after it in the document, and would
