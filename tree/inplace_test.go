@@ -101,6 +101,16 @@ func TestReplaceValues(t *testing.T) {
 		// not in place
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
 		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", ""},
+		// the line comment of a block collection waits for the next
+		// scalar's line (the writer, as yaml.v3): the entry written alone
+		// would drop it, the document written whole puts it after "b: 1"
+		// (a JSON patch's replace gives the new value the old one's
+		// comments; attack, 2026-11-29)
+		{"a new mapping with a line comment", "a: x # c\nb: 1\n", func(st *Stream, _ string) {
+			r := Root(st.Docs[0])
+			r.Content[1] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", LineComment: "# c", Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "p"}, {Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"}}}
+		}, "", ""},
 		{"block scalar in a compact mapping", "- a: |\n    b\n", set("0", "a"), "x", ""},
 		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
 		// '#' right after a closing quote is a comment to yaml.v3; after
@@ -831,7 +841,7 @@ func TestAddEntries(t *testing.T) {
 		// then 12), and a quoted text's continuation lines (after a line
 		// separator) one width right of its key: the new lines are
 		// written where they go, not written at column 0 and shifted
-		// (attack, 2026-11-30)
+		// (attack, 2026-11-29)
 		{"indentation width 4, a key of an item's mapping", "m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n", add("r:\n  l:\n    c: 1", 2, "l", "0"),
 			"m:\r\n    k: 1\r\nl:\r\n    - n: 1\r\n      m: 2\r\n      r:\r\n        l:\r\n            c: 1\r\n"},
 		{"continuation lines of a new text", "m:\n    k: 1\n", add("z: \"a\\u2028b\"", 1, "m"), "m:\n    k: 1\n    z: 'a\u2028        b'\n"},
@@ -853,7 +863,7 @@ func TestAddEntries(t *testing.T) {
 		}, ""},
 		// the writer writes "- c"; the general way writes new items
 		// with the spaces the source has after its dashes (attack,
-		// 2026-11-30)
+		// 2026-11-29)
 		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		{"into a flow mapping", "a: {b: 1} # c\nd: 1\n", add("c: 2", 1, "a"), "a: {b: 1, c: 2} # c\nd: 1\n"},
@@ -880,13 +890,13 @@ func TestAddEntries(t *testing.T) {
 		// on one is an error after a quoted scalar (yaml.v3), and a block
 		// scalar ending the entry takes them ("|+" keeps them, a line of
 		// blanks more indented than its text is a line of it); so too
-		// when a removed entry's lines were between (attack, 2026-11-30)
+		// when a removed entry's lines were between (attack, 2026-11-29)
 		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", add("k: 'yes'", 1), ""},
 		{"blank lines after a new keep block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\\n\"", 1), ""},
 		{"blanks after a new block scalar", "a: 1\n     \nb: 2\n", add("k: \"x\\n\"", 1), ""},
 		// the writer chooses a block scalar for a text of lines: at the
 		// end of a text without a final line break, its last line would
-		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-30)
+		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-29)
 		{"a new text of lines at the end without a final newline", "a: 1", add("k: \"x\\ny\\n\"", 1), ""},
 		{"a new item, a text of lines, at the end without a final newline", "l:\n- x", add("- \"p\\nq\\n\"", 1, "l"), ""},
 		{"blanks after a new block scalar, a removal between", "a: 1\nb: 2\n     \nc: 3\n", both(add("k: \"x\\n\"", 1), func(st *Stream) {
@@ -1010,5 +1020,37 @@ func checkEntryEdit(t *testing.T, in string, edit func(*Stream), want string) {
 	}
 	if !ok || string(direct) != want {
 		t.Errorf("replaceValues gives %q (%v)\nwant %q", direct, ok, want)
+	}
+}
+
+// BenchmarkReplaceItems times the byte-range writer on a document of 300
+// block lists of 256 items, each list's first and last items changed:
+// each list aligned by a table of 254×254 cells, when the document's
+// lists may take that many (alignCells), else in one pass.
+func BenchmarkReplaceItems(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("l:\n")
+	for i := range 300 {
+		for k := range 256 {
+			lead := "  - "
+			if k == 0 {
+				lead = "- - "
+			}
+			fmt.Fprintf(&sb, "%sv%d_%d\n", lead, i, k)
+		}
+	}
+	st, err := Read([]byte(sb.String()), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st.Snapshot()
+	for _, l := range MapGet(Root(st.Docs[0]), "l").Content {
+		l.Content[0].Value, l.Content[255].Value = "z", "z"
+	}
+	b.SetBytes(int64(sb.Len()))
+	for b.Loop() {
+		if _, ok := replaceAll(st); !ok {
+			b.Fatal("not written in place")
+		}
 	}
 }

@@ -148,7 +148,7 @@ func (s *Stream) rerender(chunk []byte, first int, snap, doc *yaml.Node) (text [
 			if bytes.IndexByte(l, '\t') >= 0 {
 				// a tab on a blank line after the unit: yaml.v3 reads it
 				// after a plain scalar, not after a quoted one or a key,
-				// which the new lines may end with (attack, 2026-11-30)
+				// which the new lines may end with (attack, 2026-11-29)
 				return nil, false, false
 			}
 		}

@@ -80,12 +80,14 @@ func appendDocument(b []byte, doc *yaml.Node, st Style) ([]byte, error) {
 // appendAt appends the block collection n written as YAML in style st as
 // the writer writes it in a document where its entries (keys, or the
 // dashes of items) are at column col: its lines indented from there, its
-// first line too.
-func appendAt(b []byte, n *yaml.Node, st Style, col int) ([]byte, error) {
+// first line too; waiting reports whether a comment of n was left
+// waiting for its place at the end (writer.waiting), which a document
+// going on after n would have written further on.
+func appendAt(b []byte, n *yaml.Node, st Style, col int) (_ []byte, waiting bool, err error) {
 	w := newWriter(b, st)
 	w.base = col
 	w.document(n)
-	return w.out, w.err
+	return w.out, w.waiting(), w.err
 }
 
 // appendDocumentPlain is appendDocument, and reports whether the text is

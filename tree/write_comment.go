@@ -64,6 +64,13 @@ func (c *comments) take(head, line, foot, tail string) {
 	}
 }
 
+// waiting reports whether a comment waits for its place: the writer
+// drops it at the end of the document, where the document's text goes on
+// it would be written further on.
+func (w *writer) waiting() bool {
+	return w.head != "" || w.line != "" || w.foot != "" || w.tail != "" || w.keyLine != ""
+}
+
 // flushHead writes the waiting tail (the foot comment of the key before)
 // and head comment, each on lines of their own at the column of the
 // collection.
