@@ -239,6 +239,10 @@ var oddInputs = []string{
 	"0:\n  ? 0 #c\n1:", "  ? 0 #c\n", "0:\n  ? 0: a #c\n1:", "0:\n  ? 0 #c\n\n1:", "  ? 0: !t #c\n", "0:\n  ? [a] #c\n1:",
 	"0:\n  ? 0: !\n", "  ? - !\n", "  ? 0:\n     !\n", "  ? 0: ! #c\n", "0:\n  ? |\n   x\n  #c\n1:",
 	"  ? 0 #c", "  ? 0 #c\r", " ? 0: #c\n ", "  ? 0 #c\n ", "    ? 0 #c\n ", "  ? 0 #c\n\n  ",
+	// a key ending with a null on a last line of blanks narrower than the
+	// mapping; a '?' whose key is a collection, without a value: refused
+	// on purpose (FuzzDifferential, 2026-11-29)
+	"  ? ? 0\n ", "    ? ? 0\n ", "  ? ? 0\n\n ", "  ? - 0\n ", "0:\n  ? {}: \n\n ", "- ? - \n #ca",
 	// a tab on a blank line after a comment: yaml.v3 refuses it unless a
 	// comment line is next (FuzzDifferential, 2026-11-29)
 	"0: 00 #\n \t", "0: 00 #\n \t\n1: 2", "- 00 #\n \t", "0: 00\n#\n \t", "a:\n  - b #c\n   \t\n  - d\n", "a: 1\n#\n \t\n#\nb: 2\n",

@@ -20,6 +20,7 @@ func OnPurpose(msg string) bool {
 		"a comment without a blank before it",                            // %YAML 1.1#...
 		"a tab before a comment at the start of a line",                  // "#\n\t#": yaml.v3 reads it after a comment line only
 		"with neither a key nor a value after it",                        // "- ?\n#c": yaml.v3 places its comments and nulls erratically
+		"whose key is a list or a mapping, without a value",              // "? - a\n #c": yaml.v3 places the null by rules of each shape
 		"a '?' without a key in a flow sequence",                         // "[?,]", "[? :]" read, "[?]", "[? : a]" refused
 		"a tab on a blank line",                                          // "#\n\t\n#": yaml.v3 reads it between comment lines only
 		"a second byte order mark at the start of the stream",            // "\ufeff\ufeff": yaml.v3 reads it as no document, "\ufeff\ufeffa: 1" with columns shifted

@@ -1169,6 +1169,13 @@ func (r *reader) complexEntry(col int, head string) {
 		// in ways no rule describes
 		r.failAt(qline, r.colOf(q), "a '?' with neither a key nor a value after it (write the key, or remove the ?)")
 	}
+	if key.Kind == yaml.MappingNode || key.Kind == yaml.SequenceNode {
+		// nor those of an entry whose key is a collection (the null
+		// where the key's last token is, its last empty value, its
+		// comment, the end of the stream or a line of blanks, by rules
+		// of each shape: FuzzDifferential found a new one each hour)
+		r.failAt(qline, r.colOf(q), "a '?' whose key is a list or a mapping, without a value (:) after it (write ': ' and the value, or ': {}' for none)")
+	}
 	// no value: a null where the next token is (yaml.v3: where the end
 	// of the mapping is, when it ends, right after the key's last token
 	// unless that is a plain scalar)
@@ -1191,6 +1198,12 @@ func (r *reader) complexEntry(col int, head string) {
 		// is (" ? a:\n"), or after the comment on its line
 		e := r.emptyEnd(key)
 		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
+	case r.ind < 0 && r.mark == 0 && col > 0 && r.shortBlankEnd(col) >= 0 && r.emptyEnd(key) != nil && r.emptyEnd(key).Line-1 == strings.Count(r.src[:r.end], "\n"):
+		// a key ending with a null on a last line of blanks narrower
+		// than the mapping (its own "? a" ended there): the same place
+		// ("  ? ? a\n ")
+		e := r.emptyEnd(key)
+		line, c = e.Line-1, e.Column-1
 	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.emptyEnd(key).Line-1 > qline && r.end > 0 && r.src[r.end-1] != '\n':
 		// the same on a line below the "?", without a line break: at the
 		// end (" ?\n  a:")
