@@ -977,6 +977,20 @@ func (c *commenter) comments() int {
 
 // firstCommentAt returns the offset of the gap's first comment line if it
 // is at column col, -1 otherwise.
+// firstComment returns the offset and the column of the first comment
+// line of the gap, or -1.
+func (c *commenter) firstComment() (int, int) {
+	if c.off {
+		return -1, 0
+	}
+	for _, l := range c.lines {
+		if l.s >= 0 {
+			return l.s, l.col
+		}
+	}
+	return -1, 0
+}
+
 func (c *commenter) firstCommentAt(col int) int {
 	if c.off {
 		return -1

@@ -243,6 +243,9 @@ var oddInputs = []string{
 	// mapping; a '?' whose key is a collection, without a value: refused
 	// on purpose (FuzzDifferential, 2026-11-29)
 	"  ? ? 0\n ", "    ? ? 0\n ", "  ? ? 0\n\n ", "  ? - 0\n ", "0:\n  ? {}: \n\n ", "- ? - \n #ca",
+	// a plain key without a value, the mapping ending with comment lines
+	// at another column: the null at the first's '#' (a hunt, 2026-11-29)
+	"  ? a\n #c\n", "  ? a\n#c\n", "   ? a\n  #c\n", "0:\n  ? a\n #c\nb: 1", "- ? a\n #c\n", "  ? a\n   #c\n", "  ? a\n\n #c\n", "  ? a #l\n #c\n",
 	// a tab on a blank line after a comment: yaml.v3 refuses it unless a
 	// comment line is next (FuzzDifferential, 2026-11-29)
 	"0: 00 #\n \t", "0: 00 #\n \t\n1: 2", "- 00 #\n \t", "0: 00\n#\n \t", "a:\n  - b #c\n   \t\n  - d\n", "a: 1\n#\n \t\n#\nb: 2\n",
@@ -425,14 +428,16 @@ func TestTabLinesAfterRootPlain(t *testing.T) {
 // TestEmptyValueOfComplexKey: the null value of an explicit key ("? a")
 // without ": value" is where yaml.v3 puts it, when the mapping ends with
 // comments at its column: on the first one's line, a column after its '#'
-// (FuzzDifferential found "? \n#0"). Not yet matched: a mapping ending with
-// a comment more indented than its keys before one at their column
-// ("x:\n  ? a\n    #0\n  #1\ny: 1", where yaml.v3 says line 3, column 5).
+// (FuzzDifferential found "? \n#0"); when the first is at another column,
+// after a plain key, at its '#' ("x:\n  ? a\n    #0\n  #1\ny: 1": line 3,
+// column 5), but at the end of a stream without a final line break.
 func TestEmptyValueOfComplexKey(t *testing.T) {
 	for _, in := range []string{
 		"? a\n#000", "? a\n#0\n#1", "? a\n#0\n\n#1", "x:\n  ? a\n  #0\ny: 1", "? a\n#0\n---\nx", "? a\n#0\n...\n",
 		// elsewhere
 		"? a\n   #0", "- ? a\n#0", "x:\n  ? a\n#0", "? a\n  #0\n#1", "? a\n#0\nb: c", "? a\n#0\n? b", "- ? a\n  #0\n- b",
+		// the first comment at another column: at its '#' (a hunt, 2026-11-29)
+		"x:\n  ? a\n    #0\n  #1\ny: 1", "x:\n  ? a\n #0\ny: 1", "  ? a\n #c\n",
 	} {
 		if o := mustMatch(t, "", in); o != bothEqual {
 			t.Errorf("%q: %s", in, o)

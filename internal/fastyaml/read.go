@@ -1192,6 +1192,12 @@ func (r *reader) complexEntry(col int, head string) {
 		// mapping at column 0 or without a line break on a line as wide
 		// as the mapping (then at the end)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
+	case r.ind < col && r.tokEnd < 0 && r.firstCommentOther(q) >= 0:
+		// the mapping ends with comments, the first at another column,
+		// after a plain key (the stream not ending without a line break):
+		// at its '#'
+		s, cc := r.com.firstComment()
+		line, c = strings.Count(r.src[:s], "\n"), cc
 	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.endsLineOf(r.emptyEnd(key)):
 		// a key ending with an empty value on the stream's last line,
 		// and its line break: yaml.v3 puts the null where that value's
@@ -1243,6 +1249,19 @@ func (r *reader) afterComment(line, col int) int {
 		return r.colOf(at + len(strings.TrimSuffix(text, "\r")))
 	}
 	return col
+}
+
+// firstCommentOther returns the offset of the first comment line of the
+// gap after an explicit key at offset q when it is at a column other than
+// the mapping's (firstCommentAt takes that), unless the stream ends
+// without a line break after it (yaml.v3 puts the null at the end then);
+// -1 otherwise.
+func (r *reader) firstCommentOther(q int) int {
+	s, _ := r.com.firstComment()
+	if s < q || r.ind < 0 && r.end > 0 && r.src[r.end-1] != '\n' {
+		return -1
+	}
+	return s
 }
 
 // lastLineWide reports whether the stream ends without a line break, its
