@@ -572,6 +572,13 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			// way
 			return false
 		}
+		if len(pending) > 0 && before < 0 && next >= na {
+			// no item of a stays after all (a pair whose edits cannot be
+			// written in place was removed and added): nothing to place
+			// the new items by (FuzzReplaceValues, 2026-11-29: an index
+			// out of range)
+			return false
+		}
 		for _, k := range pending {
 			// where the first removed item was (others in their place),
 			// or after the last that stays, or before the next
