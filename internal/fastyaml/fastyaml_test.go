@@ -246,6 +246,9 @@ var oddInputs = []string{
 	// a plain key without a value, the mapping ending with comment lines
 	// at another column: the null at the first's '#' (a hunt, 2026-11-29)
 	"  ? a\n #c\n", "  ? a\n#c\n", "   ? a\n  #c\n", "0:\n  ? a\n #c\nb: 1", "- ? a\n #c\n", "  ? a\n   #c\n", "  ? a\n\n #c\n", "  ? a #l\n #c\n",
+	// a comment after properties alone goes to the first scalar below, an
+	// alias too (FuzzDifferential, 2026-11-29)
+	"&x #\n- *x", "a: &y 1\nb: !t #c\n  - *y\n", "a: &y 1\nl:\n- k: 1\n# f\n- *y : 2\n",
 	// a tab on a blank line after a comment: yaml.v3 refuses it unless a
 	// comment line is next (FuzzDifferential, 2026-11-29)
 	"0: 00 #\n \t", "0: 00 #\n \t\n1: 2", "- 00 #\n \t", "0: 00\n#\n \t", "a:\n  - b #c\n   \t\n  - d\n", "a: 1\n#\n \t\n#\nb: 2\n",

@@ -272,7 +272,8 @@ func (r *reader) node(kind yaml.Kind, tag string, line, col int) *yaml.Node {
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
 	n.Kind, n.Tag, n.Line, n.Column = kind, tag, line+1, col+1
-	if kind == yaml.ScalarNode && (r.com.nextFoot != "" || r.com.nextLine != "") {
+	if (kind == yaml.ScalarNode || kind == yaml.AliasNode) && (r.com.nextFoot != "" || r.com.nextLine != "") {
+		// (an alias is a scalar to yaml.v3's comment rules: "&x #\n- *x")
 		r.com.firstScalar(n)
 	}
 	return n
