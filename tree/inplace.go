@@ -235,7 +235,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	out := make([]byte, 0, len(chunk)+64)
 	at := 0
 	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
-	for k, g := range regions {
+	for _, g := range regions {
 		if g.from < at {
 			return nil, false // (overlapping edits)
 		}
@@ -245,9 +245,14 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			// lines at its end were cut, or written anew with one
 			g.text = g.text[g.lead:]
 		}
-		if k > 0 && regions[k-1].added && g.added && g.lead == 0 && regions[k-1].to == g.from && len(out) > 0 && out[len(out)-1] != '\n' {
+		if g.added && g.lead == 0 && len(out) > 0 && out[len(out)-1] != '\n' {
 			// new lines after new lines written as the text's last,
-			// without a line break: they are not the last
+			// without a line break: they are not the last. New lines go
+			// at the start of a line, so the text before ends with a line
+			// break unless new lines written open end it, right before or
+			// before lines cut up to here (a nested list's last item
+			// replaced, then the outer list's: "  - k: v- m: p"; attack,
+			// 2026-11-29)
 			out = append(out, eol...)
 		}
 		out = append(out, g.text...)

@@ -978,6 +978,17 @@ func TestReplaceItems(t *testing.T) {
 		{"replaced at the end without a final newline", "l:\n- name: web\n- name: metrics", to("l", 0, "name: proxy"), "l:\n- name: web\n- name: proxy"},
 		{"one replaced by two at the end without a final newline", "l:\n- name: web\n- name: metrics", to("l", 0, "name: a", "name: b"), "l:\n- name: web\n- name: a\n- name: b"},
 		{"two replaced by one", "l:\n- name: web\n- name: a\n- name: b\n- name: z\n", to("l", 0, "name: c", 3), "l:\n- name: web\n- name: c\n- name: z\n"},
+		// an item replaced at the end of a nested list whose lines end
+		// where the outer list's replaced last item starts, at the end of
+		// a text without a final line break: the nested item's new lines,
+		// written as the text's last, are not the last (the cut between
+		// them is no new text; attack, 2026-11-29: "  - k: v- m: p", the
+		// output of kmerge patch with a JSON patch replacing both)
+		{"replaced at the ends of two lists, one in the other, without a final newline", "l:\n- x: 1\n  y:\n  - a\n  - b\n- c", func(st *Stream) {
+			l := seq(st, "l")
+			MapGet(l.Content[0], "y").Content[1] = item("k: v")
+			l.Content[1] = item("m: p")
+		}, "l:\n- x: 1\n  y:\n  - a\n  - k: v\n- m: p"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},

@@ -252,6 +252,11 @@ var oddInputs = []string{
 	// a tab on a blank line after a comment: yaml.v3 refuses it unless a
 	// comment line is next (FuzzDifferential, 2026-11-29)
 	"0: 00 #\n \t", "0: 00 #\n \t\n1: 2", "- 00 #\n \t", "0: 00\n#\n \t", "a:\n  - b #c\n   \t\n  - d\n", "a: 1\n#\n \t\n#\nb: 2\n",
+	// but after a comment on a line of its own only: after a line's
+	// comment (a node's line comment) yaml.v3 refuses it, a comment line
+	// next or not (attack, 2026-11-29)
+	"a: 1 # c\n \t\n# d\nb: 2\n", "- a # c\n \t\n# d\n- b\n", "a:\n  b: 1 # c\n   \t\n  # d\n  c: 2\n", "a: 1 # c\n\n \t\n# e\nb: 2\n",
+	"a: x\n  y # c\n \t\n# d\nb: 2\n", "? a # c\n \t\n# d\n: b\n", "a: 1 # c\n# d\n \t\n# e\nb: 2\n", "a: 1\n# d\n \t\n\n# e\nb: 2\n",
 	// a complex key without a value, then a last line of blanks narrower
 	// than the mapping without a line break: yaml.v3 ends the mapping there
 	// (FuzzDifferential, 2026-11-29)

@@ -535,10 +535,12 @@ func (r *reader) skip() {
 	hush := false
 	// commented: a comment was read since the last token (on its line,
 	// or a line of its own): yaml.v3 refuses a tab on a blank line after
-	// one, outside the prologue, unless a comment line is next ("a: b
-	// #c\n \t" is refused, "a: b\n#\n \t\n#" read), where after a
-	// plain scalar alone the scalar takes the blank lines
-	commented := r.commented
+	// one, outside the prologue, unless the last was on a line of its
+	// own and a comment line is next ("a: b #c\n \t" and "a: b #c\n
+	// \t\n#" are refused, "a: b\n#\n \t\n#" read; attack, 2026-11-29),
+	// where after a plain scalar alone the scalar takes the blank lines.
+	// lineCom: the last comment read was the token's line's
+	commented, lineCom := r.commented, r.commented
 	r.commented = false
 	for {
 		s := r.pos
@@ -559,7 +561,7 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || commented && !r.commentNext(r.pos)) && !r.prologue
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || lineCom || commented && !r.commentNext(r.pos)) && !r.prologue
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
@@ -579,7 +581,7 @@ func (r *reader) skip() {
 				r.pos = j
 				hush = r.commentLine()
 				r.rootPlain = false
-				commented = true
+				commented, lineCom = true, false
 				continue
 			case 0:
 				if j >= r.end {
@@ -595,7 +597,7 @@ func (r *reader) skip() {
 		case '#':
 			hush = r.commentLine()
 			r.rootPlain = false
-			commented = true
+			commented, lineCom = true, false
 			continue
 		case 0:
 			if r.pos >= r.end {
