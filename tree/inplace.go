@@ -27,7 +27,8 @@ import (
 // quoting of other values, line ends (CRLF stays CRLF), a missing final
 // newline, a "---" line.
 //
-// The text reads as the edited document without being read back:
+// Changed values alone, the text reads as the edited document without
+// being read back:
 //   - what the reader reads at a range is one scalar, its properties
 //     included, and a range is replaced only when the reader, reading the
 //     document's text alone, gives the snapshot's values at those places
@@ -130,21 +131,25 @@ const (
 )
 
 // replaceValues returns the text of an edited document whose source text
-// is chunk (first: the stream's first document), by replacing the ranges of its changed values (see above); ok
-// is false when the edit is not only changed values, and the document must
-// be written otherwise.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (text []byte, ok bool) {
+// is chunk (first: the stream's first document), by replacing the ranges
+// of its changed values, cutting, inserting and replacing lines (see
+// above); ok is false when the edit is of another kind, and the document
+// must be written otherwise. proven is false when lines were cut or
+// inserted: the text is then read back before it is used (preservedWith),
+// as the attacks of 2026-11-29 found two ways to write text that did not
+// read; values replaced alone are proven by construction.
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (text []byte, proven, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	docs, ranges, err := fastyaml.ParseRanges(chunk, s.limits.MaxDepth)
 	if err != nil || len(docs) != 1 {
-		return nil, false
+		return nil, false, false
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
-		return nil, false
+		return nil, false, false
 	}
 	lines := false // entries removed or added: the text is cut at line breaks
 	for _, e := range edits.list {
@@ -159,7 +164,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	if lines {
 		var cut bool
 		if cut, blocks = cutsLines(chunk, ranges, docs[0]); !cut {
-			return nil, false
+			return nil, false, false
 		}
 	}
 	regions := make([]textEdit, 0, len(edits.list))
@@ -171,7 +176,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		if e.kind == entryRemoved {
 			from, to, ok := removedLines(chunk, ranges, e, first, blocks)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			cuts = append(cuts, textEdit{from: from, to: to})
 			cutAt[e.read] = from
@@ -186,7 +191,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		case entryAdded:
 			at, text, ok := s.addedLines(chunk, ranges, e, first, eol, cuts, cutAt)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 			if at == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') {
@@ -195,19 +200,19 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		case entryRewritten:
 			from, to, text, ok := s.rewrittenLines(chunk, ranges, e, first, blocks, eol)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			if !endsValue(chunk[r.End:], e.flow) {
 				// what follows the text is not what ends a scalar anywhere
 				// (a '#' right after a closing quote, which yaml.v3 reads as
 				// a comment: after plain text it would not be one)
-				return nil, false
+				return nil, false, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
 			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End, breaksOK) {
@@ -217,7 +222,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				// comment of what follows): a value changes from plain to
 				// quoted or back only where no comment line follows it
 				// (kindFree)
-				return nil, false
+				return nil, false, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: value}
 		}
@@ -237,7 +242,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
 	for _, g := range regions {
 		if g.from < at {
-			return nil, false // (overlapping edits)
+			return nil, false, false // (overlapping edits)
 		}
 		out = append(out, chunk[at:g.from]...)
 		if g.lead > 0 && len(out) > 0 && out[len(out)-1] == '\n' {
@@ -264,10 +269,10 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	out = append(out, chunk[at:]...)
 	for _, g := range added {
 		if !blanksFollow(out, g.from, g.block) {
-			return nil, false
+			return nil, false, false
 		}
 	}
-	return out, true
+	return out, !lines, true
 }
 
 // blanksFollow reports whether the blank lines of text from offset at on

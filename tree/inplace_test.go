@@ -212,7 +212,7 @@ func replaceAll(st *Stream) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		text, ok := st.replaceValues(chunk, snap, doc, i == 0)
+		text, _, ok := st.replaceValues(chunk, snap, doc, i == 0)
 		if !ok {
 			return nil, false
 		}
@@ -531,7 +531,7 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			if !ok {
 				continue
 			}
-			text, ok := st.replaceValues(textOf(body, starts, i), snap, doc, i == 0)
+			text, _, ok := st.replaceValues(textOf(body, starts, i), snap, doc, i == 0)
 			if ok && !bytes.Equal(text, textOf(outBody, outStarts, i)) {
 				t.Fatalf("document %d: rerendered as\n%s\nreplaced as\n%s", i, textOf(outBody, outStarts, i), text)
 			}
@@ -994,6 +994,57 @@ func TestReplaceItems(t *testing.T) {
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
+	}
+}
+
+// TestInPlaceReadBack: a text byte-range edits wrote that cut or inserted
+// lines is read back before it is used, and where it does not read as the
+// edited document the document is written another way; values replaced
+// alone are not read back (proven). The text is spoiled on purpose
+// (mangle), as bb2dc8a's bug spoiled it ("- k: v- m: p").
+func TestInPlaceReadBack(t *testing.T) {
+	spoil := func(text []byte) []byte { return bytes.ReplaceAll(text, []byte("\n- "), []byte("- ")) }
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		caught   bool // the spoiled text is read back and refused
+	}{
+		{"an item added", "l:\n- a\n- b\n", func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content = append(l.Content, NewString("c"))
+		}, true},
+		{"an item added, two documents", "l:\n- a\n- b\n---\nx: 1\n", func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content = append(l.Content, NewString("c"))
+		}, true},
+		{"a value alone", "l:\n- a\n- b\n", func(st *Stream) {
+			MapGet(Root(st.Docs[0]), "l").Content[1].Value = "c"
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st)
+			st.mangle = spoil
+			out, outcomes, err := st.preservedWith(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.caught {
+				// (proven: written as spoiled, which shows the text was
+				// not read back)
+				if !slices.Contains(outcomes, replaced) || !bytes.Contains(out, []byte("a- c")) {
+					t.Errorf("values alone: %v %q", outcomes, out)
+				}
+				return
+			}
+			if slices.Contains(outcomes, replaced) {
+				t.Fatalf("the spoiled text was used: %v %q", outcomes, out)
+			}
+			if out != nil {
+				checkReadsAs(t, out, st, outcomes)
+			}
+		})
 	}
 }
 

@@ -205,7 +205,8 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			return nil, nil, nil
 		}
 		// Changed values, removed and added entries are written as
-		// byte-range edits (replaceValues), nothing read back; the
+		// byte-range edits (replaceValues), read back where lines were
+		// cut or inserted (proven: values alone); the
 		// other edits by rerender where asked to and it can, which
 		// writes the same bytes where both can (TestReplaceValues,
 		// the bench corpora), and reads its text back.
@@ -219,7 +220,10 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			case way == rerendered && fast:
 				text, proven, ok = s.rerender(chunk, 1+s.line0+lines[i], snap, d)
 			case way == replaced && !s.whole && !s.noReplace:
-				text, ok = s.replaceValues(chunk, snap, d, i == 0)
+				text, proven, ok = s.replaceValues(chunk, snap, d, i == 0)
+				if ok && s.mangle != nil {
+					text = s.mangle(text)
+				}
 			}
 			if ok {
 				if !bytes.Equal(text, chunk) {
@@ -287,7 +291,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	}
 	if n == 1 && written(outcomes[0]) {
 		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
-			return s.preservedWith(false)
+			return s.retry(fast, outcomes)
 		}
 		return out, outcomes, nil
 	}
@@ -332,10 +336,23 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	switch {
 	case ok:
 		return out, outcomes, nil
-	case slices.Contains(outcomes, rerendered):
-		return s.preservedWith(false)
+	case slices.Contains(outcomes, rerendered), slices.Contains(outcomes, replaced) && !s.noReplace:
+		return s.retry(fast, outcomes)
 	}
 	return nil, nil, nil
+}
+
+// retry is preservedWith after a text written by rerender or by byte-range
+// edits did not read back as the edited documents: without the byte-range
+// edits where they wrote one (then rerender may still), else without
+// rerender.
+func (s *Stream) retry(fast bool, outcomes []outcome) ([]byte, []outcome, error) {
+	if slices.Contains(outcomes, replaced) && !s.noReplace {
+		t := *s
+		t.noReplace = true
+		return t.preservedWith(fast)
+	}
+	return s.preservedWith(false)
 }
 
 // preservedRemoving is preservedWith for a stream some of whose documents

@@ -139,12 +139,13 @@ type Stream struct {
 	starts     []int
 	startLines []int
 	styled     bool
-	whole      bool    // Options.Whole
-	noReplace  bool    // tests: no changed values written in place (replaceValues), to compare rerender with the general way
-	line0      int     // the lines of the file before src (Options.Line)
-	col0       int     // the columns before src's lines in the file (Options.Column)
-	rewritten  bool    // the last WriteYAML did not keep the source's text (Rewritten)
-	aliases    aliases // what the stream's aliases did (Expanded)
+	whole      bool                // Options.Whole
+	noReplace  bool                // no byte-range edits (replaceValues): tests, to compare rerender with the general way; a retry after their text did not read back
+	mangle     func([]byte) []byte // tests: changes what byte-range edits wrote, to see it read back (TestInPlaceReadBack)
+	line0      int                 // the lines of the file before src (Options.Line)
+	col0       int                 // the columns before src's lines in the file (Options.Column)
+	rewritten  bool                // the last WriteYAML did not keep the source's text (Rewritten)
+	aliases    aliases             // what the stream's aliases did (Expanded)
 
 	removed []bool // documents taken out (Remove), by index; nil: none
 }
