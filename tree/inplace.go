@@ -1486,6 +1486,12 @@ func withBreaks(rendered, eol []byte, lead, final bool) []byte {
 // lines end without one too, unless the entry ends with a block scalar
 // (its line break is its value's) or may (mayEndInBlock: refused).
 func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool, eol []byte) (from, to int, text []byte, ok bool) {
+	if e.key.LineComment != "" && !((e.val.Kind == yaml.MappingNode || e.val.Kind == yaml.SequenceNode) && e.val.Style&yaml.FlowStyle == 0 && len(e.val.Content) > 0) {
+		// the key's line comment ("k: # c" over a value below) is
+		// written after a value on the key's line, where it reads as the
+		// value's (FuzzReplaceValues, 2026-11-29: "0: #\n !" given text)
+		return 0, 0, nil, false
+	}
 	from, to, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal}, first, blocks)
 	if !ok {
 		return 0, 0, nil, false

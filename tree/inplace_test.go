@@ -99,6 +99,9 @@ func TestReplaceValues(t *testing.T) {
 		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
 		// not in place
+		// the key's line comment would be written after the new value,
+		// where it reads as the value's (FuzzReplaceValues)
+		{"a key's line comment over a value below", "a: # c\n  !\nb: 1\n", set("a"), "x", ""},
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
 		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", ""},
 		// the line comment of a block collection waits for the next

@@ -1028,6 +1028,7 @@ type flowLevel struct {
 	prevFoot *string    // the foot of the entry before (nil before the first)
 	head     string     // the head comment for the next node
 	entry    bool       // the next node starts an entry
+	waiting  string     // a comment after a colon, for the next scalar (nextLine), or the collection's line comment at its end
 }
 
 // flowStart: a flow collection opens (n), its bracket on the current line.
@@ -1068,6 +1069,7 @@ func (c *commenter) flowComment(s, e int) {
 		}
 	case ':':
 		c.nextLine = joinText(c.nextLine, text)
+		f.waiting = joinText(f.waiting, text)
 	default:
 		if !c.r.dropLost {
 			f.head = joinText(f.head, text)
@@ -1125,7 +1127,7 @@ func (c *commenter) flowNode(n *yaml.Node) {
 		c.give(&n.HeadComment, c.flowHead)
 		c.flowHead = ""
 	}
-	f.tok, f.tokLine, f.last = 'n', c.r.line, n
+	f.tok, f.tokLine, f.last, f.waiting = 'n', c.r.line, n, ""
 }
 
 // flowEntryEnd: an entry of the flow collection ended; foot is the slot of
@@ -1167,6 +1169,13 @@ func (c *commenter) flowEnd(n *yaml.Node) {
 	}
 	if f.head != "" {
 		c.give(&n.FootComment, f.head)
+	}
+	if f.waiting != "" && c.nextLine == f.waiting {
+		// a comment after a colon no scalar took (the value empty, the
+		// collection ending): the collection's line comment, yaml.v3's
+		// "{a: ,#c\n}"
+		c.give(&n.LineComment, f.waiting)
+		c.nextLine = ""
 	}
 	c.flows = c.flows[:len(c.flows)-1]
 	if len(c.flows) > 0 {

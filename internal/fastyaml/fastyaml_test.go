@@ -246,6 +246,9 @@ var oddInputs = []string{
 	// a plain key without a value, the mapping ending with comment lines
 	// at another column: the null at the first's '#' (a hunt, 2026-11-29)
 	"  ? a\n #c\n", "  ? a\n#c\n", "   ? a\n  #c\n", "0:\n  ? a\n #c\nb: 1", "- ? a\n #c\n", "  ? a\n   #c\n", "  ? a\n\n #c\n", "  ? a #l\n #c\n",
+	// a comment after a colon in a flow collection whose value is empty
+	// and last: the collection's line comment (FuzzDifferential, 2026-11-29)
+	"{0: ,#0\n}", "{0: , #0\n}", "[0: ,#0\n]", "{a: #x\n b, c: ,#y\n}", "{a: {b: ,#x\n}, c: 1}",
 	// a comment after properties alone goes to the first scalar below, an
 	// alias too (FuzzDifferential, 2026-11-29)
 	"&x #\n- *x", "a: &y 1\nb: !t #c\n  - *y\n", "a: &y 1\nl:\n- k: 1\n# f\n- *y : 2\n",
