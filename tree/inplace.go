@@ -1365,6 +1365,12 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false
 		}
 		rest, next := lineAt(chunk, end)
+		if emptyItemLast(e.afterK, e.afterV) {
+			// (an empty item's head comment is the next node's, yaml.v3:
+			// "#\n- \nb:" gives "#" to b, and would give it to a new
+			// entry after the item; FuzzReplaceValues, 2026-11-29)
+			return 0, nil, false
+		}
 		if r := bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(r) > 0 && (r[0] != '#' || endsEmpty(e.afterK, e.afterV)) {
 			// (a comment after an empty value, "- # c", is the next node's)
 			return 0, nil, false
@@ -1597,6 +1603,33 @@ func anyNode(n *yaml.Node, f func(*yaml.Node) bool) bool {
 		}
 	}
 	return false
+}
+
+// emptyItemLast reports whether the entry whose key (or item) is k and
+// value v (nil for an item) ends with an empty item of a block sequence,
+// or is one.
+func emptyItemLast(k, v *yaml.Node) bool {
+	if v == nil && k.Kind == yaml.ScalarNode {
+		return k.Value == "" && k.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	}
+	n := v
+	if n == nil {
+		n = k
+	}
+	for {
+		switch {
+		case n.Kind == yaml.SequenceNode && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0:
+			last := n.Content[len(n.Content)-1]
+			if last.Kind == yaml.ScalarNode {
+				return last.Value == "" && last.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+			}
+			n = last
+		case n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0:
+			n = n.Content[len(n.Content)-1]
+		default:
+			return false
+		}
+	}
 }
 
 // endsEmpty reports whether the entry whose key (or item) is k and value

@@ -900,6 +900,9 @@ func TestAddEntries(t *testing.T) {
 		{"a head comment before ---", "# c\n---\na: 1\n", add("z: 0", 0), ""},
 		{"first of a later document", "a: 1\n... # c\n---\nb: 1\n", add("z: 0", 0), ""},
 		{"after an empty item with a comment", "a:\n  - x\n  - # c\nb: 1\n", add("z: 0", 1), ""},
+		// an empty item's head comment is the next node's (yaml.v3), which
+		// a new entry after it would be (FuzzReplaceValues, 2026-11-29)
+		{"after an empty item with a head comment", "0:\n#\n- \n00: 1\n", add("z: 0", 1), ""},
 		{"after an explicit key", "?\n 0\n", add("z: 0", 1), ""},
 		// a comment on the line of a tag alone goes to the first scalar
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)

@@ -246,6 +246,9 @@ var oddInputs = []string{
 	// a plain key without a value, the mapping ending with comment lines
 	// at another column: the null at the first's '#' (a hunt, 2026-11-29)
 	"  ? a\n #c\n", "  ? a\n#c\n", "   ? a\n  #c\n", "0:\n  ? a\n #c\nb: 1", "- ? a\n #c\n", "  ? a\n   #c\n", "  ? a\n\n #c\n", "  ? a #l\n #c\n",
+	// a tab on a blank line inside a plain scalar over lines, not indented
+	// more than its block: yaml.v3 refuses it (FuzzDifferential, 2026-11-29)
+	"0: 0\n\t\n 0", "- 0\n\t\n 0", "a:\n  b: 0\n  \t\n   c", "0: 0\n \t\n 0", "0\n\t\n0",
 	// a comment after a colon in a flow collection whose value is empty
 	// and last: the collection's line comment (FuzzDifferential, 2026-11-29)
 	"{0: ,#0\n}", "{0: , #0\n}", "[0: ,#0\n]", "{a: #x\n b, c: ,#y\n}", "{a: {b: ,#x\n}, c: 1}",

@@ -74,12 +74,16 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 		j, breaks := stop+1, 0
 		var s int
 		var ind int
+		tab := -1 // a tab on a blank line, not indented more than the block
 		for {
 			s = j
 			for r.src[j] == ' ' {
 				j++
 			}
 			ind = j - s
+			if r.src[j] == '\t' && ind <= parent && tab < 0 {
+				tab = j
+			}
 			for r.src[j] == ' ' || r.src[j] == '\t' {
 				j++
 			}
@@ -100,6 +104,10 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 			// ": " ends the scalar (and is no key: a key is on one
 			// line); what follows is read by the caller
 			break
+		}
+		if tab >= 0 && tab < s {
+			// (yaml.v3 refuses it inside a scalar that goes on: "a: b\n\t\n c")
+			r.fail(tab, "a tab on a blank line inside a text over lines, not indented more than its block (remove it)")
 		}
 		if b == nil {
 			b = append(r.sbuf[:0], value...)
