@@ -707,7 +707,7 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 					if same(i, j) {
 						c = min(c, cost[(i+1)*w+j+1])
 					} else if pair(i, j) {
-						c = min(c, 1+cost[(i+1)*w+j+1])
+						c = min(c, pairCost(a[i], b[j])+cost[(i+1)*w+j+1])
 					}
 				}
 				cost[i*w+j] = c
@@ -720,7 +720,7 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 			case i < n && j < m && same(i, j) && c == cost[(i+1)*w+j+1]:
 				steps = append(steps, itemStep{kept, i, j})
 				i, j = i+1, j+1
-			case i < n && j < m && !same(i, j) && pair(i, j) && c == 1+cost[(i+1)*w+j+1]:
+			case i < n && j < m && !same(i, j) && pair(i, j) && c == pairCost(a[i], b[j])+cost[(i+1)*w+j+1]:
 				steps = append(steps, itemStep{paired, i, j})
 				i, j = i+1, j+1
 			case i < n && (j == m || c == 1+cost[(i+1)*w+j]):
@@ -780,6 +780,31 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 		i, j = k.i+1, k.j+1
 	}
 	return steps
+}
+
+// pairCost is the cost of pairing items x and y in alignItems: one, two
+// where one is a flow collection and the other not, or their entries'
+// values differ so (the entry is then written anew, more lines than a
+// removal and a change elsewhere: FuzzReplaceValues, 2026-11-29).
+func pairCost(x, y *yaml.Node) int32 {
+	if flowDiffers(x, y) {
+		return 2
+	}
+	if x.Kind == yaml.MappingNode && y.Kind == yaml.MappingNode && len(x.Content) == len(y.Content) {
+		for k := 1; k < len(x.Content); k += 2 {
+			if flowDiffers(x.Content[k], y.Content[k]) {
+				return 2
+			}
+		}
+	}
+	return 1
+}
+
+// flowDiffers reports whether one of x and y is a flow collection and the
+// other a block one.
+func flowDiffers(x, y *yaml.Node) bool {
+	coll := func(n *yaml.Node) bool { return n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode }
+	return coll(x) && coll(y) && x.Style&yaml.FlowStyle != y.Style&yaml.FlowStyle
 }
 
 // pairable reports whether items x (of the snapshot) and y (of the edited

@@ -369,7 +369,9 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	}
 	budget := 1 // a changed value's line, or its entry's written anew
 	if changed != nil {
-		budget = max(1, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, changed}}))
+		// (in a flow collection, the block mapping's entry holding it is
+		// written anew: its value's lines)
+		budget = max(1, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, flowTop(st.Docs, changed)}}))
 	}
 	for _, n := range added {
 		budget += entryLines(t, st.Style, n)
@@ -389,6 +391,37 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		}
 	}
 	return outcomes
+}
+
+// flowTop returns n, or the outermost flow collection n is in, in docs.
+func flowTop(docs []*yaml.Node, n *yaml.Node) *yaml.Node {
+	var path []*yaml.Node
+	var find func(m *yaml.Node) bool
+	find = func(m *yaml.Node) bool {
+		path = append(path, m)
+		if m == n {
+			return true
+		}
+		if m.Kind != yaml.AliasNode {
+			for _, c := range m.Content {
+				if find(c) {
+					return true
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	for _, d := range docs {
+		if find(d) {
+			break
+		}
+	}
+	top := n
+	for i := len(path) - 2; i >= 0 && path[i].Style&yaml.FlowStyle != 0; i-- {
+		top = path[i]
+	}
+	return top
 }
 
 // checkInPlace checks that what the byte-range edits write for a stream
