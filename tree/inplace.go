@@ -1376,11 +1376,11 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		for n := uncut(end); n != end; n = uncut(end) {
 			end = n // (cuts one after the other)
 		}
-		open := end == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
-		if open && mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val) {
+		final, ok := finalBreak(chunk, end, e.key, e.val)
+		if !ok {
 			return 0, nil, false
 		}
-		return from, withBreaks(rendered, eol, false, !open || endsInBlockScalar(e.key, e.val)), true
+		return from, withBreaks(rendered, eol, false, final), true
 	}
 	if e.afterK != nil {
 		end, ok := entryEnd(ranges, e.afterK, e.afterV)
@@ -1542,11 +1542,26 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 		return 0, 0, nil, false
 	}
 	rendered = append(append([]byte(nil), key...), rendered[i+1:]...)
-	open := to == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') // no final line break
-	if open && mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val) {
+	final, ok := finalBreak(chunk, to, e.key, e.val)
+	if !ok {
 		return 0, 0, nil, false
 	}
-	return from, to, withBreaks(rendered, eol, false, !open || endsInBlockScalar(e.key, e.val)), true
+	return from, to, withBreaks(rendered, eol, false, final), true
+}
+
+// finalBreak says whether the writer's lines for the entry whose key (or
+// item) is k and value v, written in chunk in place of lines that end at
+// offset end, end with a line break: not at the end of a text without a
+// final one, unless the entry ends with a block scalar (its line break is
+// its value's). ok is false there for an entry that may end with a block
+// scalar without a block style (mayEndInBlock: the writer choosing, its
+// last line would lose its line break).
+func finalBreak(chunk []byte, end int, k, v *yaml.Node) (final, ok bool) {
+	open := end == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
+	if open && mayEndInBlock(k, v) && !endsInBlockScalar(k, v) {
+		return false, false
+	}
+	return !open || endsInBlockScalar(k, v), true
 }
 
 // entryColumn returns the column of the entries of the block collection
