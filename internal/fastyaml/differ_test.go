@@ -17,6 +17,7 @@ const (
 	readOnly    = "reads"         // Parse reads what yaml.v3 refuses: a deliberate reading (readings)
 	treesDiffer = "differ"        // both read it, into other trees: a bug
 	placed      = "placed"        // both read it, into trees that differ in which nodes hold which comments only
+	slotted     = "slotted"       // both read it, into trees that differ in the position of a flow pair's empty value only (pairNulls)
 	wrongRefuse = "WRONG-refuses" // Parse refuses what yaml.v3 reads, for no documented reason: a bug
 	wrongRead   = "WRONG-reads"   // Parse reads what yaml.v3 refuses, for no documented reason: a bug
 	bad         = "BAD"           // Parse panicked, or gave an error without a position
@@ -64,6 +65,9 @@ func outcome(in string) (string, string) {
 		return wrongRead, werr.Error()
 	}
 	if d := diffDocs(got, want); d != "" {
+		if pairNulls(got, want) && diffDocs(got, want) == "" {
+			return slotted, d
+		}
 		kept, _ := Parse([]byte(in), 0) // every comment, none dropped
 		if commentsOnly(kept, want) {
 			return placed, d
@@ -71,6 +75,55 @@ func outcome(in string) (string, string) {
 		return treesDiffer, d
 	}
 	return bothEqual, ""
+}
+
+// pairNulls gives want's empty values of pairs in flow sequences (the
+// null of "a" in `["a":, b]`) got's line and column, where the two trees
+// have the same shape around them, and reports whether it changed one.
+//
+// Parse puts such a null at its ':', as yaml.v3 does in most streams. In
+// others yaml.v3 gives it the position of a later token, one that depends
+// on how many tokens its scanner has queued: `[\n"a":, b]` puts it at the
+// b, `["a":, b]` at the ':'. Its parser keeps a pointer to the ':' token
+// while it reads the next one, and the queue may have moved its tokens in
+// between (found by FuzzDifferential, `[\n[]:]`): a position no rule of
+// the text gives, which kmerge does not copy.
+func pairNulls(got, want []*yaml.Node) bool {
+	changed := false
+	var walk func(g, w *yaml.Node)
+	walk = func(g, w *yaml.Node) {
+		if g == nil || w == nil || g.Kind != w.Kind || len(g.Content) != len(w.Content) {
+			return
+		}
+		if g.Kind == yaml.SequenceNode && g.Style&yaml.FlowStyle != 0 {
+			for i, gp := range g.Content {
+				wp := w.Content[i]
+				if gp.Kind != yaml.MappingNode || wp.Kind != yaml.MappingNode || gp.Style&yaml.FlowStyle == 0 || len(gp.Content) != 2 || len(wp.Content) != 2 {
+					continue
+				}
+				gv, wv := gp.Content[1], wp.Content[1]
+				if bareNull(gv) && bareNull(wv) && (gv.Line != wv.Line || gv.Column != wv.Column) {
+					wv.Line, wv.Column = gv.Line, gv.Column
+					changed = true
+				}
+			}
+		}
+		for i := range g.Content {
+			walk(g.Content[i], w.Content[i])
+		}
+	}
+	if len(got) == len(want) {
+		for i := range got {
+			walk(got[i], want[i])
+		}
+	}
+	return changed
+}
+
+// bareNull reports whether n is a null written as nothing, without
+// properties.
+func bareNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" && n.Style == 0
 }
 
 // commentsOnly reports whether two lists of documents differ only in which
@@ -150,4 +203,50 @@ func mustMatch(t *testing.T, name, in string) string {
 		t.Errorf("%s: %s: %s\n%q", name, o, d, in)
 	}
 	return o
+}
+
+// TestPairNulls: the null of a pair's empty value in a flow sequence is at
+// its ':' (line and column counted by hand below); yaml.v3 agrees in some
+// of these streams and not in others, and outcome calls the latter
+// slotted, not equal and not a difference.
+func TestPairNulls(t *testing.T) {
+	for _, c := range []struct {
+		in           string
+		line, column int
+		outcome      string
+	}{
+		{"[\n[]:]", 2, 3, slotted},        // yaml.v3: line 3, column 1 (the stream's end)
+		{"[\n\"a\":, b]", 2, 4, slotted},  // yaml.v3: the b
+		{"[\n\"a\" :, b]", 2, 5, slotted}, // yaml.v3: the b
+		{"[x,\n{}:\n, c]", 2, 3, slotted}, // yaml.v3: the c
+		{"[\"a\":, b]", 1, 5, bothEqual},  // the same pair on the bracket's line
+		{"[\n[a]:]", 2, 4, bothEqual},     // a key that is not empty
+		{"x: [\n []:]", 2, 4, bothEqual},  // a flow sequence as a value
+		{"{\n[]:, b}", 2, 4, bothEqual},   // a flow mapping: its empty value at the next token, the ","
+	} {
+		docs, err := Parse([]byte(c.in), 0)
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		var null *yaml.Node
+		var find func(n *yaml.Node)
+		find = func(n *yaml.Node) {
+			if null == nil && n.Kind == yaml.MappingNode && len(n.Content) >= 2 && bareNull(n.Content[1]) {
+				null = n.Content[1]
+			}
+			for _, k := range n.Content {
+				find(k)
+			}
+		}
+		find(docs[0])
+		if null == nil {
+			t.Fatalf("%q: no empty value", c.in)
+		}
+		if null.Line != c.line || null.Column != c.column {
+			t.Errorf("%q: the null at %d:%d, want %d:%d", c.in, null.Line, null.Column, c.line, c.column)
+		}
+		if o, d := outcome(c.in); o != c.outcome {
+			t.Errorf("%q: %s (%s), want %s", c.in, o, d, c.outcome)
+		}
+	}
 }

@@ -274,6 +274,10 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// the empty value of a pair in a flow sequence: Parse puts its null at
+	// the ':', yaml.v3 at a later token in some streams (pairNulls;
+	// FuzzDifferential, 2026-11-29)
+	"[\n[]:]", "[\n\"a\":, b]", "- [\n'a' :, b]\n", "[x,\n{}:\n, c]",
 	"base: &b {a: 1, b: [x, y]}\nderived:\n  <<: *b\n  c: 3\nlist: [*b, &l {z: 0}, *l]\n",
 	"- &x !!str 1\n- !custom {a: b}\n- !!binary aGVsbG8=\n- *x\n",
 	"? [a, b]\n: 1\n? {c: d}\n: 2\n? |\n  block key\n: 3\n",
@@ -328,7 +332,7 @@ func FuzzDifferential(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		switch o, d := outcome(in); o {
-		case bothEqual, bothRefuse, refusedOnly, readOnly, placed:
+		case bothEqual, bothRefuse, refusedOnly, readOnly, placed, slotted:
 		default:
 			t.Fatalf("%s: %s\n%q", o, d, in)
 		}
