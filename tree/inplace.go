@@ -56,7 +56,8 @@ import (
 //
 // Entries removed from a block collection are cut from the text with
 // their lines, entries added to one are inserted as the writer's lines for
-// them at their siblings' column (entryEdits, removedLines, addedLines);
+// them at their siblings' column (entryEdits, removedLines, addedLines;
+// where no entry of a mapping stays, where the first removed one was);
 // a mapping's entry whose value changed otherwise than a scalar's text (a
 // block scalar, a null given text, another kind, a flow collection) has
 // its lines replaced by the writer's, its key's text kept
@@ -143,7 +144,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
 		return nil, false, false
 	}
-	docs, ranges, err := fastyaml.ParseRanges(chunk, s.limits.MaxDepth)
+	docs, ranges, err := fastyaml.ParseRanges(ownText(chunk, first), s.limits.MaxDepth)
 	if err != nil || len(docs) != 1 {
 		return nil, false, false
 	}
@@ -273,6 +274,28 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		}
 	}
 	return out, !lines, true
+}
+
+// ownText returns the text of a document (chunk) as it reads as the
+// document of the stream: without the comment lines it lends the document
+// before it, when not the first (lent.go), which are made blank lines of
+// the same length, so that offsets in it are offsets in chunk. Read alone,
+// the chunk would give them to its own document; they are written where
+// they are, and an edit that would have to cut or move them is refused
+// where a comment line is in its way, as anywhere.
+func ownText(chunk []byte, first bool) []byte {
+	lent := lentLines(chunk)
+	if first || lent == nil {
+		return chunk
+	}
+	own := bytes.Clone(chunk)
+	_, rest := cutLine(lent) // (the "---" line stays)
+	for i := len(lent) - len(rest); i < len(lent); i++ {
+		if own[i] != '\n' && own[i] != '\r' {
+			own[i] = ' '
+		}
+	}
+	return own
 }
 
 // blanksFollow reports whether the blank lines of text from offset at on
@@ -497,11 +520,16 @@ func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 	var afterK, afterV *yaml.Node // the last kept entry (read)
 	kept := false                 // one is
 	var added []valueEdit         // before the first kept entry
+	removed := false              // an entry is removed
+	var replaces *yaml.Node       // the first one's key (read)
 	i, j := 0, 0
 	for i < len(a.Content) || j < len(b.Content) {
 		switch {
 		case i < len(a.Content) && !inB[a.Content[i].Value]:
 			appendRemoval(edits, read, child(i), child(i+1), a.Content[i], a.Content[i+1])
+			if !removed {
+				removed, replaces = true, child(i)
+			}
 			i += 2
 		case j < len(b.Content) && !inA[b.Content[j].Value]:
 			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV, parent: read}
@@ -530,7 +558,18 @@ func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 			return false // (keys in another order, a key changed)
 		}
 	}
-	return len(added) == 0
+	if len(added) > 0 {
+		// no entry is kept: the new entries go where the first removed
+		// one was ("name: web" replaced by "labels: ...")
+		if !removed {
+			return false
+		}
+		for _, ed := range added {
+			ed.replaces = replaces
+			edits.list = append(edits.list, ed)
+		}
+	}
+	return true
 }
 
 // itemEdits is entryEdits for two block sequences, a of the snapshot and

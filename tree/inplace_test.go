@@ -58,6 +58,14 @@ func TestReplaceValues(t *testing.T) {
 		{"content on the marker line", "a: 1 # one\n--- {a: 1, b: 2}\n", set("b"), "3", "a: 1 # one\n--- {a: 1, b: 3}\n"},
 		{"flow over lines", "k: [a,\n  b]\n", set("k", "1"), "c", "k: [a,\n  c]\n"},
 		{"spacing kept", "a:    1\nlist:\n-   x\n-  y\n", set("list", "1"), "z", "a:    1\nlist:\n-   x\n-  z\n"},
+		// comment lines after a bare "---" and before a blank line are the
+		// foot comment of the document before (lent.go): the second
+		// document's text read alone would give them to it, and its values
+		// are still replaced where they are, those lines kept
+		{"a document after lent comments", "a: 1\n---\n# shared\n# ask first\n\nb: 2 # two\n", set("b"), "3",
+			"a: 1\n---\n# shared\n# ask first\n\nb: 3 # two\n"},
+		{"a document after lent comments, CRLF", "a: 1\r\n---\r\n# shared\r\nb: 2\r\n", set("b"), "3",
+			"a: 1\r\n---\r\n# shared\r\nb: 3\r\n"},
 		// quoted source, the style kept (the edit sets the text alone)
 		{"double-quoted", "name: \"old\" # c\n", set("name"), "new", "name: \"new\" # c\n"},
 		// plain text a YAML 1.1 reader takes for a boolean: double quotes (quote.go)
@@ -911,6 +919,21 @@ func TestAddEntries(t *testing.T) {
 			r := Root(st.Docs[0])
 			r.Content[2] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "c"}
 		}, "a: 1\nc: 2\n"},
+		// no entry of the mapping stays: the new entries go where the
+		// first removed one was, its lines (its line comment with them)
+		// cut; a blank line between removed entries is neither's and
+		// stays (after the new ones, the text between the cuts)
+		{"every key replaced", "metadata:\n  name: web   # n\nspec: 1\n", func(st *Stream) {
+			m := MapGet(Root(st.Docs[0]), "metadata")
+			m.Content = nil
+			add("labels: {app: web}", 0, "metadata")(st)
+		}, "metadata:\n  labels: {app: web}\nspec: 1\n"},
+		{"every key replaced, two by two", "m:\n  a: 1\n\n  b: 2\nz: 0\n", func(st *Stream) {
+			m := MapGet(Root(st.Docs[0]), "m")
+			m.Content = nil
+			add("c: 3", 0, "m")(st)
+			add("d: 4", 1, "m")(st)
+		}, "m:\n  c: 3\n  d: 4\n\nz: 0\n"},
 		// not in place
 		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), ""},
 		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
