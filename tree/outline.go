@@ -249,39 +249,29 @@ func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
 // what follows it, while the "..." line ends the text of the one before
 // (documentStarts).
 func commentedDocEnd(src []byte) bool {
-	for off := 0; ; {
-		i := bytes.Index(src[off:], []byte("..."))
-		if i < 0 {
-			return false
+	// (lines cut at every line break of YAML, a lone CR too: "0: 1\r... #"
+	// is a "..." line; FuzzReplaceValues, 2026-11-29)
+	for rest := src; len(rest) > 0; {
+		var line []byte
+		line, rest = cutLine(rest)
+		if !isMarker(line, "...") {
+			continue
 		}
-		off += i
-		if off == 0 || src[off-1] == '\n' {
-			line, rest := src[off:], []byte(nil)
-			if j := bytes.IndexByte(line, '\n'); j >= 0 {
-				line, rest = line[:j], line[j+1:]
-			}
-			if isMarker(line, "...") {
-				if len(bytes.TrimSpace(line[3:])) > 0 {
+		if len(bytes.TrimSpace(line[3:])) > 0 {
+			return true
+		}
+		for after := rest; len(after) > 0; {
+			var next []byte
+			next, after = cutLine(after)
+			if t := bytes.TrimSpace(next); len(t) > 0 {
+				if t[0] == '#' {
 					return true
 				}
-				for len(rest) > 0 {
-					next := rest
-					if j := bytes.IndexByte(rest, '\n'); j >= 0 {
-						next, rest = rest[:j], rest[j+1:]
-					} else {
-						rest = nil
-					}
-					if t := bytes.TrimSpace(next); len(t) > 0 {
-						if t[0] == '#' {
-							return true
-						}
-						break
-					}
-				}
+				break
 			}
 		}
-		off += 3
 	}
+	return false
 }
 
 // outline returns the outline of a parsed document: a copy of the parts o

@@ -680,3 +680,28 @@ func TestUnload(t *testing.T) {
 		t.Errorf("Unload after LoadAll made an outline")
 	}
 }
+
+// TestCommentedDocEnd: a "..." line with a comment after its marker, or
+// before anything else after it, after any line break YAML knows (a lone
+// CR too: FuzzReplaceValues, 2026-11-29, where a spliced document lost
+// the line "... #" and the check that would have seen it was skipped).
+func TestCommentedDocEnd(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"a: 1\n... # c\n", true},
+		{"a: 1\n...\n\n# c\n---\nb: 2\n", true},
+		{"a: 1\r\n... #\r\n", true},
+		{"0: \r... #\n---", true},
+		{"0: 1\r...\r# c\r", true},
+		{"a: 1\n...\nb: 2\n# c\n", false},
+		{"a: 1\n...x # c\n", false}, // a plain scalar's text, no marker
+		{"a: ... # c\n", false},
+		{"a: 1\n...\n", false},
+	} {
+		if got := commentedDocEnd([]byte(c.in)); got != c.want {
+			t.Errorf("%q: %v, want %v", c.in, got, c.want)
+		}
+	}
+}

@@ -34,8 +34,13 @@ func decodeV3(data []byte) ([]*yaml.Node, error) {
 	}
 }
 
-// diffDocs returns "" if the two lists of documents are the same in every
-// field of every node, or where they first differ.
+// markerLine reports whether line starts with the document marker m
+// ("---" or "..."): m then the line's end, a space or a tab.
+func markerLine(line []byte, m string) bool {
+	rest, ok := bytes.CutPrefix(line, []byte(m))
+	return ok && (len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t')
+}
+
 // version11 returns data with its %YAML directives of a version 1.2 to
 // 1.9 spelled 1.1: a line starting with "%YAML " in a document's
 // prologue (the lines before its --- line, when only directives, comments
@@ -49,8 +54,10 @@ func version11(data []byte) []byte {
 	for i, l := range lines {
 		t := bytes.TrimRight(bytes.TrimSuffix(bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\u0085")), []byte("\u2028")), []byte("\u2029")), "\r\n")
 		switch {
-		case bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("...")):
-			prologue = bytes.HasPrefix(t, []byte("..."))
+		case markerLine(t, "---") || markerLine(t, "..."):
+			// ("...0" is a plain scalar, not a marker: FuzzDifferential,
+			// 2026-11-29, "...0\n%YAML 1.2" read as "...0 %YAML 1.1")
+			prologue = markerLine(t, "...")
 		case prologue && v1x.Match(t):
 			lines[i] = v1x.ReplaceAll(l, []byte("${1}1.1"))
 		case prologue && (len(bytes.TrimSpace(t)) == 0 || t[0] == '#' || t[0] == '%'):
@@ -83,6 +90,8 @@ func splitLines(data []byte) [][]byte {
 // v1x finds a %YAML directive of a version 1.2 to 1.9.
 var v1x = regexp.MustCompile(`^(%YAML[ \t]+)1\.[2-9]`)
 
+// diffDocs returns "" if the two lists of documents are the same in every
+// field of every node, or where they first differ.
 func diffDocs(got, want []*yaml.Node) string {
 	if len(got) != len(want) {
 		return fmt.Sprintf("%d documents, want %d", len(got), len(want))

@@ -274,6 +274,10 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// a plain scalar starting with "..." is no document end: the %YAML
+	// line after it is its text (FuzzDifferential, 2026-11-29: the
+	// harness took it for a directive)
+	"...0\n%YAML 1.2", "...a\n\n%YAML 1.3\n", "---0\n%YAML 1.2\n",
 	// the empty value of a pair in a flow sequence: Parse puts its null at
 	// the ':', yaml.v3 at a later token in some streams (pairNulls;
 	// FuzzDifferential, 2026-11-29)
