@@ -300,17 +300,35 @@ func lineCounts(src []byte, starts []int) []int {
 	out := make([]int, len(starts))
 	n, at := 0, 0
 	for i, off := range starts {
-		n += bytes.Count(src[at:off], []byte{'\n'})
+		n += lineBreaks(src[at:off])
 		out[i], at = n, off
 	}
 	return out
 }
 
+// lineBreaks counts the line breaks of text as the reader counts lines:
+// LF, CRLF, a lone CR, NEL, LS and PS ("0: \r... #\n---" has its "---" on
+// line 3; FuzzReplaceValues' corpus, 2026-11-29).
+func lineBreaks(text []byte) int {
+	n := bytes.Count(text, []byte{'\n'})
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '\r')
+		if j < 0 {
+			break
+		}
+		if i += j + 1; i >= len(text) || text[i] != '\n' {
+			n++
+		}
+	}
+	return n + bytes.Count(text, []byte("\u0085")) + bytes.Count(text, []byte("\u2028")) + bytes.Count(text, []byte("\u2029"))
+}
+
 // checkDocumentCount refuses a YAML stream of more documents than the
 // limit before it is parsed (parsing them first would spend the memory the
 // limit is there to save). The documents are counted from the text, as
-// documentStarts finds them, which is exact for a stream that parses; a
-// document the count misses is refused when it is parsed (addDocument).
+// documentStarts finds them, which is exact for a stream that parses and
+// whose line breaks are LF or CRLF (others are not counted); a document
+// the count misses is refused when it is parsed (addDocument).
 func checkDocumentCount(data []byte, file string, limits Limits) error {
 	max := limits.MaxDocuments
 	if max <= 0 {
@@ -320,6 +338,12 @@ func checkDocumentCount(data []byte, file string, limits Limits) error {
 	// A document after the first starts with a "---" or "..." line: with
 	// few of those, there are few documents, and no need to find them.
 	if bytes.Count(body, []byte("\n---"))+bytes.Count(body, []byte("\n..."))+2 <= max {
+		return nil
+	}
+	if !lfOrCRLF(body) {
+		// documentStarts cuts at LF and CRLF alone: a marker after a lone
+		// CR or a NEL would be missed, and the document it starts taken
+		// for another (parsing refuses the stream as each document comes)
 		return nil
 	}
 	starts := documentStarts(body)
@@ -336,7 +360,7 @@ func checkDocumentCount(data []byte, file string, limits Limits) error {
 		}
 		at += end + 1
 	}
-	line := 1 + bytes.Count(data[:len(bom)+at], []byte{'\n'})
+	line := 1 + lineBreaks(data[:len(bom)+at])
 	return limitError("documents", file, line, 1, "more than %d documents in one stream", max)
 }
 
