@@ -1116,9 +1116,10 @@ func (c *commenter) flowNodeStart() {
 	c.flowHead, f.head = f.head, ""
 }
 
-// flowNode: a node read inside a flow collection; foot is where the foot
-// comment of its entry goes, if it ends an entry.
-func (c *commenter) flowNode(n *yaml.Node) {
+// flowNode: a node read inside a flow collection; empty: of its
+// properties alone, which leaves a comment after a colon waiting
+// (flowEmpty).
+func (c *commenter) flowNode(n *yaml.Node, empty bool) {
 	if c.off || len(c.flows) == 0 {
 		return
 	}
@@ -1127,7 +1128,10 @@ func (c *commenter) flowNode(n *yaml.Node) {
 		c.give(&n.HeadComment, c.flowHead)
 		c.flowHead = ""
 	}
-	f.tok, f.tokLine, f.last, f.waiting = 'n', c.r.line, n, ""
+	f.tok, f.tokLine, f.last = 'n', c.r.line, n
+	if !empty {
+		f.waiting = ""
+	}
 }
 
 // flowEntryEnd: an entry of the flow collection ended; foot is the slot of
