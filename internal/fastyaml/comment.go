@@ -1015,7 +1015,8 @@ func (c *commenter) firstCommentAt(col int) int {
 // node; before the closing bracket, both are the last entry's foot (the
 // rest the collection's when a foot paragraph took the last entry's). A
 // comment on the line of a node is its line comment; after a value's colon
-// that of the first scalar of the value; yaml.v3 drops one right after an
+// that of the first scalar of the value, or, the value empty, of the next
+// scalar, or the collection's when it ends first (flowEmpty); yaml.v3 drops one right after an
 // opening bracket or between a key and its colon, which kmerge keeps as the
 // next node's head.
 
