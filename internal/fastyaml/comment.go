@@ -1015,7 +1015,8 @@ func (c *commenter) firstCommentAt(col int) int {
 // node; before the closing bracket, both are the last entry's foot (the
 // rest the collection's when a foot paragraph took the last entry's). A
 // comment on the line of a node is its line comment; after a value's colon
-// that of the first scalar of the value; yaml.v3 drops one right after an
+// that of the first scalar of the value, or, the value empty, of the next
+// scalar, or the collection's when it ends first (flowEmpty); yaml.v3 drops one right after an
 // opening bracket or between a key and its colon, which kmerge keeps as the
 // next node's head.
 
@@ -1116,9 +1117,10 @@ func (c *commenter) flowNodeStart() {
 	c.flowHead, f.head = f.head, ""
 }
 
-// flowNode: a node read inside a flow collection; foot is where the foot
-// comment of its entry goes, if it ends an entry.
-func (c *commenter) flowNode(n *yaml.Node) {
+// flowNode: a node read inside a flow collection; empty: of its
+// properties alone, which leaves a comment after a colon waiting
+// (flowEmpty).
+func (c *commenter) flowNode(n *yaml.Node, empty bool) {
 	if c.off || len(c.flows) == 0 {
 		return
 	}
@@ -1127,7 +1129,10 @@ func (c *commenter) flowNode(n *yaml.Node) {
 		c.give(&n.HeadComment, c.flowHead)
 		c.flowHead = ""
 	}
-	f.tok, f.tokLine, f.last, f.waiting = 'n', c.r.line, n, ""
+	f.tok, f.tokLine, f.last = 'n', c.r.line, n
+	if !empty {
+		f.waiting = ""
+	}
 }
 
 // flowEntryEnd: an entry of the flow collection ended; foot is the slot of

@@ -252,6 +252,9 @@ var oddInputs = []string{
 	// a comment after a colon in a flow collection whose value is empty
 	// and last: the collection's line comment (FuzzDifferential, 2026-11-29)
 	"{0: ,#0\n}", "{0: , #0\n}", "[0: ,#0\n]", "{a: #x\n b, c: ,#y\n}", "{a: {b: ,#x\n}, c: 1}",
+	// and before the empty value: the next scalar's, or the collection's
+	// (attack, 2026-11-29)
+	"{a: #c\n}", "[a: #c\n]", "{a: &x #c\n}", "{a: #c\n, b: 1}", "{a: &x #c\n, b}", "{a: #c\n, ? : 1}", "[\n[]: #c\n]",
 	// a comment after properties alone goes to the first scalar below, an
 	// alias too (FuzzDifferential, 2026-11-29)
 	"&x #\n- *x", "a: &y 1\nb: !t #c\n  - *y\n", "a: &y 1\nl:\n- k: 1\n# f\n- *y : 2\n",
@@ -609,6 +612,65 @@ func TestVersionOK(t *testing.T) {
 	} {
 		if got := versionOK(v); got != want {
 			t.Errorf("versionOK(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestCommentAfterColonBeforeEmptyValue: a comment after a colon in a flow
+// collection, the value empty (nothing, or properties alone), is not the
+// empty value's line comment: it is the next scalar's, or the
+// collection's line comment when the collection ends first (observed with
+// yaml.v3, each below: "{a: #c\n, b: 1}" gives it to the key b, "{a:
+// #c\n}" to the mapping). 0adae00's fix ("{0: ,#0\n}") covered the comment
+// after the comma only; these were read with the comment on the null,
+// which FuzzDifferential allows as "placed", and kmerge wrote "{a: #c\n}"
+// given a value as "{a: 1, #c\n}" (attack, 2026-11-29). where names the
+// node that holds it: "coll" a collection (mustMatch: the one yaml.v3
+// gives it to), or a scalar's value.
+func TestCommentAfterColonBeforeEmptyValue(t *testing.T) {
+	for _, c := range []struct{ in, where string }{
+		{"{a: #c\n}", "coll"},
+		{"[a: #c\n]", "coll"},
+		{"{\na: #c\n}", "coll"},
+		{"{a: b, c: #c\n}", "coll"},
+		{"{a: #c\n ,}", "coll"},
+		{"[{a: #c\n}, b]", "coll"},
+		{"k: {a: #c\n}\nm: x\n", "coll"},
+		{"{a: #c\r\n}", "coll"},
+		{"{a: !t #c\n}", "coll"},
+		{"{a: &x #c\n}", "coll"},
+		{"{a: #c\n, b: 1}", "b"},
+		{"[a: #c\n, b]", "b"},
+		{"{a: #c\n, \"b\": 1}", "b"},
+		{"{a: #c\n, &x b: 1}", "b"},
+		{"{a: &x #c\n, b}", "b"},
+		{"{a: #c\n, ? b}", "b"},
+		{"{a: #c\n, ? : 1}", "1"},
+	} {
+		if o := mustMatch(t, "", c.in); o != bothEqual {
+			t.Errorf("%q: %s", c.in, o)
+			continue
+		}
+		docs, err := Parse([]byte(c.in), 0)
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		var holder *yaml.Node
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n.LineComment == "#c" {
+				holder = n
+			}
+			for _, k := range n.Content {
+				walk(k)
+			}
+		}
+		walk(docs[0])
+		if holder != nil && holder.Kind != yaml.ScalarNode {
+			holder = &yaml.Node{Value: "coll"}
+		}
+		if holder == nil || holder.Value != c.where {
+			t.Errorf("%q: the comment's node %+v, want %s", c.in, holder, c.where)
 		}
 	}
 }

@@ -263,7 +263,7 @@ func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
 			r.fail(r.pos, "a '?' without a key in a flow sequence (write the key, or remove the ?)")
 		}
 		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1) {
-			k = r.node(yaml.ScalarNode, nullTag, r.line, r.col(r.pos))
+			k = r.flowEmpty(nullTag, r.line, r.col(r.pos))
 		} else {
 			k = r.flowNode(open, true)
 		}
@@ -291,7 +291,7 @@ func (r *reader) flowValue(open int, inSeq bool) *yaml.Node {
 		}
 		// (an empty value is where the next token is, in a pair of a
 		// flow sequence where its colon is, as yaml.v3 places them)
-		return r.node(yaml.ScalarNode, nullTag, line, col)
+		return r.flowEmpty(nullTag, line, col)
 	}
 	return r.flowNode(open, false)
 }
@@ -308,6 +308,7 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 		r.flowSpace(open)
 	}
 	var n *yaml.Node
+	empty := false // a node of its properties alone
 	switch c := r.src[r.pos]; c {
 	case '[', '{':
 		if key && r.sk != nil {
@@ -327,14 +328,16 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 		if !p.has {
 			r.fail(r.pos, "a flow collection's entry is missing")
 		}
-		n = r.node(yaml.ScalarNode, "", p.line, p.col)
+		n = r.flowEmpty("", p.line, p.col)
 		r.scalarProps(n, p, "")
 		r.ranged(n, p, r.pos, r.pos) // (its properties)
+		empty = true
 	case ':':
 		if r.isFlowBlankAt(r.pos+1) && p.has {
-			n = r.node(yaml.ScalarNode, "", p.line, p.col)
+			n = r.flowEmpty("", p.line, p.col)
 			r.scalarProps(n, p, "")
 			r.ranged(n, p, r.pos, r.pos)
+			empty = true
 			break
 		}
 		if r.isFlowBlankAt(r.pos + 1) {
@@ -358,7 +361,21 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 		}
 		n = r.flowPlain(open, p)
 	}
-	r.com.flowNode(n)
+	r.com.flowNode(n, empty)
+	return n
+}
+
+// flowEmpty makes the scalar of an empty node in a flow collection (a
+// null, or one of properties alone: tag ""), at line and col: a comment after a colon before
+// it is not its line comment but the next scalar's, or the collection's
+// when none follows in it, as yaml.v3 gives it ("{a: #c\n, b: 1}" to b,
+// "{a: #c\n}" and "{a: &x #c\n}" to the mapping; FuzzDifferential
+// allowed it as a comment placed elsewhere; attack, 2026-11-29).
+func (r *reader) flowEmpty(tag string, line, col int) *yaml.Node {
+	next := r.com.nextLine
+	r.com.nextLine = ""
+	n := r.node(yaml.ScalarNode, tag, line, col)
+	r.com.nextLine = next
 	return n
 }
 
