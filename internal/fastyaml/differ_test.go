@@ -18,6 +18,7 @@ const (
 	treesDiffer = "differ"        // both read it, into other trees: a bug
 	placed      = "placed"        // both read it, into trees that differ in which nodes hold which comments only
 	slotted     = "slotted"       // both read it, into trees that differ in the position of a flow pair's empty value only (pairNulls)
+	ended       = "ended"         // both read it, into trees that differ in the position of a mapping's empty value at the stream's end only (endNulls)
 	wrongRefuse = "WRONG-refuses" // Parse refuses what yaml.v3 reads, for no documented reason: a bug
 	wrongRead   = "WRONG-reads"   // Parse reads what yaml.v3 refuses, for no documented reason: a bug
 	bad         = "BAD"           // Parse panicked, or gave an error without a position
@@ -68,6 +69,11 @@ func outcome(in string) (string, string) {
 		if pairNulls(got, want) && diffDocs(got, want) == "" {
 			return slotted, d
 		}
+		if endNulls(got, want, in) && diffDocs(got, want) == "" {
+			return ended, d
+		}
+		// (with either, the trees may still differ in comments only:
+		// placed)
 		kept, _ := Parse([]byte(in), 0) // every comment, none dropped
 		if commentsOnly(kept, want) {
 			return placed, d
@@ -118,6 +124,67 @@ func pairNulls(got, want []*yaml.Node) bool {
 		}
 	}
 	return changed
+}
+
+// endNulls gives want's empty values of mappings that yaml.v3 puts at
+// the end of the stream got's line and column, where the two trees have
+// the same shape around them, and reports whether it changed one.
+//
+// yaml.v3 puts the null of an explicit key without a value ("? a") at the
+// stream's end when only comment lines follow it, indented more than the
+// '?' ("? a\n #c\n": line 3, column 1), and gives those comments to other
+// nodes than the lines around them would (to the mapping's first key in
+// "x: 1\n? a\n #c\n"); Parse puts the null after the key. A known
+// difference (docs/ARCHITECTURE.md; TestEmptyValueOfComplexKey holds the
+// arrangements matched).
+func endNulls(got, want []*yaml.Node, in string) bool {
+	line, column := streamEnd(in)
+	changed := false
+	var walk func(g, w *yaml.Node)
+	walk = func(g, w *yaml.Node) {
+		if g == nil || w == nil || g.Kind != w.Kind || len(g.Content) != len(w.Content) {
+			return
+		}
+		if g.Kind == yaml.MappingNode {
+			for i := 1; i < len(g.Content); i += 2 {
+				gv, wv := g.Content[i], w.Content[i]
+				if bareNull(gv) && bareNull(wv) && wv.Line == line && wv.Column == column && (gv.Line != line || gv.Column != column) {
+					wv.Line, wv.Column = gv.Line, gv.Column
+					changed = true
+				}
+			}
+		}
+		for i := range g.Content {
+			walk(g.Content[i], w.Content[i])
+		}
+	}
+	if len(got) == len(want) {
+		for i := range got {
+			walk(got[i], want[i])
+		}
+	}
+	return changed
+}
+
+// streamEnd returns the line and column yaml.v3 gives the end of a
+// stream: the start of the line after its last, whether or not that ends
+// with a line break (LF, CR, CRLF, NEL, LS, PS).
+func streamEnd(in string) (line, column int) {
+	line = 1
+	for i := 0; i < len(in); i++ {
+		switch {
+		case in[i] == '\n':
+			line++
+		case in[i] == '\r' && (i+1 == len(in) || in[i+1] != '\n'):
+			line++
+		case strings.HasPrefix(in[i:], "\u0085"), strings.HasPrefix(in[i:], "\u2028"), strings.HasPrefix(in[i:], "\u2029"):
+			line++
+		}
+	}
+	if in != "" && !strings.HasSuffix(in, "\n") && !strings.HasSuffix(in, "\r") && !strings.HasSuffix(in, "\u0085") && !strings.HasSuffix(in, "\u2028") && !strings.HasSuffix(in, "\u2029") {
+		line++
+	}
+	return line, 1
 }
 
 // bareNull reports whether n is a null written as nothing, without
@@ -205,11 +272,12 @@ func mustMatch(t *testing.T, name, in string) string {
 	return o
 }
 
-// TestPairNulls: the null of a pair's empty value in a flow sequence is at
-// its ':' (line and column counted by hand below); yaml.v3 agrees in some
-// of these streams and not in others, and outcome calls the latter
-// slotted, not equal and not a difference.
-func TestPairNulls(t *testing.T) {
+// TestNullPositions: the null of a pair's empty value in a flow sequence
+// is at its ':' (line and column counted by hand below); yaml.v3 agrees
+// in some of these streams and not in others, and outcome calls the
+// latter slotted, not equal and not a difference; so too an explicit
+// key's null at the end of the stream (ended).
+func TestNullPositions(t *testing.T) {
 	for _, c := range []struct {
 		in           string
 		line, column int
@@ -223,6 +291,14 @@ func TestPairNulls(t *testing.T) {
 		{"[\n[a]:]", 2, 4, bothEqual},     // a key that is not empty
 		{"x: [\n []:]", 2, 4, bothEqual},  // a flow sequence as a value
 		{"{\n[]:, b}", 2, 4, bothEqual},   // a flow mapping: its empty value at the next token, the ","
+		// an explicit key without a value, comment lines more indented
+		// than the '?' to the end: Parse puts the null at the first
+		// comment's '#' (TestEmptyValueOfComplexKey), yaml.v3 at the
+		// stream's end
+		{"? a\n #c\n", 2, 2, ended},           // yaml.v3: line 3, column 1
+		{"? a\r  #c\r", 2, 3, ended},          // yaml.v3: line 3, column 1
+		{"? 0\n\n #c\n", 3, 2, ended},         // yaml.v3: line 4, column 1
+		{"? a\n #c\nb: 1\n", 3, 1, bothEqual}, // not at the end: at the next key, as yaml.v3 has it
 	} {
 		docs, err := Parse([]byte(c.in), 0)
 		if err != nil {

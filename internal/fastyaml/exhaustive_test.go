@@ -31,7 +31,7 @@ func TestExhaustiveShort(t *testing.T) {
 				in := pre + string(buf)
 				n++
 				switch o, d := outcome(in); o {
-				case bothEqual, bothRefuse, refusedOnly, readOnly, placed, slotted:
+				case bothEqual, bothRefuse, refusedOnly, readOnly, placed, slotted, ended:
 				default:
 					if bad++; bad <= 20 {
 						t.Errorf("%q: %s %s", in, o, d)

@@ -277,6 +277,13 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// an explicit key's null at the end of the stream, comment lines
+	// more indented than the '?' after it: outcome "ended" (a helper's
+	// attack, 2026-11-29)
+	"? a\n #c\n", "x: 1\n? a\n #c\n", "? 0\n\n #c\n",
+	// a directive line inside a block mapping: refused on purpose, as in
+	// a list (FuzzDifferential, 2026-11-29)
+	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",
 	// a plain scalar starting with "..." is no document end: the %YAML
 	// line after it is its text (FuzzDifferential, 2026-11-29: the
 	// harness took it for a directive)
@@ -339,7 +346,7 @@ func FuzzDifferential(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		switch o, d := outcome(in); o {
-		case bothEqual, bothRefuse, refusedOnly, readOnly, placed, slotted:
+		case bothEqual, bothRefuse, refusedOnly, readOnly, placed, slotted, ended:
 		default:
 			t.Fatalf("%s: %s\n%q", o, d, in)
 		}

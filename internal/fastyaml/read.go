@@ -1124,6 +1124,10 @@ func (r *reader) mapping(col int, p props) *yaml.Node {
 		case c == ':' && r.isBlankAt(r.pos+1):
 			r.fail(r.pos, "a value (:) without a key")
 		case c == '?' && r.isBlankAt(r.pos+1):
+		case c == '%' && col == 0:
+			// (yaml.v3 ends the document there: FuzzDifferential,
+			// 2026-11-29, "0: \n%YAML 1.1\n---")
+			r.fail(r.pos, "a directive (%) inside a document (end the document with a ... line before it)")
 		case !r.keyAhead():
 			r.blockScalarOutdented()
 			r.fail(r.pos, "text where a key of the mapping is expected (a key needs a colon and a space after it)")
