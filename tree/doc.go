@@ -33,6 +33,8 @@
 // removed from a block collection is cut with its lines, an added one
 // inserted as lines at its siblings' column, an entry whose value changed
 // otherwise written anew in its lines, a list's items aligned first
-// (inplace.go: the byte-range edits that are to replace the
-// render-and-splice ways, tried first for every edited document).
+// (inplace.go: byte-range edits, tried first for every edited document);
+// what they cannot write (a key renamed, a comment of a kept node
+// changed) is rendered whole and its changed lines spliced into the
+// source (splice.go), read back.
 package tree

@@ -65,8 +65,8 @@ import (
 // alignItems): see there for when.
 //
 // Every other edit (a key renamed in place, a comment of a kept node
-// changed, an item changed where its layout would be lost) is written as
-// rerender and splice write it (preserve.go).
+// changed, an item changed where its layout would be lost) is spliced
+// (preserve.go).
 
 // valueEdit is one edit of a document's text: a changed value, an entry
 // removed from a block collection, or one added to it.

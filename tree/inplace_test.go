@@ -137,7 +137,7 @@ func TestReplaceValues(t *testing.T) {
 			st := read(t, c.in)
 			st.Snapshot()
 			c.edit(st, c.value)
-			out, outcomes, err := st.preservedWith(true)
+			out, outcomes, err := st.preserved()
 			if err != nil || out == nil {
 				t.Fatalf("not written (%v)", err)
 			}
@@ -150,10 +150,7 @@ func TestReplaceValues(t *testing.T) {
 				checkReadsAs(t, out, st, outcomes)
 				return
 			}
-			// rerender writes a source laid out as the writer lays it out
-			// (most cases here): the same bytes, which replaceValues
-			// must give too
-			if !in && !slices.Contains(outcomes, rerendered) || string(out) != c.want {
+			if !in || string(out) != c.want {
 				t.Errorf("got %q (%v)\nwant %q", out, outcomes, c.want)
 			}
 			if !ok || string(direct) != c.want {
@@ -184,7 +181,7 @@ func TestReplaceValuesCommentedBeforeSnapshot(t *testing.T) {
 			c.comment(st.Docs[0])
 			st.Snapshot()
 			MapGet(Root(st.Docs[0]), "b").Value = "2"
-			out, outcomes, err := st.preservedWith(true)
+			out, outcomes, err := st.preserved()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +257,6 @@ func TestReplaceValuesRandom(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: values %v, removals %v", counts, removedCounts)
-	// (byte-range edits are tried first: rerender has its own tests)
 	if counts[replaced] < 800 {
 		t.Errorf("only %d documents written in place", counts[replaced])
 	}
@@ -360,7 +356,7 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		changed.Value = replacements[r.IntN(len(replacements))]
 		changed.Tag, changed.Style = resolveText(changed.Value), 0
 	}
-	out, outcomes, err := st.preservedWith(true)
+	out, outcomes, err := st.preserved()
 	if err != nil || out == nil {
 		return nil
 	}
@@ -566,7 +562,7 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			v.Tag = resolveText(v.Value)
 		}
 	}
-	out, outcomes, err := st.preservedWith(true)
+	out, outcomes, err := st.preserved()
 	if err != nil {
 		return nil // a value the writer refuses (a tag that cannot hold it)
 	}
@@ -574,7 +570,7 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		return nil
 	}
 	checkInPlace(t, st)
-	if !slices.Contains(outcomes, replaced) && !slices.Contains(outcomes, rerendered) {
+	if !slices.Contains(outcomes, replaced) {
 		return outcomes
 	}
 	checkReadsAs(t, out, st, outcomes)
@@ -590,19 +586,6 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		t.Fatalf("the output does not cut into %d documents:\n%s", len(outcomes), out)
 	}
 	for i, o := range outcomes {
-		if o == rerendered {
-			// an edit of values alone that rerender wrote: replaceValues
-			// writes the same bytes (preservedWith tries rerender first)
-			snap, doc, ok := st.ownDocs(body, starts, i)
-			if !ok {
-				continue
-			}
-			text, _, ok := st.replaceValues(textOf(body, starts, i), snap, doc, i == 0)
-			if ok && !bytes.Equal(text, textOf(outBody, outStarts, i)) {
-				t.Fatalf("document %d: rerendered as\n%s\nreplaced as\n%s", i, textOf(outBody, outStarts, i), text)
-			}
-			continue
-		}
 		if o != replaced {
 			continue
 		}
@@ -1113,7 +1096,7 @@ func TestInPlaceReadBack(t *testing.T) {
 			st.Snapshot()
 			c.edit(st)
 			st.mangle = spoil
-			out, outcomes, err := st.preservedWith(true)
+			out, outcomes, err := st.preserved()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1153,7 +1136,7 @@ func checkEntryEdit(t *testing.T, in string, edit func(*Stream), want string) {
 	st := read(t, in)
 	st.Snapshot()
 	edit(st)
-	out, outcomes, err := st.preservedWith(true)
+	out, outcomes, err := st.preserved()
 	if err != nil || out == nil && want != "" {
 		t.Fatalf("not written (%v)", err)
 	}

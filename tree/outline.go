@@ -2,7 +2,6 @@ package tree
 
 import (
 	"bytes"
-	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -338,9 +337,6 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 		}
 		doc, ok := s.readChunk(e.text, i)
 		if !ok || !Equal(doc, s.Docs[i]) || keepsComments(outcomes[i]) && !sameComments(doc, s.Docs[i]) {
-			if slices.Contains(outcomes, rerendered) {
-				return s.preservedWith(false)
-			}
 			if err := s.LoadAll(); err != nil {
 				return nil, nil, err
 			}

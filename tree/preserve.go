@@ -36,37 +36,31 @@ const maxSpliceEdits = 2000
 //   - A document that yaml.v3 renders exactly as its snapshot is copied
 //     from the source text unchanged, with its "---" line, comments and
 //     blank lines. When no document changed, the output is the input.
-//   - An edited document is its source text with the changed lines
-//     replaced: the lines yaml.v3's rendering of the edit changes are
-//     written as yaml.v3 renders them, indented like the source lines
-//     around them and with the source's line ends (CRLF stays CRLF); every
-//     other line, blank lines and comments included, is copied. The "---"
-//     and "..." lines and directives stay in place, and a missing final
-//     newline stays missing.
-//   - An edited document whose source text is exactly yaml.v3's rendering
-//     of its snapshot (YAML written by a program) is written as yaml.v3
-//     renders the edited tree: that keeps everything the source had, and
-//     is what splicing would give (the tests check it), but for the blank
-//     line yaml.v3 writes after a foot comment when a key follows it.
+//   - An edited document is written as byte-range edits of its source
+//     text where they can write its edit (tree/inplace.go): changed values
+//     replaced in their bytes, removed entries and items cut with their
+//     lines, added ones inserted as the writer's lines at their siblings'
+//     column, entries whose value changed otherwise written anew in their
+//     lines; every other byte is kept, spacing, blank lines, comments and
+//     CRLF line ends included. A text whose lines were cut or inserted is
+//     read back (changed values alone are proven as they are written).
+//   - Any other edited document (a key renamed, a comment of a kept node
+//     changed, an item changed where its layout would be lost, Options.Whole)
+//     is its source text with the changed lines replaced: the lines the
+//     writer's rendering of the edit changes are written as it renders
+//     them, indented like the source lines around them and with the
+//     source's line ends (CRLF stays CRLF); every other line, blank lines
+//     and comments included, is copied. The "---" and "..." lines and
+//     directives stay in place, and a missing final newline stays missing.
+//   - An edited document whose source text is exactly the writer's
+//     rendering of its snapshot (YAML written by a program) is written as
+//     the writer renders the edited tree: that keeps everything the source
+//     had, and is what splicing would give (the tests check it), but for
+//     the blank line written after a foot comment when a key follows it.
 //   - A spliced document is read back before it is written: when it does
 //     not give the edited tree with all its comments, or when the source
 //     and the rendering are too far apart to line up, the document is
-//     written as yaml.v3 renders it (still after its own "---" line).
-//   - A document whose edit changed values alone (no key, entry, item
-//     or comment added, removed or changed; no block scalar, alias or
-//     anchor involved) is its source text with the text of each changed
-//     value replaced by the writer's text of the new one, on one line:
-//     every other byte is kept, spacing and CRLF line ends included, and
-//     nothing is read back (tree/inplace.go). Where the source is laid
-//     out as the writer lays it out, this is the text the ways above
-//     give, which rerender finds first (below).
-//   - The text those ways give is found without rendering the whole
-//     document where its source allows (the source's lines are indented
-//     as yaml.v3 indents them, and writes the entries that changed as
-//     yaml.v3 writes them): only the changed entries are rendered, old and
-//     new, and the new ones replace the old in the source text (see
-//     tree/rerender.go; Options.Whole turns it off). What is written is
-//     read back as above.
+//     written as the writer renders it (still after its own "---" line).
 //
 // The source is cut into documents at its markers: a document's text runs
 // from its "---" line up to the next document's "---" line, so comments and
@@ -82,14 +76,12 @@ const maxSpliceEdits = 2000
 // Whenever the output would not read back as the current documents (the
 // documents were added or removed, the source does not cut into documents
 // that read as the snapshots, Snapshot was called again after edits), the
-// whole stream is written by yaml.v3, as without Snapshot. Snapshot has no
-// effect on streams read from JSON.
+// whole stream is written by the writer, as without Snapshot. Snapshot has
+// no effect on streams read from JSON.
 //
 // Call it before any edit: the snapshots are taken to be what the source
-// reads as. An entry changed before the first Snapshot and not after it
-// may be written as the source has it where a document is written by
-// rendering only what changed after (rerender: a comment changed so keeps
-// its old text); the other ways check it.
+// reads as; the ways above check it (byte-range edits compare the text
+// read again with the snapshot on every node, a splice reads back).
 func (s *Stream) Snapshot() {
 	if s.snapshot != nil {
 		s.resnapshot = true
@@ -120,7 +112,7 @@ func (s *Stream) Snapshotted() bool { return s.snapshot != nil }
 // writePreserving writes the stream keeping its source text, or, when that
 // cannot be done correctly, as the function WriteYAML writes it.
 func (s *Stream) writePreserving(w io.Writer) error {
-	out, _, err := s.preservedWith(!s.whole)
+	out, _, err := s.preserved()
 	if err != nil {
 		return err
 	}
@@ -139,17 +131,16 @@ func (s *Stream) writePreserving(w io.Writer) error {
 type outcome uint8
 
 const (
-	copied     outcome = iota // unchanged: the source text
-	spliced                   // edited: the source text with changed lines replaced
-	rendered                  // edited: yaml.v3's rendering (splicing failed)
-	canonical                 // edited: the source was yaml.v3's rendering, so is the output
-	rerendered                // edited: the source text with the changed entries rendered anew (rerender)
-	replaced                  // edited: the source text with the changed values' ranges replaced (inplace.go)
+	copied    outcome = iota // unchanged: the source text
+	spliced                  // edited: the source text with changed lines replaced
+	rendered                 // edited: yaml.v3's rendering (splicing failed)
+	canonical                // edited: the source was yaml.v3's rendering, so is the output
+	replaced                 // edited: the source text with the changed values' ranges replaced (inplace.go)
 )
 
 // written reports whether a document written so has its text already when
-// preservedWith's first loop ends (rerender, replaceValues).
-func written(o outcome) bool { return o == rerendered || o == replaced }
+// preserved's first loop ends (replaceValues).
+func written(o outcome) bool { return o == replaced }
 
 // docEdit is what preserved learns about one document.
 type docEdit struct {
@@ -159,20 +150,16 @@ type docEdit struct {
 	doc      *yaml.Node // the current tree, as its text holds it (ownDocs)
 	verified []byte     // a spliced text: it reads as doc, comments included
 	text     []byte     // what was written
-	proven   bool       // a rerendered or replaced text that reads as the current tree (rerender, replaceValues)
+	proven   bool       // a replaced text that reads as the current tree (replaceValues)
 }
 
 // preserved returns the stream written with its source text kept and how
 // each document was written, or nil when the stream must be written by
-// yaml.v3 instead.
-func (s *Stream) preserved() ([]byte, []outcome, error) { return s.preservedWith(false) }
-
-// preservedWith is preserved; with fast, an edited document is first
-// written by rendering only what changed (rerender), which gives the same
-// text when it can be done; every other document, or every document when
-// reading the output back finds one of those wrong, is written as
-// preserved writes it.
-func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
+// the writer instead. An edited document is written by byte-range edits
+// (replaceValues) where they can write it, else spliced (editDoc); when
+// reading the output back finds a text of byte-range edits wrong, the
+// stream is written again without them (retry).
+func (s *Stream) preserved() ([]byte, []outcome, error) {
 	n := len(s.Docs)
 	if len(s.snapshot) != n {
 		return nil, nil, nil
@@ -180,13 +167,10 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	if s.removed != nil {
 		return s.preservedRemoving()
 	}
-	if _, body := cutBOM(s.src); fast && commentedDocEnd(body) {
-		fast = false // a comment after "..." is not in the text of the document it belongs to
-	}
 	edits := make([]docEdit, n)
 	changed := false
 	_, body := cutBOM(s.src)
-	var starts, lines []int // of the documents' texts, found when one is edited
+	var starts []int // of the documents' texts, found when one is edited
 	for i, d := range s.Docs {
 		if s.Outlined(i) || identical(s.snapshot[i], d) {
 			continue
@@ -196,7 +180,6 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 			if starts = documentStarts(body); len(starts) != n {
 				return nil, nil, nil
 			}
-			lines = lineCounts(body, starts)
 		}
 		// the trees as the document's text holds them: without the
 		// comments the next document's text lends it (lent.go)
@@ -204,38 +187,22 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 		if !ok {
 			return nil, nil, nil
 		}
-		// Changed values, removed and added entries are written as
-		// byte-range edits (replaceValues), read back where lines were
-		// cut or inserted (proven: values alone); the
-		// other edits by rerender where asked to and it can, which
-		// writes the same bytes where both can (TestReplaceValues,
-		// the bench corpora), and reads its text back.
-		start, end := textAt(body, starts, i)
-		chunk := body[start:end]
-		done := false
-		for _, way := range [...]outcome{replaced, rerendered} {
-			var text []byte
-			proven, ok := true, false
-			switch {
-			case way == rerendered && fast:
-				text, proven, ok = s.rerender(chunk, 1+s.line0+lines[i], snap, d)
-			case way == replaced && !s.whole && !s.noReplace:
-				text, proven, ok = s.replaceValues(chunk, snap, d, i == 0)
-				if ok && s.mangle != nil {
+		// Changed values, removed, added and rewritten entries are
+		// written as byte-range edits (replaceValues), read back where
+		// lines were cut or inserted (proven: values alone); the other
+		// edits are spliced below.
+		if !s.whole && !s.noReplace {
+			chunk := textOf(body, starts, i)
+			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0); ok {
+				if s.mangle != nil {
 					text = s.mangle(text)
 				}
-			}
-			if ok {
 				if !bytes.Equal(text, chunk) {
-					edits[i] = docEdit{changed: true, outcome: way, text: text, proven: proven}
+					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven}
 					changed = true
 				}
-				done = true
-				break
+				continue
 			}
-		}
-		if done {
-			continue
 		}
 		hint := len(s.src)/n + 512 // the source's bytes per document
 		a, err := renderDoc(s.Style, snap, hint)
@@ -291,7 +258,7 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	}
 	if n == 1 && written(outcomes[0]) {
 		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
-			return s.retry(fast, outcomes)
+			return s.retry()
 		}
 		return out, outcomes, nil
 	}
@@ -336,35 +303,29 @@ func (s *Stream) preservedWith(fast bool) ([]byte, []outcome, error) {
 	switch {
 	case ok:
 		return out, outcomes, nil
-	case slices.Contains(outcomes, rerendered), slices.Contains(outcomes, replaced) && !s.noReplace:
-		return s.retry(fast, outcomes)
+	case slices.Contains(outcomes, replaced) && !s.noReplace:
+		return s.retry()
 	}
 	return nil, nil, nil
 }
 
-// retry is preservedWith after a text written by rerender or by byte-range
-// edits did not read back as the edited documents: without the byte-range
-// edits where they wrote one (then rerender may still), else without
-// rerender.
-func (s *Stream) retry(fast bool, outcomes []outcome) ([]byte, []outcome, error) {
-	if slices.Contains(outcomes, replaced) && !s.noReplace {
-		t := *s
-		t.noReplace = true
-		return t.preservedWith(fast)
-	}
-	return s.preservedWith(false)
+// retry is preserved after a text written by byte-range edits did not
+// read back as the edited documents: without them.
+func (s *Stream) retry() ([]byte, []outcome, error) {
+	t := *s
+	t.noReplace = true
+	return t.preserved()
 }
 
-// preservedRemoving is preservedWith for a stream some of whose documents
+// preservedRemoving is preserved for a stream some of whose documents
 // were removed: the output is the text of the others, each written as
-// preservedWith writes it without rendering only what changed (the lines
-// of the nodes are those of the whole source), and is read back whole (the
-// documents around a removed one must read as they did).
+// preserved writes it, and is read back whole (the documents around a
+// removed one must read as they did).
 func (s *Stream) preservedRemoving() ([]byte, []outcome, error) {
 	if err := s.LoadAll(); err != nil { // to compare every document read back
 		return nil, nil, err
 	}
-	out, outcomes, err := s.withoutRemoved().preservedWith(false)
+	out, outcomes, err := s.withoutRemoved().preserved()
 	if err != nil || out == nil {
 		return nil, nil, err
 	}

@@ -84,11 +84,11 @@ type Options struct {
 	Outline *Outline
 	// Whole makes WriteYAML, after Snapshot, write an edited document by
 	// rendering it whole and splicing the changed lines into its source,
-	// read back, never by rendering only its changed entries or editing
-	// the bytes of its changed values and entries in place (see
-	// Snapshot): the output reads the same, values and comments, and is
-	// the same bytes but where the short way keeps an edited line's odd
-	// layout (a value below its key); tests compare the two.
+	// read back, never by editing the bytes of its changed values and
+	// entries in place (see Snapshot): the output reads the same, values
+	// and comments, and is the same bytes but where the short way keeps
+	// an edited line's odd layout (a value below its key); tests compare
+	// the two.
 	Whole bool
 	// Line is the line data starts at in its file, when data is a part
 	// of a longer stream (SplitStream); 0 or 1: the first line. The
@@ -140,7 +140,7 @@ type Stream struct {
 	startLines []int
 	styled     bool
 	whole      bool                // Options.Whole
-	noReplace  bool                // no byte-range edits (replaceValues): tests, to compare rerender with the general way; a retry after their text did not read back
+	noReplace  bool                // no byte-range edits (replaceValues): a retry after their text did not read back
 	mangle     func([]byte) []byte // tests: changes what byte-range edits wrote, to see it read back (TestInPlaceReadBack)
 	line0      int                 // the lines of the file before src (Options.Line)
 	col0       int                 // the columns before src's lines in the file (Options.Column)

@@ -90,16 +90,6 @@ func appendAt(b []byte, n *yaml.Node, st Style, col int) (_ []byte, waiting bool
 	return w.out, w.waiting(), w.err
 }
 
-// appendDocumentPlain is appendDocument, and reports whether the text is
-// of the plain shapes: every value on one line (no block scalar, no
-// scalar or flow collection over several lines), no anchor, alias, tag,
-// complex key or foot comment. Rerendering relies on it (rerender.go).
-func appendDocumentPlain(b []byte, doc *yaml.Node, st Style) (_ []byte, plain bool, err error) {
-	w := newWriter(b, st)
-	w.document(doc)
-	return w.out, !w.fancy, w.err
-}
-
 // writer writes one document.
 type writer struct {
 	out     []byte
@@ -126,8 +116,7 @@ type writer struct {
 	comments
 	kept keptBlock // the last block scalar with keep chomping written
 
-	fancy bool // something beyond the plain shapes was written (appendDocumentPlain)
-	err   error
+	err error
 
 	indentsBuf [16]int // indents' first backing array (most trees are not deeper)
 }

@@ -80,7 +80,6 @@ func (w *writer) flushHead() {
 		w.comment(w.tail)
 		w.tail = ""
 		w.footCol = max(w.indent, 0)
-		w.fancy = true
 	}
 	if w.head != "" {
 		w.indentLine()
@@ -110,7 +109,6 @@ func (w *writer) flushFoot() {
 	w.comment(w.foot)
 	w.foot = ""
 	w.footCol = max(w.indent, 0)
-	w.fancy = true
 }
 
 // comment writes the lines of a comment, each at the column of the

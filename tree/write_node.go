@@ -198,7 +198,6 @@ func (w *writer) blockMapping(m *yaml.Node, p place) {
 				w.keyLine = after
 			}
 		} else {
-			w.fancy = true
 			w.indicator("?", true, false, true)
 			w.start(k, kp)
 			w.body(k, kp)
@@ -342,7 +341,6 @@ func (w *writer) simpleKey(k *yaml.Node) bool {
 // comment, and the next item starts a line at the sequence's column.
 func (w *writer) flowSequence(s *yaml.Node, p place) {
 	if len(s.Content) > 0 {
-		w.fancy = true
 	}
 	w.indicator("[", true, true, false)
 	w.enter(true, p.item, false)
@@ -386,7 +384,6 @@ func (w *writer) afterEnd(p place) {
 // separated by ", ", "}"; a key that is not simple after "? ".
 func (w *writer) flowMapping(m *yaml.Node, p place) {
 	if len(m.Content) > 0 {
-		w.fancy = true
 	}
 	w.indicator("{", true, true, false)
 	w.enter(true, p.item, false)

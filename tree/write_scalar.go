@@ -273,7 +273,6 @@ func (w *writer) anchor(c byte, name string) {
 			return
 		}
 	}
-	w.fancy = true
 	w.indicator(string(c), true, false, false)
 	w.text(name)
 	w.room, w.lead = false, false
@@ -356,7 +355,6 @@ func (w *writer) tag(handle, suffix string) {
 	if handle == "" && suffix == "" {
 		return
 	}
-	w.fancy = true
 	if handle != "" {
 		if !w.room {
 			w.out = append(w.out, ' ')

@@ -275,7 +275,6 @@ func (w *writer) singleQuoted(s string) {
 	breaks := false
 	for i := 0; i < len(s); {
 		if n := breakWidth(s, i); n > 0 {
-			w.fancy = true
 			if !breaks && s[i] == '\n' {
 				w.newline()
 			}
@@ -386,7 +385,6 @@ func (w *writer) hexEscape(r rune) {
 // space or a tab reads as a space: such a break is written as an empty
 // line. It reports whether the chomping is keep (+).
 func (w *writer) block(indicator byte, s string, ind int) (keep bool) {
-	w.fancy = true
 	w.indicator(string(indicator), true, false, false)
 	if s != "" && (s[0] == ' ' || breakWidth(s, 0) > 0) {
 		if onlyBreaks(s) {
