@@ -1030,6 +1030,7 @@ type flowLevel struct {
 	head     string     // the head comment for the next node
 	entry    bool       // the next node starts an entry
 	waiting  string     // a comment after a colon, for the next scalar (nextLine), or the collection's line comment at its end
+	outer    string     // the head comment for this collection, a node of the one it is in (flowHead), kept while it is read
 }
 
 // flowStart: a flow collection opens (n), its bracket on the current line.
@@ -1037,7 +1038,15 @@ func (c *commenter) flowStart(n *yaml.Node) {
 	if c.off {
 		return
 	}
-	c.flows = append(c.flows, flowLevel{n: n, tok: '[', tokLine: c.r.line, entry: true})
+	outer := ""
+	if len(c.flows) > 0 {
+		// a collection in a collection: the comment lines before it are
+		// its head comment once it is read, not its first node's
+		// (yaml.v3: "[\n#\n[a]]" gives "#" to [a]; FuzzDifferential,
+		// 2026-11-29)
+		outer, c.flowHead = c.flowHead, ""
+	}
+	c.flows = append(c.flows, flowLevel{n: n, tok: '[', tokLine: c.r.line, entry: true, outer: outer})
 	c.lines = c.lines[:0]
 	c.footable = c.r.line > 0
 	c.empty, c.dash = false, false
@@ -1182,12 +1191,13 @@ func (c *commenter) flowEnd(n *yaml.Node) {
 		c.give(&n.LineComment, f.waiting)
 		c.nextLine = ""
 	}
+	outer := f.outer
 	c.flows = c.flows[:len(c.flows)-1]
 	if len(c.flows) > 0 {
 		p := &c.flows[len(c.flows)-1]
 		p.tok, p.tokLine, p.last = 'n', c.r.line, n
 	}
-	c.flowHead = ""
+	c.flowHead = outer // (flowNode gives it to n)
 }
 
 // undefer takes back head, deferred by deferHead and not given since, and

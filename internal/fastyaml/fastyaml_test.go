@@ -277,6 +277,10 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// comment lines before a flow collection inside a flow collection:
+	// its head comment, not its first node's, nor lost (FuzzDifferential,
+	// 2026-11-29)
+	"[\n#\n[]]", "[\n#\n[a]]", "[x,\n#\n{}]", "a: [\n#\n[], b]", "[\n#\n[]: 1]", "[\n#\n[\n#2\n[]]]", "[\n#\n&x [a]]",
 	// an explicit key's null at the end of the stream, comment lines
 	// more indented than the '?' after it: outcome "ended" (a helper's
 	// attack, 2026-11-29)
