@@ -600,13 +600,6 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		tail++
 	}
 	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail], &edits.cells)
-	stays := head > 0 || tail > 0 // an item of a stays
-	for _, st := range steps {
-		stays = stays || st.op == kept || st.op == paired
-	}
-	if !stays {
-		return false // (nothing kept to place the new items by)
-	}
 	before := head - 1 // the last item of a that stays, before the steps done
 	var removed, added []*yaml.Node
 	var replaces *yaml.Node // the first item removed since the last that stays, as the text reads it
@@ -621,20 +614,22 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			// way
 			return false
 		}
-		if len(pending) > 0 && before < 0 && next >= na {
-			// no item of a stays after all (a pair whose edits cannot be
-			// written in place was removed and added): nothing to place
-			// the new items by (FuzzReplaceValues, 2026-11-29: an index
-			// out of range)
+		if len(pending) > 0 && before < 0 && next >= na && len(removed) == 0 {
+			// no item of a stays and none was removed (a pair whose edits
+			// cannot be written in place was removed and added, or every
+			// item replaced, is placed where the first removed one was):
+			// nothing to place the new items by (FuzzReplaceValues,
+			// 2026-11-29: an index out of range)
 			return false
 		}
 		for _, k := range pending {
 			// where the first removed item was (others in their place),
 			// or after the last that stays, or before the next
 			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces}
-			if before >= 0 {
+			switch {
+			case before >= 0:
 				ed.afterK = child(before)
-			} else {
+			case next < na:
 				ed.beforeK = child(next)
 			}
 			edits.list = append(edits.list, ed)

@@ -122,7 +122,11 @@ func TestReplaceValues(t *testing.T) {
 			r.Content[1] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", LineComment: "# c", Content: []*yaml.Node{
 				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "p"}, {Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"}}}
 		}, "", ""},
-		{"block scalar in a compact mapping", "- a: |\n    b\n", set("0", "a"), "x", ""},
+		// the list's one item is replaced where it was (its mapping's
+		// entry cannot be written anew in its lines: its key shares the
+		// dash's line); the writer keeps the literal style, "x" without a
+		// final line break is "|-"
+		{"block scalar in a compact mapping", "- a: |\n    b\n", set("0", "a"), "x", "- a: |-\n    x\n"},
 		{"anchored", "a: &x b\nc: *x\n", set("a"), "y", ""},
 		// '#' right after a closing quote is a comment to yaml.v3; after
 		// plain text it would be part of it ("c#c", the attack of
@@ -1061,7 +1065,10 @@ func TestReplaceItems(t *testing.T) {
 		}, "l:\n- x: 1\n  y:\n  - a\n  - k: v\n- m: p"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
-		{"nothing kept", "l:\n- a # A\n", to("l", "b"), ""},
+		// no item stays: the new one goes where the removed one was, its
+		// line (its line comment with it, the removed item's) cut
+		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
+		{"nothing kept, two for one", "l:\n- a\n\nm: 1\n", to("l", "b", "c"), "l:\n- b\n- c\n\nm: 1\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
