@@ -12,6 +12,17 @@
 // and values of different types are never equal (1 is not "1", 1 is not 1.0).
 // Numbers keep their exact text; nothing is rounded on the way through.
 //
+// # Reading
+//
+// YAML is read by kmerge's own reader (internal/fastyaml), JSON by
+// json.go; both give the same nodes. With Options.Outline, a document no
+// patch targets is read only as far as its identity (outline.go): its
+// text is kept, and Stream.Load reads it whole when it is needed. Every
+// document is checked against the limits and normalized (normalize.go)
+// as it is read.
+//
+// # Writing a tree
+//
 // Writing YAML goes through kmerge's own writer (write*.go); yaml.v3's
 // encoder is not called, it is the tests' oracle. The writer writes every
 // tree (every node kind and style, anchors, aliases, tags, comments in
@@ -23,18 +34,49 @@
 // each block goes), so that output is byte for byte what yaml.v3 wrote
 // before, except where yaml.v3's text would not read back as the tree:
 // there the writer writes text that does (its own rules, listed in
-// write_scalar.go and docs/ARCHITECTURE.md). It keeps comments,
-// key order, quoting and flow style but not blank lines or unusual
-// spacing and indentation. After Stream.Snapshot, Stream.WriteYAML
-// keeps the source text instead: documents no edit touched are copied byte
-// for byte, and edited ones differ from the input only in the lines the
-// edit changed (see Snapshot); an edit of values alone, only in the bytes
-// of those values: each is replaced where the reader found it; an entry
-// removed from a block collection is cut with its lines, an added one
-// inserted as lines at its siblings' column, an entry whose value changed
-// otherwise written anew in its lines, a list's items aligned first
-// (inplace.go: byte-range edits, tried first for every edited document);
-// what they cannot write (a key renamed, a comment of a kept node
-// changed) is rendered whole and its changed lines spliced into the
-// source (splice.go), read back.
+// write_scalar.go and docs/ARCHITECTURE.md). It keeps comments, key
+// order, quoting and flow style but not blank lines or unusual spacing
+// and indentation.
+//
+// # Writing an edit: the source's bytes, changed where the edit is
+//
+// After Stream.Snapshot, Stream.WriteYAML keeps the source text instead.
+// The text is cut into one part per document at its markers
+// (documentStarts); comment lines right after a bare "---" that YAML
+// readers give to the document before stay in the part they are in
+// (lent.go). Then, document by document:
+//
+//  1. A document whose tree is its snapshot's is its part, copied.
+//  2. An edited document is compared with its snapshot node by node, and
+//     its part read again with the byte range of every node
+//     (fastyaml.ParseRanges), which must read as the snapshot: the same
+//     kinds, values, tags and comments on every node (so a Snapshot taken
+//     after an edit is caught, not written over). The differences become
+//     one list of byte-range edits, applied in the order of the text
+//     (inplace.go): a changed scalar's range replaced by the writer's text
+//     for the new value in its place; a removed entry or item cut with its
+//     lines (and its head comment's); an added one inserted as the
+//     writer's lines at its siblings' column, after the entry before it or
+//     where the first removed one was; an entry whose value changed
+//     otherwise (a block scalar, a kind changed, a flow collection) written
+//     anew in its lines, its key's text kept; a list's items aligned first
+//     by a shortest edit (alignItems). Every other byte is the source's:
+//     blank lines, comments, indentation, spacing, quoting, CRLF.
+//  3. A text written so is proven when it changed scalars alone (what
+//     follows each range ends any scalar, and the new text is one scalar
+//     on one line that reads as the new value there); a text whose lines
+//     were cut or inserted is read back and must be the edited document,
+//     comments and all, or the stream is written again without such texts
+//     (retry).
+//  4. What the byte-range edits refuse (a key renamed in place, a comment
+//     of a kept node changed, an alias or anchor involved, layouts they
+//     cannot prove, Options.Whole) is rendered whole, before and after,
+//     and the changed lines spliced into the part (preserve.go, splice.go),
+//     read back; when that fails, the document is the writer's rendering.
+//  5. When the output as a whole does not read back as the edited
+//     documents, the whole stream is written by the writer
+//     (Stream.Rewritten reports it).
+//
+// Documents read as outlines are checked one by one (checkEdited), so
+// that a long stream is never read whole to write it.
 package tree
