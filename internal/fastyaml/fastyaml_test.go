@@ -277,6 +277,9 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// properties on a line of their own after '?' or ':', then a block
+	// sequence at the '?' column: the key's or value's (a hunt, 2026-11-29)
+	"? \n !t\n- a\n: b", "? \n !: \n- ", "? a\n: \n !t\n- b", "x:\n  ? \n   !t\n  - a\n  : b",
 	// comment lines before a flow collection inside a flow collection:
 	// its head comment, not its first node's, nor lost (FuzzDifferential,
 	// 2026-11-29)

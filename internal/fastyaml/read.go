@@ -1391,7 +1391,10 @@ func (r *reader) compact(col, at int, head string, seq bool, key *yaml.Node) *ya
 		var n *yaml.Node
 		switch {
 		case r.ind > col:
-			n = r.block(col, props{})
+			// (properties on a line of their own, then a block sequence at
+			// col: "? \n !t\n- a", as after a key's colon; a hunt,
+			// 2026-11-29)
+			n = r.blockIn(col, props{}, seq)
 		case seq && r.ind == col && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
 			n = r.indentless(col, props{})
 		default:
