@@ -289,7 +289,7 @@ func ownText(chunk []byte, first bool) []byte {
 		return chunk
 	}
 	own := bytes.Clone(chunk)
-	_, rest := cutLine(lent) // (the "---" line stays)
+	_, rest := cutLine(markerLine(lent)) // (the "---" line, and the lines before it, stay)
 	for i := len(lent) - len(rest); i < len(lent); i++ {
 		if own[i] != '\n' && own[i] != '\r' {
 			own[i] = ' '

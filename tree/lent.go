@@ -32,9 +32,13 @@ import (
 // lends reports whether the text of a document may start with comments
 // yaml.v3 gives the document before it: a "---" line with nothing after
 // the marker, comment lines, and then a blank line or the end of the text.
-// It errs on the side of yes: the callers read the texts to know.
+// The "---" line may follow blank lines and directives, which a text
+// starts with after a "..." line (documentStarts): yaml.v3 lends the
+// comments after "---" all the same ("a: 1\n...\n%YAML 1.1\n---\n# c\n\nb:
+// 1" has "# c" as the first document's foot comment). It errs on the side
+// of yes: the callers read the texts to know.
 func lends(chunk []byte) bool {
-	line, rest := cutLine(chunk)
+	line, rest := cutLine(markerLine(chunk))
 	if !isMarker(line, "---") || len(bytes.TrimSpace(line[3:])) > 0 {
 		return false
 	}
@@ -66,14 +70,28 @@ func crlfEnded(text, rest []byte) bool {
 	return end >= 2 && text[end-2] == '\r' && text[end-1] == '\n'
 }
 
-// lentLines returns the "---" line and the comment lines after it that a
-// document's text lends the document before (lends), nil when it lends
-// none.
+// markerLine returns text from its first line that is neither blank nor
+// a directive (a line starting with "%"): where the text of a document
+// that follows a "..." line has its "---" line, if it has one.
+func markerLine(text []byte) []byte {
+	for len(text) > 0 {
+		line, rest := cutLine(text)
+		if len(bytes.TrimSpace(line)) > 0 && line[0] != '%' {
+			break
+		}
+		text = rest
+	}
+	return text
+}
+
+// lentLines returns the "---" line (with the blank and directive lines
+// before it) and the comment lines after it that a document's text lends
+// the document before (lends), nil when it lends none.
 func lentLines(chunk []byte) []byte {
 	if !lends(chunk) {
 		return nil
 	}
-	_, rest := cutLine(chunk)
+	_, rest := cutLine(markerLine(chunk))
 	for len(rest) > 0 {
 		next, after := cutLine(rest)
 		if t := bytes.TrimSpace(next); len(t) == 0 || t[0] != '#' {

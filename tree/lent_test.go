@@ -33,6 +33,14 @@ var lentLayouts = []struct {
 	{"indented, blank lines around", "a: 1\nk: x\n---\n  # c1\n\n\nb: 1\nk: x\n\n---\n\n# c2\n\nc: 1\nk: x\n"},
 	{"nested last entry", "a: 1\nk:\n  m: x\n---\n# c1\n\nb: 1\nk:\n  m: x\n---\n# c2\n\nc:\n  - 1\nk: x\n"},
 	{"CRLF", "a: 1\r\nk: x\r\n---\r\n# c1\r\n\r\nb: 1\r\nk: x\r\n---\r\nc: 1\r\nk: x\r\n"},
+	// after "...", the text of the next document starts at the line after
+	// it (documentStarts): blank lines and directives before its "---"
+	// line change nothing of what yaml.v3 lends (a full read gives "# c1"
+	// to the first document here too); the comment was written twice
+	// when the first document was written by the writer (attack,
+	// 2026-11-29)
+	{"after ... and a directive", "a: 1\nk: x\n...\n%YAML 1.1\n---\n# c1\n\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
+	{"after ... and a blank line", "a: 1\nk: x\n...\n\n---\n# c1\n\nb: 1\nk: x\n---\nc: 1\nk: x\n"},
 }
 
 // lentEdits edit one document of a lentLayouts stream (the documents
@@ -73,7 +81,7 @@ var lentEdits = []struct {
 		}
 		last := 0
 		for j, l := range lines {
-			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t != "---" {
+			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && !markerOrDirective(t) {
 				last = j
 			}
 		}
@@ -98,7 +106,7 @@ var lentEdits = []struct {
 		// the first content line, and the lines indented below it
 		lines := strings.SplitAfter(doc, "\n")
 		for j, l := range lines {
-			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t != "---" {
+			if t := strings.TrimSpace(l); t != "" && t[0] != '#' && !markerOrDirective(t) {
 				end := j + 1
 				for end < len(lines) && strings.HasPrefix(lines[end], " ") {
 					end++
@@ -109,6 +117,12 @@ var lentEdits = []struct {
 		return doc
 	},
 }}
+
+// markerOrDirective reports whether a line of the lentLayouts, trimmed, is
+// a document marker or a directive: not a document's content.
+func markerOrDirective(t string) bool {
+	return t == "---" || t == "..." || t[0] == '%'
+}
 
 // TestLentComments: a comment between two documents is written once,
 // where it was, whichever document is edited (the first, a middle one, the
@@ -296,6 +310,12 @@ func TestLends(t *testing.T) {
 		"--- !!map\n# c\n\nb: 1\n":   false,
 		"# c\n\nb: 1\n":              false,
 		"---\n":                      false,
+		// a text after "..." starts at the line after it: blank lines
+		// and directives before "---"
+		"\n%YAML 1.1\n---\n# c\n\nb: 1\n":    true,
+		"\n  \n---\n# c\n\nb: 1\n":           true,
+		"%YAML 1.1\n# x\n---\n# c\n\nb: 1\n": false,
+		"\nb: 1\n":                           false,
 	} {
 		if got := lends([]byte(in)); got != want {
 			t.Errorf("lends(%q) = %v, want %v", in, got, want)
@@ -420,11 +440,12 @@ func TestLoneCR(t *testing.T) {
 // writer dropping them: input kept in testdata/fuzz/FuzzOutline).
 func TestLentLines(t *testing.T) {
 	for in, want := range map[string]string{
-		"---\n# a\n# b\n\nk: v\n": "---\n# a\n# b\n",
-		"---\n#\n\n0 :":           "---\n#\n",
-		"---\nk: v\n":             "",
-		"--- # c\n# a\n\nk: v\n":  "",
-		"k: v\n":                  "",
+		"---\n# a\n# b\n\nk: v\n":         "---\n# a\n# b\n",
+		"---\n#\n\n0 :":                   "---\n#\n",
+		"---\nk: v\n":                     "",
+		"--- # c\n# a\n\nk: v\n":          "",
+		"k: v\n":                          "",
+		"%YAML 1.1\n\n---\n# a\n\nk: v\n": "%YAML 1.1\n\n---\n# a\n",
 	} {
 		if got := string(lentLines([]byte(in))); got != want {
 			t.Errorf("lentLines(%q) = %q, want %q", in, got, want)

@@ -243,7 +243,7 @@ func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
 }
 
 // commentedDocEnd reports whether a "..." line of src has a comment after
-// the marker, or on a line after it before anything else: yaml.v3 gives
+// the marker, or on a line after it before anything but directives: yaml.v3 gives
 // such a comment to the document before or to the next one depending on
 // what follows it, while the "..." line ends the text of the one before
 // (documentStarts).
@@ -259,15 +259,10 @@ func commentedDocEnd(src []byte) bool {
 		if len(bytes.TrimSpace(line[3:])) > 0 {
 			return true
 		}
-		for after := rest; len(after) > 0; {
-			var next []byte
-			next, after = cutLine(after)
-			if t := bytes.TrimSpace(next); len(t) > 0 {
-				if t[0] == '#' {
-					return true
-				}
-				break
-			}
+		// (past blank lines and directives: "...\n%YAML 1.1\n# c\n---\nk: v"
+		// gives "# c" to k)
+		if t := bytes.TrimLeft(markerLine(rest), " \t"); len(t) > 0 && t[0] == '#' {
+			return true
 		}
 	}
 	return false
