@@ -824,9 +824,24 @@ func pairCost(x, y *yaml.Node) int32 {
 	if flowDiffers(x, y) {
 		return 2
 	}
-	if x.Kind == yaml.MappingNode && y.Kind == yaml.MappingNode && len(x.Content) == len(y.Content) {
+	if x.Kind != yaml.MappingNode || y.Kind != yaml.MappingNode {
+		return 1
+	}
+	if len(x.Content) == len(y.Content) {
 		for k := 1; k < len(x.Content); k += 2 {
 			if flowDiffers(x.Content[k], y.Content[k]) {
+				return 2
+			}
+		}
+		return 1
+	}
+	if len(x.Content) <= 32 && len(y.Content) <= 32 {
+		// entries added or removed: a key's value in both, by its key (a
+		// few keys: the table's cells stay cheap; FuzzReplaceValues,
+		// 2026-11-29: "a: {}" paired with "a: {0: }" and a new key, when
+		// the item after it had that "a" already)
+		for k := 0; k < len(x.Content); k += 2 {
+			if v := MapGet(y, x.Content[k].Value); v != nil && flowDiffers(x.Content[k+1], v) {
 				return 2
 			}
 		}

@@ -287,7 +287,7 @@ var oddInputs = []string{
 	// an explicit key's null at the end of the stream, comment lines
 	// more indented than the '?' after it: outcome "ended" (a helper's
 	// attack, 2026-11-29)
-	"? a\n #c\n", "x: 1\n? a\n #c\n", "? 0\n\n #c\n",
+	"? a\n #c\n", "x: 1\n? a\n #c\n", "? 0\n\n #c\n", "   ? 0\n #", "    ? 0\n\n #",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",
