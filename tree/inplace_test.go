@@ -1069,6 +1069,19 @@ func TestReplaceItems(t *testing.T) {
 		// line (its line comment with it, the removed item's) cut
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
 		{"nothing kept, two for one", "l:\n- a\n\nm: 1\n", to("l", "b", "c"), "l:\n- b\n- c\n\nm: 1\n"},
+		// more lists none of whose items stays (attack, 2026-11-29): the
+		// new items at the removed first one's column (indented lists
+		// too), the key's line comment and the lines around kept, CRLF
+		// kept; compact mappings and nested lists removed whole, their
+		// lines cut; a list emptied is written "[]" on its key's line
+		{"nothing kept, indented", "l: # L\n  - a\nm: 1\n", to("l", "x", "y"), "l: # L\n  - x\n  - \"y\"\nm: 1\n"},
+		{"nothing kept, CRLF", "l:\r\n- a\r\n- b\r\nm: 1\r\n", to("l", "x"), "l:\r\n- x\r\nm: 1\r\n"},
+		{"nothing kept, compact mappings", "l:\n- name: a # A\n  v: 1 # V\n- name: b\nm: 1\n", to("l", "name: c"), "l:\n- name: c\nm: 1\n"},
+		{"nothing kept, nested lists", "l:\n- - a\n  - b\n- - c\n", to("l", "- x", "y"), "l:\n- - x\n- \"y\"\n"},
+		{"nothing kept, in a list item's mapping", "l:\n- name: c\n  args:\n  - a\n  - b\n- name: d\n", func(st *Stream) {
+			MapGet(seq(st, "l").Content[0], "args").Content = []*yaml.Node{item("x"), item("z")}
+		}, "l:\n- name: c\n  args:\n  - x\n  - z\n- name: d\n"},
+		{"nothing kept, emptied", "l:\r\n  - a\r\nm: 1\r\n", to("l"), "l: []\r\nm: 1\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
