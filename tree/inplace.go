@@ -273,6 +273,16 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			return nil, false, false
 		}
 	}
+	if n := len(regions); n > 0 && regions[n-1].to == len(chunk) && !regions[n-1].added && len(regions[n-1].text) == 0 &&
+		!blocks && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {
+		// the text ended without a line break and its last lines were
+		// cut: the line before them keeps its break, which the text's
+		// end did not have ("a: 1\nb: 2" without b is "a: 1", as the
+		// splice and the writer write it; attacks, 2026-11-29); not in
+		// a document with a block scalar, whose last line would lose
+		// its line break, its value one
+		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
+	}
 	return out, !lines, true
 }
 

@@ -763,7 +763,13 @@ func TestRemoveEntries(t *testing.T) {
 		{"item", "l:\n- a\n- b  # bee\n- c\n", remove("l", "1"), "l:\n- a\n- c\n"},
 		{"indented item, mapping", "l:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\n", remove("l", "0"), "l:\n  - name: b\n    v: 2\n"},
 		{"CRLF", "l:\r\n  - a\r\n  - b\r\nm: 1\r\n", remove("l", "1"), "l:\r\n  - a\r\nm: 1\r\n"},
-		{"no final newline", "a: 1\nb: 2", remove("b"), "a: 1\n"},
+		// a text without a final line break keeps none: the line break
+		// before the cut lines goes with them (as the splice writes it)
+		{"no final newline", "a: 1\nb: 2", remove("b"), "a: 1"},
+		{"no final newline, CRLF", "a: 1\r\nb: 2", remove("b"), "a: 1"},
+		{"no final newline, blank line before", "a: 1\n\nb: 2", remove("b"), "a: 1\n"},
+		// (the block scalar's last line keeps its line break, its value's)
+		{"no final newline, a block scalar before", "a: |\n  x\nb: 2", remove("b"), "a: |\n  x\n"},
 		{"empty value", "a:\nb: 1\n", remove("a"), "b: 1\n"},
 		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
 		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
@@ -1068,6 +1074,8 @@ func TestReplaceItems(t *testing.T) {
 		// no item stays: the new one goes where the removed one was, its
 		// line (its line comment with it, the removed item's) cut
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
+		// at the end of a text without a final line break: none after
+		{"nothing kept, two, no final newline", "l:\n- a\n- b", to("l", "x"), "l:\n- x"},
 		{"nothing kept, two for one", "l:\n- a\n\nm: 1\n", to("l", "b", "c"), "l:\n- b\n- c\n\nm: 1\n"},
 		// more lists none of whose items stays (attack, 2026-11-29): the
 		// new items at the removed first one's column (indented lists
