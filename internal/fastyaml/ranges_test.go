@@ -189,10 +189,16 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 			// "[a]" is no pair, and no range ends at its colon, "[a:]"
 			// being a scalar)
 		case isPair(n, g, text, ranges, inFlow):
-			// a pair, read as one; a blank before the bracket: a tag
-			// alone ends the pair's value ("0: !0", FuzzDifferential,
-			// 2026-11-29: "[0: !0]" is a tag "0]" to yaml.v3)
-			checkAlone(t, name, n, "["+text+" ]", 1, g.End == len(in))
+			// a pair, read as one; a blank before the bracket after a
+			// value of properties alone ("0: !0", FuzzDifferential,
+			// 2026-11-29: "[0: !0]" is a tag "0]" to yaml.v3), not
+			// after others ("[0: 0:]": the value "0:", which "0: ]"
+			// would make a pair)
+			closing := "]"
+			if v := n.Content[1]; v.Kind == yaml.ScalarNode && v.Value == "" && (v.Anchor != "" || v.Style&yaml.TaggedStyle != 0 || v.Tag != "!!null") {
+				closing = " ]"
+			}
+			checkAlone(t, name, n, "["+text+closing, 1, g.End == len(in))
 		case inFlow && n.Style&yaml.FlowStyle == 0:
 			// a scalar in a flow collection, which may read otherwise
 			// in a block ("[-]", "{a:}")
