@@ -273,14 +273,18 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			return nil, false, false
 		}
 	}
+	lastBlock := len(added) > 0 && added[len(added)-1].from == len(out) && added[len(added)-1].block
 	if n := len(regions); n > 0 && regions[n-1].to == len(chunk) && !regions[n-1].added && len(regions[n-1].text) == 0 &&
-		!blocks && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {
+		!blocks && !lastBlock && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {
 		// the text ended without a line break and its last lines were
 		// cut: the line before them keeps its break, which the text's
 		// end did not have ("a: 1\nb: 2" without b is "a: 1", as the
 		// splice and the writer write it; attacks, 2026-11-29); not in
-		// a document with a block scalar, whose last line would lose
-		// its line break, its value one
+		// a document with a block scalar, nor after new lines that may
+		// end with one (lastBlock: added or written anew right before
+		// the cut), whose last line would lose its line break, its
+		// value one ("c: |\n  x\n" at the text's end is "x", not
+		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
 	return out, !lines, true

@@ -770,6 +770,18 @@ func TestRemoveEntries(t *testing.T) {
 		{"no final newline, blank line before", "a: 1\n\nb: 2", remove("b"), "a: 1\n"},
 		// (the block scalar's last line keeps its line break, its value's)
 		{"no final newline, a block scalar before", "a: |\n  x\nb: 2", remove("b"), "a: |\n  x\n"},
+		// nor after new lines that end with a block scalar: "c: |\n  x\n
+		// y" at the end of the text would be "x\ny", its final line break
+		// lost (attack, 2026-11-29: the byte-range text did not read back
+		// and the edit was spliced)
+		{"no final newline, a block scalar added before", "a: 1\nb: 2", both(remove("b"), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = append(r.Content, NewString("c"), NewString("x\ny\n"))
+		}), "a: 1\nc: |\n  x\n  y\n"},
+		{"no final newline, a value written anew before", "a: 1\nb: 2\nc: 3", both(remove("c"), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[3] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{NewString("k"), NewString("x\n")}}
+		}), "a: 1\nb:\n  k: |\n    x\n"},
 		{"empty value", "a:\nb: 1\n", remove("a"), "b: 1\n"},
 		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
 		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
