@@ -273,14 +273,18 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 			return nil, false, false
 		}
 	}
+	lastBlock := len(added) > 0 && added[len(added)-1].from == len(out) && added[len(added)-1].block
 	if n := len(regions); n > 0 && regions[n-1].to == len(chunk) && !regions[n-1].added && len(regions[n-1].text) == 0 &&
-		!blocks && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {
+		!blocks && !lastBlock && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {
 		// the text ended without a line break and its last lines were
 		// cut: the line before them keeps its break, which the text's
 		// end did not have ("a: 1\nb: 2" without b is "a: 1", as the
 		// splice and the writer write it; attacks, 2026-11-29); not in
-		// a document with a block scalar, whose last line would lose
-		// its line break, its value one
+		// a document with a block scalar, nor after new lines that may
+		// end with one (lastBlock: added or written anew right before
+		// the cut), whose last line would lose its line break, its
+		// value one ("c: |\n  x\n" at the text's end is "x", not
+		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
 	return out, !lines, true
@@ -751,7 +755,7 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 					if same(i, j) {
 						c = min(c, cost[(i+1)*w+j+1])
 					} else if pair(i, j) {
-						c = min(c, pairCost(a[i], b[j])+cost[(i+1)*w+j+1])
+						c = min(c, pairCost(a[i], b[j], &ia[i], &ib[j])+cost[(i+1)*w+j+1])
 					}
 				}
 				cost[i*w+j] = c
@@ -764,7 +768,7 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 			case i < n && j < m && same(i, j) && c == cost[(i+1)*w+j+1]:
 				steps = append(steps, itemStep{kept, i, j})
 				i, j = i+1, j+1
-			case i < n && j < m && !same(i, j) && pair(i, j) && c == pairCost(a[i], b[j])+cost[(i+1)*w+j+1]:
+			case i < n && j < m && !same(i, j) && pair(i, j) && c == pairCost(a[i], b[j], &ia[i], &ib[j])+cost[(i+1)*w+j+1]:
 				steps = append(steps, itemStep{paired, i, j})
 				i, j = i+1, j+1
 			case i < n && (j == m || c == 1+cost[(i+1)*w+j]):
@@ -826,11 +830,19 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 	return steps
 }
 
-// pairCost is the cost of pairing items x and y in alignItems: one, two
-// where one is a flow collection and the other not, or their entries'
-// values differ so (the entry is then written anew, more lines than a
-// removal and a change elsewhere: FuzzReplaceValues, 2026-11-29).
-func pairCost(x, y *yaml.Node) int32 {
+// pairCost is the cost of pairing items x and y in alignItems, read as
+// ix and iy (itemInfos): one, two where one is a flow collection and the
+// other not, or their entries' values differ so (the entry is then
+// written anew, more lines than a removal and a change elsewhere:
+// FuzzReplaceValues, 2026-11-29). Entries of the same place are compared
+// when the mappings have as many, else entries of the same key (a key's
+// value in both when entries were added or removed: "a: {}" paired with
+// "a: {0: }" and a new key, when the item after it had that "a"
+// already), found by merging the hash-ordered keys of one's flow
+// collections with those of the other's block ones: a cell of the table
+// costs those of both items, not the product of their keys (MapGet for each key made the alignment of
+// lists of mappings of 16 keys five times slower; attack, 2026-11-29).
+func pairCost(x, y *yaml.Node, ix, iy *itemInfo) int32 {
 	if flowDiffers(x, y) {
 		return 2
 	}
@@ -845,16 +857,9 @@ func pairCost(x, y *yaml.Node) int32 {
 		}
 		return 1
 	}
-	if len(x.Content) <= 32 && len(y.Content) <= 32 {
-		// entries added or removed: a key's value in both, by its key (a
-		// few keys: the table's cells stay cheap; FuzzReplaceValues,
-		// 2026-11-29: "a: {}" paired with "a: {0: }" and a new key, when
-		// the item after it had that "a" already)
-		for k := 0; k < len(x.Content); k += 2 {
-			if v := MapGet(y, x.Content[k].Value); v != nil && flowDiffers(x.Content[k+1], v) {
-				return 2
-			}
-		}
+	either := func(p, q itemKey) bool { return true }
+	if anyKeyPair(ix.flows, iy.blocks, either) || anyKeyPair(ix.blocks, iy.flows, either) {
+		return 2
 	}
 	return 1
 }
@@ -922,6 +927,7 @@ func replacedItems(removed, added []*yaml.Node) bool {
 type itemInfo struct {
 	class, comments int
 	keys            []itemKey
+	flows, blocks   []itemKey // (the keys whose values are flow collections, block ones: pairCost)
 }
 
 // An itemKey is a key of a mapping and its value, with a hash of what
@@ -971,7 +977,18 @@ func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
 					comments[c] = cc
 				}
 			}
-			infos[i] = itemInfo{class: class, comments: cc, keys: mappingKeys(seed, x)}
+			keys := mappingKeys(seed, x)
+			var flows, blocks []itemKey
+			for _, k := range keys {
+				switch {
+				case k.v.Kind != yaml.MappingNode && k.v.Kind != yaml.SequenceNode:
+				case k.v.Style&yaml.FlowStyle != 0:
+					flows = append(flows, k)
+				default:
+					blocks = append(blocks, k)
+				}
+			}
+			infos[i] = itemInfo{class: class, comments: cc, keys: keys, flows: flows, blocks: blocks}
 		}
 		return infos
 	}
@@ -1005,6 +1022,17 @@ func mappingKeys(seed maphash.Seed, n *yaml.Node) []itemKey {
 // (mappingKeys) are alike: they have a key in common whose values are
 // equal scalars, or collections both.
 func alikeKeys(x, y []itemKey) bool {
+	return anyKeyPair(x, y, func(p, q itemKey) bool {
+		ps, qs := p.v.Kind == yaml.ScalarNode, q.v.Kind == yaml.ScalarNode
+		return ps && qs && p.v.Value == q.v.Value || !ps && !qs
+	})
+}
+
+// anyKeyPair reports whether f holds for entries p of x and q of y
+// (mappingKeys) with the same key's text and the same hash (the value's
+// text when it is a scalar: an entry whose value is a collection is found
+// by its key alone), merging the two lists in the order of their hashes.
+func anyKeyPair(x, y []itemKey, f func(p, q itemKey) bool) bool {
 	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch h := x[i].h; {
 		case h < y[j].h:
@@ -1021,11 +1049,7 @@ func alikeKeys(x, y []itemKey) bool {
 			}
 			for _, p := range x[i:ei] {
 				for _, q := range y[j:ej] {
-					if p.k.Value != q.k.Value {
-						continue
-					}
-					ps, qs := p.v.Kind == yaml.ScalarNode, q.v.Kind == yaml.ScalarNode
-					if ps && qs && p.v.Value == q.v.Value || !ps && !qs {
+					if p.k.Value == q.k.Value && f(p, q) {
 						return true
 					}
 				}

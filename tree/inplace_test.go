@@ -770,6 +770,18 @@ func TestRemoveEntries(t *testing.T) {
 		{"no final newline, blank line before", "a: 1\n\nb: 2", remove("b"), "a: 1\n"},
 		// (the block scalar's last line keeps its line break, its value's)
 		{"no final newline, a block scalar before", "a: |\n  x\nb: 2", remove("b"), "a: |\n  x\n"},
+		// nor after new lines that end with a block scalar: "c: |\n  x\n
+		// y" at the end of the text would be "x\ny", its final line break
+		// lost (attack, 2026-11-29: the byte-range text did not read back
+		// and the edit was spliced)
+		{"no final newline, a block scalar added before", "a: 1\nb: 2", both(remove("b"), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = append(r.Content, NewString("c"), NewString("x\ny\n"))
+		}), "a: 1\nc: |\n  x\n  y\n"},
+		{"no final newline, a value written anew before", "a: 1\nb: 2\nc: 3", both(remove("c"), func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[3] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{NewString("k"), NewString("x\n")}}
+		}), "a: 1\nb:\n  k: |\n    x\n"},
 		{"empty value", "a:\nb: 1\n", remove("a"), "b: 1\n"},
 		{"block scalar", "a: |\n  x\n\n  y\nb: 1\n", remove("a"), "b: 1\n"},
 		{"with a changed value", "a: 1\nb: 2\nc: 3 # c\n", both(remove("b"), set("4", "c")), "a: 1\nc: 4 # c\n"},
@@ -1212,5 +1224,85 @@ func BenchmarkReplaceItems(b *testing.B) {
 		if _, ok := replaceAll(st); !ok {
 			b.Fatal("not written in place")
 		}
+	}
+}
+
+// TestPairCostByKey: two mappings of different lengths cost 2 to pair in
+// alignItems when a key of both has a flow collection in one and a block
+// one in the other (the entry would be written anew), whatever the
+// number of their keys (MapGet for each key of mappings of up to 16 keys
+// was the rule, slow on long lists; attack, 2026-11-29); 1 otherwise.
+func TestPairCostByKey(t *testing.T) {
+	many := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "k%d: %d\n", i, i)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, x, y string
+		want       int32
+	}{
+		{"flow and block", "a: {}\nb: 1\n", "a:\n  0: 1\n", 2},
+		{"block and flow", "a:\n- 1\nb: 1\n", "a: [1]\n", 2},
+		{"both block", "a:\n- 1\nb: 1\n", "a:\n- 2\n", 1},
+		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 1},
+		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 1},
+		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 2},
+		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x, y := Root(read(t, c.x).Docs[0]), Root(read(t, c.y).Docs[0])
+			ia, ib := itemInfos([]*yaml.Node{x}, []*yaml.Node{y})
+			if got := pairCost(x, y, &ia[0], &ib[0]); got != c.want {
+				t.Errorf("pairCost = %d, want %d", got, c.want)
+			}
+		})
+	}
+}
+
+// BenchmarkAlignMappings times the byte-range writer on a document of 16
+// block lists of 256 mappings of 16 keys, every one losing its last key:
+// each list aligned by a table of 256×256 cells whose items' lengths
+// differ (pairCost's entries compared by key).
+func BenchmarkAlignMappings(b *testing.B) {
+	for _, coll := range []bool{false, true} {
+		b.Run(fmt.Sprintf("collections=%v", coll), func(b *testing.B) {
+			var sb strings.Builder
+			sb.WriteString("l:\n")
+			for i := range 16 {
+				for k := range 256 {
+					lead := "  - "
+					if k == 0 {
+						lead = "- - "
+					}
+					fmt.Fprintf(&sb, "%skind: same\n", lead)
+					for q := 1; q < 16; q++ {
+						if coll {
+							fmt.Fprintf(&sb, "    key%02d: [v%d_%d_%d]\n", q, i, k, q)
+						} else {
+							fmt.Fprintf(&sb, "    key%02d: v%d_%d_%d\n", q, i, k, q)
+						}
+					}
+				}
+			}
+			st, err := Read([]byte(sb.String()), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Snapshot()
+			for _, l := range MapGet(Root(st.Docs[0]), "l").Content {
+				for _, it := range l.Content {
+					it.Content = it.Content[:len(it.Content)-2]
+				}
+			}
+			b.SetBytes(int64(sb.Len()))
+			for b.Loop() {
+				if _, ok := replaceAll(st); !ok {
+					b.Fatal("not written in place")
+				}
+			}
+		})
 	}
 }
