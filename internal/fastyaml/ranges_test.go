@@ -195,7 +195,7 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 			// after others ("[0: 0:]": the value "0:", which "0: ]"
 			// would make a pair)
 			closing := "]"
-			if v := n.Content[1]; v.Kind == yaml.ScalarNode && v.Value == "" && (v.Anchor != "" || v.Style&yaml.TaggedStyle != 0 || v.Tag != "!!null") {
+			if v := n.Content[1]; v.Kind == yaml.ScalarNode && v.Value == "" { // (of properties alone, "!" too: its range is theirs)
 				closing = " ]"
 			}
 			checkAlone(t, name, n, "["+text+closing, 1, g.End == len(in))
