@@ -404,6 +404,17 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 			if !ok {
 				continue
 			}
+			if n := len(keep); n > 0 && keep[n-1] != '\n' && len(text) > 0 {
+				// the lent lines end the text without a line break: the
+				// spliced lines start on a line of their own ("---\n#"
+				// given a value was "---\n#~": the value written into
+				// the comment; FuzzReplaceValues, 2026-11-29)
+				eol := []byte("\n")
+				if bytes.Contains(keep, []byte("\r\n")) {
+					eol = []byte("\r\n")
+				}
+				text = append(eol, text...)
+			}
 			text = append(keep[:len(keep):len(keep)], text...)
 			// Without a final newline in the source, leave it out unless that
 			// changes the document (a block scalar at its end).

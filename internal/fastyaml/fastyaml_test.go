@@ -277,6 +277,12 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// implicit keys of up to 1,024 characters to the colon, as yaml.v3
+	// reads them, of any bytes (FuzzDifferential, 2026-11-29: 1,002 were
+	// refused)
+	"{" + strings.Repeat("2", 1024) + ": 1}", "{" + strings.Repeat("2", 1025) + ": 1}", strings.Repeat("é", 1024) + ": 1\n",
+	strings.Repeat("é", 1025) + ": 1\n", strings.Repeat("2", 1023) + " : 1\n", strings.Repeat("2", 1024) + " : 1\n",
+	"[{0: 0," + strings.Repeat("'", 2) + strings.Repeat("x", 1020) + ": 0}]", "a: {b: \"" + strings.Repeat("q", 1022) + "\": 1}",
 	// properties on a line of their own after '?' or ':', then a block
 	// sequence at the '?' column: the key's or value's (a hunt, 2026-11-29)
 	"? \n !t\n- a\n: b", "? \n !: \n- ", "? a\n: \n !t\n- b", "x:\n  ? \n   !t\n  - a\n  : b",

@@ -223,7 +223,7 @@ func (r *reader) flowKey(open int) *yaml.Node {
 		if r.line != endLine || endLine != line {
 			r.fail(r.pos, "a key over lines, or its colon on a line after it, in a flow collection (an implicit key is on one line, with its colon)")
 		}
-		if r.line == line && r.pos-start > maxKey {
+		if r.line == line && r.longKey(start, r.pos) {
 			r.failAt(line, k.Column-1, "a key longer than 1024 characters in a flow collection (write it as an explicit key, after ?)")
 		}
 	}

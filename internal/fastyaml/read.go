@@ -1826,9 +1826,18 @@ func (r *reader) plainStart(i int) bool {
 	return true
 }
 
-// maxKey is the longest implicit key read, in bytes (yaml.v3 reads keys
-// of up to 1,024 characters; the YAML specification bounds them so too).
-const maxKey = 1000
+// maxKey is the longest implicit key read, in characters from its first
+// to its colon (yaml.v3 reads keys of up to 1,024 so, the YAML
+// specification bounds them so too; it was 1,000 bytes: keys of 1,001 to
+// 1,024 characters, or of fewer characters over more bytes, were refused
+// where yaml.v3 reads them; FuzzDifferential, 2026-11-29).
+const maxKey = 1024
+
+// longKey reports whether the key whose text starts at offset start and
+// whose colon is at offset colon is longer than maxKey.
+func (r *reader) longKey(start, colon int) bool {
+	return colon-start > maxKey && utf8.RuneCountInString(r.src[start:colon]) > maxKey
+}
 
 // key reads an implicit key and its colon.
 func (r *reader) key() *yaml.Node {
@@ -1881,7 +1890,7 @@ func (r *reader) key() *yaml.Node {
 		r.pos = i
 	}
 	r.skipSpace()
-	if r.pos-start > maxKey {
+	if r.longKey(start, r.pos) {
 		r.failAt(r.line, r.col(start), "a key longer than 1024 characters (write it as an explicit key, after ?)")
 	}
 	if r.src[r.pos] != ':' {
