@@ -1466,7 +1466,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		return from, withBreaks(rendered, eol, false, final), true
 	}
 	if e.afterK != nil {
-		end, ok := entryEnd(ranges, e.afterK, e.afterV)
+		end, ok := entryEnd(chunk, ranges, e.afterK, e.afterV)
 		if !ok || tagged(e.afterK) || e.afterV != nil && tagged(e.afterV) {
 			// (a comment on the line of a tag alone is given to the first
 			// scalar after it, yaml.v3: "a: !t #c\n  b:" then a new key)
@@ -1672,9 +1672,23 @@ func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item
 	return 0, false
 }
 
+// colonBelow reports whether the first line after offset at's that holds
+// more than blanks and a comment starts with a ':' (after blanks).
+func colonBelow(chunk []byte, at int) bool {
+	_, l := lineAt(chunk, at)
+	for l < len(chunk) {
+		line, next := lineAt(chunk, l)
+		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] != '#' && t[0] != '\r' {
+			return t[0] == ':'
+		}
+		l = next
+	}
+	return false
+}
+
 // entryEnd returns the offset where the text of the entry whose key (or
 // item) is k and value v (nil for an item) ends.
-func entryEnd(ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
+func entryEnd(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
 	r, ok := ranges.Of(k)
 	if !ok {
 		return 0, false
@@ -1683,6 +1697,11 @@ func entryEnd(ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool) {
 	if v != nil {
 		if g, ok := ranges.Of(v); ok {
 			end = max(end, g.End)
+		} else if colonBelow(chunk, end) {
+			// an explicit key with an empty value: its ':' on a line
+			// after the key's, where no range says ("? 0\n:" took new
+			// entries between the two; FuzzReplaceValues, 2026-11-29)
+			return 0, false
 		}
 	}
 	return end, true

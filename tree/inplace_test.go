@@ -971,6 +971,11 @@ func TestAddEntries(t *testing.T) {
 		// a new entry after it would be (FuzzReplaceValues, 2026-11-29)
 		{"after an empty item with a head comment", "0:\n#\n- \n00: 1\n", add("z: 0", 1), ""},
 		{"after an explicit key", "?\n 0\n", add("z: 0", 1), ""},
+		// an empty value's ':' on a line below its explicit key: no range
+		// says where the entry ends (FuzzReplaceValues, 2026-11-29: new
+		// entries went between "? 0" and ":")
+		{"after an explicit key, its colon below", "1:\n? 0\n:", add("z: 0", 2), ""},
+		{"after an explicit key over lines, its colon below", "?\n  a\n# c\n:\nb: 1\n", add("z: 0", 1), ""},
 		// a comment on the line of a tag alone goes to the first scalar
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)
 		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},

@@ -277,6 +277,9 @@ var oddInputs = []string{
 	// comment goes to the next token (the next item, or the document's
 	// foot) (FuzzDifferential, 2026-11-29)
 	"#\n- !0", "#\n- &a\n", "#\n- !0\n- x\n", "- x\n#\n- !0\n", "#\n- !0\n- !1\n- x\n", "#\n- &a !0\n",
+	// a key of properties alone in a flow collection, its colon without
+	// a blank after it (FuzzDifferential, 2026-11-29)
+	"[{!0 :0}]", "{&a :0}", "[!0 :0, b]", "{!0 :x, &b :y}", "{! :0}",
 	// implicit keys of up to 1,024 characters to the colon, as yaml.v3
 	// reads them, of any bytes (FuzzDifferential, 2026-11-29: 1,002 were
 	// refused)

@@ -246,7 +246,7 @@ func (r *reader) atValueIndicator(k *yaml.Node) bool {
 	if r.isFlowBlankAt(r.pos + 1) {
 		return true
 	}
-	return k != nil && (k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.FlowStyle) != 0)
+	return k != nil && (k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.FlowStyle) != 0 || k == r.flowPropsKey)
 }
 
 // flowPair reads an entry of a flow mapping (inMap), or the pair after a
@@ -333,11 +333,18 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 		r.ranged(n, p, r.pos, r.pos) // (its properties)
 		empty = true
 	case ':':
-		if r.isFlowBlankAt(r.pos+1) && p.has {
+		if p.has && (r.isFlowBlankAt(r.pos+1) || key) {
+			// properties alone, then a colon: the empty node's; a key's
+			// colon even without a blank after it, as after a quoted key
+			// (yaml.v3: "{!0 :0}" is {!0 "": 0}; FuzzDifferential,
+			// 2026-11-29)
 			n = r.flowEmpty("", p.line, p.col)
 			r.scalarProps(n, p, "")
 			r.ranged(n, p, r.pos, r.pos)
 			empty = true
+			if key {
+				r.flowPropsKey = n // (atValueIndicator)
+			}
 			break
 		}
 		if r.isFlowBlankAt(r.pos + 1) {

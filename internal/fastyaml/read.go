@@ -185,15 +185,16 @@ type reader struct {
 	open     []int        // the columns of the block collections being read
 	ended    bool         // by a ... marker
 
-	anchors   map[string]*yaml.Node // the nodes anchored so far, by name
-	ranges    []span                // of the nodes, when recorded (ParseRanges)
-	lastEnd   int                   // the end of the last node's text read, when recording ranges
-	propsNull *yaml.Node            // the last node of properties alone read (afterProps)
-	lineCom   [2]int                // the line and end of the last comment read after a node on its line (endLine)
-	commented bool                  // a comment ended the line of the last token (endLine; skip)
-	handles   map[string]string     // the %TAG handles of the document, to their prefixes
-	crlf      []int32               // the lines (from 0) that ended with "\r\n", ascending
-	seps      []sepLine             // the lines that ended with NEL, LS or PS, ascending
+	anchors      map[string]*yaml.Node // the nodes anchored so far, by name
+	ranges       []span                // of the nodes, when recorded (ParseRanges)
+	lastEnd      int                   // the end of the last node's text read, when recording ranges
+	propsNull    *yaml.Node            // the last node of properties alone read (afterProps)
+	flowPropsKey *yaml.Node            // the last key of properties alone before a colon in a flow collection (flowNode)
+	lineCom      [2]int                // the line and end of the last comment read after a node on its line (endLine)
+	commented    bool                  // a comment ended the line of the last token (endLine; skip)
+	handles      map[string]string     // the %TAG handles of the document, to their prefixes
+	crlf         []int32               // the lines (from 0) that ended with "\r\n", ascending
+	seps         []sepLine             // the lines that ended with NEL, LS or PS, ascending
 
 	lines          int         // of the input, to size slabs
 	slab           []yaml.Node // nodes to hand out
