@@ -1697,14 +1697,43 @@ func entryEnd(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool
 	if v != nil {
 		if g, ok := ranges.Of(v); ok {
 			end = max(end, g.End)
-		} else if colonBelow(chunk, end) {
-			// an explicit key with an empty value: its ':' on a line
-			// after the key's, where no range says ("? 0\n:" took new
-			// entries between the two; FuzzReplaceValues, 2026-11-29)
-			return 0, false
 		}
 	}
+	if emptyBelowLast(chunk, ranges, k, v) {
+		// an explicit key with an empty value: its ':' on a line after
+		// the key's, where no range says ("? 0\n:" took new entries
+		// between the two; FuzzReplaceValues, 2026-11-29); so too the
+		// entry's last, deeper: a comment line between that key and
+		// its ':' is the node's after the entry, a new one's there
+		// ("x:\n  ? a\n  # c\n  :\ny: 1" then a new key; attack,
+		// 2026-11-29)
+		return 0, false
+	}
 	return end, true
+}
+
+// emptyBelowLast reports whether the entry whose key (or item) is k and
+// value v (nil for an item) ends with an empty value without a range
+// whose ':' is on a line after its key's (colonBelow): its own value, or
+// that of the last entry of its last collection, down.
+func emptyBelowLast(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool {
+	for {
+		if v != nil {
+			if _, ok := ranges.Of(v); !ok && v.Kind == yaml.ScalarNode {
+				r, ok := ranges.Of(k)
+				return ok && colonBelow(chunk, r.End)
+			}
+			k, v = v, nil // (its last entry, if a collection)
+		}
+		switch {
+		case k.Kind == yaml.MappingNode && len(k.Content) >= 2:
+			k, v = k.Content[len(k.Content)-2], k.Content[len(k.Content)-1]
+		case k.Kind == yaml.SequenceNode && len(k.Content) > 0:
+			k = k.Content[len(k.Content)-1]
+		default:
+			return false
+		}
+	}
 }
 
 // withProps reports whether collection n has properties in the text (a

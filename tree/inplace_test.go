@@ -976,6 +976,14 @@ func TestAddEntries(t *testing.T) {
 		// entries went between "? 0" and ":")
 		{"after an explicit key, its colon below", "1:\n? 0\n:", add("z: 0", 2), ""},
 		{"after an explicit key over lines, its colon below", "?\n  a\n# c\n:\nb: 1\n", add("z: 0", 1), ""},
+		// the same entry last in a nested collection: the comment line
+		// between the key and its ':' (yaml.v3 drops it) is the next
+		// node's, the key after the collection's entry or the next item
+		// (Parse gives it to the first node after it): a new entry
+		// there would take it (attack, 2026-11-29)
+		{"after a mapping ending with an explicit key, a comment before its colon", "x:\n  ? a\n  # c\n  :\ny: 1\n", add("z: 0", 1), ""},
+		{"after an item ending with an explicit key, a comment before its colon", "- ? a\n  # c\n  :\n- b\n", add("- z", 1), ""},
+		{"after a list ending with an explicit key, a comment before its colon", "x:\n- k: 1\n- ? a\n  # c\n  :\ny: 1\n", add("z: 0", 1), ""},
 		// a comment on the line of a tag alone goes to the first scalar
 		// after it (FuzzReplaceValues' corpus, 2026-11-29)
 		{"after a tagged mapping", "a: #\n !t #\n b:", add("z: 0", 1), ""},
