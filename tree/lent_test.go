@@ -588,3 +588,28 @@ func TestSeparatorsReadWhole(t *testing.T) {
 		t.Error("a stream with LS was outlined")
 	}
 }
+
+// TestLentLinesOnlyCRLF: a document whose text is its "---" line and the
+// comment lines it lends the document before, nothing after them, given
+// a value: the value's line ends with the stream's CRLF, learnt from the
+// lent lines (the spliced rest has no line break to learn it from; it
+// was written "x\n" in a CRLF stream; attack, 2026-11-29), and starts on
+// a line of its own when the lent lines end the text without one.
+func TestLentLinesOnlyCRLF(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"0\r\n---\r\n#\r\n", "0\r\n---\r\n#\r\nx\r\n"},
+		{"0\r\n---\r\n#\r\n---\r\n1\r\n", "0\r\n---\r\n#\r\nx\r\n---\r\n1\r\n"},
+		{"0\r\n---\r\n#", "0\r\n---\r\n#\r\nx"},
+	} {
+		st, err := Read([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Snapshot()
+		n := Root(st.Docs[1])
+		n.Value, n.Tag, n.Style = "x", "!!str", 0
+		if out := write(t, st); string(out) != c.want {
+			t.Errorf("%q: got\n%q\nwant\n%q", c.in, out, c.want)
+		}
+	}
+}

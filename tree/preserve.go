@@ -400,9 +400,18 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 	}
 	for _, keep := range tries {
 		for _, loose := range []bool{true, false} {
-			text, ok := splice(chunk[len(keep):], e.a, e.b, loose)
+			rest := chunk[len(keep):]
+			text, ok := splice(rest, e.a, e.b, loose)
 			if !ok {
 				continue
+			}
+			crlf := bytes.Contains(keep, []byte("\r\n"))
+			if crlf && bytes.IndexByte(rest, '\n') < 0 {
+				// the rest has no line break to learn the line ends from
+				// (splice writes "\n"): the lent lines' ("---\r\n#\r\n"
+				// given a value was "---\r\n#\r\nx\n"; attack,
+				// 2026-11-29)
+				text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
 			}
 			if n := len(keep); n > 0 && keep[n-1] != '\n' && len(text) > 0 {
 				// the lent lines end the text without a line break: the
@@ -410,7 +419,7 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 				// given a value was "---\n#~": the value written into
 				// the comment; FuzzReplaceValues, 2026-11-29)
 				eol := []byte("\n")
-				if bytes.Contains(keep, []byte("\r\n")) {
+				if crlf {
 					eol = []byte("\r\n")
 				}
 				text = append(eol, text...)
