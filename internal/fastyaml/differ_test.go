@@ -34,7 +34,7 @@ func reading(in string) bool {
 
 var (
 	escapedSlash = regexp.MustCompile(`\\/`)
-	laterVersion = regexp.MustCompile(`(?m)^%YAML[ \t]+0?1\.0?([3-9]|[1-9][0-9])([ \t]|$)`)
+	laterVersion = regexp.MustCompile(`(?m)(^|\r)%YAML[ \t]+0?1\.0?([3-9]|[1-9][0-9])([ \t\r]|$)`) // (lines ended by a lone CR too: FuzzDifferential, 2026-11-29)
 )
 
 // outcome reads in with Parse (dropping the comments yaml.v3 drops, so
