@@ -59,7 +59,7 @@ func version11(data []byte) []byte {
 			// 2026-11-29, "...0\n%YAML 1.2" read as "...0 %YAML 1.1")
 			prologue = markerLine(t, "...")
 		case prologue && v1x.Match(t):
-			lines[i] = v1x.ReplaceAll(l, []byte("${1}1.1"))
+			lines[i] = v1x.ReplaceAll(l, []byte("${1}1.1${2}"))
 		case prologue && (len(bytes.TrimSpace(t)) == 0 || t[0] == '#' || t[0] == '%'):
 		default:
 			prologue = false
@@ -88,7 +88,7 @@ func splitLines(data []byte) [][]byte {
 }
 
 // v1x finds a %YAML directive of a version 1.2 to 1.9.
-var v1x = regexp.MustCompile(`^(%YAML[ \t]+)1\.[2-9]`)
+var v1x = regexp.MustCompile(`^(%YAML[ \t]+)0?1\.0?[2-9]([ \t\r\n\x{85}\x{2028}\x{2029}]|$)`) // ("1.02" is 1.2 too: FuzzDifferential, 2026-11-29)
 
 // diffDocs returns "" if the two lists of documents are the same in every
 // field of every node, or where they first differ.
