@@ -95,25 +95,37 @@ func outcome(in string) (string, string) {
 // between (found by FuzzDifferential, `[\n[]:]`): a position no rule of
 // the text gives, which kmerge does not copy.
 func pairNulls(got, want []*yaml.Node) bool {
+	return sameShapes(got, want, func(g, w *yaml.Node) bool {
+		if g.Kind != yaml.SequenceNode || g.Style&yaml.FlowStyle == 0 {
+			return false
+		}
+		changed := false
+		for i, gp := range g.Content {
+			wp := w.Content[i]
+			if gp.Kind != yaml.MappingNode || wp.Kind != yaml.MappingNode || gp.Style&yaml.FlowStyle == 0 || len(gp.Content) != 2 || len(wp.Content) != 2 {
+				continue
+			}
+			gv, wv := gp.Content[1], wp.Content[1]
+			if bareNull(gv) && bareNull(wv) && (gv.Line != wv.Line || gv.Column != wv.Column) {
+				wv.Line, wv.Column = gv.Line, gv.Column
+				changed = true
+			}
+		}
+		return changed
+	})
+}
+
+// sameShapes calls visit on each pair of nodes of got and want at the same
+// place, where the two trees have the same kinds and lengths down to it,
+// and reports whether a call reported a change.
+func sameShapes(got, want []*yaml.Node, visit func(g, w *yaml.Node) bool) bool {
 	changed := false
 	var walk func(g, w *yaml.Node)
 	walk = func(g, w *yaml.Node) {
 		if g == nil || w == nil || g.Kind != w.Kind || len(g.Content) != len(w.Content) {
 			return
 		}
-		if g.Kind == yaml.SequenceNode && g.Style&yaml.FlowStyle != 0 {
-			for i, gp := range g.Content {
-				wp := w.Content[i]
-				if gp.Kind != yaml.MappingNode || wp.Kind != yaml.MappingNode || gp.Style&yaml.FlowStyle == 0 || len(gp.Content) != 2 || len(wp.Content) != 2 {
-					continue
-				}
-				gv, wv := gp.Content[1], wp.Content[1]
-				if bareNull(gv) && bareNull(wv) && (gv.Line != wv.Line || gv.Column != wv.Column) {
-					wv.Line, wv.Column = gv.Line, gv.Column
-					changed = true
-				}
-			}
-		}
+		changed = visit(g, w) || changed
 		for i := range g.Content {
 			walk(g.Content[i], w.Content[i])
 		}
@@ -143,34 +155,23 @@ func pairNulls(got, want []*yaml.Node) bool {
 func endNulls(got, want []*yaml.Node, in string) bool {
 	line, column := streamEnd(in)
 	open := in != "" && !strings.ContainsAny(in[len(in)-1:], "\n\r") // no final line break
-	changed := false
-	var walk func(g, w *yaml.Node)
-	walk = func(g, w *yaml.Node) {
-		if g == nil || w == nil || g.Kind != w.Kind || len(g.Content) != len(w.Content) {
-			return
+	return sameShapes(got, want, func(g, w *yaml.Node) bool {
+		if g.Kind != yaml.MappingNode {
+			return false
 		}
-		if g.Kind == yaml.MappingNode {
-			for i := 1; i < len(g.Content); i += 2 {
-				gv, wv := g.Content[i], w.Content[i]
-				if !bareNull(gv) || !bareNull(wv) || gv.Line == wv.Line && gv.Column == wv.Column {
-					continue
-				}
-				if wv.Line == line && wv.Column == column || gv.Line == line && gv.Column == column && open && commentAt(in, wv.Line, wv.Column) {
-					wv.Line, wv.Column = gv.Line, gv.Column
-					changed = true
-				}
+		changed := false
+		for i := 1; i < len(g.Content); i += 2 {
+			gv, wv := g.Content[i], w.Content[i]
+			if !bareNull(gv) || !bareNull(wv) || gv.Line == wv.Line && gv.Column == wv.Column {
+				continue
+			}
+			if wv.Line == line && wv.Column == column || gv.Line == line && gv.Column == column && open && commentAt(in, wv.Line, wv.Column) {
+				wv.Line, wv.Column = gv.Line, gv.Column
+				changed = true
 			}
 		}
-		for i := range g.Content {
-			walk(g.Content[i], w.Content[i])
-		}
-	}
-	if len(got) == len(want) {
-		for i := range got {
-			walk(got[i], want[i])
-		}
-	}
-	return changed
+		return changed
+	})
 }
 
 // commentAt reports whether the text of in at line and column (counted
