@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -88,6 +89,20 @@ func appendAt(b []byte, n *yaml.Node, st Style, col int) (_ []byte, waiting bool
 	w.base = col
 	w.document(n)
 	return w.out, w.waiting(), w.err
+}
+
+// keptWaiting returns the tail, head, key line and line comments
+// waiting for their place that hold more than blank lines, and empties
+// their slots.
+func (w *writer) keptWaiting() string {
+	c := ""
+	for _, s := range []*string{&w.tail, &w.head, &w.keyLine, &w.line} {
+		if strings.TrimSpace(*s) != "" { // (blank lines alone are no comment to keep)
+			c = joinComments(c, *s)
+		}
+		*s = ""
+	}
+	return c
 }
 
 // writer writes one document.
@@ -286,7 +301,23 @@ func (w *writer) document(d *yaml.Node) {
 	w.afterStart(root)
 	w.body(root, place{root: true})
 	if d.Kind == yaml.DocumentNode {
-		w.take("", "", d.FootComment, "")
+		// comments still waiting for their place when the document ends
+		// (yaml.v3 drops them, and a foot comment of the root's when the
+		// document has one) go, in the order they were taken, before the
+		// document's own foot comment: their text is kept, as the
+		// document's foot comment when read back
+		c := w.keptWaiting()
+		if strings.TrimSpace(w.foot) != "" {
+			c = joinComments(c, w.foot)
+		}
+		if c != "" {
+			w.foot = c
+			if d.FootComment != "" {
+				w.foot = joinComments(w.foot, d.FootComment)
+			}
+		} else {
+			w.take("", "", d.FootComment, "")
+		}
 	}
 	// a foot comment of the document is set apart by a blank line
 	w.footCol = 0

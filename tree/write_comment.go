@@ -26,7 +26,9 @@ package tree
 // yaml.v3, for the next place a comment of its kind is written: the next
 // key, item or end of a collection for a head comment, the next scalar's
 // line for a line comment. A comment that finds no place before the
-// document ends is dropped, as yaml.v3 drops it. The writer models this
+// document ends, which yaml.v3 drops, the writer writes in the
+// document's foot comment, before the document's own (write.go,
+// document): its text is kept. The writer models this
 // with one slot for each kind of comment (comments): a node sets the
 // slots of the comments it has as the writer reaches it, and each place
 // writes and empties the slot of its kind; a node's comment replaces a
@@ -65,8 +67,8 @@ func (c *comments) take(head, line, foot, tail string) {
 }
 
 // waiting reports whether a comment waits for its place: the writer
-// drops it at the end of the document, where the document's text goes on
-// it would be written further on.
+// writes it in the foot comment at the end of the document, where the
+// document's text goes on it would be written further on.
 func (w *writer) waiting() bool {
 	return w.head != "" || w.line != "" || w.foot != "" || w.tail != "" || w.keyLine != ""
 }

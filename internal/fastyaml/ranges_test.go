@@ -179,9 +179,11 @@ func checkRanges(t testing.TB, name, in string, docs []*yaml.Node, ranges *Range
 			// text read alone)
 		case n.Kind == yaml.MappingNode && len(n.Content) > 0 && !hasRange(ranges, n.Content[0]):
 			// (an empty key: ": a" read alone is no mapping)
-		case n.Kind == yaml.ScalarNode && (strings.HasSuffix(text, ":") || text == "?" || text == "-"):
+		case n.Kind == yaml.ScalarNode && (strings.HasSuffix(text, ":") || strings.HasSuffix(text, "?") && (text == "?" || n.Value == "?") || strings.HasSuffix(text, "-") && (text == "-" || n.Value == "-")):
 			// (a key ending with a colon, "a:: b", is no scalar alone, nor
-			// an indicator: "?: a", "-: a")
+			// an indicator, with properties or not: "?: a", "-: a", "! ?:"
+			// (FuzzDifferential, 2026-11-29: "! ?" alone is a tag before
+			// an explicit key))
 		case n.Column == 1 && (strings.HasPrefix(text, "---") || strings.HasPrefix(text, "...")):
 			// (at the start of a line alone, a document marker: "---: a")
 		case isPair(n, g, text, ranges, inFlow) && !hasRange(ranges, n.Content[1]):
