@@ -60,16 +60,17 @@
 //     where the first removed one was; an entry whose value changed
 //     otherwise (a block scalar, a kind changed, a flow collection) written
 //     anew in its lines, its key's text kept; a list's items aligned first
-//     by a shortest edit (alignItems). Every other byte is the source's:
+//     by a shortest edit (alignItems); a scalar value's line comment
+//     changed in the rest of its line. Every other byte is the source's:
 //     blank lines, comments, indentation, spacing, quoting, CRLF.
 //  3. A text written so is proven when it changed scalars alone (what
 //     follows each range ends any scalar, and the new text is one scalar
 //     on one line that reads as the new value there); a text whose lines
-//     were cut or inserted is read back and must be the edited document,
+//     were cut or inserted, or a line comment changed, is read back and must be the edited document,
 //     comments and all, or the stream is written again without such texts
 //     (retry).
-//  4. What the byte-range edits refuse (a key renamed in place, a comment
-//     of a kept node changed, an alias or anchor involved, layouts they
+//  4. What the byte-range edits refuse (a key renamed in place, another
+//     comment of a kept node changed, an alias or anchor involved, layouts they
 //     cannot prove, Options.Whole) is rendered whole, before and after,
 //     and the changed lines spliced into the part (preserve.go, splice.go),
 //     read back; when that fails, the document is the writer's rendering.

@@ -19,7 +19,7 @@ import (
 // document's snapshot and its edited tree is a scalar value (its text, tag
 // or style) that is not a key, and neither the old nor the new value is a
 // block scalar, an empty node, an alias or anchored, and no comment
-// changed, the document's text is read again with the ranges of its
+// changed (but a line comment: below), the document's text is read again with the ranges of its
 // scalars (fastyaml.ParseRanges), and the range of each changed value is
 // replaced by the writer's text of the new one for its place (in a block
 // collection or a flow one), on one line. Every other byte is the
@@ -63,6 +63,11 @@ import (
 // its lines replaced by the writer's, its key's text kept
 // (rewrittenLines); a block sequence's items are aligned first (itemEdits,
 // alignItems): see there for when.
+//
+// A scalar value's line comment added, changed or removed in a block
+// collection replaces the rest of the value's line (lineCommentText);
+// such a text is read back too (yaml.v3 places the comment lines below a
+// line by what the line ends with).
 //
 // Every other edit (a key renamed in place, a comment of a kept node
 // changed, an item changed where its layout would be lost) is spliced
@@ -129,6 +134,7 @@ const (
 	entryRemoved
 	entryAdded
 	entryRewritten // a mapping's entry whose value changed otherwise: its lines written anew
+	commentChanged // a scalar value's line comment added, changed or removed
 )
 
 // replaceValues returns the text of an edited document whose source text
@@ -152,9 +158,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
 		return nil, false, false
 	}
-	lines := false // entries removed or added: the text is cut at line breaks
+	lines := false    // entries removed or added: the text is cut at line breaks
+	comments := false // line comments changed: the text is read back
 	for _, e := range edits.list {
-		lines = lines || e.kind != valueChanged
+		lines = lines || e.kind != valueChanged && e.kind != commentChanged
+		comments = comments || e.kind == commentChanged
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
 	breaksOK, eol := lfOrCRLF(chunk), []byte("\n")
@@ -204,6 +212,16 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false, false
 			}
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
+		case commentChanged:
+			r, ok := ranges.Of(e.read)
+			if !ok || !breaksOK {
+				return nil, false, false
+			}
+			to, text, ok := lineCommentText(chunk, r.End, e.read.LineComment, e.now.LineComment)
+			if !ok {
+				return nil, false, false
+			}
+			g = textEdit{from: r.End, to: to, text: text}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
@@ -287,7 +305,43 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
-	return out, !lines, true
+	return out, !lines && !comments, true
+}
+
+// lineCommentText returns the edit that changes the line comment old of
+// a scalar value whose text ends at end in chunk (its line's breaks LF
+// or CRLF) to now: the text from end to the end of the line (to) is
+// replaced by text, the blanks before the comment kept (one when there
+// was none), no comment cut with the blanks before it. ok is false when
+// the rest of the line is not blanks and old (a comment there that is
+// not the value's) or now is not one line. A comment yaml.v3 may place
+// otherwise after the change (the line's next lines decide) is caught
+// by the read-back every such text gets.
+func lineCommentText(chunk []byte, end int, old, now string) (to int, text []byte, ok bool) {
+	to = end + bytes.IndexByte(chunk[end:], '\n')
+	if to < end {
+		to = len(chunk)
+	}
+	if to > end && chunk[to-1] == '\r' {
+		to--
+	}
+	rest := chunk[end:to]
+	had := bytes.TrimLeft(rest, " \t")
+	gap := rest[:len(rest)-len(had)]
+	if string(had) != old || old != "" && old[0] != '#' || strings.ContainsAny(now, "\r\n\u0085\u2028\u2029") {
+		return 0, nil, false
+	}
+	if now == "" {
+		return to, nil, true
+	}
+	if len(had) == 0 || len(gap) == 0 {
+		gap = []byte(" ")
+	}
+	text = append(bytes.Clone(gap), now...)
+	if now[0] != '#' {
+		text = append(append(bytes.Clone(gap), "# "...), now...)
+	}
+	return to, text, true
 }
 
 // ownText returns the text of a document (chunk) as it reads as the
@@ -350,21 +404,36 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
-		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
+		a.HeadComment != b.HeadComment || a.FootComment != b.FootComment {
+		return false
+	}
+	// a line comment changed: a scalar value's in a block collection
+	// alone, on its line (lineCommentText)
+	comment := a.LineComment != b.LineComment
+	if comment && (a.Kind != yaml.ScalarNode || key || flow) {
 		return false
 	}
 	if read != nil && !readAs(read, a) {
 		return false
 	}
 	if a.Kind == yaml.ScalarNode {
+		const block = yaml.LiteralStyle | yaml.FoldedStyle
+		if comment && (a.Style&block != 0 || a.Value == "") {
+			return false // (a block's header line, an empty value's line: written otherwise)
+		}
 		if a.Value == b.Value && a.Tag == b.Tag && a.Style == b.Style {
+			if comment {
+				edits.list = append(edits.list, valueEdit{kind: commentChanged, read: read, now: b})
+			}
 			return true
 		}
-		const block = yaml.LiteralStyle | yaml.FoldedStyle
 		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
 			return false
 		}
 		edits.list = append(edits.list, valueEdit{kind: valueChanged, read: read, now: b, flow: flow})
+		if comment {
+			edits.list = append(edits.list, valueEdit{kind: commentChanged, read: read, now: b})
+		}
 		return true
 	}
 	if a.Style != b.Style || a.Tag != b.Tag {

@@ -66,6 +66,28 @@ func TestReplaceValues(t *testing.T) {
 			"a: 1\n---\n# shared\n# ask first\n\nb: 3 # two\n"},
 		{"a document after lent comments, CRLF", "a: 1\r\n---\r\n# shared\r\nb: 2\r\n", set("b"), "3",
 			"a: 1\r\n---\r\n# shared\r\nb: 3\r\n"},
+		// a scalar value's line comment added, changed or removed in a
+		// block collection (a patch's value brings its comment where the
+		// value had none: nodeedit.SetScalar), the blanks before it kept
+		{"line comment added", "image: nginx:1.0\nx: 1\n", func(st *Stream, v string) {
+			n := at(st, []string{"image"})
+			n.Value, n.LineComment = v, "# bumped by renovate"
+		}, "nginx:1.1", "image: nginx:1.1 # bumped by renovate\nx: 1\n"},
+		{"line comment changed", "- a    # one\r\n- b # two\r\n", func(st *Stream, v string) { at(st, []string{"1"}).LineComment = v }, "# 2",
+			"- a    # one\r\n- b # 2\r\n"},
+		{"line comment removed", "a: 1   # one  \nb: 2\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "",
+			"a: 1\nb: 2\n"},
+		{"line comment after a multi-line value", "a: b\n  c # c\nd: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# e",
+			"a: b\n  c # e\nd: 1\n"},
+		// in a flow collection, the entry is written anew (rewrittenLines)
+		{"line comment in a flow collection", "k: [a, b] # c\n", func(st *Stream, v string) { at(st, []string{"k", "0"}).LineComment = v }, "# e",
+			"k: [a, # e\n  b] # c\n"},
+		{"line comment of several lines", "a: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# e\n# f", ""},
+		// the comment on the key's line is the key's, the value's goes on its own line
+		{"a key's comment on the line", "a: # k\n  x\nb: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# v",
+			"a: # k\n  x # v\nb: 1\n"},
+		// a comment on the value's line that is not its own: after a tag alone, the key's
+		{"another node's comment on the line", "a: !t # k\n  x\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# v", ""},
 		// quoted source, the style kept (the edit sets the text alone)
 		{"double-quoted", "name: \"old\" # c\n", set("name"), "new", "name: \"new\" # c\n"},
 		// plain text a YAML 1.1 reader takes for a boolean: double quotes (quote.go)
@@ -518,8 +540,11 @@ var replacements = []string{"x", "v2.0.0", "yes", "on", "~", "null", "12", "0x1F
 	"[a]", "{a}", " lead", "trail ", "'q'", "\"d\"", "tab\there", "é ü", "\u2028", "a\nb", "*x", "&y", "!t", "@at", "%p",
 	"- d", "? k", "---", "...", ":x", "-x", "?x", "x:", "-", strings.Repeat("long ", 60)}
 
+// lineComments are the line comments replaceRandom gives values.
+var lineComments = []string{"", "# new", "#", "# a # b", "#  spaced  ", "#'q'"}
+
 // replaceRandom reads data, sets random values (texts and tags: a
-// string, an int, the node's own) by seed, writes the stream and checks
+// string, an int, the node's own; a line comment now and then) by seed, writes the stream and checks
 // it (TestReplaceValuesRandom); it returns how each document was written.
 func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	t.Helper()
@@ -559,6 +584,11 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			if v.Tag != "!!str" && v.Style&yaml.TaggedStyle == 0 {
 				v.Tag = resolveText(v.Value)
 			}
+		}
+		if r.IntN(4) == 0 {
+			// a line comment added, changed or removed with the value (a
+			// patch's value brings its own: nodeedit.SetScalar)
+			v.LineComment = lineComments[r.IntN(len(lineComments))]
 		}
 		if v.Tag == "!!null" && resolveText(v.Value) != "!!null" {
 			// a null with text is no value a patch makes (the text is

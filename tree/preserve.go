@@ -41,11 +41,13 @@ const maxSpliceEdits = 2000
 //     replaced in their bytes, removed entries and items cut with their
 //     lines, added ones inserted as the writer's lines at their siblings'
 //     column, entries whose value changed otherwise written anew in their
-//     lines; every other byte is kept, spacing, blank lines, comments and
-//     CRLF line ends included. A text whose lines were cut or inserted is
-//     read back (changed values alone are proven as they are written).
+//     lines, a scalar value's line comment changed on its line; every
+//     other byte is kept, spacing, blank lines, comments and CRLF line
+//     ends included. A text whose lines were cut or inserted, or a line
+//     comment changed, is read back (changed values alone are proven as
+//     they are written).
 //   - Any other edited document (a key renamed, a comment of a kept node
-//     changed, an item changed where its layout would be lost, Options.Whole)
+//     changed but a scalar value's line comment, an item changed where its layout would be lost, Options.Whole)
 //     is its source text with the changed lines replaced: the lines the
 //     writer's rendering of the edit changes are written as it renders
 //     them, indented like the source lines around them and with the
