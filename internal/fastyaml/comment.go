@@ -175,9 +175,11 @@ func (c *commenter) lineComment(s, e int) {
 	crlf := c.r.crlfLine(c.r.line)
 	if c.propsLine {
 		// after properties: the line comment of the first scalar
-		// below
+		// below, after the one waiting from a "?" line above them
+		// ("? #a" then " !t #b" then " 0": "#a\n#b"; FuzzDifferential,
+		// 2026-11-29)
 		c.propsLine = false
-		c.nextLine = c.r.src[s:e]
+		c.nextLine = joinText(c.nextLine, c.r.src[s:e])
 		if crlf {
 			c.blank()
 		}

@@ -289,6 +289,9 @@ var oddInputs = []string{
 	// properties on a line of their own after '?' or ':', then a block
 	// sequence at the '?' column: the key's or value's (a hunt, 2026-11-29)
 	"? \n !t\n- a\n: b", "? \n !: \n- ", "? a\n: \n !t\n- b", "x:\n  ? \n   !t\n  - a\n  : b",
+	// comments on the '?' line and on the properties' line below: both
+	// the first scalar's line comment (FuzzDifferential, 2026-11-29)
+	"? #\n ! #0000\n 0", "? #a\n !t #b\n 0\n: v", "? #a\n &x #b\n 0\n: v", "- ? #a\n   !t #b\n   0\n  : v", "? #a\n !t\n 0",
 	// comment lines before a flow collection inside a flow collection:
 	// its head comment, not its first node's, nor lost (FuzzDifferential,
 	// 2026-11-29)
