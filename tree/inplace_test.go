@@ -82,6 +82,9 @@ func TestReplaceValues(t *testing.T) {
 		// in a flow collection, the entry is written anew (rewrittenLines)
 		{"line comment in a flow collection", "k: [a, b] # c\n", func(st *Stream, v string) { at(st, []string{"k", "0"}).LineComment = v }, "# e",
 			"k: [a, # e\n  b] # c\n"},
+		// a tab on a blank line after a plain scalar is read, not after a
+		// comment (FuzzReplaceValues, 2026-11-29)
+		{"line comment before a tab on a blank line", "x\n\t\n", func(st *Stream, v string) { at(st, nil).LineComment = v }, "# c", ""},
 		{"line comment of several lines", "a: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# e\n# f", ""},
 		// the comment on the key's line is the key's, the value's goes on its own line
 		{"a key's comment on the line", "a: # k\n  x\nb: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# v",
