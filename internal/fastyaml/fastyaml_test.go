@@ -280,6 +280,9 @@ var oddInputs = []string{
 	// a key of properties alone in a flow collection, its colon without
 	// a blank after it (FuzzDifferential, 2026-11-29)
 	"[{!0 :0}]", "{&a :0}", "[!0 :0, b]", "{!0 :x, &b :y}", "{! :0}",
+	// and an empty key after '?' in a flow mapping (not in a flow
+	// sequence, which yaml.v3 refuses)
+	"{? :0}", "{? :0, a: b}", "[? :0]", "{a: b, ? :[c]}", "{? :'q'}", "[{? :0}]",
 	// implicit keys of up to 1,024 characters to the colon, as yaml.v3
 	// reads them, of any bytes (FuzzDifferential, 2026-11-29: 1,002 were
 	// refused)

@@ -262,8 +262,14 @@ func (r *reader) flowPair(open int, inMap bool) (k, v *yaml.Node) {
 			// and "[? : a]"; in a flow mapping it reads them all ("{?}")
 			r.fail(r.pos, "a '?' without a key in a flow sequence (write the key, or remove the ?)")
 		}
-		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && r.isFlowBlankAt(r.pos+1) {
+		if c := r.src[r.pos]; c == ',' || c == ']' || c == '}' || c == ':' && (r.isFlowBlankAt(r.pos+1) || inMap) {
 			k = r.flowEmpty(nullTag, r.line, r.col(r.pos))
+			if c == ':' && inMap {
+				// an empty key's colon even without a blank after it, as
+				// after properties alone (yaml.v3: "{? :0}" is {null: 0};
+				// FuzzDifferential, 2026-11-29)
+				r.flowPropsKey = k // (atValueIndicator)
+			}
 		} else {
 			k = r.flowNode(open, true)
 		}

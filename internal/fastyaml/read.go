@@ -189,7 +189,7 @@ type reader struct {
 	ranges       []span                // of the nodes, when recorded (ParseRanges)
 	lastEnd      int                   // the end of the last node's text read, when recording ranges
 	propsNull    *yaml.Node            // the last node of properties alone read (afterProps)
-	flowPropsKey *yaml.Node            // the last key of properties alone before a colon in a flow collection (flowNode)
+	flowPropsKey *yaml.Node            // the last key of properties alone, or empty after "?", before a colon in a flow collection (flowNode, flowPair)
 	lineCom      [2]int                // the line and end of the last comment read after a node on its line (endLine)
 	commented    bool                  // a comment ended the line of the last token (endLine; skip)
 	handles      map[string]string     // the %TAG handles of the document, to their prefixes
