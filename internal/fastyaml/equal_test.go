@@ -60,7 +60,9 @@ func version11(data []byte) []byte {
 			prologue = markerLine(t, "...")
 		case prologue && v1x.Match(t):
 			lines[i] = v1x.ReplaceAll(l, []byte("${1}1.1${2}"))
-		case prologue && (len(bytes.TrimSpace(t)) == 0 || t[0] == '#' || t[0] == '%'):
+		case prologue && (len(bytes.TrimSpace(t)) == 0 || bytes.TrimLeft(t, " \t")[0] == '#' || t[0] == '%'):
+			// (a comment line may start with blanks: " #\n%YAML 1.2";
+			// FuzzDifferential, 2026-11-29)
 		default:
 			prologue = false
 		}
