@@ -83,6 +83,15 @@ func TestReplaceValues(t *testing.T) {
 		{"line comment in a flow collection", "k: [a, b] # c\n", func(st *Stream, v string) { at(st, []string{"k", "0"}).LineComment = v }, "# e",
 			"k: [a, # e\n  b] # c\n"},
 		{"line comment of several lines", "a: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# e\n# f", ""},
+		// a comment line below: yaml.v3 reads it as the next key's head
+		// comment; with CRLF line ends as the foot comment of the key
+		// before, but after a line comment as the next key's: every
+		// comment is where it was, and the text is not written in place
+		// (the splice writes the same text; attack, 2026-11-29)
+		{"line comment added above a comment line", "a: 1\n# c\nb: 2\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# n",
+			"a: 1 # n\n# c\nb: 2\n"},
+		{"line comment added above a comment line, CRLF", "a: 1\r\n# c\r\nb: 2\r\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# n", ""},
+		{"line comment added above an indented comment line, CRLF", "a:\r\n  b: 1\r\n  # c\r\n  d: 2\r\n", func(st *Stream, v string) { at(st, []string{"a", "b"}).LineComment = v }, "# n", ""},
 		// the comment on the key's line is the key's, the value's goes on its own line
 		{"a key's comment on the line", "a: # k\n  x\nb: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# v",
 			"a: # k\n  x # v\nb: 1\n"},
