@@ -345,8 +345,9 @@ func lostComments(text []byte, doc *yaml.Node) []string {
 }
 
 // blockLineComments reports whether a scalar of doc that may be written
-// as a block has a line comment of several lines (which no reader gives).
-// The writer puts such a comment on the block's header line, on one line
+// as a block has a line comment of several lines (yaml.v3's reader gives
+// one to an explicit key: "? k # a" then ": # b"). The writer puts its
+// first line on the block's header line, the others below the block
 // (write_text.go, block); yaml.v3 writes its lines after the header,
 // where they are the block's lines, or end it: its text reads back only
 // by accident (a blank line of the comment taken for the block's one
@@ -667,6 +668,35 @@ func TestReplacedCommentsKept(t *testing.T) {
 		got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
 		if err != nil || string(got) != c.want {
 			t.Errorf("%q: got %q (%v), want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestBlockHeaderCommentLines: a line comment of several lines that goes
+// on a block scalar's header line (a key's, read from "? k # a" and
+// ": # b", waiting for the next scalar's line as the key's value has its
+// own) is written with its first line on the header and the others below
+// the block: the comment lines are the source's. The writer joined them,
+// "# a # b" (attack, 2026-11-29).
+func TestBlockHeaderCommentLines(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"? k0 # a\n: # b\n  x #k\nk2: |\n  k\n", "k0: x #k\nk2: | # a\n  k\n# b\n"},
+		// before the head comment of the key after (a foot comment: a blank line after it)
+		{"? k0 # a\n: # b\n  x #k\nk2: |\n  k\n# f\nk3: 1\n", "k0: x #k\nk2: | # a\n  k\n# b\n\n# f\nk3: 1\n"},
+		{"- ? k0 # a\n  : # b\n    x #k\n  k2: >-\n    k\n", "- k0: x #k\n  k2: >- # a\n    k\n  # b\n"},
+	} {
+		st, err := Read([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
+		if err != nil || string(got) != c.want {
+			t.Errorf("%q: got %q (%v), want %q", c.in, got, err, c.want)
+			continue
+		}
+		back, err := readYAML(got, "", DefaultLimits())
+		if err != nil || !Equal(back[0], st.Docs[0]) || !sameComments(back[0], st.Docs[0]) {
+			t.Errorf("%q: %q reads otherwise (%v)", c.in, got, err)
 		}
 	}
 }
