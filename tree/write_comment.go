@@ -53,11 +53,13 @@ import "strings"
 // which goes after its value; keyLine, a line comment taken by a key,
 // which goes after the colon or after the value; lost, the line
 // comments another one replaced in their slot, in the order they were
-// taken, for the end of the document. footCol is the column of
+// taken, for the end of the document (a list: joined once, at the end;
+// joined as they came, 80,000 of them took 14 s). footCol is the column of
 // the foot comment written last, until the next line starts (-1: none).
 type comments struct {
-	head, line, foot, tail, keyLine, lost string
-	footCol                               int
+	head, line, foot, tail, keyLine string
+	lost                            []string
+	footCol                         int
 }
 
 // take sets the slots of the comments a node has.
@@ -89,7 +91,7 @@ func (c *comments) put(slot *string, s string) {
 		return
 	}
 	if strings.TrimSpace(*slot) != "" {
-		c.lost = joinComments(c.lost, *slot)
+		c.lost = append(c.lost, *slot)
 	}
 	*slot = s
 }
@@ -98,7 +100,7 @@ func (c *comments) put(slot *string, s string) {
 // writes it in the foot comment at the end of the document, where the
 // document's text goes on it would be written further on.
 func (w *writer) waiting() bool {
-	return w.head != "" || w.line != "" || w.foot != "" || w.tail != "" || w.keyLine != "" || w.lost != ""
+	return w.head != "" || w.line != "" || w.foot != "" || w.tail != "" || w.keyLine != "" || len(w.lost) > 0
 }
 
 // flushHead writes the waiting tail (the foot comment of the key before)
