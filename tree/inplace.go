@@ -235,13 +235,19 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
-			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End, breaksOK) {
+			kind := quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0)
+			multiline := bytes.ContainsAny(chunk[r.Start:r.End], "\r\n")
+			if !ok || (kind || multiline) && !kindFree(chunk, r.End, breaksOK) {
 				// yaml.v3 places a comment after a plain scalar otherwise
 				// than after a quoted one in places ("0: 0\r#" has the
 				// comment as the foot comment of 0, "0: '0'\r#" as the head
-				// comment of what follows): a value changes from plain to
-				// quoted or back only where no comment line follows it
-				// (kindFree)
+				// comment of what follows), and after a quoted scalar of
+				// several lines otherwise than after one of one line
+				// ("0: \"x\r\n  y\"\r\n#" has the comment as the foot
+				// comment of 0, "0: \"z\"\r\n#" as the head comment of what
+				// follows; attack, 2026-11-29): a value changes from plain
+				// to quoted or back, or from several lines to one, only
+				// where no comment line follows it (kindFree)
 				return nil, false, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: value}

@@ -167,6 +167,11 @@ func TestReplaceValues(t *testing.T) {
 		// a quoted value made plain where nothing needs quotes
 		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
 		{"quotes dropped before a comment line", "a: \"x\"\n# c\nb: 1\n", plain("a"), "c", ""},
+		// a quoted value of several lines made one: with CRLF line ends,
+		// the comment line after it was the foot comment of a, and would
+		// be the head comment of b (attack, 2026-11-29)
+		{"several lines made one before a comment line, CRLF", "a: \"x\r\n  y\"\r\n# c\r\nb: 1\r\n", set("a"), "z", ""},
+		{"several lines made one", "a: \"x\r\n  y\"\r\nb: 1\r\n", set("a"), "z", "a: \"z\"\r\nb: 1\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
