@@ -305,6 +305,42 @@ func TestReplaceValuesRandom(t *testing.T) {
 	}
 }
 
+// TestReplaceValuesGenerated is TestReplaceValuesRandom's check on
+// streams with comments in every place (textGen: comment lines at every
+// indentation after values, values on the line after their key, quoted
+// and plain values of several lines, CRLF, explicit keys): the output
+// reads as the edited documents, and in a document written in place
+// every node has its comments. Two ways of writing a text in place that
+// read with a comment on another node were found so (attack,
+// 2026-11-29): a line comment added above a comment line, and a quoted
+// value of several lines made one, both with CRLF line ends.
+func TestReplaceValuesGenerated(t *testing.T) {
+	// no flow collections: the writer writes a key's line comment and
+	// its flow value's on one line (TestWriteYAMLCommentBeforeFlow), and
+	// the comment lines of a document written otherwise than in place
+	// then differ from the tree's; multi-line quoted values instead
+	scalars := slices.DeleteFunc(slices.Clone(textGenScalars), func(s string) bool { return strings.ContainsAny(s, "[{") })
+	scalars = append(scalars, "\"x\n%[1]s  y\"", "'x\n\n%[1]s  y'")
+	g := &textGen{r: rand.New(rand.NewPCG(11, 0)), scalars: scalars}
+	counts := map[outcome]int{}
+	for i := range 6000 {
+		in := g.stream()
+		if _, err := Read([]byte(in), Options{}); err != nil {
+			continue
+		}
+		for _, o := range replaceRandom(t, []byte(in), uint64(i)) {
+			counts[o]++
+		}
+		if t.Failed() {
+			t.Fatalf("input %q", in)
+		}
+	}
+	t.Logf("outcomes: %v", counts)
+	if counts[replaced] < 2000 {
+		t.Errorf("only %d documents written in place", counts[replaced])
+	}
+}
+
 // removeRandom reads data, removes random entries of block collections,
 // adds random ones (scalars, mappings and lists, many texts that need
 // quotes) and sets a value, half the time, by seed; it writes the stream

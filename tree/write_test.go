@@ -759,8 +759,9 @@ func TestWriteKeepsCommentLines(t *testing.T) {
 // textGen makes YAML streams with comments in every place
 // (TestWriteKeepsCommentLines).
 type textGen struct {
-	r *rand.Rand
-	b strings.Builder
+	r       *rand.Rand
+	b       strings.Builder
+	scalars []string // what follows "key:" or "- " (nil: textGenScalars)
 }
 
 var (
@@ -790,7 +791,11 @@ func (g *textGen) lines(ind string) {
 
 // scalar writes a scalar and the end of its line.
 func (g *textGen) scalar(ind string) {
-	s := textGenScalars[g.r.IntN(len(textGenScalars))]
+	scalars := g.scalars
+	if scalars == nil {
+		scalars = textGenScalars
+	}
+	s := scalars[g.r.IntN(len(scalars))]
 	if strings.Contains(s, "%[1]s") {
 		s = fmt.Sprintf(s, ind)
 	}
