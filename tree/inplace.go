@@ -65,11 +65,10 @@ import (
 // alignItems): see there for when.
 //
 // A scalar value's line comment added, changed or removed in a block
-// collection replaces the rest of the value's line (lineCommentText).
-// A text with a line comment changed, or lines cut or inserted, is read
-// again at once and must hold every comment where the edited tree has it
-// (yaml.v3 places the comment lines below a line by what the line ends
-// with, and by the lines around), and is read back with the stream too.
+// collection replaces the rest of the value's line (lineCommentText);
+// such a text is read again at once, and must hold every comment where
+// the edited tree has it (yaml.v3 places the comment lines below a line
+// by what the line ends with), and read back too.
 //
 // Every other edit (a key renamed in place, a comment of a kept node
 // changed, an item changed where its layout would be lost) is spliced
@@ -313,17 +312,15 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
-	if comments || lines {
+	if comments {
 		// yaml.v3 places the comment lines below a line by what the line
-		// ends with, and by the lines around: with CRLF line ends, "# c"
-		// below "k: 1" is the foot comment of k, below "k: 1 #" the head
-		// comment of the next key; "# c" below "b: 'q'" is the foot
-		// comment of b, and the next key's head comment once an entry
-		// before b is cut. The comment lines are the same either way,
-		// which is all the read-back compares (sameComments); the text
-		// is read here, and must hold every comment where the edited
-		// tree has it (attack, 2026-11-29: TestReplaceValuesRandom's
-		// check of the places, on generated streams)
+		// ends with: with CRLF line ends, "# c" below "k: 1" is the foot
+		// comment of k, below "k: 1 #" the head comment of the next key.
+		// The comment lines are the same either way, which is all the
+		// read-back compares (sameComments); the text is read here, and
+		// must hold every comment where the edited tree has it (attack,
+		// 2026-11-29: TestReplaceValuesRandom's check of the places, on
+		// generated streams)
 		back, err := fastyaml.Parse(ownText(out, first), s.limits.MaxDepth)
 		if err != nil || len(back) != 1 || !sameCommentPlaces(back[0], doc) {
 			return nil, false, false

@@ -839,11 +839,6 @@ func TestRemoveEntries(t *testing.T) {
 		{"blank lines stay", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\n\nc: 3\n"},
 		{"last entry", "a: 1\nb: 2\n", remove("b"), "a: 1\n"},
 		{"first entry", "a: 1\nb: 2\n", remove("a"), "b: 2\n"},
-		// yaml.v3 reads "# a" as the foot comment of b, and as the head
-		// comment of c once b is the first entry: the text reads with a
-		// comment on another node, and is not written in place (the same
-		// text is written otherwise; attack, 2026-11-29)
-		{"first entry, a comment line after a quoted value then", "a: 1\nb: 'q'\n# a\n\n# c\nc: x\n", remove("a"), ""},
 		{"nested, blank line kept after", "x:\n  a: 1\n  b: 2\n\ny: 3\n", remove("x", "b"), "x:\n  a: 1\n\ny: 3\n"},
 		{"item", "l:\n- a\n- b  # bee\n- c\n", remove("l", "1"), "l:\n- a\n- c\n"},
 		{"indented item, mapping", "l:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\n", remove("l", "0"), "l:\n  - name: b\n    v: 2\n"},
