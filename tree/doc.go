@@ -68,7 +68,8 @@
 //     on one line that reads as the new value there); a text whose lines
 //     were cut or inserted, or a line comment changed, is read back and must be the edited document,
 //     comments and all, or the stream is written again without such texts
-//     (retry).
+//     (retry); one with a line comment changed is read again at once too,
+//     every comment in its node.
 //  4. What the byte-range edits refuse (a key renamed in place, another
 //     comment of a kept node changed, an alias or anchor involved, layouts they
 //     cannot prove, Options.Whole) is rendered whole, before and after,

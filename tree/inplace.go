@@ -66,8 +66,9 @@ import (
 //
 // A scalar value's line comment added, changed or removed in a block
 // collection replaces the rest of the value's line (lineCommentText);
-// such a text is read back too (yaml.v3 places the comment lines below a
-// line by what the line ends with).
+// such a text is read again at once, and must hold every comment where
+// the edited tree has it (yaml.v3 places the comment lines below a line
+// by what the line ends with), and read back too.
 //
 // Every other edit (a key renamed in place, a comment of a kept node
 // changed, an item changed where its layout would be lost) is spliced
@@ -234,13 +235,19 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 				return nil, false, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
-			if !ok || quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0) && !kindFree(chunk, r.End, breaksOK) {
+			kind := quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0)
+			multiline := bytes.ContainsAny(chunk[r.Start:r.End], "\r\n")
+			if !ok || (kind || multiline) && !kindFree(chunk, r.End, breaksOK) {
 				// yaml.v3 places a comment after a plain scalar otherwise
 				// than after a quoted one in places ("0: 0\r#" has the
 				// comment as the foot comment of 0, "0: '0'\r#" as the head
-				// comment of what follows): a value changes from plain to
-				// quoted or back only where no comment line follows it
-				// (kindFree)
+				// comment of what follows), and after a quoted scalar of
+				// several lines otherwise than after one of one line
+				// ("0: \"x\r\n  y\"\r\n#" has the comment as the foot
+				// comment of 0, "0: \"z\"\r\n#" as the head comment of what
+				// follows; attack, 2026-11-29): a value changes from plain
+				// to quoted or back, or from several lines to one, only
+				// where no comment line follows it (kindFree)
 				return nil, false, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: value}
@@ -305,7 +312,36 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
+	if comments {
+		// yaml.v3 places the comment lines below a line by what the line
+		// ends with: with CRLF line ends, "# c" below "k: 1" is the foot
+		// comment of k, below "k: 1 #" the head comment of the next key.
+		// The comment lines are the same either way, which is all the
+		// read-back compares (sameComments); the text is read here, and
+		// must hold every comment where the edited tree has it (attack,
+		// 2026-11-29: TestReplaceValuesRandom's check of the places, on
+		// generated streams)
+		back, err := fastyaml.Parse(ownText(out, first), s.limits.MaxDepth)
+		if err != nil || len(back) != 1 || !sameCommentPlaces(back[0], doc) {
+			return nil, false, false
+		}
+	}
 	return out, !lines && !comments, true
+}
+
+// sameCommentPlaces reports whether two trees of one shape hold the same
+// comments on every node.
+func sameCommentPlaces(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || len(a.Content) != len(b.Content) ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
+		return false
+	}
+	for i := range a.Content {
+		if !sameCommentPlaces(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineCommentText returns the edit that changes the line comment old of
@@ -316,7 +352,8 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 // the rest of the line is not blanks and old (a comment there that is
 // not the value's) or now is not one line. A comment yaml.v3 may place
 // otherwise after the change (the line's next lines decide) is caught
-// by the read-back every such text gets.
+// where the text is read again (replaceValues: every comment in its
+// place).
 func lineCommentText(chunk []byte, end int, old, now string) (to int, text []byte, ok bool) {
 	to = end + bytes.IndexByte(chunk[end:], '\n')
 	if to < end {

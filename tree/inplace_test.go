@@ -86,6 +86,15 @@ func TestReplaceValues(t *testing.T) {
 		// comment (FuzzReplaceValues, 2026-11-29)
 		{"line comment before a tab on a blank line", "x\n\t\n", func(st *Stream, v string) { at(st, nil).LineComment = v }, "# c", ""},
 		{"line comment of several lines", "a: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# e\n# f", ""},
+		// a comment line below: yaml.v3 reads it as the next key's head
+		// comment; with CRLF line ends as the foot comment of the key
+		// before, but after a line comment as the next key's: every
+		// comment is where it was, and the text is not written in place
+		// (the splice writes the same text; attack, 2026-11-29)
+		{"line comment added above a comment line", "a: 1\n# c\nb: 2\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# n",
+			"a: 1 # n\n# c\nb: 2\n"},
+		{"line comment added above a comment line, CRLF", "a: 1\r\n# c\r\nb: 2\r\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# n", ""},
+		{"line comment added above an indented comment line, CRLF", "a:\r\n  b: 1\r\n  # c\r\n  d: 2\r\n", func(st *Stream, v string) { at(st, []string{"a", "b"}).LineComment = v }, "# n", ""},
 		// the comment on the key's line is the key's, the value's goes on its own line
 		{"a key's comment on the line", "a: # k\n  x\nb: 1\n", func(st *Stream, v string) { at(st, []string{"a"}).LineComment = v }, "# v",
 			"a: # k\n  x # v\nb: 1\n"},
@@ -161,6 +170,11 @@ func TestReplaceValues(t *testing.T) {
 		// a quoted value made plain where nothing needs quotes
 		{"quotes dropped", "a: \"x\" # c\n", plain("a"), "c", "a: c # c\n"},
 		{"quotes dropped before a comment line", "a: \"x\"\n# c\nb: 1\n", plain("a"), "c", ""},
+		// a quoted value of several lines made one: with CRLF line ends,
+		// the comment line after it was the foot comment of a, and would
+		// be the head comment of b (attack, 2026-11-29)
+		{"several lines made one before a comment line, CRLF", "a: \"x\r\n  y\"\r\n# c\r\nb: 1\r\n", set("a"), "z", ""},
+		{"several lines made one", "a: \"x\r\n  y\"\r\nb: 1\r\n", set("a"), "z", "a: \"z\"\r\nb: 1\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
@@ -291,6 +305,42 @@ func TestReplaceValuesRandom(t *testing.T) {
 	}
 	if removedCounts[replaced] < 600 {
 		t.Errorf("only %d documents with entries removed or added written in place", removedCounts[replaced])
+	}
+}
+
+// TestReplaceValuesGenerated is TestReplaceValuesRandom's check on
+// streams with comments in every place (textGen: comment lines at every
+// indentation after values, values on the line after their key, quoted
+// and plain values of several lines, CRLF, explicit keys): the output
+// reads as the edited documents, and in a document written in place
+// every node has its comments. Two ways of writing a text in place that
+// read with a comment on another node were found so (attack,
+// 2026-11-29): a line comment added above a comment line, and a quoted
+// value of several lines made one, both with CRLF line ends.
+func TestReplaceValuesGenerated(t *testing.T) {
+	// no flow collections: the writer writes a key's line comment and
+	// its flow value's on one line (TestWriteYAMLCommentBeforeFlow), and
+	// the comment lines of a document written otherwise than in place
+	// then differ from the tree's; multi-line quoted values instead
+	scalars := slices.DeleteFunc(slices.Clone(textGenScalars), func(s string) bool { return strings.ContainsAny(s, "[{") })
+	scalars = append(scalars, "\"x\n%[1]s  y\"", "'x\n\n%[1]s  y'")
+	g := &textGen{r: rand.New(rand.NewPCG(11, 0)), scalars: scalars}
+	counts := map[outcome]int{}
+	for i := range 6000 {
+		in := g.stream()
+		if _, err := Read([]byte(in), Options{}); err != nil {
+			continue
+		}
+		for _, o := range replaceRandom(t, []byte(in), uint64(i)) {
+			counts[o]++
+		}
+		if t.Failed() {
+			t.Fatalf("input %q", in)
+		}
+	}
+	t.Logf("outcomes: %v", counts)
+	if counts[replaced] < 2000 {
+		t.Errorf("only %d documents written in place", counts[replaced])
 	}
 }
 

@@ -91,11 +91,12 @@ func appendAt(b []byte, n *yaml.Node, st Style, col int) (_ []byte, waiting bool
 	return w.out, w.waiting(), w.err
 }
 
-// keptWaiting returns the tail, head, key line and line comments
-// waiting for their place that hold more than blank lines, and empties
-// their slots.
+// keptWaiting returns the comments lost from their slots and the tail,
+// head, key line and line comments waiting for their place that hold
+// more than blank lines, and empties their slots.
 func (w *writer) keptWaiting() string {
-	c := ""
+	c := strings.Join(w.lost, "\n")
+	w.lost = nil
 	for _, s := range []*string{&w.tail, &w.head, &w.keyLine, &w.line} {
 		if strings.TrimSpace(*s) != "" { // (blank lines alone are no comment to keep)
 			c = joinComments(c, *s)

@@ -186,7 +186,8 @@ func (w *writer) blockMapping(m *yaml.Node, p place) {
 		w.indentLine()
 		if w.line != "" {
 			// a line comment waiting: it goes after the colon or the value
-			w.keyLine, w.line = w.line, ""
+			w.put(&w.keyLine, w.line)
+			w.line = ""
 		}
 		simple := w.simpleKey(k)
 		if simple {
@@ -194,9 +195,7 @@ func (w *writer) blockMapping(m *yaml.Node, p place) {
 			after := kp.keyAfter(k)
 			w.start(k, kp)
 			w.body(k, kp)
-			if after != "" {
-				w.keyLine = after
-			}
+			w.put(&w.keyLine, after)
 		} else {
 			w.indicator("?", true, false, true)
 			w.start(k, kp)

@@ -402,11 +402,23 @@ func (w *writer) block(indicator byte, s string, ind int) (keep bool) {
 		keep = true
 	}
 	if w.line != "" {
-		// the comment of the header's line: a comment of several lines
-		// (which no reader gives) on one, as the lines after the header
-		// are the block's
+		// the comment of the header's line: of a comment of several
+		// lines, its first line, as the lines after the header are the
+		// block's; the others go below the block, before its foot
+		// comment (yaml.v3's reader gives an explicit key the comments of
+		// "? k # a" and ": # b" as one line comment, which waits for the
+		// next scalar's line when the value has its own: they were
+		// joined on one line, "# a # b"; attack, 2026-11-29)
 		if i := strings.IndexAny(w.line, "\r\n\u0085\u2028\u2029"); i >= 0 && i+breakWidth(w.line, i) < len(w.line) {
-			w.line = oneLineComment(w.line)
+			rest := w.line[i+breakWidth(w.line, i):]
+			w.line = strings.TrimRight(w.line[:i], " \t")
+			if strings.TrimSpace(w.foot) != "" {
+				rest = joinComments(rest, w.foot)
+			}
+			if strings.TrimSpace(rest) != "" {
+				w.foot = rest
+			}
+			w.kept.comment = w.line // (the header's, if the block is written again: beforeBlank)
 		}
 		w.flushLine()
 		if !w.lead {
@@ -481,22 +493,4 @@ func onlyBreaks(s string) bool {
 		i += n
 	}
 	return true
-}
-
-// oneLineComment returns a comment of several lines as one: its lines joined by
-// spaces.
-func oneLineComment(c string) string {
-	var b []byte
-	for i := 0; i < len(c); {
-		if n := breakWidth(c, i); n > 0 {
-			if len(b) > 0 && b[len(b)-1] != ' ' {
-				b = append(b, ' ')
-			}
-			i += n
-			continue
-		}
-		b = append(b, c[i])
-		i++
-	}
-	return strings.TrimRight(string(b), " ")
 }
