@@ -368,11 +368,6 @@ func lineCommentText(chunk []byte, end int, old, now string) (to int, text []byt
 	if string(had) != old || old != "" && old[0] != '#' || strings.ContainsAny(now, "\r\n\u0085\u2028\u2029") {
 		return 0, nil, false
 	}
-	if _, next := lineAt(chunk, to); old == "" && !blanksFollow(chunk, next, false) {
-		// yaml.v3 reads a tab on a blank line after a plain scalar, not
-		// after a comment ("x\n\t"; FuzzReplaceValues, 2026-11-29)
-		return 0, nil, false
-	}
 	if now == "" {
 		return to, nil, true
 	}
