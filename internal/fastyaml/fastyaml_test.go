@@ -303,6 +303,10 @@ var oddInputs = []string{
 	// more indented than the '?' after it: outcome "ended" (a helper's
 	// attack, 2026-11-29)
 	"? a\n #c\n", "x: 1\n? a\n #c\n", "? 0\n\n #c\n", "   ? 0\n #", "    ? 0\n\n #",
+	// and a root mapping's explicit key without a value, ended by a
+	// document marker: the null at the marker, whatever token ends the
+	// key (FuzzDifferential, 2026-11-29)
+	"? !0\n---", "? 'q'\n...\n", "&x a: 1\n? *x\n---", "? !0 'q'\n---", "? !0\n#c\n---", "? !0\r\n---\r\n", " ? !0\n---",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

@@ -1235,6 +1235,10 @@ func (r *reader) complexEntry(col int, head string) {
 		// ("- ? a: \n- b"), or after the comment on its line
 		e := r.emptyEnd(key)
 		line, c = e.Line-1, r.afterComment(e.Line-1, e.Column-1)
+	case r.mark != 0 && col == 0:
+		// a root mapping ended by a document marker, as by the stream's
+		// end: at the marker, whatever token ends the key ("? !0" or
+		// "? 'q'", then "---"; FuzzDifferential, 2026-11-29)
 	case r.ind < col && r.tokEnd >= 0:
 		line = strings.Count(r.src[:r.tokEnd], "\n")
 		c = r.afterComment(line, r.colOf(r.tokEnd))
