@@ -980,17 +980,21 @@ func flowDiffers(x, y *yaml.Node) bool {
 // pairable reports whether items x (of the snapshot) and y (of the edited
 // tree), read as ix and iy (itemInfos), may be the same item, changed in
 // ways valueEdits writes: of one kind, not aliases, not anchored, with the
-// same comments; two scalars neither empty nor block scalars; two mappings
+// same comments (but a scalar's line comment); two scalars neither empty
+// nor block scalars; two mappings
 // alike (a key of both with the same scalar value, or collections in
 // both).
 func pairable(x, y *yaml.Node, ix, iy *itemInfo) bool {
 	const block = yaml.LiteralStyle | yaml.FoldedStyle
 	switch {
-	case x.Kind != y.Kind || x.Kind == yaml.AliasNode || x.Anchor != "" || y.Anchor != "" || ix.comments != iy.comments:
+	case x.Kind != y.Kind || x.Kind == yaml.AliasNode || x.Anchor != "" || y.Anchor != "":
 		return false
 	case x.Kind == yaml.ScalarNode:
-		// (what valueEdits writes in place)
-		return x.Style&block == 0 && y.Style&block == 0 && x.Value != "" && y.Value != ""
+		// (what valueEdits writes in place: a line comment changed too)
+		return x.Style&block == 0 && y.Style&block == 0 && x.Value != "" && y.Value != "" &&
+			x.HeadComment == y.HeadComment && x.FootComment == y.FootComment
+	case ix.comments != iy.comments:
+		return false
 	case x.Kind == yaml.MappingNode:
 		return alikeKeys(ix.keys, iy.keys)
 	}

@@ -1151,6 +1151,15 @@ func TestReplaceItems(t *testing.T) {
 		{"an item moved last", "l:\n- a # A\n- b\n- c\n", to("l", 1, 2, 0), "l:\n- b\n- c\n- a # A\n"},
 		{"scalars replaced", "l:\n- a # A\n- b\n", to("l", "c", 1), "l:\n- c\n- b\n"},
 		{"all items replaced but one", "l:\n- a\n- b\n- c\n", to("l", "x", 1, "w"), "l:\n- x\n- b\n- w\n"},
+		// a scalar item whose line comment changed is the same item,
+		// its comment written on its line (it was removed and added:
+		// "- \"y\" # n"; attack, 2026-11-29)
+		{"an item's line comment changed", "l:\n- x\n- y # o\n- z\n", func(st *Stream) { seq(st, "l").Content[1].LineComment = "# n" },
+			"l:\n- x\n- y # n\n- z\n"},
+		{"an item's line comment added with its value", "l:\n- x\n- y\n", func(st *Stream) {
+			it := seq(st, "l").Content[1]
+			it.Value, it.LineComment = "w", "# new"
+		}, "l:\n- x\n- w # new\n"},
 		// not in place: the same item changed where a value is not
 		// replaced in place (a null given text): written anew whole it
 		// would change more lines than the edit (FuzzReplaceValues)
