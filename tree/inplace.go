@@ -817,7 +817,12 @@ const (
 // alignItems returns the steps that turn items a into items b, in order,
 // keeping as many items as can be (identical in both, the longest common
 // subsequence), then pairing as many as can be (pairable: of a kind, two
-// mappings alike), each step costing one but a kept item's. A shortest
+// mappings alike): a removal or an addition costs two, a pairing three
+// (pairCost), a kept item nothing, so that an item kept between a removal
+// and an addition wins over pairings as many (a pairing is a changed line
+// where a removal is none: "- 0", "- 0000", "- 000" becoming "- 0000",
+// "- x", "- ~" keeps "0000", not three values changed; FuzzReplaceValues,
+// 2026-11-29), and a pairing over a removal and an addition. A shortest
 // alignment is found in a table of len(a)×len(b) cells where that is at
 // most 1<<16 cells, within what the document's lists may still take
 // (cells, taken from it), and comparing the items of every cell costs at
@@ -853,11 +858,11 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 				var c int32
 				switch {
 				case i == n:
-					c = int32(m - j)
+					c = 2 * int32(m-j)
 				case j == m:
-					c = int32(n - i)
+					c = 2 * int32(n-i)
 				default:
-					c = 1 + min(cost[(i+1)*w+j], cost[i*w+j+1])
+					c = 2 + min(cost[(i+1)*w+j], cost[i*w+j+1])
 					if same(i, j) {
 						c = min(c, cost[(i+1)*w+j+1])
 					} else if pair(i, j) {
@@ -877,7 +882,7 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 			case i < n && j < m && !same(i, j) && pair(i, j) && c == pairCost(a[i], b[j], &ia[i], &ib[j])+cost[(i+1)*w+j+1]:
 				steps = append(steps, itemStep{paired, i, j})
 				i, j = i+1, j+1
-			case i < n && (j == m || c == 1+cost[(i+1)*w+j]):
+			case i < n && (j == m || c == 2+cost[(i+1)*w+j]):
 				steps = append(steps, itemStep{removedItem, i, j})
 				i++
 			default:
@@ -937,10 +942,10 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 }
 
 // pairCost is the cost of pairing items x and y in alignItems, read as
-// ix and iy (itemInfos): one, two where one is a flow collection and the
-// other not, or their entries' values differ so (the entry is then
-// written anew, more lines than a removal and a change elsewhere:
-// FuzzReplaceValues, 2026-11-29). Entries of the same place are compared
+// ix and iy (itemInfos): three (a removal or an addition costs two), four
+// where one is a flow collection and the other not, or their entries'
+// values differ so (the entry is then written anew, more lines than a
+// removal and a change elsewhere: FuzzReplaceValues, 2026-11-29). Entries of the same place are compared
 // when the mappings have as many, else entries of the same key (a key's
 // value in both when entries were added or removed: "a: {}" paired with
 // "a: {0: }" and a new key, when the item after it had that "a"
@@ -950,24 +955,24 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 // lists of mappings of 16 keys five times slower; attack, 2026-11-29).
 func pairCost(x, y *yaml.Node, ix, iy *itemInfo) int32 {
 	if flowDiffers(x, y) {
-		return 2
+		return 4
 	}
 	if x.Kind != yaml.MappingNode || y.Kind != yaml.MappingNode {
-		return 1
+		return 3
 	}
 	if len(x.Content) == len(y.Content) {
 		for k := 1; k < len(x.Content); k += 2 {
 			if flowDiffers(x.Content[k], y.Content[k]) {
-				return 2
+				return 4
 			}
 		}
-		return 1
+		return 3
 	}
 	either := func(p, q itemKey) bool { return true }
 	if anyKeyPair(ix.flows, iy.blocks, either) || anyKeyPair(ix.blocks, iy.flows, either) {
-		return 2
+		return 4
 	}
-	return 1
+	return 3
 }
 
 // flowDiffers reports whether one of x and y is a flow collection and the

@@ -1151,6 +1151,10 @@ func TestReplaceItems(t *testing.T) {
 		{"an item moved last", "l:\n- a # A\n- b\n- c\n", to("l", 1, 2, 0), "l:\n- b\n- c\n- a # A\n"},
 		{"scalars replaced", "l:\n- a # A\n- b\n", to("l", "c", 1), "l:\n- c\n- b\n"},
 		{"all items replaced but one", "l:\n- a\n- b\n- c\n", to("l", "x", 1, "w"), "l:\n- x\n- b\n- w\n"},
+		// an item kept between a removal and an addition rather than
+		// every item's value changed (FuzzReplaceValues, 2026-11-29: as
+		// many steps, one more line changed)
+		{"an identical item kept over pairings", "l:\n- 0\n-  0000\n- 000\n", to("l", 1, "x", "~"), "l:\n-  0000\n- x\n- ~\n"},
 		// a scalar item whose line comment changed is the same item,
 		// its comment written on its line (it was removed and added:
 		// "- \"y\" # n"; attack, 2026-11-29)
@@ -1332,11 +1336,12 @@ func BenchmarkReplaceItems(b *testing.B) {
 	}
 }
 
-// TestPairCostByKey: two mappings of different lengths cost 2 to pair in
-// alignItems when a key of both has a flow collection in one and a block
-// one in the other (the entry would be written anew), whatever the
-// number of their keys (MapGet for each key of mappings of up to 16 keys
-// was the rule, slow on long lists; attack, 2026-11-29); 1 otherwise.
+// TestPairCostByKey: two mappings of different lengths cost 4 to pair in
+// alignItems (as much as a removal and an addition) when a key of both
+// has a flow collection in one and a block one in the other (the entry
+// would be written anew), whatever the number of their keys (MapGet for
+// each key of mappings of up to 16 keys was the rule, slow on long
+// lists; attack, 2026-11-29); 3 otherwise.
 func TestPairCostByKey(t *testing.T) {
 	many := func(n int) string {
 		var b strings.Builder
@@ -1349,13 +1354,13 @@ func TestPairCostByKey(t *testing.T) {
 		name, x, y string
 		want       int32
 	}{
-		{"flow and block", "a: {}\nb: 1\n", "a:\n  0: 1\n", 2},
-		{"block and flow", "a:\n- 1\nb: 1\n", "a: [1]\n", 2},
-		{"both block", "a:\n- 1\nb: 1\n", "a:\n- 2\n", 1},
-		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 1},
-		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 1},
-		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 2},
-		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 1},
+		{"flow and block", "a: {}\nb: 1\n", "a:\n  0: 1\n", 4},
+		{"block and flow", "a:\n- 1\nb: 1\n", "a: [1]\n", 4},
+		{"both block", "a:\n- 1\nb: 1\n", "a:\n- 2\n", 3},
+		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 3},
+		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 3},
+		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 4},
+		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x, y := Root(read(t, c.x).Docs[0]), Root(read(t, c.y).Docs[0])

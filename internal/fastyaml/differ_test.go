@@ -175,9 +175,10 @@ func endNulls(got, want []*yaml.Node, in string) bool {
 }
 
 // commentAt reports whether the text of in at line and column (counted
-// from 1, lines ended by LF) is a '#'.
+// from 1, lines ended as yaml.v3 ends them: LF, CRLF, a lone CR; "  ? 0\r#",
+// FuzzDifferential, 2026-11-29) is a '#'.
 func commentAt(in string, line, column int) bool {
-	lines := strings.Split(in, "\n")
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(in, "\r\n", "\n"), "\r", "\n"), "\n")
 	if line < 1 || line > len(lines) || column < 1 || column > len(lines[line-1]) {
 		return false
 	}
