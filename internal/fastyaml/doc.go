@@ -71,7 +71,8 @@
 // reading them either way would surprise someone: text that is not UTF-8,
 // a tag or an anchor followed by a comma or a colon without a space
 // ([!!str,] &a:b), '?' starting a plain value in a flow collection, the
-// escape \' in a double-quoted scalar, a directive inside a document, a
+// escape \' in a double-quoted scalar, a flow collection as a key whose
+// every entry is an explicit key ({? a}: b), a directive inside a document, a
 // comment without a blank before it, and tabs where yaml.v3 refuses them
 // (after a dash, in indentation). NEL, LS and PS, line breaks to YAML 1.1
 // and text to 1.2, it reads as yaml.v3 does (kmerge's writer writes LS and

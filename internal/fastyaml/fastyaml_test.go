@@ -307,6 +307,15 @@ var oddInputs = []string{
 	// document marker: the null at the marker, whatever token ends the
 	// key (FuzzDifferential, 2026-11-29)
 	"? !0\n---", "? 'q'\n...\n", "&x a: 1\n? *x\n---", "? !0 'q'\n---", "? !0\n#c\n---", "? !0\r\n---\r\n", " ? !0\n---",
+	// and a nested one's, a comment on the key's line: after the comment,
+	// whatever follows the marker (a hunt, 2026-11-29)
+	"- ? a #c\n--- x", " ? a #c\n---", "  ? a #c\n--- aaaa", "- ? a #c\n---\nxxxxxx", "   - ? a\t#c\r\n--- a\t#c", "  ? a #c\n...\n",
+	// a flow collection as a key, every entry of it after a '?': refused
+	// by yaml.v3, or read into other entries (" a:\n {? b}: c"), and
+	// refused on purpose; read as a key with an entry without '?', or
+	// after properties (a hunt, 2026-11-29)
+	"{? a, b}: c", "[? a, b]: c", "{a: 1, ? b}: c", "&x {?}: 0", "!t {? a}: 0", "- &x {? a}: 0", "a:\n  !t [? a: 1]: 0",
+	"? &x {? a}: 0", " a:\n {? b}: c", " a: &a\r\n {? !t :0} : #c\r\n", "a:\n{? b}: c", "{? a}: 0", "a:\n{? b, c} : d",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

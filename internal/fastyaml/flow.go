@@ -200,6 +200,9 @@ func (r *reader) flowSeqEntry(open int) *yaml.Node {
 // in a flow collection.
 func (r *reader) explicitKey() bool {
 	if r.src[r.pos] != '?' {
+		if r.flowDepth == 1 {
+			r.implicitIn = true
+		}
 		return false
 	}
 	if !r.isFlowBlankAt(r.pos + 1) {

@@ -169,6 +169,7 @@ type reader struct {
 
 	flowDepth  int  // the flow collections open
 	explicitAt int  // key: where the flow collection read as a key has a "?" entry, -1 for none
+	implicitIn bool // key: whether the flow collection read as a key has an entry without "?"
 	noBlock    bool // the sequence about to be read is an indentless one
 	valueSeq   bool // the sequence about to be read is a mapping's value
 	dropLost   bool // drop the comments yaml.v3 drops (the tests' oracle mode)
@@ -1194,11 +1195,13 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.lastLineWide(col))):
+	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
 		// a comment on the line the key ends, the mapping ending there:
-		// yaml.v3 puts the null after it ("? a #c"), unless the stream ends after it, the
-		// mapping at column 0 or without a line break on a line as wide
-		// as the mapping (then at the end)
+		// yaml.v3 puts the null after it ("? a #c"), unless the stream
+		// or the document ends after it, the mapping at column 0 (then
+		// at the end or the marker), or the stream ends without a line
+		// break on a line as wide as the mapping (at the end; not the
+		// document: "  ? a #c\n--- aaaa" has it after the comment)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
 	case r.ind < col && r.tokEnd < 0 && r.firstCommentOther(q) >= 0:
 		// the mapping ends with comments, the first at another column,
@@ -1870,11 +1873,18 @@ func (r *reader) key() *yaml.Node {
 		if r.sk != nil {
 			panic(skimStop{r.line + 1, "a key that is not a scalar"})
 		}
-		r.explicitAt = -1
+		r.explicitAt, r.implicitIn = -1, false
 		k = r.flow(-1, p)
-		if r.explicitAt >= 0 {
-			// yaml.v3 refuses it there ("{? a}: b"), not deeper
-			// ("[{? a}]: b") nor in a value
+		if r.explicitAt >= 0 && !r.implicitIn && !p.has {
+			// yaml.v3 refuses it there when every entry has a '?'
+			// ("{? a}: b", "[? a, ? b]: c") and no properties come
+			// before it on its line, reads it as a key otherwise
+			// ("{? a, b}: c", "&x {? a}: b"), and so deeper ("[{? a}]:
+			// b"); at the column of a mapping after a key without a
+			// value, it reads it as that key's value and ": b" as an
+			// entry with an empty key (" a:\n {? b}: c"), where no rule
+			// of the text puts them (FuzzDifferential, 2026-11-29; a
+			// hunt); on purpose (OnPurpose)
 			r.failAt(k.Line-1, k.Column-1, "an explicit key (?) in a flow collection that is itself a key (write the entry without ?)")
 		}
 	default:
