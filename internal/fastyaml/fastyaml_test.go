@@ -316,6 +316,13 @@ var oddInputs = []string{
 	// after properties (a hunt, 2026-11-29)
 	"{? a, b}: c", "[? a, b]: c", "{a: 1, ? b}: c", "&x {?}: 0", "!t {? a}: 0", "- &x {? a}: 0", "a:\n  !t [? a: 1]: 0",
 	"? &x {? a}: 0", " a:\n {? b}: c", " a: &a\r\n {? !t :0} : #c\r\n", "a:\n{? b}: c", "{? a}: 0", "a:\n{? b, c} : d",
+	// an explicit key of properties over two lines without a value, a
+	// comment on the first: the null after the last property, as yaml.v3
+	// puts it (a hunt, 2026-11-29)
+	" ? !t #c\n   &a\n", "x:\n ? !t #c\n   &a\ny: 1", "- ? !t #c\n   &a\n- 1", "x:\n ? &b #c\n   !t\ny: 1", " ? !t #c\n   &a\r",
+	// a flow node's properties over lines: one node's (a hunt, 2026-11-29)
+	"[&a\n!t a]", "{a: &a\n!t: a}", "[!t\n&a a]", "[&a\n\n!t a]", "[&a #c\n!t a]", "[&a\n !t\n a]", "{a: &a\n!t b, c: 1}", "[&a\n!t ]",
+	"[&a\n!t {}]", "{? &a\n!t : b}", "[&a\n!t :0]", "{&a\n!t a: b}", "[&a\n&b a]", "{? a: &a #c\n\t!t: a}",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

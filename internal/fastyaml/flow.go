@@ -315,6 +315,12 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 	if c := r.src[r.pos]; c == '&' || c == '!' {
 		p = r.props(true)
 		r.flowSpace(open)
+		if c := r.src[r.pos]; (c == '&' || c == '!') && r.line != p.line {
+			// more on a line below: one node's, as yaml.v3 reads them
+			// ("[&a\n!t b]"; a hunt, 2026-11-29)
+			p = r.merge(p, r.props(true))
+			r.flowSpace(open)
+		}
 	}
 	var n *yaml.Node
 	empty := false // a node of its properties alone

@@ -1195,8 +1195,10 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
-		// a comment on the line the key ends, the mapping ending there:
+	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && (r.tokEnd < 0 || r.lineCom[0] >= strings.Count(r.src[:r.tokEnd], "\n")) && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
+		// a comment on the line the key ends (its last token's, a
+		// property's on the line below not: "? !t #c\n  &a"), the
+		// mapping ending there:
 		// yaml.v3 puts the null after it ("? a #c"), unless the stream
 		// or the document ends after it, the mapping at column 0 (then
 		// at the end or the marker), or the stream ends without a line
