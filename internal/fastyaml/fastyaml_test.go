@@ -323,6 +323,12 @@ var oddInputs = []string{
 	// a flow node's properties over lines: one node's (a hunt, 2026-11-29)
 	"[&a\n!t a]", "{a: &a\n!t: a}", "[!t\n&a a]", "[&a\n\n!t a]", "[&a #c\n!t a]", "[&a\n !t\n a]", "{a: &a\n!t b, c: 1}", "[&a\n!t ]",
 	"[&a\n!t {}]", "{? &a\n!t : b}", "[&a\n!t :0]", "{&a\n!t a: b}", "[&a\n&b a]", "{? a: &a #c\n\t!t: a}",
+	// an explicit key or its value of properties alone, a comment line
+	// before it: the next token's head comment, as for an item (it was
+	// lost; a hunt, 2026-11-29)
+	"#h\n? !t\nb: 1", "#h\n? &a\nb: 1", "x: 1\n#h\n? !t\nb: 1", "#h\n? !t\n? b\n", "#h\n? !t #k\n!t a: #v\n", "#c\n? !t\t#c\n!t a: #c\n",
+	"#h\n? !t\n", "a:\n  #h\n  ? !t\n  b: 1", "- #h\n  ? !t\n  b: 1", "#h\n? !t\n---\nb: 1",
+	"? a\n#c\n: !t\nb: 1", "? a: b\n#c\n: !t\nc: 1", "? a: b\n #c\n: !t\n", "? a: b  #\n #c  #\n: !t\n", "? a: b\n #c\n: &x\nc: 1", "- ? a\n  #c\n  : !t\n- b",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

@@ -1170,6 +1170,11 @@ func (r *reader) complexEntry(col int, head string) {
 		head := r.com.first()
 		r.pos++
 		v := r.compact(col, r.pos, head, true, key)
+		if head != "" && emptyNull(v) && r.com.undefer(head) {
+			// a value of properties alone: its head comment the next
+			// token's, as an empty key's below ("? a\n#c\n: !t\nb: 1")
+			r.com.carry(head)
+		}
 		r.kids = append(r.kids, v)
 		return
 	}
@@ -1177,6 +1182,13 @@ func (r *reader) complexEntry(col int, head string) {
 		// yaml.v3 places the comments and the nulls of such an entry
 		// in ways no rule describes
 		r.failAt(qline, r.colOf(q), "a '?' with neither a key nor a value after it (write the key, or remove the ?)")
+	}
+	if head != "" && emptyNull(key) && r.com.undefer(head) {
+		// a key of properties alone without a value: yaml.v3 takes it
+		// as an empty key, whose head comment the next token takes
+		// ("#h\n? !t\nb: 1", as for an item: "#\n- !t\n- x"; a hunt,
+		// 2026-11-29)
+		r.com.carry(head)
 	}
 	if key.Kind == yaml.MappingNode || key.Kind == yaml.SequenceNode {
 		// nor those of an entry whose key is a collection (the null
