@@ -329,6 +329,18 @@ var oddInputs = []string{
 	"#h\n? !t\nb: 1", "#h\n? &a\nb: 1", "x: 1\n#h\n? !t\nb: 1", "#h\n? !t\n? b\n", "#h\n? !t #k\n!t a: #v\n", "#c\n? !t\t#c\n!t a: #c\n",
 	"#h\n? !t\n", "a:\n  #h\n  ? !t\n  b: 1", "- #h\n  ? !t\n  b: 1", "#h\n? !t\n---\nb: 1",
 	"? a\n#c\n: !t\nb: 1", "? a: b\n#c\n: !t\nc: 1", "? a: b\n #c\n: !t\n", "? a: b  #\n #c  #\n: !t\n", "? a: b\n #c\n: &x\nc: 1", "- ? a\n  #c\n  : !t\n- b",
+	// a %YAML 1.2 line after a lone CR: the harness reads it as 1.1 for
+	// yaml.v3 too (a hunt, 2026-11-29)
+	"\r%YAML 1.2\n---", "\r%YAML 1.2\r---\ra", "a\r...\r%YAML 1.2\r---\rb",
+	// an explicit plain key without a value, comment lines at another
+	// column, then a document marker: the null at the marker in a root
+	// mapping at column 0, at the first comment's '#' otherwise, a line
+	// break at the stream's end or not (a hunt, 2026-11-29)
+	"\n? !t a\n #c2\n--- a\n", "? a\n #c\n...\n", "? a\n #c\n---\n", "- ? a\n #c\n---", "- ? a\r\n #c1\r\n--- a", "- ? a\n   #c\n---",
+	"- ? a\n#c\n---", " ? a\n#c\n---", " ? a\n  #c\n---", "a: !t  #\r\n  - ? a\r\n   #c2\r\n--- !t\r\n #c4",
+	// properties over two lines, then a block sequence at the column of
+	// the '?' or key: the sequence's (a hunt, 2026-11-29)
+	"? !t\n  &a\n- a\n: b", "? !\n  &a\n- a", "? !t #c\n  &a\n- a", "a: !t\n  &a\n- a\nb: 1", "? a\n: !t\n  &a\n- b",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

@@ -1073,7 +1073,9 @@ func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	r.awaitLine()
 	switch {
 	case r.ind > parent:
-		return r.block(parent, p)
+		// (more properties there may be followed by a block sequence at
+		// parent's column too: "? !t\n  &a\n- a"; a hunt, 2026-11-29)
+		return r.blockIn(parent, p, seq)
 	case seq && r.ind == parent && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
 		return r.indentless(parent, p)
 	}
@@ -1217,10 +1219,11 @@ func (r *reader) complexEntry(col int, head string) {
 		// break on a line as wide as the mapping (at the end; not the
 		// document: "  ? a #c\n--- aaaa" has it after the comment)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
-	case r.ind < col && r.tokEnd < 0 && r.firstCommentOther(q) >= 0:
+	case r.ind < col && r.tokEnd < 0 && !(r.mark != 0 && col == 0) && r.firstCommentOther(q) >= 0:
 		// the mapping ends with comments, the first at another column,
-		// after a plain key (the stream not ending without a line break):
-		// at its '#'
+		// after a plain key (the stream not ending without a line break,
+		// a root mapping not ended by a document marker, which takes it:
+		// "? a\n #c\n---\n"): at its '#'
 		s, cc := r.com.firstComment()
 		line, c = strings.Count(r.src[:s], "\n"), cc
 	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.endsLineOf(r.emptyEnd(key)):
@@ -1283,11 +1286,12 @@ func (r *reader) afterComment(line, col int) int {
 // firstCommentOther returns the offset of the first comment line of the
 // gap after an explicit key at offset q when it is at a column other than
 // the mapping's (firstCommentAt takes that), unless the stream ends
-// without a line break after it (yaml.v3 puts the null at the end then);
+// without a line break after it (yaml.v3 puts the null at the end then;
+// not a document ended by a marker: "- ? a\n #c\n---" has it at the '#');
 // -1 otherwise.
 func (r *reader) firstCommentOther(q int) int {
 	s, _ := r.com.firstComment()
-	if s < q || r.ind < 0 && r.end > 0 && r.src[r.end-1] != '\n' {
+	if s < q || r.ind < 0 && r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' {
 		return -1
 	}
 	return s
