@@ -341,6 +341,14 @@ var oddInputs = []string{
 	// properties over two lines, then a block sequence at the column of
 	// the '?' or key: the sequence's (a hunt, 2026-11-29)
 	"? !t\n  &a\n- a\n: b", "? !\n  &a\n- a", "? !t #c\n  &a\n- a", "a: !t\n  &a\n- a\nb: 1", "? a\n: !t\n  &a\n- b",
+	// an explicit key of properties then its text on the line below, a
+	// comment after the properties: the null where the mapping ends, not
+	// after the comment (a hunt, 2026-11-29)
+	"  ? !\t#t\r\r    a\r--- a", "  ? ! #t\n    a\n---", "  ? !t #t\n    a\n...", "  ? ! #t\n    a\n", "- ? ! #t\n    a\n- b", "x:\n  ? ! #t\n    a\ny: 1",
+	// a plain key without a value, a comment line at another column,
+	// then a last line of blanks narrower than the mapping, without a
+	// line break: the null at the '#' (a hunt, 2026-11-29)
+	"- a:  #\r\n  ? a\r\n #c2\r\n ", "a:\n  ? a\n #c\n ", "- ? a\n #c\n ", "    ? a\n  #c\n ", "- ? a\n #c\n  ", "    ? a\n  #c\n   ",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

@@ -500,6 +500,6 @@ func (r *reader) flowPlain(open int, p props) *yaml.Node {
 	r.scalarProps(n, p, tagOf(n.Value))
 	r.ranged(n, p, start, end)
 	r.pos = end
-	r.tokEnd = -1
+	r.tokEnd, r.textEnd = -1, end
 	return n
 }

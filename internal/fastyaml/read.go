@@ -165,6 +165,7 @@ type reader struct {
 	mark     byte
 	colon    int  // of the key keyAhead found
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
+	textEnd  int  // the end of the last plain or block scalar's text read (where tokEnd is -1)
 	awaiting bool // skip: a node is awaited below an indicator (awaitLine)
 
 	flowDepth  int  // the flow collections open
@@ -1209,9 +1210,10 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && (r.tokEnd < 0 || r.lineCom[0] >= strings.Count(r.src[:r.tokEnd], "\n")) && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
-		// a comment on the line the key ends (its last token's, a
-		// property's on the line below not: "? !t #c\n  &a"), the
+	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && r.lineCom[1] > r.lastTokenEnd() && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
+		// a comment on the line the key ends, after its last token
+		// (not after properties with a property or the text on the
+		// line below: "? !t #c\n  &a", "  ? ! #c\n    a\n---"), the
 		// mapping ending there:
 		// yaml.v3 puts the null after it ("? a #c"), unless the stream
 		// or the document ends after it, the mapping at column 0 (then
@@ -1219,7 +1221,7 @@ func (r *reader) complexEntry(col int, head string) {
 		// break on a line as wide as the mapping (at the end; not the
 		// document: "  ? a #c\n--- aaaa" has it after the comment)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
-	case r.ind < col && r.tokEnd < 0 && !(r.mark != 0 && col == 0) && r.firstCommentOther(q) >= 0:
+	case r.ind < col && r.tokEnd < 0 && !(r.mark != 0 && col == 0) && r.firstCommentOther(q, col) >= 0:
 		// the mapping ends with comments, the first at another column,
 		// after a plain key (the stream not ending without a line break,
 		// a root mapping not ended by a document marker, which takes it:
@@ -1266,6 +1268,15 @@ func (r *reader) complexEntry(col int, head string) {
 	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
 }
 
+// lastTokenEnd returns the end of the last token read, a plain or block
+// scalar's text too.
+func (r *reader) lastTokenEnd() int {
+	if r.tokEnd >= 0 {
+		return r.tokEnd
+	}
+	return r.textEnd
+}
+
 // afterComment returns the column after the comment on line (0-based)
 // from column col on, or col when none is there.
 func (r *reader) afterComment(line, col int) int {
@@ -1287,11 +1298,12 @@ func (r *reader) afterComment(line, col int) int {
 // gap after an explicit key at offset q when it is at a column other than
 // the mapping's (firstCommentAt takes that), unless the stream ends
 // without a line break after it (yaml.v3 puts the null at the end then;
-// not a document ended by a marker: "- ? a\n #c\n---" has it at the '#');
-// -1 otherwise.
-func (r *reader) firstCommentOther(q int) int {
+// not a document ended by a marker: "- ? a\n #c\n---" has it at the '#',
+// nor a last line of blanks narrower than the mapping at column col:
+// "- ? a\n #c\n "); -1 otherwise.
+func (r *reader) firstCommentOther(q, col int) int {
 	s, _ := r.com.firstComment()
-	if s < q || r.ind < 0 && r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' {
+	if s < q || r.ind < 0 && r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' && r.shortBlankEnd(col) < 0 {
 		return -1
 	}
 	return s
