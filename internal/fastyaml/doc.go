@@ -71,10 +71,11 @@
 // reading them either way would surprise someone: text that is not UTF-8,
 // a tag or an anchor followed by a comma or a colon without a space
 // ([!!str,] &a:b), '?' starting a plain value in a flow collection, the
-// escape \' in a double-quoted scalar, a directive inside a document, a
-// comment without a blank before it, a flow collection with a '?' entry
-// as a block mapping's key ({? a}: b, which yaml.v3 reads, reads without
-// its value or refuses by where it is), and tabs where yaml.v3 refuses them
+// escape \' in a double-quoted scalar, a flow collection as a block
+// mapping's key whose every entry is an explicit key ({? a}: b, which
+// yaml.v3 refuses, reads without its value or reads into a tree no rule
+// gives by where it is), a directive inside a document, a comment without
+// a blank before it, and tabs where yaml.v3 refuses them
 // (after a dash, in indentation). NEL, LS and PS, line breaks to YAML 1.1
 // and text to 1.2, it reads as yaml.v3 does (kmerge's writer writes LS and
 // PS in quoted scalars, as yaml.v3's does). It reads the YAML 1.2 yaml.v3 refuses: %YAML 1.2 and later

@@ -70,16 +70,20 @@ func version11(data []byte) []byte {
 	return bytes.Join(lines, nil)
 }
 
-// splitLines splits data after each "\n", NEL, LS and PS (all line breaks
-// to yaml.v3).
+// splitLines splits data after each "\n", lone "\r", NEL, LS and PS (all
+// line breaks to yaml.v3; "\r%YAML 1.2" was left 1.2, which yaml.v3
+// refuses: a hunt, 2026-11-29).
 func splitLines(data []byte) [][]byte {
 	var out [][]byte
 	for len(data) > 0 {
-		i := bytes.IndexAny(data, "\n\u0085\u2028\u2029")
+		i := bytes.IndexAny(data, "\n\r\u0085\u2028\u2029")
 		if i < 0 {
 			break
 		}
 		_, n := utf8.DecodeRune(data[i:])
+		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			n = 2
+		}
 		out = append(out, data[:i+n])
 		data = data[i+n:]
 	}

@@ -307,6 +307,48 @@ var oddInputs = []string{
 	// document marker: the null at the marker, whatever token ends the
 	// key (FuzzDifferential, 2026-11-29)
 	"? !0\n---", "? 'q'\n...\n", "&x a: 1\n? *x\n---", "? !0 'q'\n---", "? !0\n#c\n---", "? !0\r\n---\r\n", " ? !0\n---",
+	// and a nested one's, a comment on the key's line: after the comment,
+	// whatever follows the marker (a hunt, 2026-11-29)
+	"- ? a #c\n--- x", " ? a #c\n---", "  ? a #c\n--- aaaa", "- ? a #c\n---\nxxxxxx", "   - ? a\t#c\r\n--- a\t#c", "  ? a #c\n...\n",
+	// a flow collection as a key, every entry of it after a '?': refused
+	// by yaml.v3, or read into other entries (" a:\n {? b}: c"), and
+	// refused on purpose; read as a key with an entry without '?', or
+	// after properties (a hunt, 2026-11-29)
+	"{? a, b}: c", "[? a, b]: c", "{a: 1, ? b}: c", "&x {?}: 0", "!t {? a}: 0", "- &x {? a}: 0", "a:\n  !t [? a: 1]: 0",
+	"? &x {? a}: 0", " a:\n {? b}: c", " a: &a\r\n {? !t :0} : #c\r\n", "a:\n{? b}: c", "{? a}: 0", "a:\n{? b, c} : d",
+	// an explicit key of properties over two lines without a value, a
+	// comment on the first: the null after the last property, as yaml.v3
+	// puts it (a hunt, 2026-11-29)
+	" ? !t #c\n   &a\n", "x:\n ? !t #c\n   &a\ny: 1", "- ? !t #c\n   &a\n- 1", "x:\n ? &b #c\n   !t\ny: 1", " ? !t #c\n   &a\r",
+	// a flow node's properties over lines: one node's (a hunt, 2026-11-29)
+	"[&a\n!t a]", "{a: &a\n!t: a}", "[!t\n&a a]", "[&a\n\n!t a]", "[&a #c\n!t a]", "[&a\n !t\n a]", "{a: &a\n!t b, c: 1}", "[&a\n!t ]",
+	"[&a\n!t {}]", "{? &a\n!t : b}", "[&a\n!t :0]", "{&a\n!t a: b}", "[&a\n&b a]", "{? a: &a #c\n\t!t: a}",
+	// an explicit key or its value of properties alone, a comment line
+	// before it: the next token's head comment, as for an item (it was
+	// lost; a hunt, 2026-11-29)
+	"#h\n? !t\nb: 1", "#h\n? &a\nb: 1", "x: 1\n#h\n? !t\nb: 1", "#h\n? !t\n? b\n", "#h\n? !t #k\n!t a: #v\n", "#c\n? !t\t#c\n!t a: #c\n",
+	"#h\n? !t\n", "a:\n  #h\n  ? !t\n  b: 1", "- #h\n  ? !t\n  b: 1", "#h\n? !t\n---\nb: 1",
+	"? a\n#c\n: !t\nb: 1", "? a: b\n#c\n: !t\nc: 1", "? a: b\n #c\n: !t\n", "? a: b  #\n #c  #\n: !t\n", "? a: b\n #c\n: &x\nc: 1", "- ? a\n  #c\n  : !t\n- b",
+	// a %YAML 1.2 line after a lone CR: the harness reads it as 1.1 for
+	// yaml.v3 too (a hunt, 2026-11-29)
+	"\r%YAML 1.2\n---", "\r%YAML 1.2\r---\ra", "a\r...\r%YAML 1.2\r---\rb",
+	// an explicit plain key without a value, comment lines at another
+	// column, then a document marker: the null at the marker in a root
+	// mapping at column 0, at the first comment's '#' otherwise, a line
+	// break at the stream's end or not (a hunt, 2026-11-29)
+	"\n? !t a\n #c2\n--- a\n", "? a\n #c\n...\n", "? a\n #c\n---\n", "- ? a\n #c\n---", "- ? a\r\n #c1\r\n--- a", "- ? a\n   #c\n---",
+	"- ? a\n#c\n---", " ? a\n#c\n---", " ? a\n  #c\n---", "a: !t  #\r\n  - ? a\r\n   #c2\r\n--- !t\r\n #c4",
+	// properties over two lines, then a block sequence at the column of
+	// the '?' or key: the sequence's (a hunt, 2026-11-29)
+	"? !t\n  &a\n- a\n: b", "? !\n  &a\n- a", "? !t #c\n  &a\n- a", "a: !t\n  &a\n- a\nb: 1", "? a\n: !t\n  &a\n- b",
+	// an explicit key of properties then its text on the line below, a
+	// comment after the properties: the null where the mapping ends, not
+	// after the comment (a hunt, 2026-11-29)
+	"  ? !\t#t\r\r    a\r--- a", "  ? ! #t\n    a\n---", "  ? !t #t\n    a\n...", "  ? ! #t\n    a\n", "- ? ! #t\n    a\n- b", "x:\n  ? ! #t\n    a\ny: 1",
+	// a plain key without a value, a comment line at another column,
+	// then a last line of blanks narrower than the mapping, without a
+	// line break: the null at the '#' (a hunt, 2026-11-29)
+	"- a:  #\r\n  ? a\r\n #c2\r\n ", "a:\n  ? a\n #c\n ", "- ? a\n #c\n ", "    ? a\n  #c\n ", "- ? a\n #c\n  ", "    ? a\n  #c\n   ",
 	// a directive line inside a block mapping: refused on purpose, as in
 	// a list (FuzzDifferential, 2026-11-29)
 	"0: \n%YAML 1.1\n---", "a: b\n%TAG ! x\n---\nc", "a:\n  b:\n%YAML 1.1\n---\nc", "? a\n%YAML 1.1\n---\nc",

@@ -200,6 +200,9 @@ func (r *reader) flowSeqEntry(open int) *yaml.Node {
 // in a flow collection.
 func (r *reader) explicitKey() bool {
 	if r.src[r.pos] != '?' {
+		if r.flowDepth == 1 {
+			r.implicitIn = true
+		}
 		return false
 	}
 	if !r.isFlowBlankAt(r.pos + 1) {
@@ -312,6 +315,12 @@ func (r *reader) flowNode(open int, key bool) *yaml.Node {
 	if c := r.src[r.pos]; c == '&' || c == '!' {
 		p = r.props(true)
 		r.flowSpace(open)
+		if c := r.src[r.pos]; (c == '&' || c == '!') && r.line != p.line {
+			// more on a line below: one node's, as yaml.v3 reads them
+			// ("[&a\n!t b]"; a hunt, 2026-11-29)
+			p = r.merge(p, r.props(true))
+			r.flowSpace(open)
+		}
 	}
 	var n *yaml.Node
 	empty := false // a node of its properties alone
@@ -491,6 +500,6 @@ func (r *reader) flowPlain(open int, p props) *yaml.Node {
 	r.scalarProps(n, p, tagOf(n.Value))
 	r.ranged(n, p, start, end)
 	r.pos = end
-	r.tokEnd = -1
+	r.tokEnd, r.textEnd = -1, end
 	return n
 }

@@ -22,10 +22,10 @@ func OnPurpose(msg string) bool {
 		"with neither a key nor a value after it",                        // "- ?\n#c": yaml.v3 places its comments and nulls erratically
 		"whose key is a list or a mapping, without a value",              // "? - a\n #c": yaml.v3 places the null by rules of each shape
 		"a '?' without a key in a flow sequence",                         // "[?,]", "[? :]" read, "[?]", "[? : a]" refused
+		"in a flow collection that is itself a key",                      // "{? a}: b" refused, " a:\n {? b}: c" read as a: {b}, null: c, "{?}: b" at a document's start without its value
 		"a tab on a blank line",                                          // "#\n\t\n#": yaml.v3 reads it between comment lines only
 		"a second byte order mark at the start of the stream",            // "\ufeff\ufeff": yaml.v3 reads it as no document, "\ufeff\ufeffa: 1" with columns shifted
 		"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
-		"an explicit key (?) in a flow collection that is itself a key",  // "{? a}: b": yaml.v3 drops ": b" at a document's start, reads it after a key, refuses "[? a]: b" after an entry
 	} {
 		if strings.Contains(msg, m) {
 			return true

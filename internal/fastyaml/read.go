@@ -165,10 +165,12 @@ type reader struct {
 	mark     byte
 	colon    int  // of the key keyAhead found
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
+	textEnd  int  // the end of the last plain or block scalar's text read (where tokEnd is -1)
 	awaiting bool // skip: a node is awaited below an indicator (awaitLine)
 
 	flowDepth  int  // the flow collections open
 	explicitAt int  // key: where the flow collection read as a key has a "?" entry, -1 for none
+	implicitIn bool // key: whether the flow collection read as a key has an entry without "?"
 	noBlock    bool // the sequence about to be read is an indentless one
 	valueSeq   bool // the sequence about to be read is a mapping's value
 	dropLost   bool // drop the comments yaml.v3 drops (the tests' oracle mode)
@@ -1072,7 +1074,9 @@ func (r *reader) afterProps(parent int, p props, seq bool) *yaml.Node {
 	r.awaitLine()
 	switch {
 	case r.ind > parent:
-		return r.block(parent, p)
+		// (more properties there may be followed by a block sequence at
+		// parent's column too: "? !t\n  &a\n- a"; a hunt, 2026-11-29)
+		return r.blockIn(parent, p, seq)
 	case seq && r.ind == parent && r.src[r.pos] == '-' && r.isBlankAt(r.pos+1):
 		return r.indentless(parent, p)
 	}
@@ -1169,6 +1173,11 @@ func (r *reader) complexEntry(col int, head string) {
 		head := r.com.first()
 		r.pos++
 		v := r.compact(col, r.pos, head, true, key)
+		if head != "" && emptyNull(v) && r.com.undefer(head) {
+			// a value of properties alone: its head comment the next
+			// token's, as an empty key's below ("? a\n#c\n: !t\nb: 1")
+			r.com.carry(head)
+		}
 		r.kids = append(r.kids, v)
 		return
 	}
@@ -1176,6 +1185,13 @@ func (r *reader) complexEntry(col int, head string) {
 		// yaml.v3 places the comments and the nulls of such an entry
 		// in ways no rule describes
 		r.failAt(qline, r.colOf(q), "a '?' with neither a key nor a value after it (write the key, or remove the ?)")
+	}
+	if head != "" && emptyNull(key) && r.com.undefer(head) {
+		// a key of properties alone without a value: yaml.v3 takes it
+		// as an empty key, whose head comment the next token takes
+		// ("#h\n? !t\nb: 1", as for an item: "#\n- !t\n- x"; a hunt,
+		// 2026-11-29)
+		r.com.carry(head)
 	}
 	if key.Kind == yaml.MappingNode || key.Kind == yaml.SequenceNode {
 		// nor those of an entry whose key is a collection (the null
@@ -1194,16 +1210,22 @@ func (r *reader) complexEntry(col int, head string) {
 		// (yaml.v3: on that comment's line, a column after its '#')
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
-	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && !(r.ind < 0 && (col == 0 || r.lastLineWide(col))):
-		// a comment on the line the key ends, the mapping ending there:
-		// yaml.v3 puts the null after it ("? a #c"), unless the stream ends after it, the
-		// mapping at column 0 or without a line break on a line as wide
-		// as the mapping (then at the end)
+	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && r.lineCom[1] > r.lastTokenEnd() && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
+		// a comment on the line the key ends, after its last token
+		// (not after properties with a property or the text on the
+		// line below: "? !t #c\n  &a", "  ? ! #c\n    a\n---"), the
+		// mapping ending there:
+		// yaml.v3 puts the null after it ("? a #c"), unless the stream
+		// or the document ends after it, the mapping at column 0 (then
+		// at the end or the marker), or the stream ends without a line
+		// break on a line as wide as the mapping (at the end; not the
+		// document: "  ? a #c\n--- aaaa" has it after the comment)
 		line, c = r.lineCom[0], r.colOf(r.lineCom[1]-strings.Count(r.src[r.lineCom[1]-1:r.lineCom[1]], "\r"))
-	case r.ind < col && r.tokEnd < 0 && r.firstCommentOther(q) >= 0:
+	case r.ind < col && r.tokEnd < 0 && !(r.mark != 0 && col == 0) && r.firstCommentOther(q, col) >= 0:
 		// the mapping ends with comments, the first at another column,
-		// after a plain key (the stream not ending without a line break):
-		// at its '#'
+		// after a plain key (the stream not ending without a line break,
+		// a root mapping not ended by a document marker, which takes it:
+		// "? a\n #c\n---\n"): at its '#'
 		s, cc := r.com.firstComment()
 		line, c = strings.Count(r.src[:s], "\n"), cc
 	case r.ind < 0 && r.mark == 0 && col > 0 && r.emptyEnd(key) != nil && r.endsLineOf(r.emptyEnd(key)):
@@ -1246,6 +1268,15 @@ func (r *reader) complexEntry(col int, head string) {
 	r.kids = append(r.kids, r.node(yaml.ScalarNode, nullTag, line, c))
 }
 
+// lastTokenEnd returns the end of the last token read, a plain or block
+// scalar's text too.
+func (r *reader) lastTokenEnd() int {
+	if r.tokEnd >= 0 {
+		return r.tokEnd
+	}
+	return r.textEnd
+}
+
 // afterComment returns the column after the comment on line (0-based)
 // from column col on, or col when none is there.
 func (r *reader) afterComment(line, col int) int {
@@ -1266,11 +1297,13 @@ func (r *reader) afterComment(line, col int) int {
 // firstCommentOther returns the offset of the first comment line of the
 // gap after an explicit key at offset q when it is at a column other than
 // the mapping's (firstCommentAt takes that), unless the stream ends
-// without a line break after it (yaml.v3 puts the null at the end then);
-// -1 otherwise.
-func (r *reader) firstCommentOther(q int) int {
+// without a line break after it (yaml.v3 puts the null at the end then;
+// not a document ended by a marker: "- ? a\n #c\n---" has it at the '#',
+// nor a last line of blanks narrower than the mapping at column col:
+// "- ? a\n #c\n "); -1 otherwise.
+func (r *reader) firstCommentOther(q, col int) int {
 	s, _ := r.com.firstComment()
-	if s < q || r.ind < 0 && r.end > 0 && r.src[r.end-1] != '\n' {
+	if s < q || r.ind < 0 && r.mark == 0 && r.end > 0 && r.src[r.end-1] != '\n' && r.shortBlankEnd(col) < 0 {
 		return -1
 	}
 	return s
@@ -1870,11 +1903,18 @@ func (r *reader) key() *yaml.Node {
 		if r.sk != nil {
 			panic(skimStop{r.line + 1, "a key that is not a scalar"})
 		}
-		r.explicitAt = -1
+		r.explicitAt, r.implicitIn = -1, false
 		k = r.flow(-1, p)
-		if r.explicitAt >= 0 {
-			// yaml.v3 refuses it there ("{? a}: b"), not deeper
-			// ("[{? a}]: b") nor in a value
+		if r.explicitAt >= 0 && !r.implicitIn && !p.has {
+			// yaml.v3 refuses it there when every entry has a '?'
+			// ("{? a}: b", "[? a, ? b]: c") and no properties come
+			// before it on its line, reads it as a key otherwise
+			// ("{? a, b}: c", "&x {? a}: b"), and so deeper ("[{? a}]:
+			// b"); at the column of a mapping after a key without a
+			// value, it reads it as that key's value and ": b" as an
+			// entry with an empty key (" a:\n {? b}: c"), where no rule
+			// of the text puts them (FuzzDifferential, 2026-11-29; a
+			// hunt); on purpose (OnPurpose)
 			r.failAt(k.Line-1, k.Column-1, "an explicit key (?) in a flow collection that is itself a key (write the entry without ?)")
 		}
 	default:

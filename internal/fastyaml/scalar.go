@@ -127,7 +127,7 @@ func (r *reader) plain(parent int, p props) *yaml.Node {
 	r.scalarProps(n, p, tagOf(value))
 	r.ranged(n, p, start, end)
 	r.pos = end
-	r.tokEnd = -1
+	r.tokEnd, r.textEnd = -1, end
 	r.com.scalarEnd(n)
 	if r.dropLost && value[0] == ':' && parent < 0 && len(r.docs) > 0 && line == r.doc.Line-1 {
 		// (yaml.v3 drops the line comment of such a root on a ---
@@ -561,7 +561,7 @@ func (r *reader) blockScalar(parent int, p props) *yaml.Node {
 	}
 	r.sbuf = b
 	n.Value = v
-	r.tokEnd = -1
+	r.tokEnd, r.textEnd = -1, textEnd
 	r.ranged(n, p, indicator, textEnd)
 	r.com.blockScalarEnd(n, wsTail)
 	r.skip()
