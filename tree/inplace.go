@@ -1734,7 +1734,17 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	if !ok || !found {
 		return 0, 0, nil, false
 	}
-	key := chunk[from:kr.End] // (its indentation, its text)
+	// (its indentation, its text, and the blanks before its colon: a key
+	// of properties alone or an alias needs one, "! :" and "*a :" not
+	// being "!:" and "*a:"; FuzzReplaceValues, 2026-11-29)
+	colon := kr.End
+	for colon < to && (chunk[colon] == ' ' || chunk[colon] == '\t') {
+		colon++
+	}
+	if colon >= to || chunk[colon] != ':' {
+		return 0, 0, nil, false
+	}
+	key := chunk[from:colon]
 	i := len(key) - len(bytes.TrimLeft(key, " "))
 	if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
 		return 0, 0, nil, false

@@ -138,6 +138,13 @@ func TestReplaceValues(t *testing.T) {
 		// keeps its style; set keeps the tags: "" is a !!str, quoted, and
 		// "x" a !!null, written with its tag)
 		{"block scalar", "a: |\n  b\nc: 1 # c\n", set("a"), "x", "a: |-\n  x\nc: 1 # c\n"},
+		// the blanks before the colon kept: "!:" is a tag, "! :" an
+		// empty key of it (FuzzReplaceValues, 2026-11-29)
+		{"a key of properties alone", "0: 1\n! :\n", func(st *Stream, v string) {
+			n := Root(st.Docs[0]).Content[3]
+			n.Value, n.Tag = v, "!!str"
+		}, "x", "0: 1\n! : x\n"},
+		{"blanks before the colon", "a   : |\n  b\n", set("a"), "x", "a   : |-\n  x\n"},
 		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
 		// not in place
