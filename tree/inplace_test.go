@@ -404,6 +404,7 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		return scalar()
 	}
 	var added []*yaml.Node // each in a collection of its own, as written
+	firstKeys := 0         // entries added before a mapping's first key
 	for range 1 + r.IntN(2) {
 		c := colls[r.IntN(len(colls))]
 		step := 1
@@ -433,6 +434,11 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			kind = yaml.MappingNode
 		}
 		added = append(added, &yaml.Node{Kind: kind, Content: entry})
+		if step == 2 && i == 0 {
+			// (a key added first to a list's item moves the dash: the
+			// line "- k:" becomes "  k:"; FuzzReplaceValues, 2026-11-29)
+			firstKeys++
+		}
 	}
 	var changed *yaml.Node
 	if r.IntN(2) == 0 && len(values) > 0 {
@@ -466,6 +472,7 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	for _, n := range added {
 		budget += entryLines(t, st.Style, n)
 	}
+	budget += firstKeys
 	for i, o := range outcomes {
 		if o != replaced {
 			continue
