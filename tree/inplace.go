@@ -700,9 +700,13 @@ func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 // place (valueEdits; two mappings only when alike: the same item by a
 // key), removed, or an item of b added, after the last item of a before
 // it that stays (or, when none does, before the first that stays after
-// it). Removed and added between the same two, they must be others
-// (replacedItems): an item changed otherwise than in its values would be
-// written anew whole. Some item of a must stay, to place the new ones by.
+// it). The items removed and those added must be others (replacedItems),
+// wherever they are in the list: an item changed otherwise than in its
+// values would be written anew whole, and so would an item moved, changed
+// or not (kept items between where it was and where it goes: a strategic
+// merge patch's $setElementOrder), its layout lost where the general way
+// keeps it ("image:   x   # c" written "image: x # c"; attack,
+// 2026-11-29). Some item of a must stay, to place the new ones by.
 func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 	child := func(i int) *yaml.Node {
 		if read == nil {
@@ -720,21 +724,15 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		tail++
 	}
 	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail], &edits.cells)
-	before := head - 1 // the last item of a that stays, before the steps done
-	var removed, added []*yaml.Node
-	var replaces *yaml.Node // the first item removed since the last that stays, as the text reads it
-	var pending []int       // items of b to add before the next item of a that stays
+	before := head - 1              // the last item of a that stays, before the steps done
+	var removed, added []*yaml.Node // (in the whole list)
+	var replaces *yaml.Node         // the first item removed since the last that stays, as the text reads it
+	var pending []int               // items of b to add before the next item of a that stays
+	since := 0                      // removed's length when the last that stays was passed
 	flush := func(next int) bool {
 		// the items removed and added since the last that stays, before
 		// item next of a (which stays)
-		if len(removed) > 0 && len(added) > 0 && !replacedItems(removed, added) {
-			// items changed otherwise than in their values (a null given
-			// text) would be written anew whole, more lines than the
-			// edit (FuzzReplaceValues, 2026-11-29): left to the general
-			// way
-			return false
-		}
-		if len(pending) > 0 && before < 0 && next >= na && len(removed) == 0 {
+		if len(pending) > 0 && before < 0 && next >= na && len(removed) == since {
 			// no item of a stays and none was removed (a pair whose edits
 			// cannot be written in place was removed and added, or every
 			// item replaced, is placed where the first removed one was):
@@ -754,7 +752,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			}
 			edits.list = append(edits.list, ed)
 		}
-		removed, added, pending, replaces = removed[:0], added[:0], pending[:0], nil
+		pending, replaces, since = pending[:0], nil, len(removed)
 		before = next
 		return true
 	}
@@ -792,7 +790,14 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			}
 		}
 	}
-	return flush(na - tail)
+	if !flush(na - tail) {
+		return false
+	}
+	// items changed otherwise than in their values (a null given text) or
+	// moved would be written anew whole, more lines than the edit
+	// (FuzzReplaceValues, 2026-11-29; attack, 2026-11-29): left to the
+	// general way
+	return replacedItems(removed, added)
 }
 
 // An itemStep is one step of the alignment of two lists of items: an
@@ -1014,8 +1019,19 @@ func pairable(x, y *yaml.Node, ix, iy *itemInfo) bool {
 // changed in its labels), and no removed one is a list where an added one
 // is a list. A changed item would be written anew whole, more lines than
 // its edit, where the general way keeps its layout; a scalar item is one
-// line. (Few items: pairs are compared, each mapping's keys read once.)
+// line, not compared. (Few items: at most 64 pairs of collections are
+// compared, each mapping's keys read once.)
 func replacedItems(removed, added []*yaml.Node) bool {
+	colls := func(items []*yaml.Node) []*yaml.Node {
+		var c []*yaml.Node
+		for _, n := range items {
+			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+				c = append(c, n)
+			}
+		}
+		return c
+	}
+	removed, added = colls(removed), colls(added)
 	if len(removed)*len(added) > 64 {
 		return false
 	}

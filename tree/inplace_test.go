@@ -1204,6 +1204,20 @@ func TestReplaceItems(t *testing.T) {
 			MapGet(l.Content[0], "y").Content[1] = item("k: v")
 			l.Content[1] = item("m: p")
 		}, "l:\n- x: 1\n  y:\n  - a\n  - k: v\n- m: p"},
+		// an item moved, changed or not (kept items between where it was
+		// and where it goes, as a strategic merge patch's
+		// $setElementOrder moves it): removed and added, it would be
+		// written anew whole, its spacing lost ("image:   x   # c"
+		// written "image: x # c"), where the general way keeps it
+		// (attack, 2026-11-29); a scalar item is one line, moved in place
+		{"a mapping item moved", "l:\n- name: app\n  image:   x   # c\n- name: side\n", to("l", 1, 0), ""},
+		{"a mapping item moved and changed", "l:\n- name: app\n  image:   x   # c\n- name: side\n", func(st *Stream) {
+			l := seq(st, "l")
+			MapGet(l.Content[0], "image").Value = "y"
+			l.Content = []*yaml.Node{l.Content[1], l.Content[0]}
+		}, ""},
+		{"a list item moved", "l:\n- - a\n  -   b\n- c\n- d\n", to("l", 1, 2, 0), ""},
+		{"a mapping item replaced, another moved", "l:\n- name: a\n- name: b\n- name: c\n", to("l", "name: x", 2, 1), ""},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
