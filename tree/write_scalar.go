@@ -89,6 +89,14 @@ const (
 func (w *writer) form(n *yaml.Node, p place) scalarForm {
 	value, style, tag := n.Value, n.Style, n.Tag
 	// the writer's own rules
+	if tag == "!" && style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && resolve.Tag(value) != resolve.StrTag {
+		// the non-specific tag on a plain text that reads as another
+		// type than a string (null, a number): the node is that type
+		// (yaml.Node.ShortTag), and "!" written before a text makes it
+		// a string ("! 12", "[! '']"; yaml.v3 writes them so): the tag
+		// is not shown (FuzzWrite, 2026-11-29)
+		style &^= yaml.TaggedStyle
+	}
 	if w.flow > 0 && !p.key && value == "" && (tag == "!!null" || tag == "" && style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0) {
 		value = "null"
 	}
