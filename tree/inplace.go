@@ -1696,6 +1696,16 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 		// the comment; attack, 2026-11-29)
 		return nil, false
 	}
+	if anyNode(alone, func(m *yaml.Node) bool { return m.LineComment != "" }) {
+		// a line comment the writer puts where it reads as another
+		// node's (a key's, after its scalar value: "- 0: x # k", the
+		// value's; FuzzReplaceValues, 2026-11-29): the text read alone
+		// must hold every comment on its node
+		back, err := fastyaml.Parse(rendered, s.limits.MaxDepth)
+		if err != nil || len(back) != 1 || len(back[0].Content) != 1 || !sameCommentPlaces(back[0].Content[0], alone) {
+			return nil, false
+		}
+	}
 	return rendered, true
 }
 

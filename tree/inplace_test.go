@@ -1169,6 +1169,14 @@ func TestReplaceItems(t *testing.T) {
 		// every item's value changed (FuzzReplaceValues, 2026-11-29: as
 		// many steps, one more line changed)
 		{"an identical item kept over pairings", "l:\n- 0\n-  0000\n- 000\n", to("l", 1, "x", "~"), "l:\n-  0000\n- x\n- ~\n"},
+		// a key's line comment over an empty value, its item replaced:
+		// the writer would put it after the new value, the value's
+		// (FuzzReplaceValues, 2026-11-29): not in place
+		{"a key's comment in a replaced item", "l:\n- 0: # k\n  1:\n", func(st *Stream) {
+			it := seq(st, "l").Content[0]
+			it.Content[1].Value, it.Content[1].Tag = "x", "!!str"
+			it.Content[3].Value, it.Content[3].Tag = "z", "!!str"
+		}, ""},
 		// a scalar item whose line comment changed is the same item,
 		// its comment written on its line (it was removed and added:
 		// "- \"y\" # n"; attack, 2026-11-29)
