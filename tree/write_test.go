@@ -610,6 +610,23 @@ func TestWriteQuotedKeepsTag(t *testing.T) {
 	}
 }
 
+// writtenAs reads in, writes its first document with the writer (width
+// 2) and checks the text is want; it returns the stream, the text and
+// whether it was.
+func writtenAs(t *testing.T, in, want string) (*Stream, []byte, bool) {
+	t.Helper()
+	st, err := Read([]byte(in), Options{})
+	if err != nil {
+		t.Fatalf("%q: %v", in, err)
+	}
+	got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
+	if err != nil || string(got) != want {
+		t.Errorf("%q: got %q (%v), want %q", in, got, err, want)
+		return st, got, false
+	}
+	return st, got, true
+}
+
 // TestWaitingCommentsKept: a comment that finds no place before the
 // document ends (which yaml.v3's encoder drops) is written in the
 // document's foot comment, before the document's own. The trees are
@@ -629,14 +646,7 @@ func TestWaitingCommentsKept(t *testing.T) {
 		// mid-document, the key's line comment goes to the next scalar line, as yaml.v3 puts it
 		{"a: #k\n  0 #v\nb: 1\n", "a: 0 #v\nb: 1 #k\n"},
 	} {
-		st, err := Read([]byte(c.in), Options{})
-		if err != nil {
-			t.Fatalf("%q: %v", c.in, err)
-		}
-		got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
-		if err != nil || string(got) != c.want {
-			t.Errorf("%q: got %q (%v), want %q", c.in, got, err, c.want)
-		}
+		writtenAs(t, c.in, c.want)
 	}
 }
 
@@ -661,14 +671,7 @@ func TestReplacedCommentsKept(t *testing.T) {
 		{"a:\n  # h\n  0\n# h2\nb: 1\n", "a: 0\n# h\n# h2\nb: 1\n"},
 		{"a:\n  # h\n  0\nc:\n  # h2\n  1\n# h3\nd: 1\n", "a: 0\n# h\nc: 1\n# h2\n# h3\nd: 1\n"},
 	} {
-		st, err := Read([]byte(c.in), Options{})
-		if err != nil {
-			t.Fatalf("%q: %v", c.in, err)
-		}
-		got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
-		if err != nil || string(got) != c.want {
-			t.Errorf("%q: got %q (%v), want %q", c.in, got, err, c.want)
-		}
+		writtenAs(t, c.in, c.want)
 	}
 }
 
@@ -685,13 +688,8 @@ func TestBlockHeaderCommentLines(t *testing.T) {
 		{"? k0 # a\n: # b\n  x #k\nk2: |\n  k\n# f\nk3: 1\n", "k0: x #k\nk2: | # a\n  k\n# b\n\n# f\nk3: 1\n"},
 		{"- ? k0 # a\n  : # b\n    x #k\n  k2: >-\n    k\n", "- k0: x #k\n  k2: >- # a\n    k\n  # b\n"},
 	} {
-		st, err := Read([]byte(c.in), Options{})
-		if err != nil {
-			t.Fatalf("%q: %v", c.in, err)
-		}
-		got, err := appendDocument(nil, st.Docs[0], Style{Indent: 2})
-		if err != nil || string(got) != c.want {
-			t.Errorf("%q: got %q (%v), want %q", c.in, got, err, c.want)
+		st, got, ok := writtenAs(t, c.in, c.want)
+		if !ok {
 			continue
 		}
 		back, err := readYAML(got, "", DefaultLimits())
