@@ -307,18 +307,13 @@ func (w *writer) document(d *yaml.Node) {
 		// document has one) go, in the order they were taken, before the
 		// document's own foot comment: their text is kept, as the
 		// document's foot comment when read back
-		c := w.keptWaiting()
-		if strings.TrimSpace(w.foot) != "" {
-			c = joinComments(c, w.foot)
-		}
-		if c != "" {
-			w.foot = c
-			if d.FootComment != "" {
-				w.foot = joinComments(w.foot, d.FootComment)
+		if c := w.keptWaiting(); c != "" {
+			if strings.TrimSpace(w.foot) != "" {
+				c = joinComments(c, w.foot)
 			}
-		} else {
-			w.take("", "", d.FootComment, "")
+			w.foot = c
 		}
+		w.add(&w.foot, d.FootComment)
 	}
 	// a foot comment of the document is set apart by a blank line
 	w.footCol = 0
