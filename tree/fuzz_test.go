@@ -12,7 +12,8 @@ import (
 // FuzzRead reads any input as a stream: no panic; an error is a
 // *SyntaxError whose line is inside the input; what reads writes back (as
 // YAML, and as JSON) into text that reads as the same documents; WriteYAML's
-// encoder per document writes what one encoder for the stream would.
+// encoder per document writes what one encoder for the stream would,
+// where that encoder's text keeps every comment (lostComments).
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # c\ndata: {a: '1', b: \"x\"}\n",
@@ -45,7 +46,7 @@ func FuzzRead(f *testing.F) {
 		}
 		var w bytes.Buffer
 		if err := WriteYAML(&w, st.Style, st.Docs...); err == nil {
-			if one, err := oneEncoder(st.Style, st.Docs); err == nil && !bytes.Equal(w.Bytes(), one) {
+			if one, err := oneEncoder(st.Style, st.Docs); err == nil && !bytes.Equal(w.Bytes(), one) && len(lostComments(one, st.Docs...)) == 0 {
 				t.Fatalf("an encoder per document writes\n%s\none encoder writes\n%s", w.Bytes(), one)
 			}
 		}

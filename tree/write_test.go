@@ -317,29 +317,38 @@ func writeVerdict(doc *yaml.Node, st Style) (fail string, differs bool) {
 	return "", true
 }
 
-// lostComments returns the comment lines of doc that text, read by
-// yaml.v3's decoder, does not have, in any place (blank lines aside, "#"
-// and the blanks after it aside: the writer puts "# " before a line
-// that does not start with "#"). yaml.v3's encoder drops comments that
+// lostComments returns the comment lines of docs that text, read by
+// yaml.v3's decoder as a stream, does not have, in any place (blank lines
+// aside, "#" and the blanks after it aside: the writer puts "# " before a
+// line that does not start with "#"). yaml.v3's encoder drops comments that
 // find no place before the document ends (its text is not the writer's
 // to follow there); the writer puts them in the document's foot comment.
-func lostComments(text []byte, doc *yaml.Node) []string {
-	var got yaml.Node
-	if err := yaml.Unmarshal(text, &got); err != nil {
-		return []string{"(" + err.Error() + ")"}
-	}
+func lostComments(text []byte, docs ...*yaml.Node) []string {
 	norm := func(l string) string { return strings.TrimLeft(l, "# ") }
 	have := map[string]int{}
-	for _, l := range commentLines(&got, nil) {
-		have[norm(l)]++
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for {
+		var got yaml.Node
+		err := dec.Decode(&got)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return []string{"(" + err.Error() + ")"}
+		}
+		for _, l := range commentLines(&got, nil) {
+			have[norm(l)]++
+		}
 	}
 	var lost []string
-	for _, l := range commentLines(doc, nil) {
-		if l = norm(l); have[l] == 0 {
-			lost = append(lost, l)
-			continue
+	for _, doc := range docs {
+		for _, l := range commentLines(doc, nil) {
+			if l = norm(l); have[l] == 0 {
+				lost = append(lost, l)
+				continue
+			}
+			have[l]--
 		}
-		have[norm(l)]--
 	}
 	return lost
 }
