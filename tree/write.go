@@ -86,7 +86,7 @@ func appendDocument(b []byte, doc *yaml.Node, st Style) ([]byte, error) {
 // going on after n would have written further on.
 func appendAt(b []byte, n *yaml.Node, st Style, col int) (_ []byte, waiting bool, err error) {
 	w := newWriter(b, st)
-	w.base = col
+	w.base, w.part = col, true
 	w.document(n)
 	return w.out, w.waiting(), w.err
 }
@@ -126,8 +126,9 @@ type writer struct {
 	// before the root. indents holds those of the collections around.
 	indent  int
 	indents []int
-	base    int // the root collection's column (appendAt)
-	flow    int // the flow collections the writer is in
+	base    int  // the root collection's column (appendAt)
+	part    bool // the writer writes part of a document (appendAt): comments waiting at its end are reported, not written
+	flow    int  // the flow collections the writer is in
 
 	comments
 	kept keptBlock // the last block scalar with keep chomping written
@@ -301,18 +302,21 @@ func (w *writer) document(d *yaml.Node) {
 	w.start(root, place{root: true})
 	w.afterStart(root)
 	w.body(root, place{root: true})
-	if d.Kind == yaml.DocumentNode {
+	if !w.part {
 		// comments still waiting for their place when the document ends
 		// (yaml.v3 drops them, and a foot comment of the root's when the
 		// document has one) go, in the order they were taken, before the
 		// document's own foot comment: their text is kept, as the
-		// document's foot comment when read back
+		// document's foot comment when read back (a bare node written as
+		// a document too)
 		if c := w.keptWaiting(); c != "" {
 			if strings.TrimSpace(w.foot) != "" {
 				c = joinComments(c, w.foot)
 			}
 			w.foot = c
 		}
+	}
+	if d.Kind == yaml.DocumentNode {
 		w.add(&w.foot, d.FootComment)
 	}
 	// a foot comment of the document is set apart by a blank line
