@@ -166,6 +166,9 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	if len(s.snapshot) != n {
 		return nil, nil, nil
 	}
+	if crOnly(s.src) {
+		return s.preservedCR()
+	}
 	if s.removed != nil {
 		return s.preservedRemoving()
 	}
@@ -309,6 +312,33 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		return s.retry()
 	}
 	return nil, nil, nil
+}
+
+// crOnly reports whether every line break of src is a lone carriage
+// return (an old Mac's text): it holds a CR and no LF.
+func crOnly(src []byte) bool {
+	return bytes.IndexByte(src, '\r') >= 0 && bytes.IndexByte(src, '\n') < 0
+}
+
+// preservedCR is preserved for a source whose line breaks are lone
+// carriage returns: the edits, splices and checks, whose rules are
+// written for lines ended by LF, run on the text with LF line breaks,
+// and the output gets the source's back. The two texts read as the same
+// values and the same nodes at the same lines and columns (YAML reads a
+// CR as it reads an LF, a line break, in a scalar as in a comment, and
+// both are one byte); the writer writes no raw line break but as one
+// (a CR or LF in a value it escapes in double quotes), so every LF of the
+// output is a line break, written back as a CR. Written with LF rules
+// alone, such a file came out with every line break an LF and without
+// its last.
+func (s *Stream) preservedCR() ([]byte, []outcome, error) {
+	t := *s
+	t.src = bytes.ReplaceAll(s.src, []byte("\r"), []byte("\n"))
+	out, outcomes, err := t.preserved()
+	if out != nil {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r"))
+	}
+	return out, outcomes, err
 }
 
 // retry is preserved after a text written by byte-range edits did not

@@ -1042,3 +1042,48 @@ func BenchmarkWriteYAML(b *testing.B) {
 		})
 	}
 }
+
+// TestLoneCRFile: a file whose every line break is a lone carriage return
+// (an old Mac's text) keeps its line breaks where an edit is written with
+// its source kept: every line the edit leaves alone is the source's,
+// ended by a CR, and the lines the edit writes are ended by CRs too. The
+// expected texts are the edits of the same file with LF line breaks, as
+// the other tests have them, with each LF a CR. Such a file came out with
+// every line break an LF and without its last (a removed comment, a
+// removed entry).
+func TestLoneCRFile(t *testing.T) {
+	at := func(st *Stream, key string) *yaml.Node { return MapGet(Root(st.Docs[0]), key) }
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		want     string
+	}{
+		{"comment removed", "a: 1 #o\rb: 2\r", func(st *Stream) { at(st, "a").LineComment = "" }, "a: 1\rb: 2\r"},
+		{"comment removed, no final break", "a: 1 #o\rb: 2", func(st *Stream) { at(st, "a").LineComment = "" }, "a: 1\rb: 2"},
+		{"entry removed", "a: 1\rb: 2 # two\rc: 3\r", func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = slices.Delete(r.Content, 2, 4)
+		}, "a: 1\rc: 3\r"},
+		{"value of two lines", "a: 1\rb: 2\r", func(st *Stream) { at(st, "b").Value, at(st, "b").Tag = "x\ny\n", "!!str" }, "a: 1\rb: |\r  x\r  y\r"},
+		{"value holding a CR", "a: 1\rb: 2\r", func(st *Stream) { at(st, "b").Value, at(st, "b").Tag = "x\ry", "!!str" }, "a: 1\rb: \"x\\ry\"\r"},
+		{"nested value", "a:\r  # about b\r  b: 1\rc: 2\r", func(st *Stream) { MapGet(at(st, "a"), "b").Value = "3" }, "a:\r  # about b\r  b: 3\rc: 2\r"},
+		{"two documents", "a: 1\r---\rb: 2 #o\r", func(st *Stream) { MapGet(Root(st.Docs[1]), "b").LineComment = "" }, "a: 1\r---\rb: 2\r"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st)
+			var b bytes.Buffer
+			if err := st.WriteYAML(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != c.want {
+				t.Errorf("got %q, want %q", b.String(), c.want)
+			}
+			back := read(t, b.String())
+			if !equalDocs(back.Docs, st.Docs) {
+				t.Errorf("%q reads otherwise", b.String())
+			}
+		})
+	}
+}
