@@ -1226,6 +1226,22 @@ func TestReplaceItems(t *testing.T) {
 		}, ""},
 		{"a list item moved", "l:\n- - a\n  -   b\n- c\n- d\n", to("l", 1, 2, 0), ""},
 		{"a mapping item replaced, another moved", "l:\n- name: a\n- name: b\n- name: c\n", to("l", "name: x", 2, 1), ""},
+		// an item removed before one that changed: the changed one is
+		// the same item (name and ports alike), its one line changed and
+		// the other's lines cut; it was paired with the removed one, as
+		// costly the other way, its name and image written anew (the
+		// image's spacing lost, three lines changed where one was;
+		// FuzzReplaceValues, 2026-11-29)
+		{"removed before a changed one", "l:\n- name: side\n  image: \"s:1\"\n  ports:\n  - 80\n- name: app\n  image: \"a:1\"   # A\n  ports:\n  - 8080\n", func(st *Stream) {
+			l := seq(st, "l")
+			MapGet(l.Content[1], "image").Value = "a:2"
+			l.Content = l.Content[1:]
+		}, "l:\n- name: app\n  image: \"a:2\"   # A\n  ports:\n  - 8080\n"},
+		{"removed after a changed one", "l:\n- name: app\n  image: \"a:1\"   # A\n  ports:\n  - 8080\n- name: side\n  image: \"s:1\"\n  ports:\n  - 80\n", func(st *Stream) {
+			l := seq(st, "l")
+			MapGet(l.Content[0], "image").Value = "a:2"
+			l.Content = l.Content[:1]
+		}, "l:\n- name: app\n  image: \"a:2\"   # A\n  ports:\n  - 8080\n"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
@@ -1372,12 +1388,13 @@ func BenchmarkReplaceItems(b *testing.B) {
 	}
 }
 
-// TestPairCostByKey: two mappings of different lengths cost 4 to pair in
-// alignItems (as much as a removal and an addition) when a key of both
-// has a flow collection in one and a block one in the other (the entry
-// would be written anew), whatever the number of their keys (MapGet for
-// each key of mappings of up to 16 keys was the rule, slow on long
-// lists; attack, 2026-11-29); 3 otherwise.
+// TestPairCostByKey: two mappings of different lengths cost four units
+// to pair in alignItems (as much as a removal and an addition) when a key
+// of both has a flow collection in one and a block one in the other (the
+// entry would be written anew), whatever the number of their keys (MapGet
+// for each key of mappings of up to 16 keys was the rule, slow on long
+// lists; attack, 2026-11-29); three otherwise, less one for each entry
+// they have alike, key and value (at most one unit less one).
 func TestPairCostByKey(t *testing.T) {
 	many := func(n int) string {
 		var b strings.Builder
@@ -1390,13 +1407,16 @@ func TestPairCostByKey(t *testing.T) {
 		name, x, y string
 		want       int32
 	}{
-		{"flow and block", "a: {}\nb: 1\n", "a:\n  0: 1\n", 4},
-		{"block and flow", "a:\n- 1\nb: 1\n", "a: [1]\n", 4},
-		{"both block", "a:\n- 1\nb: 1\n", "a:\n- 2\n", 3},
-		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 3},
-		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 3},
-		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 4},
-		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 3},
+		{"flow and block", "a: {}\nb: 1\n", "a:\n  0: 1\n", 4 * pairUnit},
+		{"block and flow", "a:\n- 1\nb: 1\n", "a: [1]\n", 4 * pairUnit},
+		{"both block", "a:\n- 1\nb: 1\n", "a:\n- 2\n", 3 * pairUnit},
+		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 3 * pairUnit},
+		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 3 * pairUnit},
+		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 4 * pairUnit},
+		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 3*pairUnit - (pairUnit - 1)}, // 39 entries alike
+		{"one entry alike", "a: 1\nb: [x]\n", "a: 1\nb: [y]\n", 3*pairUnit - 1},
+		{"a value alike under another key", "a: 1\nb: [x]\n", "c: 1\nb: [y]\n", 3 * pairUnit},
+		{"a collection alike", "name: a\nports: [80]\n", "name: b\nports: [80]\n", 3*pairUnit - 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x, y := Root(read(t, c.x).Docs[0]), Root(read(t, c.y).Docs[0])
