@@ -1068,6 +1068,13 @@ func TestLoneCRFile(t *testing.T) {
 		{"value holding a CR", "a: 1\rb: 2\r", func(st *Stream) { at(st, "b").Value, at(st, "b").Tag = "x\ry", "!!str" }, "a: 1\rb: \"x\\ry\"\r"},
 		{"nested value", "a:\r  # about b\r  b: 1\rc: 2\r", func(st *Stream) { MapGet(at(st, "a"), "b").Value = "3" }, "a:\r  # about b\r  b: 3\rc: 2\r"},
 		{"two documents", "a: 1\r---\rb: 2 #o\r", func(st *Stream) { MapGet(Root(st.Docs[1]), "b").LineComment = "" }, "a: 1\r---\rb: 2\r"},
+		// the style is the file's, found on its CR lines: the added lines
+		// are indented as the LF file's are (they were by two spaces, and
+		// the items under a key indented)
+		{"indented by four", "a:\r    b: 1\r    c:\r    - x\rd: 2\r", func(st *Stream) { at(st, "a").Content[0].HeadComment = "# h" }, "a:\r    # h\r    b: 1\r    c:\r    - x\rd: 2\r"},
+		{"mapping added, indented by four", "a:\r    b: 1\r    c:\r    - x\rd: 2\r", func(st *Stream) {
+			MapSet(at(st, "a"), "e", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{NewString("f"), NewString("z")}})
+		}, "a:\r    b: 1\r    c:\r    - x\r    e:\r        f: z\rd: 2\r"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)

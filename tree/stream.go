@@ -579,8 +579,12 @@ func detectStyle(data []byte) Style {
 	compact, indented := 0, 0
 	prevIndent, prevOpens := -1, false
 	for rest := data; len(rest) > 0; {
+		// a line ends at an LF or a CR: a lone CR is a line break to YAML
+		// (a file of them had one line here, and the style 2 spaces, the
+		// writer's lines indented otherwise than the source's); a CRLF's
+		// LF ends a blank line, which votes for nothing
 		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
 		} else {
 			rest = nil
