@@ -19,18 +19,29 @@ import (
 // document of its own. A stream that starts with a directive (%YAML, %TAG)
 // follows a "..." line, the only place YAML allows one.
 //
+// A lone carriage return is a line break, as YAML reads it: when no stream
+// holds an LF and one holds a CR (an old Mac's files), the line breaks
+// the join adds are CRs too.
+//
 // Text that does not read as YAML (JSON texts read as YAML) is joined by
 // the same rules, as far as they go. When only one stream is not empty,
 // it is the result, not a copy of it.
 func JoinStreams(streams ...[]byte) []byte {
 	last := -1 // the last non-empty stream, which keeps its end as it is
 	size, nonEmpty := 0, 0
+	cr, lf := false, false
 	for i, s := range streams {
 		if len(s) > 0 {
 			last = i
 			nonEmpty++
 		}
 		size += len(s) + len("\n...\n---\n")
+		cr = cr || bytes.IndexByte(s, '\r') >= 0
+		lf = lf || bytes.IndexByte(s, '\n') >= 0
+	}
+	eol := "\n"
+	if cr && !lf {
+		eol = "\r"
 	}
 	if nonEmpty == 1 {
 		return streams[last] // the first stream, as it is: no copy
@@ -41,7 +52,7 @@ func JoinStreams(streams ...[]byte) []byte {
 			continue
 		}
 		if i != last {
-			s = terminated(s)
+			s = terminated(s, eol)
 		}
 		if len(out) == 0 {
 			out = append(out, s...)
@@ -58,11 +69,11 @@ func JoinStreams(streams ...[]byte) []byte {
 			// its text: end the document first
 			len(s) > 0 && (s[0] == ' ' || s[0] == '\t'):
 			if firstLine(out) != nil && !isMarker(lastLine(out), "...") {
-				out = append(out, "...\n"...)
+				out = append(out, "..."+eol...)
 			}
 		}
 		if first != nil && first[0] != '%' && !isMarker(first, "---") {
-			out = append(out, "---\n"...)
+			out = append(out, "---"+eol...)
 		}
 		out = append(out, s...)
 	}
@@ -71,14 +82,14 @@ func JoinStreams(streams ...[]byte) []byte {
 
 const bom = "\ufeff"
 
-// terminated returns s ending in a line break: s itself when it has one,
-// else s and a line break when that reads as the same documents, else s
-// rewritten in full.
-func terminated(s []byte) []byte {
-	if len(s) == 0 || s[len(s)-1] == '\n' {
+// terminated returns s ending in a line break: s itself when it has one
+// (an LF, or a CR), else s and the line break eol when that reads as the
+// same documents, else s rewritten in full.
+func terminated(s []byte, eol string) []byte {
+	if len(s) == 0 || s[len(s)-1] == '\n' || s[len(s)-1] == '\r' {
 		return s
 	}
-	plus := append(s[:len(s):len(s)], '\n')
+	plus := append(s[:len(s):len(s)], eol...)
 	if !bytes.ContainsAny(s, "|>") {
 		return plus // no block scalar, whose value the line break could end
 	}
@@ -115,12 +126,8 @@ func sameDocs(a, b *Stream) bool {
 // comment, without its line break; nil when there is none.
 func firstLine(s []byte) []byte {
 	for len(s) > 0 {
-		line := s
-		if i := bytes.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = nil
-		}
+		var line []byte
+		line, s = cutLine(s)
 		if line = bytes.TrimPrefix(line, []byte(bom)); !isBlankOrComment(line) {
 			return line
 		}
@@ -133,17 +140,21 @@ func firstLine(s []byte) []byte {
 // before.
 func trimBlankLines(s []byte) []byte {
 	for {
-		i := bytes.IndexByte(s, '\n')
-		if i < 0 || len(bytes.TrimLeft(s[:i], " \t\r")) > 0 {
-			return s
+		line, rest := cutLine(s) // (lent.go)
+		if len(line) == len(s) || len(bytes.TrimLeft(line, " \t")) > 0 {
+			return s // the last line, without a line break, or not blank
 		}
-		s = s[i+1:]
+		s = rest
 	}
 }
 
 // lastLine returns the last line of s, which ends in a line break, without
 // it.
 func lastLine(s []byte) []byte {
-	s = bytes.TrimSuffix(s, []byte{'\n'})
-	return s[bytes.LastIndexByte(s, '\n')+1:]
+	if n := len(s); n > 0 && s[n-1] == '\n' {
+		s = bytes.TrimSuffix(s[:n-1], []byte{'\r'})
+	} else if n > 0 && s[n-1] == '\r' {
+		s = s[:n-1]
+	}
+	return s[bytes.LastIndexAny(s, "\r\n")+1:]
 }

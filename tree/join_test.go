@@ -2,6 +2,8 @@ package tree
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,6 +83,16 @@ func docValues(t *testing.T, name string, s []byte) []string {
 // mark at most, at its start.
 func TestJoinStreams(t *testing.T) {
 	alone := map[string][]string{}
+	// and the fragments with lone CRs for line breaks (an old Mac's
+	// files): "# license\r---\rb: 1\r" was one comment line to the join,
+	// which joined it to the stream before without a "---", two
+	// documents one mapping
+	joinFragments := slices.Clone(joinFragments)
+	for _, f := range joinFragments[:len(joinFragments)-8] {
+		if cr := strings.ReplaceAll(f, "\n", "\r"); cr != f && !strings.Contains(f, "\r") {
+			joinFragments = append(joinFragments, cr)
+		}
+	}
 	for _, f := range joinFragments {
 		alone[f] = docValues(t, "fragment", []byte(f))
 	}
@@ -143,6 +155,13 @@ func TestJoinStreamsText(t *testing.T) {
 		{[]string{"s: |\n  text", "b: 1\n"}, "s: |-\n  text\n---\nb: 1\n"},
 		{[]string{"b: 1\n", "s: |\n  text"}, "b: 1\n---\ns: |\n  text"}, // the last keeps its end
 		{[]string{"", "a: 1\n", ""}, "a: 1\n"},
+		// lone CRs: the join's line breaks are CRs where no stream has an LF
+		{[]string{"a: 1\r", "# license\r---\rb: 1\r"}, "a: 1\r# license\r---\rb: 1\r"},
+		{[]string{"a: 1\r", "# only a comment\r", "b: 1\r"}, "a: 1\r# only a comment\r---\rb: 1\r"},
+		{[]string{"k: v", "b: 1\r"}, "k: v\r---\rb: 1\r"},
+		{[]string{"a: 1\r", "%YAML 1.1\r---\rb: 1\r"}, "a: 1\r...\r%YAML 1.1\r---\rb: 1\r"},
+		{[]string{"a: 1\r", "\r\r  \rb: 1\r"}, "a: 1\r---\rb: 1\r"},
+		{[]string{"a: 1\r", "b: 1\n"}, "a: 1\r---\nb: 1\n"},
 	} {
 		if got := string(JoinStreams(bytesOf(c.in)...)); got != c.want {
 			t.Errorf("JoinStreams(%q) = %q, want %q", c.in, got, c.want)
