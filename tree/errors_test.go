@@ -35,6 +35,12 @@ func TestYAMLErrorLines(t *testing.T) {
 		{"a: 1\nb: !<tag:yaml.org,2002:> x\n", 2, 4},
 		{"a: 1\n!<!!> b: x\n", 2, 1},
 		{"- !<tag:yaml.org,2002:>\n", 1, 3},
+		// JSON, read by its own reader: a lone CR is a line break there
+		// too (it was not: "[\r\r\r\r" was 1:6; attack, 2026-11-29)
+		{"[\r\r\r\r", 5, 1},   // the input ends inside the array, after four line breaks
+		{"[1,\r2,\r@]", 3, 1}, // @ on the third line
+		{"[1,\r\n@]", 2, 1},   // CRLF: one line break
+		{"[1,\n@]", 2, 1},
 	} {
 		_, err := Read([]byte(c.in), Options{File: "f.yaml"})
 		se, ok := err.(*SyntaxError)

@@ -73,7 +73,15 @@ func (r *jsonReader) skipSpace() {
 			r.pos++
 			r.line++
 			r.lineStart = r.pos
-		case ' ', '\t', '\r':
+		case '\r':
+			r.pos++
+			if r.pos == len(r.data) || r.data[r.pos] != '\n' {
+				// a lone CR is a line break, as YAML reads it (a CRLF is
+				// one at its LF)
+				r.line++
+				r.lineStart = r.pos
+			}
+		case ' ', '\t':
 			r.pos++
 		default:
 			return
