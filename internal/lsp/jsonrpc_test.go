@@ -52,6 +52,13 @@ func TestPositions(t *testing.T) {
 	if b := d.byteCol(Position{Line: 1, Character: 12}); b != len("data.a: \"😀\"") {
 		t.Errorf("byte column %d", b)
 	}
+	// lone CRs end lines, as LSP and the .kpatch parser have them (the
+	// parser's errors are on those lines)
+	for _, text := range []string{"[cm.x]\rdata.a: 1\r", "[cm.x]\r\ndata.a: 1\r\n", "[cm.x]\ndata.a: 1\n"} {
+		if c := newDocument("file:///p/x.kpatch", 1, text); len(c.lines) != 3 || c.lines[1] != "data.a: 1" {
+			t.Errorf("%q: lines %q", text, c.lines)
+		}
+	}
 	if d.path != "/p/x.kpatch" || pathURI("/p/a b.kpatch") != "file:///p/a%20b.kpatch" || uriPath("file:///p/a%20b.kpatch") != "/p/a b.kpatch" {
 		t.Errorf("uris: %s %s", d.path, pathURI("/p/a b.kpatch"))
 	}

@@ -25,7 +25,7 @@ type document struct {
 	path    string // absolute
 	version int
 	text    string
-	norm    string   // text with \r\n made \n
+	norm    string   // text with \r\n and a lone \r made \n (LSP's line ends, and the .kpatch parser's)
 	lines   []string // of norm, without line ends
 	kpatch  bool     // a .kpatch file (else a YAML patch list)
 
@@ -40,7 +40,7 @@ type document struct {
 }
 
 func newDocument(uri string, version int, text string) *document {
-	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: strings.ReplaceAll(text, "\r\n", "\n")}
+	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")}
 	d.kpatch = strings.EqualFold(filepath.Ext(d.path), ".kpatch")
 	d.lines = strings.Split(d.norm, "\n")
 	return d

@@ -49,7 +49,7 @@ func Format(src []byte, file string, opts Options) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	blank := false
-	for i, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
+	for i, line := range splitLines(src) {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
 		code := stripComment(line)
 		comment := strings.TrimSpace(line[len(code):])

@@ -109,6 +109,14 @@ func ParseKpatchAt(data []byte, at tree.Position) ([]*Patch, error) {
 	return parseKpatch(data, at, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
+// splitLines returns the lines of .kpatch text, ended by an LF, a CRLF or a
+// lone CR (the line breaks of YAML, whose values the lines hold, but NEL,
+// LS and PS: a file of an old Mac's CRs was one line, all of it a comment
+// when it started with one).
+func splitLines(data []byte) []string {
+	return strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n"), "\n")
+}
+
 // parseKpatch is ParseKpatch with the position of the text's first
 // character in its file, and limits: the longest line, and the deepest
 // path (tree.Limits.MaxDepth; 0: no limit), which a patch would otherwise
@@ -117,7 +125,7 @@ func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*P
 	file := origin.File
 	var patches []*Patch
 	var cur *Patch
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := splitLines(data)
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: origin.Line + i, Column: origin.Column}
 		// an error in a line of a section whose target may pick Secrets

@@ -3,6 +3,7 @@ package syntax
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -120,6 +121,17 @@ data.y: a#b
 `
 	if got := b.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// the same text with CRLF and with lone CR line breaks (an old Mac's
+	// file was one line, a comment) reads as the same patches
+	for _, eol := range []string{"\r\n", "\r"} {
+		other, err := ParseKpatch([]byte(strings.ReplaceAll(src, "\n", eol)), "f.kpatch")
+		if err != nil {
+			t.Fatalf("%q line breaks: %v", eol, err)
+		}
+		if !reflect.DeepEqual(other, patches) {
+			t.Errorf("%q line breaks: other patches", eol)
+		}
 	}
 }
 
