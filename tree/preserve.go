@@ -338,9 +338,10 @@ func (s *Stream) preservedCR() ([]byte, []outcome, error) {
 	out, outcomes, err := t.preserved()
 	if bytes.IndexByte(out, '\r') >= 0 {
 		// a CR the edits wrote (a comment's CRLF, which the writer
-		// writes raw) would be another line break among the CRs: "# c\r\n
-		// # d" in a flow collection read back with a blank line between
-		// (attack, 2026-11-29); the writer writes such a stream
+		// writes raw) would be another line break among the CRs: a
+		// head comment "# c\r\n# d" in a flow collection read back with
+		// a blank line between (attack, 2026-11-29); the writer writes
+		// such a stream
 		return nil, nil, err
 	}
 	if out != nil {
