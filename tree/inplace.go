@@ -958,7 +958,8 @@ const (
 // pairCost is the cost of pairing items x and y in alignItems, read as
 // ix and iy (itemInfos): three units (a removal or an addition costs
 // two) less one for each entry the two mappings have alike, key and
-// value (at most one unit less one: a pairing costs more than a removal,
+// value, at the same place from their start or their end (at most one unit
+// less one: a pairing costs more than a removal,
 // less than a removal and an addition), so that of two items that could
 // be paired with a changed one the one it changed wins (containers
 // "sidecar" and "app", the first removed and the second's image changed,
@@ -996,16 +997,20 @@ func pairCost(x, y *yaml.Node, ix, iy *itemInfo) int32 {
 	return 3*pairUnit - min(commonEntries(ix.entries, iy.entries), pairUnit-1)
 }
 
-// commonEntries returns at how many places x and y (itemInfo's entries)
-// hold the same entry, up to pairUnit-1 (what pairCost takes of it):
-// entries compared place by place, as the items of a list of one shape
-// have them (keys in another order count less; a merge of the entries
-// sorted took a third of the alignment of long lists of mappings, its
-// branches mispredicted).
+// commonEntries returns how many entries of y (itemInfo's entries) x
+// holds at the same place, counted from the start or from the end (an
+// entry removed or added in the middle shifts the ones after it: with
+// places from the start alone, an item that lost an entry in the middle
+// was no more alike what it became than another item of the same first
+// keys; FuzzReplaceValues, 2026-11-29), up to pairUnit-1 (what pairCost
+// takes of it). Two places per entry, not a merge of the entries sorted:
+// that took a third of the alignment of long lists of mappings, its
+// branches mispredicted.
 func commonEntries(x, y []uint64) int32 {
 	var n int32
-	for k := range min(len(x), len(y)) {
-		if x[k] == y[k] {
+	d := len(x) - len(y)
+	for k, e := range y {
+		if k < len(x) && x[k] == e || k+d >= 0 && k+d < len(x) && x[k+d] == e {
 			n++
 		}
 	}

@@ -1242,6 +1242,16 @@ func TestReplaceItems(t *testing.T) {
 			MapGet(l.Content[0], "image").Value = "a:2"
 			l.Content = l.Content[:1]
 		}, "l:\n- name: app\n  image: \"a:2\"   # A\n  ports:\n  - 8080\n"},
+		// the same with an entry removed from the middle of the changed
+		// one: its entries after it are alike at places counted from its
+		// end (from its start alone, the two items were as alike, and
+		// the first was paired with it; FuzzReplaceValues, 2026-11-29)
+		{"removed before one that lost an entry", "l:\n- apiVersion: v1\n  kind: Pod\n  a: 1\n  b: 2\n- apiVersion: v1\n  kind: Pod\n  c:  3\n  d:   4 # D\n", func(st *Stream) {
+			l := seq(st, "l")
+			it := l.Content[1]
+			it.Content = slices.Delete(it.Content, 4, 6) // c
+			l.Content = l.Content[1:]
+		}, "l:\n- apiVersion: v1\n  kind: Pod\n  d:   4 # D\n"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
@@ -1417,6 +1427,8 @@ func TestPairCostByKey(t *testing.T) {
 		{"one entry alike", "a: 1\nb: [x]\n", "a: 1\nb: [y]\n", 3*pairUnit - 1},
 		{"a value alike under another key", "a: 1\nb: [x]\n", "c: 1\nb: [y]\n", 3 * pairUnit},
 		{"a collection alike", "name: a\nports: [80]\n", "name: b\nports: [80]\n", 3*pairUnit - 1},
+		{"an entry removed in the middle", "a: 1\nb: 2\nc: 3\n", "a: 1\nc: 3\n", 3*pairUnit - 2},
+		{"an entry added in the middle", "a: 1\nc: 3\n", "a: 1\nb: 2\nc: 3\n", 3*pairUnit - 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x, y := Root(read(t, c.x).Docs[0]), Root(read(t, c.y).Docs[0])
