@@ -958,8 +958,7 @@ const (
 // pairCost is the cost of pairing items x and y in alignItems, read as
 // ix and iy (itemInfos): three units (a removal or an addition costs
 // two) less one for each entry the two mappings have alike, key and
-// value, at the same place from their start or their end (at most one unit
-// less one: a pairing costs more than a removal,
+// value, at their places (commonEntries) (at most one unit less one: a pairing costs more than a removal,
 // less than a removal and an addition), so that of two items that could
 // be paired with a changed one the one it changed wins (containers
 // "sidecar" and "app", the first removed and the second's image changed,
@@ -997,24 +996,52 @@ func pairCost(x, y *yaml.Node, ix, iy *itemInfo) int32 {
 	return 3*pairUnit - min(commonEntries(ix.entries, iy.entries), pairUnit-1)
 }
 
-// commonEntries returns how many entries of y (itemInfo's entries) x
-// holds at the same place, counted from the start or from the end (an
-// entry removed or added in the middle shifts the ones after it: with
-// places from the start alone, an item that lost an entry in the middle
-// was no more alike what it became than another item of the same first
-// keys; FuzzReplaceValues, 2026-11-29), up to pairUnit-1 (what pairCost
-// takes of it). Two places per entry, not a merge of the entries sorted:
-// that took a third of the alignment of long lists of mappings, its
-// branches mispredicted.
+// commonEntries returns how many entries x and y (itemInfo's entries)
+// hold alike in their places, up to pairUnit-1 (what pairCost takes of
+// it): entries compared place by place, as the items of a list of one
+// shape have them (keys in another order count less; a merge of the
+// entries sorted took a third of the alignment of long lists of mappings,
+// its branches mispredicted). Of lists of different lengths, the places
+// of the longer after some point are taken as many later as it has more
+// entries, at the point where that finds most alike: the entries added or
+// removed in one place (a key removed from the changed item), as the
+// edits of an item are. Compared from the front alone, the entries after
+// a removed key were in other places, and an item whose entries after it
+// were alike at the places of the changed one's won the pairing
+// (containers "app" and "sidecar", alike in all but name and image, the
+// app's command removed and the sidecar deleted: the sidecar paired with
+// the app, its name and image written anew, the app's lines cut; attack,
+// 2026-11-29; an item that lost an entry in the middle was as alike what it
+// became as a removed item of the same first keys: FuzzReplaceValues,
+// 2026-11-29).
 func commonEntries(x, y []uint64) int32 {
-	var n int32
-	d := len(x) - len(y)
-	for k, e := range y {
-		if k < len(x) && x[k] == e || k+d >= 0 && k+d < len(x) && x[k+d] == e {
-			n++
-		}
+	if len(x) > len(y) {
+		x, y = y, x
 	}
-	return min(n, pairUnit-1)
+	d := len(y) - len(x)
+	var n int32
+	if d == 0 {
+		for k := range x {
+			if x[k] == y[k] {
+				n++
+			}
+		}
+		return min(n, pairUnit-1)
+	}
+	// n: alike with y's places after the point; run: what moving the
+	// point past x's entries so far gains, best its most
+	var run, best int32
+	for k, e := range x {
+		if e == y[k] {
+			run++
+		}
+		if e == y[k+d] {
+			n++
+			run--
+		}
+		best = max(best, run)
+	}
+	return min(n+best, pairUnit-1)
 }
 
 // flowDiffers reports whether one of x and y is a flow collection and the

@@ -1252,6 +1252,24 @@ func TestReplaceItems(t *testing.T) {
 			it.Content = slices.Delete(it.Content, 4, 6) // c
 			l.Content = l.Content[1:]
 		}, "l:\n- apiVersion: v1\n  kind: Pod\n  d:   4 # D\n"},
+		// a changed item that lost a key, another item removed after it:
+		// the changed one is the same item, its entries after the lost
+		// one a place earlier; it was paired with the removed one, which
+		// has more entries alike at the same places (pull and ports),
+		// its name and image written anew with the other's spacing, the
+		// comment's lost, and the changed one's lines cut (attack,
+		// 2026-11-29: seven lines changed where one was)
+		{"a key removed, another item after it removed", "l:\n- name: app   # A\n  command: [run]\n  image: app:1\n  pull: Always\n  ports:\n  - 80\n- name:  side\n  image:  side:1\n  pull:  Always\n  ports:\n  - 80\n", func(st *Stream) {
+			l := seq(st, "l")
+			l.Content[0].Content = slices.Delete(l.Content[0].Content, 2, 4)
+			l.Content = l.Content[:1]
+		}, "l:\n- name: app   # A\n  image: app:1\n  pull: Always\n  ports:\n  - 80\n"},
+		{"a key added, another item before it removed", "l:\n- name:  side\n  image:  side:1\n  pull:  Always\n  ports:\n  - 80\n- name: app   # A\n  image: app:1\n  pull: Always\n  ports:\n  - 80\n", func(st *Stream) {
+			l := seq(st, "l")
+			app := l.Content[1]
+			app.Content = slices.Insert(app.Content, 2, item("command: run").Content...)
+			l.Content = l.Content[1:]
+		}, "l:\n- name: app   # A\n  command: run\n  image: app:1\n  pull: Always\n  ports:\n  - 80\n"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
@@ -1429,6 +1447,12 @@ func TestPairCostByKey(t *testing.T) {
 		{"a collection alike", "name: a\nports: [80]\n", "name: b\nports: [80]\n", 3*pairUnit - 1},
 		{"an entry removed in the middle", "a: 1\nb: 2\nc: 3\n", "a: 1\nc: 3\n", 3*pairUnit - 2},
 		{"an entry added in the middle", "a: 1\nc: 3\n", "a: 1\nb: 2\nc: 3\n", 3*pairUnit - 2},
+		// entries after a key removed or added a place away (attack,
+		// 2026-11-29: the name alone was alike)
+		{"a key removed", "name: a\ncmd: r\nimage: i\npull: A\n", "name: a\nimage: i\npull: A\n", 3*pairUnit - 3},
+		{"a key added", "name: a\nimage: i\npull: A\n", "name: a\ncmd: r\nimage: i\npull: A\n", 3*pairUnit - 3},
+		{"keys removed at the end", "name: a\nimage: i\npull: A\ncmd: r\n", "name: a\nimage: j\npull: A\n", 3*pairUnit - 2},
+		{"a key removed, others after it changed", "name: a\ncmd: r\nimage: i\npull: A\n", "name: a\nimage: j\npull: B\n", 3*pairUnit - 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x, y := Root(read(t, c.x).Docs[0]), Root(read(t, c.y).Docs[0])
