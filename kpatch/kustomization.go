@@ -873,9 +873,17 @@ func (k *kustomization) inSecretText(err error, n *yaml.Node) error {
 	if entry == nil {
 		return err
 	}
-	lines := strings.Split(string(k.data), "\n")
+	// (lines as YAML's: ended by an LF, a CRLF or a lone CR; a file of
+	// CRs was one line, the entry's text none: a Secret's values quoted in
+	// clear, or, an entry after the first line's with another after it,
+	// a slice out of range)
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(k.data), "\r\n", "\n"), "\r", "\n"), "\n")
 	if to == 0 || to-1 > len(lines) {
 		to = len(lines) + 1
+	}
+	if from > to-1 {
+		se.Secret = true // (not found: masked)
+		return err
 	}
 	text := strings.ToLower(strings.Join(lines[from-1:to-1], "\n"))
 	secretText := strings.Contains(text, "secret") || strings.Contains(text, "*")

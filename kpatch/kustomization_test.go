@@ -363,15 +363,25 @@ func TestKustomizationErrorsInSecretsMasked(t *testing.T) {
 		{"pathces: [{path: p.yaml}]\n", false},
 		// the entry of a Secret is the second; the error is in the first
 		{"patches:\n- {path: p.yaml, targt: {kind: ConfigMap}}\n- {patch: " + inline + "}\n", false},
+		// an entry of block lines, after another and before another
+		{"patches:\n- path: p.yaml\n- path: p.yaml\n  targt:\n    kind: ConfigMap\n- path: p.yaml\n", false},
+		{"patches:\n- path: p.yaml\n- patch: " + inline + "\n  targt: {kind: Secret}\n- path: p.yaml\n", true},
 	} {
-		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
-		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
-		if err == nil {
-			t.Errorf("%q: no error", c.text)
-			continue
-		}
-		if got := secret.InError(err); got != c.masked {
-			t.Errorf("%q: %v: masked %v, want %v", c.text, err, got, c.masked)
+		// the same with CRLF and lone CR line breaks (a file of CRs was
+		// one line to the entry's lines: its text none, a Secret's
+		// values quoted in clear, or a slice out of range, a panic;
+		// attack, 2026-11-29)
+		for _, eol := range []string{"\n", "\r\n", "\r"} {
+			text := strings.ReplaceAll(c.text, "\n", eol)
+			writeFiles(t, dir, map[string]string{"o/kustomization.yaml": text, "o/p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"})
+			_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+			if err == nil {
+				t.Errorf("%q: no error", text)
+				continue
+			}
+			if got := secret.InError(err); got != c.masked {
+				t.Errorf("%q: %v: masked %v, want %v", text, err, got, c.masked)
+			}
 		}
 	}
 }
