@@ -62,8 +62,10 @@ func quote(data []byte, pos tree.Position, masked bool) string {
 }
 
 // lineAt returns line n (from 1) of data, its line break not included.
-// Lines end as the reader of the file ends them: a .kpatch file's at "\n"
-// and "\r\n"; YAML's (yaml) also at a lone "\r" and at NEL, LS and PS,
+// Lines end as the reader of the file ends them: a .kpatch file's at "\n",
+// "\r\n" and a lone "\r" (kpatch/syntax's lines: the line after the
+// error's was quoted when an earlier line held a lone "\r", none in a file
+// of them; attack, 2026-11-29); YAML's (yaml) also at NEL, LS and PS,
 // which kmerge's YAML reader counts as line breaks, as yaml.v3 does: the
 // line quoted is the line the error's position counts.
 func lineAt(data []byte, n int, yaml bool) (string, bool) {
@@ -80,12 +82,12 @@ func lineAt(data []byte, n int, yaml bool) (string, bool) {
 				end, next = i, i+2
 				break
 			}
-			if !yaml {
-				continue
-			}
 			if c == '\r' {
 				end, next = i, i+1
 				break
+			}
+			if !yaml {
+				continue
 			}
 			if w := separator(text[i:]); w > 0 {
 				end, next = i, i+w

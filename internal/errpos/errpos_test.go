@@ -96,8 +96,8 @@ func TestQuoteMasked(t *testing.T) {
 
 // TestQuoteLineBreaks: the line quoted is the line the position counts.
 // In YAML, NEL, LS, PS and a lone "\r" end lines, as kmerge's reader (and
-// yaml.v3) count them; in a .kpatch file only "\n" and "\r\n" do, and LS
-// or PS in a quoted line show as U+FFFD. The lines used to be cut at "\n"
+// yaml.v3) count them; in a .kpatch file "\n", "\r\n" and a lone "\r"
+// do, and LS or PS in a quoted line show as U+FFFD. The lines used to be cut at "\n"
 // alone: an error at line 4 of a Secret whose line 4 held two LS quoted
 // line 6, "  password: hunter2" (the attack of 2026-11-29).
 func TestQuoteLineBreaks(t *testing.T) {
@@ -116,6 +116,11 @@ func TestQuoteLineBreaks(t *testing.T) {
 		{"a.yaml", "a: 1\n", 3, 1, ""},
 		{"p.kpatch", "[cm.a]\ndata.x: \"p\u2028q\u0085\"\r\nbad line\n", 3, 1, "  bad line\n  ^\n"},
 		{"p.kpatch", "[cm.a]\ndata.x: \"p\u2028q\u0085\"\r\nbad line\n", 2, 9, "  data.x: \"p\ufffdq\ufffd\"\n          ^\n"},
+		// a lone "\r" ends a .kpatch line too, as the parser counts them
+		// since it reads old Macs' files (it quoted the line after the
+		// error's, or none in a file of CRs; attack, 2026-11-29)
+		{"p.kpatch", "# a\r[secret.s]\nstringData.bad key: x\nstringData.password: hunter2\n", 3, 1, "  stringData.bad key: x\n  ^\n"},
+		{"p.kpatch", "# a\r[cm.a]\rbad line\r", 3, 1, "  bad line\n  ^\n"},
 	} {
 		if got := Quote([]byte(c.data), tree.Position{File: c.file, Line: c.line, Column: c.col}); got != c.want {
 			t.Errorf("%s line %d of %q: got\n%q\nwant\n%q", c.file, c.line, c.data, got, c.want)
