@@ -949,9 +949,13 @@ func alignItems(a, b []*yaml.Node, cells *int) []itemStep {
 
 // The costs of alignItems' steps: a removal or an addition costs
 // moveCost, a pairing pairUnit*3 less what the two items have in common
-// (pairCost), a kept item nothing.
+// (pairCost), a kept item nothing. A unit is 1024: two items with more
+// than 15 entries alike were as alike as any others (of 16, the most
+// pairCost took), and a removed item before a changed one, both with 16
+// entries alike, was paired with it again (attack, 2026-11-29); the
+// table's costs stay below 1<<31 (at most moveCost times 1<<16+1 steps).
 const (
-	pairUnit = 16
+	pairUnit = 1 << 10
 	moveCost = 2 * pairUnit
 )
 

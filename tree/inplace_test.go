@@ -1146,6 +1146,10 @@ func TestReplaceItems(t *testing.T) {
 		return func(st *Stream) { a(st); b(st) }
 	}
 	env := "e:\n- name: P # p\n  value: 1 # p\n- name: U # u\n  value: 2 # u\n- name: C # c\n  value: 3 # c\n"
+	var sixteen string // (16 entries)
+	for q := range 16 {
+		sixteen += fmt.Sprintf("  k%02d: same\n", q)
+	}
 	for _, c := range []struct {
 		name, in string
 		edit     func(st *Stream)
@@ -1270,6 +1274,13 @@ func TestReplaceItems(t *testing.T) {
 			app.Content = slices.Insert(app.Content, 2, item("command: run").Content...)
 			l.Content = l.Content[1:]
 		}, "l:\n- name: app   # A\n  command: run\n  image: app:1\n  pull: Always\n  ports:\n  - 80\n"},
+		// the same with 16 entries alike in both: as alike as any, the
+		// removed one was paired again (attack, 2026-11-29)
+		{"removed before a changed one, many entries alike", "l:\n- name:  side\n  image:  s:1\n" + sixteen + "- name: app   # A\n  image: a:1   # B\n" + sixteen, func(st *Stream) {
+			l := seq(st, "l")
+			MapGet(l.Content[1], "image").Value = "a:2"
+			l.Content = l.Content[1:]
+		}, "l:\n- name: app   # A\n  image: a:2   # B\n" + sixteen},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
@@ -1441,7 +1452,7 @@ func TestPairCostByKey(t *testing.T) {
 		{"another key", "a: {}\nb: 1\n", "c:\n  0: 1\n", 3 * pairUnit},
 		{"a scalar and a collection", "a: 1\nb: 1\n", "a: [1]\n", 3 * pairUnit},
 		{"many keys", "a: {}\n" + many(40), "a:\n  0: 1\n" + many(39), 4 * pairUnit},
-		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 3*pairUnit - (pairUnit - 1)}, // 39 entries alike
+		{"many keys, alike", "a: []\n" + many(40), "a: [2]\n" + many(39), 3*pairUnit - 39}, // 39 entries alike
 		{"one entry alike", "a: 1\nb: [x]\n", "a: 1\nb: [y]\n", 3*pairUnit - 1},
 		{"a value alike under another key", "a: 1\nb: [x]\n", "c: 1\nb: [y]\n", 3 * pairUnit},
 		{"a collection alike", "name: a\nports: [80]\n", "name: b\nports: [80]\n", 3*pairUnit - 1},
