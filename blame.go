@@ -424,10 +424,13 @@ func objectRoot(doc *yaml.Node, o *blamedObject) *yaml.Node {
 	return root
 }
 
-// splitLines returns the lines of a text, without their line breaks.
+// splitLines returns the lines of a text, without their line breaks: an
+// LF, a CRLF or a lone CR, as YAML counts lines (the lines of the nodes
+// blamed; a file of an old Mac's CRs was one line, its every node's line
+// past it, its Secrets' values shown in clear).
 func splitLines(b []byte) []string {
-	s := strings.TrimSuffix(string(b), "\n")
-	if s == "" {
+	s := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\r", "\n")
+	if s = strings.TrimSuffix(s, "\n"); s == "" {
 		return nil
 	}
 	return strings.Split(s, "\n")
