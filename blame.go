@@ -13,6 +13,7 @@ import (
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
 	"github.com/kmerge/kmerge/fieldpath"
+	"github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
@@ -429,8 +430,8 @@ func objectRoot(doc *yaml.Node, o *blamedObject) *yaml.Node {
 // blamed; a file of an old Mac's CRs was one line, its every node's line
 // past it, its Secrets' values shown in clear).
 func splitLines(b []byte) []string {
-	s := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\r", "\n")
-	if s = strings.TrimSuffix(s, "\n"); s == "" {
+	s := strings.TrimSuffix(lines.Normalize(string(b)), "\n")
+	if s == "" {
 		return nil
 	}
 	return strings.Split(s, "\n")

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/internal/suggest"
 	"github.com/kmerge/kmerge/internal/walk"
@@ -877,7 +878,7 @@ func (k *kustomization) inSecretText(err error, n *yaml.Node) error {
 	// CRs was one line, the entry's text none: a Secret's values quoted in
 	// clear, or, an entry after the first line's with another after it,
 	// a slice out of range)
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(k.data), "\r\n", "\n"), "\r", "\n"), "\n")
+	lines := lines.Split(string(k.data))
 	if to == 0 || to-1 > len(lines) {
 		to = len(lines) + 1
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/internal/readfile"
 	"github.com/kmerge/kmerge/tree"
 )
@@ -40,7 +41,7 @@ type document struct {
 }
 
 func newDocument(uri string, version int, text string) *document {
-	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")}
+	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: lines.Normalize(text)}
 	d.kpatch = strings.EqualFold(filepath.Ext(d.path), ".kpatch")
 	d.lines = strings.Split(d.norm, "\n")
 	return d

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -49,7 +50,7 @@ func Format(src []byte, file string, opts Options) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	blank := false
-	for i, line := range splitLines(src) {
+	for i, line := range lines.Split(string(src)) {
 		pos := tree.Position{File: file, Line: i + 1, Column: 1}
 		code := stripComment(line)
 		comment := strings.TrimSpace(line[len(code):])

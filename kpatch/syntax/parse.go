@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kmerge/kmerge/change"
+	"github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/tree"
 )
 
@@ -109,14 +110,6 @@ func ParseKpatchAt(data []byte, at tree.Position) ([]*Patch, error) {
 	return parseKpatch(data, at, DefaultMaxLineBytes, tree.DefaultLimits().MaxDepth)
 }
 
-// splitLines returns the lines of .kpatch text, ended by an LF, a CRLF or a
-// lone CR (the line breaks of YAML, whose values the lines hold, but NEL,
-// LS and PS: a file of an old Mac's CRs was one line, all of it a comment
-// when it started with one).
-func splitLines(data []byte) []string {
-	return strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n"), "\n")
-}
-
 // parseKpatch is ParseKpatch with the position of the text's first
 // character in its file, and limits: the longest line, and the deepest
 // path (tree.Limits.MaxDepth; 0: no limit), which a patch would otherwise
@@ -125,7 +118,10 @@ func parseKpatch(data []byte, origin tree.Position, maxLine, maxDepth int) ([]*P
 	file := origin.File
 	var patches []*Patch
 	var cur *Patch
-	lines := splitLines(data)
+	// (lines ended by an LF, a CRLF or a lone CR, as YAML's: a file of an
+	// old Mac's CRs was one line, all of it a comment when it started
+	// with one)
+	lines := lines.Split(string(data))
 	for i, line := range lines {
 		pos := tree.Position{File: file, Line: origin.Line + i, Column: origin.Column}
 		// an error in a line of a section whose target may pick Secrets
