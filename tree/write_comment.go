@@ -1,6 +1,10 @@
 package tree
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // Where the writer puts comments. A node's comments are its head comment
 // (the lines above it), its line comment (after it, on its line) and its
@@ -168,6 +172,12 @@ func (w *writer) comment(c string) {
 			pound = true
 		}
 		n := charWidth(c, i)
+		if r, size := utf8.DecodeRuneInString(c[i:]); !commentChar(r, size) {
+			// (a comment has no escapes: written raw, the text would
+			// not read)
+			w.fail("a comment holding %s, which YAML text cannot hold", describeChar(r, size, c[i]))
+			return
+		}
 		w.out = append(w.out, c[i:i+n]...)
 		i += n
 		w.lead = false
@@ -177,6 +187,32 @@ func (w *writer) comment(c string) {
 		w.newline()
 	}
 	w.room = true
+}
+
+// commentChar reports whether the character r (of size bytes in UTF-8;
+// utf8.RuneError of size 1 is a byte that is not UTF-8) may stand in a
+// comment: a printable character of YAML (a tab, 0x20 to 0x7E, NEL, 0xA0
+// to 0xD7FF, 0xE000 to 0xFFFD but the byte order mark, 0x10000 and
+// above). Line breaks are written as line breaks before this is asked.
+func commentChar(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return false
+	case r == '\t', r >= 0x20 && r <= 0x7E, r == 0x85:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0x10000:
+		return true
+	}
+	return r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF
+}
+
+// describeChar names a character for an error: "U+0000", or "the byte
+// 0xFF" (b) where it is no UTF-8.
+func describeChar(r rune, size int, b byte) string {
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("the byte %#x, which is no UTF-8,", b)
+	}
+	return fmt.Sprintf("%U", r)
 }
 
 // lineBreak writes a line break of a comment or a scalar as it is: a line

@@ -672,6 +672,46 @@ func TestWaitingCommentsKept(t *testing.T) {
 	}
 }
 
+// TestCommentCharacters: a comment is written as it is, its line breaks
+// as line breaks (each line after one given "# "), so a character YAML
+// text cannot hold (a control character, a byte order mark, a byte that
+// is no UTF-8) cannot be written: the writer refuses the document, with
+// the character named, where it wrote it raw and the text did not read
+// (a comment of a tree a program made).
+func TestCommentCharacters(t *testing.T) {
+	for _, c := range []struct{ comment, err string }{
+		{"# a\x00b", "U+0000"},
+		{"# a\x1bb", "U+001B"},
+		{"# a\x7fb", "U+007F"},
+		{"# a\u0080b", "U+0080"},
+		{"# a\ufeffb", "U+FEFF"},
+		{"# a\xffb", "the byte 0xff"},
+		{"# tab\tand é, ☃, 😀", ""},
+		{"# a\rb: 1", ""}, // a line break: "# b: 1" on the next line
+		{"# a\u2028b", ""},
+	} {
+		st := read(t, "k: v\nz: 1\n")
+		MapGet(Root(st.Docs[0]), "z").LineComment = c.comment
+		Root(st.Docs[0]).Content[2].HeadComment = c.comment
+		var b bytes.Buffer
+		err := WriteYAML(&b, st.Style, st.Docs...)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: %v, want an error naming %s (written %q)", c.comment, err, c.err, b.String())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.comment, err)
+			continue
+		}
+		back, err := Read(b.Bytes(), Options{})
+		if err != nil || !equalDocs(back.Docs, st.Docs) {
+			t.Errorf("%q: written %q, which reads otherwise (%v)", c.comment, b.String(), err)
+		}
+	}
+}
+
 // TestReplacedCommentsKept: a comment waiting for its place when another
 // of its kind takes its slot (which yaml.v3's encoder drops) is kept: a
 // head comment above the next key with that key's own, a line comment
