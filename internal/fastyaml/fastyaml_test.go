@@ -220,6 +220,10 @@ func TestAppendToContent(t *testing.T) {
 // keys, directives, flow collections over lines, CRLF line breaks, byte
 // order marks, tabs, long lines, documents without content.
 var oddInputs = []string{
+	// a block scalar's header at the column of a sequence's dashes after
+	// an empty item: yaml.v3 reads it as that item's value, kmerge refuses
+	// it on purpose, as at the root ("- \n>"; FuzzDifferential, 2026-11-29)
+	"0:\n       - \n       >", "0:\n  - \n  |\n", "- a:\n  - \n  >-\n", "- \n>\n",
 	// %YAML versions as yaml.v3 reads them: numbers of two digits at most,
 	// 1.00 is 1.0 (FuzzDifferential, 2026-11-29)
 	"%YAML 1.00\n---", "%YAML 01.1\n---\na", "%YAML 1.01\n---", "%YAML 1.123\n---", "%YAML 001.001\n---\na",

@@ -1642,6 +1642,12 @@ func (r *reader) sequence(col int, p props) *yaml.Node {
 			r.kids = append(r.kids, item)
 		}
 		if r.ind != col || r.src[r.pos] != '-' || !r.isBlankAt(r.pos+1) {
+			if r.ind == col {
+				// a block scalar's header at the dashes' column, where
+				// yaml.v3 reads the empty item's value (FuzzDifferential,
+				// 2026-11-29: "0:\n  - \n  >"), as at the root
+				r.blockScalarOutdented()
+			}
 			break
 		}
 		head = r.com.next(col, item, true)
