@@ -426,11 +426,12 @@ func objectRoot(doc *yaml.Node, o *blamedObject) *yaml.Node {
 }
 
 // splitLines returns the lines of a text, without their line breaks: an
-// LF, a CRLF or a lone CR, as YAML counts lines (the lines of the nodes
-// blamed; a file of an old Mac's CRs was one line, its every node's line
-// past it, its Secrets' values shown in clear).
+// LF, a CRLF, a lone CR, a NEL, an LS or a PS, as kmerge's YAML reader
+// counts lines (the lines of the nodes blamed; a file of an old Mac's CRs
+// was one line, its every node's line past it, its Secrets' values shown
+// in clear, as in one of NELs).
 func splitLines(b []byte) []string {
-	s := strings.TrimSuffix(lines.Normalize(string(b)), "\n")
+	s := strings.TrimSuffix(lines.NormalizeYAML(string(b)), "\n")
 	if s == "" {
 		return nil
 	}

@@ -160,9 +160,12 @@ func TestSecretsNeverShown(t *testing.T) {
 		{about: "a selector in lines", file: "p.kpatch", patches: "[secret.db]\nstringData.cert[0]: y\n", shows: []string{"*error"}},
 		{about: "a field below a string", file: "p.kpatch", patches: "[secret.db]\nstringData.p.x: y\n", shows: []string{"error"}},
 		{about: "setting values: the trace", file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
-		// the manifests' lines ended by lone CRs (an old Mac's file): blame
-		// cut its lines at LF alone, the file one line, shown in clear
+		// the manifests' lines ended by lone CRs (an old Mac's file), or
+		// NELs or LSs (YAML 1.1's): blame cut its lines at LF alone, the
+		// file one line, shown in clear
 		{about: "setting values in a file of CRs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\r"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
+		{about: "setting values in a file of NELs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\u0085"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
+		{about: "setting values in a file of LSs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\u2028"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
 		{about: "setting values in a file of CRLFs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\r\n"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
 		{about: "two field patches on one value: a conflict", file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\n\n[secret.db]\nstringData.p: NEW-SECRET-2\n", shows: []string{"*conflicts"}},
 		{about: "a field patch on a Secret of a List", manifests: attackList, file: "p.kpatch", patches: "[secret.db]\nstringData.p[0]: x\n", shows: []string{"*error"}},

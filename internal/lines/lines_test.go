@@ -27,3 +27,17 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeYAML: the line breaks of YAML 1.1, which kmerge's reader
+// counts (as yaml.v3's does), become LFs too.
+func TestNormalizeYAML(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\u0085b\u2028c\u2029d\r\ne\rf\n": "a\nb\nc\nd\ne\nf\n",
+		"a\xc2\x84b":                       "a\xc2\x84b", // U+0084, no line break
+		"plain":                            "plain",
+	} {
+		if got := NormalizeYAML(in); got != want {
+			t.Errorf("NormalizeYAML(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
