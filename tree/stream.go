@@ -110,7 +110,7 @@ type Options struct {
 // it back so that untouched parts keep their look.
 type Style struct {
 	Indent           int  // spaces per nesting level of mappings (2 if unknown)
-	CompactSequences bool // "- item" at the column of its parent key, as kubectl writes
+	CompactSequences bool // "- item" at the column of its parent key, as kubectl writes (the writer: two columns left of the next level, as yaml.v3 writes, which is the key's column with an Indent of 2)
 }
 
 // Stream is a parsed YAML or JSON stream.
