@@ -606,8 +606,10 @@ func (k *kustomization) inline(n *yaml.Node) (content, error) {
 // indentOfLine returns the indentation of line (1-based) of text, 0 when
 // it has no such line.
 func indentOfLine(text []byte, line int) int {
-	lines := strings.SplitN(string(text), "\n", line+1)
-	if line-1 >= len(lines) {
+	// (lines as the YAML reader counts them: at "\n" alone, a file of
+	// CRs had no line 2, and an inline block's errors pointed at column 1)
+	lines := lines.SplitYAML(string(text))
+	if line < 1 || line-1 >= len(lines) {
 		return 0
 	}
 	l := lines[line-1]
@@ -877,8 +879,11 @@ func (k *kustomization) inSecretText(err error, n *yaml.Node) error {
 	// (lines as YAML's: ended by an LF, a CRLF or a lone CR; a file of
 	// CRs was one line, the entry's text none: a Secret's values quoted in
 	// clear, or, an entry after the first line's with another after it,
-	// a slice out of range)
-	lines := lines.Split(string(k.data))
+	// a slice out of range; and by a NEL, LS or PS, which the YAML reader
+	// counts too: lines ended by NELs before the entry made the lines
+	// taken for it later ones, without "secret", and its values were
+	// quoted in clear)
+	lines := lines.SplitYAML(string(k.data))
 	if to == 0 || to-1 > len(lines) {
 		to = len(lines) + 1
 	}

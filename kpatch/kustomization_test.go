@@ -370,8 +370,9 @@ func TestKustomizationErrorsInSecretsMasked(t *testing.T) {
 		// the same with CRLF and lone CR line breaks (a file of CRs was
 		// one line to the entry's lines: its text none, a Secret's
 		// values quoted in clear, or a slice out of range, a panic;
-		// attack, 2026-11-29)
-		for _, eol := range []string{"\n", "\r\n", "\r"} {
+		// attack, 2026-11-29), and NEL, LS and PS, which the YAML reader
+		// counts as line breaks too
+		for _, eol := range []string{"\n", "\r\n", "\r", "\u0085", "\u2028", "\u2029"} {
 			text := strings.ReplaceAll(c.text, "\n", eol)
 			writeFiles(t, dir, map[string]string{"o/kustomization.yaml": text, "o/p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"})
 			_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
@@ -382,6 +383,24 @@ func TestKustomizationErrorsInSecretsMasked(t *testing.T) {
 			if got := secret.InError(err); got != c.masked {
 				t.Errorf("%q: %v: masked %v, want %v", text, err, got, c.masked)
 			}
+		}
+	}
+}
+
+// TestKustomizationErrorsInSecretsMaskedMixedBreaks: lines ended by NELs
+// before the entry (one line to a cut at LF, CRLF and CR alone, three to
+// the YAML reader) made the entry's lines taken for later ones, which did
+// not name secret: the line of the entry of a Secret, its inline patch's
+// values, was quoted in clear (attack, 2026-11-29).
+func TestKustomizationErrorsInSecretsMaskedMixedBreaks(t *testing.T) {
+	dir := t.TempDir()
+	inline := `"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {p: NEWVAL8}"`
+	for _, sep := range []string{"\u0085", "\u2028", "\u2029"} {
+		text := "resources:" + sep + "- a.yaml" + sep + "- b.yaml\npatches:\n- {patch: " + inline + ", targt: {kind: Secret}}\n- path: p.yaml\n- path: p.yaml\n- path: p.yaml\n"
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": text, "o/p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"})
+		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+		if err == nil || !secret.InError(err) {
+			t.Errorf("%q: %v: not masked", text, err)
 		}
 	}
 }
@@ -542,6 +561,27 @@ func TestKustomizationPatchMatchesNothing(t *testing.T) {
 			t.Errorf("%s: %v", c.path, err)
 		case c.err == "" && (len(res.Warnings) != 1 || res.Warnings[0].Msg != c.warning):
 			t.Errorf("%s: warnings %v, want %s", c.path, res.Warnings, c.warning)
+		}
+	}
+}
+
+// TestKustomizationInlineBlockPosition: an inline patch of a block
+// (patch: |-) starts at the block's indentation on the line after the
+// indicator, whatever the kustomization's line breaks: the indentation
+// was found by a cut at "\n" alone, so that a file of CRs, or of NELs,
+// had no such line, and the patch was placed at column 1 (attack,
+// 2026-11-29).
+func TestKustomizationInlineBlockPosition(t *testing.T) {
+	dir := t.TempDir()
+	for _, eol := range []string{"\n", "\r\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		text := strings.ReplaceAll("patches:\n- target: {kind: Deployment}\n  patch: |-\n    - {op: replace, path: /spec/replicas, value: 2}\n", "\n", eol)
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": text})
+		ps, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("%q: %d patches, %v", text, len(ps), err)
+		}
+		if p := ps[0].Pos; p.Line != 4 || p.Column != 5 {
+			t.Errorf("%q: the patch at %d:%d, want 4:5", text, p.Line, p.Column)
 		}
 	}
 }

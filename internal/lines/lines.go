@@ -34,3 +34,43 @@ var yamlBreaks = strings.NewReplacer("\u0085", "\n", "\u2028", "\n", "\u2029", "
 func Split(s string) []string {
 	return strings.Split(Normalize(s), "\n")
 }
+
+// SplitYAML returns the lines of s as kmerge's YAML reader counts them
+// (NormalizeYAML), without their line breaks: line n of a YAML position
+// is element n-1.
+func SplitYAML(s string) []string {
+	return strings.Split(NormalizeYAML(s), "\n")
+}
+
+// SplitYAMLAfter cuts s after each line break kmerge's YAML reader counts
+// (LF, CRLF, CR, NEL, LS, PS), each line keeping its break: joined, the
+// lines are s again, and line n of a YAML position is element n-1 (the
+// last one, without a break, empty when s ends with one).
+func SplitYAMLAfter(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		w := 0
+		switch {
+		case s[i] == '\n':
+			w = 1
+		case s[i] == '\r':
+			w = 1
+			if i+1 < len(s) && s[i+1] == '\n' {
+				w = 2
+			}
+		case strings.HasPrefix(s[i:], "\u0085"):
+			w = 2
+		case strings.HasPrefix(s[i:], "\u2028"), strings.HasPrefix(s[i:], "\u2029"):
+			w = 3
+		}
+		if w == 0 {
+			i++
+			continue
+		}
+		out = append(out, s[start:i+w])
+		i += w
+		start = i
+	}
+	return append(out, s[start:])
+}

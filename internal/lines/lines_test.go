@@ -2,6 +2,7 @@ package lines
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,29 @@ func TestNormalizeYAML(t *testing.T) {
 	} {
 		if got := NormalizeYAML(in); got != want {
 			t.Errorf("NormalizeYAML(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSplitYAML: the lines of YAML texts with every line break kmerge's
+// reader counts, with and without them kept.
+func TestSplitYAML(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		want  []string // SplitYAMLAfter's
+		lines []string // SplitYAML's
+	}{
+		{"", []string{""}, []string{""}},
+		{"a", []string{"a"}, []string{"a"}},
+		{"a\u0085b\u2028c\u2029d\r\ne\rf\n", []string{"a\u0085", "b\u2028", "c\u2029", "d\r\n", "e\r", "f\n", ""}, []string{"a", "b", "c", "d", "e", "f", ""}},
+		{"a\r\r\nb", []string{"a\r", "\r\n", "b"}, []string{"a", "", "b"}},
+		{"a\xc2\x84b\xe2\x80", []string{"a\xc2\x84b\xe2\x80"}, []string{"a\xc2\x84b\xe2\x80"}}, // U+0084, a cut LS: no line break
+	} {
+		if got := SplitYAMLAfter(c.in); !slices.Equal(got, c.want) || strings.Join(got, "") != c.in {
+			t.Errorf("SplitYAMLAfter(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := SplitYAML(c.in); !slices.Equal(got, c.lines) {
+			t.Errorf("SplitYAML(%q) = %q, want %q", c.in, got, c.lines)
 		}
 	}
 }
