@@ -32,10 +32,11 @@ func placeAt(d *document, root *yaml.Node, line, col int) *cursorPlace {
 	var best *cursorPlace
 	var walk func(n *yaml.Node, chain []*yaml.Node, path fieldpath.Path)
 	consider := func(start *yaml.Node, value, key *yaml.Node, chain []*yaml.Node, path fieldpath.Path) {
-		if start.Line != line {
+		at := tree.Position{Line: start.Line, Column: start.Column}
+		if d.lineOf(at) != line-1 {
 			return
 		}
-		c := d.column(tree.Position{Line: start.Line, Column: start.Column})
+		c := d.column(at)
 		if c > col || best != nil && c < best.start {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kmerge/kmerge/change"
 	"github.com/kmerge/kmerge/conflict"
+	textlines "github.com/kmerge/kmerge/internal/lines"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/kpatch/syntax"
 	"github.com/kmerge/kmerge/resource"
@@ -58,10 +59,14 @@ type objectChange struct {
 // which keeps every other line where it is. A text that is not YAML, or
 // not a list, is one error.
 func parsePatchList(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
-	lines := append([]string(nil), d.lines...)
+	// the lines as the YAML reader counts them, each with its line break
+	// (a NEL, LS or PS too: the protocol's lines, d.lines, are fewer, and
+	// an item's lines blanked by the reader's count were past them, a
+	// panic; attack, 2026-11-29)
+	lines := textlines.SplitYAMLAfter(d.norm)
 	var errs []error
 	for len(errs) < maxParseErrors {
-		text := strings.Join(lines, "\n")
+		text := strings.Join(lines, "")
 		var warnings []kpatch.Warning // a kustomization's fields kmerge does not read
 		patches, err := kpatch.Parse([]byte(text), d.path, kpatch.LoadOptions{Warn: func(w kpatch.Warning) { warnings = append(warnings, w) }})
 		if err == nil {
@@ -87,8 +92,9 @@ func parsePatchList(d *document) ([]*syntax.Patch, []kpatch.Warning, []error) {
 		if from == 0 {
 			return nil, nil, errs
 		}
-		for i := from; i <= to; i++ {
-			lines[i-1] = ""
+		for i := from; i <= to && i <= len(lines); i++ {
+			l := lines[i-1]
+			lines[i-1] = l[len(strings.TrimRight(l, "\n\u0085\u2028\u2029")):] // its line break kept
 		}
 	}
 	return nil, nil, errs

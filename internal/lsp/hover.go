@@ -33,7 +33,7 @@ type spot struct {
 // every step: it works for .kpatch files and YAML patch lists alike.
 func spotAt(d *document, a *analysis, p Position) *spot {
 	col := d.byteCol(p)
-	onLine := func(pos tree.Position) bool { return pos.Line-1 == p.Line }
+	onLine := func(pos tree.Position) bool { return d.lineOf(pos) == p.Line }
 	pick := func(pt *syntax.Patch, set *syntax.Assignment, base, steps syntax.Path) *spot {
 		var best = -1
 		for i, st := range steps {

@@ -13,9 +13,8 @@ import (
 // line. value, when known, is the value of an assignment that starts at p
 // (a value may hold dots and spaces).
 func tokenRange(d *document, p tree.Position, value *syntax.Value) Range {
-	line := p.Line - 1
+	line, b := d.at(p)
 	text := d.line(line)
-	b := d.column(p)
 	var end int
 	if d.kpatch {
 		end = kpatchTokenEnd(text, b, value)

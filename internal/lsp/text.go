@@ -29,6 +29,10 @@ type document struct {
 	norm    string   // text with \r\n and a lone \r made \n (LSP's line ends, and the .kpatch parser's)
 	lines   []string // of norm, without line ends
 	kpatch  bool     // a .kpatch file (else a YAML patch list)
+	// where each line of a YAML document, as kmerge's YAML reader counts
+	// them (at NEL, LS and PS too, which end no line of the protocol),
+	// starts in lines; nil when the two count alike
+	yamlLines []lineStart
 
 	// the check of this version (check.go), begun as it is made; nil for
 	// a document only read (a test's)
@@ -44,13 +48,60 @@ func newDocument(uri string, version int, text string) *document {
 	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, norm: lines.Normalize(text)}
 	d.kpatch = strings.EqualFold(filepath.Ext(d.path), ".kpatch")
 	d.lines = strings.Split(d.norm, "\n")
+	if !d.kpatch && strings.ContainsAny(d.norm, "\u0085\u2028\u2029") {
+		for i, l := range d.lines {
+			off := 0
+			for _, y := range lines.SplitYAMLAfter(l) {
+				d.yamlLines = append(d.yamlLines, lineStart{i, off})
+				off += len(y)
+			}
+		}
+	}
 	return d
+}
+
+// lineStart is where a line of a YAML document (kmerge's count) starts:
+// the protocol's line (from 0) and the byte offset in it.
+type lineStart struct{ line, off int }
+
+// at returns where a kmerge position of the document is in the
+// protocol's lines: the line (from 0) and the byte offset in it. A YAML
+// reader's line is not the protocol's in a document with a NEL, LS or PS
+// (the reader counts them as line breaks, the protocol does not): its
+// errors were put on later lines, or past the end (a panic blanking a
+// patch list's item: attack, 2026-11-29).
+func (d *document) at(p tree.Position) (line, byteCol int) {
+	line, start := p.Line-1, 0
+	if d.yamlLines != nil && line >= 0 {
+		if line >= len(d.yamlLines) {
+			return len(d.lines), 0 // past the end: no line
+		}
+		line, start = d.yamlLines[line].line, d.yamlLines[line].off
+	}
+	col := max(p.Column-1, 0)
+	if d.kpatch {
+		return line, col
+	}
+	text := d.line(line)
+	off := min(start, len(text))
+	for i := 0; i < col && off < len(text); i++ {
+		_, size := utf8.DecodeRuneInString(text[off:])
+		off += size
+	}
+	return line, off
+}
+
+// lineOf returns the protocol's line (from 0) of a kmerge position of the
+// document (at).
+func (d *document) lineOf(p tree.Position) int {
+	line, _ := d.at(p)
+	return line
 }
 
 // again returns a new document of the same version and text, for a new
 // check.
 func (d *document) again() *document {
-	return &document{uri: d.uri, path: d.path, version: d.version, text: d.text, norm: d.norm, lines: d.lines, kpatch: d.kpatch}
+	return &document{uri: d.uri, path: d.path, version: d.version, text: d.text, norm: d.norm, lines: d.lines, kpatch: d.kpatch, yamlLines: d.yamlLines}
 }
 
 // line returns a line's text, "" past the end.
@@ -84,17 +135,9 @@ func (d *document) pos(line, byteCol int) Position {
 
 // column turns a kmerge position's column (1-based; bytes in a .kpatch
 // file, characters in YAML, as yaml.v3 counts) into a byte offset.
+// (in the protocol's line of p: at).
 func (d *document) column(p tree.Position) int {
-	col := max(p.Column-1, 0)
-	if d.kpatch {
-		return col
-	}
-	text := d.line(p.Line - 1)
-	off := 0
-	for i := 0; i < col && off < len(text); i++ {
-		_, size := utf8.DecodeRuneInString(text[off:])
-		off += size
-	}
+	_, off := d.at(p)
 	return off
 }
 
