@@ -332,6 +332,24 @@ func TestPositionsInFunctionConfig(t *testing.T) {
 	}
 }
 
+// TestPositionsInFunctionConfigLineBreaks: the lines of the ResourceList
+// before the functionConfig ended by a CR, a NEL or an LS, which the YAML
+// reader counts as line breaks: the text's origin was found by a cut at
+// "\n" alone, the kpatch block's line taken for a later one, and its
+// errors named the extracted text's lines (functionConfig.spec.kpatch:2:1;
+// attack, 2026-11-29).
+func TestPositionsInFunctionConfigLineBreaks(t *testing.T) {
+	for _, sep := range []string{"\n", "\r\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+			"- apiVersion: apps/v1" + sep + "  kind: Deployment" + sep + "  metadata: {name: web}\n" +
+			"functionConfig:\n  apiVersion: kmerge.dev/v1alpha1\n  kind: Patches\n  metadata: {name: p}\n  spec:\n" +
+			"    kpatch: |\n      [deployment.web]\n      replicas 3\n"
+		if _, err := Process(context.Background(), []byte(in)); err == nil || !strings.HasPrefix(err.Error(), "<stdin>:14:7: expected key") {
+			t.Errorf("%q: %v, want <stdin>:14:7", sep, err)
+		}
+	}
+}
+
 // TestItemsOfLists: what is wrong in a List item is found where the list
 // has it, read an item at a time (block style) or whole (flow style): an
 // item of the RoleList without a name is an error at its line and column

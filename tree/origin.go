@@ -1,10 +1,11 @@
 package tree
 
 import (
-	"bytes"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	textlines "github.com/kmerge/kmerge/internal/lines"
 )
 
 // TextOrigin returns where line 1, column 1 of a string's value is in the
@@ -21,11 +22,14 @@ func (s *Stream) TextOrigin(n *yaml.Node) (pos Position, ok bool) {
 	if s == nil || s.src == nil || n == nil || n.Kind != yaml.ScalarNode || n.Line < 1 || n.Column < 1 {
 		return Position{}, false
 	}
-	lines := bytes.Split(s.src, []byte("\n"))
+	// (the lines the reader counts: at "\n" alone, a text of CRs, NELs
+	// or LSs before the node had fewer lines than its position counts,
+	// and the node's line was taken for a later one)
+	lines := textlines.SplitYAML(string(s.src))
 	if n.Line > len(lines) {
 		return Position{}, false
 	}
-	head := string(bytes.TrimSuffix(lines[n.Line-1], []byte("\r")))
+	head := lines[n.Line-1]
 	at := byteOffset(head, n.Column-1)
 	if at < 0 || at >= len(head) {
 		return Position{}, false
@@ -51,7 +55,7 @@ func (s *Stream) TextOrigin(n *yaml.Node) (pos Position, ok bool) {
 // literalOrigin is TextOrigin for a literal block scalar whose indicator
 // (|, |-, |+) is header: its lines follow the indicator's line, at the
 // indentation of its first line that is not blank.
-func literalOrigin(lines [][]byte, n *yaml.Node, header string) (Position, bool) {
+func literalOrigin(lines []string, n *yaml.Node, header string) (Position, bool) {
 	header = strings.TrimSpace(header)
 	if i := strings.Index(header, "#"); i >= 0 {
 		header = strings.TrimSpace(header[:i])
@@ -65,7 +69,7 @@ func literalOrigin(lines [][]byte, n *yaml.Node, header string) (Position, bool)
 	}
 	indent := -1
 	for i, v := range value {
-		src := string(bytes.TrimSuffix(lines[n.Line+i], []byte("\r")))
+		src := lines[n.Line+i]
 		if v == "" {
 			if strings.TrimLeft(src, " ") != "" {
 				return Position{}, false
