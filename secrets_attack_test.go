@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kmerge/kmerge/internal/errpos"
+	"github.com/kmerge/kmerge/internal/secret"
 	"github.com/kmerge/kmerge/kpatch"
 	"github.com/kmerge/kmerge/resource"
 	"github.com/kmerge/kmerge/tree"
@@ -91,7 +93,18 @@ func attackOutputs(t *testing.T, manifests, patchFile, patches string, mode vali
 		ApplyPatchesOptions: ApplyPatchesOptions{Trace: &trace, Validate: mode, Vars: vars}})
 	out := map[string]string{"trace": trace.String()}
 	if err != nil {
+		// the error, and the line it points at, quoted as kmerge's
+		// command line quotes it (masked when the error masks a value)
 		out["error"] = err.Error()
+		if pos, ok := tree.ErrorPosition(err); ok {
+			if data, rerr := os.ReadFile(pos.File); rerr == nil {
+				if secret.InError(err) {
+					out["error"] += "\n" + errpos.QuoteMasked(data, pos)
+				} else {
+					out["error"] += "\n" + errpos.Quote(data, pos)
+				}
+			}
+		}
 		return out
 	}
 	var b strings.Builder
@@ -167,6 +180,11 @@ func TestSecretsNeverShown(t *testing.T) {
 		{about: "setting values in a file of NELs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\u0085"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
 		{about: "setting values in a file of LSs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\u2028"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
 		{about: "setting values in a file of CRLFs: blame", manifests: strings.ReplaceAll(attackSecret, "\n", "\r\n"), file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\ndata.q: TkVXLVNFQ1JFVC0y\n", shows: []string{"*trace", "*diff", "*blame"}},
+		// a kustomization's inline patch of the Secret, an entry refused:
+		// NELs before it (one line to a cut at LF and CR, three to the
+		// YAML reader) made the entry's lines taken for later ones, without
+		// "secret", and its line was quoted in clear
+		{about: "a kustomization's inline patch refused, after NELs", file: "kustomization.yaml", patches: "resources:\u0085- a.yaml\u0085- b.yaml\npatches:\n- {patch: \"apiVersion: v1\\nkind: Secret\\nmetadata: {name: db}\\nstringData: {p: NEW-SECRET-1}\", targt: {kind: Secret}}\n- path: p.yaml\n- path: p.yaml\n- path: p.yaml\n", shows: []string{"error"}},
 		{about: "two field patches on one value: a conflict", file: "p.kpatch", patches: "[secret.db]\nstringData.p: NEW-SECRET-1\n\n[secret.db]\nstringData.p: NEW-SECRET-2\n", shows: []string{"*conflicts"}},
 		{about: "a field patch on a Secret of a List", manifests: attackList, file: "p.kpatch", patches: "[secret.db]\nstringData.p[0]: x\n", shows: []string{"*error"}},
 		{about: "a field patch's data that is no base64, validated", file: "p.kpatch", patches: "[secret.db]\ndata.q: NEW-SECRET-1!\n", shows: []string{"*invalid", "*trace"}},
