@@ -192,8 +192,12 @@ func (w *writer) comment(c string) {
 // commentChar reports whether the character r (of size bytes in UTF-8;
 // utf8.RuneError of size 1 is a byte that is not UTF-8) may stand in a
 // comment: a printable character of YAML (a tab, 0x20 to 0x7E, NEL, 0xA0
-// to 0xD7FF, 0xE000 to 0xFFFD but the byte order mark, 0x10000 and
-// above). Line breaks are written as line breaks before this is asked.
+// to 0xD7FF, 0xE000 to 0xFFFD, 0x10000 and above). Line breaks are
+// written as line breaks before this is asked. A byte order mark is one:
+// kmerge's reader (as yaml.v3's) reads it in a comment, and written after
+// the comment's "#" it is never taken for the stream's (refused, an input
+// that read, with one in a comment, failed to be written once rewritten
+// whole: an anchor, KMERGE_THOROUGH=1; attack, 2026-11-29).
 func commentChar(r rune, size int) bool {
 	switch {
 	case r == utf8.RuneError && size <= 1:
@@ -203,7 +207,7 @@ func commentChar(r rune, size int) bool {
 	case r >= 0xA0 && r <= 0xD7FF, r >= 0x10000:
 		return true
 	}
-	return r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF
+	return r >= 0xE000 && r <= 0xFFFD
 }
 
 // describeChar names a character for an error: "U+0000", or "the byte
