@@ -647,7 +647,21 @@ func (k *kustomization) entryDocs(e *yaml.Node, field string, path, text *yaml.N
 func (k *kustomization) docs(c content, at *yaml.Node) ([]*yaml.Node, error) {
 	st, err := tree.Read(c.data, tree.Options{File: c.file, Limits: k.limits})
 	if err != nil {
-		if c.file == k.file { // inline: the position is the patch's in the kustomization
+		if c.file == k.file {
+			// inline: the error's position in the kustomization, moved as
+			// the patch's nodes are (it named the line and column in the
+			// patch's text with the kustomization's name: a line of
+			// another entry, or none; an attack, 2026-11-29)
+			var se *tree.SyntaxError
+			if errors.As(err, &se) && se.Pos.Line > 0 {
+				moved := *se
+				moved.Pos.File = k.file
+				moved.Pos.Line += c.line
+				if se.Pos.Column > 0 {
+					moved.Pos.Column += c.col
+				}
+				return nil, &syntax.Error{Pos: moved.Pos, Msg: "the inline patch does not read as YAML: " + se.Msg, Err: &moved}
+			}
 			return nil, &syntax.Error{Pos: nodePos(k.file, at), Msg: "the inline patch does not read as YAML: " + err.Error(), Err: err}
 		}
 		return nil, err

@@ -585,3 +585,31 @@ func TestKustomizationInlineBlockPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestKustomizationInlineSyntaxErrorPosition: a syntax error in an inline
+// patch is at its place in the kustomization, moved as the patch's nodes
+// are: it named the line and column in the patch's text with the
+// kustomization's name, a line of another entry or none (attack,
+// 2026-11-29). Lines and columns counted by hand: "}" is on line 9 of the
+// file, column 14 (four spaces of the block, six of the key "q", "[a, ").
+func TestKustomizationInlineSyntaxErrorPosition(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		text         string
+		line, column int
+	}{
+		{"resources:\n- cm.yaml\npatches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: c}\n    data:\n      q: [a, }\n", 9, 14},
+		// a patch in a quoted string on one line: its columns after the
+		// quote ("}" at column 18: the quote at 10, "a: [b, " from 11)
+		{"patches:\n- patch: \"a: [b, }\"\n", 2, 18},
+		// JSON, read by the JSON reader: "a" where a quoted key belongs, at 12
+		{"patches:\n- patch: \"{a: [b, }\"\n", 2, 12},
+	} {
+		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
+		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
+		var se *syntax.Error
+		if !errors.As(err, &se) || se.Pos.Line != c.line || se.Pos.Column != c.column || !strings.HasSuffix(se.Pos.File, "kustomization.yaml") {
+			t.Errorf("%q: %v, want an error at %d:%d of the kustomization", c.text, err, c.line, c.column)
+		}
+	}
+}
