@@ -146,13 +146,17 @@ const (
 // inserted: the text is then read back before it is used (preservedWith),
 // as the attacks of 2026-11-29 found two ways to write text that did not
 // read; values replaced alone are proven by construction.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (text []byte, proven, ok bool) {
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool) (text []byte, proven, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
 		return nil, false, false
 	}
-	docs, ranges, err := fastyaml.ParseRanges(ownText(chunk, first), s.limits.MaxDepth)
-	if err != nil || len(docs) != 1 {
+	own, ok := inStream(ownText(chunk, first), last)
+	if !ok {
+		return nil, false, false
+	}
+	docs, ranges, err := fastyaml.ParseRanges(own, s.limits.MaxDepth)
+	if err != nil || len(docs) != docsIn(last) {
 		return nil, false, false
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
@@ -321,8 +325,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first bool) (
 		// must hold every comment where the edited tree has it (attack,
 		// 2026-11-29: TestReplaceValuesRandom's check of the places, on
 		// generated streams)
-		back, err := fastyaml.Parse(ownText(out, first), s.limits.MaxDepth)
-		if err != nil || len(back) != 1 || !sameCommentPlaces(back[0], doc) {
+		own, ok := inStream(ownText(out, first), last)
+		if !ok {
+			return nil, false, false
+		}
+		back, err := fastyaml.Parse(own, s.limits.MaxDepth)
+		if err != nil || len(back) != docsIn(last) || !sameCommentPlaces(back[0], doc) {
 			return nil, false, false
 		}
 	}
@@ -379,6 +387,34 @@ func lineCommentText(chunk []byte, end int, old, now string) (to int, text []byt
 		text = append(append(bytes.Clone(gap), "# "...), now...)
 	}
 	return to, text, true
+}
+
+// inStream returns the text of a document (ownText) followed, when it is
+// not the stream's last (last), by the "---" line the next document starts
+// with, as it is in the stream: the comment lines at the end of a
+// document's text are its foot comment before a "---", the foot comment of
+// its last node at the end of a stream (yaml.v3 and the reader alike), and
+// the text must read as the snapshot does in the stream (the end-to-end
+// tests' comment between documents: every edit of the document before it
+// was spliced). ok is false for a text before the last that does not end
+// with a line break: no "---" could follow it. The text read so holds
+// docsIn(last) documents, the one of chunk first.
+func inStream(own []byte, last bool) ([]byte, bool) {
+	if last {
+		return own, true
+	}
+	if len(own) == 0 || own[len(own)-1] != '\n' {
+		return nil, false
+	}
+	return append(own[:len(own):len(own)], "---\n"...), true
+}
+
+// docsIn returns the number of documents inStream's text holds.
+func docsIn(last bool) int {
+	if last {
+		return 1
+	}
+	return 2
 }
 
 // ownText returns the text of a document (chunk) as it reads as the
@@ -1087,13 +1123,14 @@ func pairable(x, y *yaml.Node, ix, iy *itemInfo) bool {
 // changed in its labels), and no removed one is a list where an added one
 // is a list. A changed item would be written anew whole, more lines than
 // its edit, where the general way keeps its layout; a scalar item is one
-// line, not compared. (Few items: at most 64 pairs of collections are
+// line, and a flow collection one text the writer writes anew whole
+// either way (as an entry's flow value is, rewritable), not compared. (Few items: at most 64 pairs of collections are
 // compared, each mapping's keys read once.)
 func replacedItems(removed, added []*yaml.Node) bool {
 	colls := func(items []*yaml.Node) []*yaml.Node {
 		var c []*yaml.Node
 		for _, n := range items {
-			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 {
 				c = append(c, n)
 			}
 		}
@@ -1334,7 +1371,9 @@ func keysOf(m *yaml.Node) map[string]bool {
 //     it);
 //   - a head or foot comment in the entry, a comment line among its lines
 //     or next to them, with blank lines only between (yaml.v3 gives a
-//     comment to a node by what comes before and after it);
+//     comment to a node by what comes before and after it), but for
+//     comment lines after them left of the entry's column (an outer
+//     node's, as addedLines says);
 //   - a line break other than LF or CRLF in the text (the lines are cut
 //     at "\n"), an item whose text is not on its dash's line;
 //   - the entry first in a document after the stream's first
@@ -1428,9 +1467,13 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		}
 		p = ps
 	}
+	col := r.Start - ls - len(prefix) // the entry's column (its dash's)
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
 		if commentLine(line) {
+			if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent < col && line[indent] == '#' {
+				break // (an outer node's comment: addedLines)
+			}
 			return 0, 0, false
 		}
 		if !blankLine(line) {
@@ -1620,7 +1663,8 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // line of the kept entry after it (which holds nothing before that but
 // indentation, and the dash of an item). ok is false where that could move
 // a comment or read otherwise:
-//   - a comment line right after the lines it goes after, or right before
+//   - a comment line right after the lines it goes after (but for one
+//     left of the new lines: an outer node's, which stays after them), or right before
 //     the line it goes before, blank lines between, or a head comment of
 //     the entry it goes before, wherever its text is (yaml.v3 gives a
 //     comment to a node by what is before and after it);
@@ -1700,9 +1744,17 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			// value's; one with a block style gets it below)
 			return 0, nil, false
 		}
+		col := len(rendered) - len(bytes.TrimLeft(rendered, " ")) // the new lines' column
 		for l := uncut(at); l < len(chunk); l = uncut(l) {
 			line, next := lineAt(chunk, l)
 			if commentLine(line) {
+				if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent < col && line[indent] == '#' {
+					// a comment left of the new lines is an outer node's
+					// (the next key's head comment, a foot comment of an
+					// entry around the collection) before them as after
+					// them: the new lines go before it
+					break
+				}
 				return 0, nil, false
 			}
 			if !blankLine(line) {

@@ -211,6 +211,58 @@ func TestReplaceValues(t *testing.T) {
 	}
 }
 
+// TestReplaceValuesBeforeNextDocument: comment lines at the end of a
+// document's text before the next "---" are the document's foot comment
+// in the stream, the last node's in the text read alone; the text is read
+// as in the stream, followed by a "---" line (inStream), and the edits of
+// such a document are written in place (they were all spliced: the
+// end-to-end tests' stream, a comment between its documents).
+func TestReplaceValuesBeforeNextDocument(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		edit     func(m *yaml.Node) // the first document's root mapping
+		want     string             // "" when not written in place
+	}{
+		{"a value changed", "a: 1\nb: 2\n# between\n---\nc: 3\n",
+			func(m *yaml.Node) { MapGet(m, "b").Value = "5" }, "a: 1\nb: 5\n# between\n---\nc: 3\n"},
+		{"the last entry of a nested mapping removed", "a:\n  b: 1\n  c: 2\n# between\n---\nc: 3\n",
+			func(m *yaml.Node) { a := MapGet(m, "a"); a.Content = a.Content[:2] }, "a:\n  b: 1\n# between\n---\nc: 3\n"},
+		{"an entry added to a nested mapping", "a:\n  b: 1\n# between\n\n---\nc: 3\n",
+			func(m *yaml.Node) {
+				a := MapGet(m, "a")
+				a.Content = append(a.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
+			}, "a:\n  b: 1\n  z: 0\n# between\n\n---\nc: 3\n"},
+		{"after a document end", "a: 1\n...\n# between\n---\nc: 3\n",
+			func(m *yaml.Node) { MapGet(m, "a").Value = "5" }, "a: 5\n...\n# between\n---\nc: 3\n"},
+		// the comment at the entries' column: the document's foot
+		// comment, or the new last entry's, an entry removed before it
+		// the one before's: not in place
+		{"the last entry removed", "a: 1\nb: 2\n# between\n---\nc: 3\n", func(m *yaml.Node) { m.Content = m.Content[:2] }, ""},
+		{"an entry added last", "a: 1\n# between\n---\nc: 3\n", func(m *yaml.Node) {
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
+		}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(Root(st.Docs[0]))
+			direct, ok := replaceAll(st)
+			out, outcomes, err := st.preserved()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if ok {
+					t.Errorf("written in place: %q", direct)
+				}
+			} else if !ok || string(direct) != c.want || string(out) != c.want || outcomes[0] != replaced {
+				t.Errorf("replaceValues gives %q (%v), the stream %q (%v)\nwant %q", direct, ok, out, outcomes, c.want)
+			}
+			checkReadsAs(t, out, st, outcomes)
+		})
+	}
+}
+
 // TestReplaceValuesCommentedBeforeSnapshot: comments changed before
 // Snapshot are in the snapshot and not in the source text; a value edit
 // after it must not write the source's comments for them (Snapshot
@@ -273,7 +325,7 @@ func replaceAll(st *Stream) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		text, _, ok := st.replaceValues(chunk, snap, doc, i == 0)
+		text, _, ok := st.replaceValues(chunk, snap, doc, i == 0, i == len(st.Docs)-1)
 		if !ok {
 			return nil, false
 		}
@@ -853,6 +905,11 @@ func TestRemoveEntries(t *testing.T) {
 		want     string // "" when not written in place
 	}{
 		{"entry with a line comment", "a: 1\nb: 2   # two\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
+		// a comment line after the entry left of its column is an outer
+		// node's (the next key's head comment) with or without the entry
+		{"last of a nested mapping before an outer key's comment", "a:\n  b: 1\n  c: 2\n# about d\nd: 1\n", remove("a", "c"), "a:\n  b: 1\n# about d\nd: 1\n"},
+		{"last item before an outer key's comment", "a:\n  - x\n  - w\n# about d\nd: 1\n", remove("a", "1"), "a:\n  - x\n# about d\nd: 1\n"},
+		{"before a comment at its column", "a:\n  b: 1\n  c: 2\n  # c\nd: 1\n", remove("a", "c"), ""},
 		{"blank lines stay", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\n\nc: 3\n"},
 		{"last entry", "a: 1\nb: 2\n", remove("b"), "a: 1\n"},
 		{"first entry", "a: 1\nb: 2\n", remove("a"), "b: 2\n"},
@@ -1039,8 +1096,17 @@ func TestAddEntries(t *testing.T) {
 			add("c: 3", 0, "m")(st)
 			add("d: 4", 1, "m")(st)
 		}, "m:\n  c: 3\n  d: 4\n\nz: 0\n"},
+		// a comment left of the new lines is an outer node's either way:
+		// the head comment of the key after the list, the foot comment
+		// of the entry around it; the new lines go before it
+		{"item before an outer key's comment", "a:\n  l:\n    - x\n  # about m\n  m: 1\n", add("- w", 1, "a", "l"),
+			"a:\n  l:\n    - x\n    - w\n  # about m\n  m: 1\n"},
+		{"key before an outer foot comment", "a:\n  b: 1\n# end of a\n\nc: 2\n", add("z: 0", 1, "a"),
+			"a:\n  b: 1\n  z: 0\n# end of a\n\nc: 2\n"},
+		{"item of a compact list before an outer key's comment", "a:\n  l:\n  - x\n  # about m\n  m: 1\n", add("- y", 1, "a", "l"), ""},
 		// not in place
 		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), ""},
+		{"comment at the new lines' column", "a:\n  - x\n  # c\nb: 1\n", add("- y", 1, "a"), ""},
 		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
 		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), ""},
 		{"a commented entry", "a: 1\n", func(st *Stream) {
@@ -1281,6 +1347,19 @@ func TestReplaceItems(t *testing.T) {
 			MapGet(l.Content[1], "image").Value = "a:2"
 			l.Content = l.Content[1:]
 		}, "l:\n- name: app   # A\n  image: a:2   # B\n" + sixteen},
+		// a flow collection item changed: written anew in its lines, as
+		// an entry's flow value is (a List of flow items, a label added
+		// to one by a patch), the other items' text kept: before, the
+		// document was written the general way
+		{"a flow mapping item changed", "items:\n- {kind: A,  metadata: {name: a}}   # A\n- {kind: B, metadata: {name: b}}\n", func(st *Stream) {
+			it := seq(st, "items").Content[1]
+			m := MapGet(it, "metadata")
+			m.Content = append(m.Content, item("labels: {team: shop}").Content...)
+		}, "items:\n- {kind: A,  metadata: {name: a}}   # A\n- {kind: B, metadata: {name: b, labels: {team: shop}}}\n"},
+		{"a flow sequence item changed", "l:\n- [a,  b]\n- [c, d]   # D\n- x\n", func(st *Stream) {
+			it := seq(st, "l").Content[1]
+			it.Content = append(it.Content, item("e"))
+		}, "l:\n- [a,  b]\n- [c, d, e] # D\n- x\n"}, // (its line comment its own, after the writer's one space)
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its

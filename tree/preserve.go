@@ -198,7 +198,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// edits are spliced below.
 		if !s.whole && !s.noReplace {
 			chunk := textOf(body, starts, i)
-			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0); ok {
+			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1); ok {
 				if s.mangle != nil {
 					text = s.mangle(text)
 				}
