@@ -486,6 +486,13 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if comment && (a.Kind != yaml.ScalarNode || key || flow) {
 		return false
 	}
+	if read != nil && (read.Anchor != "" && Equal(read, a) || aliasOf(read, a)) && identical(a, b) {
+		// an anchored node kept as it was (as the snapshot holds it: a
+		// snapshot taken after an edit is caught): its text stays, the
+		// aliases of it too, but those whose copies changed, written
+		// anew as their new values (entryValueEdits)
+		return true
+	}
 	if read != nil && !readAs(read, a) {
 		return false
 	}
@@ -551,6 +558,17 @@ func readAs(read, a *yaml.Node) bool {
 		read.Anchor == ""
 }
 
+// aliasOf reports whether read, a value as the document's text reads it
+// again, is an alias whose anchored node a, the snapshot's value, is the
+// copy of (Read expands aliases into copies), a copy without comments: the
+// alias is then the text of a value that is written anew whole (the copy
+// changed: "data: *l" whose copy got a key).
+func aliasOf(read, a *yaml.Node) bool {
+	return read.Kind == yaml.AliasNode && read.Alias != nil && read.Anchor == "" && read.LineComment == "" &&
+		!anyNode(a, func(n *yaml.Node) bool { return n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" }) &&
+		Equal(read.Alias, a)
+}
+
 // entryValueEdits appends to edits the edits of the value of an entry of
 // block mapping a (the snapshot's; b the edited tree's, read the text's or
 // nil) whose key is at index ka of a, kb of b, a key both have: the
@@ -567,7 +585,7 @@ func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *editList) bool {
 		return true
 	}
 	edits.list = edits.list[:n]
-	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1])) {
+	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1]) && !aliasOf(rv, a.Content[ka+1])) {
 		// (the text's entry must be the snapshot's: "<<: *m" is read
 		// as m's entries)
 		return false

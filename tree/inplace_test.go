@@ -963,7 +963,8 @@ func TestRemoveEntries(t *testing.T) {
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
-		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), ""},
+		// an anchor and its alias kept as they were: their text stays
+		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), "a: &x 1\nc: *x\n"},
 		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},
 		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
 		{"comment on the marker line", "--- # c\na: 1\nb: 2\n", remove("a"), ""},
@@ -977,7 +978,8 @@ func TestRemoveEntries(t *testing.T) {
 		{"first in a tagged mapping", "a: #\n !t #\n b: 1\n c: 2\n", remove("a", "b"), ""},
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
-		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
+		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), "a:\n  x: &y 1\nb: *y\n"},
+		{"the anchored entry", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("a", "x"), ""},
 		// Read expands aliases into copies: the anchor is in the text
 		// alone (FuzzReplaceValues' corpus, 2026-11-29)
 		{"under an anchor", "7:\n- 9: &container\n   e: \n   00: [0]\n- 1: *container\n- 8: \n", func(st *Stream) {
@@ -1118,6 +1120,20 @@ func TestAddEntries(t *testing.T) {
 		// 2026-11-29)
 		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
+		// an alias's copy changed: the alias written anew as the new
+		// value, the anchored node and its other aliases kept
+		// an alias's copy changed (the copies of an alias are one node
+		// until a patch changes one: cloned first, as patches do): the
+		// alias written anew as the new value, the anchored node and
+		// its other aliases kept
+		{"into an alias's copy", "l: &l {team: a}\nd: *l\ne: *l\n", both(func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[3] = Clone(r.Content[3])
+		}, add("z: 3", 1, "d")), "l: &l {team: a}\nd: {team: a, z: 3}\ne: *l\n"},
+		{"into an alias's copy, a comment on the alias", "l: &l {team: a}\nd: *l  # c\n", both(func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[3] = Clone(r.Content[3])
+		}, add("z: 3", 1, "d")), ""},
 		{"into a flow mapping", "a: {b: 1} # c\nd: 1\n", add("c: 2", 1, "a"), "a: {b: 1, c: 2} # c\nd: 1\n"},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
 			r := Root(st.Docs[0])
