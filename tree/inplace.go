@@ -490,7 +490,7 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 		// an anchored node kept as it was (as the snapshot holds it: a
 		// snapshot taken after an edit is caught): its text stays, the
 		// aliases of it too, but those whose copies changed, written
-		// anew as their new values (entryValueEdits)
+		// anew as their new values (the general way)
 		return true
 	}
 	if read != nil && !readAs(read, a) {
@@ -560,9 +560,11 @@ func readAs(read, a *yaml.Node) bool {
 
 // aliasOf reports whether read, a value as the document's text reads it
 // again, is an alias whose anchored node a, the snapshot's value, is the
-// copy of (Read expands aliases into copies), a copy without comments: the
-// alias is then the text of a value that is written anew whole (the copy
-// changed: "data: *l" whose copy got a key).
+// copy of (Read expands aliases into copies), a copy without comments.
+// An alias whose copy changed is not written anew in place: the general
+// way drops the anchor then ("labels: &l {…}" / "data: *l" becomes
+// "labels: {…}" / "data: {…, z: 3}"), and Options.Whole must write what
+// this way writes (the end-to-end tests).
 func aliasOf(read, a *yaml.Node) bool {
 	return read.Kind == yaml.AliasNode && read.Alias != nil && read.Anchor == "" && read.LineComment == "" &&
 		!anyNode(a, func(n *yaml.Node) bool { return n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" }) &&
@@ -585,7 +587,7 @@ func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *editList) bool {
 		return true
 	}
 	edits.list = edits.list[:n]
-	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1]) && !aliasOf(rv, a.Content[ka+1])) {
+	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1])) {
 		// (the text's entry must be the snapshot's: "<<: *m" is read
 		// as m's entries)
 		return false
