@@ -49,7 +49,8 @@
 //  1. A document whose tree is its snapshot's is its part, copied.
 //  2. An edited document is compared with its snapshot node by node, and
 //     its part read again with the byte range of every node
-//     (fastyaml.ParseRanges), which must read as the snapshot: the same
+//     (fastyaml.ParseRanges; followed by a "---" line when a document
+//     follows, as in the stream), which must read as the snapshot: the same
 //     kinds, values, tags and comments on every node (so a Snapshot taken
 //     after an edit is caught, not written over). The differences become
 //     one list of byte-range edits, applied in the order of the text
@@ -60,7 +61,8 @@
 //     where the first removed one was; an entry whose value changed
 //     otherwise (a block scalar, a kind changed, a flow collection) written
 //     anew in its lines, its key's text kept; a list's items aligned first
-//     by a shortest edit (alignItems); a scalar value's line comment
+//     by a shortest edit (alignItems), a changed flow collection item
+//     cut and written anew in its place; a scalar value's line comment
 //     changed in the rest of its line. Every other byte is the source's:
 //     blank lines, comments, indentation, spacing, quoting, CRLF.
 //  3. A text written so is proven when it changed scalars alone (what
