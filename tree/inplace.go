@@ -167,7 +167,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	comments := false // line comments changed: the text is read back
 	for _, e := range edits.list {
 		lines = lines || e.kind != valueChanged && e.kind != commentChanged
-		comments = comments || e.kind == commentChanged
+		// (an entry added or written anew with comments, a patch's: the
+		// writer puts them where they read as its nodes' in a text of
+		// their own, and where they are read in this one is checked)
+		comments = comments || e.kind == commentChanged ||
+			(e.kind == entryAdded || e.kind == entryRewritten) && (commented(e.key) || commented(e.val))
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
 	breaksOK, eol := lfOrCRLF(chunk), []byte("\n")
@@ -1591,6 +1595,16 @@ func headLines(chunk []byte, ls int, head string) (int, bool) {
 	return from, true
 }
 
+// anchored reports whether n or a node in it has an anchor.
+func anchored(n *yaml.Node) bool {
+	return anyNode(n, func(m *yaml.Node) bool { return m.Anchor != "" })
+}
+
+// commented reports whether n or a node in it has a comment.
+func commented(n *yaml.Node) bool {
+	return n != nil && anyNode(n, func(m *yaml.Node) bool { return m.HeadComment != "" || m.LineComment != "" || m.FootComment != "" })
+}
+
 // anchoredOrCommented reports whether n or a node in it has an anchor, a
 // head comment or a foot comment.
 func anchoredOrCommented(n *yaml.Node) bool {
@@ -1817,7 +1831,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 // writer puts after the entry (waiting), in a collection with properties
 // in the text or whose keys are not at its column.
 func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdit) ([]byte, bool) {
-	if anchoredOrCommented(e.key) || hasAlias(e.key) || e.val != nil && (anchoredOrCommented(e.val) || hasAlias(e.val)) {
+	if anchored(e.key) || hasAlias(e.key) || e.val != nil && (anchored(e.val) || hasAlias(e.val)) {
 		return nil, false
 	}
 	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)

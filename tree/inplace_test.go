@@ -1111,9 +1111,35 @@ func TestAddEntries(t *testing.T) {
 		{"comment at the new lines' column", "a:\n  - x\n  # c\nb: 1\n", add("- y", 1, "a"), ""},
 		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
 		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), ""},
+		// an entry added with comments (a patch's): the writer's lines
+		// hold them, and where they read in the text is checked, every
+		// comment on its node
 		{"a commented entry", "a: 1\n", func(st *Stream) {
 			add("z: 0", 1)(st)
 			Root(st.Docs[0]).Content[2].HeadComment = "# new"
+		}, "a: 1\n# new\nz: 0\n"},
+		{"a patch's commented entries", "metadata:\n  name: web\nspec:\n  replicas: 2   # default\n", func(st *Stream) {
+			var p yaml.Node
+			if err := yaml.Unmarshal([]byte("# who owns it\nlabels:\n  team: shop # the shop team\n"), &p); err != nil {
+				panic(err)
+			}
+			unstyled(p.Content[0])
+			m := MapGet(Root(st.Docs[0]), "metadata")
+			m.Content = append(m.Content, p.Content[0].Content...)
+		}, "metadata:\n  name: web\n  # who owns it\n  labels:\n    team: shop # the shop team\nspec:\n  replicas: 2   # default\n"},
+		{"a commented item", "l:\n- a\n- b\n", func(st *Stream) {
+			add("- c", 1, "l")(st)
+			MapGet(Root(st.Docs[0]), "l").Content[1].HeadComment = "# see"
+		}, "l:\n- a\n# see\n- c\n- b\n"},
+		// a foot comment right above the next key is that key's head
+		// comment: not in place
+		{"an entry with a foot comment before a key", "a: 1\nb: 2\n", func(st *Stream) {
+			add("z: 0", 1)(st)
+			Root(st.Docs[0]).Content[2].FootComment = "# foot"
+		}, ""},
+		{"an anchored entry", "a: 1\n", func(st *Stream) {
+			add("z: 0", 1)(st)
+			Root(st.Docs[0]).Content[3].Anchor = "x"
 		}, ""},
 		// the writer writes "- c"; the general way writes new items
 		// with the spaces the source has after its dashes (attack,

@@ -442,7 +442,8 @@ func TestPreserveFallbacks(t *testing.T) {
 	}, {
 		// More changed lines than maxSpliceEdits: the diff is not tried.
 		// (Changed values and added items alone would be written in
-		// place, however many: a comment is added too.)
+		// place, however many, and so would the list's key renamed:
+		// a comment of a kept node is changed too.)
 		name: "too many changes",
 		in:   big,
 		edit: func(st *Stream) {
@@ -451,7 +452,8 @@ func TestPreserveFallbacks(t *testing.T) {
 				it.Value += "-renamed"
 			}
 			items.Content = append(items.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "added"})
-			items.Content[0].HeadComment = "# the first"
+			Root(st.Docs[0]).Content[0].HeadComment = "# the list"
+			st.Docs[0].HeadComment = "# the list"
 		},
 		how: "rendered",
 	}, {
