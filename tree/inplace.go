@@ -165,6 +165,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	}
 	lines := false    // entries removed or added: the text is cut at line breaks
 	comments := false // line comments changed: the text is read back
+	outer := false    // lines cut or inserted before a comment left of them: the text is read back
 	for _, e := range edits.list {
 		lines = lines || e.kind != valueChanged && e.kind != commentChanged
 		// (an entry added or written anew with comments, a patch's: the
@@ -192,10 +193,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	cutAt := map[*yaml.Node]int{} // a removed entry's read node: where its cut starts
 	for _, e := range edits.list {
 		if e.kind == entryRemoved {
-			from, to, ok := removedLines(chunk, ranges, e, first, blocks)
+			from, to, left, ok := removedLines(chunk, ranges, e, first, blocks)
 			if !ok {
 				return nil, false, false
 			}
+			outer = outer || left
 			cuts = append(cuts, textEdit{from: from, to: to})
 			cutAt[e.read] = from
 		}
@@ -207,19 +209,21 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		case entryRemoved:
 			continue
 		case entryAdded:
-			at, text, ok := s.addedLines(chunk, ranges, e, first, eol, cuts, cutAt)
+			at, text, left, ok := s.addedLines(chunk, ranges, e, first, eol, cuts, cutAt)
 			if !ok {
 				return nil, false, false
 			}
+			outer = outer || left
 			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 			if at == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') {
 				g.lead = len(eol) // (addedLines' line break first)
 			}
 		case entryRewritten:
-			from, to, text, ok := s.rewrittenLines(chunk, ranges, e, first, blocks, eol)
+			from, to, text, left, ok := s.rewrittenLines(chunk, ranges, e, first, blocks, eol)
 			if !ok {
 				return nil, false, false
 			}
+			outer = outer || left
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
 		case commentChanged:
 			r, ok := ranges.Of(e.read)
@@ -320,7 +324,15 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
-	if comments {
+	if comments || outer {
+		// A comment line left of lines cut or inserted right before it
+		// is not always an outer node's: yaml.v3 gives it to the entry
+		// before as its foot comment when the next line is further left
+		// still ("a:\n  l:\n    - x\n # c\nm: 1" gives "# c" to x, and
+		// to a new item "- w" inserted after x; attack, 2026-11-30), and
+		// the read-back of the stream compares comment lines, not their
+		// places: the text is read here, every comment in its place.
+		//
 		// yaml.v3 places the comment lines below a line by what the line
 		// ends with: with CRLF line ends, "# c" below "k: 1" is the foot
 		// comment of k, below "k: 1 #" the head comment of the next key.
@@ -1413,7 +1425,7 @@ func keysOf(m *yaml.Node) map[string]bool {
 // The chunk has no block scalar that keeps its trailing empty lines
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
-func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, ok bool) {
+func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, outer, ok bool) {
 	if commentedBelow(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
 		commentedBelow(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
 		e.key.HeadComment != e.read.HeadComment ||
@@ -1421,12 +1433,12 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		// (the text's nodes too: Read expands aliases into copies, and
 		// an anchor is in the text alone; a comment on the line of a tag
 		// alone is given to the first scalar after it, yaml.v3)
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	r, ok := ranges.Of(e.read)
 	if !ok || e.value != nil && e.read.Column != e.parent.Column {
 		// (a key not at its mapping's column: "? k")
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	end := r.End
 	if e.value != nil {
@@ -1439,7 +1451,7 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 				i++
 			}
 			if i >= len(chunk) || chunk[i] != ':' {
-				return 0, 0, false
+				return 0, 0, false, false
 			}
 			end = i + 1
 		}
@@ -1448,10 +1460,10 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	prefix := bytes.TrimLeft(chunk[ls:r.Start], " ")
 	if e.value == nil {
 		if len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0 {
-			return 0, 0, false // (not "- - a", "-\n  a", "- # c\n  a")
+			return 0, 0, false, false // (not "- - a", "-\n  a", "- # c\n  a")
 		}
 	} else if len(prefix) != 0 {
-		return 0, 0, false // (not "- a: 1", "? a")
+		return 0, 0, false, false // (not "- a: 1", "? a")
 	}
 	to = len(chunk)
 	rest := chunk[end:]
@@ -1460,12 +1472,12 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	}
 	if rest = bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(rest) > 0 && (rest[0] != '#' || endsEmpty(e.read, e.value)) {
 		// (a comment after an empty value, "- # c", is the next node's)
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	for l := ls; l < to; {
 		line, next := lineAt(chunk, l)
 		if commentLine(line) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		l = next
 	}
@@ -1477,14 +1489,14 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		// the entry's head comment goes with it: the comment lines right
 		// above it, which must be that comment and nothing else
 		if from, ok = headLines(chunk, ls, e.read.HeadComment); !ok {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 	}
 	for p := from; p > 0; {
 		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
 		line := chunk[ps : p-1]
 		if commentLine(line) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		if !blankLine(line) {
 			break
@@ -1496,22 +1508,23 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		line, next := lineAt(chunk, l)
 		if commentLine(line) {
 			if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent < col && line[indent] == '#' {
-				break // (an outer node's comment: addedLines)
+				outer = true // (an outer node's, or the foot comment of the entry before: replaceValues reads the text back)
+				break
 			}
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		if !blankLine(line) {
 			break
 		}
 		if !emptyLine(line) && (blocks || bytes.IndexByte(line, '\t') >= 0) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		l = next
 	}
 	if !first && startsDocument(chunk, from) {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return from, to, true
+	return from, to, outer, true
 }
 
 // startsDocument reports whether the text of chunk from offset at on is
@@ -1721,10 +1734,10 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // The writer's text of the entry reads as the entry (its tests), written
 // at its column as the writer writes it in the document: its lines are
 // whole lines of the text, at the column of the entries around them.
-func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte, cuts []textEdit, cutAt map[*yaml.Node]int) (at int, text []byte, ok bool) {
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte, cuts []textEdit, cutAt map[*yaml.Node]int) (at int, text []byte, outer, ok bool) {
 	rendered, ok := s.renderedEntry(chunk, ranges, e)
 	if !ok {
-		return 0, nil, false
+		return 0, nil, false, false
 	}
 	// uncut returns l, or the end of the cut l is in
 	uncut := func(l int) int {
@@ -1746,27 +1759,27 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 		final, ok := finalBreak(chunk, end, e.key, e.val)
 		if !ok {
-			return 0, nil, false
+			return 0, nil, false, false
 		}
-		return from, withBreaks(rendered, eol, false, final), true
+		return from, withBreaks(rendered, eol, false, final), false, true
 	}
 	if e.afterK != nil {
 		end, ok := entryEnd(chunk, ranges, e.afterK, e.afterV)
 		if !ok || tagged(e.afterK) || e.afterV != nil && tagged(e.afterV) {
 			// (a comment on the line of a tag alone is given to the first
 			// scalar after it, yaml.v3: "a: !t #c\n  b:" then a new key)
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		rest, next := lineAt(chunk, end)
 		if emptyItemLast(e.afterK, e.afterV) {
 			// (an empty item's head comment is the next node's, yaml.v3:
 			// "#\n- \nb:" gives "#" to b, and would give it to a new
 			// entry after the item; FuzzReplaceValues, 2026-11-29)
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		if r := bytes.TrimLeft(bytes.TrimSuffix(rest, []byte("\r")), " \t"); len(r) > 0 && (r[0] != '#' || endsEmpty(e.afterK, e.afterV)) {
 			// (a comment after an empty value, "- # c", is the next node's)
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		at = next
 		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
@@ -1776,7 +1789,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			// style may be written as a block scalar too, the writer
 			// choosing, and its last line would have no line break: its
 			// value's; one with a block style gets it below)
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		col := len(rendered) - len(bytes.TrimLeft(rendered, " ")) // the new lines' column
 		for l := uncut(at); l < len(chunk); l = uncut(l) {
@@ -1786,10 +1799,13 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 					// a comment left of the new lines is an outer node's
 					// (the next key's head comment, a foot comment of an
 					// entry around the collection) before them as after
-					// them: the new lines go before it
+					// them: the new lines go before it (or the foot comment
+					// of the entry before, which would be theirs:
+					// replaceValues reads the text back)
+					outer = true
 					break
 				}
-				return 0, nil, false
+				return 0, nil, false, false
 			}
 			if !blankLine(line) {
 				break
@@ -1800,17 +1816,17 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		r, ok := ranges.Of(e.beforeK)
 		if !ok || e.beforeK.HeadComment != "" {
 			// (a head comment may be before the --- line: "# c\n---\na: 1")
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		at = bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
 		prefix := bytes.TrimLeft(chunk[at:r.Start], " ")
 		if e.val != nil && len(prefix) != 0 || e.val == nil && (len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0) {
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		for l := at; l > 0; {
 			ps := bytes.LastIndexByte(chunk[:l-1], '\n') + 1
 			if commentLine(chunk[ps : l-1]) {
-				return 0, nil, false
+				return 0, nil, false, false
 			}
 			if !blankLine(chunk[ps : l-1]) {
 				break
@@ -1818,10 +1834,10 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			l = ps
 		}
 		if !first && startsDocument(chunk, at) {
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 	}
-	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockScalar(e.key, e.val)), true
+	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockScalar(e.key, e.val)), outer, true
 }
 
 // renderedEntry returns the writer's text of entry e (added, or
@@ -1902,16 +1918,16 @@ func withBreaks(rendered, eol []byte, lead, final bool) []byte {
 // a text without a final line break, the new
 // lines end without one too, unless the entry ends with a block scalar
 // (its line break is its value's) or may (mayEndInBlock: refused).
-func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool, eol []byte) (from, to int, text []byte, ok bool) {
+func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool, eol []byte) (from, to int, text []byte, outer, ok bool) {
 	if e.key.LineComment != "" && !((e.val.Kind == yaml.MappingNode || e.val.Kind == yaml.SequenceNode) && e.val.Style&yaml.FlowStyle == 0 && len(e.val.Content) > 0) {
 		// the key's line comment ("k: # c" over a value below) is
 		// written after a value on the key's line, where it reads as the
 		// value's (FuzzReplaceValues, 2026-11-29: "0: #\n !" given text)
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
-	from, to, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal}, first, blocks)
+	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal}, first, blocks)
 	if !ok {
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
 	// the key keeps its text: the entry is rendered with a stand-in key
 	// of its comments, whose text is then the source's
@@ -1920,7 +1936,7 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	rendered, ok := s.renderedEntry(chunk, ranges, valueEdit{kind: entryAdded, key: &stand, val: e.val, sibling: e.read, parent: e.parent})
 	kr, found := ranges.Of(e.read)
 	if !ok || !found {
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
 	// (its indentation, its text, and the blanks before its colon: a key
 	// of properties alone or an alias needs one, "! :" and "*a :" not
@@ -1930,19 +1946,19 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 		colon++
 	}
 	if colon >= to || chunk[colon] != ':' {
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
 	key := chunk[from:colon]
 	i := len(key) - len(bytes.TrimLeft(key, " "))
 	if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
 	rendered = append(append([]byte(nil), key...), rendered[i+1:]...)
 	final, ok := finalBreak(chunk, to, e.key, e.val)
 	if !ok {
-		return 0, 0, nil, false
+		return 0, 0, nil, false, false
 	}
-	return from, to, withBreaks(rendered, eol, false, final), true
+	return from, to, withBreaks(rendered, eol, false, final), outer, true
 }
 
 // finalBreak says whether the writer's lines for the entry whose key (or

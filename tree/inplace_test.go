@@ -238,6 +238,12 @@ func TestReplaceValuesBeforeNextDocument(t *testing.T) {
 		// comment, or the new last entry's, an entry removed before it
 		// the one before's: not in place
 		{"the last entry removed", "a: 1\nb: 2\n# between\n---\nc: 3\n", func(m *yaml.Node) { m.Content = m.Content[:2] }, ""},
+		// left of the new lines, the foot comment of the item before them
+		// before a "---" (attack, 2026-11-30)
+		{"an item added before the foot comment of the one before", "a:\n  l:\n    - x\n  # between\n---\nc: 3\n", func(m *yaml.Node) {
+			l := MapGet(MapGet(m, "a"), "l")
+			l.Content = append(l.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "w"})
+		}, ""},
 		{"an entry added last", "a: 1\n# between\n---\nc: 3\n", func(m *yaml.Node) {
 			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
 		}, ""},
@@ -1109,6 +1115,13 @@ func TestAddEntries(t *testing.T) {
 		// not in place
 		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), ""},
 		{"comment at the new lines' column", "a:\n  - x\n  # c\nb: 1\n", add("- y", 1, "a"), ""},
+		// a comment left of the new lines, but right of the line after
+		// it: yaml.v3 gives it to the entry before as its foot comment,
+		// and would give it to the new entry (attack, 2026-11-30: the
+		// stream's read-back compares comment lines, not their places)
+		{"item before the foot comment of the one before, left of it", "a:\n  l:\n    - x\n # c\n  m: 1\n", add("- w", 1, "a", "l"), ""},
+		{"key before the foot comment of the one before, left of it", "a:\n  l:\n    x: 1\n  # c\nb: 1\n", add("y: 2", 1, "a", "l"), ""},
+		{"key before the foot comment of the one before, blank line", "a:\n  l:\n    x: 1\n\n  # c\nb: 1\n", add("y: 2", 1, "a", "l"), ""},
 		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
 		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), ""},
 		// an entry added with comments (a patch's): the writer's lines
