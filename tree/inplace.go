@@ -502,13 +502,6 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if comment && (a.Kind != yaml.ScalarNode || key || flow) {
 		return false
 	}
-	if read != nil && (read.Anchor != "" && Equal(read, a) || aliasOf(read, a)) && identical(a, b) {
-		// an anchored node kept as it was (as the snapshot holds it: a
-		// snapshot taken after an edit is caught): its text stays, the
-		// aliases of it too, but those whose copies changed, written
-		// anew as their new values (the general way)
-		return true
-	}
 	if read != nil && !readAs(read, a) {
 		return false
 	}
@@ -572,19 +565,6 @@ func readAs(read, a *yaml.Node) bool {
 	return read.Kind == a.Kind && len(read.Content) == len(a.Content) && read.Value == a.Value && read.Tag == a.Tag &&
 		read.HeadComment == a.HeadComment && read.LineComment == a.LineComment && read.FootComment == a.FootComment &&
 		read.Anchor == ""
-}
-
-// aliasOf reports whether read, a value as the document's text reads it
-// again, is an alias whose anchored node a, the snapshot's value, is the
-// copy of (Read expands aliases into copies), a copy without comments.
-// An alias whose copy changed is not written anew in place: the general
-// way drops the anchor then ("labels: &l {…}" / "data: *l" becomes
-// "labels: {…}" / "data: {…, z: 3}"), and Options.Whole must write what
-// this way writes (the end-to-end tests).
-func aliasOf(read, a *yaml.Node) bool {
-	return read.Kind == yaml.AliasNode && read.Alias != nil && read.Anchor == "" && read.LineComment == "" &&
-		!anyNode(a, func(n *yaml.Node) bool { return n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" }) &&
-		Equal(read.Alias, a)
 }
 
 // entryValueEdits appends to edits the edits of the value of an entry of
@@ -1159,14 +1139,16 @@ func pairable(x, y *yaml.Node, ix, iy *itemInfo) bool {
 // changed in its labels), and no removed one is a list where an added one
 // is a list. A changed item would be written anew whole, more lines than
 // its edit, where the general way keeps its layout; a scalar item is one
-// line, and a flow collection one text the writer writes anew whole
-// either way (as an entry's flow value is, rewritable), not compared. (Few items: at most 64 pairs of collections are
+// line, and a flow collection without comments one text the writer
+// writes anew whole either way (as an entry's flow value is, rewritable),
+// not compared (one with comments inside may be over lines the writer
+// indents otherwise: attack, 2026-11-29). (Few items: at most 64 pairs of collections are
 // compared, each mapping's keys read once.)
 func replacedItems(removed, added []*yaml.Node) bool {
 	colls := func(items []*yaml.Node) []*yaml.Node {
 		var c []*yaml.Node
 		for _, n := range items {
-			if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 {
+			if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && (n.Style&yaml.FlowStyle == 0 || slices.ContainsFunc(n.Content, commented)) {
 				c = append(c, n)
 			}
 		}
