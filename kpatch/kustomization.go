@@ -306,7 +306,8 @@ func phrase(words []string) string {
 // kustomization is a kustomization being read.
 type kustomization struct {
 	file, dir    string
-	data         []byte // the kustomization's text
+	data         []byte   // the kustomization's text
+	lines        []string // data's lines as the YAML reader counts them, once one is needed (line)
 	limits       *tree.Limits
 	restrictions LoadRestrictions
 }
@@ -596,24 +597,29 @@ func (k *kustomization) inline(n *yaml.Node) (content, error) {
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		// the text starts on the next line, at the block's indentation
-		c.line, c.col = n.Line, indentOfLine(k.data, n.Line+1)
+		l := k.line(n.Line + 1)
+		c.line, c.col = n.Line, len(l)-len(strings.TrimLeft(l, " "))
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 		c.col++ // after the quote
 	}
 	return c, nil
 }
 
-// indentOfLine returns the indentation of line (1-based) of text, 0 when
-// it has no such line.
-func indentOfLine(text []byte, line int) int {
-	// (lines as the YAML reader counts them: at "\n" alone, a file of
-	// CRs had no line 2, and an inline block's errors pointed at column 1)
-	lines := lines.SplitYAML(string(text))
-	if line < 1 || line-1 >= len(lines) {
-		return 0
+// line returns line n (from 1) of the kustomization's text, "" when it
+// has no such line. Its lines are cut once, when the first is needed (an
+// inline block patch's indentation, an error's line): lines as the YAML
+// reader counts them (at "\n" alone, a file of CRs had no line 2, and an
+// inline block's errors pointed at column 1), the text cut once per
+// kustomization, not once per inline patch (a kustomization of n inline
+// patches was cut n times).
+func (k *kustomization) line(n int) string {
+	if k.lines == nil {
+		k.lines = lines.SplitYAML(string(k.data))
 	}
-	l := lines[line-1]
-	return len(l) - len(strings.TrimLeft(l, " "))
+	if n < 1 || n > len(k.lines) {
+		return ""
+	}
+	return k.lines[n-1]
 }
 
 // entryDocs reads the documents of an entry e of the field (patches,
@@ -897,7 +903,8 @@ func (k *kustomization) inSecretText(err error, n *yaml.Node) error {
 	// counts too: lines ended by NELs before the entry made the lines
 	// taken for it later ones, without "secret", and its values were
 	// quoted in clear)
-	lines := lines.SplitYAML(string(k.data))
+	k.line(1) // (cuts the lines)
+	lines := k.lines
 	if to == 0 || to-1 > len(lines) {
 		to = len(lines) + 1
 	}
