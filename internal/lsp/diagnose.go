@@ -555,7 +555,7 @@ func (a *analysis) location(p tree.Position) Location {
 	key := fileLineKey{p.File, p.Line}
 	l, ok := a.lines[key]
 	if !ok {
-		l.text, l.ok = fileLine(p.File, p.Line)
+		l.text, l.ok = fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch"))
 		if a.lines == nil {
 			a.lines = map[fileLineKey]knownLine{}
 		}
@@ -577,7 +577,7 @@ type knownLine struct {
 
 // location is a position of a file on disk, its line read from the file.
 func location(p tree.Position) Location {
-	text, ok := fileLine(p.File, p.Line)
+	text, ok := fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch"))
 	return lineLocation(p, text, ok)
 }
 

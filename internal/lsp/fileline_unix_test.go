@@ -36,29 +36,55 @@ func TestFileLine(t *testing.T) {
 	if err := os.Symlink("/dev/zero", zero); err != nil {
 		t.Fatal(err)
 	}
+	cr := filepath.Join(dir, "cr.yaml")
+	if err := os.WriteFile(cr, []byte("a: 1\rb: 2\r\rlast\r"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nel := filepath.Join(dir, "nel.yaml")
+	if err := os.WriteFile(nel, []byte("a: 1\u0085b: 2\u2028c: 3\u2029d"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kp := filepath.Join(dir, "p.kpatch")
+	if err := os.WriteFile(kp, []byte("a = \"x\u0085y\"\rb = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		path string
 		line int
 		want string
 		ok   bool
+		yaml bool // the file's lines as a YAML file's
 	}{
-		{crlf, 1, "a: 1", true},
-		{crlf, 2, "b: 2", true},
-		{crlf, 3, "", true},
-		{crlf, 4, "last", true},
-		{crlf, 5, "", false},
-		{crlf, 0, "", false},
-		{long, 2, "second", true},
-		{long, 3, strings.Repeat("y", 4096), true}, // as much of a long line as the reader holds
-		{fifo, 1, "", false},
-		{zero, 1, "", false},
-		{filepath.Join(dir, "missing"), 1, "", false},
+		{crlf, 1, "a: 1", true, true},
+		{crlf, 2, "b: 2", true, true},
+		{crlf, 3, "", true, true},
+		{crlf, 4, "last", true, true},
+		{crlf, 5, "", false, true},
+		{crlf, 0, "", false, true},
+		{long, 2, "second", true, true},
+		{long, 3, strings.Repeat("y", 4096), true, true}, // as much of a long line as the reader holds
+		// a lone CR ends a line, and in a YAML file NEL, LS and PS do
+		// (kmerge's YAML reader counts them); in a .kpatch file they do
+		// not (cut at LF alone, these files were one line each)
+		{cr, 2, "b: 2", true, true},
+		{cr, 3, "", true, true},
+		{cr, 4, "last", true, true},
+		{cr, 5, "", false, true},
+		{nel, 2, "b: 2", true, true},
+		{nel, 3, "c: 3", true, true},
+		{nel, 4, "d", true, true},
+		{kp, 1, "a = \"x\u0085y\"", true, false},
+		{kp, 2, "b = 1", true, false},
+		{kp, 3, "", false, false},
+		{fifo, 1, "", false, true},
+		{zero, 1, "", false, true},
+		{filepath.Join(dir, "missing"), 1, "", false, true},
 	} {
 		done := make(chan struct{})
 		var got string
 		var ok bool
 		go func() {
-			got, ok = fileLine(c.path, c.line)
+			got, ok = fileLine(c.path, c.line, c.yaml)
 			close(done)
 		}()
 		select {

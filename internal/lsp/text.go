@@ -3,7 +3,6 @@ package lsp
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -188,8 +187,9 @@ var maxLineSearch = int64(tree.DefaultLimits().MaxBytes)
 // break, reading the file no further than that line and maxLineSearch
 // bytes (nor its size); ok is false when it cannot be read there: no such line, or not a
 // regular file (a device such as /dev/zero, a FIFO: nothing is read from
-// those, which may never end).
-func fileLine(path string, n int) (line string, ok bool) {
+// those, which may never end). Lines are cut as the file's positions count
+// them (nthLine): a YAML file's (yaml) as kmerge's YAML reader does.
+func fileLine(path string, n int, yaml bool) (line string, ok bool) {
 	if n < 1 {
 		return "", false
 	}
@@ -200,43 +200,67 @@ func fileLine(path string, n int) (line string, ok bool) {
 	defer f.Close()
 	// no further than the file's size either: a file of /proc or /sys says
 	// 0 and holds more, without end
-	r := bufio.NewReader(io.LimitReader(f, min(maxLineSearch, info.Size())))
-	for i := 1; ; i++ {
-		text, err := r.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) && i < n {
-			text, err = r.ReadSlice('\n') // a long line before the one wanted: skipped
-		}
-		if i == n {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				// a long line: what the buffer holds is enough to place a
-				// position near its start
-				return strings.TrimRight(string(text), "\r\n"), true
-			}
-			if err != nil && len(text) == 0 {
-				return "", false
-			}
-			return strings.TrimSuffix(strings.TrimSuffix(string(text), "\n"), "\r"), true
-		}
-		if err != nil {
-			return "", false
-		}
-	}
+	return nthLine(bufio.NewReader(io.LimitReader(f, min(maxLineSearch, info.Size()))), n, yaml)
 }
 
 // textLine returns line n (from 1) of text, as fileLine does a file's.
-func textLine(text []byte, n int) (string, bool) {
-	for i := 1; n >= 1; i++ {
-		j := bytes.IndexByte(text, '\n')
-		if i == n {
-			if j >= 0 {
-				text = text[:j]
-			}
-			return strings.TrimSuffix(string(text), "\r"), true
-		}
-		if j < 0 {
-			break
-		}
-		text = text[j+1:]
+func textLine(text []byte, n int, yaml bool) (string, bool) {
+	if n < 1 {
+		return "", false
 	}
-	return "", false
+	return nthLine(bufio.NewReader(bytes.NewReader(text)), n, yaml)
+}
+
+// maxLineKept is how much of a long line nthLine keeps: enough to place a
+// position near its start.
+const maxLineKept = 4096
+
+// nthLine reads r up to the end of its line n (from 1) and returns that
+// line without its line break, its first maxLineKept bytes; ok is false
+// when r ends before it (a final line break ends the last line: none
+// follows it). Lines end at LF, CRLF and a lone CR (the .kpatch format,
+// YAML 1.2), and in a YAML text (yaml) at NEL, LS and PS too, as kmerge's
+// YAML reader counts them (internal/lines): cut at LF alone, a file of CRs
+// or NELs was one line, and a position in it was placed on the wrong line.
+func nthLine(r *bufio.Reader, n int, yaml bool) (string, bool) {
+	var line []byte
+	at, seen := 1, false // the line read, and whether it has a byte
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			return string(line), at == n && seen
+		}
+		seen = seen || at == n
+		width := 0 // of a line break starting at b, b's byte included
+		switch {
+		case b == '\n':
+			width = 1
+		case b == '\r':
+			width = 1
+			if p, _ := r.Peek(1); len(p) == 1 && p[0] == '\n' {
+				width = 2
+			}
+		case yaml && b == 0xC2:
+			if p, _ := r.Peek(1); len(p) == 1 && p[0] == 0x85 {
+				width = 2 // NEL
+			}
+		case yaml && b == 0xE2:
+			if p, _ := r.Peek(2); len(p) == 2 && p[0] == 0x80 && (p[1] == 0xA8 || p[1] == 0xA9) {
+				width = 3 // LS, PS
+			}
+		}
+		if width == 0 {
+			if at == n && len(line) < maxLineKept {
+				line = append(line, b)
+			}
+			continue
+		}
+		if _, err := r.Discard(width - 1); err != nil {
+			return "", false
+		}
+		if at == n {
+			return string(line), true
+		}
+		at++
+	}
 }
