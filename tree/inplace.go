@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -136,6 +137,7 @@ const (
 	entryAdded
 	entryRewritten // a mapping's entry whose value changed otherwise: its lines written anew
 	commentChanged // a scalar value's line comment added, changed or removed
+	headChanged    // a block mapping's key's head comment added, changed or removed (its lines above the key)
 )
 
 // replaceValues returns the text of an edited document whose source text
@@ -171,7 +173,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// (an entry added or written anew with comments, a patch's: the
 		// writer puts them where they read as its nodes' in a text of
 		// their own, and where they are read in this one is checked)
-		comments = comments || e.kind == commentChanged ||
+		comments = comments || e.kind == commentChanged || e.kind == headChanged ||
 			(e.kind == entryAdded || e.kind == entryRewritten) && (commented(e.key) || commented(e.val))
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
@@ -225,6 +227,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			}
 			outer = outer || left
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
+		case headChanged:
+			from, to, text, ok := headText(chunk, ranges, e, first, eol)
+			if !ok {
+				return nil, false, false
+			}
+			g = textEdit{from: from, to: to, text: text}
 		case commentChanged:
 			r, ok := ranges.Of(e.read)
 			if !ok || !breaksOK {
@@ -493,8 +501,13 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
-		a.HeadComment != b.HeadComment || a.FootComment != b.FootComment {
+		a.HeadComment != b.HeadComment && !(key && !flow && a.Kind == yaml.ScalarNode) || a.FootComment != b.FootComment {
 		return false
+	}
+	if a.HeadComment != b.HeadComment {
+		// a block mapping's key's head comment: its lines above the key
+		// (headText)
+		edits.list = append(edits.list, valueEdit{kind: headChanged, read: read, now: b})
 	}
 	// a line comment changed: a scalar value's in a block collection
 	// alone, on its line (lineCommentText)
@@ -711,7 +724,10 @@ func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 				edits.list = append(edits.list, ed)
 			}
 			j += 2
-		case i < len(a.Content) && j < len(b.Content) && identical(a.Content[i], b.Content[j]):
+		case i < len(a.Content) && j < len(b.Content) && keyKept(a.Content[i], b.Content[j]):
+			if a.Content[i].HeadComment != b.Content[j].HeadComment {
+				edits.list = append(edits.list, valueEdit{kind: headChanged, read: child(i), now: b.Content[j]})
+			}
 			if !entryValueEdits(read, a, b, i, j, edits) {
 				return false
 			}
@@ -1355,9 +1371,81 @@ func appendRemoval(edits *editList, parent, read, value, k, v *yaml.Node) {
 // the same keys in the same order.
 func sameKeys(a, b *yaml.Node) bool {
 	for i := 0; i < len(a.Content); i += 2 {
-		if !identical(a.Content[i], b.Content[i]) {
+		if !keyKept(a.Content[i], b.Content[i]) {
 			return false
 		}
+	}
+	return true
+}
+
+// keyKept reports whether key y of the edited tree is key x of the
+// snapshot, kept: identical but for its head comment, which is written
+// where it is (headText).
+func keyKept(x, y *yaml.Node) bool {
+	if x.HeadComment == y.HeadComment || x.Kind != yaml.ScalarNode {
+		return identical(x, y)
+	}
+	c := *y
+	c.HeadComment = x.HeadComment
+	return identical(x, &c)
+}
+
+// headText returns the part of chunk from..to that the head comment of a
+// kept key takes (e.read: the key as the text reads it, with its range;
+// e.now: the edited tree's key), and its new text: the comment lines right
+// above the key's line (headLines: they must be its head comment, line for
+// line), or none, replaced by the new comment's lines at the key's column
+// with the chunk's line breaks (none when the comment is removed). ok is
+// false for a key not alone at the start of its line but for indentation
+// (a compact "- k: v", "? k"), the first node of a document after the
+// stream's first (startsDocument: comments before it may be in the text
+// of the document before), or a new comment the writer would not write
+// line for line so (a line not starting with '#', a blank line in it, a
+// character a comment cannot hold). Where the comment lines are read,
+// before and after, is checked by replaceValues (the text is read back,
+// every comment on its node).
+func headText(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte) (from, to int, text []byte, ok bool) {
+	if e.read == nil || e.read.Kind != yaml.ScalarNode {
+		return 0, 0, nil, false
+	}
+	r, ok := ranges.Of(e.read)
+	if !ok {
+		return 0, 0, nil, false
+	}
+	ls := bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
+	indent := chunk[ls:r.Start]
+	if len(bytes.TrimLeft(indent, " ")) != 0 || e.read.Column != len(indent)+1 {
+		return 0, 0, nil, false
+	}
+	from = ls
+	if e.read.HeadComment != "" {
+		if from, ok = headLines(chunk, ls, e.read.HeadComment); !ok {
+			return 0, 0, nil, false
+		}
+	}
+	if !first && startsDocument(chunk, from) {
+		return 0, 0, nil, false
+	}
+	if e.now.HeadComment != "" {
+		for _, line := range strings.Split(e.now.HeadComment, "\n") {
+			if len(line) == 0 || line[0] != '#' || !commentText(line) || strings.ContainsAny(line, "\r\u0085\u2028\u2029") {
+				return 0, 0, nil, false
+			}
+			text = append(append(append(text, indent...), line...), eol...)
+		}
+	}
+	return from, ls, text, true
+}
+
+// commentText reports whether every character of line, a comment's, is
+// one a comment may hold (commentChar), as the writer writes it.
+func commentText(line string) bool {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if !commentChar(r, size) {
+			return false
+		}
+		i += size
 	}
 	return true
 }

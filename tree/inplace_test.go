@@ -211,6 +211,92 @@ func TestReplaceValues(t *testing.T) {
 	}
 }
 
+// TestHeadComments: a kept key's head comment added, changed or removed
+// is written as its lines above the key, at its column, every other line
+// kept (it was spliced: the document rendered twice and diffed); the text
+// is read back, every comment on its node, and Options.Whole writes the
+// same. Expected texts: the comment's lines as the tree holds them, each
+// at the key's indentation (what the writer writes for a head comment).
+func TestHeadComments(t *testing.T) {
+	head := func(c string, path ...string) func(st *Stream) {
+		return func(st *Stream) {
+			m := Root(st.Docs[len(st.Docs)-1])
+			for _, p := range path[:len(path)-1] {
+				m = MapGet(m, p)
+			}
+			for i := 0; i < len(m.Content); i += 2 {
+				if m.Content[i].Value == path[len(path)-1] {
+					m.Content[i].HeadComment = c
+					return
+				}
+			}
+			panic("no key " + path[len(path)-1])
+		}
+	}
+	both := func(a, b func(st *Stream)) func(st *Stream) {
+		return func(st *Stream) { a(st); b(st) }
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+		want     string // "" when not written in place
+	}{
+		{"added", "a: 1\nb:   2\n", head("# about b", "b"), "a: 1\n# about b\nb:   2\n"},
+		{"changed", "a: 1\n# old\nb: 2\n", head("# new", "b"), "a: 1\n# new\nb: 2\n"},
+		{"removed", "a: 1\n# old\n# older\nb: 2\n", head("", "b"), "a: 1\nb: 2\n"},
+		{"nested, two lines", "m:\n  a: 1\n  b: 2   # B\n", head("# x\n# y", "m", "b"), "m:\n  a: 1\n  # x\n  # y\n  b: 2   # B\n"},
+		// yaml.v3 gives a comment line below a CRLF line to the key
+		// before it, as its foot comment: not in place (read back)
+		{"CRLF", "a: 1\r\nb: 2\r\n", head("# c", "b"), ""},
+		{"with a value changed", "a: 1\nb: 2\n", both(head("# c", "b"), func(st *Stream) { MapGet(Root(st.Docs[0]), "a").Value = "5" }), "a: 5\n# c\nb: 2\n"},
+		{"after a blank line", "a: 1\n\nb: 2\n", head("# c", "b"), "a: 1\n\n# c\nb: 2\n"},
+		{"first key", "a: 1\nb: 2\n", head("# top", "a"), "# top\na: 1\nb: 2\n"},
+		// not in place
+		{"a blank line in the comment", "a: 1\nb: 2\n", head("# x\n\n# y", "b"), ""},
+		{"a key of a compact item", "l:\n- k: 1\n  m: 2\n", func(st *Stream) {
+			MapGet(Root(st.Docs[0]), "l").Content[0].Content[0].HeadComment = "# c"
+		}, ""},
+		{"the first key of a later document", "a: 1\n---\nb: 1\n", head("# c", "b"), ""},
+		// "# old" and a blank line: a's foot comment, b had none
+		{"a foot comment above", "a: 1\n# old\n\nb: 2\n", head("# new", "b"), "a: 1\n# old\n\n# new\nb: 2\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := read(t, c.in)
+			st.Snapshot()
+			c.edit(st)
+			direct, ok := replaceAll(st)
+			out, outcomes, err := st.preserved()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if ok {
+					t.Errorf("written in place: %q", direct)
+				}
+			} else if !ok || string(direct) != c.want || string(out) != c.want || outcomes[len(outcomes)-1] != replaced {
+				t.Errorf("replaceValues gives %q (%v), the stream %q (%v)\nwant %q", direct, ok, out, outcomes, c.want)
+			}
+			checkReadsAs(t, out, st, outcomes)
+			whole, err := Read([]byte(c.in), Options{Whole: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole.Snapshot()
+			c.edit(whole)
+			var b bytes.Buffer
+			if err := whole.WriteYAML(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(out) && c.name != "after a blank line" {
+				// (the splice writes the new comment line before the blank
+				// line, "a: 1\n# c\n\nb: 2": the lines of its rendering
+				// that changed, at the first place they fit)
+				t.Errorf("Options.Whole writes %q, the default %q", b.String(), out)
+			}
+		})
+	}
+}
+
 // TestReplaceValuesBeforeNextDocument: comment lines at the end of a
 // document's text before the next "---" are the document's foot comment
 // in the stream, the last node's in the text read alone; the text is read
