@@ -1944,6 +1944,14 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 		// the comment; attack, 2026-11-29)
 		return nil, false
 	}
+	if len(renderedLines(rendered, false)) != len(renderedLines(rendered, true)) {
+		// a blank line outside block scalars: one inside a comment of the
+		// entry (a patch's "# a\n\n# b"), which the splice drops where the
+		// source's layout is not the writer's (its loose lines), and
+		// Options.Whole must write what this way writes ("  - a: 1" given
+		// "p1:\n  # c\n\n  # q\n  p2: x"; attack, 2026-11-30)
+		return nil, false
+	}
 	if anyNode(alone, func(m *yaml.Node) bool { return m.LineComment != "" }) {
 		// a line comment the writer puts where it reads as another
 		// node's (a key's, after its scalar value: "- 0: x # k", the

@@ -1,0 +1,63 @@
+package tree
+
+import (
+	"bytes"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// TestAttack38WholeSame: Options.Whole writes what the byte-range edits
+// write (TestWholeSameInPlace's promise) where entries are added with
+// comments, as a patch's are (attack, 2026-11-30).
+func TestAttack38WholeSame(t *testing.T) {
+	// add parses entry (a mapping of one entry, or a list of one item)
+	// and appends its entry to the collection at path (keys, or item
+	// indexes of one digit) of the last document
+	add := func(entry string, path ...string) func(st *Stream) {
+		return func(st *Stream) {
+			var d yaml.Node
+			if err := yaml.Unmarshal([]byte(entry), &d); err != nil {
+				panic(err)
+			}
+			n := Root(st.Docs[len(st.Docs)-1])
+			for _, p := range path {
+				if n.Kind == yaml.SequenceNode {
+					n = n.Content[int(p[0]-'0')]
+				} else {
+					n = MapGet(n, p)
+				}
+			}
+			n.Content = append(n.Content, d.Content[0].Content...)
+		}
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(st *Stream)
+	}{
+		// the splice lines up a source laid out otherwise than the
+		// writer writes it without blank lines (loose): the blank line
+		// inside the new entry's comment was written in place alone
+		{"a blank line inside a new entry's comment, a root indented", "  - a: 1\n", add("p1:\n  # c\n\n  # q\n  p2: x", "0")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var outs [][]byte
+			for _, opts := range []Options{{}, {Whole: true}} {
+				st, err := Read([]byte(c.in), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Snapshot()
+				c.edit(st)
+				var b bytes.Buffer
+				if err := st.WriteYAML(&b); err != nil {
+					t.Fatal(err)
+				}
+				outs = append(outs, b.Bytes())
+			}
+			if !bytes.Equal(outs[0], outs[1]) {
+				t.Errorf("the default way writes\n%q\nOptions.Whole\n%q", outs[0], outs[1])
+			}
+		})
+	}
+}
