@@ -39,6 +39,10 @@ func TestAttack38WholeSame(t *testing.T) {
 		// writer writes it without blank lines (loose): the blank line
 		// inside the new entry's comment was written in place alone
 		{"a blank line inside a new entry's comment, a root indented", "  - a: 1\n", add("p1:\n  # c\n\n  # q\n  p2: x", "0")},
+		// a new entry ending with a block scalar then a comment, at
+		// the end of a text without a final line break: its last line
+		// is the comment's, which needs no line break
+		{"a new block scalar's foot comment at the end without a final newline", "l:\n- a", add("- |\n  x\n# foot", "l")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var outs [][]byte

@@ -1907,7 +1907,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false, false
 		}
 	}
-	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockScalar(e.key, e.val)), outer, true
+	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockLine(e.key, e.val)), outer, true
 }
 
 // renderedEntry returns the writer's text of entry e (added, or
@@ -2051,7 +2051,7 @@ func finalBreak(chunk []byte, end int, k, v *yaml.Node) (final, ok bool) {
 	if open && mayEndInBlock(k, v) && !endsInBlockScalar(k, v) {
 		return false, false
 	}
-	return !open || endsInBlockScalar(k, v), true
+	return !open || endsInBlockLine(k, v), true
 }
 
 // entryColumn returns the column of the entries of the block collection
@@ -2236,4 +2236,33 @@ func lastOf(k, v *yaml.Node) *yaml.Node {
 // and value v (nil for an item) ends with a block scalar.
 func endsInBlockScalar(k, v *yaml.Node) bool {
 	return lastOf(k, v).Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
+}
+
+// endsInBlockLine reports whether the writer's lines for the entry whose
+// key (or item) is k and value v (nil for an item) end with a line of a
+// block scalar: it ends with one, and no foot comment follows it. An
+// entry added with comments (a patch's) may end with a block scalar and
+// then a comment line, which needs no line break at the end of a text
+// without a final one: with one, the splice and Options.Whole wrote
+// otherwise ("l:\n- a" given "- |\n  x\n# foot"; attack, 2026-11-30).
+func endsInBlockLine(k, v *yaml.Node) bool {
+	if !endsInBlockScalar(k, v) || k.FootComment != "" {
+		return false
+	}
+	n := k
+	if v != nil {
+		n = v
+	}
+	for {
+		if n.FootComment != "" {
+			return false
+		}
+		if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
+			return true
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 && n.Content[len(n.Content)-2].FootComment != "" {
+			return false // (an entry's foot comment, on its key)
+		}
+		n = n.Content[len(n.Content)-1]
+	}
 }
