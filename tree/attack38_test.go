@@ -43,6 +43,20 @@ func TestAttack38WholeSame(t *testing.T) {
 		// the end of a text without a final line break: its last line
 		// is the comment's, which needs no line break
 		{"a new block scalar's foot comment at the end without a final newline", "l:\n- a", add("- |\n  x\n# foot", "l")},
+		// a foot comment ending the new lines right above the next
+		// entry: yaml.v3 reads it as the next entry's head comment but
+		// after a CRLF, where it was written in place without the blank
+		// line the writer puts between them
+		{"a new entry's foot comment before the next key, CRLF", "a: 1\r\nb: 2\r\n", func(st *Stream) {
+			r := Root(st.Docs[0])
+			z := []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z", FootComment: "# foot"}, {Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"}}
+			r.Content = append(r.Content[:2], append(z, r.Content[2:]...)...)
+		}},
+		{"a new item's foot comment before the next item, CRLF", "l:\r\n- a\r\n- b\r\n", func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			z := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z", FootComment: "# foot"}
+			l.Content = append(l.Content[:1], append([]*yaml.Node{z}, l.Content[1:]...)...)
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var outs [][]byte

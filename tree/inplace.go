@@ -216,7 +216,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, false
 			}
 			outer = outer || left
-			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
+			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val)}
 			if at == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n') {
 				g.lead = len(eol) // (addedLines' line break first)
 			}
@@ -226,7 +226,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, false
 			}
 			outer = outer || left
-			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val)}
+			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val)}
 		case headChanged:
 			from, to, text, ok := headText(chunk, ranges, e, first, eol)
 			if !ok {
@@ -308,13 +308,25 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		}
 		out = append(out, g.text...)
 		if g.added {
-			added = append(added, textEdit{from: len(out), block: g.block})
+			first := bytes.TrimLeft(g.text, "\r\n")
+			added = append(added, textEdit{from: len(out), block: g.block, foot: g.foot, col: len(first) - len(bytes.TrimLeft(first, " "))})
 		}
 		at = g.to
 	}
 	out = append(out, chunk[at:]...)
 	for _, g := range added {
 		if !blanksFollow(out, g.from, g.block) {
+			return nil, false, false
+		}
+		if line, _ := lineAt(out, g.from); g.foot && !blankLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= g.col {
+			// a foot comment ending the new lines right above a line at
+			// their column or right of it (the next entry's, or a new
+			// entry's): the writer writes a blank line between them, and
+			// yaml.v3 reads the comment as the next entry's head comment
+			// but after a line that ends with CRLF, where the text read
+			// back holds it in its place and Options.Whole wrote the blank
+			// line ("a: 1\r\nb: 2\r\n" given "z: 0" with "# foot"
+			// before b; attack, 2026-11-30)
 			return nil, false, false
 		}
 	}
@@ -661,6 +673,11 @@ type textEdit struct {
 	// the length of the line break an added entry's text starts with at
 	// the end of a text without a final line break (addedLines)
 	lead int
+
+	// an added entry's lines end with a foot comment (endsWithFoot), and
+	// their column
+	foot bool
+	col  int
 }
 
 // valueText returns the writer's text of scalar n as a value in a block
@@ -2246,8 +2263,15 @@ func endsInBlockScalar(k, v *yaml.Node) bool {
 // without a final one: with one, the splice and Options.Whole wrote
 // otherwise ("l:\n- a" given "- |\n  x\n# foot"; attack, 2026-11-30).
 func endsInBlockLine(k, v *yaml.Node) bool {
-	if !endsInBlockScalar(k, v) || k.FootComment != "" {
-		return false
+	return endsInBlockScalar(k, v) && !endsWithFoot(k, v)
+}
+
+// endsWithFoot reports whether the writer's lines for the entry whose key
+// (or item) is k and value v (nil for an item) end with a foot comment:
+// one of the entry's, or of a node last in it.
+func endsWithFoot(k, v *yaml.Node) bool {
+	if k.FootComment != "" {
+		return true
 	}
 	n := k
 	if v != nil {
@@ -2255,13 +2279,13 @@ func endsInBlockLine(k, v *yaml.Node) bool {
 	}
 	for {
 		if n.FootComment != "" {
-			return false
-		}
-		if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
 			return true
 		}
+		if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
+			return false
+		}
 		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 && n.Content[len(n.Content)-2].FootComment != "" {
-			return false // (an entry's foot comment, on its key)
+			return true // (an entry's foot comment, on its key)
 		}
 		n = n.Content[len(n.Content)-1]
 	}
