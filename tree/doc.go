@@ -60,7 +60,8 @@
 //     writer's lines at its siblings' column, after the entry before it or
 //     where the first removed one was; an entry whose value changed
 //     otherwise (a block scalar, a kind changed, a flow collection) written
-//     anew in its lines, its key's text kept; a list's items aligned first
+//     anew in its lines, its key's text kept; a kept key's head comment
+//     changed in its lines above it (headText); a list's items aligned first
 //     by a shortest edit (alignItems), a changed flow collection item
 //     cut and written anew in its place; a scalar value's line comment
 //     changed in the rest of its line. Every other byte is the source's:
@@ -72,8 +73,8 @@
 //     comments and all, or the stream is written again without such texts
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
-//  4. What the byte-range edits refuse (a key renamed in place, another
-//     comment of a kept node changed, an alias or anchor involved, layouts they
+//  4. What the byte-range edits refuse (a foot comment of a kept node
+//     changed, an alias or anchor involved, layouts they
 //     cannot prove, Options.Whole) is rendered whole, before and after,
 //     and the changed lines spliced into the part (preserve.go, splice.go),
 //     read back; when that fails, the document is the writer's rendering.

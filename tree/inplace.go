@@ -71,9 +71,10 @@ import (
 // the edited tree has it (yaml.v3 places the comment lines below a line
 // by what the line ends with), and read back too.
 //
-// Every other edit (a key renamed in place, a comment of a kept node
-// changed, an item changed where its layout would be lost) is spliced
-// (preserve.go).
+// A kept key's head comment added, changed or removed is its comment
+// lines above the key replaced (headText), and the text read again at once
+// too. Every other edit (a foot comment of a kept node changed, an item
+// changed where its layout would be lost) is spliced (preserve.go).
 
 // valueEdit is one edit of a document's text: a changed value, an entry
 // removed from a block collection, or one added to it.

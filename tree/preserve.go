@@ -46,8 +46,9 @@ const maxSpliceEdits = 2000
 //     ends included. A text whose lines were cut or inserted, or a line
 //     comment changed, is read back (changed values alone are proven as
 //     they are written).
-//   - Any other edited document (a key renamed, a comment of a kept node
-//     changed but a scalar value's line comment, an item changed where its layout would be lost, Options.Whole)
+//   - Any other edited document (a comment of a kept node changed but a
+//     scalar value's line comment or a key's head comment, an item changed
+//     where its layout would be lost, an anchor or alias in it, Options.Whole)
 //     is its source text with the changed lines replaced: the lines the
 //     writer's rendering of the edit changes are written as it renders
 //     them, indented like the source lines around them and with the
