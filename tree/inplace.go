@@ -1441,7 +1441,7 @@ func headText(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eo
 			return 0, 0, nil, false
 		}
 	}
-	if !first && startsDocument(chunk, from) {
+	if !first && startsDocument(chunk, from) || afterIndicator(chunk, from) {
 		return 0, 0, nil, false
 	}
 	if e.now.HeadComment != "" {
@@ -1453,6 +1453,35 @@ func headText(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eo
 		}
 	}
 	return from, ls, text, true
+}
+
+// afterIndicator reports whether the first line above offset at (a line
+// start) that is neither blank nor a comment line holds indicators alone,
+// "-", "?" or ":", and maybe a comment: the key below is the first of a
+// mapping that is a list item whose dash is alone on its line ("-\n  k: v"),
+// or an explicit key ("?\n  k"). The writer, and so the splice, writes a
+// head comment of such a key after the indicator ("- # c\n  k: v", "# c\n?
+// k"), not on a line of its own above the key, and Options.Whole wrote
+// otherwise (attack, 2026-11-30).
+func afterIndicator(chunk []byte, at int) bool {
+	for at > 0 {
+		ps := bytes.LastIndexByte(chunk[:at-1], '\n') + 1
+		line := chunk[ps : at-1]
+		at = ps
+		if blankLine(line) || commentLine(line) {
+			continue
+		}
+		for _, f := range bytes.Fields(line) {
+			if f[0] == '#' {
+				break
+			}
+			if len(f) != 1 || f[0] != '-' && f[0] != '?' && f[0] != ':' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // commentText reports whether every character of line, a comment's, is

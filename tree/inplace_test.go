@@ -257,6 +257,22 @@ func TestHeadComments(t *testing.T) {
 			MapGet(Root(st.Docs[0]), "l").Content[0].Content[0].HeadComment = "# c"
 		}, ""},
 		{"the first key of a later document", "a: 1\n---\nb: 1\n", head("# c", "b"), ""},
+		// the writer writes such a key's head comment after the dash or
+		// before the "?": Options.Whole wrote otherwise (attack,
+		// 2026-11-30)
+		{"the first key of an item whose dash is alone on its line", "l:\n-\n  a: 1\n", func(st *Stream) {
+			MapGet(Root(st.Docs[0]), "l").Content[0].Content[0].HeadComment = "# c"
+		}, ""},
+		{"the first key of an item whose dash is alone, its comment removed", "l:\n  -\n    # o\n    a: 1\n", func(st *Stream) {
+			MapGet(Root(st.Docs[0]), "l").Content[0].Content[0].HeadComment = ""
+		}, ""},
+		{"an explicit key alone on its line", "a: 1\n?\n  b\n: 2\n", head("# c", "b"), ""},
+		{"an explicit key after a \"?\" with a comment", "? # l\n  b\n: 2\n", head("# c", "b"), ""},
+		{"the first key of an item whose dash has a tag", "l:\n- !!map\n  a: 1\n", func(st *Stream) {
+			MapGet(Root(st.Docs[0]), "l").Content[0].Content[0].HeadComment = "# c"
+		}, "l:\n- !!map\n  # c\n  a: 1\n"},
+		{"the first key of a nested mapping", "m:\n  a: 1\n", head("# c", "m", "a"), "m:\n  # c\n  a: 1\n"},
+		{"the first key after \"---\" of the first document", "---\na: 1\n", head("# c", "a"), "---\n# c\na: 1\n"},
 		// "# old" and a blank line: a's foot comment, b had none
 		{"a foot comment above", "a: 1\n# old\n\nb: 2\n", head("# new", "b"), "a: 1\n# old\n\n# new\nb: 2\n"},
 	} {
