@@ -46,7 +46,10 @@ func FuzzRead(f *testing.F) {
 		}
 		var w bytes.Buffer
 		if err := WriteYAML(&w, st.Style, st.Docs...); err == nil {
-			if one, err := oneEncoder(st.Style, st.Docs); err == nil && !bytes.Equal(w.Bytes(), one) && len(lostComments(one, st.Docs...)) == 0 {
+			// (compared where yaml.v3's text keeps every comment and reads
+			// back: the writer's own rules are for where it does not, a
+			// "," in a tag's shorthand among them)
+			if one, err := oneEncoder(st.Style, st.Docs); err == nil && !bytes.Equal(w.Bytes(), one) && len(lostComments(one, st.Docs...)) == 0 && readsBack(one, st.Docs, &lim) {
 				t.Fatalf("an encoder per document writes\n%s\none encoder writes\n%s", w.Bytes(), one)
 			}
 		}
@@ -127,4 +130,11 @@ func lineCount(data []byte) int {
 		n++
 	}
 	return n
+}
+
+// readsBack reports whether text, a stream as yaml.v3's encoder writes
+// docs, reads (by kmerge's reader) as docs.
+func readsBack(text []byte, docs []*yaml.Node, lim *Limits) bool {
+	back, err := Read(text, Options{Limits: lim})
+	return err == nil && equalDocs(nonEmpty(back.Docs), nonEmpty(docs))
 }

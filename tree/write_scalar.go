@@ -368,20 +368,26 @@ func (w *writer) tag(handle, suffix string) {
 			w.out = append(w.out, ' ')
 		}
 		w.text(handle)
-		w.tagText(suffix)
+		w.tagText(suffix, true)
 	} else {
 		w.indicator("!<", true, false, false)
-		w.tagText(suffix)
+		w.tagText(suffix, false)
 		w.indicator(">", false, false, false)
 	}
 	w.room, w.lead = false, false
 }
 
-func (w *writer) tagText(s string) {
+// tagText writes the text of a tag, a character a tag cannot hold as %XX,
+// each byte: in a shorthand (!suffix, !!suffix) the flow indicators ",",
+// "[" and "]" too, which YAML 1.2 does not allow there (kmerge's reader
+// refuses a "," right after a tag's text, which yaml.v3 reads as part of
+// it: "!<!a,b>" read was written "!a,b"; FuzzRead, 2026-11-30); in a
+// verbatim tag (!<...>) they are the tag's.
+func (w *writer) tagText(s string, shorthand bool) {
 	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if anchorChar(c) || strings.IndexByte(";/?:@&=+$,_.~*'()[]", c) >= 0 {
+		if anchorChar(c) || strings.IndexByte(";/?:@&=+$_.~*'()", c) >= 0 || !shorthand && strings.IndexByte(",[]", c) >= 0 {
 			w.out = append(w.out, c)
 			continue
 		}
