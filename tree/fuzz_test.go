@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"github.com/kmerge/kmerge/internal/lines"
 	"strings"
 	"testing"
 
@@ -124,7 +125,9 @@ func nonEmpty(docs []*yaml.Node) []*yaml.Node {
 // lineCount counts lines as YAML does: \n, \r\n and a lone \r end one, and
 // text after the last break is a line too.
 func lineCount(data []byte) int {
-	s := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
+	// (as the reader counts them: at NEL, LS and PS too; "\u0085\u0085\""
+	// has its error at 3:1, FuzzRead, 2026-11-30)
+	s := lines.NormalizeYAML(string(data))
 	n := strings.Count(s, "\n")
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		n++

@@ -112,6 +112,13 @@ type valueEdit struct {
 	// an added item that goes where a removed one was: the removed item
 	// as the text reads it (its lines' start, its head comment's)
 	replaces *yaml.Node
+
+	// a removed entry whose head comment lines stay, and the added entry
+	// (replaces) written after them without its head comment: the two
+	// have the same one (an item whose null got text, written anew: its
+	// comment lines kept as they are, not written anew at its column;
+	// FuzzReplaceValues, 2026-11-30)
+	keepHead bool
 }
 
 // An editList is the edits valueEdits finds in a document, and the cells
@@ -190,6 +197,20 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		}
 	}
 	regions := make([]textEdit, 0, len(edits.list))
+	// an added entry that goes where a removed one was, with the same
+	// head comment, keeps that one's comment lines (keepHead)
+	heads := map[*yaml.Node]bool{}
+	for i := range edits.list {
+		e := &edits.list[i]
+		if e.kind == entryAdded && e.replaces != nil && !heads[e.replaces] && e.key.HeadComment != "" && e.key.HeadComment == e.replaces.HeadComment {
+			heads[e.replaces], e.keepHead = true, true
+		}
+	}
+	for i := range edits.list {
+		if e := &edits.list[i]; e.kind == entryRemoved && heads[e.read] {
+			e.keepHead = true
+		}
+	}
 	// the removed entries' lines first: an added entry goes where one
 	// was, or next to them (the comment lines they cut are no neighbours)
 	var cuts []textEdit
@@ -1604,12 +1625,17 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	from = ls
 	if e.read.HeadComment != "" {
 		// the entry's head comment goes with it: the comment lines right
-		// above it, which must be that comment and nothing else
-		if from, ok = headLines(chunk, ls, e.read.HeadComment); !ok {
+		// above it, which must be that comment and nothing else (or they
+		// stay, the entry's replacement's: keepHead)
+		head, ok := headLines(chunk, ls, e.read.HeadComment)
+		if !ok {
 			return 0, 0, false, false
 		}
+		if !e.keepHead {
+			from = head
+		}
 	}
-	for p := from; p > 0; {
+	for p := from; p > 0 && !e.keepHead; {
 		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
 		line := chunk[ps : p-1]
 		if commentLine(line) {
@@ -1973,6 +1999,11 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 		// line of the collection's tag is its first scalar's)
 		return nil, false
 	}
+	if e.keepHead {
+		k := *e.key
+		k.HeadComment = "" // (its lines are the source's, above: keepHead)
+		e.key = &k
+	}
 	// the entry in a collection of its own
 	alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.key}}
 	if e.val != nil {
@@ -2050,7 +2081,9 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 		// value's (FuzzReplaceValues, 2026-11-29: "0: #\n !" given text)
 		return 0, 0, nil, false, false
 	}
-	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal}, first, blocks)
+	// (a head comment the key keeps stays in its lines: keepHead)
+	keep := e.key.HeadComment != "" && e.key.HeadComment == e.oldKey.HeadComment
+	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep}, first, blocks)
 	if !ok {
 		return 0, 0, nil, false, false
 	}
@@ -2058,7 +2091,7 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	// of its comments, whose text is then the source's
 	stand := *e.key
 	stand.Kind, stand.Tag, stand.Value, stand.Style, stand.Anchor = yaml.ScalarNode, "!!str", "k", 0, ""
-	rendered, ok := s.renderedEntry(chunk, ranges, valueEdit{kind: entryAdded, key: &stand, val: e.val, sibling: e.read, parent: e.parent})
+	rendered, ok := s.renderedEntry(chunk, ranges, valueEdit{kind: entryAdded, key: &stand, val: e.val, sibling: e.read, parent: e.parent, keepHead: keep})
 	kr, found := ranges.Of(e.read)
 	if !ok || !found {
 		return 0, 0, nil, false, false

@@ -147,12 +147,13 @@ func TestReplaceValues(t *testing.T) {
 		{"blanks before the colon", "a   : |\n  b\n", set("a"), "x", "a   : |-\n  x\n"},
 		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
+		// the entry written anew, its key's head comment lines kept
+		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", "# c\na: |-\n  x\n"},
 		// not in place
 		// the key's line comment would be written after the new value,
 		// where it reads as the value's (FuzzReplaceValues)
 		{"a key's line comment over a value below", "a: # c\n  !\nb: 1\n", set("a"), "x", ""},
 		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
-		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", ""},
 		// the line comment of a block collection waits for the next
 		// scalar's line (the writer, as yaml.v3): the entry written alone
 		// would drop it, the document written whole puts it after "b: 1"
@@ -1515,6 +1516,14 @@ func TestReplaceItems(t *testing.T) {
 			it := seq(st, "l").Content[1]
 			it.Content = append(it.Content, item("e"))
 		}, "l:\n- [a,  b]\n- [c, d, e] # D\n- x\n"}, // (its line comment its own, after the writer's one space)
+		// an item written anew (a null given text: removed and added)
+		// keeps its head comment's lines where they are, not written
+		// anew at its column (FuzzReplaceValues, 2026-11-30: "#" became
+		// " #" over " - 0:")
+		{"an item written anew under its head comment", "l:\n#  c\n - 0:\n", func(st *Stream) {
+			v := seq(st, "l").Content[0].Content[1]
+			v.Value, v.Tag = "x", "!!str"
+		}, "l:\n#  c\n - 0: x\n"},
 		// a comment line after the removed item's lines: refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
