@@ -100,6 +100,11 @@ func (r *reader) tag() (tag string, tagged bool) {
 		if t == "" {
 			r.fail(at, "an empty verbatim tag")
 		}
+		if t == "!" {
+			// !<!> (or !<%21>): the tag "!", which no writer can write
+			// but as the non-specific "!"; yaml.v3 reads it as that one
+			return "", false
+		}
 		return shortTag(t), true
 	}
 	// the handle: "!", "!!" or "!name!"
