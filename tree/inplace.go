@@ -1584,6 +1584,9 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 			end = v.End
 		} else {
 			// an empty value: the entry ends with its colon
+			if !emptyNull(e.value) {
+				return 0, 0, false, false // (rangeless text: emptyNull)
+			}
 			i := r.End
 			for i < len(chunk) && chunk[i] == ' ' {
 				i++
@@ -2184,6 +2187,8 @@ func entryEnd(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool
 	if v != nil {
 		if g, ok := ranges.Of(v); ok {
 			end = max(end, g.End)
+		} else if !emptyNull(v) {
+			return 0, false // (rangeless text: emptyNull)
 		}
 	}
 	if emptyBelowLast(chunk, ranges, k, v) {
@@ -2197,6 +2202,16 @@ func entryEnd(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) (int, bool
 		return 0, false
 	}
 	return end, true
+}
+
+// emptyNull reports whether v, a value the text reads without a range,
+// is the empty null it is taken for: one that holds text without a range
+// is a scalar whose properties are on a line before it, where no range
+// says where its text ends ("0:\n !\n 00": the entry was cut at its
+// colon, its value's lines left, and a new entry went between the two;
+// FuzzReplaceValues, 2026-11-30).
+func emptyNull(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && v.Value == "" && v.Anchor == "" && (v.Tag == "" || v.Tag == "!!null")
 }
 
 // emptyBelowLast reports whether the entry whose key (or item) is k and
