@@ -59,22 +59,9 @@ func TestAttack38WholeSame(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var outs [][]byte
-			for _, opts := range []Options{{}, {Whole: true}} {
-				st, err := Read([]byte(c.in), opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				st.Snapshot()
-				c.edit(st)
-				var b bytes.Buffer
-				if err := st.WriteYAML(&b); err != nil {
-					t.Fatal(err)
-				}
-				outs = append(outs, b.Bytes())
-			}
-			if !bytes.Equal(outs[0], outs[1]) {
-				t.Errorf("the default way writes\n%q\nOptions.Whole\n%q", outs[0], outs[1])
+			def, whole := editedWith(t, c.in, Options{}, c.edit), editedWith(t, c.in, Options{Whole: true}, c.edit)
+			if !bytes.Equal(def, whole) {
+				t.Errorf("the default way writes\n%q\nOptions.Whole\n%q", def, whole)
 			}
 		})
 	}

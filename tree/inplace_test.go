@@ -281,37 +281,38 @@ func TestHeadComments(t *testing.T) {
 			st := read(t, c.in)
 			st.Snapshot()
 			c.edit(st)
-			direct, ok := replaceAll(st)
-			out, outcomes, err := st.preserved()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.want == "" {
-				if ok {
-					t.Errorf("written in place: %q", direct)
-				}
-			} else if !ok || string(direct) != c.want || string(out) != c.want || outcomes[len(outcomes)-1] != replaced {
-				t.Errorf("replaceValues gives %q (%v), the stream %q (%v)\nwant %q", direct, ok, out, outcomes, c.want)
-			}
-			checkReadsAs(t, out, st, outcomes)
-			whole, err := Read([]byte(c.in), Options{Whole: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			whole.Snapshot()
-			c.edit(whole)
-			var b bytes.Buffer
-			if err := whole.WriteYAML(&b); err != nil {
-				t.Fatal(err)
-			}
-			if b.String() != string(out) && c.name != "after a blank line" {
+			out := checkWritten(t, st, c.want, len(st.Docs)-1)
+			whole := editedWith(t, c.in, Options{Whole: true}, c.edit)
+			if string(whole) != string(out) && c.name != "after a blank line" {
 				// (the splice writes the new comment line before the blank
 				// line, "a: 1\n# c\n\nb: 2": the lines of its rendering
 				// that changed, at the first place they fit)
-				t.Errorf("Options.Whole writes %q, the default %q", b.String(), out)
+				t.Errorf("Options.Whole writes %q, the default %q", whole, out)
 			}
 		})
 	}
+}
+
+// checkWritten checks an edited stream written (preserved): with want
+// "", that replaceValues does not write it; else that replaceValues and
+// the stream write want, document doc written in place; and that the
+// output reads as the stream (checkReadsAs). It returns the output.
+func checkWritten(t *testing.T, st *Stream, want string, doc int) []byte {
+	t.Helper()
+	direct, ok := replaceAll(st)
+	out, outcomes, err := st.preserved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == "" {
+		if ok {
+			t.Errorf("written in place: %q", direct)
+		}
+	} else if !ok || string(direct) != want || string(out) != want || outcomes[doc] != replaced {
+		t.Errorf("replaceValues gives %q (%v), the stream %q (%v)\nwant %q", direct, ok, out, outcomes, want)
+	}
+	checkReadsAs(t, out, st, outcomes)
+	return out
 }
 
 // TestReplaceValuesBeforeNextDocument: comment lines at the end of a
@@ -355,19 +356,7 @@ func TestReplaceValuesBeforeNextDocument(t *testing.T) {
 			st := read(t, c.in)
 			st.Snapshot()
 			c.edit(Root(st.Docs[0]))
-			direct, ok := replaceAll(st)
-			out, outcomes, err := st.preserved()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.want == "" {
-				if ok {
-					t.Errorf("written in place: %q", direct)
-				}
-			} else if !ok || string(direct) != c.want || string(out) != c.want || outcomes[0] != replaced {
-				t.Errorf("replaceValues gives %q (%v), the stream %q (%v)\nwant %q", direct, ok, out, outcomes, c.want)
-			}
-			checkReadsAs(t, out, st, outcomes)
+			checkWritten(t, st, c.want, 0)
 		})
 	}
 }

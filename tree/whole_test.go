@@ -51,23 +51,28 @@ func TestWholeSameInPlace(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var outs [][]byte
-			for _, opts := range []Options{{}, {Whole: true}} {
-				st, err := Read([]byte(c.in), opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				st.Snapshot()
-				c.edit(st)
-				var b bytes.Buffer
-				if err := st.WriteYAML(&b); err != nil {
-					t.Fatal(err)
-				}
-				outs = append(outs, b.Bytes())
-			}
-			if !bytes.Equal(outs[0], outs[1]) {
-				t.Errorf("the default way writes\n%q\nOptions.Whole\n%q", outs[0], outs[1])
+			def, whole := editedWith(t, c.in, Options{}, c.edit), editedWith(t, c.in, Options{Whole: true}, c.edit)
+			if !bytes.Equal(def, whole) {
+				t.Errorf("the default way writes\n%q\nOptions.Whole\n%q", def, whole)
 			}
 		})
 	}
+}
+
+// editedWith reads in with opts, takes a snapshot, edits the stream and
+// returns what WriteYAML writes: the default way's text, or with
+// Options.Whole the general way's, for the tests that compare the two.
+func editedWith(t *testing.T, in string, opts Options, edit func(st *Stream)) []byte {
+	t.Helper()
+	st, err := Read([]byte(in), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Snapshot()
+	edit(st)
+	var b bytes.Buffer
+	if err := st.WriteYAML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
