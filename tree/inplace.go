@@ -1917,7 +1917,7 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false, false
 		}
 		rest, next := lineAt(chunk, end)
-		if emptyItemLast(e.afterK, e.afterV) {
+		if emptyItemLast(e.afterK, e.afterV) || passesComment(chunk, ranges, e.afterK, e.afterV) {
 			// (an empty item's head comment is the next node's, yaml.v3:
 			// "#\n- \nb:" gives "#" to b, and would give it to a new
 			// entry after the item; FuzzReplaceValues, 2026-11-29)
@@ -2224,6 +2224,34 @@ func emptyBelowLast(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool
 			if _, ok := ranges.Of(v); !ok && v.Kind == yaml.ScalarNode {
 				r, ok := ranges.Of(k)
 				return ok && colonBelow(chunk, r.End)
+			}
+			k, v = v, nil // (its last entry, if a collection)
+		}
+		switch {
+		case k.Kind == yaml.MappingNode && len(k.Content) >= 2:
+			k, v = k.Content[len(k.Content)-2], k.Content[len(k.Content)-1]
+		case k.Kind == yaml.SequenceNode && len(k.Content) > 0:
+			k = k.Content[len(k.Content)-1]
+		default:
+			return false
+		}
+	}
+}
+
+// passesComment reports whether the entry whose key (or item) is k and
+// value v (nil for an item) ends with an empty value written on a line
+// after its key, a comment line between the two ("0:\n#\n !\n00:"): its
+// own value, or that of the last entry of its last collection, down.
+// yaml.v3 gives such a comment to the node after the entry (00's head
+// comment), which an entry added after it would be (FuzzReplaceValues,
+// 2026-11-30).
+func passesComment(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool {
+	for {
+		if v != nil {
+			if v.Kind == yaml.ScalarNode && v.Value == "" {
+				rk, ok := ranges.Of(k)
+				rv, okv := ranges.Of(v)
+				return ok && okv && rk.End < rv.Start && bytes.Contains(chunk[rk.End:rv.Start], []byte("#"))
 			}
 			k, v = v, nil // (its last entry, if a collection)
 		}

@@ -1215,6 +1215,12 @@ func TestAddEntries(t *testing.T) {
 		{"key before the foot comment of the one before, blank line", "a:\n  l:\n    x: 1\n\n  # c\nb: 1\n", add("y: 2", 1, "a", "l"), ""},
 		{"comment before the first", "# about a\na: 1\n", add("z: 0", 0), ""},
 		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), ""},
+		// yaml.v3 gives a comment between a key and its empty value on a
+		// line below to the node after the entry: a new entry's there
+		// (FuzzReplaceValues, 2026-11-30)
+		{"after an empty value below a comment", "0:\n#\n !\n00:\n", add("n: 1", 1), ""},
+		{"after a nested empty value below a comment", "a:\n  b:\n  #\n   !\nc: 1\n", add("n: 1", 1), ""},
+		{"after an item's empty value below a comment", "- a:\n  #\n   !\n- c\n", add("- n", 1), ""},
 		// an entry added with comments (a patch's): the writer's lines
 		// hold them, and where they read in the text is checked, every
 		// comment on its node
@@ -1546,28 +1552,46 @@ func TestReplaceItems(t *testing.T) {
 // (mangle), as bb2dc8a's bug spoiled it ("- k: v- m: p").
 func TestInPlaceReadBack(t *testing.T) {
 	spoil := func(text []byte) []byte { return bytes.ReplaceAll(text, []byte("\n- "), []byte("- ")) }
+	// (the same comment lines, one on another node: comparing the lines
+	// alone would not see it; FuzzReplaceValues, 2026-11-30)
+	moveComment := func(text []byte) []byte {
+		text = bytes.Replace(text, []byte("# about b\n"), nil, 1)
+		return bytes.Replace(text, []byte("l:\n"), []byte("# about b\nl:\n"), 1)
+	}
 	for _, c := range []struct {
 		name, in string
 		edit     func(st *Stream)
 		caught   bool // the spoiled text is read back and refused
+		spoil    func([]byte) []byte
 	}{
+		{"a comment moved", "a: 1\n# about b\nb: 2\nl:\n- a\n", func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content = append(l.Content, NewString("c"))
+		}, true, moveComment},
+		{"a comment moved, two documents", "a: 1\n# about b\nb: 2\nl:\n- a\n---\nx: 1\n", func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content = append(l.Content, NewString("c"))
+		}, true, moveComment},
 		{"an item added", "l:\n- a\n- b\n", func(st *Stream) {
 			l := MapGet(Root(st.Docs[0]), "l")
 			l.Content = append(l.Content, NewString("c"))
-		}, true},
+		}, true, nil},
 		{"an item added, two documents", "l:\n- a\n- b\n---\nx: 1\n", func(st *Stream) {
 			l := MapGet(Root(st.Docs[0]), "l")
 			l.Content = append(l.Content, NewString("c"))
-		}, true},
+		}, true, nil},
 		{"a value alone", "l:\n- a\n- b\n", func(st *Stream) {
 			MapGet(Root(st.Docs[0]), "l").Content[1].Value = "c"
-		}, false},
+		}, false, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
 			st.Snapshot()
 			c.edit(st)
 			st.mangle = spoil
+			if c.spoil != nil {
+				st.mangle = c.spoil
+			}
 			out, outcomes, err := st.preserved()
 			if err != nil {
 				t.Fatal(err)

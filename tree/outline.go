@@ -342,7 +342,7 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 		if ok {
 			doc, ok = s.readChunk(e.text, i)
 		}
-		if !ok || !Equal(doc, s.Docs[i]) || keepsComments(outcomes[i]) && !sameComments(doc, s.Docs[i]) {
+		if !ok || !Equal(doc, s.Docs[i]) || !commentsKept(outcomes[i], doc, s.Docs[i]) {
 			if err := s.LoadAll(); err != nil {
 				return nil, nil, err
 			}

@@ -263,7 +263,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		}
 	}
 	if n == 1 && written(outcomes[0]) {
-		if !edits[0].proven && !s.readsAs(out, s.Docs[0]) {
+		if !edits[0].proven && !s.readsInPlace(out, s.Docs[0]) {
 			return s.retry()
 		}
 		return out, outcomes, nil
@@ -285,8 +285,10 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// back so, a comment between two of them where their texts put it
 		return s.checkEdited(out, outcomes, edits)
 	}
-	// Read everything back: the output must be the current documents, and
-	// spliced documents must keep their comments: each its own, or, when
+	// Read everything back: the output must be the current documents; a
+	// document of byte-range edits must hold every comment on its node
+	// (commentsKept), and spliced documents must keep their comments: each
+	// its own, or, when
 	// yaml.v3 gives a comment of one document's text to its neighbour (a
 	// comment after "---" once the document before ends otherwise), the
 	// stream all of them, as the outlined stream checks them (each
@@ -295,8 +297,8 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	ok := err == nil && len(docs) == n
 	moved := false
 	for i := 0; ok && i < n; i++ {
-		ok = Equal(docs[i], s.Docs[i])
-		moved = moved || ok && keepsComments(outcomes[i]) && !sameComments(docs[i], s.Docs[i])
+		ok = Equal(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], s.Docs[i]))
+		moved = moved || ok && outcomes[i] == spliced && !sameComments(docs[i], s.Docs[i])
 	}
 	if ok && (moved || commentedDocEnd(body)) {
 		// A comment after "..." is in the text of the document after it
@@ -411,6 +413,21 @@ func (s *Stream) withoutRemoved() *Stream {
 	return &t
 }
 
+// commentsKept reports whether got, a document read back from text written
+// so, holds the comments of want, its tree: a text of byte-range edits
+// every comment on its node (sameCommentPlaces), a spliced one the same
+// comment lines (sameComments: yaml.v3 may give a line of a text the
+// splice rewrote to another node).
+func commentsKept(o outcome, got, want *yaml.Node) bool {
+	switch {
+	case written(o):
+		return sameCommentPlaces(got, want)
+	case o == spliced:
+		return sameComments(got, want)
+	}
+	return true
+}
+
 // keepsComments reports whether a document written so must hold the
 // comments of its tree: one whose source text was kept.
 func keepsComments(o outcome) bool { return o == spliced || written(o) }
@@ -490,6 +507,17 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 func (s *Stream) readsAs(text []byte, doc *yaml.Node) bool {
 	docs, err := readYAML(text, s.File, s.limits)
 	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameComments(docs[0], doc)
+}
+
+// readsInPlace reports whether text, a document written by byte-range
+// edits, is one YAML document that reads as doc: the same value and every
+// comment on the node doc has it on. Lines cut or inserted can hand a
+// comment line to another node ("0:\n#\n !\n00:" given an entry after
+// 0's: the "#" above 00 is the new key's then), which comparing comment
+// lines alone would not see (FuzzReplaceValues, 2026-11-30).
+func (s *Stream) readsInPlace(text []byte, doc *yaml.Node) bool {
+	docs, err := readYAML(text, s.File, s.limits)
+	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameCommentPlaces(docs[0], doc)
 }
 
 // readsOwn reports whether text, written for document i of the stream
