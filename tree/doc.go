@@ -70,7 +70,7 @@
 //     follows each range ends any scalar, and the new text is one scalar
 //     on one line that reads as the new value there); a text whose lines
 //     were cut or inserted, or a line comment changed, is read back and must be the edited document,
-//     comments and all, or the stream is written again without such texts
+//     every comment on its node, or the stream is written again without such texts
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
 //  4. What the byte-range edits refuse (a foot comment of a kept node

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -1262,7 +1263,7 @@ func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
 	read := func(items []*yaml.Node) []itemInfo {
 		infos := make([]itemInfo, len(items))
 		for i, x := range items {
-			h := fingerprint(seed, x)
+			h, entries := itemFingerprint(seed, x)
 			class := -1
 			reps := classes[h]
 			for _, r := range reps[:min(len(reps), 4)] {
@@ -1296,13 +1297,6 @@ func itemInfos(a, b []*yaml.Node) (ia, ib []itemInfo) {
 					flows = append(flows, k)
 				default:
 					blocks = append(blocks, k)
-				}
-			}
-			var entries []uint64
-			if x.Kind == yaml.MappingNode {
-				entries = make([]uint64, 0, len(x.Content)/2)
-				for k := 0; k+1 < len(x.Content); k += 2 {
-					entries = append(entries, fingerprint(seed, x.Content[k])*31+fingerprint(seed, x.Content[k+1]))
 				}
 			}
 			infos[i] = itemInfo{class: class, comments: cc, keys: keys, flows: flows, blocks: blocks, entries: entries}
@@ -1378,25 +1372,58 @@ func anyKeyPair(x, y []itemKey, f func(p, q itemKey) bool) bool {
 }
 
 // fingerprint returns a hash of what identical compares of n: nodes
-// identical have the same.
+// identical have the same. Each node's fields are hashed alone and mixed
+// into its hash in order, then its children's hashes (one walk of the
+// subtree, no buffer).
 func fingerprint(seed maphash.Seed, n *yaml.Node) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		h.WriteByte(byte(n.Kind))
-		h.WriteByte(byte(n.Style))
-		for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
-			h.WriteString(s)
-			h.WriteByte(0)
-		}
-		h.WriteByte(byte(len(n.Content)))
-		for _, c := range n.Content {
-			walk(c)
+	h := nodeHash(seed, n)
+	for _, c := range n.Content {
+		h = mixHash(h, fingerprint(seed, c))
+	}
+	return h
+}
+
+// itemFingerprint is fingerprint of item n and, when n is a mapping, the
+// hashes of its entries, key and value (itemInfo's entries), from the
+// same walk.
+func itemFingerprint(seed maphash.Seed, n *yaml.Node) (uint64, []uint64) {
+	if n.Kind != yaml.MappingNode {
+		return fingerprint(seed, n), nil
+	}
+	h := nodeHash(seed, n)
+	entries := make([]uint64, 0, len(n.Content)/2)
+	var key uint64
+	for k, c := range n.Content {
+		f := fingerprint(seed, c)
+		h = mixHash(h, f)
+		if k%2 == 0 {
+			key = f
+		} else {
+			entries = append(entries, key*31+f)
 		}
 	}
-	walk(n)
-	return h.Sum64()
+	return h, entries
+}
+
+// nodeHash is the hash of n's own fields, its children left out: its
+// kind, style and number of children, and each of its texts that is not
+// empty with its place (a value "a" is not a tag "a").
+func nodeHash(seed maphash.Seed, n *yaml.Node) uint64 {
+	h := mixHash(uint64(n.Kind)<<48|uint64(n.Style)<<32, uint64(len(n.Content)))
+	for i, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
+		if s != "" {
+			h = mixHash(h+uint64(i+1), maphash.String(seed, s))
+		}
+	}
+	return h
+}
+
+// mixHash mixes x into hash h: h rotated (so that the order of what is
+// mixed in counts), x added by exclusive or, the sum multiplied by an odd
+// constant (2⁶⁴ divided by the golden ratio), which spreads every bit
+// over the higher ones.
+func mixHash(h, x uint64) uint64 {
+	return (bits.RotateLeft64(h, 27) ^ x) * 0x9e3779b97f4a7c15
 }
 
 // appendRemoval appends to edits the removal of the entry of parent

@@ -248,11 +248,20 @@ func skimOutlines(data []byte, limits Limits, o *Outline) ([]*yaml.Node, bool) {
 // what follows it, while the "..." line ends the text of the one before
 // (documentStarts).
 func commentedDocEnd(src []byte) bool {
-	// (lines cut at every line break of YAML, a lone CR too: "0: 1\r... #"
-	// is a "..." line; FuzzReplaceValues, 2026-11-29)
-	for rest := src; len(rest) > 0; {
-		var line []byte
-		line, rest = cutLine(rest)
+	// (lines start after every line break of YAML, a lone CR too: "0:
+	// 1\r... #" is a "..." line; FuzzReplaceValues, 2026-11-29; the
+	// text is searched for "...", not cut into lines: every file kmerge
+	// apply reads is)
+	for at := 0; ; at += 3 {
+		i := bytes.Index(src[at:], []byte("..."))
+		if i < 0 {
+			return false
+		}
+		at += i
+		if at > 0 && src[at-1] != '\n' && src[at-1] != '\r' {
+			continue
+		}
+		line, rest := cutLine(src[at:])
 		if !isMarker(line, "...") {
 			continue
 		}
@@ -265,7 +274,6 @@ func commentedDocEnd(src []byte) bool {
 			return true
 		}
 	}
-	return false
 }
 
 // outline returns the outline of a parsed document: a copy of the parts o

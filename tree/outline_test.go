@@ -699,6 +699,10 @@ func TestCommentedDocEnd(t *testing.T) {
 		{"a: 1\n...x # c\n", false}, // a plain scalar's text, no marker
 		{"a: ... # c\n", false},
 		{"a: 1\n...\n", false},
+		{"... # c\na: 1\n", true}, // (the text's first line)
+		{"a: 1\n.... # c\n", false},
+		{"a: ......\n...... # c\n... # d\n", true},
+		{"a: 1\n..", false},
 		// a comment after directives, before "---" (yaml.v3 gives it to
 		// the next document's first node)
 		{"a: 1\n...\n%YAML 1.1\n# c\n---\nb: 2\n", true},

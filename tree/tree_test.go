@@ -45,6 +45,19 @@ func TestKindsAndKeys(t *testing.T) {
 		{`9223372036854775808`, `9.223372036854775808e18`, true, Float},
 		{`0x1F`, `31`, true, Int},
 		{`2001-12-14`, `"2001-12-14"`, true, String},
+		// (Equal compares scalars as their Keys, without building them)
+		{`.nan`, `.NaN`, true, Float},
+		{`.inf`, `+.Inf`, true, Float},
+		{`.inf`, `-.inf`, false, Float},
+		{`false`, `FALSE`, true, Bool},
+		{`false`, `true`, false, Bool},
+		{`1_000`, `1000`, true, Int},
+		{`0o17`, `15`, true, Int},
+		{`2`, `3`, false, Int},
+		{`18446744073709551615`, `1.8446744073709552e19`, true, Float},
+		{`1.5`, `1.25`, false, Float},
+		{`a`, `b`, false, String},
+		{`~`, `""`, false, Null},
 	}
 	for _, c := range cases {
 		a := read(t, c.a).Docs[0].Content[0]

@@ -89,8 +89,7 @@ func Key(n *yaml.Node) string {
 	case Null:
 		return "n"
 	case Bool:
-		switch n.Value {
-		case "true", "True", "TRUE":
+		if trueText(n.Value) {
 			return "b1"
 		}
 		return "b0"
@@ -153,7 +152,32 @@ func Equal(a, b *yaml.Node) bool {
 		}
 		return true
 	}
-	return Key(a) == Key(b)
+	// the scalars' Keys compared, without building them (Equal runs on
+	// every document read back)
+	switch ka {
+	case Bool:
+		return trueText(a.Value) == trueText(b.Value)
+	case Int:
+		x, _ := parseInt(a.Value)
+		y, _ := parseInt(b.Value)
+		return x == y
+	case Float:
+		x, _ := FloatValue(a)
+		y, _ := FloatValue(b)
+		return x == y || math.IsNaN(x) && math.IsNaN(y) // (Key: "fNaN" for each)
+	case String:
+		return a.Value == b.Value
+	}
+	return true // (null)
+}
+
+// trueText reports whether the text of a boolean is true (Key).
+func trueText(s string) bool {
+	switch s {
+	case "true", "True", "TRUE":
+		return true
+	}
+	return false
 }
 
 // Deref follows aliases and document nodes to the value they stand for
