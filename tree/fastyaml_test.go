@@ -172,7 +172,7 @@ func decodeV3(data []byte, file string, limits Limits) ([]*yaml.Node, error) {
 			}
 			return nil, err
 		}
-		if err := addDocument(docs, &doc, file, limits, &al); err != nil {
+		if _, err := addDocument(docs, &doc, file, limits, &al); err != nil {
 			return nil, err
 		}
 		docs = append(docs, &doc)

@@ -157,7 +157,7 @@ const (
 // inserted: the text is then read back before it is used (preservedWith),
 // as the attacks of 2026-11-29 found two ways to write text that did not
 // read; values replaced alone are proven by construction.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool) (text []byte, proven, ok bool) {
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
 		return nil, false, false
@@ -166,12 +166,21 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	if !ok {
 		return nil, false, false
 	}
-	docs, ranges, err := fastyaml.ParseRanges(own, s.limits.MaxDepth)
-	if err != nil || len(docs) != docsIn(last) {
-		return nil, false, false
+	var read *yaml.Node // the document as own reads it, its nodes' ranges in ranges
+	var ranges *fastyaml.Ranges
+	if rr != nil && rr.doc == snap && bytes.Equal(rr.text, own) {
+		// the snapshot is the parse of this very text (Load): read again,
+		// it would be the same nodes
+		read, ranges = rr.doc, rr.ranges
+	} else {
+		docs, r, err := fastyaml.ParseRanges(own, s.limits.MaxDepth)
+		if err != nil || len(docs) != docsIn(last) {
+			return nil, false, false
+		}
+		read, ranges = docs[0], r
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
-	if !valueEdits(docs[0], snap, doc, false, false, &edits) {
+	if !valueEdits(read, snap, doc, false, false, &edits) {
 		return nil, false, false
 	}
 	lines := false    // entries removed or added: the text is cut at line breaks
@@ -193,7 +202,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	blocks := false // (cutsLines: the document has a block scalar)
 	if lines {
 		var cut bool
-		if cut, blocks = cutsLines(chunk, ranges, docs[0]); !cut {
+		if cut, blocks = cutsLines(chunk, ranges, read); !cut {
 			return nil, false, false
 		}
 	}

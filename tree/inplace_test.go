@@ -423,7 +423,7 @@ func replaceAll(st *Stream) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		text, _, ok := st.replaceValues(chunk, snap, doc, i == 0, i == len(st.Docs)-1)
+		text, _, ok := st.replaceValues(chunk, snap, doc, i == 0, i == len(st.Docs)-1, st.rangedRead(i))
 		if !ok {
 			return nil, false
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kmerge/kmerge/internal/fastyaml"
 )
 
 // Comments a document's text lends to the document before it.
@@ -151,6 +153,24 @@ const windowReach = 3
 // readWindowReach is readWindow reading at most reach documents before
 // document i and after it.
 func (s *Stream) readWindowReach(body []byte, starts []int, text []byte, i int, lent bool, reach int) (*yaml.Node, int, bool) {
+	return s.readWindowInto(body, starts, text, i, lent, reach, nil)
+}
+
+// A rangedRead is a document's parse that is its snapshot (Load: nothing
+// has edited it), with the byte ranges of its nodes in text, the text it
+// was read from: byte-range edits of that same text use them instead of
+// reading it again (replaceValues).
+type rangedRead struct {
+	doc    *yaml.Node
+	ranges *fastyaml.Ranges
+	text   []byte
+}
+
+// readWindowInto is readWindowReach; with rr, the window is read with the
+// byte ranges of its nodes, kept in rr when the window is document i's
+// text alone (and the "---" line after it) and normalizing the parse
+// changed nothing in it.
+func (s *Stream) readWindowInto(body []byte, starts []int, text []byte, i int, lent bool, reach int, rr *rangedRead) (*yaml.Node, int, bool) {
 	n := len(starts)
 	lo, hi := s.windowStartReach(body, starts, text, i, reach), i
 	for lent && hi+1 < n && hi-i < reach && (s.empty(hi+1) || lends(textOf(body, starts, hi+1))) {
@@ -178,6 +198,16 @@ func (s *Stream) readWindowReach(body []byte, starts []int, text []byte, i int, 
 	}
 	limits := s.limits
 	limits.MaxDocuments = 0 // counted by Read
+	if rr != nil && lo == i && hi == i {
+		docs, ranges, changed, err := readYAMLRanges(window, s.File, limits)
+		if err != nil || len(docs) != want {
+			return nil, 0, false
+		}
+		if !changed {
+			*rr = rangedRead{doc: docs[0], ranges: ranges, text: window}
+		}
+		return docs[0], lo, true
+	}
 	docs, err := readYAML(window, s.File, limits)
 	if err != nil || len(docs) != want {
 		return nil, 0, false

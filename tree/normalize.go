@@ -35,14 +35,26 @@ func ExpandedCost(n *yaml.Node, max int) int {
 	return cost
 }
 
-// normalizeYAML makes a parsed YAML document a plain tree: aliases are
+// normalizeDoc makes a parsed YAML document a plain tree: aliases are
 // replaced by copies of what they point to, merge keys (<<) by the entries
 // they bring in, and it checks that mapping keys are unique scalars. The size
 // of the expanded tree is computed before anything is copied, so an alias
 // bomb fails without allocating. *al is what the aliases of the stream's
-// earlier documents did; the document's are added to it.
-func normalizeYAML(doc *yaml.Node, file string, limits Limits, al *aliases) error {
+// earlier documents did; the document's are added to it. changed reports
+// whether it changed the tree (aliases expanded, merge keys brought in, a
+// !!binary value decoded): a tree it did not change is its text's parse,
+// node for node, and the byte ranges of that parse are its nodes'
+// (rangedRead).
+func normalizeDoc(doc *yaml.Node, file string, limits Limits, al *aliases) (changed bool, err error) {
 	nz := &normalizer{file: file, limits: limits}
+	err = nz.normalize(doc, al)
+	return nz.changed, err
+}
+
+// normalize checks and normalizes doc (normalizeDoc), recording in nz
+// whether it changed it.
+func (nz *normalizer) normalize(doc *yaml.Node, al *aliases) error {
+	file, limits := nz.file, nz.limits
 	// Most documents have no aliases: then the tree is a tree, its size is
 	// its node count, and no memo is needed.
 	size := nz.plainSize(doc, 0)
@@ -71,6 +83,7 @@ func normalizeYAML(doc *yaml.Node, file string, limits Limits, al *aliases) erro
 	}
 	expandedDoc := nz.expand(doc)
 	*doc = *expandedDoc
+	nz.changed = true
 	return nz.check(doc)
 }
 
@@ -79,6 +92,7 @@ type normalizer struct {
 	limits   Limits
 	sizes    map[*yaml.Node]extent
 	hasAlias bool
+	changed  bool // the tree is not its text's parse any more (normalizeDoc)
 	added    int  // what the aliases size met add to the stream (Limits.MaxExpanded)
 	across   bool // an alias size met names a node of an earlier document
 	err      error
@@ -266,6 +280,7 @@ func (nz *normalizer) binary(n *yaml.Node) error {
 	}
 	n.Tag, n.Value = "!!str", string(b)
 	n.Style &^= yaml.TaggedStyle | yaml.LiteralStyle | yaml.FoldedStyle
+	nz.changed = true
 	return nil
 }
 
@@ -297,6 +312,7 @@ func (nz *normalizer) mergeKeys(m *yaml.Node) error {
 	if !has {
 		return nil
 	}
+	nz.changed = true
 	explicit := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if !isMergeKey(m.Content[i]) {

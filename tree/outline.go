@@ -55,15 +55,34 @@ func (s *Stream) Load(i int) error {
 	}
 	_, body := cutBOM(s.src)
 	start, end := s.chunk(i)
-	doc, ok := s.readChunk(body[start:end], i)
+	var rr *rangedRead
+	if s.col0 == 0 {
+		// (columns count from the text's lines: replaceValues compares
+		// a node's column with its line's indentation)
+		rr = &rangedRead{}
+	}
+	doc, ok := s.readChunkInto(body[start:end], i, rr)
 	if !ok || !sameOutline(outline(doc, s.outline), s.Docs[i]) {
 		return s.LoadAll()
 	}
 	s.Docs[i] = doc
 	s.outlined[i] = false
 	s.left--
+	if rr != nil && rr.doc == doc {
+		// The parse is kept as it was read, with the byte ranges of its
+		// nodes: it is the document's snapshot, now or when Snapshot is
+		// called, and byte-range edits do not read the text again
+		// (replaceValues); the stream's document is a copy of it, the one
+		// edits change (a document is loaded to be edited: the copy
+		// Snapshot would make)
+		s.Docs[i] = Clone(doc)
+		if s.ranged == nil {
+			s.ranged = make([]*rangedRead, len(s.Docs))
+		}
+		s.ranged[i] = rr
+	}
 	if s.snapshot != nil {
-		s.snapshot[i] = Clone(doc) // as it was read: nothing has edited it
+		s.snapshot[i] = s.pristine(i) // as it was read: nothing has edited it
 	}
 	s.settle()
 	return nil
@@ -85,6 +104,9 @@ func (s *Stream) Unload(i int) {
 	s.left++
 	if s.snapshot != nil {
 		s.snapshot[i] = s.Docs[i]
+	}
+	if s.ranged != nil {
+		s.ranged[i] = nil
 	}
 }
 
@@ -144,8 +166,14 @@ func (s *Stream) chunk(i int) (start, end int) {
 // documents it should; the document's nodes get the lines they have in
 // the source.
 func (s *Stream) readChunk(text []byte, i int) (*yaml.Node, bool) {
+	return s.readChunkInto(text, i, nil)
+}
+
+// readChunkInto is readChunk, with the byte ranges of the parse kept in
+// rr where readWindowInto keeps them.
+func (s *Stream) readChunkInto(text []byte, i int, rr *rangedRead) (*yaml.Node, bool) {
 	_, body := cutBOM(s.src)
-	doc, lo, ok := s.readWindow(body, s.starts, text, i, true)
+	doc, lo, ok := s.readWindowInto(body, s.starts, text, i, true, windowReach, rr)
 	if !ok {
 		return nil, false
 	}

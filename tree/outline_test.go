@@ -319,7 +319,7 @@ func manyKeys(n int, extra string) string {
 
 // TestSkim: fastyaml.Skim, which reads the outlines, gives of every input
 // it does not decline the outlines of the documents readYAML parses, and
-// counts their nodes and depth as the limits count them (normalizeYAML);
+// counts their nodes and depth as the limits count them (normalizeDoc);
 // it declines what it must leave to a parse.
 func TestSkim(t *testing.T) {
 	var count func(n *yaml.Node, depth int) (nodes, deepest int)
@@ -711,5 +711,88 @@ func TestCommentedDocEnd(t *testing.T) {
 		if got := commentedDocEnd([]byte(c.in)); got != c.want {
 			t.Errorf("%q: %v, want %v", c.in, got, c.want)
 		}
+	}
+}
+
+// TestLoadKeepsParse: a document loaded from an outline keeps the tree it
+// was read as, with its nodes' byte ranges (rangedRead), when that tree is
+// its text's parse node for node: not when aliases, merge keys or a
+// !!binary value were normalized, nor in a part whose columns start right
+// of the file's. That tree is the snapshot, whether Snapshot comes before
+// Load or after, and an edit made after Load is written; the document is
+// then written in place without its text read again, as a stream read
+// whole writes it (the same bytes).
+func TestLoadKeepsParse(t *testing.T) {
+	head := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+	for _, c := range []struct {
+		name, doc string
+		col       int
+		kept      bool
+	}{
+		{"plain", "data:\n  k: v  # c\n  l: [1, 2]\n", 0, true},
+		{"alias", "x: &x 1\ndata:\n  k: *x\n", 0, false},
+		{"merge key", "x: &x {k: v}\ndata:\n  <<: *x\n", 0, false},
+		{"binary", "data:\n  k: !!binary aGk=\n", 0, false},
+		{"a part right of the file's columns", "data:\n  k: v\n", 3, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte("apiVersion: v1\nkind: B\nmetadata:\n  name: b\n---\n" + head + c.doc)
+			for _, before := range []bool{false, true} {
+				st, err := Read(src, Options{Outline: testOutline, Column: c.col})
+				if err != nil || !st.Outlines() {
+					t.Fatalf("not outlined: %v", err)
+				}
+				if before {
+					st.Snapshot()
+				}
+				if err := st.Load(1); err != nil {
+					t.Fatal(err)
+				}
+				rr := st.rangedRead(1)
+				if (rr != nil) != c.kept {
+					t.Fatalf("parse kept: %v, want %v", rr != nil, c.kept)
+				}
+				if rr != nil {
+					// (the text replaceValues reads: else it reads it again)
+					_, body := cutBOM(st.src)
+					own, _ := inStream(ownText(textOf(body, documentStarts(body), 1), false), true)
+					if !bytes.Equal(rr.text, own) {
+						t.Fatalf("the kept parse is of %q, not %q", rr.text, own)
+					}
+				}
+				// an edit after Load, before Snapshot, is written when
+				// the parse was kept (else Snapshot must come first:
+				// its copy would hold the edit)
+				if !before && !c.kept {
+					st.Snapshot()
+				}
+				data := MapGet(Root(st.Docs[1]), "data")
+				MapSet(data, "new", NewString("yes"))
+				if !before && c.kept {
+					st.Snapshot()
+				}
+				if rr != nil && (st.snapshot[1] != rr.doc || st.Docs[1] == rr.doc) {
+					t.Fatal("the kept parse is not the snapshot, or is the document edited")
+				}
+				got := write(t, st)
+				back, err := Read(got, Options{})
+				if err != nil || !Equal(back.Docs[1], st.Docs[1]) {
+					t.Fatalf("the output does not read as the edited document (%v):\n%s", err, got)
+				}
+				if c.col != 0 {
+					continue
+				}
+				// the same edit on the stream read whole, snapshotted first
+				whole, err := Read(src, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				whole.Snapshot()
+				MapSet(MapGet(Root(whole.Docs[1]), "data"), "new", NewString("yes"))
+				if want := write(t, whole); !bytes.Equal(got, want) {
+					t.Fatalf("written otherwise than the stream read whole:\n%s\nwant\n%s", got, want)
+				}
+			}
+		})
 	}
 }

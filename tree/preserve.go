@@ -84,17 +84,30 @@ const maxSpliceEdits = 2000
 //
 // Call it before any edit: the snapshots are taken to be what the source
 // reads as; the ways above check it (byte-range edits compare the text
-// read again with the snapshot on every node, a splice reads back).
+// read again with the snapshot on every node, a splice reads back). A
+// document loaded from an outline (Load) keeps the tree it was read as,
+// with the byte range of every node, and that is its snapshot: what was
+// done to the document since Load is written as edits, and its text is
+// not read again to edit it.
 func (s *Stream) Snapshot() {
 	if s.snapshot != nil {
 		s.resnapshot = true
 	}
 	s.snapshot = make([]*yaml.Node, len(s.Docs))
-	for i, d := range s.Docs {
+	for i := range s.Docs {
 		if !s.Outlined(i) { // an outline is copied as it was: Load snapshots it
-			s.snapshot[i] = Clone(d)
+			s.snapshot[i] = s.pristine(i)
 		}
 	}
+}
+
+// pristine returns the tree document i was read as: the parse Load kept
+// (rangedRead), or a copy of the document.
+func (s *Stream) pristine(i int) *yaml.Node {
+	if rr := s.rangedRead(i); rr != nil {
+		return rr.doc
+	}
+	return Clone(s.Docs[i])
 }
 
 // Rewritten reports whether the last WriteYAML after Snapshot could not
@@ -106,7 +119,7 @@ func (s *Stream) Rewritten() bool { return s.rewritten }
 
 // DropSnapshot discards the copies Snapshot made, and the memory they hold:
 // WriteYAML then writes the stream as if Snapshot had never been called.
-func (s *Stream) DropSnapshot() { s.snapshot, s.resnapshot = nil, false }
+func (s *Stream) DropSnapshot() { s.snapshot, s.resnapshot, s.ranged = nil, false, nil }
 
 // Snapshotted reports whether the stream holds a snapshot: Snapshot was
 // called, and DropSnapshot was not since.
@@ -199,7 +212,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// edits are spliced below.
 		if !s.whole && !s.noReplace {
 			chunk := textOf(body, starts, i)
-			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1); ok {
+			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
 				if s.mangle != nil {
 					text = s.mangle(text)
 				}
@@ -315,6 +328,15 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		return s.retry()
 	}
 	return nil, nil, nil
+}
+
+// rangedRead returns the parse of document i that Load kept (rangedRead),
+// or nil.
+func (s *Stream) rangedRead(i int) *rangedRead {
+	if i < len(s.ranged) {
+		return s.ranged[i]
+	}
+	return nil
 }
 
 // crOnly reports whether every line break of src is a lone carriage

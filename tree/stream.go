@@ -124,10 +124,11 @@ type Stream struct {
 	// 1.2.2 specification, 6.8.1, asks for a warning).
 	Warnings []Warning
 
-	src        []byte       // the YAML text Read parsed (not a copy); nil for JSON
-	limits     Limits       // the limits Read applied, reused to re-read output
-	snapshot   []*yaml.Node // deep copies of Docs made by Snapshot
-	resnapshot bool         // Snapshot was called more than once
+	src        []byte        // the YAML text Read parsed (not a copy); nil for JSON
+	limits     Limits        // the limits Read applied, reused to re-read output
+	snapshot   []*yaml.Node  // deep copies of Docs made by Snapshot
+	resnapshot bool          // Snapshot was called more than once
+	ranged     []*rangedRead // by document: a snapshot that is its text's parse, with its nodes' byte ranges (Load)
 
 	// outlined documents (Options.Outline): which are, how many, where
 	// each starts in src (after a byte order mark) and the line breaks
@@ -408,7 +409,7 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 	if err == nil {
 		var al aliases
 		for i, doc := range docs {
-			if err := addDocument(docs[:i], doc, file, limits, &al); err != nil {
+			if _, err := addDocument(docs[:i], doc, file, limits, &al); err != nil {
 				return nil, aliases{}, err
 			}
 		}
@@ -420,7 +421,7 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 		// first, as they are when every document reads
 		var al aliases
 		for i, doc := range td.Docs {
-			if err := addDocument(td.Docs[:i], doc, file, limits, &al); err != nil {
+			if _, err := addDocument(td.Docs[:i], doc, file, limits, &al); err != nil {
 				return nil, aliases{}, err
 			}
 		}
@@ -438,6 +439,26 @@ func readYAMLCounted(data []byte, file string, limits Limits) ([]*yaml.Node, ali
 		return nil, aliases{}, errorf(file, fe.Line, fe.Column, "%s", fe.Msg)
 	}
 	return nil, aliases{}, err
+}
+
+// readYAMLRanges is readYAMLCounted with the byte ranges of the parse
+// (fastyaml.ParseRanges), and whether normalizing changed a document
+// (normalizeDoc): then the ranges are not all its nodes'.
+func readYAMLRanges(data []byte, file string, limits Limits) ([]*yaml.Node, *fastyaml.Ranges, bool, error) {
+	docs, ranges, err := fastyaml.ParseRanges(data, limits.MaxDepth)
+	if err != nil {
+		return nil, nil, false, err // (readYAMLCounted words the error)
+	}
+	var al aliases
+	changed := false
+	for i, doc := range docs {
+		c, err := addDocument(docs[:i], doc, file, limits, &al)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		changed = changed || c
+	}
+	return docs, ranges, changed, nil
 }
 
 // directiveWarnings warns of each %YAML directive of data that names a
@@ -558,12 +579,13 @@ func marker(rest []byte) bool {
 }
 
 // addDocument checks the document after docs against the limits and
-// normalizes it; *al is what the aliases of docs did.
-func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits, al *aliases) error {
+// normalizes it; *al is what the aliases of docs did. changed reports
+// whether normalizing changed the tree (normalizeDoc).
+func addDocument(docs []*yaml.Node, doc *yaml.Node, file string, limits Limits, al *aliases) (changed bool, err error) {
 	if limits.MaxDocuments > 0 && len(docs) >= limits.MaxDocuments {
-		return limitError("documents", file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
+		return false, limitError("documents", file, doc.Line, doc.Column, "more than %d documents in one stream", limits.MaxDocuments)
 	}
-	return normalizeYAML(doc, file, limits, al)
+	return normalizeDoc(doc, file, limits, al)
 }
 
 // DetectStyle returns the style of a YAML text: the indentation of nested
