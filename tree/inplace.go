@@ -376,7 +376,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// "x\n"; attack, 2026-11-29)
 		out = bytes.TrimSuffix(bytes.TrimSuffix(out, []byte("\n")), []byte("\r"))
 	}
-	if comments || outer {
+	if comments || outer || lines && (len(eol) == 2 || anyNode(snap, emptyPlain)) && commented(snap) {
 		// A comment line left of lines cut or inserted right before it
 		// is not always an outer node's: yaml.v3 gives it to the entry
 		// before as its foot comment when the next line is further left
@@ -392,7 +392,15 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// read-back compares (sameComments); the text is read here, and
 		// must hold every comment where the edited tree has it (attack,
 		// 2026-11-29: TestReplaceValuesRandom's check of the places, on
-		// generated streams)
+		// generated streams). With CRLF line ends, lines cut or
+		// inserted anywhere may move a comment: yaml.v3 gives "#" of
+		// "k0: ''\r\n#\r\nk1: y" to k1, of "new: 1\r\nk0: ''\r\n#\r\nk1:
+		// y" to k0 (its foot comment), and "#" above "-\r\n  k: y" to k,
+		// then to a key added before k. yaml.v3 gives a comment above
+		// empty values to the first node after them with text, which a
+		// new line or a cut one may change: "#\n- !\n- !\n- a" gives "#"
+		// to a, and to x of "#\n- !\n- x\n- a", the second item replaced
+		// (attack, 2026-11-30).
 		own, ok := inStream(ownText(out, first), last)
 		if !ok {
 			return nil, false, false
@@ -1996,8 +2004,11 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 	} else {
 		r, ok := ranges.Of(e.beforeK)
-		if !ok || e.beforeK.HeadComment != "" {
-			// (a head comment may be before the --- line: "# c\n---\na: 1")
+		if !ok || firstHeadComment(e.beforeK) {
+			// (a head comment may be before the --- line: "# c\n---\na: 1";
+			// one of the item's first node, down, is the node's before it
+			// too, and would be the new item's: "- #\n  - &a\n    - y"
+			// gives "#" to y; attack, 2026-11-30)
 			return 0, nil, false, false
 		}
 		at = bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
@@ -2020,6 +2031,17 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 	}
 	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockLine(e.key, e.val)), outer, true
+}
+
+// firstHeadComment reports whether n, or its first entry or item, down,
+// has a head comment.
+func firstHeadComment(n *yaml.Node) bool {
+	for ; n.HeadComment == ""; n = n.Content[0] {
+		if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // renderedEntry returns the writer's text of entry e (added, or
@@ -2340,6 +2362,12 @@ func anyNode(n *yaml.Node, f func(*yaml.Node) bool) bool {
 		}
 	}
 	return false
+}
+
+// emptyPlain reports whether n is an empty scalar, not quoted nor a
+// block scalar.
+func emptyPlain(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
 }
 
 // emptyItemLast reports whether the entry whose key (or item) is k and
