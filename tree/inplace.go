@@ -154,9 +154,12 @@ const (
 // of its changed values, cutting, inserting and replacing lines (see
 // above); ok is false when the edit is of another kind, and the document
 // must be written otherwise. proven is false when lines were cut or
-// inserted: the text is then read back before it is used (preservedWith),
+// inserted: the text is then read back before it is used (preserved),
 // as the attacks of 2026-11-29 found two ways to write text that did not
-// read; values replaced alone are proven by construction.
+// read; values replaced alone are proven by construction, and so is the
+// text of a stream's one document that was read back here already. rr
+// is the document's parse Load kept, or nil: used when it is the parse
+// of this text (the snapshot's), else the text is read again.
 func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
@@ -408,6 +411,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		back, err := fastyaml.Parse(own, s.limits.MaxDepth)
 		if err != nil || len(back) != docsIn(last) || !sameCommentPlaces(back[0], doc) {
 			return nil, false, false
+		}
+		if first && last && Equal(back[0], doc) {
+			// the stream's one document, read as the stream is: what
+			// preserved would read back again (readsInPlace)
+			return out, true, true
 		}
 	}
 	return out, !lines && !comments, true
