@@ -37,8 +37,8 @@ type analysis struct {
 	others      map[string]*document
 	used        *liveKeys
 
-	seen  map[diagKey][]int         // diagnostics by range and severity (add)
-	lines map[fileLineKey]knownLine // other files' lines, read once (location)
+	seen  map[diagKey][]int        // diagnostics by range and severity (add)
+	lines map[fileLineKey]fileText // other files' lines, read once (location)
 }
 
 // diagKey is what two diagnostics that may be one share.
@@ -555,33 +555,27 @@ func (a *analysis) location(p tree.Position) Location {
 	key := fileLineKey{p.File, p.Line}
 	l, ok := a.lines[key]
 	if !ok {
-		l.text, l.ok = fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch"))
+		l = fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch"))
 		if a.lines == nil {
-			a.lines = map[fileLineKey]knownLine{}
+			a.lines = map[fileLineKey]fileText{}
 		}
 		a.lines[key] = l
 	}
-	return lineLocation(p, l.text, l.ok)
+	return lineLocation(p, l)
 }
 
-// fileLineKey names a line of a file; knownLine is its text, when known.
+// fileLineKey names a line of a file (its text: fileText).
 type fileLineKey struct {
 	file string
 	line int
 }
 
-type knownLine struct {
-	text string
-	ok   bool
-}
-
 // location is a position of a file on disk, its line read from the file.
 func location(p tree.Position) Location {
-	text, ok := fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch"))
-	return lineLocation(p, text, ok)
+	return lineLocation(p, fileLine(p.File, p.Line, !strings.HasSuffix(p.File, ".kpatch")))
 }
 
-// lineLocation is a position of a file whose line is text (ok: known).
-func lineLocation(p tree.Position, text string, ok bool) Location {
-	return Location{URI: pathURI(p.File), Range: fileRange(p, text, ok, !strings.HasSuffix(p.File, ".kpatch"))}
+// lineLocation is a position of a file whose line is l (l.ok: known).
+func lineLocation(p tree.Position, l fileText) Location {
+	return Location{URI: pathURI(p.File), Range: fileRange(p, l, !strings.HasSuffix(p.File, ".kpatch"))}
 }

@@ -84,7 +84,8 @@ func TestFileLine(t *testing.T) {
 		var got string
 		var ok bool
 		go func() {
-			got, ok = fileLine(c.path, c.line, c.yaml)
+			l := fileLine(c.path, c.line, c.yaml)
+			got, ok = l.text, l.ok
 			close(done)
 		}()
 		select {
@@ -97,7 +98,7 @@ func TestFileLine(t *testing.T) {
 		}
 	}
 	// the range at a position of a line read so: the rest of the line
-	if r := fileRange(tree.Position{File: crlf, Line: 2, Column: 4}, "b: 2", true, true); r.Start.Line != 1 || r.Start.Character != 3 || r.End.Character != 4 {
+	if r := fileRange(tree.Position{File: crlf, Line: 2, Column: 4}, fileText{text: "b: 2", ok: true, line: 1}, true); r.Start.Line != 1 || r.Start.Character != 3 || r.End.Character != 4 {
 		t.Errorf("fileRange: %+v", r)
 	}
 }

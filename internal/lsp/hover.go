@@ -247,8 +247,7 @@ func (s *Server) definition(d *document, a *analysis, p Position) []Location {
 // objectLocation is a position in an object's file, its line read from
 // the text loaded with it.
 func objectLocation(r *resource.Resource, p tree.Position) Location {
-	text, ok := textLine(r.Source.Input, p.Line, true) // (a manifest: YAML, or JSON, which has no such line breaks but LF, CR)
-	return lineLocation(p, text, ok)
+	return lineLocation(p, textLine(r.Source.Input, p.Line, true)) // (a manifest: YAML, or JSON, which has no such line breaks but LF, CR)
 }
 
 func shortPos(p tree.Position) string {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,6 +54,80 @@ func TestYAMLLineBreaks(t *testing.T) {
 		h, err := c.hover(m, 3, len("stringData:")+3)
 		if err != nil || !strings.Contains(h, "**stringData.p**") || strings.Contains(h, "HUNTER2J") || strings.Contains(h, "from-a") {
 			t.Errorf("%q: the hover on p: %q %v", sep, h, err)
+		}
+		c.stop()
+	}
+}
+
+// TestOtherFileProtocolLines: a position in a file the server has not open
+// (a definition in a manifest, the other side of a conflict) is on the
+// protocol's line (LF, CRLF, CR alone), not the YAML reader's (NEL, LS and
+// PS too): after a NEL it was put on a later line, or past the end of the
+// file (attack, 2026-11-29), its character counted from the reader's line.
+func TestOtherFileProtocolLines(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		line   int  // the reader's, from 1
+		yaml   bool // the text's lines as a YAML file's
+		want   string
+		ok     bool
+		pline  int // the protocol's, from 0
+		before int // UTF-16 units of the protocol's line before it
+	}{
+		{"a\nb\n", 2, true, "b", true, 1, 0},
+		{"a\u0085b\n", 2, true, "b", true, 0, 2},
+		{"a\u2028b\u2029c\rd", 3, true, "c", true, 0, 4},
+		{"a\u2028b\u2029c\rd", 4, true, "d", true, 1, 0},
+		{"x\r\né\U0001F600\u0085ü: 1\nz", 3, true, "ü: 1", true, 1, 4}, // é 1 unit, the emoji 2, NEL 1
+		{"a\u0085\u0085", 3, true, "", false, 0, 0},                    // after the final line break: none
+		{"a\u0085b\n", 2, false, "", false, 0, 0},                      // a .kpatch file: NEL ends no line
+		{"a\u0085b\nc", 2, false, "c", true, 1, 0},
+		{"\u0085\u0085x", 3, true, "x", true, 0, 2},
+		{"", 1, true, "", false, 0, 0},
+		{"\n\n", 2, true, "", true, 1, 0},
+		{"a", 0, true, "", false, 0, 0},
+		{"a", -1, true, "", false, 0, 0},
+	} {
+		l := textLine([]byte(c.text), c.line, c.yaml)
+		if l != (fileText{c.want, c.ok, c.pline, c.before}) {
+			t.Errorf("textLine(%q, %d, %v) = %+v, want %q %v on the protocol's line %d after %d units", c.text, c.line, c.yaml, l, c.want, c.ok, c.pline, c.before)
+		}
+	}
+	// a definition from a .kpatch file into a manifest of NELs on disk:
+	// the field's place on its line of the protocol
+	for _, sep := range []string{"\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		dir := t.TempDir()
+		for name, text := range map[string]string{
+			"kmerge.yaml":        "apiVersion: kmerge/v1\nkind: Project\nmanifests: [base]\npatches: [overrides]\n",
+			"overrides/a.kpatch": "[secret.db]\nstringData.p: from-a\n",
+			"base/s.yaml":        "apiVersion: v1" + sep + "kind: Secret" + sep + "metadata:" + sep + "  name: db" + sep + "stringData:" + sep + "  é: x" + sep + "  p: y\n",
+		} {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := startClient(t, Options{})
+		uri := pathURI(filepath.Join(dir, "overrides", "a.kpatch"))
+		c.open(uri, 1, "[secret.db]\nstringData.p: from-a\n")
+		c.diagnosticsOf(uri, 1)
+		m := c.request("textDocument/definition", positionParams{TextDocument: textDocumentIdentifier{URI: uri}, Position: Position{Line: 1, Character: 12}})
+		var got []Location
+		if b, err := json.Marshal(m.Result); err != nil || json.Unmarshal(b, &got) != nil {
+			t.Fatalf("%q: the definition: %v", sep, m.Result)
+		}
+		// p on line 6 of the protocol, else on line 0 after the 6 lines
+		// before it and their breaks (é one unit): 6*1 + 62 characters
+		want := Range{Start: Position{Line: 6, Character: 2}, End: Position{Line: 6, Character: 6}}
+		if sep != "\n" && sep != "\r" {
+			before := len([]rune("apiVersion: v1kind: Secretmetadata:  name: dbstringData:  é: x")) + 6
+			want = Range{Start: Position{Line: 0, Character: before + 2}, End: Position{Line: 0, Character: before + 6}}
+		}
+		if len(got) != 1 || got[0].Range != want {
+			t.Errorf("%q: the definition of stringData.p: %+v, want %+v", sep, got, want)
 		}
 		c.stop()
 	}

@@ -159,23 +159,27 @@ func pathURI(path string) string {
 }
 
 // fileRange is the range at a position of another file (the other side of
-// a conflict, an object in a manifest): the rest of its line, given as
-// text (ok false: unknown, when the file cannot be read there), else the
+// a conflict, an object in a manifest): the rest of its line, given as l
+// (l.ok false: unknown, when the file cannot be read there), else the
 // position alone.
-func fileRange(p tree.Position, text string, ok, yamlColumns bool) Range {
+func fileRange(p tree.Position, l fileText, yamlColumns bool) Range {
 	line := p.Line - 1
 	start := max(p.Column-1, 0)
-	if line < 0 || !ok {
+	if line < 0 || !l.ok {
 		return Range{Start: Position{Line: max(line, 0), Character: start}, End: Position{Line: max(line, 0), Character: start}}
 	}
-	// the line alone, as the first of a document, then moved to its place
-	d := &document{lines: []string{text}, kpatch: !yamlColumns}
+	// the line alone, as the first of a document, then moved to its place:
+	// the protocol's line it is in, after what that line holds before it
+	// (the YAML reader's lines before it on that line, ended by NELs)
+	d := &document{lines: []string{l.text}, kpatch: !yamlColumns}
 	at := p
 	at.Line = 1
 	b := d.column(at)
-	end := len(strings.TrimRight(text, " \t"))
+	end := len(strings.TrimRight(l.text, " \t"))
 	r := Range{Start: d.pos(0, b), End: d.pos(0, max(end, b))}
-	r.Start.Line, r.End.Line = line, line
+	r.Start.Line, r.End.Line = l.line, l.line
+	r.Start.Character += l.before
+	r.End.Character += l.before
 	return r
 }
 
@@ -189,13 +193,13 @@ var maxLineSearch = int64(tree.DefaultLimits().MaxBytes)
 // regular file (a device such as /dev/zero, a FIFO: nothing is read from
 // those, which may never end). Lines are cut as the file's positions count
 // them (nthLine): a YAML file's (yaml) as kmerge's YAML reader does.
-func fileLine(path string, n int, yaml bool) (line string, ok bool) {
+func fileLine(path string, n int, yaml bool) fileText {
 	if n < 1 {
-		return "", false
+		return fileText{}
 	}
 	f, info, err := readfile.OpenRegular(path) // never waits on a pipe put there meanwhile
 	if err != nil {
-		return "", false
+		return fileText{}
 	}
 	defer f.Close()
 	// no further than the file's size either: a file of /proc or /sys says
@@ -204,9 +208,9 @@ func fileLine(path string, n int, yaml bool) (line string, ok bool) {
 }
 
 // textLine returns line n (from 1) of text, as fileLine does a file's.
-func textLine(text []byte, n int, yaml bool) (string, bool) {
+func textLine(text []byte, n int, yaml bool) fileText {
 	if n < 1 {
-		return "", false
+		return fileText{}
 	}
 	return nthLine(bufio.NewReader(bytes.NewReader(text)), n, yaml)
 }
@@ -215,28 +219,46 @@ func textLine(text []byte, n int, yaml bool) (string, bool) {
 // position near its start.
 const maxLineKept = 4096
 
+// fileText is a line of a file (nthLine), with where it is in the
+// protocol's lines, which end at LF, CRLF and a lone CR alone: a YAML
+// reader's line after a NEL, LS or PS is in the protocol's line of the
+// one before it.
+type fileText struct {
+	text   string // the line without its line break, its first maxLineKept bytes
+	ok     bool   // the line was read (else it is unknown)
+	line   int    // the protocol's line (from 0) it is in
+	before int    // the UTF-16 units of that protocol's line before it
+}
+
 // nthLine reads r up to the end of its line n (from 1) and returns that
-// line without its line break, its first maxLineKept bytes; ok is false
-// when r ends before it (a final line break ends the last line: none
-// follows it). Lines end at LF, CRLF and a lone CR (the .kpatch format,
-// YAML 1.2), and in a YAML text (yaml) at NEL, LS and PS too, as kmerge's
-// YAML reader counts them (internal/lines): cut at LF alone, a file of CRs
-// or NELs was one line, and a position in it was placed on the wrong line.
-func nthLine(r *bufio.Reader, n int, yaml bool) (string, bool) {
+// line (ok false when r ends before it: a final line break ends the last
+// line, none follows it). Lines end at LF, CRLF and a lone CR (the .kpatch
+// format, YAML 1.2), and in a YAML text (yaml) at NEL, LS and PS too, as
+// kmerge's YAML reader counts them (internal/lines): cut at LF alone, a
+// file of CRs or NELs was one line, and a position in it was placed on
+// the wrong line. The protocol counts only the first three: a line after
+// a NEL is placed on the protocol's line (it was put on the reader's,
+// a later line or none: attack, 2026-11-29).
+func nthLine(r *bufio.Reader, n int, yaml bool) fileText {
 	var line []byte
+	var l fileText
 	at, seen := 1, false // the line read, and whether it has a byte
 	for {
 		b, err := r.ReadByte()
 		if err != nil {
-			return string(line), at == n && seen
+			if at != n || !seen {
+				return fileText{}
+			}
+			l.text, l.ok = string(line), true
+			return l
 		}
 		seen = seen || at == n
-		width := 0 // of a line break starting at b, b's byte included
+		width, protocol := 0, false // of a line break starting at b, b's byte included; a break of the protocol's
 		switch {
 		case b == '\n':
-			width = 1
+			width, protocol = 1, true
 		case b == '\r':
-			width = 1
+			width, protocol = 1, true
 			if p, _ := r.Peek(1); len(p) == 1 && p[0] == '\n' {
 				width = 2
 			}
@@ -250,17 +272,40 @@ func nthLine(r *bufio.Reader, n int, yaml bool) (string, bool) {
 			}
 		}
 		if width == 0 {
-			if at == n && len(line) < maxLineKept {
-				line = append(line, b)
+			if at == n {
+				if len(line) < maxLineKept {
+					line = append(line, b)
+				}
+				continue
 			}
+			l.before += utf16Units(b)
 			continue
 		}
 		if _, err := r.Discard(width - 1); err != nil {
-			return "", false
+			return fileText{}
 		}
 		if at == n {
-			return string(line), true
+			l.text, l.ok = string(line), true
+			return l
 		}
 		at++
+		if protocol {
+			l.line, l.before = l.line+1, 0
+		} else {
+			l.before++ // NEL, LS, PS: one unit each
+		}
 	}
+}
+
+// utf16Units returns the UTF-16 units a byte of UTF-8 text adds: one for
+// the first byte of a character, two for one of four bytes (a surrogate
+// pair), none for the bytes that follow.
+func utf16Units(b byte) int {
+	switch {
+	case b&0xC0 == 0x80:
+		return 0
+	case b >= 0xF0:
+		return 2
+	}
+	return 1
 }
