@@ -596,9 +596,19 @@ func (k *kustomization) inline(n *yaml.Node) (content, error) {
 	c := content{data: []byte(n.Value), file: k.file, line: n.Line - 1, col: n.Column - 1}
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		// the text starts on the next line, at the block's indentation
-		l := k.line(n.Line + 1)
-		c.line, c.col = n.Line, len(l)-len(strings.TrimLeft(l, " "))
+		// the text starts on the next line, at the block's indentation:
+		// its first line with text has that many spaces more in the
+		// kustomization than in the value (not the next line's spaces: a
+		// blank line first, an indentation indicator as in |2, put its
+		// errors at columns to the left or right; attack, 2026-11-29)
+		c.line = n.Line
+		for i, v := range lines.SplitYAML(n.Value) {
+			if strings.TrimLeft(v, " ") != "" {
+				l := k.line(n.Line + 1 + i)
+				c.col = max(0, len(l)-len(strings.TrimLeft(l, " "))-(len(v)-len(strings.TrimLeft(v, " "))))
+				break
+			}
+		}
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 		c.col++ // after the quote
 	}

@@ -604,6 +604,24 @@ func TestKustomizationInlineSyntaxErrorPosition(t *testing.T) {
 		{"patches:\n- patch: \"a: [b, }\"\n", 2, 18},
 		// JSON, read by the JSON reader: "a" where a quoted key belongs, at 12
 		{"patches:\n- patch: \"{a: [b, }\"\n", 2, 12},
+		// a block's indentation is its first line with text's, less the
+		// spaces the value keeps: a blank line first (empty, or of fewer
+		// spaces) or an indentation indicator put the errors at other
+		// columns ("}" at 12: 8, 10 and 16 before; attack, 2026-11-29)
+		{"patches:\n- patch: |-\n\n    a: [b, }\n", 4, 12},
+		{"patches:\n- patch: |-\n  \n    a: [b, }\n", 4, 12},
+		{"patches:\n- patch: |2-\n      a: [b, }\n", 3, 14},
+		{"patchesStrategicMerge:\n- |-\n\n    a: 1\n    b: [c, }\n", 5, 12},
+		// the block's first and last lines, after every line break the
+		// YAML reader counts, a BOM, characters of several bytes (columns
+		// in characters, as the YAML reader counts them)
+		{"patches:\n- patch: |-\n    a: [b, }\n    c: 1\n", 3, 12},
+		{"patches:\r\n- patch: |-\r\n    a: 1\r\n    b: [c, }\r\n", 4, 12},
+		{"patches:\r- patch: |-\r    a: 1\r    b: [c, }\r", 4, 12},
+		{"patches:\u0085- patch: |-\u0085\u0085    a: 1\u0085    b: [c, }", 5, 12},
+		{"patches:\u2028- patch: |-\u2028    a: 1\u2028    b: [c, }\u2028", 4, 12},
+		{"patches:\u2029- patch: |-\u2029    a: 1\u2029    b: [c, }\u2029", 4, 12},
+		{"\ufeffpatches:\n- patch: |-\n    a: [é, ü, }\n", 3, 15},
 	} {
 		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
 		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
