@@ -742,7 +742,9 @@ func (k *kustomization) strategicMerge(list *yaml.Node) ([]*syntax.Patch, error)
 		}
 		var c content
 		var err error
-		if strings.Contains(e.Value, "\n") {
+		// inline text: a value of several lines (a block keeps an LS or a
+		// PS, which end lines too: such a patch was taken for a file name)
+		if strings.ContainsAny(e.Value, "\n\u2028\u2029") {
 			c, err = k.inline(e)
 		} else {
 			c, err = k.read(e)

@@ -623,6 +623,10 @@ func TestKustomizationInlineSyntaxErrorPosition(t *testing.T) {
 		{"patches:\u2028- patch: |-\u2028    a: 1\u2028    b: [c, }\u2028", 4, 12},
 		{"patches:\u2029- patch: |-\u2029    a: 1\u2029    b: [c, }\u2029", 4, 12},
 		{"\ufeffpatches:\n- patch: |-\n    a: [é, ü, }\n", 3, 15},
+		// an inline patch of patchesStrategicMerge whose lines end with LSs
+		// or PSs (a block keeps them): it was taken for a file name
+		{"patchesStrategicMerge:\u2028- |-\u2028    a: 1\u2028    b: [c, }\u2028", 4, 12},
+		{"patchesStrategicMerge:\u2029- |-\u2029    a: 1\u2029    b: [c, }", 4, 12},
 	} {
 		writeFiles(t, dir, map[string]string{"o/kustomization.yaml": c.text})
 		_, err := Load(context.Background(), []string{filepath.Join(dir, "o")}, LoadOptions{})
