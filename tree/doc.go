@@ -52,7 +52,10 @@
 //     (fastyaml.ParseRanges; followed by a "---" line when a document
 //     follows, as in the stream), which must read as the snapshot: the same
 //     kinds, values, tags and comments on every node (so a Snapshot taken
-//     after an edit is caught, not written over). The differences become
+//     after an edit is caught, not written over). A document loaded from an
+//     outline (Load) was read so already: Load keeps that parse, with its
+//     ranges, as the snapshot (rangedRead), and its part is not read
+//     again; the stream's document is a copy of it. The differences become
 //     one list of byte-range edits, applied in the order of the text
 //     (inplace.go): a changed scalar's range replaced by the writer's text
 //     for the new value in its place; a removed entry or item cut with its
