@@ -369,14 +369,29 @@ func sameOutline(a, b *yaml.Node) bool {
 // FuzzOutline, 2026-11-29). Such texts are rare (a bare "---", comment
 // lines, a blank line).
 func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([]byte, []outcome, error) {
+	var body []byte
+	var starts []int
 	for i, e := range edits {
-		if !e.changed || e.proven {
+		text := e.text
+		if !e.changed && s.resnapshot && !s.Outlined(i) {
+			// Snapshot was called again, perhaps after edits: a document
+			// written as its source text is checked too, as preserved
+			// reads every document back when the stream has no outlines
+			// (else an edit made before the second Snapshot was lost on
+			// a loaded document whose parse Load did not keep; attack,
+			// 2026-11-30)
+			if starts == nil {
+				_, body = cutBOM(s.src)
+				starts = documentStarts(body)
+			}
+			text = textOf(body, starts, i)
+		} else if !e.changed || e.proven {
 			continue // (values replaced alone: the nodes the comments go to stay)
 		}
 		var doc *yaml.Node
-		ok := i == 0 || !lends(e.text)
+		ok := i == 0 || !lends(text)
 		if ok {
-			doc, ok = s.readChunk(e.text, i)
+			doc, ok = s.readChunk(text, i)
 		}
 		if !ok || !Equal(doc, s.Docs[i]) || !commentsKept(outcomes[i], doc, s.Docs[i]) {
 			if err := s.LoadAll(); err != nil {

@@ -217,6 +217,14 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 					text = s.mangle(text)
 				}
 				if !bytes.Equal(text, chunk) {
+					// (Snapshot called again, perhaps after edits: the
+					// snapshot may not be what the text reads as, and
+					// replaceValues compares them only where values
+					// changed; the text is read back, as every text is
+					// then. Else an edit made before that Snapshot, in
+					// another part of the document, was lost; attack,
+					// 2026-11-30)
+					proven = proven && !s.resnapshot
 					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven}
 					changed = true
 				}
