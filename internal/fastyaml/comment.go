@@ -802,6 +802,12 @@ func (c *commenter) marker() {
 	}
 	c.target = nil
 	c.afterMarker = true
+	// (the column of a key without a value was the document before's:
+	// properties alone on a line after the marker, which keep the gap
+	// "empty", compared the comments before them with it, " a:\n---\n#\n!t"
+	// giving "#" to !t as a foot where yaml.v3 gives it to the document,
+	// as after "a:"; FuzzOutline, 2026-11-30)
+	c.keyCol = 0
 	if len(c.lines) > 0 {
 		from := 0
 		if docs := c.r.docs; len(docs) > 0 && c.footable {
