@@ -2283,41 +2283,45 @@ func emptyNull(v *yaml.Node) bool {
 // emptyBelowLast reports whether the entry whose key (or item) is k and
 // value v (nil for an item) ends with an empty value without a range
 // whose ':' is on a line after its key's (colonBelow): its own value, or
-// that of the last entry of its last collection, down.
+// that of the last entry of its last collection, down (lastValue).
 func emptyBelowLast(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool {
-	for {
-		if v != nil {
-			if _, ok := ranges.Of(v); !ok && v.Kind == yaml.ScalarNode {
-				r, ok := ranges.Of(k)
-				return ok && colonBelow(chunk, r.End)
-			}
-			k, v = v, nil // (its last entry, if a collection)
-		}
-		switch {
-		case k.Kind == yaml.MappingNode && len(k.Content) >= 2:
-			k, v = k.Content[len(k.Content)-2], k.Content[len(k.Content)-1]
-		case k.Kind == yaml.SequenceNode && len(k.Content) > 0:
-			k = k.Content[len(k.Content)-1]
-		default:
-			return false
-		}
+	k, v = lastValue(k, v)
+	if v == nil {
+		return false
 	}
+	if _, ok := ranges.Of(v); ok {
+		return false
+	}
+	r, ok := ranges.Of(k)
+	return ok && colonBelow(chunk, r.End)
 }
 
 // passesComment reports whether the entry whose key (or item) is k and
 // value v (nil for an item) ends with an empty value written on a line
 // after its key, a comment line between the two ("0:\n#\n !\n00:"): its
-// own value, or that of the last entry of its last collection, down.
-// yaml.v3 gives such a comment to the node after the entry (00's head
-// comment), which an entry added after it would be (FuzzReplaceValues,
-// 2026-11-30).
+// own value, or that of the last entry of its last collection, down
+// (lastValue). yaml.v3 gives such a comment to the node after the entry
+// (00's head comment), which an entry added after it would be
+// (FuzzReplaceValues, 2026-11-30).
 func passesComment(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool {
+	k, v = lastValue(k, v)
+	if v == nil || v.Value != "" {
+		return false
+	}
+	rk, ok := ranges.Of(k)
+	rv, okv := ranges.Of(v)
+	return ok && okv && rk.End < rv.Start && bytes.Contains(chunk[rk.End:rv.Start], []byte("#"))
+}
+
+// lastValue returns the key and the scalar value of the pair the entry
+// whose key (or item) is k and value v (nil for an item) ends with: its
+// own, or that of the last entry of its last collection, down; v is nil
+// when it ends otherwise (with an item, an alias, an empty collection).
+func lastValue(k, v *yaml.Node) (*yaml.Node, *yaml.Node) {
 	for {
 		if v != nil {
-			if v.Kind == yaml.ScalarNode && v.Value == "" {
-				rk, ok := ranges.Of(k)
-				rv, okv := ranges.Of(v)
-				return ok && okv && rk.End < rv.Start && bytes.Contains(chunk[rk.End:rv.Start], []byte("#"))
+			if v.Kind == yaml.ScalarNode {
+				return k, v
 			}
 			k, v = v, nil // (its last entry, if a collection)
 		}
@@ -2327,7 +2331,7 @@ func passesComment(chunk []byte, ranges *fastyaml.Ranges, k, v *yaml.Node) bool 
 		case k.Kind == yaml.SequenceNode && len(k.Content) > 0:
 			k = k.Content[len(k.Content)-1]
 		default:
-			return false
+			return k, nil
 		}
 	}
 }
