@@ -21,13 +21,7 @@ func TestAttack38WholeSame(t *testing.T) {
 				panic(err)
 			}
 			n := Root(st.Docs[len(st.Docs)-1])
-			for _, p := range path {
-				if n.Kind == yaml.SequenceNode {
-					n = n.Content[int(p[0]-'0')]
-				} else {
-					n = MapGet(n, p)
-				}
-			}
+			n = nodeAt(n, path...)
 			n.Content = append(n.Content, d.Content[0].Content...)
 		}
 	}

@@ -453,13 +453,7 @@ func TestAttack41InPlaceComments(t *testing.T) {
 	// one digit
 	at := func(st *Stream, path ...string) *yaml.Node {
 		n := Root(st.Docs[0])
-		for _, p := range path {
-			if n.Kind == yaml.SequenceNode {
-				n = n.Content[int(p[0]-'0')]
-			} else {
-				n = MapGet(n, p)
-			}
-		}
+		n = nodeAt(n, path...)
 		return n
 	}
 	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }

@@ -25,13 +25,7 @@ func TestReplaceValues(t *testing.T) {
 	// indexes of one digit
 	at := func(st *Stream, path []string) *yaml.Node {
 		n := Root(st.Docs[len(st.Docs)-1])
-		for _, p := range path {
-			if n.Kind == yaml.SequenceNode {
-				n = n.Content[int(p[0]-'0')]
-			} else {
-				n = MapGet(n, p)
-			}
-		}
+		n = nodeAt(n, path...)
 		return n
 	}
 	set := func(path ...string) func(st *Stream, v string) {
@@ -964,13 +958,7 @@ func TestRemoveEntries(t *testing.T) {
 		return func(st *Stream) {
 			n := Root(st.Docs[len(st.Docs)-1])
 			last := path[len(path)-1]
-			for _, p := range path[:len(path)-1] {
-				if n.Kind == yaml.SequenceNode {
-					n = n.Content[int(p[0]-'0')]
-				} else {
-					n = MapGet(n, p)
-				}
-			}
+			n = nodeAt(n, path[:len(path)-1]...)
 			if n.Kind == yaml.SequenceNode {
 				i := int(last[0] - '0')
 				n.Content = slices.Delete(n.Content, i, i+1)
@@ -1112,13 +1100,7 @@ func TestRemoveEntries(t *testing.T) {
 func TestAddEntries(t *testing.T) {
 	at := func(st *Stream, path []string) *yaml.Node {
 		n := Root(st.Docs[len(st.Docs)-1])
-		for _, p := range path {
-			if n.Kind == yaml.SequenceNode {
-				n = n.Content[int(p[0]-'0')]
-			} else {
-				n = MapGet(n, p)
-			}
-		}
+		n = nodeAt(n, path...)
 		return n
 	}
 	// add inserts the YAML text entry (a mapping of one entry, or a list

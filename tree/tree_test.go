@@ -519,3 +519,16 @@ func TestLineSeparatorsInQuotes(t *testing.T) {
 		t.Errorf("LS in a plain scalar: %v", err)
 	}
 }
+
+// nodeAt returns the node at path under n: keys of mappings, and indexes
+// of one digit of list items.
+func nodeAt(n *yaml.Node, path ...string) *yaml.Node {
+	for _, p := range path {
+		if n.Kind == yaml.SequenceNode {
+			n = n.Content[int(p[0]-'0')]
+		} else {
+			n = MapGet(n, p)
+		}
+	}
+	return n
+}

@@ -21,13 +21,7 @@ func TestWholeSameInPlace(t *testing.T) {
 	set := func(v string, path ...string) func(st *Stream) {
 		return func(st *Stream) {
 			n := Root(st.Docs[0])
-			for _, p := range path {
-				if n.Kind == yaml.SequenceNode {
-					n = n.Content[int(p[0]-'0')]
-				} else {
-					n = MapGet(n, p)
-				}
-			}
+			n = nodeAt(n, path...)
 			n.Value, n.Style = v, 0
 		}
 	}
