@@ -414,7 +414,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		}
 		if first && last && Equal(back[0], doc) {
 			// the stream's one document, read as the stream is: what
-			// preserved would read back again (readsInPlace)
+			// preserved would read back again (readsAs)
 			return out, true, true
 		}
 	}

@@ -284,7 +284,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		}
 	}
 	if n == 1 && written(outcomes[0]) {
-		if !edits[0].proven && !s.readsInPlace(out, s.Docs[0]) {
+		if !edits[0].proven && !s.readsAs(out, s.Docs[0], replaced) {
 			return s.retry()
 		}
 		return out, outcomes, nil
@@ -532,22 +532,16 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 	return renderedText(chunk, e.b)
 }
 
-// readsAs reports whether text is one YAML document that reads as doc:
-// the same value and the same comments.
-func (s *Stream) readsAs(text []byte, doc *yaml.Node) bool {
+// readsAs reports whether text, a document written as o says, is one
+// YAML document that reads as doc: the same value, and its comments as
+// commentsKept asks of o (every comment on its node for byte-range edits:
+// lines cut or inserted can hand a comment line to another node,
+// "0:\n#\n !\n00:" given an entry after 0's making the "#" above 00 the
+// new key's, which comparing comment lines alone would not see;
+// FuzzReplaceValues, 2026-11-30).
+func (s *Stream) readsAs(text []byte, doc *yaml.Node, o outcome) bool {
 	docs, err := readYAML(text, s.File, s.limits)
-	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameComments(docs[0], doc)
-}
-
-// readsInPlace reports whether text, a document written by byte-range
-// edits, is one YAML document that reads as doc: the same value and every
-// comment on the node doc has it on. Lines cut or inserted can hand a
-// comment line to another node ("0:\n#\n !\n00:" given an entry after
-// 0's: the "#" above 00 is the new key's then), which comparing comment
-// lines alone would not see (FuzzReplaceValues, 2026-11-30).
-func (s *Stream) readsInPlace(text []byte, doc *yaml.Node) bool {
-	docs, err := readYAML(text, s.File, s.limits)
-	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameCommentPlaces(docs[0], doc)
+	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && commentsKept(o, docs[0], doc)
 }
 
 // readsOwn reports whether text, written for document i of the stream
@@ -557,10 +551,10 @@ func (s *Stream) readsInPlace(text []byte, doc *yaml.Node) bool {
 // yaml.v3 puts comments of its text, with them (readWindow).
 func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *yaml.Node) bool {
 	if s.windowStart(body, starts, text, i) == i {
-		return s.readsAs(text, doc)
+		return s.readsAs(text, doc, spliced)
 	}
 	got, _, ok := s.readWindow(body, starts, text, i, false)
-	return ok && Equal(got, doc) && sameComments(got, doc)
+	return ok && Equal(got, doc) && commentsKept(spliced, got, doc)
 }
 
 // renderDoc renders one document as WriteYAML does, without "---", into a

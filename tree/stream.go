@@ -126,7 +126,7 @@ type Stream struct {
 
 	src        []byte        // the YAML text Read parsed (not a copy); nil for JSON
 	limits     Limits        // the limits Read applied, reused to re-read output
-	snapshot   []*yaml.Node  // deep copies of Docs made by Snapshot
+	snapshot   []*yaml.Node  // the documents as read: copies Snapshot made, or Load's kept parses (ranged)
 	resnapshot bool          // Snapshot was called more than once
 	ranged     []*rangedRead // by document: a snapshot that is its text's parse, with its nodes' byte ranges (Load)
 
