@@ -114,6 +114,13 @@ type valueEdit struct {
 	// as the text reads it (its lines' start, its head comment's)
 	replaces *yaml.Node
 
+	// an added item that is a removed one moved (identical to it,
+	// comments included; moveItems): its lines are the removed item's
+	// lines, copied, not the writer's; from is that item as the text reads
+	// it (nil before the text is read)
+	moved bool
+	from  *yaml.Node
+
 	// a removed entry whose head comment lines stay, and the added entry
 	// (replaces) written after them without its head comment: the two
 	// have the same one (an item whose null got text, written anew: its
@@ -227,7 +234,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	// the removed entries' lines first: an added entry goes where one
 	// was, or next to them (the comment lines they cut are no neighbours)
 	var cuts []textEdit
-	cutAt := map[*yaml.Node]int{} // a removed entry's read node: where its cut starts
+	cutAt := map[*yaml.Node]textEdit{} // a removed entry's read node: its cut
 	for _, e := range edits.list {
 		if e.kind == entryRemoved {
 			from, to, left, ok := removedLines(chunk, ranges, e, first, blocks)
@@ -236,7 +243,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			}
 			outer = outer || left
 			cuts = append(cuts, textEdit{from: from, to: to})
-			cutAt[e.read] = from
+			cutAt[e.read] = textEdit{from: from, to: to}
 		}
 	}
 	slices.SortFunc(cuts, func(a, b textEdit) int { return a.from - b.from })
@@ -848,6 +855,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		return read.Content[i]
 	}
 	na, nb := len(a.Content), len(b.Content)
+	var mine []int // this list's removals and additions, in edits.list (not its items' own)
 	head := 0
 	for head < na && head < nb && identical(a.Content[head], b.Content[head]) {
 		head++
@@ -874,6 +882,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			return false
 		}
 		for _, k := range pending {
+			mine = append(mine, len(edits.list))
 			// where the first removed item was (others in their place),
 			// or after the last that stays, or before the next
 			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces}
@@ -893,6 +902,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		i, j := head+st.i, head+st.j
 		switch st.op {
 		case removedItem:
+			mine = append(mine, len(edits.list))
 			appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
 			removed = append(removed, a.Content[i])
 			if replaces == nil {
@@ -908,6 +918,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 					// not written in place: the one removed, the other
 					// added
 					edits.list = edits.list[:n]
+					mine = append(mine, len(edits.list))
 					appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
 					removed = append(removed, a.Content[i])
 					if replaces == nil {
@@ -926,11 +937,61 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 	if !flush(na - tail) {
 		return false
 	}
-	// items changed otherwise than in their values (a null given text) or
-	// moved would be written anew whole, more lines than the edit
-	// (FuzzReplaceValues, 2026-11-29; attack, 2026-11-29): left to the
-	// general way
+	// an item moved is its lines copied (moveItems); items changed
+	// otherwise than in their values (a null given text) would be written
+	// anew whole, more lines than the edit (FuzzReplaceValues,
+	// 2026-11-29; attack, 2026-11-29): left to the general way
+	removed, added = moveItems(edits.list, mine, removed, added)
 	return replacedItems(removed, added)
+}
+
+// moveItems marks the items added by the edits of one list (mine, in
+// list) that are identical to a removed one, comments included, as that item moved:
+// its lines are cut where it was and copied where it goes, its layout and
+// comments with it, as a person moving it would (a strategic merge
+// patch's $setElementOrder, a swap). Each removed item is matched once,
+// the first added identical to it first. It returns the removed and added
+// items that are not moved (of removed and added, the snapshot's and the
+// edited tree's).
+func moveItems(list []valueEdit, mine []int, removed, added []*yaml.Node) (others, new []*yaml.Node) {
+	if len(removed) == 0 || len(added) == 0 {
+		return removed, added
+	}
+	seed := maphash.MakeSeed()
+	byPrint := map[uint64][]int{} // removed items' edits, by fingerprint
+	for _, i := range mine {
+		if e := &list[i]; e.kind == entryRemoved {
+			h := fingerprint(seed, e.key)
+			byPrint[h] = append(byPrint[h], i)
+		}
+	}
+	taken := map[*yaml.Node]bool{} // (of the snapshot)
+	for _, i := range mine {
+		e := &list[i]
+		if e.kind != entryAdded {
+			continue
+		}
+		h := fingerprint(seed, e.key)
+		for k, r := range byPrint[h] {
+			if identical(list[r].key, e.key) {
+				e.moved, e.from = true, list[r].read
+				taken[list[r].key], taken[e.key] = true, true
+				byPrint[h] = slices.Delete(byPrint[h], k, k+1)
+				break
+			}
+		}
+	}
+	for _, n := range removed {
+		if !taken[n] {
+			others = append(others, n)
+		}
+	}
+	for _, n := range added {
+		if !taken[n] {
+			new = append(new, n)
+		}
+	}
+	return others, new
 }
 
 // An itemStep is one step of the alignment of two lists of items: an
@@ -1705,8 +1766,11 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
 		if commentLine(line) {
-			if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent < col && line[indent] == '#' {
-				outer = true // (an outer node's, or the foot comment of the entry before: replaceValues reads the text back)
+			if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent <= col && line[indent] == '#' {
+				// an outer node's, the next entry's head comment, or the
+				// foot comment of the entry before: replaceValues reads
+				// the text back, every comment in its place
+				outer = true
 				break
 			}
 			return 0, 0, false, false
@@ -1932,8 +1996,13 @@ func blockScalars(chunk []byte, ranges *fastyaml.Ranges, n *yaml.Node) (found, k
 // The writer's text of the entry reads as the entry (its tests), written
 // at its column as the writer writes it in the document: its lines are
 // whole lines of the text, at the column of the entries around them.
-func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte, cuts []textEdit, cutAt map[*yaml.Node]int) (at int, text []byte, outer, ok bool) {
-	rendered, ok := s.renderedEntry(chunk, ranges, e)
+func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eol []byte, cuts []textEdit, cutAt map[*yaml.Node]textEdit) (at int, text []byte, outer, ok bool) {
+	var rendered []byte
+	if e.moved {
+		rendered, ok = movedText(chunk, cutAt, e.from)
+	} else {
+		rendered, ok = s.renderedEntry(chunk, ranges, e)
+	}
 	if !ok {
 		return 0, nil, false, false
 	}
@@ -1947,11 +2016,11 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		return l
 	}
 	lead := false // a line break goes first: the text ends without one
-	if from, ok := cutAt[e.replaces]; ok && e.replaces != nil {
+	if cut, ok := cutAt[e.replaces]; ok && e.replaces != nil {
 		// where the removed item's lines were: what is around them was
 		// checked for their cut (removedLines); at the end of a text
 		// without a final line break, as rewrittenLines writes there
-		end := from
+		from, end := cut.from, cut.from
 		for n := uncut(end); n != end; n = uncut(end) {
 			end = n // (cuts one after the other)
 		}
@@ -2039,6 +2108,21 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		}
 	}
 	return at, withBreaks(rendered, eol, lead, !lead || endsInBlockLine(e.key, e.val)), outer, true
+}
+
+// movedText returns the lines of the removed item that an added one is
+// (moveItems; from: the removed item as the text reads it), as its cut
+// takes them (removedLines: its head comment's lines too, its line
+// comments, its layout), with "\n" line breaks as the writer's text has
+// them (addedLines gives them the chunk's). ok is false when the item was
+// not cut, or its lines do not end with a line break (the text's last,
+// without one).
+func movedText(chunk []byte, cutAt map[*yaml.Node]textEdit, from *yaml.Node) ([]byte, bool) {
+	cut, ok := cutAt[from]
+	if !ok || from == nil || cut.to <= cut.from || chunk[cut.to-1] != '\n' {
+		return nil, false
+	}
+	return bytes.ReplaceAll(chunk[cut.from:cut.to], []byte("\r\n"), []byte("\n")), true
 }
 
 // firstHeadComment reports whether n, or its first entry or item, down,

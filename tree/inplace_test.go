@@ -332,10 +332,11 @@ func TestReplaceValuesBeforeNextDocument(t *testing.T) {
 			}, "a:\n  b: 1\n  z: 0\n# between\n\n---\nc: 3\n"},
 		{"after a document end", "a: 1\n...\n# between\n---\nc: 3\n",
 			func(m *yaml.Node) { MapGet(m, "a").Value = "5" }, "a: 5\n...\n# between\n---\nc: 3\n"},
-		// the comment at the entries' column: the document's foot
-		// comment, or the new last entry's, an entry removed before it
-		// the one before's: not in place
-		{"the last entry removed", "a: 1\nb: 2\n# between\n---\nc: 3\n", func(m *yaml.Node) { m.Content = m.Content[:2] }, ""},
+		// the comment at the entries' column, the document's foot
+		// comment, stays where it is: the text is read back at once, every
+		// comment in its place (the new last entry's, had yaml.v3 given it
+		// to a, would be refused there)
+		{"the last entry removed", "a: 1\nb: 2\n# between\n---\nc: 3\n", func(m *yaml.Node) { m.Content = m.Content[:2] }, "a: 1\n# between\n---\nc: 3\n"},
 		// left of the new lines, the foot comment of the item before them
 		// before a "---" (attack, 2026-11-30)
 		{"an item added before the foot comment of the one before", "a:\n  l:\n    - x\n  # between\n---\nc: 3\n", func(m *yaml.Node) {
@@ -1045,7 +1046,12 @@ func TestRemoveEntries(t *testing.T) {
 		{"an item's head comment", "l:\n- a\n# about b\n- name: b\n  x: 1\n", remove("l", "1"), "l:\n- a\n"},
 		// not in place
 		{"a head comment before it, blank line", "a: 1\n# about a\n\nb: 2\n", remove("b"), ""},
-		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), ""},
+		// the next entry's head comment at the entry's column stays
+		// above it (read back at once)
+		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), "a: 1\n# about c\nc: 3\n"},
+		// one right of it is the removed entry's (its foot comment):
+		// not in place
+		{"comment after, indented", "a: 1\nb: 2\n  # about b\nc: 3\n", remove("b"), ""},
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
@@ -1415,20 +1421,35 @@ func TestReplaceItems(t *testing.T) {
 			MapGet(l.Content[0], "y").Content[1] = item("k: v")
 			l.Content[1] = item("m: p")
 		}, "l:\n- x: 1\n  y:\n  - a\n  - k: v\n- m: p"},
-		// an item moved, changed or not (kept items between where it was
-		// and where it goes, as a strategic merge patch's
-		// $setElementOrder moves it): removed and added, it would be
-		// written anew whole, its spacing lost ("image:   x   # c"
-		// written "image: x # c"), where the general way keeps it
-		// (attack, 2026-11-29); a scalar item is one line, moved in place
-		{"a mapping item moved", "l:\n- name: app\n  image:   x   # c\n- name: side\n", to("l", 1, 0), ""},
+		// an item moved (kept items between where it was and where it
+		// goes, as a strategic merge patch's $setElementOrder moves it)
+		// is its lines cut and copied where it goes, its layout and
+		// comments with it ("image:   x   # c" stays so); written anew it
+		// would lose them (attack, 2026-11-29), so an item moved and
+		// changed is left to the general way
+		{"a mapping item moved", "l:\n- name: app\n  image:   x   # c\n- name: side\n", to("l", 1, 0),
+			"l:\n- name: side\n- name: app\n  image:   x   # c\n"},
 		{"a mapping item moved and changed", "l:\n- name: app\n  image:   x   # c\n- name: side\n", func(st *Stream) {
 			l := seq(st, "l")
 			MapGet(l.Content[0], "image").Value = "y"
 			l.Content = []*yaml.Node{l.Content[1], l.Content[0]}
 		}, ""},
-		{"a list item moved", "l:\n- - a\n  -   b\n- c\n- d\n", to("l", 1, 2, 0), ""},
-		{"a mapping item replaced, another moved", "l:\n- name: a\n- name: b\n- name: c\n", to("l", "name: x", 2, 1), ""},
+		{"a list item moved", "l:\n- - a\n  -   b\n- c\n- d\n", to("l", 1, 2, 0), "l:\n- c\n- d\n- - a\n  -   b\n"},
+		{"a mapping item replaced, another moved", "l:\n- name: a\n- name: b\n- name: c\n", to("l", "name: x", 2, 1),
+			"l:\n- name: x\n- name: c\n- name: b\n"},
+		// its head comment's lines go with it; CRLF stays CRLF; the
+		// items' own indentation ("-   name", four-space lists) is kept
+		{"an item moved with its head comment", "l:\n- name: a\n# the side car\n- name: side # s\n  image: s\n", to("l", 1, 0),
+			"l:\n# the side car\n- name: side # s\n  image: s\n- name: a\n"},
+		{"items swapped, CRLF", "l:\r\n  - name: a\r\n    port: 1\r\n  - name: b\r\n    port: 2\r\nm: 1\r\n", to("l", 1, 0),
+			"l:\r\n  - name: b\r\n    port: 2\r\n  - name: a\r\n    port: 1\r\nm: 1\r\n"},
+		{"items swapped, four spaces", "l:\n    -   name: a\n        v: 1\n    -   name: b\n", to("l", 1, 0),
+			"l:\n    -   name: b\n    -   name: a\n        v: 1\n"},
+		// at the end of a text without a final line break: the item that
+		// stays last (b) keeps the end as it was, the one moved before it
+		// gets its line break
+		{"the last item moved, no final newline", "l:\n- name: a\n- name: b", to("l", 1, 0), "l:\n- name: b\n- name: a"},
+		{"the last item moved first, no final newline", "l:\n- name: a\n- name: b\n- name: c", to("l", 2, 0, 1), ""},
 		// an item removed before one that changed: the changed one is
 		// the same item (name and ports alike), its one line changed and
 		// the other's lines cut; it was paired with the removed one, as
@@ -1501,8 +1522,11 @@ func TestReplaceItems(t *testing.T) {
 			v := seq(st, "l").Content[0].Content[1]
 			v.Value, v.Tag = "x", "!!str"
 		}, "l:\n#  c\n - 0: x\n"},
-		// a comment line after the removed item's lines: refused
-		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), ""},
+		// a comment line after the removed item's lines at its column
+		// stays after the new one (read back at once: every comment in
+		// its place); right of it, refused
+		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), "l:\n- name: web\n- name: proxy\n# end\n"},
+		{"replaced before an indented comment", "l:\n- name: web\n- name: metrics\n  # end\n", to("l", 0, "name: proxy"), ""},
 		// no item stays: the new one goes where the removed one was, its
 		// line (its line comment with it, the removed item's) cut
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
