@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -2146,7 +2147,7 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 	if anchored(e.key) || hasAlias(e.key) || e.val != nil && (anchored(e.val) || hasAlias(e.val)) {
 		return nil, false
 	}
-	col, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
+	col, gap, ok := entryColumn(chunk, ranges, e.sibling, e.val == nil)
 	if !ok || e.val != nil && e.sibling.Column != e.parent.Column || withProps(chunk, ranges, e.parent) {
 		// (a key not at its mapping's column: "? k"; a comment on the
 		// line of the collection's tag is its first scalar's)
@@ -2166,7 +2167,14 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 	// indented from the entry's column as the writer indents them there
 	// (with an indentation width of 4, a mapping's keys at column 6 have
 	// the keys of their values at 8, not 10), its continuation lines too
-	rendered, waiting, err := appendAt(nil, alone, s.Style, col)
+	var rendered []byte
+	var waiting bool
+	var err error
+	if gap > 1 {
+		rendered, waiting, err = s.gappedItem(e.key, col, gap)
+	} else {
+		rendered, waiting, err = appendAt(nil, alone, s.Style, col)
+	}
 	if err != nil || len(rendered) == 0 || rendered[len(rendered)-1] != '\n' || bytes.HasPrefix(rendered, []byte("---")) || waiting {
 		// (a comment still waiting for its place at the entry's end, as
 		// the line comment of a block collection does for the next
@@ -2290,26 +2298,48 @@ func finalBreak(chunk []byte, end int, k, v *yaml.Node) (final, ok bool) {
 // entryColumn returns the column of the entries of the block collection
 // whose entry sibling is (a key, or an item when item): the length of the
 // text before it on its line, which must be indentation, and for an item
-// or a compact mapping a dash ("- a: 1"); for an item, the dash's column,
-// one space after it as the writer writes it.
-func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item bool) (int, bool) {
+// or a compact mapping a dash ("- a: 1"); for an item, the dash's column
+// and the spaces after the dash (gap: 1 as the writer writes it, 3 in
+// "-   a: 1", as some write lists indented by four).
+func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item bool) (col, gap int, ok bool) {
 	r, ok := ranges.Of(sibling)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
 	ls := bytes.LastIndexByte(chunk[:r.Start], '\n') + 1
 	prefix := chunk[ls:r.Start]
 	spaces := len(prefix) - len(bytes.TrimLeft(prefix, " "))
 	rest := prefix[spaces:]
 	switch {
-	case item && len(rest) == 2 && rest[0] == '-' && rest[1] == ' ':
-		// (not "-   a": the writer writes "- ", the general way the
-		// source's spaces)
-		return spaces, true
+	case item && len(rest) >= 2 && rest[0] == '-' && len(bytes.TrimLeft(rest[1:], " ")) == 0:
+		return spaces, len(rest) - 1, true
 	case !item && len(bytes.Trim(rest, " -")) == 0 && (len(rest) == 0 || rest[0] == '-'):
-		return len(prefix), true
+		return len(prefix), 0, true
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+// gappedItem returns the writer's text of item n for a list whose items
+// have gap spaces after the dash, more than the writer's one ("-   name:
+// a", lists indented by four), at column col (the dash's): the item,
+// a mapping, is written at the column of its siblings' keys (col+1+gap),
+// and its first line's indentation becomes the dash and the gap, as a
+// person adding an item to such a list writes it (appendAt's results).
+// It fails for an item that is not a block mapping of entries, or whose
+// text would not start with its first key (a head comment, a property).
+func (s *Stream) gappedItem(n *yaml.Node, col, gap int) (_ []byte, waiting bool, err error) {
+	refused := errors.New("not an item written at its siblings' keys")
+	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 || n.HeadComment != "" || n.Anchor != "" ||
+		n.Tag != "!!map" && n.Tag != "" || n.Content[0].HeadComment != "" {
+		return nil, false, refused
+	}
+	inner := col + 1 + gap
+	rendered, waiting, err := appendAt(nil, n, s.Style, inner)
+	if err != nil || len(rendered) <= inner || len(bytes.TrimLeft(rendered[:inner], " ")) != 0 || rendered[inner] == ' ' || rendered[inner] == '#' {
+		return nil, false, refused
+	}
+	copy(rendered[col:], "-")
+	return rendered, waiting, nil
 }
 
 // colonBelow reports whether the first line after offset at's that holds

@@ -1445,6 +1445,20 @@ func TestReplaceItems(t *testing.T) {
 			"l:\r\n  - name: b\r\n    port: 2\r\n  - name: a\r\n    port: 1\r\nm: 1\r\n"},
 		{"items swapped, four spaces", "l:\n    -   name: a\n        v: 1\n    -   name: b\n", to("l", 1, 0),
 			"l:\n    -   name: b\n    -   name: a\n        v: 1\n"},
+		// a list whose items have three spaces after the dash (lists
+		// indented by four): a new mapping item is written so, its keys at
+		// its siblings' keys' column; a scalar item is left to the
+		// general way (the writer writes "- x")
+		{"an item added, three spaces after the dash", "l:\n    -   name: a\n        v: 1\nm: 1\n", to("l", 0, "name: b\nv: 2"),
+			"l:\n    -   name: a\n        v: 1\n    -   name: b\n        v: 2\nm: 1\n"},
+		{"an item added first, three spaces after the dash", "l:\n-   name: a\n", to("l", "name: b", 0),
+			"l:\n-   name: b\n-   name: a\n"},
+		{"a scalar item added, three spaces after the dash", "l:\n-   a\n", to("l", 0, "b"), ""},
+		{"an item with a comment first added, three spaces after the dash", "l:\n-   name: a\n", func(st *Stream) {
+			it := item("name: b")
+			it.Content[0].HeadComment = "# b"
+			seq(st, "l").Content = append(seq(st, "l").Content, it)
+		}, ""},
 		// at the end of a text without a final line break: the item that
 		// stays last (b) keeps the end as it was, the one moved before it
 		// gets its line break
