@@ -2063,13 +2063,15 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		for l := uncut(at); l < len(chunk); l = uncut(l) {
 			line, next := lineAt(chunk, l)
 			if commentLine(line) {
-				if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent < col && line[indent] == '#' {
+				if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent <= col && line[indent] == '#' {
 					// a comment left of the new lines is an outer node's
 					// (the next key's head comment, a foot comment of an
 					// entry around the collection) before them as after
-					// them: the new lines go before it (or the foot comment
-					// of the entry before, which would be theirs:
-					// replaceValues reads the text back)
+					// them, one at their column the next entry's head
+					// comment or the collection's foot comment: the new
+					// lines go before it (or the foot comment of the entry
+					// before, which would be theirs: replaceValues reads
+					// the text back, every comment in its place)
 					outer = true
 					break
 				}

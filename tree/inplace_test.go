@@ -343,9 +343,11 @@ func TestReplaceValuesBeforeNextDocument(t *testing.T) {
 			l := MapGet(MapGet(m, "a"), "l")
 			l.Content = append(l.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "w"})
 		}, ""},
+		// a comment at the new entry's column after it stays the
+		// document's (read back at once, every comment in its place)
 		{"an entry added last", "a: 1\n# between\n---\nc: 3\n", func(m *yaml.Node) {
 			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "z"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
-		}, ""},
+		}, "a: 1\nz: 0\n# between\n---\nc: 3\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := read(t, c.in)
@@ -1190,9 +1192,14 @@ func TestAddEntries(t *testing.T) {
 			"a:\n  l:\n    - x\n    - w\n  # about m\n  m: 1\n"},
 		{"key before an outer foot comment", "a:\n  b: 1\n# end of a\n\nc: 2\n", add("z: 0", 1, "a"),
 			"a:\n  b: 1\n  z: 0\n# end of a\n\nc: 2\n"},
-		{"item of a compact list before an outer key's comment", "a:\n  l:\n  - x\n  # about m\n  m: 1\n", add("- y", 1, "a", "l"), ""},
+		// a comment at the new lines' column: the next entry's head
+		// comment stays its own (read back at once)
+		{"item of a compact list before an outer key's comment", "a:\n  l:\n  - x\n  # about m\n  m: 1\n", add("- y", 1, "a", "l"),
+			"a:\n  l:\n  - x\n  - \"y\"\n  # about m\n  m: 1\n"},
+		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), "a: 1\nz: 0\n# about b\nb: 2\n"},
 		// not in place
-		{"comment after the entry before", "a: 1\n# about b\nb: 2\n", add("z: 0", 1), ""},
+		// a comment right of the new lines: the entry before's
+		{"comment right of the new lines", "a:\n  b: 1\n    # about b\nc: 2\n", add("z: 0", 1, "a"), ""},
 		{"comment at the new lines' column", "a:\n  - x\n  # c\nb: 1\n", add("- y", 1, "a"), ""},
 		// a comment left of the new lines, but right of the line after
 		// it: yaml.v3 gives it to the entry before as its foot comment,
