@@ -155,6 +155,7 @@ const (
 	entryRewritten // a mapping's entry whose value changed otherwise: its lines written anew
 	commentChanged // a scalar value's line comment added, changed or removed
 	headChanged    // a block mapping's key's head comment added, changed or removed (its lines above the key)
+	flowReplaced   // a flow collection whose entries changed, on one line: its text replaced by the writer's (flowText)
 )
 
 // replaceValues returns the text of an edited document whose source text
@@ -202,7 +203,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// (an entry added or written anew with comments, a patch's: the
 		// writer puts them where they read as its nodes' in a text of
 		// their own, and where they are read in this one is checked)
-		comments = comments || e.kind == commentChanged || e.kind == headChanged ||
+		comments = comments || e.kind == commentChanged || e.kind == headChanged || e.kind == flowReplaced ||
 			(e.kind == entryAdded || e.kind == entryRewritten) && (commented(e.key) || commented(e.val))
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
@@ -276,6 +277,19 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, false
 			}
 			g = textEdit{from: from, to: to, text: text}
+		case flowReplaced:
+			// the collection's text, on one line, replaced by the
+			// writer's on one line: no line comes or goes (read back at
+			// once, as comments changed are)
+			r, ok := ranges.Of(e.read)
+			if !ok || bytes.ContainsAny(chunk[r.Start:r.End], "\r\n") {
+				return nil, false, false
+			}
+			text, ok := flowText(e.now, s.Style)
+			if !ok {
+				return nil, false, false
+			}
+			g = textEdit{from: r.Start, to: r.End, text: text}
 		case commentChanged:
 			r, ok := ranges.Of(e.read)
 			if !ok || !breaksOK {
@@ -609,6 +623,18 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	if a.Style != b.Style || a.Tag != b.Tag {
 		return false
 	}
+	if a.Style&yaml.FlowStyle != 0 && (len(a.Content) != len(b.Content) || a.Kind == yaml.MappingNode && !sameKeys(a, b)) {
+		// a flow collection whose entries were added, removed or
+		// reordered: its text replaced by the writer's, where neither
+		// holds a comment, an anchor or an alias (flowText)
+		// (over several lines, as its entries' lines tell, it is
+		// written anew with its entry, rewritable)
+		if !plainFlow(a) || !plainFlow(b) || anyNode(a, func(m *yaml.Node) bool { return m.Line != a.Line }) {
+			return false
+		}
+		edits.list = append(edits.list, valueEdit{kind: flowReplaced, read: read, now: b, flow: flow})
+		return true
+	}
 	if len(a.Content) != len(b.Content) || a.Kind == yaml.MappingNode && !sameKeys(a, b) ||
 		a.Kind == yaml.SequenceNode && a.Style&yaml.FlowStyle == 0 && len(a.Content) > 0 {
 		// (a block sequence's items as itemEdits pairs them, as many or
@@ -633,6 +659,36 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 		}
 	}
 	return true
+}
+
+// plainFlow reports whether flow collection n holds no comment, anchor or
+// alias, on it or in it, but its own line comment (after its text, kept
+// as it is: valueEdits has it unchanged): its text is the writer's values
+// and nothing else to keep.
+func plainFlow(n *yaml.Node) bool {
+	return n.HeadComment == "" && n.FootComment == "" && n.Anchor == "" && !slices.ContainsFunc(n.Content, func(c *yaml.Node) bool {
+		return anyNode(c, func(m *yaml.Node) bool {
+			return m.Kind == yaml.AliasNode || m.Anchor != "" || m.HeadComment != "" || m.LineComment != "" || m.FootComment != ""
+		})
+	})
+}
+
+// flowText returns the writer's text of flow collection n (plainFlow) as
+// a value, on one line, without its line comment (which stays after it in
+// the text): ok is false when the writer writes it over more.
+func flowText(n *yaml.Node, st Style) (text []byte, ok bool) {
+	bare := *n
+	bare.LineComment = ""
+	entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, &bare}}
+	out, waiting, err := appendAt(nil, entry, st, 0)
+	if err != nil || waiting || !bytes.HasPrefix(out, []byte("k: ")) || !bytes.HasSuffix(out, []byte("\n")) {
+		return nil, false
+	}
+	text = out[len("k: ") : len(out)-1]
+	if len(text) == 0 || bytes.IndexByte(text, '\n') >= 0 || text[0] != '[' && text[0] != '{' && text[0] != '!' {
+		return nil, false
+	}
+	return text, true
 }
 
 // readAs reports whether read, a node as the document's text reads it

@@ -1534,7 +1534,7 @@ func TestReplaceItems(t *testing.T) {
 		{"a flow sequence item changed", "l:\n- [a,  b]\n- [c, d]   # D\n- x\n", func(st *Stream) {
 			it := seq(st, "l").Content[1]
 			it.Content = append(it.Content, item("e"))
-		}, "l:\n- [a,  b]\n- [c, d, e] # D\n- x\n"}, // (its line comment its own, after the writer's one space)
+		}, "l:\n- [a,  b]\n- [c, d, e]   # D\n- x\n"}, // (its text replaced on its line: TestFlowReplaced; the spaces before its line comment kept)
 		// an item written anew (a null given text: removed and added)
 		// keeps its head comment's lines where they are, not written
 		// anew at its column (FuzzReplaceValues, 2026-11-30: "#" became
@@ -1648,6 +1648,52 @@ func unstyled(n *yaml.Node) {
 	}
 	for _, c := range n.Content {
 		unstyled(c)
+	}
+}
+
+// TestFlowReplaced: a flow collection whose entries were added, removed
+// or reordered, on one line and without comments inside, is its text
+// replaced by the writer's, on one line: the rest of its line (a comment
+// after it), the text around and its line end kept. Expected texts are
+// the input with the collection's text written as the writer writes it
+// ("[a, b]", "{a: 1}"); the text is read back at once, every comment in
+// its place. Over several lines, or with a comment inside, it is left to
+// the general way.
+func TestFlowReplaced(t *testing.T) {
+	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+	at := func(path ...string) func(st *Stream) *yaml.Node {
+		return func(st *Stream) *yaml.Node { return nodeAt(Root(st.Docs[len(st.Docs)-1]), path...) }
+	}
+	appendTo := func(n func(*Stream) *yaml.Node, v string) func(*Stream) {
+		return func(st *Stream) { c := n(st); c.Content = append(c.Content, str(v)) }
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(*Stream)
+		want     string
+	}{
+		{"a host appended, a comment after", "spec:\n  tls:\n    - hosts: [a.example.com,  b.example.com]   # hosts\n      secretName: s\n",
+			appendTo(at("spec", "tls", "0", "hosts"), "c.example.com"),
+			"spec:\n  tls:\n    - hosts: [a.example.com, b.example.com, c.example.com]   # hosts\n      secretName: s\n"},
+		// (an empty one given items is a block collection: unflowFilled)
+		{"an empty one given an item", "ports: []\nm: 1\n", appendTo(at("ports"), "http"), "ports:\n  - http\nm: 1\n"},
+		{"emptied", "ports: [http, grpc]\n", func(st *Stream) { at("ports")(st).Content = nil }, "ports: []\n"},
+		{"a key removed", "m: {a: 1, b: 2}\nz: 0\n", func(st *Stream) { MapDelete(at("m")(st), "b") }, "m: {a: 1}\nz: 0\n"},
+		{"items swapped", "l: [a, b]\n", func(st *Stream) { l := at("l")(st); l.Content[0], l.Content[1] = l.Content[1], l.Content[0] }, "l: [b, a]\n"},
+		{"nested", "l: [[a, b], c]\n", appendTo(at("l", "0"), "x"), "l: [[a, b, x], c]\n"},
+		{"CRLF", "l: [a]\r\nm: 1\r\n", appendTo(at("l"), "b"), "l: [a, b]\r\nm: 1\r\n"},
+		{"on the marker line", "a: 1 # one\n--- {a: 1, b: 2}\n", func(st *Stream) { MapDelete(Root(st.Docs[1]), "b") }, "a: 1 # one\n--- {a: 1}\n"},
+		{"a value that must be quoted in flow", "l: [a]\n", appendTo(at("l"), "x, y"), "l: [a, 'x, y']\n"},
+		// over several lines or with a comment inside, a mapping's value
+		// is written anew with its key (entryRewritten: the writer's
+		// lines), an item of a block list removed and added (the
+		// writer's lines; with an anchor, the general way)
+		{"over two lines", "l: [a,\n  b]\n", appendTo(at("l"), "c"), "l: [a, b, c]\n"},
+		{"a comment inside", "l: [a, # c\n  b]\n", appendTo(at("l"), "c"), "l: [a, # c\n  b, c]\n"},
+		{"an item over two lines", "l:\n- [a,\n  b]\n- x\n", appendTo(at("l", "0"), "c"), "l:\n- [a, b, c]\n- x\n"},
+		{"an anchor inside", "l:\n- [&x a, b]\n- x\n", appendTo(at("l", "0"), "c"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
 }
 
