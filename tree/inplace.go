@@ -239,7 +239,10 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	cutAt := map[*yaml.Node]textEdit{} // a removed entry's read node: its cut
 	for _, e := range edits.list {
 		if e.kind == entryRemoved {
-			from, to, left, ok := removedLines(chunk, ranges, e, first, blocks)
+			// (the comment lines the text lends the document before are
+			// blank lines in own, as the document reads: not the first
+			// entry's, nor in its way)
+			from, to, left, ok := removedLines(own[:len(chunk)], ranges, e, first, blocks)
 			if !ok {
 				return nil, false, false
 			}
@@ -1840,9 +1843,9 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		}
 		l = next
 	}
-	if !first && startsDocument(chunk, from) {
-		return 0, 0, false, false
-	}
+	// (the entry first in a document after the stream's first: what the
+	// document before's text holds is not read here, and the stream is
+	// read back, every comment of an edited document in its place)
 	return from, to, outer, true
 }
 

@@ -1651,6 +1651,32 @@ func unstyled(n *yaml.Node) {
 	}
 }
 
+// TestRemoveFirstEntryOfLater: the first entry of a document after the
+// stream's first is cut with its lines, as any entry: the comment lines
+// the text lends the document before (after "---" and a blank line, its
+// foot comment for yaml.v3) are no neighbours of it, and stay; what the
+// document before's text holds is checked where the stream is read back,
+// every comment of the edited document in its place.
+func TestRemoveFirstEntryOfLater(t *testing.T) {
+	drop := func(key string) func(*Stream) {
+		return func(st *Stream) { MapDelete(Root(st.Docs[1]), key) }
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     func(*Stream)
+		want     string
+	}{
+		{"lent comments before it", "a: 1\n---\n# c1\n# c2\n\nb: 1\nk: x\n", drop("b"), "a: 1\n---\n# c1\n# c2\n\nk: x\n"},
+		{"lent comments, CRLF", "a: 1\r\n---\r\n# c1\r\n\r\nb: 1\r\nk: x\r\n", drop("b"), "a: 1\r\n---\r\n# c1\r\n\r\nk: x\r\n"},
+		{"right after ---", "a: 1\n---\nb: 1\nk: x\n", drop("b"), "a: 1\n---\nk: x\n"},
+		{"after ... and a directive", "a: 1\n...\n%YAML 1.1\n---\nb: 1\nk: x\n", drop("b"), "a: 1\n...\n%YAML 1.1\n---\nk: x\n"},
+		// its head comment goes with it
+		{"its head comment", "a: 1\n---\n# about b\nb: 1\nk: x\n", drop("b"), "a: 1\n---\nk: x\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
+	}
+}
+
 // TestFlowReplaced: a flow collection whose entries were added, removed
 // or reordered, on one line and without comments inside, is its text
 // replaced by the writer's, on one line: the rest of its line (a comment
