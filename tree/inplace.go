@@ -1031,9 +1031,19 @@ func moveItems(list []valueEdit, mine []int, removed, added []*yaml.Node) (other
 		if e.kind != entryAdded {
 			continue
 		}
+		if anchored(e.key) || hasAlias(e.key) {
+			// an item whose text holds an anchor or an alias (the text as
+			// read, list[r].read below: the tree read holds none) copied
+			// where it goes would move an anchor past an alias of it, or
+			// an alias past its anchor or another of its name ("- *a\n-
+			// &a x" names no node, "- &x a\n- *x\n- &x b\n- *x"
+			// reordered read a, b, b, b; attack, 2026-11-30): as in
+			// renderedEntry, not moved
+			continue
+		}
 		h := fingerprint(seed, e.key)
 		for k, r := range byPrint[h] {
-			if identical(list[r].key, e.key) {
+			if identical(list[r].key, e.key) && (list[r].read == nil || !anchored(list[r].read) && !hasAlias(list[r].read)) {
 				e.moved, e.from = true, list[r].read
 				taken[list[r].key], taken[e.key] = true, true
 				byPrint[h] = slices.Delete(byPrint[h], k, k+1)
