@@ -857,3 +857,82 @@ func TestAttack44MovedAnchors(t *testing.T) {
 		})
 	}
 }
+
+// TestAttack44CommentLines: entries removed and added next to comment
+// lines at their column and left of it (the relaxed rules: read back at
+// once), through a44Check.
+func TestAttack44CommentLines(t *testing.T) {
+	del := func(path string, i int) func(*Stream) {
+		return func(st *Stream) {
+			var p []string
+			if path != "" {
+				p = a44Path(path)
+			}
+			n := a44Seq(st, 0, p...)
+			if n.Kind == yaml.MappingNode {
+				n.Content = slices.Delete(n.Content, 2*i, 2*i+2)
+			} else {
+				n.Content = slices.Delete(n.Content, i, i+1)
+			}
+		}
+	}
+	addKey := func(path string, i int) func(*Stream) {
+		return func(st *Stream) {
+			var p []string
+			if path != "" {
+				p = a44Path(path)
+			}
+			n := a44Seq(st, 0, p...)
+			n.Content = slices.Insert(n.Content, 2*i, NewString("z"), NewString("0"))
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		edit func(*Stream)
+	}{
+		{"a: 1\nb: 2\n# c\n---\n# d\nc: 3\n", del("", 1)},
+		{"a: 1\nb: 2\n# c\n\n---\nc: 3\n", del("", 1)},
+		{"a: 1\nb: 2\n# c\n...\n---\nc: 3\n", del("", 1)},
+		{"a: 1\nb: 2\n# c\n---\nc: 3\n", addKey("", 2)},
+		{"a: 1\nb: 2\n# c\n---\nc: 3\n", addKey("", 1)},
+		{"a:\n  b: 1\n  # c\n  d: 2\n# e\nf: 1\n", del("a", 1)},
+		{"a:\n  b: 1\n  # c\n  d: 2\n# e\nf: 1\n", addKey("a", 2)},
+		{"a:\n  b: 1\n  # c\n  d: 2\n# e\nf: 1\n", addKey("a", 1)},
+		{"a:\n  b: 1\n  # c\n  d: 2\n# e\nf: 1\n", del("a", 0)},
+		{"a:\r\n  b: 1\r\n  # c\r\n  d: 2\r\n# e\r\nf: 1\r\n", del("a", 0)},
+		{"a:\r\n  b: 1\r\n  # c\r\n  d: 2\r\n# e\r\nf: 1\r\n", addKey("a", 1)},
+		{"a:\n  b:\n    x: 1\n  # c\n  d: 2\n", del("a.b", 0)},
+		{"a:\n  b:\n    x: 1\n    y: 2\n  # c\n  d: 2\n", del("a.b", 1)},
+		{"a:\n  b:\n    x: 1\n    y: 2\n  # c\n  d: 2\n", addKey("a.b", 2)},
+		{"a:\n  b:\n    x: 1\n    y: 2\n    # c\n  d: 2\n", addKey("a.b", 2)},
+		{"a:\n  b:\n    x: 1\n    y: 2\n    # c\n  d: 2\n", del("a.b", 1)},
+		{"a:\n  b:\n    x: 1\n    y: 2\n    # c\n\n  d: 2\n", del("a.b", 1)},
+		{"l:\n- a: 1\n  b: 2\n  # c\n- d\n", del("l.0", 1)},
+		{"l:\n- a: 1\n  b: 2\n  # c\n- d\n", addKey("l.0", 2)},
+		{"l:\n- a: 1\n  b: 2\n# c\n- d\n", addKey("l.0", 2)},
+		{"l:\n- a: 1\n  b: 2\n# c\n- d\n", del("l.0", 1)},
+		{"- a: 1\n  b: 2\n  # c\n", del("0", 1)},
+		{"- a: 1\n  b: 2\n  # c\n", addKey("0", 2)},
+		{"- a: 1\n  b: 2\n  # c\n---\n- x\n", addKey("0", 2)},
+		{"a: 1\nb: |\n  x\n# c\nd: 1\n", del("", 1)},
+		{"a: 1\nb: |+\n  x\n\n# c\nd: 1\n", del("", 1)},
+		{"a: 1\nb: |+\n  x\n\n# c\nd: 1\n", addKey("", 2)},
+		{"a: 1\nb: 2 # lc\n# c\nd: 1\n", del("", 1)},
+		{"a: 1 # la\n# c\nb: 2\n", del("", 0)},
+		{"a: 1\n# c\n# d\nb: 2\n", addKey("", 1)},
+		{"a: 1\n#\nb: 2\n", addKey("", 1)},
+		{"a: 1\n\n# c\nb: 2\n", addKey("", 1)},
+		{"a: 1\n# c\n\nb: 2\n", addKey("", 1)},
+		{"a: 1\n# c\n\nb: 2\n", del("", 0)},
+	} {
+		res, bad := a44Check(c.in, c.edit)
+		if bad != "" {
+			t.Errorf("%q: %s", c.in, bad)
+			continue
+		}
+		t.Logf("%q -> %v %q (%v)", c.in, res.inPlace, res.direct, res.outcomes)
+	}
+}
+
+// a44Path splits a path of keys and item indexes at its dots.
+func a44Path(s string) []string { return strings.Split(s, ".") }
