@@ -138,6 +138,50 @@ type valueEdit struct {
 type editList struct {
 	list  []valueEdit
 	cells int
+
+	// the document's text, its aliases and merge keys expanded as Read
+	// expands them, reads as the snapshot, comments included (expandsTo):
+	// its anchored nodes, aliases and merge keys are the snapshot's where
+	// they are unchanged
+	expanded bool
+}
+
+// expandsTo reports whether read, a document as its text reads it, is
+// snap once its aliases and merge keys are expanded as Read expands them
+// (normalizeDoc, on a copy): the same nodes, comments and styles.
+func (s *Stream) expandsTo(read, snap *yaml.Node) bool {
+	norm, ok := copyAliased(read, map[*yaml.Node]*yaml.Node{})
+	if !ok {
+		return false
+	}
+	if _, err := normalizeDoc(norm, s.File, s.limits, &aliases{}); err != nil {
+		return false
+	}
+	return identical(norm, snap)
+}
+
+// copyAliased returns a copy of n whose aliases point to the copies of
+// their anchored nodes (copies: what n's nodes became, in the order of
+// the text, which has an anchor before its aliases); ok is false for an
+// alias to a node outside n (an earlier document's).
+func copyAliased(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) (*yaml.Node, bool) {
+	c := *n
+	copies[n] = &c
+	if n.Kind == yaml.AliasNode {
+		target, ok := copies[n.Alias]
+		c.Alias = target
+		return &c, ok
+	}
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, child := range n.Content {
+			var ok bool
+			if c.Content[i], ok = copyAliased(child, copies); !ok {
+				return nil, false
+			}
+		}
+	}
+	return &c, true
 }
 
 // alignCells is the cells of alignment tables a document's lists take,
@@ -192,6 +236,9 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		read, ranges = docs[0], r
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
+	if bytes.ContainsAny(own, "&*") || bytes.Contains(own, []byte("<<")) {
+		edits.expanded = s.expandsTo(read, snap)
+	}
 	if !valueEdits(read, snap, doc, false, false, &edits) {
 		return nil, false, false
 	}
@@ -585,7 +632,17 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // lengths, values, tags and comments, and it is the node an edit names.
 // flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
-	if a.Kind != b.Kind || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
+	if a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode || read != nil && !readAs(read, a) {
+		// an anchored node, or one the text reads otherwise (an alias, a
+		// mapping with a merge key, which Read expands into copies and
+		// entries): its text stays as it is when it is unchanged and the
+		// text, expanded so, reads as the snapshot (expanded; else a
+		// Snapshot taken after an edit); an edit in it is not written
+		// here (it would change what the aliases stand for too, or not
+		// show)
+		return (read == nil || edits.expanded) && identical(a, b)
+	}
+	if a.Kind != b.Kind ||
 		a.HeadComment != b.HeadComment && !(key && !flow && a.Kind == yaml.ScalarNode) || a.FootComment != b.FootComment {
 		return false
 	}
@@ -598,9 +655,6 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	// alone, on its line (lineCommentText)
 	comment := a.LineComment != b.LineComment
 	if comment && (a.Kind != yaml.ScalarNode || key || flow) {
-		return false
-	}
-	if read != nil && !readAs(read, a) {
 		return false
 	}
 	if a.Kind == yaml.ScalarNode {

@@ -1052,12 +1052,22 @@ func TestRemoveEntries(t *testing.T) {
 		// above it (read back at once)
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), "a: 1\n# about c\nc: 3\n"},
 		// one right of it is the removed entry's (its foot comment):
+		// an anchor and its alias elsewhere in the document: their text
+		// stays as it is (the text, aliases expanded, reads as the
+		// snapshot: expandsTo)
+		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), "a: &x 1\nc: *x\n"},
+		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), "a:\n  x: &y 1\nb: *y\n"},
+		{"after a merge key", "base: &b\n  x: 1\nc:\n  <<: *b\n  y: 2\nz: 1\nw: 2\n", remove("w"), "base: &b\n  x: 1\nc:\n  <<: *b\n  y: 2\nz: 1\n"},
+		// an alias's entry removed: its lines cut (its anchor stays,
+		// named by none)
+		{"an alias's entry", "a: &x 1\nb: 2\nc: *x\n", remove("c"), "a: &x 1\nb: 2\n"},
 		// not in place
+		// the anchor's entry removed: an alias would name no node
+		{"the anchor's entry", "a: &x 1\nb: 2\nc: *x\n", remove("a"), ""},
 		{"comment after, indented", "a: 1\nb: 2\n  # about b\nc: 3\n", remove("b"), ""},
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
-		{"anchored", "a: &x 1\nb: 2\nc: *x\n", remove("b"), ""},
 		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},
 		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
 		{"comment on the marker line", "--- # c\na: 1\nb: 2\n", remove("a"), ""},
@@ -1071,7 +1081,6 @@ func TestRemoveEntries(t *testing.T) {
 		{"first in a tagged mapping", "a: #\n !t #\n b: 1\n c: 2\n", remove("a", "b"), ""},
 		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
 		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
-		{"anchor in it", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("c"), ""},
 		{"the anchored entry", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("a", "x"), ""},
 		// Read expands aliases into copies: the anchor is in the text
 		// alone (FuzzReplaceValues' corpus, 2026-11-29)

@@ -210,7 +210,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// written as byte-range edits (replaceValues), read back where
 		// lines were cut or inserted (proven: values alone); the other
 		// edits are spliced below.
-		if !s.whole && !s.noReplace {
+		if !s.noReplace {
 			chunk := textOf(body, starts, i)
 			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
 				if s.mangle != nil {
@@ -224,7 +224,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 					// then. Else an edit made before that Snapshot, in
 					// another part of the document, was lost; attack,
 					// 2026-11-30)
-					proven = proven && !s.resnapshot
+					proven = proven && !s.resnapshot && !s.whole
 					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven}
 					changed = true
 				}

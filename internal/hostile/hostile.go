@@ -695,12 +695,12 @@ func growing() []Case {
 		},
 		{
 			Name: "displaced-comments-apply",
-			Why: "a value set in a ConfigMap of 40,000 entries each written \"k: #k\" then \"  v #v\", with an anchor (the " +
-				"document is rendered whole): the writer keeps each key's comment, which another takes the place of, for the " +
+			Why: "a value set in a ConfigMap of 40,000 entries each written \"k: #k\" then \"  v #v\", under an anchor (the " +
+				"document is rendered whole: an edit under an anchor would change its aliases too): the writer keeps each key's comment, which another takes the place of, for the " +
 				"document's end (yaml.v3 drops them, and so did the writer); joined as they came, 80,000 of them took 14 s " +
 				"and 25 GB of allocations in the writer alone (attack, 2026-11-29)",
 			Files: func() map[string]string {
-				return map[string]string{"base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: cm\ndata:\n" +
+				return map[string]string{"base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: &d\n" +
 					lines(40_000, func(b *strings.Builder, i int) { fmt.Fprintf(b, "  k%d: #k%d\n    v%d #v%d\n", i, i, i, i) }),
 					"p.kpatch": "[configmap.cm]\ndata.k0: w\n"}
 			},
