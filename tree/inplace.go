@@ -236,7 +236,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		read, ranges = docs[0], r
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
-	if bytes.ContainsAny(own, "&*") || bytes.Contains(own, []byte("<<")) {
+	if anyNode(read, func(m *yaml.Node) bool { return m.Anchor != "" || m.Kind == yaml.AliasNode }) {
 		edits.expanded = s.expandsTo(read, snap)
 	}
 	if !valueEdits(read, snap, doc, false, false, &edits) {
