@@ -54,13 +54,12 @@ type ApplyOptions struct {
 	// syntax.DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Thorough takes the long way, which gives the same output: every
-	// document of the manifests is parsed, and an edited one is written
-	// by rendering it whole and splicing its changed lines into its text.
-	// Without it, Apply parses only the documents some patch targets and
-	// writes the others out as their text, checked but not parsed
-	// (resource.LoadOptions.Select), and writes an edited document by
-	// rendering only its changed entries where its text allows
-	// (tree.Options.Whole). The kmerge command's KMERGE_THOROUGH=1 sets
+	// document of the manifests is parsed, and an edited one's text is
+	// read back whatever its edits prove (tree.Options.Whole). Without
+	// it, Apply parses only the documents some patch targets and writes
+	// the others out as their text, checked but not parsed
+	// (resource.LoadOptions.Select), and takes an edited document's text
+	// as its edits prove it (changed values alone are not read back). The kmerge command's KMERGE_THOROUGH=1 sets
 	// it, to rule the short way out when something looks wrong. (A
 	// caller of ApplyPatches chooses this when it loads the set:
 	// resource.LoadOptions.Whole.)

@@ -78,9 +78,8 @@ type PatchOptions struct {
 	// what it was (apiVersion, kind, name).
 	Deleted func(pos tree.Position, object string)
 	// Thorough writes edited documents the long way, which gives the same
-	// output: rendered whole and spliced into their text, rather than
-	// rendering only their changed entries (tree.Options.Whole; see
-	// ApplyOptions.Thorough). Every document is parsed either way: the
+	// output: their text read back whatever their edits prove
+	// (tree.Options.Whole; see ApplyOptions.Thorough). Every document is parsed either way: the
 	// patch applies to each.
 	Thorough bool
 	// ShowSecrets shows the values of v1 Secrets (data and stringData) in

@@ -156,10 +156,9 @@ func Run(ctx context.Context, input []byte) ([]byte, []Result, error) {
 // Options control RunWith.
 type Options struct {
 	// Thorough writes the ResourceList the long way, which gives the same
-	// output (kmerge.ApplyOptions.Thorough): its edited parts rendered
-	// with the whole list and spliced into its text, rather than only the
-	// changed entries rendered. The kmerge command's KMERGE_THOROUGH=1
-	// sets it.
+	// output (kmerge.ApplyOptions.Thorough): read whole, and its edited
+	// parts' text read back whatever their edits prove. The kmerge
+	// command's KMERGE_THOROUGH=1 sets it.
 	Thorough bool
 }
 

@@ -207,8 +207,9 @@ type LoadOptions struct {
 	Select func(*Resource) bool
 	// SelectLabels says that Select looks at labels and annotations.
 	SelectLabels bool
-	// Whole makes the sources' streams write edited documents whole
-	// (tree.Options.Whole).
+	// Whole makes the sources' streams read back every edited document's
+	// text when they write it (tree.Options.Whole), and reads every file
+	// whole (not in parts).
 	Whole bool
 	// Parts, with Select and without Whole, reads a YAML file longer than
 	// twice Parts bytes in parts of about that size, each a Source of its

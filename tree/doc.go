@@ -69,16 +69,23 @@
 //     cut and written anew in its place; a scalar value's line comment
 //     changed in the rest of its line. Every other byte is the source's:
 //     blank lines, comments, indentation, spacing, quoting, CRLF.
+//     A flow collection on one line without comments inside whose entries
+//     changed is its text replaced by the writer's; an item moved in a list
+//     (identical to one removed) is its lines cut and copied where it goes;
+//     in a document with anchors, aliases or merge keys whose text,
+//     expanded as Read expands it, is the snapshot (expandsTo), what holds
+//     them is kept where unchanged, and no edit is written under them.
 //  3. A text written so is proven when it changed scalars alone (what
 //     follows each range ends any scalar, and the new text is one scalar
-//     on one line that reads as the new value there); a text whose lines
+//     on one line that reads as the new value there; with Options.Whole it
+//     is read back too); a text whose lines
 //     were cut or inserted, or a line comment changed, is read back and must be the edited document,
 //     every comment on its node, or the stream is written again without such texts
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
 //  4. What the byte-range edits refuse (a foot comment of a kept node
-//     changed, an alias or anchor involved, layouts they
-//     cannot prove, Options.Whole) is rendered whole, before and after,
+//     changed, an edit under an anchor or in an alias, layouts they
+//     cannot prove) is rendered whole, before and after,
 //     and the changed lines spliced into the part (preserve.go, splice.go),
 //     read back; when that fails, the document is the writer's rendering.
 //  5. When the output as a whole does not read back as the edited

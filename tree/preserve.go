@@ -41,15 +41,19 @@ const maxSpliceEdits = 2000
 //     replaced in their bytes, removed entries and items cut with their
 //     lines, added ones inserted as the writer's lines at their siblings'
 //     column, entries whose value changed otherwise written anew in their
-//     lines, a scalar value's line comment changed on its line; every
+//     lines, a scalar value's line comment changed on its line, a flow
+//     collection on one line written anew in its text, an item moved
+//     copied as its lines; every
 //     other byte is kept, spacing, blank lines, comments and CRLF line
 //     ends included. A text whose lines were cut or inserted, or a line
 //     comment changed, is read back (changed values alone are proven as
-//     they are written).
+//     they are written, but with Options.Whole). Anchors, aliases and
+//     merge keys stay as they are written where nothing under them
+//     changed.
 //   - Any other edited document (a comment of a kept node changed but a
 //     scalar value's line comment or a key's head comment, an item changed
-//     where its layout would be lost, an anchor or alias in it, Options.Whole)
-//     is its source text with the changed lines replaced: the lines the
+//     where its layout would be lost, an edit under an anchor or in an
+//     alias) is its source text with the changed lines replaced: the lines the
 //     writer's rendering of the edit changes are written as it renders
 //     them, indented like the source lines around them and with the
 //     source's line ends (CRLF stays CRLF); every other line, blank lines

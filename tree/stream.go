@@ -82,13 +82,10 @@ type Options struct {
 	// parsed fully and gives the error it gives without Outline). A JSON
 	// stream is always parsed fully.
 	Outline *Outline
-	// Whole makes WriteYAML, after Snapshot, write an edited document by
-	// rendering it whole and splicing the changed lines into its source,
-	// read back, never by editing the bytes of its changed values and
-	// entries in place (see Snapshot): the output reads the same, values
-	// and comments, and is the same bytes but where the short way keeps
-	// an edited line's odd layout (a value below its key); tests compare
-	// the two.
+	// Whole makes WriteYAML, after Snapshot, read back the text of every
+	// edited document, values replaced alone too, where it otherwise takes
+	// the proof of its edits for a reading (see Snapshot): the output is
+	// the same bytes, checked; tests compare the two.
 	Whole bool
 	// Line is the line data starts at in its file, when data is a part
 	// of a longer stream (SplitStream); 0 or 1: the first line. The

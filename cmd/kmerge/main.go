@@ -236,6 +236,6 @@ Comments, key order and quoting of everything a patch does not touch are kept.`,
 
 // thorough reports whether KMERGE_THOROUGH=1 asks apply, check, patch and
 // fn to take the long way (kmerge.ApplyOptions.Thorough): every document
-// parsed, and edited ones rendered whole. The output is the same; the
+// parsed, and edited ones' text read back. The output is the same; the
 // variable is there to rule the short way out when something looks wrong.
 func thorough() bool { return os.Getenv("KMERGE_THOROUGH") == "1" }

@@ -15,9 +15,9 @@ import (
 // TestThoroughSame runs every case of testdata/apply and testdata/golden
 // whose command reads manifests twice: as kmerge runs by default (only the
 // documents a patch targets are parsed, the others copied as their text,
-// and only the changed entries of edited documents rendered) and with
-// KMERGE_THOROUGH=1 (every document parsed, and edited ones rendered
-// whole, as before the short way existed). Standard output, standard error, the exit code and every file
+// and edited documents' texts taken as their edits prove them) and with
+// KMERGE_THOROUGH=1 (every document parsed, and every edited document's
+// text read back). Standard output, standard error, the exit code and every file
 // of the case's folder afterwards must be the same, byte for byte. Each run
 // has its own copy of the folder.
 func TestThoroughSame(t *testing.T) {

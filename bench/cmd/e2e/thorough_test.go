@@ -18,10 +18,10 @@ import (
 
 // TestThoroughSame runs kmerge.Apply on the end-to-end corpora (smaller,
 // and laid out in more ways than run.sh lays them out) twice: parsing only
-// the documents a patch targets and rendering only the changed entries of
-// edited ones, as kmerge apply does by default, and parsing every document
-// and rendering edited ones whole (ApplyOptions.Thorough,
-// KMERGE_THOROUGH=1). The
+// the documents a patch targets and taking edited documents' texts as
+// their edits prove them, as kmerge apply does by default, and parsing
+// every document and reading back every edited one's text
+// (ApplyOptions.Thorough, KMERGE_THOROUGH=1). The
 // outputs, warnings, conflicts, schema violations and errors must be the
 // same, byte for byte.
 //
