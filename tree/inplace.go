@@ -632,10 +632,12 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // lengths, values, tags and comments, and it is the node an edit names.
 // flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
-	if a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode || read != nil && !readAs(read, a) {
+	if a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
+		read != nil && (!readAs(read, a) || edits.expanded && a.Kind == yaml.MappingNode && !keysRead(read, a)) {
 		// an anchored node, or one the text reads otherwise (an alias, a
 		// mapping with a merge key, which Read expands into copies and
-		// entries): its text stays as it is when it is unchanged and the
+		// entries, its keys then not the text's keys one for one, even
+		// where as many): its text stays as it is when it is unchanged and the
 		// text, expanded so, reads as the snapshot (expanded; else a
 		// Snapshot taken after an edit); an edit in it is not written
 		// here (it would change what the aliases stand for too, or not
@@ -718,6 +720,19 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	return true
 }
 
+// keysRead reports whether mapping read, as the text reads it, has the
+// keys of mapping a, of as many entries, one for one: the same kinds and
+// values (a merge key's "<<" is none of a's keys, which hold the entries
+// it brings in).
+func keysRead(read, a *yaml.Node) bool {
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		if r, k := read.Content[i], a.Content[i]; r.Kind != k.Kind || r.Value != k.Value {
+			return false
+		}
+	}
+	return true
+}
+
 // plainFlow reports whether flow collection n holds no comment, anchor or
 // alias, on it or in it, but its own line comment (after its text, kept
 // as it is: valueEdits has it unchanged): its text is the writer's values
@@ -777,7 +792,11 @@ func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *editList) bool {
 		return true
 	}
 	edits.list = edits.list[:n]
-	if !rewritable(a.Content[ka+1], b.Content[kb+1]) || read != nil && (!readAs(rk, a.Content[ka]) || !readAs(rv, a.Content[ka+1])) {
+	// an alias whose copy changed: the entry written anew with its new
+	// value (its anchor stays, for the other aliases), where the text,
+	// aliases expanded, reads as the snapshot
+	alias := read != nil && rv.Kind == yaml.AliasNode && edits.expanded
+	if !rewritable(a.Content[ka+1], b.Content[kb+1]) && !alias || read != nil && (!readAs(rk, a.Content[ka]) || !alias && !readAs(rv, a.Content[ka+1])) {
 		// (the text's entry must be the snapshot's: "<<: *m" is read
 		// as m's entries)
 		return false

@@ -550,10 +550,14 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		}
 		return scalar()
 	}
-	var added []*yaml.Node // each in a collection of its own, as written
-	firstKeys := 0         // entries added before a mapping's first key
+	var added []*yaml.Node  // each in a collection of its own, as written
+	firstKeys := 0          // entries added before a mapping's first key
+	var copies []*yaml.Node // the alias copies entries were removed from or added to
 	for range 1 + r.IntN(2) {
 		c := colls[r.IntN(len(colls))]
+		if top := aliasTop(st, c); top != nil {
+			copies = append(copies, top)
+		}
 		step := 1
 		if c.Kind == yaml.MappingNode {
 			step = 2
@@ -615,9 +619,18 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		// (in a flow collection, the block mapping's entry holding it is
 		// written anew: its value's lines)
 		budget = max(1, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, flowTop(st.Docs, changed)}}))
+		if copyRoot := aliasTop(st, changed); copyRoot != nil {
+			// (in an alias's copy, the entry of the alias is written
+			// anew with its new value: its lines)
+			budget = max(budget, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, copyRoot}}))
+		}
 	}
 	for _, n := range added {
 		budget += entryLines(t, st.Style, n)
+	}
+	for _, n := range copies {
+		// (the entry of the alias written anew with its new value)
+		budget += entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, n}})
 	}
 	budget += firstKeys
 	for i, o := range outcomes {
@@ -638,6 +651,45 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 }
 
 // flowTop returns n, or the outermost flow collection n is in, in docs.
+// aliasTop returns the outermost node on the path to n, in st's
+// documents, that is the copy of an alias (Read gives a copy its alias's
+// line and column, where the source text holds a '*'), or nil.
+func aliasTop(st *Stream, n *yaml.Node) *yaml.Node {
+	lines := bytes.SplitAfter(st.src, []byte("\n"))
+	isAlias := func(m *yaml.Node) bool {
+		if m.Line < 1 || m.Line > len(lines) {
+			return false
+		}
+		l := lines[m.Line-1]
+		return m.Column >= 1 && m.Column <= len(l) && l[m.Column-1] == '*'
+	}
+	var top *yaml.Node
+	var find func(m *yaml.Node) bool
+	find = func(m *yaml.Node) bool {
+		if m == n {
+			if top == nil && isAlias(m) {
+				top = m
+			}
+			return true
+		}
+		for _, c := range m.Content {
+			if find(c) {
+				if top == nil && isAlias(m) {
+					top = m
+				}
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range st.Docs {
+		if find(d) {
+			break
+		}
+	}
+	return top
+}
+
 func flowTop(docs []*yaml.Node, n *yaml.Node) *yaml.Node {
 	var path []*yaml.Node
 	var find func(m *yaml.Node) bool
@@ -1261,18 +1313,24 @@ func TestAddEntries(t *testing.T) {
 		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		// an alias's copy changed (the copies of an alias are one node
-		// until a patch changes one: cloned first, as patches do): a
-		// document with anchors is the general way's, which drops them
-		// where it writes lines anew, and Options.Whole must write what
-		// this way writes (TestWholeSameInPlace)
+		// until a patch changes one: cloned first, as patches do): the
+		// alias's entry is written anew with its new value, the anchor
+		// and the other aliases kept; the alias's line comment after the
+		// new value
 		{"into an alias's copy", "l: &l {team: a}\nd: *l\ne: *l\n", both(func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content[3] = Clone(r.Content[3])
-		}, add("z: 3", 1, "d")), ""},
+		}, add("z: 3", 1, "d")), "l: &l {team: a}\nd: {team: a, z: 3}\ne: *l\n"},
 		{"into an alias's copy, a comment on the alias", "l: &l {team: a}\nd: *l  # c\n", both(func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content[3] = Clone(r.Content[3])
-		}, add("z: 3", 1, "d")), ""},
+		}, add("z: 3", 1, "d")), "l: &l {team: a}\nd: {team: a, z: 3} # c\n"},
+		{"into a block alias's copy", "l: &l\n  team: a\nd: *l\n", both(func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content[3] = Clone(r.Content[3])
+		}, add("z: 3", 1, "d")), "l: &l\n  team: a\nd:\n  team: a\n  z: 3\n"},
+		// under the anchor: its aliases would change too (the general way)
+		{"into the anchored mapping", "l: &l\n  team: a\nd: *l\n", add("z: 3", 1, "l"), ""},
 		{"into a flow mapping", "a: {b: 1} # c\nd: 1\n", add("c: 2", 1, "a"), "a: {b: 1, c: 2} # c\nd: 1\n"},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
 			r := Root(st.Docs[0])
