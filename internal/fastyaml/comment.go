@@ -694,7 +694,12 @@ func (c *commenter) next(col int, prev *yaml.Node, seq bool) string {
 		return ""
 	}
 	head := ""
-	if len(c.lines) > 0 {
+	if len(c.lines) > 0 && !blanksOnly(c.lines) {
+		// (a gap of blank lines alone gives no comment to any node:
+		// settle finds no run in it; with CRLF line ends, every line
+		// comment is followed by one, as yaml.v3 reads it, which made
+		// the settling of every entry's gap after a commented line
+		// half of the reading of such files)
 		head = c.nextGap(col, prev, seq)
 	}
 	if c.carried != "" {
@@ -743,6 +748,16 @@ func (c *commenter) nextGap(col int, prev *yaml.Node, seq bool) string {
 	}
 	c.settle(col, levels, c.footOf(0, pfoot, true), ffoot, pfoot, &head, false, false)
 	return head
+}
+
+// blanksOnly reports whether the lines of a gap are all blank lines.
+func blanksOnly(lines []gapLine) bool {
+	for _, l := range lines {
+		if l.s >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // joinText joins two comments, one above the other.

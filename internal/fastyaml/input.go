@@ -1,6 +1,7 @@
 package fastyaml
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -115,37 +116,64 @@ func normalize(data []byte, norm bool) (string, []int32, []sepLine) {
 	if !norm {
 		b.Write(data)
 	} else {
-		line := int32(0)
-		for i := 0; i < len(data); i++ {
-			c := data[i]
-			switch c {
-			case '\r':
-				if i+1 < len(data) && data[i+1] == '\n' {
-					crlf = append(crlf, line)
-					i++
-				}
-				c = '\n'
-				line++
-			case '\n':
-				line++
-			case 0xc2, 0xe2:
-				// NEL is C2 85, LS E2 80 A8, PS E2 80 A9 (survey found
-				// the text UTF-8)
-				sep := rune(0)
-				switch {
-				case c == 0xc2 && data[i+1] == 0x85:
-					sep, i = 0x85, i+1
-				case c == 0xe2 && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9):
-					sep, i = 0x2028+rune(data[i+2]-0xa8), i+2
-				}
-				if sep != 0 {
-					seps = append(seps, sepLine{line, sep})
-					c = '\n'
-					line++
-				}
+		// the text between the bytes that may start a line break to
+		// change ("\r", and C2 or E2, the first byte of NEL, LS and PS)
+		// is copied as it is, its "\n" counted (bytes.IndexByte and
+		// bytes.Count: this runs over every CRLF file)
+		next := func(c byte, at int) int {
+			if j := bytes.IndexByte(data[at:], c); j >= 0 {
+				return at + j
 			}
-			b.WriteByte(c)
+			return len(data)
 		}
+		line := int32(0)
+		from := 0 // data[from:] is not written yet, nor its "\n" counted
+		cr, c2, e2 := next('\r', 0), next(0xc2, 0), next(0xe2, 0)
+		for {
+			i := min(cr, c2, e2)
+			if i >= len(data) {
+				break
+			}
+			n, sep := 1, rune(0) // the bytes of the line break at i
+			switch {
+			case i == cr:
+				if i+1 < len(data) && data[i+1] == '\n' {
+					n = 2
+				}
+			case i == c2 && i+1 < len(data) && data[i+1] == 0x85:
+				n, sep = 2, 0x85
+			case i == e2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9):
+				n, sep = 3, 0x2028+rune(data[i+2]-0xa8)
+			default: // a C2 or E2 of another character
+				if i == c2 {
+					c2 = next(0xc2, i+1)
+				} else {
+					e2 = next(0xe2, i+1)
+				}
+				continue
+			}
+			line += int32(bytes.Count(data[from:i], []byte{'\n'}))
+			b.Write(data[from:i])
+			b.WriteByte('\n')
+			switch {
+			case sep != 0:
+				seps = append(seps, sepLine{line, sep})
+			case n == 2:
+				crlf = append(crlf, line)
+			}
+			line++
+			from = i + n
+			if cr < from {
+				cr = next('\r', from)
+			}
+			if c2 < from {
+				c2 = next(0xc2, from)
+			}
+			if e2 < from {
+				e2 = next(0xe2, from)
+			}
+		}
+		b.Write(data[from:])
 	}
 	b.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00")
 	return b.String(), crlf, seps

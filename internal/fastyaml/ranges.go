@@ -127,13 +127,11 @@ func (r *reader) rangeClose(i int) {
 func (r *reader) inputOffsets() {
 	// where each line of the read text starts, and the bytes data has
 	// more than it before that line
-	var starts, extra []int
-	starts, extra = append(starts, 0), append(extra, 0)
+	text := r.src[:r.end]
+	n := strings.Count(text, "\n") + 1
+	starts, extra := make([]int, 1, n), make([]int, 1, n)
 	more, ci, si := 0, 0, 0
-	for i := 0; i < r.end; i++ {
-		if r.src[i] != '\n' {
-			continue
-		}
+	for i := strings.IndexByte(text, '\n'); i >= 0; {
 		line := int32(len(starts) - 1)
 		if ci < len(r.crlf) && r.crlf[ci] == line {
 			more++
@@ -148,12 +146,34 @@ func (r *reader) inputOffsets() {
 			si++
 		}
 		starts, extra = append(starts, i+1), append(extra, more)
+		j := strings.IndexByte(text[i+1:], '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
-	at := func(x int) int {
-		l := sort.SearchInts(starts, x+1) - 1 // the line x is on
-		return x + extra[l]
+	// the ranges come in the order of their starts: the line of a start
+	// is found from the line of the start before, that of an end from
+	// its start's (most end on it)
+	l := 0
+	lineOf := func(from, x int) int {
+		for k := 0; k < 4; k++ {
+			if from+1 >= len(starts) || starts[from+1] > x {
+				return from
+			}
+			from++
+		}
+		return from + sort.SearchInts(starts[from:], x+1) - 1
 	}
 	for i, g := range r.ranges {
-		r.ranges[i].Range = Range{at(g.Start), at(g.End)}
+		if g.Start < starts[l] {
+			l = 0 // (not in order after all: from the first line)
+		}
+		l = lineOf(l, g.Start)
+		e := lineOf(l, max(g.End, g.Start))
+		if g.End < g.Start {
+			e = lineOf(0, g.End)
+		}
+		r.ranges[i].Range = Range{g.Start + extra[l], g.End + extra[e]}
 	}
 }

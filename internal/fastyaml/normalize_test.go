@@ -1,0 +1,61 @@
+package fastyaml
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNormalizeRuns: normalize, which copies the text between the bytes
+// that may start a line break as it is, gives what the rule it documents
+// gives when applied one character at a time (the reference below: each
+// "\r\n", lone "\r", NEL, LS and PS a "\n", the lines ended by "\r\n" and
+// by NEL, LS or PS noted), on 20,000 random UTF-8 texts of line breaks,
+// other characters starting with C2 or E2 ("¢", "€", "…"), and ASCII.
+func TestNormalizeRuns(t *testing.T) {
+	reference := func(s string) (string, []int32, []sepLine) {
+		var b strings.Builder
+		var crlf []int32
+		var seps []sepLine
+		line := int32(0)
+		for i := 0; i < len(s); {
+			r, n := rune(s[i]), 1
+			if s[i] >= 0x80 {
+				r, n = []rune(s[i:])[0], len(string([]rune(s[i:])[0]))
+			}
+			switch {
+			case strings.HasPrefix(s[i:], "\r\n"):
+				crlf = append(crlf, line)
+				b.WriteByte('\n')
+				line++
+				n = 2
+			case r == '\r' || r == '\n':
+				b.WriteByte('\n')
+				line++
+			case r == 0x85 || r == 0x2028 || r == 0x2029:
+				seps = append(seps, sepLine{line, r})
+				b.WriteByte('\n')
+				line++
+			default:
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+		return b.String() + "\x00\x00\x00\x00\x00\x00\x00\x00", crlf, seps
+	}
+	parts := []string{"\r\n", "\r", "\n", "\u0085", "\u2028", "\u2029", "¢", "€", "…", "Â", "a", "b: c", " ", "#"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20_000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		got, gotCRLF, gotSeps := normalize([]byte(s), true)
+		want, wantCRLF, wantSeps := reference(s)
+		if got != want || !slices.Equal(gotCRLF, wantCRLF) || !slices.Equal(gotSeps, wantSeps) {
+			t.Fatalf("%q: got %q %v %v, want %q %v %v", s, got, gotCRLF, gotSeps, want, wantCRLF, wantSeps)
+		}
+	}
+}
