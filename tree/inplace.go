@@ -104,8 +104,8 @@ type valueEdit struct {
 	sibling                 *yaml.Node
 
 	// the collection an entry is removed from or added to, as the text
-	// reads it
-	parent *yaml.Node
+	// reads it; an added entry's, as the edited tree has it (footsMoved)
+	parent, into *yaml.Node
 
 	// a rewritten entry's key and value in the snapshot (key and val:
 	// in the edited tree; read and value: as the text reads them)
@@ -213,14 +213,14 @@ const (
 // text of a stream's one document that was read back here already. rr
 // is the document's parse Load kept, or nil: used when it is the parse
 // of this text (the snapshot's), else the text is read again.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven, ok bool) {
+func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven bool, as *yaml.Node, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	own, ok := inStream(ownText(chunk, first), last)
 	if !ok {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	var read *yaml.Node // the document as own reads it, its nodes' ranges in ranges
 	var ranges *fastyaml.Ranges
@@ -231,7 +231,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	} else {
 		docs, r, err := fastyaml.ParseRanges(own, s.limits.MaxDepth)
 		if err != nil || len(docs) != docsIn(last) {
-			return nil, false, false
+			return nil, false, nil, false
 		}
 		read, ranges = docs[0], r
 	}
@@ -240,7 +240,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		edits.expanded = s.expandsTo(read, snap)
 	}
 	if !valueEdits(read, snap, doc, false, false, &edits) {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	lines := false    // entries removed or added: the text is cut at line breaks
 	comments := false // line comments changed: the text is read back
@@ -262,7 +262,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	if lines {
 		var cut bool
 		if cut, blocks = cutsLines(chunk, ranges, read); !cut {
-			return nil, false, false
+			return nil, false, nil, false
 		}
 	}
 	regions := make([]textEdit, 0, len(edits.list))
@@ -291,7 +291,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// entry's, nor in its way)
 			from, to, left, ok := removedLines(own[:len(chunk)], ranges, e, first, blocks)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			outer = outer || left
 			cuts = append(cuts, textEdit{from: from, to: to})
@@ -307,7 +307,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		case entryAdded:
 			at, text, left, ok := s.addedLines(chunk, ranges, e, first, eol, cuts, cutAt)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			outer = outer || left
 			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val)}
@@ -317,14 +317,14 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		case entryRewritten:
 			from, to, text, left, ok := s.rewrittenLines(chunk, ranges, e, first, blocks, eol)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			outer = outer || left
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val)}
 		case headChanged:
 			from, to, text, ok := headText(chunk, ranges, e, first, eol)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			g = textEdit{from: from, to: to, text: text}
 		case flowReplaced:
@@ -333,33 +333,33 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// once, as comments changed are)
 			r, ok := ranges.Of(e.read)
 			if !ok || bytes.ContainsAny(chunk[r.Start:r.End], "\r\n") {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			text, ok := flowText(e.now, s.Style)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: text}
 		case commentChanged:
 			r, ok := ranges.Of(e.read)
 			if !ok || !breaksOK {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			to, text, ok := lineCommentText(chunk, r.End, e.read.LineComment, e.now.LineComment)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			g = textEdit{from: r.End, to: to, text: text}
 		default:
 			r, ok := ranges.Of(e.read)
 			if !ok {
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			if !endsValue(chunk[r.End:], e.flow) {
 				// what follows the text is not what ends a scalar anywhere
 				// (a '#' right after a closing quote, which yaml.v3 reads as
 				// a comment: after plain text it would not be one)
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			value, ok := valueText(e.now, s.Style, e.flow)
 			kind := quotedText(value) != (e.read.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0)
@@ -375,7 +375,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				// follows; attack, 2026-11-29): a value changes from plain
 				// to quoted or back, or from several lines to one, only
 				// where no comment line follows it (kindFree)
-				return nil, false, false
+				return nil, false, nil, false
 			}
 			g = textEdit{from: r.Start, to: r.End, text: value}
 		}
@@ -395,7 +395,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	var added []textEdit // the added entries' ends in out (from), and whether each may end with a block scalar
 	for _, g := range regions {
 		if g.from < at {
-			return nil, false, false // (overlapping edits)
+			return nil, false, nil, false // (overlapping edits)
 		}
 		out = append(out, chunk[at:g.from]...)
 		if g.lead > 0 && len(out) > 0 && out[len(out)-1] == '\n' {
@@ -423,7 +423,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	out = append(out, chunk[at:]...)
 	for _, g := range added {
 		if !blanksFollow(out, g.from, g.block) {
-			return nil, false, false
+			return nil, false, nil, false
 		}
 		if line, _ := lineAt(out, g.from); g.foot && !blankLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= g.col {
 			// a foot comment ending the new lines right above a line at
@@ -434,7 +434,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// back holds it in its place and Options.Whole wrote the blank
 			// line ("a: 1\r\nb: 2\r\n" given "z: 0" with "# foot"
 			// before b; attack, 2026-11-30)
-			return nil, false, false
+			return nil, false, nil, false
 		}
 	}
 	lastBlock := len(added) > 0 && added[len(added)-1].from == len(out) && added[len(added)-1].block
@@ -478,19 +478,83 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// (attack, 2026-11-30).
 		own, ok := inStream(ownText(out, first), last)
 		if !ok {
-			return nil, false, false
+			return nil, false, nil, false
 		}
 		back, err := fastyaml.Parse(own, s.limits.MaxDepth)
-		if err != nil || len(back) != docsIn(last) || !sameCommentPlaces(back[0], doc) {
-			return nil, false, false
+		if err != nil || len(back) != docsIn(last) {
+			return nil, false, nil, false
+		}
+		if !sameCommentPlaces(back[0], doc) {
+			// the foot comment of a collection's last entry, entries
+			// added after it, is the new last entry's (yaml.v3: the
+			// comment lines stay at the collection's end, after them);
+			// else a comment moved
+			if as = footsMoved(doc, edits.list); as == nil || !sameCommentPlaces(back[0], as) {
+				return nil, false, nil, false
+			}
 		}
 		if first && last && Equal(back[0], doc) {
 			// the stream's one document, read as the stream is: what
 			// preserved would read back again (readsAs)
-			return out, true, true
+			return out, true, as, true
 		}
 	}
-	return out, !lines && !comments, true
+	return out, !lines && !comments, as, true
+}
+
+// footsMoved returns a copy of doc in which, in each block collection
+// that entries were added at the end of (after its last kept entry), the
+// foot comment of that kept entry is the collection's new last entry's:
+// the tree the text of those edits reads as, the new lines inserted before
+// the comment lines, which yaml.v3 gives the last entry ("a: 1\n# end"
+// given b: "a: 1\nb: 2\n# end", the foot comment of b). It returns nil when
+// no collection has such a comment to move, or the new last entry has a
+// foot comment of its own. The foot comment is a mapping's entry's key's,
+// or a sequence's item's.
+func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
+	type move struct{ from, to *yaml.Node }
+	var moves []move
+	added := map[*yaml.Node]bool{}
+	for _, e := range edits {
+		if e.kind == entryAdded {
+			added[e.key] = true
+		}
+	}
+	for _, e := range edits {
+		b := e.into
+		if e.kind != entryAdded || b == nil || b.Kind != yaml.MappingNode && b.Kind != yaml.SequenceNode {
+			continue
+		}
+		step := 1
+		if b.Kind == yaml.MappingNode {
+			step = 2
+		}
+		entry := func(i int) *yaml.Node { return b.Content[i*step] }
+		n := len(b.Content) / step
+		if n < 2 || entry(n-1) != e.key {
+			continue // (not the collection's new last entry)
+		}
+		k := n - 1
+		for k >= 0 && added[entry(k)] {
+			k--
+		}
+		if k < 0 || entry(k).FootComment == "" || e.key.FootComment != "" {
+			continue
+		}
+		moves = append(moves, move{entry(k), e.key})
+	}
+	if len(moves) == 0 {
+		return nil
+	}
+	copies := map[*yaml.Node]*yaml.Node{}
+	as, ok := copyAliased(doc, copies)
+	if !ok {
+		return nil
+	}
+	for _, m := range moves {
+		copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
+	}
+	return as
 }
 
 // sameCommentPlaces reports whether two trees of one shape hold the same
@@ -922,7 +986,7 @@ func entryEdits(read, a, b *yaml.Node, edits *editList) bool {
 			}
 			i += 2
 		case j < len(b.Content) && !inA[b.Content[j].Value]:
-			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV, parent: read}
+			ed := valueEdit{kind: entryAdded, key: b.Content[j], val: b.Content[j+1], sibling: child(0), afterK: afterK, afterV: afterV, parent: read, into: b}
 			if !kept {
 				added = append(added, ed)
 			} else {
@@ -1018,7 +1082,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			mine = append(mine, len(edits.list))
 			// where the first removed item was (others in their place),
 			// or after the last that stays, or before the next
-			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces}
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces, into: b}
 			switch {
 			case before >= 0:
 				ed.afterK = child(before)

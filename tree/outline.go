@@ -393,7 +393,7 @@ func (s *Stream) checkEdited(out []byte, outcomes []outcome, edits []docEdit) ([
 		if ok {
 			doc, ok = s.readChunk(text, i)
 		}
-		if !ok || !Equal(doc, s.Docs[i]) || !commentsKept(outcomes[i], doc, s.Docs[i]) {
+		if !ok || !Equal(doc, s.Docs[i]) || !commentsKept(outcomes[i], doc, e.comments(s.Docs[i])) {
 			if err := s.LoadAll(); err != nil {
 				return nil, nil, err
 			}

@@ -171,6 +171,7 @@ type docEdit struct {
 	verified []byte     // a spliced text: it reads as doc, comments included
 	text     []byte     // what was written
 	proven   bool       // a replaced text that reads as the current tree (replaceValues)
+	as       *yaml.Node // a replaced text's comments, where not the tree's: a foot comment moved (footsMoved)
 }
 
 // preserved returns the stream written with its source text kept and how
@@ -216,7 +217,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// edits are spliced below.
 		if !s.noReplace {
 			chunk := textOf(body, starts, i)
-			if text, proven, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
+			if text, proven, as, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
 				if s.mangle != nil {
 					text = s.mangle(text)
 				}
@@ -229,7 +230,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 					// another part of the document, was lost; attack,
 					// 2026-11-30)
 					proven = proven && !s.resnapshot && !s.whole
-					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven}
+					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven, as: as}
 					changed = true
 				}
 				continue
@@ -288,7 +289,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		}
 	}
 	if n == 1 && written(outcomes[0]) {
-		if !edits[0].proven && !s.readsAs(out, s.Docs[0], replaced) {
+		if !edits[0].proven && !s.readsAs(out, s.Docs[0], edits[0].comments(s.Docs[0]), replaced) {
 			return s.retry()
 		}
 		return out, outcomes, nil
@@ -322,7 +323,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	ok := err == nil && len(docs) == n
 	moved := false
 	for i := 0; ok && i < n; i++ {
-		ok = Equal(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], s.Docs[i]))
+		ok = Equal(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], edits[i].comments(s.Docs[i])))
 		moved = moved || ok && outcomes[i] == spliced && !sameComments(docs[i], s.Docs[i])
 	}
 	if ok && (moved || commentedDocEnd(body)) {
@@ -543,9 +544,18 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 // "0:\n#\n !\n00:" given an entry after 0's making the "#" above 00 the
 // new key's, which comparing comment lines alone would not see;
 // FuzzReplaceValues, 2026-11-30).
-func (s *Stream) readsAs(text []byte, doc *yaml.Node, o outcome) bool {
+func (s *Stream) readsAs(text []byte, doc, comments *yaml.Node, o outcome) bool {
 	docs, err := readYAML(text, s.File, s.limits)
-	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && commentsKept(o, docs[0], doc)
+	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && commentsKept(o, docs[0], comments)
+}
+
+// comments returns the tree whose comments the document's text holds:
+// doc, its tree, but where its edits moved a foot comment (footsMoved).
+func (e *docEdit) comments(doc *yaml.Node) *yaml.Node {
+	if e.as != nil {
+		return e.as
+	}
+	return doc
 }
 
 // readsOwn reports whether text, written for document i of the stream
@@ -555,7 +565,7 @@ func (s *Stream) readsAs(text []byte, doc *yaml.Node, o outcome) bool {
 // yaml.v3 puts comments of its text, with them (readWindow).
 func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *yaml.Node) bool {
 	if s.windowStart(body, starts, text, i) == i {
-		return s.readsAs(text, doc, spliced)
+		return s.readsAs(text, doc, doc, spliced)
 	}
 	got, _, ok := s.readWindow(body, starts, text, i, false)
 	return ok && Equal(got, doc) && commentsKept(spliced, got, doc)
