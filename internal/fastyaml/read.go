@@ -167,6 +167,10 @@ type reader struct {
 	tokEnd   int  // the end of the last token read, if not a plain scalar (-1)
 	textEnd  int  // the end of the last plain or block scalar's text read (where tokEnd is -1)
 	awaiting bool // skip: a node is awaited below an indicator (awaitLine)
+	// the end (its line break) and the line of the last comment line
+	// read (commentLine), where yaml.v3 looks on for the next comment
+	// (commentPeek)
+	comEnd, comLine int
 
 	flowDepth  int  // the flow collections open
 	explicitAt int  // key: where the flow collection read as a key has a "?" entry, -1 for none
@@ -564,7 +568,7 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || lineCom || commented && !r.commentNext(r.pos)) && !r.prologue
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || lineCom || commented && !r.commentPeek(r.pos)) && !r.prologue
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
@@ -636,6 +640,36 @@ func (r *reader) commentNext(at int) bool {
 	return false
 }
 
+// commentPeek reports whether the first line from offset at on that is
+// not blank is a comment line (commentNext) that yaml.v3's scanner, after
+// the last comment line read, reads on to: it looks over blanks and line
+// breaks up to 512 bytes of the input from that line's end, and stops at
+// a NEL, LS or PS ("a: .\n#\n \t#" is read, "a: .\n#\u0085 \t#"
+// refused; attack, 2026-11-30).
+func (r *reader) commentPeek(at int) bool {
+	if !r.commentNext(at) {
+		return false
+	}
+	j := at
+	for r.src[j] != '#' {
+		j++
+	}
+	line, more := r.comLine, 0 // (the bytes the input has more: CRLF, NEL, LS, PS)
+	for i := r.comEnd; i < j; i++ {
+		if r.src[i] != '\n' {
+			continue
+		}
+		if r.sepOf(line) != 0 {
+			return false
+		}
+		if r.crlfLine(line) {
+			more++
+		}
+		line++
+	}
+	return j-r.comEnd+more < 512
+}
+
 // indentNow returns the column of the innermost block collection being
 // read, 0 outside any.
 func (r *reader) indentNow() int {
@@ -654,6 +688,7 @@ func (r *reader) commentLine() bool {
 		r.pos++
 	}
 	r.com.commentLine(cs, r.pos, col)
+	r.comEnd, r.comLine = r.pos, r.line
 	if r.crlfLine(r.line) {
 		r.com.blank()
 	}
