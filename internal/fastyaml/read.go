@@ -549,6 +549,12 @@ func (r *reader) skip() {
 	// lineCom: the last comment read was the token's line's
 	commented, lineCom := r.commented, r.commented
 	r.commented = false
+	// in the prologue, yaml.v3 eats a tab on the line right after a
+	// directive (its scanner allows no simple key there), and on a later
+	// line only where it looks on from a comment line to a comment
+	// (commentPeek): "%YAML 1.2\n\t#\n---" is read, "%YAML 1.2\n\n\t#\n---"
+	// and "%YAML 1.2\n#\n \t\n---" refused (attack, 2026-11-30)
+	first := r.line
 	for {
 		s := r.pos
 		for r.src[r.pos] == ' ' {
@@ -568,7 +574,8 @@ func (r *reader) skip() {
 			// not indented more than the block being read, but in the
 			// blank lines right after a plain scalar at the root (up to
 			// a comment), which yaml.v3 reads ("0\n\t")
-			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || lineCom || commented && !r.commentPeek(r.pos)) && !r.prologue
+			bad := len(r.open) == 0 && !r.prologue || len(r.open) > 0 && r.pos-s <= r.indentNow() || r.awaiting || (r.tokEnd >= 0 || lineCom || commented && !r.commentPeek(r.pos)) && !r.prologue ||
+				r.prologue && r.line > first && (lineCom || !commented || !r.commentPeek(r.pos))
 			if bad && !r.rootPlain {
 				r.tabIndent(r.pos)
 			}
