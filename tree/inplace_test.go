@@ -669,15 +669,15 @@ func aliasTop(st *Stream, n *yaml.Node) *yaml.Node {
 	var find func(m *yaml.Node) bool
 	find = func(m *yaml.Node) bool {
 		if m == n {
-			if top == nil && isAlias(m) {
+			if isAlias(m) {
 				top = m
 			}
 			return true
 		}
 		for _, c := range m.Content {
 			if find(c) {
-				if top == nil && isAlias(m) {
-					top = m
+				if isAlias(m) {
+					top = m // (the outermost, the last found on the way up: an alias in an alias's copy is written anew with it)
 				}
 				return true
 			}
