@@ -59,3 +59,22 @@ func TestNormalizeRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteInFlowKey: a flow collection that is an implicit key, holding
+// a plain scalar with a quote after a blank inside it ("[0 \"]: x", the
+// key ["0 \""]), reads as yaml.v3 reads it; the quote starts a quoted
+// scalar only as a node's first text (after an indicator or a property).
+// Before the fix (FuzzDifferential, 2026-11-30) "[0 \"]:", "[a \"]: 1" and
+// "[a 'b]: 1" were refused: the look for the key took the quote for a
+// quoted scalar's start and found no end of the collection.
+func TestQuoteInFlowKey(t *testing.T) {
+	for _, in := range []string{
+		"[0 \"]:", "[a \"]: 1", "[a \"b, c\"]: 1", "[a 'b]: 1",
+		"[a, \"b\"]: 1", "[&x \"b\"]: 1", "[!t \"b c\"]: 1", "{a: \"b\"}: 1", "[ \"a\" ]: 1",
+		"[a 'b', c]: 1", "[\"a\" ]: 1", "[a,\t\"b\"]: 1",
+	} {
+		if o, d := outcome(in); o != bothEqual {
+			t.Errorf("%q: %s %s", in, o, d)
+		}
+	}
+}

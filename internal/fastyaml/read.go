@@ -1846,7 +1846,7 @@ func (r *reader) flowAhead(i int) (int, bool) {
 				return i + 1, true
 			}
 		case '"', '\'':
-			if i > 0 && !isFlowStartBoundary(r.src[i-1]) {
+			if !r.quoteStartsNode(i) {
 				break // a quote inside a plain scalar
 			}
 			i++
@@ -1879,6 +1879,30 @@ func (r *reader) flowAhead(i int) (int, bool) {
 		}
 		i++
 	}
+}
+
+// quoteStartsNode reports whether the quote at i, in a flow collection,
+// starts a quoted scalar: it is a node's first text, after an indicator or
+// a property (blanks between), not a character of a plain scalar, right
+// after its text or after a blank inside it ("[0 \"]: x" is the key
+// ["0 \""]; FuzzDifferential, 2026-11-30: the quote was taken for a
+// quoted scalar's start, the key not found).
+func (r *reader) quoteStartsNode(i int) bool {
+	j := i
+	for j > 0 && (r.src[j-1] == ' ' || r.src[j-1] == '\t') {
+		j--
+	}
+	if j == 0 || isFlowStartBoundary(r.src[j-1]) {
+		return true
+	}
+	if j == i {
+		return false // (right after a plain scalar's text)
+	}
+	k := j // the start of the text before the blanks: a property?
+	for k > 0 && !isFlowStartBoundary(r.src[k-1]) && r.src[k-1] != '\n' {
+		k--
+	}
+	return r.src[k] == '&' || r.src[k] == '!'
 }
 
 // isFlowStartBoundary reports whether a quote after c starts a quoted
