@@ -626,6 +626,12 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			// anew with its new value: its lines)
 			budget = max(budget, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, copyRoot}}))
 		}
+		if item := oneEntryItem(st.Docs, changed); item != nil {
+			// (a list's item of one entry whose value changed is written
+			// anew whole, its key too: a long key's "? " and ":" lines;
+			// FuzzReplaceValues, 2026-11-30)
+			budget = max(budget, entryLines(t, st.Style, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}))
+		}
 	}
 	for _, n := range added {
 		budget += entryLines(t, st.Style, n)
@@ -653,6 +659,29 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 }
 
 // flowTop returns n, or the outermost flow collection n is in, in docs.
+// oneEntryItem returns the list item, in docs, that is a mapping of one
+// entry whose value is n, or nil.
+func oneEntryItem(docs []*yaml.Node, n *yaml.Node) *yaml.Node {
+	var found *yaml.Node
+	var walk func(m *yaml.Node)
+	walk = func(m *yaml.Node) {
+		for _, c := range m.Content {
+			if found != nil {
+				return
+			}
+			if m.Kind == yaml.SequenceNode && c.Kind == yaml.MappingNode && len(c.Content) == 2 && c.Content[1] == n {
+				found = c
+				return
+			}
+			walk(c)
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
+	return found
+}
+
 // aliasTop returns the outermost node on the path to n, in st's
 // documents, that is the copy of an alias (Read gives a copy its alias's
 // line and column, where the source text holds a '*'), or nil.
