@@ -70,7 +70,8 @@
 // for the few things yaml.v3 reads otherwise than YAML 1.2 does, so that
 // reading them either way would surprise someone: text that is not UTF-8,
 // a tag or an anchor followed by a comma or a colon without a space
-// ([!!str,] &a:b), '?' starting a plain value in a flow collection, the
+// ([!!str,] &a:b), '?' or ':' starting a plain value in a flow collection
+// (yaml.v3 reads "[? ::]", refuses "[::]"), the
 // escape \' in a double-quoted scalar, a flow collection as a block
 // mapping's key whose every entry is an explicit key ({? a}: b, which
 // yaml.v3 refuses, reads without its value or reads into a tree no rule

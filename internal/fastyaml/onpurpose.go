@@ -26,6 +26,7 @@ func OnPurpose(msg string) bool {
 		"a tab on a blank line",                                          // "#\n\t\n#": yaml.v3 reads it between comment lines only
 		"a second byte order mark at the start of the stream",            // "\ufeff\ufeff": yaml.v3 reads it as no document, "\ufeff\ufeffa: 1" with columns shifted
 		"indented no more than the key or dash it would be the value of", // "a:\n|\n  x": yaml.v3 reads it as a's value
+		"a value starting with ':' in a flow collection",                 // "[? ::]" read, "[::]", "[a: ::]", "{? ::}" refused (FuzzDifferential, 2026-11-30)
 	} {
 		if strings.Contains(msg, m) {
 			return true
