@@ -437,6 +437,13 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			return nil, false, nil, false
 		}
 	}
+	if first && bytes.HasPrefix(out, []byte("\ufeff")) {
+		// a U+FEFF that began a later line (a key's first character,
+		// "0:\n\ufeff0:") now begins the stream, where it is a byte
+		// order mark: the key would lose it (FuzzReplaceValues,
+		// 2026-11-30; the stream's read-back caught it)
+		return nil, false, nil, false
+	}
 	lastBlock := len(added) > 0 && added[len(added)-1].from == len(out) && added[len(added)-1].block
 	if n := len(regions); n > 0 && regions[n-1].to == len(chunk) && !regions[n-1].added && len(regions[n-1].text) == 0 &&
 		!blocks && !lastBlock && chunk[len(chunk)-1] != '\n' && chunk[len(chunk)-1] != '\r' && len(out) > 0 && out[len(out)-1] == '\n' {

@@ -1202,6 +1202,9 @@ func TestRemoveEntries(t *testing.T) {
 		// not in place
 		// the anchor's entry removed: an alias would name no node
 		{"the anchor's entry", "a: &x 1\nb: 2\nc: *x\n", remove("a"), ""},
+		// a key starting with U+FEFF would start the stream: a byte order
+		// mark there, the key without it (FuzzReplaceValues, 2026-11-30)
+		{"a key starting with U+FEFF made first", "0:\n\ufeff0: 1\n", remove("0"), ""},
 		{"comment after, indented", "a: 1\nb: 2\n  # about b\nc: 3\n", remove("b"), ""},
 		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
