@@ -37,19 +37,7 @@ func a44Check(in string, edit func(*Stream)) (res a44Result, bad string) {
 			bad = fmt.Sprintf("panic: %v", r)
 		}
 	}()
-	run := func(opts Options) (*Stream, []byte, string) {
-		st, err := Read([]byte(in), opts)
-		if err != nil {
-			return nil, nil, "read: " + err.Error()
-		}
-		st.Snapshot()
-		edit(st)
-		var b bytes.Buffer
-		if err := st.WriteYAML(&b); err != nil {
-			return st, nil, "write: " + err.Error()
-		}
-		return st, b.Bytes(), ""
-	}
+	run := func(opts Options) (*Stream, []byte, string) { return a45Run(in, opts, nil, edit) }
 	st, out, e := run(Options{})
 	if e != "" {
 		return res, e
@@ -757,12 +745,7 @@ func a44Insert(st *Stream, seed uint64) {
 // TestAttack44Inserts: a44Gen's documents, a44Insert's edits, a44Check's
 // checks.
 func TestAttack44Inserts(t *testing.T) {
-	var s1 uint64 = 45
-	n := 1500
-	if v := os.Getenv("ATTACK44_SEED"); v != "" {
-		fmt.Sscan(v, &s1)
-		fmt.Sscan(os.Getenv("ATTACK44_N"), &n)
-	}
+	s1, n := a44Scale(45, 1500)
 	g := &a44Gen{r: rand.New(rand.NewPCG(s1, 2))}
 	docs, edits, inPlace, fails := 0, 0, 0, 0
 	for i := range n {
@@ -793,12 +776,7 @@ func TestAttack44Inserts(t *testing.T) {
 // and values, properties alone on lines, empty items), a44Edit's and
 // a44Insert's edits, a44Check's checks.
 func TestAttack44Hostile(t *testing.T) {
-	var s1 uint64 = 46
-	n := 1000
-	if v := os.Getenv("ATTACK44_SEED"); v != "" {
-		fmt.Sscan(v, &s1)
-		fmt.Sscan(os.Getenv("ATTACK44_N"), &n)
-	}
+	s1, n := a44Scale(46, 1000)
 	g := &hostileGen{r: rand.New(rand.NewPCG(s1, 3))}
 	docs, edits, inPlace, fails := 0, 0, 0, 0
 	for i := range n {
@@ -936,3 +914,13 @@ func TestAttack44CommentLines(t *testing.T) {
 
 // a44Path splits a path of keys and item indexes at its dots.
 func a44Path(s string) []string { return strings.Split(s, ".") }
+
+// a44Scale returns the seed and count of a generated attack44 test:
+// seed and n, or ATTACK44_SEED's and ATTACK44_N's.
+func a44Scale(seed uint64, n int) (uint64, int) {
+	if v := os.Getenv("ATTACK44_SEED"); v != "" {
+		fmt.Sscan(v, &seed)
+		fmt.Sscan(os.Getenv("ATTACK44_N"), &n)
+	}
+	return seed, n
+}

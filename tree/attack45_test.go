@@ -286,6 +286,17 @@ type a45Stats struct {
 	log                                    func(in string, out []byte)
 }
 
+// fail counts bad, a failure of in, if any, and reports the first 15.
+func (s *a45Stats) fail(t *testing.T, in, bad string) {
+	t.Helper()
+	if bad != "" {
+		s.bad++
+		if s.bad <= 15 {
+			t.Errorf("%q: %s", in, bad)
+		}
+	}
+}
+
 func (s *a45Stats) run(t *testing.T, in string, pre, edit func(*Stream)) {
 	t.Helper()
 	res, bad := a45Check(in, pre, edit)
@@ -307,12 +318,7 @@ func (s *a45Stats) run(t *testing.T, in string, pre, edit func(*Stream)) {
 		}
 		return
 	}
-	if bad != "" {
-		s.bad++
-		if s.bad <= 15 {
-			t.Errorf("%q: %s", in, bad)
-		}
-	}
+	s.fail(t, in, bad)
 }
 
 // TestAttack45Flows edits every flow collection of every place × flow,

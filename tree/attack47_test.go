@@ -243,12 +243,7 @@ func (s *a47Stats) run(t *testing.T, in string, pre, edit func(*Stream), pure bo
 		s.unproven++
 		return
 	}
-	if bad != "" {
-		s.bad++
-		if s.bad <= 15 {
-			t.Errorf("%q: %s", in, bad)
-		}
-	}
+	s.fail(t, in, bad)
 }
 
 // TestAttack47Foots adds entries to every block collection of every input
