@@ -236,7 +236,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		read, ranges = docs[0], r
 	}
 	edits = editList{list: edits.list[:0], cells: alignCells} // (the same alignments)
-	if anyNode(read, func(m *yaml.Node) bool { return m.Anchor != "" || m.Kind == yaml.AliasNode }) {
+	switch {
+	case read == snap:
+		// the parse Load kept, which normalizing left unchanged: it
+		// expands to itself (no walk on every loaded document)
+		edits.expanded = true
+	case anyNode(read, func(m *yaml.Node) bool { return m.Anchor != "" || m.Kind == yaml.AliasNode }):
 		edits.expanded = s.expandsTo(read, snap)
 	}
 	if !valueEdits(read, snap, doc, false, false, &edits) {
