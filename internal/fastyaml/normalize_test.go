@@ -72,8 +72,26 @@ func TestQuoteInFlowKey(t *testing.T) {
 		"[0 \"]:", "[a \"]: 1", "[a \"b, c\"]: 1", "[a 'b]: 1",
 		"[a, \"b\"]: 1", "[&x \"b\"]: 1", "[!t \"b c\"]: 1", "{a: \"b\"}: 1", "[ \"a\" ]: 1",
 		"[a 'b', c]: 1", "[\"a\" ]: 1", "[a,\t\"b\"]: 1",
+		// a colon inside a plain scalar, then a quote (FuzzDifferential,
+		// 2026-11-30: "[0:\"]:" refused, "[a:\"b]\"]: 1" an internal error)
+		"[0:\"]:", "[a:\"]: 1", "[0:'a']: 1", "[0::\"b\"]: 1",
+		"[0:!a \"b\"]: 1", "[0:&a \"b\"]: 1", "[a'b':\"c\"]: 1",
+		// a colon after a quoted scalar or a collection is an indicator
+		"[\"a\":\"b\"]: 1", "[\"a\" :\"b\"]: 1", "[[a]:\"b\"]: 1", "[{a: b}:\"c\"]: 1",
+		"[a:\"b,c\"]: 1", "[a:'b,c']: 1", "{a:\"b\", c: d}: 1",
 	} {
 		if o, d := outcome(in); o != bothEqual {
+			t.Errorf("%q: %s %s", in, o, d)
+		}
+	}
+}
+
+// TestQuoteInFlowKeyRefused: flow keys both readers refuse, with a clean
+// error ("[a:\"b]\"]: 1" was an internal error: the look-ahead took the
+// quote for a quoted scalar's start and the key's end past the reader's).
+func TestQuoteInFlowKeyRefused(t *testing.T) {
+	for _, in := range []string{"[a:\"b]\"]: 1", "[a? \"b\"]: 1", "[? \"a\"]: 1"} {
+		if o, d := outcome(in); o != bothRefuse {
 			t.Errorf("%q: %s %s", in, o, d)
 		}
 	}

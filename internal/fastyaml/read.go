@@ -1833,20 +1833,47 @@ func (r *reader) keyAhead() bool {
 }
 
 // flowAhead returns the offset after the flow collection starting at i if
-// it ends on the same line (skipping quoted scalars inside).
+// it ends on the same line. It reads the line forward, token by token, as
+// the reader does: a quote starts a quoted scalar (skipped whole) only
+// where a node starts, not inside a plain scalar ("[0 \"]: x" and
+// "[0:\"]: x" are the keys ["0 \""] and ["0:\""]; FuzzDifferential,
+// 2026-11-30, twice: a look back from the quote took a colon inside a
+// plain scalar for an indicator, and "[a:\"b]\"]: 1" ended past its end).
 func (r *reader) flowAhead(i int) (int, bool) {
 	depth := 0
+	plain := false // inside a plain scalar
+	json := false  // after a quoted scalar or a collection, blanks between
 	for {
-		switch c := r.src[i]; c {
+		c := r.src[i]
+		after := json
+		json = false
+		switch c {
 		case '[', '{':
 			depth++
+			plain = false
 		case ']', '}':
 			depth--
 			if depth == 0 {
 				return i + 1, true
 			}
+			plain, json = false, true
+		case ',':
+			plain = false
+		case ':':
+			// a value indicator before a blank or a flow indicator, or
+			// after a quoted scalar or a collection; else text
+			plain = !after && !r.isBlankAt(i+1) && !isFlowIndicator(r.src[i+1])
+		case '?':
+			// a key indicator before a blank where a node starts
+			plain = plain || !r.isBlankAt(i+1)
+		case '&', '!':
+			if !plain { // a property: its name, then a node starts
+				for !r.isBlankAt(i+1) && !isFlowIndicator(r.src[i+1]) {
+					i++
+				}
+			}
 		case '"', '\'':
-			if !r.quoteStartsNode(i) {
+			if plain {
 				break // a quote inside a plain scalar
 			}
 			i++
@@ -1866,54 +1893,26 @@ func (r *reader) flowAhead(i int) (int, bool) {
 				}
 				i++
 			}
+			json = true
 		case '#':
 			if r.src[i-1] == ' ' || r.src[i-1] == '\t' {
 				return 0, false
 			}
+			plain = true
 		case '\n':
 			return 0, false
+		case ' ', '\t':
+			json = after
 		case 0:
 			if i >= r.end {
 				return 0, false
 			}
+			plain = true
+		default:
+			plain = true
 		}
 		i++
 	}
-}
-
-// quoteStartsNode reports whether the quote at i, in a flow collection,
-// starts a quoted scalar: it is a node's first text, after an indicator or
-// a property (blanks between), not a character of a plain scalar, right
-// after its text or after a blank inside it ("[0 \"]: x" is the key
-// ["0 \""]; FuzzDifferential, 2026-11-30: the quote was taken for a
-// quoted scalar's start, the key not found).
-func (r *reader) quoteStartsNode(i int) bool {
-	j := i
-	for j > 0 && (r.src[j-1] == ' ' || r.src[j-1] == '\t') {
-		j--
-	}
-	if j == 0 || isFlowStartBoundary(r.src[j-1]) {
-		return true
-	}
-	if j == i {
-		return false // (right after a plain scalar's text)
-	}
-	k := j // the start of the text before the blanks: a property?
-	for k > 0 && !isFlowStartBoundary(r.src[k-1]) && r.src[k-1] != '\n' {
-		k--
-	}
-	return r.src[k] == '&' || r.src[k] == '!'
-}
-
-// isFlowStartBoundary reports whether a quote after c starts a quoted
-// scalar in a flow collection: after a blank, an indicator or another
-// node's property.
-func isFlowStartBoundary(c byte) bool {
-	switch c {
-	case ' ', '\t', '[', '{', ',', ':', '?':
-		return true
-	}
-	return false
 }
 
 // stops are the bytes where scans of plain scalars look closer: a colon
