@@ -1896,8 +1896,8 @@ func keysOf(m *yaml.Node) map[string]bool {
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, outer, ok bool) {
-	if commentedBelow(e.key) || e.val != nil && anchoredOrCommented(e.val) ||
-		commentedBelow(e.read) || e.value != nil && anchoredOrCommented(e.value) ||
+	if commentedBelow(e.key) || e.val != nil && anchoredIn(e.val) ||
+		commentedBelow(e.read) || e.value != nil && anchoredIn(e.value) ||
 		e.key.HeadComment != e.read.HeadComment ||
 		tagged(e.read) || e.value != nil && tagged(e.value) || withProps(chunk, ranges, e.parent) {
 		// (the text's nodes too: Read expands aliases into copies, and
@@ -1947,9 +1947,15 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		// (a comment after an empty value, "- # c", is the next node's)
 		return 0, 0, false, false
 	}
+	// The value's own comments (head and foot comments of the nodes in
+	// it) go with it: the comment lines among the entry's lines, and
+	// those right after them right of its column (the foot comments of
+	// the value's last nodes). A comment line there without such
+	// comments in the value is another node's: refused.
+	inner := e.value != nil && headOrFoot(e.value) || e.val != nil && headOrFoot(e.val)
 	for l := ls; l < to; {
 		line, next := lineAt(chunk, l)
-		if commentLine(line) {
+		if commentLine(line) && !inner {
 			return 0, 0, false, false
 		}
 		l = next
@@ -1982,6 +1988,15 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		p = ps
 	}
 	col := r.Start - ls - len(prefix) // the entry's column (its dash's)
+	for l := to; inner && l < len(chunk); {
+		line, next := lineAt(chunk, l)
+		if indent := len(line) - len(bytes.TrimLeft(line, " ")); commentLine(line) && indent > col {
+			to = next // (with the blank lines before it)
+		} else if !blankLine(line) {
+			break
+		}
+		l = next
+	}
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
 		if commentLine(line) {
@@ -2103,6 +2118,17 @@ func commented(n *yaml.Node) bool {
 // head comment or a foot comment.
 func anchoredOrCommented(n *yaml.Node) bool {
 	return anyNode(n, func(m *yaml.Node) bool { return m.Anchor != "" || m.HeadComment != "" || m.FootComment != "" })
+}
+
+// anchoredIn reports whether n or a node in it has an anchor.
+func anchoredIn(n *yaml.Node) bool {
+	return anyNode(n, func(m *yaml.Node) bool { return m.Anchor != "" })
+}
+
+// headOrFoot reports whether n or a node in it has a head or a foot
+// comment.
+func headOrFoot(n *yaml.Node) bool {
+	return anyNode(n, func(m *yaml.Node) bool { return m.HeadComment != "" || m.FootComment != "" })
 }
 
 // kindFree reports whether a value whose text ends at offset end of chunk

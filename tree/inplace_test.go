@@ -1206,7 +1206,12 @@ func TestRemoveEntries(t *testing.T) {
 		// mark there, the key without it (FuzzReplaceValues, 2026-11-30)
 		{"a key starting with U+FEFF made first", "0:\n\ufeff0: 1\n", remove("0"), ""},
 		{"comment after, indented", "a: 1\nb: 2\n  # about b\nc: 3\n", remove("b"), ""},
-		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), ""},
+		// the value's own comments go with it (x's head comment)
+		{"comment line inside", "a: 1\nb:\n  # x\n  x: 1\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
+		{"foot comment inside, right of the entry", "a: 1\nb:\n  x: 1\n  # end of b\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
+		{"foot comment inside, blank line before", "a: 1\nb:\n  x: 1\n\n  # end of b\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
+		// (a comment line left of the value's: the next key's head)
+		{"comment inside, the next key's after", "a: 1\nb:\n  # x\n  x: 1\n# about c\nc: 3\n", remove("b"), "a: 1\n# about c\nc: 3\n"},
 		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
 		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},

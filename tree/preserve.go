@@ -325,6 +325,12 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	for i := 0; ok && i < n; i++ {
 		ok = Equal(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], edits[i].comments(s.Docs[i])))
 		moved = moved || ok && outcomes[i] == spliced && !sameComments(docs[i], s.Docs[i])
+		// (a text of byte-range edits whose first lines are now comment
+		// lines, after "---", lends them to the document before with
+		// CRLF line ends, a document copied and not compared: "b:\r\n-
+		// x\r\n# mid\r\nk: x" without b kept "# mid", the foot comment
+		// of x, as the document before's; attack45, 2026-11-30)
+		moved = moved || ok && written(outcomes[i]) && i > 0
 	}
 	if ok && (moved || commentedDocEnd(body)) {
 		// A comment after "..." is in the text of the document after it
