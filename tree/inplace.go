@@ -1875,11 +1875,14 @@ func keysOf(m *yaml.Node) map[string]bool {
 //   - an anchor in the entry (an alias elsewhere may name it), a tag (a
 //     comment on the line of a tag alone goes to the first scalar after
 //     it);
-//   - a head or foot comment in the entry, a comment line among its lines
-//     or next to them, with blank lines only between (yaml.v3 gives a
-//     comment to a node by what comes before and after it), but for
-//     comment lines after them left of the entry's column (an outer
-//     node's, as addedLines says);
+//   - a comment line among its lines or next to them, with blank lines
+//     only between (yaml.v3 gives a comment to a node by what comes before
+//     and after it), but for comment lines after them left of the entry's
+//     column (an outer node's, as addedLines says), and for the head and
+//     foot comments of the nodes of its value, which go with it: the
+//     comment lines among its lines and those right after them right of
+//     its column (the text is read back, every comment in its place);
+//   - a foot comment of its key;
 //   - a line break other than LF or CRLF in the text (the lines are cut
 //     at "\n"), an item whose text is not on its dash's line;
 //   - the entry first in a document after the stream's first
