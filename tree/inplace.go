@@ -128,6 +128,11 @@ type valueEdit struct {
 	// comment lines kept as they are, not written anew at its column;
 	// FuzzReplaceValues, 2026-11-30)
 	keepHead bool
+
+	// a removed entry whose lines rewrittenLines writes anew: a compact
+	// mapping's first key ("- a: 1") is cut to its line's end, not to the
+	// next key's text (removedLines)
+	rewrite bool
 }
 
 // An editList is the edits valueEdits finds in a document, and the cells
@@ -325,7 +330,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, nil, false
 			}
 			outer = outer || left
-			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val)}
+			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val), inline: from > 0 && chunk[from-1] != '\n'}
 		case headChanged:
 			from, to, text, ok := headText(chunk, ranges, e, first, eol)
 			if !ok {
@@ -408,7 +413,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// lines at its end were cut, or written anew with one
 			g.text = g.text[g.lead:]
 		}
-		if g.added && g.lead == 0 && len(out) > 0 && out[len(out)-1] != '\n' {
+		if g.added && g.lead == 0 && !g.inline && len(out) > 0 && out[len(out)-1] != '\n' {
 			// new lines after new lines written as the text's last,
 			// without a line break: they are not the last. New lines go
 			// at the start of a line, so the text before ends with a line
@@ -421,7 +426,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		out = append(out, g.text...)
 		if g.added {
 			first := bytes.TrimLeft(g.text, "\r\n")
-			added = append(added, textEdit{from: len(out), block: g.block, foot: g.foot, col: len(first) - len(bytes.TrimLeft(first, " "))})
+			col := len(first) - len(bytes.TrimLeft(first, " "))
+			if g.inline {
+				col = g.from - (bytes.LastIndexByte(chunk[:g.from], '\n') + 1) // (the key's, after the dash)
+			}
+			added = append(added, textEdit{from: len(out), block: g.block, foot: g.foot, col: col})
 		}
 		at = g.to
 	}
@@ -942,6 +951,10 @@ type textEdit struct {
 	// their column
 	foot bool
 	col  int
+
+	// the lines start after a dash on its line: a compact mapping's
+	// first key written anew ("- a: 1")
+	inline bool
 }
 
 // valueText returns the writer's text of scalar n as a value in a block
@@ -1938,8 +1951,18 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		if len(prefix) < 2 || prefix[0] != '-' || len(bytes.TrimLeft(prefix[1:], " ")) != 0 {
 			return 0, 0, false, false // (not "- - a", "-\n  a", "- # c\n  a")
 		}
-	} else if len(prefix) != 0 {
-		return 0, 0, false, false // (not "- a: 1", "? a")
+	}
+	// a compact mapping's first key, on its item's dash line ("- a: 1"):
+	// its text is cut from its first character, the dash kept
+	compact := e.value != nil && len(prefix) >= 2 && prefix[0] == '-' && len(bytes.TrimLeft(prefix[1:], " ")) == 0 &&
+		len(e.parent.Content) >= 2 && e.parent.Content[0] == e.read
+	if e.value != nil && len(prefix) != 0 && !compact {
+		return 0, 0, false, false // (not "? a", "- &x a: 1", a later key)
+	}
+	if compact && (e.read.HeadComment != "" || !e.rewrite && len(e.parent.Content) < 4) {
+		// (a comment above the dash line is the item's or its first
+		// key's; a mapping's only entry cut would leave "- ", a null)
+		return 0, 0, false, false
 	}
 	to = len(chunk)
 	rest := chunk[end:]
@@ -1967,6 +1990,9 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	// as a person removing it would leave them (a line of blanks may be
 	// a line of a block scalar before it: "a: |\n  x\n   \n" is "x\n \n")
 	from = ls
+	if compact {
+		from = r.Start
+	}
 	if e.read.HeadComment != "" {
 		// the entry's head comment goes with it: the comment lines right
 		// above it, which must be that comment and nothing else (or they
@@ -1979,7 +2005,7 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 			from = head
 		}
 	}
-	for p := from; p > 0 && !e.keepHead; {
+	for p := from; p > 0 && !e.keepHead && !compact; {
 		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
 		line := chunk[ps : p-1]
 		if commentLine(line) {
@@ -1993,7 +2019,7 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	col := r.Start - ls - len(prefix) // the entry's column (its dash's)
 	for l := to; inner && l < len(chunk); {
 		line, next := lineAt(chunk, l)
-		if indent := len(line) - len(bytes.TrimLeft(line, " ")); commentLine(line) && indent > col {
+		if indent := len(line) - len(bytes.TrimLeft(line, " ")); commentLine(line) && indent > r.Start-ls {
 			to = next // (with the blank lines before it)
 		} else if !blankLine(line) {
 			break
@@ -2019,6 +2045,21 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 			return 0, 0, false, false
 		}
 		l = next
+	}
+	if compact && !e.rewrite {
+		// the cut runs to the next key's text, which takes the dash's
+		// line ("- a: 1\n  b: 2" without a is "- b: 2"): blank lines
+		// alone before its line, indentation alone before it on its line
+		// (its column, the key's)
+		rn, ok := ranges.Of(e.parent.Content[2])
+		if !ok {
+			return 0, 0, false, false
+		}
+		lsn := bytes.LastIndexByte(chunk[:rn.Start], '\n') + 1
+		if lsn < to || rn.Start-lsn != r.Start-ls || len(bytes.Trim(chunk[lsn:rn.Start], " ")) != 0 || len(bytes.Trim(chunk[to:lsn], " \t\r\n")) != 0 {
+			return 0, 0, false, false
+		}
+		to, outer = rn.Start, false
 	}
 	// (the entry first in a document after the stream's first: what the
 	// document before's text holds is not read here, and the stream is
@@ -2269,6 +2310,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 		// checked for their cut (removedLines); at the end of a text
 		// without a final line break, as rewrittenLines writes there
 		from, end := cut.from, cut.from
+		if from > 0 && chunk[from-1] != '\n' {
+			return 0, nil, false, false // (a compact mapping's first key cut: mid-line)
+		}
 		for n := uncut(end); n != end; n = uncut(end) {
 			end = n // (cuts one after the other)
 		}
@@ -2493,7 +2537,7 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	}
 	// (a head comment the key keeps stays in its lines: keepHead)
 	keep := e.key.HeadComment != "" && e.key.HeadComment == e.oldKey.HeadComment
-	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep}, first, blocks)
+	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep, rewrite: true}, first, blocks)
 	if !ok {
 		return 0, 0, nil, false, false
 	}
@@ -2518,7 +2562,15 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	}
 	key := chunk[from:colon]
 	i := len(key) - len(bytes.TrimLeft(key, " "))
-	if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
+	if from > 0 && chunk[from-1] != '\n' {
+		// a compact mapping's first key, cut from its text on: the new
+		// lines' first goes after the dash, their others at their column
+		// (the key's: the rendering's indentation of its first line)
+		i = kr.Start - (bytes.LastIndexByte(chunk[:from], '\n') + 1)
+		if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
+			return 0, 0, nil, false, false
+		}
+	} else if len(rendered) < i+2 || !bytes.Equal(rendered[:i+1], append(bytes.Repeat([]byte(" "), i), 'k')) || rendered[i+1] != ':' {
 		return 0, 0, nil, false, false
 	}
 	rendered = append(append([]byte(nil), key...), rendered[i+1:]...)

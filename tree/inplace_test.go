@@ -141,6 +141,13 @@ func TestReplaceValues(t *testing.T) {
 		{"blanks before the colon", "a   : |\n  b\n", set("a"), "x", "a   : |-\n  x\n"},
 		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
+		// a compact mapping's first key written anew: its first line
+		// after the dash, the others at their column, the next key's line
+		// kept
+		{"compact first key, a block scalar", "l:\n- a: |\n    b\n  c: 1 # c\n", set("l", "0", "a"), "x", "l:\n- a: |-\n    x\n  c: 1 # c\n"},
+		{"compact only key, a block scalar", "l:\n- a: |\n    b\n- z\n", set("l", "0", "a"), "x", "l:\n- a: |-\n    x\n- z\n"},
+		{"compact first key, gapped", "l:\n  -   a: |\n        b\n      c: 1\n", set("l", "0", "a"), "x", "l:\n  -   a: |-\n        x\n      c: 1\n"},
+		{"compact first key, was empty", "l:\n- a:\n  c: 1\n", set("l", "0", "a"), "x", "l:\n- a: !!null x\n  c: 1\n"},
 		// the entry written anew, its key's head comment lines kept
 		{"block scalar under a head comment", "# c\na: |\n  b\n", set("a"), "x", "# c\na: |-\n  x\n"},
 		// not in place
@@ -515,12 +522,14 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 	st.Snapshot()
 	r := rand.New(rand.NewPCG(seed, 5))
 	var colls, values []*yaml.Node
+	items := map[*yaml.Node]bool{} // the nodes that are a list's items
 	var collect func(n *yaml.Node)
 	collect = func(n *yaml.Node) {
 		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 {
 			colls = append(colls, n)
 		}
 		for i, c := range n.Content {
+			items[c] = items[c] || n.Kind == yaml.SequenceNode
 			switch {
 			case c.Kind == yaml.ScalarNode && n.Kind == yaml.DocumentNode:
 				// (not a document's root: the splice writes "~" after the
@@ -570,6 +579,11 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			}
 			i := r.IntN(len(c.Content)/step) * step
 			c.Content = slices.Delete(c.Content, i, i+step)
+			if step == 2 && i == 0 && items[c] {
+				// (a list's item's first key removed: the next key's
+				// line takes the dash, "- a: 1\n  b: 2" is "- b: 2")
+				firstKeys++
+			}
 			continue
 		}
 		i := r.IntN(len(c.Content)/step+1) * step
@@ -1212,7 +1226,17 @@ func TestRemoveEntries(t *testing.T) {
 		{"foot comment inside, blank line before", "a: 1\nb:\n  x: 1\n\n  # end of b\nc: 3\n", remove("b"), "a: 1\nc: 3\n"},
 		// (a comment line left of the value's: the next key's head)
 		{"comment inside, the next key's after", "a: 1\nb:\n  # x\n  x: 1\n# about c\nc: 3\n", remove("b"), "a: 1\n# about c\nc: 3\n"},
-		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), ""},
+		// a compact mapping's first key: the next key takes the dash's
+		// line (the mapping's only key is not cut, "- " would be null:
+		// the item is written anew, "- {}")
+		{"compact first key", "l:\n- a: 1\n  b: 2\n", remove("l", "0", "a"), "l:\n- b: 2\n"},
+		{"compact first key, line comment", "l:\n- a: 1 # one\n  b: 2\n  c: 3\n", remove("l", "0", "a"), "l:\n- b: 2\n  c: 3\n"},
+		{"compact first key, gapped", "l:\n  -   a: 1\n      b: 2\n", remove("l", "0", "a"), "l:\n  -   b: 2\n"},
+		{"compact first key, blank line after", "l:\n- a: 1\n\n  b: 2\n", remove("l", "0", "a"), "l:\n- b: 2\n"},
+		{"compact first key, block value", "l:\n- a:\n    x: 1\n  b: 2\n", remove("l", "0", "a"), "l:\n- b: 2\n"},
+		{"compact first key, CRLF", "l:\r\n- a: 1\r\n  b: 2\r\n", remove("l", "0", "a"), "l:\r\n- b: 2\r\n"},
+		{"compact only key", "l:\n- a: 1\n- b: 2\n", remove("l", "0", "a"), "l:\n- {}\n- b: 2\n"},
+		{"compact first key, comment before the next", "l:\n- a: 1\n  # about b\n  b: 2\n", remove("l", "0", "a"), ""},
 		{"nested item on the dash's line", "- - a\n  - b\n", remove("0", "0"), ""},
 		{"keep chomping before", "a: |+\n  x\n\nb: 1\nc: 2\n", remove("b"), ""},
 		{"lone CR", "a: 1\rb: 2\r", remove("b"), ""},
