@@ -1895,10 +1895,12 @@ func (r *reader) flowAhead(i int) (int, bool) {
 			}
 			json = true
 		case '#':
-			if r.src[i-1] == ' ' || r.src[i-1] == '\t' {
+			// a comment where a node may start (after an indicator too:
+			// "[#]: \n]" is "[]", its "#]: " a comment; FuzzDifferential,
+			// 2026-11-30), or after a blank
+			if !plain || r.src[i-1] == ' ' || r.src[i-1] == '\t' {
 				return 0, false
 			}
-			plain = true
 		case '\n':
 			return 0, false
 		case ' ', '\t':
