@@ -2351,8 +2351,22 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false, false
 		}
 		col := len(rendered) - len(bytes.TrimLeft(rendered, " ")) // the new lines' column
+		// the foot comments of the entry before's value: the comment lines
+		// after it right of the new lines' column, when its value ends
+		// with one (a list's "  # no more items" below its last item):
+		// the new lines go after them, and the text is read back
+		// (not with CRLF line ends, where kmerge's reader and yaml.v3
+		// place comment lines otherwise, a known difference; attack47's
+		// cases: "  b:\r\n    c: 1\r\n    # fc\r\n" given a key after b)
+		foot := len(eol) == 1 && endsWithFoot(e.afterK, e.afterV)
+		after := at // (the line after the entry before)
 		for l := uncut(at); l < len(chunk); l = uncut(l) {
 			line, next := lineAt(chunk, l)
+			if indent := len(line) - len(bytes.TrimLeft(line, " ")); foot && commentLine(line) && indent > col {
+				at, outer = next, true
+				l = next
+				continue
+			}
 			if commentLine(line) {
 				if indent := len(line) - len(bytes.TrimLeft(line, " ")); indent <= col && line[indent] == '#' {
 					// a comment left of the new lines is an outer node's
@@ -2372,6 +2386,9 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 				break
 			}
 			l = next
+		}
+		if at != after && at == len(chunk) && chunk[len(chunk)-1] != '\n' {
+			return 0, nil, false, false // (after a last comment line without a line break)
 		}
 	} else {
 		r, ok := ranges.Of(e.beforeK)

@@ -1328,6 +1328,19 @@ func TestAddEntries(t *testing.T) {
 		{"item, a mapping", "l:\n- name: a\n  v: 1\n", add("- name: b\n  v: 2", 1, "l"), "l:\n- name: a\n  v: 1\n- name: b\n  v: 2\n"},
 		{"key of a compact mapping", "l:\n- name: a\n", add("v: 1", 1, "l", "0"), "l:\n- name: a\n  v: 1\n"},
 		{"CRLF", "a: 1\r\nb: 2\r\n", add("c: 3", 1), "a: 1\r\nc: 3\r\nb: 2\r\n"},
+		// the foot comments of the value before, right of the new lines:
+		// the new lines go after them (they are that value's)
+		{"after a value's foot comment", "l:\n  - a\n  # no more\nm: 1\n", add("z: 0", 1), "l:\n  - a\n  # no more\nz: 0\nm: 1\n"},
+		{"after a value's foot comment, blank line before", "x:\n  a: 1\n\n  # end of x\nm: 1\n", add("z: 0", 1), "x:\n  a: 1\n\n  # end of x\nz: 0\nm: 1\n"},
+		// (yaml.v3 reads the foot comment with the blank line after it,
+		// "# end of x\n", and without it once the new lines follow it:
+		// the read-back refuses)
+		{"after a value's foot comment, blank line after", "x:\n  a: 1\n\n  # end of x\n\n# about m\nm: 1\n", add("z: 0", 1), ""},
+		{"after a value's foot comment, at the end", "x:\n  a: 1\n  # end\n", add("z: 0", 1), "x:\n  a: 1\n  # end\nz: 0\n"},
+		// (not with CRLF: kmerge's reader and yaml.v3 place comment lines
+		// after CRLF lines otherwise)
+		{"after a value's foot comment, CRLF", "l:\r\n  - a\r\n  # no more\r\nm: 1\r\n", add("z: 0", 1), ""},
+		{"after a value's foot comment, no final newline", "x:\n  a: 1\n  # end", add("z: 0", 1), ""},
 		{"no final newline", "a: 1\nb: 2", add("c: 3", 2), "a: 1\nb: 2\nc: 3"},
 		{"blank line after stays after", "a: 1\n\nb: 2\n", add("c: 3", 1), "a: 1\nc: 3\n\nb: 2\n"},
 		{"a value that needs quotes", "a: 1\n", add("b: 'yes'", 1), "a: 1\nb: \"yes\"\n"},
