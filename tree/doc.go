@@ -59,7 +59,9 @@
 //     one list of byte-range edits, applied in the order of the text
 //     (inplace.go): a changed scalar's range replaced by the writer's text
 //     for the new value in its place; a removed entry or item cut with its
-//     lines (and its head comment's); an added one inserted as the
+//     lines (and its head comment's, and its value's comment lines; a
+//     list item's first key up to the next key, which takes the dash's
+//     line); an added one inserted as the
 //     writer's lines at its siblings' column, after the entry before it or
 //     where the first removed one was; an entry whose value changed
 //     otherwise (a block scalar, a kind changed, a flow collection) written
