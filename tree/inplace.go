@@ -531,7 +531,10 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 // given b: "a: 1\nb: 2\n# end", the foot comment of b). It returns nil when
 // no collection has such a comment to move, or the new last entry has a
 // foot comment of its own. The foot comment is a mapping's entry's key's,
-// or a sequence's item's.
+// or a sequence's item's, or that of the last node in the entry's value
+// that has one (lastFoot: yaml.v3 gives a comment line at a list's
+// column below its last item's nested list to that list's last item,
+// "- a:\n  - p\n# c", and to a new item "- x" added before it).
 func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
 	type move struct{ from, to *yaml.Node }
 	var moves []move
@@ -559,10 +562,16 @@ func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
 		for k >= 0 && added[entry(k)] {
 			k--
 		}
-		if k < 0 || entry(k).FootComment == "" || e.key.FootComment != "" {
+		if k < 0 || e.key.FootComment != "" {
 			continue
 		}
-		moves = append(moves, move{entry(k), e.key})
+		var value *yaml.Node
+		if step == 2 {
+			value = b.Content[k*step+1]
+		}
+		if from := lastFoot(entry(k), value); from != nil {
+			moves = append(moves, move{from, e.key})
+		}
 	}
 	if len(moves) == 0 {
 		return nil
@@ -576,6 +585,32 @@ func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
 		copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
 	}
 	return as
+}
+
+// lastFoot returns the node holding the foot comment that ends the
+// entry whose key (or item) is k and value v, as endsWithFoot finds it:
+// k's own, or the last one down the value's last entries; nil when none
+// does.
+func lastFoot(k, v *yaml.Node) *yaml.Node {
+	if k.FootComment != "" {
+		return k
+	}
+	n := k
+	if v != nil {
+		n = v
+	}
+	for {
+		if n.FootComment != "" {
+			return n
+		}
+		if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
+			return nil
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 && n.Content[len(n.Content)-2].FootComment != "" {
+			return n.Content[len(n.Content)-2] // (an entry's foot comment, on its key)
+		}
+		n = n.Content[len(n.Content)-1]
+	}
 }
 
 // sameCommentPlaces reports whether two trees of one shape hold the same

@@ -1043,8 +1043,22 @@ func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 // node but for foot comments that went from an entry of a collection to
 // its last entry, entries added after it (the one comment that yaml.v3
 // gives the entry that ends the collection: footsMoved). The entries'
-// foot comments are a mapping's keys' and a sequence's items'.
+// foot comments are a mapping's keys' and a sequence's items', and the
+// last foot comment down a kept entry's value (a list's last item's
+// nested list's last item: "- a:\n  - p\n# c", "# c" is p's, yaml.v3).
 func footsMovedOnly(got, want *yaml.Node) bool {
+	return footsMovedOver(got, want, nil)
+}
+
+// footsMovedOver is footsMovedOnly with the foot comments of some nodes
+// of got taken as over says (a move undone above them).
+func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
+	foot := func(g *yaml.Node) string {
+		if f, ok := over[g]; ok {
+			return f
+		}
+		return g.FootComment
+	}
 	if got.Kind != want.Kind || len(got.Content) != len(want.Content) ||
 		got.HeadComment != want.HeadComment || got.LineComment != want.LineComment {
 		return false
@@ -1053,35 +1067,61 @@ func footsMovedOnly(got, want *yaml.Node) bool {
 	if got.Kind == yaml.MappingNode {
 		step = 2
 	}
-	n := len(got.Content) / step
-	moved := -1 // the entry whose foot comment went to the last
-	if n >= 2 && (got.Kind == yaml.MappingNode || got.Kind == yaml.SequenceNode) {
+	if n := len(got.Content) / step; n >= 2 && (got.Kind == yaml.MappingNode || got.Kind == yaml.SequenceNode) {
 		last := (n - 1) * step
 		g, w := got.Content[last], want.Content[last]
-		if g.FootComment != w.FootComment && w.FootComment == "" {
-			for k := n - 2; k >= 0; k-- {
-				if e := want.Content[k*step]; e.FootComment == g.FootComment && got.Content[k*step].FootComment == "" {
-					moved = k * step
-					break
+		if f := foot(g); f != w.FootComment && w.FootComment == "" {
+			moved := false
+			for k := n - 2; k >= 0 && !moved; k-- {
+				var gv, wv *yaml.Node
+				if step == 2 {
+					gv, wv = got.Content[k*step+1], want.Content[k*step+1]
+				}
+				gf, wf := footPair(got.Content[k*step], gv, want.Content[k*step], wv)
+				if wf != nil && wf.FootComment == f && foot(gf) == "" {
+					if over == nil {
+						over = map[*yaml.Node]string{}
+					}
+					over[g], over[gf], moved = "", f, true
 				}
 			}
-			if moved < 0 {
+			if !moved {
 				return false
 			}
 		}
 	}
 	for i := range got.Content {
-		g, w := got.Content[i], want.Content[i]
-		if i%step == 0 && (i == moved || moved >= 0 && i == (n-1)*step) {
-			c := *g
-			c.FootComment = w.FootComment
-			g = &c
-		}
-		if g.FootComment != w.FootComment || !footsMovedOnly(g, w) {
+		if !footsMovedOver(got.Content[i], want.Content[i], over) {
 			return false
 		}
 	}
-	return got.FootComment == want.FootComment
+	return foot(got) == want.FootComment
+}
+
+// footPair returns the node of want's entry (key or item wk, value wv)
+// that holds the foot comment ending it (lastFoot), and the node in the
+// same place of got's (gk, gv), or nils.
+func footPair(gk, gv, wk, wv *yaml.Node) (g, w *yaml.Node) {
+	if wk.FootComment != "" {
+		return gk, wk
+	}
+	g, w = gk, wk
+	if wv != nil {
+		g, w = gv, wv
+	}
+	for {
+		if w.FootComment != "" {
+			return g, w
+		}
+		m := len(w.Content)
+		if w.Kind == yaml.ScalarNode || w.Kind == yaml.AliasNode || m == 0 || len(g.Content) != m {
+			return nil, nil
+		}
+		if w.Kind == yaml.MappingNode && m >= 2 && w.Content[m-2].FootComment != "" {
+			return g.Content[m-2], w.Content[m-2]
+		}
+		g, w = g.Content[m-1], w.Content[m-1]
+	}
 }
 
 // commentsDiffer returns where two trees of the same shape hold different
@@ -1340,6 +1380,11 @@ func TestAddEntries(t *testing.T) {
 		// (not with CRLF: kmerge's reader and yaml.v3 place comment lines
 		// after CRLF lines otherwise)
 		{"after a value's foot comment, CRLF", "l:\r\n  - a\r\n  # no more\r\nm: 1\r\n", add("z: 0", 1), ""},
+		// a comment line at a list's column below its last item's nested
+		// list is that list's last item's foot comment (yaml.v3), and the
+		// new item's once the item goes before it (footsMoved: lastFoot)
+		{"before a foot comment of the last item's nested list", "s:\n  c:\n  - name: a\n    args:\n    - p\n  # no vol\nt: 1\n", add("- x", 1, "s", "c"),
+			"s:\n  c:\n  - name: a\n    args:\n    - p\n  - x\n  # no vol\nt: 1\n"},
 		{"after a value's foot comment, no final newline", "x:\n  a: 1\n  # end", add("z: 0", 1), ""},
 		{"no final newline", "a: 1\nb: 2", add("c: 3", 2), "a: 1\nb: 2\nc: 3"},
 		{"blank line after stays after", "a: 1\n\nb: 2\n", add("c: 3", 1), "a: 1\nc: 3\n\nb: 2\n"},
