@@ -2678,10 +2678,28 @@ func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item
 // a mapping, is written at the column of its siblings' keys (col+1+gap),
 // and its first line's indentation becomes the dash and the gap, as a
 // person adding an item to such a list writes it (appendAt's results).
-// It fails for an item that is not a block mapping of entries, or whose
+// An item of one line (a scalar, an alias, a flow collection) is the
+// writer's line with the gap after its dash ("-   x").
+// It fails for another item that is not a block mapping of entries, or whose
 // text would not start with its first key (a head comment, a property).
 func (s *Stream) gappedItem(n *yaml.Node, col, gap int) (_ []byte, waiting bool, err error) {
 	refused := errors.New("not an item written at its siblings' keys")
+	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 {
+		if n.HeadComment != "" || n.FootComment != "" {
+			return nil, false, refused
+		}
+		alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}}
+		line, waiting, err := appendAt(nil, alone, s.Style, col)
+		dash := append(bytes.Repeat([]byte(" "), col), "- "...)
+		if err != nil || waiting || bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' || !bytes.HasPrefix(line, dash) {
+			return nil, false, refused
+		}
+		if rest := line[len(dash):]; len(rest) == 0 || rest[0] == ' ' || rest[0] == '|' || rest[0] == '>' {
+			return nil, false, refused // (a block scalar's header: its text on the lines below)
+		}
+		out := append(append(dash[:col+1:col+1], bytes.Repeat([]byte(" "), gap)...), line[len(dash):]...)
+		return out, false, nil
+	}
 	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 || n.HeadComment != "" || n.Anchor != "" ||
 		n.Tag != "!!map" && n.Tag != "" || n.Content[0].HeadComment != "" {
 		return nil, false, refused

@@ -1491,10 +1491,19 @@ func TestAddEntries(t *testing.T) {
 			add("z: 0", 1)(st)
 			Root(st.Docs[0]).Content[3].Anchor = "x"
 		}, ""},
-		// the writer writes "- c"; the general way writes new items
-		// with the spaces the source has after its dashes (attack,
-		// 2026-11-29)
-		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), ""},
+		// an item of one line added to a list with spaces after its
+		// dashes: written with them (the writer writes "- c")
+		{"items with spaces after the dash", "l:\n  -   a\n  -   b\n", add("- c", 1, "l"), "l:\n  -   a\n  -   c\n  -   b\n"},
+		{"a flow item, spaces after the dash", "l:\n-   a\n", add("- {f: 1}", 1, "l"), "l:\n-   a\n-   {f: 1}\n"},
+		{"an item with a line comment, spaces after the dash", "l:\n-   a\n", func(st *Stream) {
+			add("- c", 1, "l")(st)
+			seq := Root(st.Docs[0]).Content[1]
+			seq.Content[1].LineComment = "# new"
+		}, "l:\n-   a\n-   c # new\n"},
+		// (not a block scalar, or an item over lines, the writer's
+		// lines below the dash's at its own column)
+		{"a block scalar item, spaces after the dash", "l:\n-   a\n", add("- \"x\\ny\\n\"", 1, "l"), ""},
+		{"a list item, spaces after the dash", "l:\n-   a\n", add("- [p, q]", 1, "l"), "l:\n-   a\n-   [p, q]\n"},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		// an alias's copy changed (the copies of an alias are one node
 		// until a patch changes one: cloned first, as patches do): the
@@ -1711,7 +1720,7 @@ func TestReplaceItems(t *testing.T) {
 			"l:\n    -   name: a\n        v: 1\n    -   name: b\n        v: 2\nm: 1\n"},
 		{"an item added first, three spaces after the dash", "l:\n-   name: a\n", to("l", "name: b", 0),
 			"l:\n-   name: b\n-   name: a\n"},
-		{"a scalar item added, three spaces after the dash", "l:\n-   a\n", to("l", 0, "b"), ""},
+		{"a scalar item added, three spaces after the dash", "l:\n-   a\n", to("l", 0, "b"), "l:\n-   a\n-   b\n"},
 		{"an item with a comment first added, three spaces after the dash", "l:\n-   name: a\n", func(st *Stream) {
 			it := item("name: b")
 			it.Content[0].HeadComment = "# b"
