@@ -72,9 +72,10 @@ var lentEdits = []struct {
 	edit: func(root *yaml.Node) { MapSet(root, "z", NewString("new")) },
 	want: func(doc string) string {
 		// after the last entry's lines, before the comments and blank
-		// lines that end the document's text; but a comment right after
-		// the last entry and followed by a blank line is the entry's
-		// foot comment (yaml.v3), which the new entry follows
+		// lines that end the document's text (a comment right after the
+		// last entry and followed by a blank line, the entry's foot
+		// comment in yaml.v3, is the new entry's then: footsMoved; the
+		// splice wrote the new entry after it until 2026-11-30)
 		lines := strings.SplitAfter(doc, "\n")
 		if lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
@@ -86,12 +87,6 @@ var lentEdits = []struct {
 			}
 		}
 		at := last + 1
-		for at < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[at]), "#") {
-			at++
-		}
-		if at == last+1 || at == len(lines) || strings.TrimSpace(lines[at]) != "" {
-			at = last + 1
-		}
 		eol := "\n"
 		if strings.HasSuffix(lines[last], "\r\n") {
 			eol = "\r\n"

@@ -230,6 +230,14 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 					// another part of the document, was lost; attack,
 					// 2026-11-30)
 					proven = proven && !s.resnapshot && !s.whole
+					if as != nil && d != s.Docs[i] {
+						// (the moves of footsMoved, on the document as its
+						// own text holds it: the stream reads the foot
+						// comment the next text lends it too, ownDocs)
+						c := *as
+						c.FootComment = s.Docs[i].FootComment
+						as = &c
+					}
 					edits[i] = docEdit{changed: true, outcome: replaced, text: text, proven: proven, as: as}
 					changed = true
 				}
