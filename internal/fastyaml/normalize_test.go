@@ -99,3 +99,19 @@ func TestQuoteInFlowKeyRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestExplicitKeyNullAfterComment: an explicit key of properties alone
+// below a comment line, without a value, has its null where yaml.v3 has
+// it (the stream's end), not on the comment's line; the comment, which
+// yaml.v3 drops, kmerge keeps (placed). FuzzDifferential, 2026-11-30:
+// "  ?\n  #\n   !0" put the null on line 2.
+func TestExplicitKeyNullAfterComment(t *testing.T) {
+	for _, in := range []string{
+		"  ?\n  #\n   !0", "?\n#\n !0", "?\n#\n !0\n", "?\n  #\n !0", "?\n#\n !0\n\n",
+		"?\n#\n !0\n---\n", "- ?\n  #\n   !0\n- x", "?\n#\n &a\n#\n", "?\n #\n !0\n# c\n",
+	} {
+		if o, d := outcome(in); o != placed && o != bothEqual {
+			t.Errorf("%q: %s %s", in, o, d)
+		}
+	}
+}

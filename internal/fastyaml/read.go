@@ -1247,9 +1247,12 @@ func (r *reader) complexEntry(col int, head string) {
 	// unless that is a plain scalar)
 	line, c := r.line, max(r.ind, 0)
 	switch {
-	case r.ind < col && r.com.firstCommentAt(col) >= 0:
+	case r.ind < col && r.com.firstCommentAt(col) > r.lastTokenEnd():
 		// the mapping ends with comments, the first at its column
-		// (yaml.v3: on that comment's line, a column after its '#')
+		// (yaml.v3: on that comment's line, a column after its '#'),
+		// after the key's last token (not a comment the key's
+		// properties alone carry, before them: "?\n#\n !0" has the null
+		// at the end; FuzzDifferential, 2026-11-30)
 		s := r.com.firstCommentAt(col)
 		line, c = strings.Count(r.src[:s], "\n"), col+1
 	case r.ind < col && r.lineCom[1] > q && r.lineCom[0] >= lastLine(key) && r.lineCom[1] > r.lastTokenEnd() && !(r.ind < 0 && (col == 0 || r.mark == 0 && r.lastLineWide(col))):
