@@ -331,7 +331,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	ok := err == nil && len(docs) == n
 	moved := false
 	for i := 0; ok && i < n; i++ {
-		ok = Equal(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], edits[i].comments(s.Docs[i])))
+		ok = Equal(docs[i], s.Docs[i]) && sameKeyOrder(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], edits[i].comments(s.Docs[i])))
 		moved = moved || ok && outcomes[i] == spliced && !sameComments(docs[i], s.Docs[i])
 		// (a text of byte-range edits whose first lines are now comment
 		// lines, after "---", lends them to the document before with
@@ -560,7 +560,32 @@ func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []
 // FuzzReplaceValues, 2026-11-30).
 func (s *Stream) readsAs(text []byte, doc, comments *yaml.Node, o outcome) bool {
 	docs, err := readYAML(text, s.File, s.limits)
-	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && commentsKept(o, docs[0], comments)
+	return err == nil && len(docs) == 1 && Equal(docs[0], doc) && sameKeyOrder(docs[0], doc) && commentsKept(o, docs[0], comments)
+}
+
+// sameKeyOrder reports whether a and b, trees that hold the same value
+// (Equal), have every mapping's keys in the same order. Equal compares a
+// mapping key by key, in any order, and a splice can put a new key's line
+// before the last key's ("- |+\n  x\n- c: |\n    t\n\n  d: 2\n#\n"
+// given z after d was spliced "c, z, d"; attack48, 2026-11-30): the text
+// must read as the edited tree, its order too.
+func sameKeyOrder(a, b *yaml.Node) bool {
+	a, b = Deref(a), Deref(b)
+	if a == nil || b == nil || a.Kind != b.Kind || len(a.Content) != len(b.Content) {
+		return true // (not two collections alike: Equal decides)
+	}
+	for i := range a.Content {
+		if a.Kind == yaml.MappingNode && i%2 == 0 {
+			if ka, kb := Resolve(a.Content[i]), Resolve(b.Content[i]); ka == nil || kb == nil || ka.Value != kb.Value {
+				return false
+			}
+			continue
+		}
+		if !sameKeyOrder(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // comments returns the tree whose comments the document's text holds:
@@ -582,7 +607,7 @@ func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *ya
 		return s.readsAs(text, doc, doc, spliced)
 	}
 	got, _, ok := s.readWindow(body, starts, text, i, false)
-	return ok && Equal(got, doc) && commentsKept(spliced, got, doc)
+	return ok && Equal(got, doc) && sameKeyOrder(got, doc) && commentsKept(spliced, got, doc)
 }
 
 // renderDoc renders one document as WriteYAML does, without "---", into a
