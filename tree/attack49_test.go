@@ -31,10 +31,10 @@ type a49Edit func(st *Stream, added map[*yaml.Node]bool)
 // a49Stats counts one family's cases.
 type a49Stats struct {
 	cases, skipped, inPlace, bad, unproven, v3Checked int
-	afterComment                                     int // in place, new lines right after a comment line of the input
-	label                                            string // what a failure's message starts with
-	known                                            int // outputs of known, older moves (a49DocFoot, a49Dropped)
-	older                                            int // wrong texts not written in place (the splice's, the writer's)
+	afterComment                                      int    // in place, new lines right after a comment line of the input
+	label                                             string // what a failure's message starts with
+	known                                             int    // outputs of known, older moves (a49DocFoot, a49Dropped)
+	older                                             int    // wrong texts not written in place (the splice's, the writer's)
 }
 
 func (s *a49Stats) String() string {
