@@ -31,21 +31,25 @@ type a49Edit func(st *Stream, added map[*yaml.Node]bool)
 // a49Stats counts one family's cases.
 type a49Stats struct {
 	cases, skipped, inPlace, bad, unproven, v3Checked int
-	afterComment                                      int    // in place, new lines right after a comment line of the input
-	label                                             string // what a failure's message starts with
-	known                                             int    // outputs of known, older moves (a49DocFoot, a49Dropped)
-	older                                             int    // wrong texts not written in place (the splice's, the writer's)
+	afterComment                                      int                                // in place, new lines right after a comment line of the input
+	label                                             string                             // what a failure's message starts with
+	inPlaceCheck                                      func(in string, out []byte) string // more checks of a text written in place
+	known                                             int                                // outputs of known, older moves (a49DocFoot, a49FirstLine, a49Dropped, a49LineThenComment)
+	older                                             int                                // wrong texts not written in place (the splice's, the writer's)
 }
 
 func (s *a49Stats) String() string {
-	return fmt.Sprintf("%d cases, %d in place (%d with new lines right after a comment line), %d checked with yaml.v3's comment places, %d skipped, %d bad, %d wrong unproven texts, %d known older moves, %d wrong texts of the older ways",
-		s.cases, s.inPlace, s.afterComment, s.v3Checked, s.skipped, s.bad, s.unproven, s.known, s.older)
+	return fmt.Sprintf("%d deep foot comments moved (so far), %d cases, %d in place (%d with new lines right after a comment line), %d checked with yaml.v3's comment places, %d skipped, %d bad, %d wrong unproven texts, %d known older moves, %d wrong texts of the older ways",
+		a49DeepMoves, s.cases, s.inPlace, s.afterComment, s.v3Checked, s.skipped, s.bad, s.unproven, s.known, s.older)
 }
 
 // run checks edit of in (a49Check) and reports a failure (the first 15).
 func (s *a49Stats) run(t *testing.T, in string, edit a49Edit, pure bool) {
 	t.Helper()
 	bad, inPlace, v3, after := a49Check(in, edit, pure)
+	if bad == "" && inPlace && s.inPlaceCheck != nil {
+		bad = s.inPlaceCheck(in, a49Out)
+	}
 	if after {
 		s.afterComment++
 	}
@@ -100,6 +104,7 @@ func a49Check(in string, edit a49Edit, pure bool) (bad string, inPlace, v3, afte
 	}()
 	plain := func(st *Stream) { edit(st, nil) }
 	res, bad := a45Check(in, nil, plain)
+	a49Out = res.out
 	if bad == "skip" {
 		return bad, false, false, false
 	}
@@ -158,6 +163,9 @@ func a49Check(in string, edit a49Edit, pure bool) (bad string, inPlace, v3, afte
 			if a49DocFoot(back.Docs[i], st.Docs[i], added) {
 				return "known: document foot", inPlace, false, after
 			}
+			if a49FirstLine(in, string(out)) {
+				return "known: first line: " + p, inPlace, false, after
+			}
 			return fmt.Sprintf("Read: document %d: %s: %q", i, p, out), inPlace, false, after
 		}
 	}
@@ -183,13 +191,16 @@ func a49Check(in string, edit a49Edit, pure bool) (bad string, inPlace, v3, afte
 				if a49DocFoot(&d, st.Docs[i], added) {
 					return "known: document foot", inPlace, v3, after
 				}
+				if a49FirstLine(in, string(out)) {
+					return "known: first line: " + p, inPlace, v3, after
+				}
 				if a49Dropped(&d, st.Docs[i]) {
 					// (yaml.v3 drops a comment line in arrangements
 					// fastyaml's doc names: " # f3" of "a: 0\nb:\n  k:
 					// w\n# f0\n\n# f2\n # f3\n", written so before)
 					return "known: yaml.v3 drops comment lines", inPlace, v3, after
 				}
-				if strings.Contains(in, "\r\n") {
+				if strings.Contains(in, "\r\n") && a49LineThenComment(string(out)) {
 					// (with CRLF line ends yaml.v3 places comment lines
 					// otherwise than Read in places, the text read back by
 					// Read: "e: [1]\r\nn: v # lc\r\n# f0\r\nm: 1\r\n"
@@ -222,6 +233,10 @@ func a49Check(in string, edit a49Edit, pure bool) (bad string, inPlace, v3, afte
 	}
 	return "", inPlace, v3, after
 }
+
+// a49Out is the output a49Check checked last (the tests run one at a
+// time).
+var a49Out []byte
 
 // a49AfterComment reports whether out, in with lines inserted, has an
 // inserted line right after a comment line of in.
@@ -282,10 +297,11 @@ func a49Kept(in, out string, added map[*yaml.Node]bool) string {
 // a49DocFoot reports whether got's comments are want's with the document's
 // foot comment and that of the root collection's last entry (its key or
 // item) swapped, one of them empty: yaml.v3 gives the comment lines after
-// a root collection of one entry to the document ("e: 1\n# f"), of more
-// to its last entry ("a: 0\ne: 1\n# f"), and an entry added to or
-// removed from a root collection of one in place changes which (a known
-// move of the byte-range writer, older than the changes attacked here:
+// a root collection of one entry whose value is on the stream's first
+// line and not plain to the document ("e: [1]\n# f"), of more to its last
+// entry ("a: 0\ne: [1]\n# f"), and an entry added before it or the one
+// before it cut in place changes which (a49FirstLine's case; a known move
+// of the byte-range writer, older than the changes attacked here:
 // attack49's report).
 func a49DocFoot(got, want *yaml.Node, added map[*yaml.Node]bool) bool {
 	if want.Kind != yaml.DocumentNode || len(want.Content) != 1 {
@@ -327,7 +343,8 @@ func a49DocFoot(got, want *yaml.Node, added map[*yaml.Node]bool) bool {
 }
 
 // a49FirstLine reports whether in's first line is an entry whose value
-// (or an item) is a quoted scalar or a flow collection, and out does not
+// (or an item) is a quoted scalar or a flow collection, or starts with
+// properties ("k0: !t", its value below), and out does not
 // start with it: yaml.v3 gives the comment lines below such a node on the
 // stream's first line to the next node (a head comment), below it on a
 // later line to it (a foot comment), and lines added before it, or cut,
@@ -342,7 +359,35 @@ func a49FirstLine(in, out string) bool {
 		t = v
 	}
 	t = strings.TrimSpace(t)
-	return t != "" && strings.ContainsAny(t[:1], "'\"[{") && !strings.HasPrefix(out, first)
+	return t != "" && strings.ContainsAny(t[:1], "'\"[{!&") && !strings.HasPrefix(out, first)
+}
+
+// a49LineThenComment reports whether text has a new entry's line with a
+// line comment (a49Entry's "# line ...", a49GapEdit's "# line new") right
+// above a comment line: with CRLF line ends, yaml.v3 gives such a comment
+// line to the new key as its foot comment, Read to the next node (a known
+// difference of the readers, written so before the changes attacked
+// here: "e: [1]\r\nn: v # lc\r\n# f0\r\nm: 1\r\n", and below a block
+// scalar's lines, "- a\r\n- | # lc\r\n  x\r\n# - x\r\n...\r\n").
+func a49LineThenComment(text string) bool {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	for i := 0; i+1 < len(lines); i++ {
+		if !strings.Contains(lines[i], " # line ") {
+			continue
+		}
+		j := i + 1
+		if strings.Contains(lines[i], ": | #") || strings.Contains(lines[i], "- | #") {
+			// (a block scalar's lines first)
+			for j < len(lines) && indent(lines[j]) > indent(lines[i]) && !strings.HasPrefix(strings.TrimLeft(lines[j], " "), "#") {
+				j++
+			}
+		}
+		if j < len(lines) && strings.HasPrefix(strings.TrimLeft(lines[j], " \t"), "#") {
+			return true
+		}
+	}
+	return false
 }
 
 // a49Dropped reports whether got holds fewer comment lines than want,
@@ -397,6 +442,9 @@ func a49Moves(g, w *yaml.Node, added map[*yaml.Node]bool, over map[*yaml.Node]st
 				}
 				if gf, wf := a49LastFoot(gn, gv, wn, wv); wf != nil && gf.FootComment == "" && g.Content[last].FootComment == wf.FootComment {
 					over[wf], over[w.Content[last]] = "", wf.FootComment
+					if wf != wn {
+						a49DeepMoves++
+					}
 				}
 			}
 		}
@@ -405,6 +453,11 @@ func a49Moves(g, w *yaml.Node, added map[*yaml.Node]bool, over map[*yaml.Node]st
 		a49Moves(g.Content[i], w.Content[i], added, over)
 	}
 }
+
+// a49DeepMoves counts the moves a49Moves allowed of a foot comment down
+// a kept entry's value (lastFoot's, the second change attacked), found in
+// the outputs (the tests run one at a time).
+var a49DeepMoves int
 
 // a49LastFoot returns the node of want's entry (key or item wk, value wv)
 // holding the foot comment that ends it, and got's in its place.
@@ -460,6 +513,7 @@ func a49Diff(g, w *yaml.Node, over map[*yaml.Node]string, path string) string {
 type a49Layout struct {
 	kind, col, value, after int
 	flush, prev, head, crlf bool
+	later                   bool // a document before it
 	block                   []string
 }
 
@@ -511,11 +565,23 @@ func a49Value(v, j int, inline bool) string {
 		return first(in(j)+"q:\n") + in(j+2) + "- a: 1\n" + in(j+4) + "b: 2 # lc\n"
 	case 17:
 		return first(in(j)+"- a\n") + in(j) + "  # inner foot\n" + in(j) + "- b\n"
+	case 18:
+		return " [1,\n" + in(j) + "2]\n"
+	case 19:
+		return " a\n" + in(j) + "b\n"
+	case 20:
+		return " \"a\n" + in(j) + "b\"\n"
+	case 21:
+		return first(in(j)+"q: {a: 1,\n") + in(j+2) + "b: 2}\n"
+	case 22:
+		return first(in(j)+"- !t\n") + in(j+2) + "k: v\n"
+	case 23:
+		return first(in(j)+"q: # lc\n") + in(j+2) + "- p # lp\n"
 	}
 	panic(v)
 }
 
-const a49Values = 18
+const a49Values = 24
 
 // a49Blocks are the lines after e's value: comments at columns around
 // col (the collection's) and j (e's value's), blank lines.
@@ -529,7 +595,15 @@ func a49Block(r *rand.Rand, col, j int) []string {
 			continue
 		}
 		cols := []int{0, col, col + 1, col + 2, j, j + 2, max(col-1, 0), max(j-1, 0), col + 3}
-		out = append(out, strings.Repeat(" ", cols[r.IntN(len(cols))])+fmt.Sprintf("# f%d", i))
+		lead := strings.Repeat(" ", cols[r.IntN(len(cols))])
+		if r.IntN(12) == 0 {
+			lead += "\t" // (a tab before the '#')
+		}
+		text := fmt.Sprintf("# f%d", i)
+		if r.IntN(10) == 0 {
+			text = []string{"#", "#f", "# f  ", "## f", "# - x", "#k: v"}[r.IntN(6)]
+		}
+		out = append(out, lead+text)
 		comment = true
 	}
 	if !comment {
@@ -543,6 +617,9 @@ func a49Block(r *rand.Rand, col, j int) []string {
 func (l a49Layout) text() (string, []string) {
 	in := func(n int) string { return strings.Repeat(" ", n) }
 	var b strings.Builder
+	if l.later {
+		b.WriteString("p: 0\n# foot p\n---\n")
+	}
 	if l.head {
 		b.WriteString("# head\n")
 	}
@@ -738,7 +815,14 @@ func a49Inner(v *yaml.Node, deep bool) *yaml.Node {
 // entries of shape.
 func a49FootEdit(l a49Layout, path []string, op, shape int) a49Edit {
 	return func(st *Stream, added map[*yaml.Node]bool) {
-		c := nodeAt(Root(st.Docs[0]), path...)
+		d := 0
+		if l.later {
+			d = 1
+		}
+		if d >= len(st.Docs) {
+			return
+		}
+		c := nodeAt(Root(st.Docs[d]), path...)
 		if c == nil {
 			return
 		}
@@ -895,6 +979,7 @@ func a49FootCases(seed uint64, n int, visit func(l a49Layout)) {
 		}
 		l.block = a49Block(r, l.col, j)
 		l.crlf = r.IntN(5) == 0
+		l.later = r.IntN(6) == 0
 		visit(l)
 	}
 }
@@ -902,7 +987,7 @@ func a49FootCases(seed uint64, n int, visit func(l a49Layout)) {
 // TestAttack49Foots: entries added after, around and in an entry whose
 // value ends with comment lines (a49Layout), every op of a49FootEdit.
 func TestAttack49Foots(t *testing.T) {
-	n := 2000
+	n := 1000
 	if os.Getenv("ATTACK49_FULL") != "" {
 		n = 20000
 	}
@@ -1066,6 +1151,40 @@ func a49GapEdit(d, i int, items, pos []int, del, comment int) a49Edit {
 func TestAttack49Gapped(t *testing.T) {
 	full := os.Getenv("ATTACK49_FULL") != ""
 	var s a49Stats
+	// the items added to a list whose items have g spaces after their
+	// dashes have them too: every line of the output not in the input
+	// that starts with a dash (after blanks), the input's own all "- "
+	// followed by g-1 spaces more
+	s.inPlaceCheck = func(in string, out []byte) string {
+		gap := ""
+		for _, l := range strings.Split(strings.ReplaceAll(in, "\r\n", "\n"), "\n") {
+			t := strings.TrimLeft(l, " ")
+			if !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "---") {
+				continue
+			}
+			g := t[:1+len(t[1:])-len(strings.TrimLeft(t[1:], " "))]
+			if strings.HasPrefix(t[len(g):], "- ") || len(t) == len(g) {
+				return "" // (a list in a list's item, an item below its dash)
+			}
+			if gap != "" && g != gap {
+				return "" // (two gaps)
+			}
+			gap = g
+		}
+		if len(gap) < 3 {
+			return ""
+		}
+		have := map[string]bool{}
+		for _, l := range strings.Split(strings.ReplaceAll(in, "\r\n", "\n"), "\n") {
+			have[l] = true
+		}
+		for _, l := range strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n") {
+			if t := strings.TrimLeft(l, " "); !have[l] && strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, gap) {
+				return fmt.Sprintf("a new item %q without the gap %q of its list's items: %q", l, gap, out)
+			}
+		}
+		return ""
+	}
 	gaps := []string{"-", "- ", "-  ", "-   ", "-\t", "- \t"}
 	r := rand.New(rand.NewPCG(49, 3))
 	for _, list := range a49GapLists {
@@ -1119,16 +1238,16 @@ func TestAttack49Gapped(t *testing.T) {
 func a49RandomEdit(r *rand.Rand) (a49Edit, bool) {
 	seed1, seed2 := r.Uint64(), r.Uint64()
 	kind := r.IntN(6)
+	rounds := 1 + r.IntN(3)
+	if kind == 2 {
+		rounds = 1 // (a49Match's moves are of one edit of a collection)
+	}
 	return func(st *Stream, added map[*yaml.Node]bool) {
 		r := rand.New(rand.NewPCG(seed1, seed2))
 		d := r.IntN(len(st.Docs))
 		cs := a47Collections(st.Docs[d], nil)
 		if len(cs) == 0 {
 			return
-		}
-		rounds := 1 + r.IntN(3)
-		if kind == 2 {
-			rounds = 1 // (a49Match's moves are of one edit of a collection)
 		}
 		for k := range rounds {
 			c := cs[r.IntN(len(cs))]
@@ -1169,14 +1288,20 @@ func a49RandomEdit(r *rand.Rand) (a49Edit, bool) {
 				a49Insert(c, at+1, a49Entry(c, name+"b", r.IntN(a49Shapes)), added)
 			}
 		}
-	}, kind == 0 || kind >= 3
+		// (pure, a text in place the input with lines inserted: for
+		// one collection edited; entries added to a list and to a list
+		// in it may pair the old inner list with a new item, its items
+		// written anew: "- a\n- - b\n" given "- i" before the inner list
+		// and "- |\n  x\n  y\n" first in it is "- a\n- - i\n- - |\n
+		// x\n    y\n  - b\n", alignItems' choice: attack49's report)
+	}, (kind == 0 || kind >= 3) && rounds == 1
 }
 
 // TestAttack49Random: a44Gen's documents with more comment lines
 // (a47Commented) and hostileGen's streams, LF and CRLF, a49RandomEdit's
 // edits.
 func TestAttack49Random(t *testing.T) {
-	n := 6000
+	n := 5000
 	if os.Getenv("ATTACK49_FULL") != "" {
 		n = 60000
 	}
@@ -1209,4 +1334,74 @@ func TestAttack49Random(t *testing.T) {
 		}
 	}
 	t.Logf("random: %s", &s)
+}
+
+// TestAttack49Known holds the wrong texts this attack found of ways older
+// than the changes it attacks, each the smallest found (attack49's
+// report): not fixed here, so skipped but with ATTACK49_KNOWN=1, when
+// each must pass a49Check without its allowances ("known:", "older:").
+func TestAttack49Known(t *testing.T) {
+	if os.Getenv("ATTACK49_KNOWN") == "" {
+		t.Skip("known wrong texts of older ways: ATTACK49_KNOWN=1")
+	}
+	add := func(path []string, at int, entry []*yaml.Node) a49Edit {
+		return func(st *Stream, added map[*yaml.Node]bool) {
+			c := nodeAt(Root(st.Docs[0]), path...)
+			if at < 0 {
+				at = 1 << 30
+			}
+			a49Insert(c, at, entry, added)
+		}
+	}
+	str := func(s, comment string) *yaml.Node {
+		n := NewString(s)
+		n.LineComment = comment
+		return n
+	}
+	for _, c := range []struct {
+		name, in string
+		edit     a49Edit
+		pure     bool
+	}{
+		// yaml.v3 (and Read) give the comment lines below a node with a
+		// quoted scalar, a flow collection or properties on the stream's
+		// first line to the next node, or the document, and below it on
+		// a later line to it: a key added first, or the first cut, in
+		// place moves them
+		{"first line, document foot", "e: [1]\n# f0\n", add(nil, 0, []*yaml.Node{NewString("z"), NewString("0")}), true},
+		{"first line", "e: 'q'\n# f0\n\n# f2\nm: 1\n", add(nil, 0, []*yaml.Node{NewString("z"), NewString("0")}), true},
+		// with CRLF, yaml.v3 gives "# f0" below a new line with a line
+		// comment to the new key, Read (which reads the text back) to m
+		{"CRLF, a line comment above a comment line", "e: [1]\r\n# f0\r\nm: 1\r\n", add(nil, 1, []*yaml.Node{NewString("n"), str("v", "# lc")}), true},
+		// the splice cuts k2 and its comment line, not its value's line
+		// (its anchor): k1 takes it; Read reads the !!null scalar as
+		// null still, yaml.v3 decodes no value of "!!null &a x"
+		{"splice: an anchored value below a comment", "k1: !!null\nk2:\n  # c\n  &a x\n", func(st *Stream, _ map[*yaml.Node]bool) {
+			MapDelete(Root(st.Docs[0]), "k2")
+		}, false},
+		// m moved first takes its head comment, not its foot comment,
+		// which the new last item, a0, gets (not read back)
+		{"a moved item's foot comment left", "- a0\n- 'quoted'\n# f0\n- m\n# doc foot\n", func(st *Stream, _ map[*yaml.Node]bool) {
+			slices.Reverse(Root(st.Docs[0]).Content)
+		}, false},
+		// yaml.v3 drops " # f3" of the text written in place (the
+		// input's it reads)
+		{"yaml.v3 drops a comment line", "a: 0\ne:\nq: 1\nr: 2\n# f0\n  \n# f2\n # f3\n", add(nil, -1, []*yaml.Node{NewString("n"),
+			{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{NewString("k"), NewString("w")}}}), true},
+		// an item added before a list's inner list, and one first in
+		// that list: the inner list is paired with the new item, b's
+		// lines written anew ("- a\n- - i\n- - |\n    x\n    y\n  - b\n")
+		{"inner list paired with a new item", "- a\n- - b\n", func(st *Stream, added map[*yaml.Node]bool) {
+			r := Root(st.Docs[0])
+			a49Insert(r.Content[1], 0, []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x\ny\n"}}, added)
+			a49Insert(r, 1, []*yaml.Node{{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{NewString("i")}}}, added)
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad, inPlace, _, _ := a49Check(c.in, c.edit, c.pure)
+			if bad != "" {
+				t.Errorf("%q (in place %v): %s", c.in, inPlace, bad)
+			}
+		})
+	}
 }
