@@ -1388,6 +1388,18 @@ func TestAttack49Known(t *testing.T) {
 		// input's it reads)
 		{"yaml.v3 drops a comment line", "a: 0\ne:\nq: 1\nr: 2\n# f0\n  \n# f2\n # f3\n", add(nil, -1, []*yaml.Node{NewString("n"),
 			{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{NewString("k"), NewString("w")}}}), true},
+		// a later document's keys reversed, CRLF: the splice writes m
+		// with its head comment first, after "---" (where yaml.v3 and
+		// Read lend it to the document before), and keeps e's lines with
+		// the comment lines after them, "# f1" again (a's head comment
+		// now): one comment line twice, which preserved's read-back does
+		// not see (the later document holds its two lines, the first
+		// document, copied, is compared by value only)
+		{"a later document spliced, a comment line twice", "p: 0\r\n# foot p\r\n---\r\na: 0\r\ne: [1,\r\n  2]\r\n# f0\r\n# f1\r\n\r\n \r\nm: 1\r\n",
+			func(st *Stream, _ map[*yaml.Node]bool) {
+				r := Root(st.Docs[1])
+				r.Content = []*yaml.Node{r.Content[4], r.Content[5], r.Content[2], r.Content[3], r.Content[0], r.Content[1]}
+			}, false},
 		// an item added before a list's inner list, and one first in
 		// that list: the inner list is paired with the new item, b's
 		// lines written anew ("- a\n- - i\n- - |\n    x\n    y\n  - b\n")
