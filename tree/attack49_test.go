@@ -987,7 +987,7 @@ func a49FootCases(seed uint64, n int, visit func(l a49Layout)) {
 // TestAttack49Foots: entries added after, around and in an entry whose
 // value ends with comment lines (a49Layout), every op of a49FootEdit.
 func TestAttack49Foots(t *testing.T) {
-	n := 1000
+	n := 800
 	if os.Getenv("ATTACK49_FULL") != "" {
 		n = 20000
 	}
@@ -1301,7 +1301,7 @@ func a49RandomEdit(r *rand.Rand) (a49Edit, bool) {
 // (a47Commented) and hostileGen's streams, LF and CRLF, a49RandomEdit's
 // edits.
 func TestAttack49Random(t *testing.T) {
-	n := 5000
+	n := 2500
 	if os.Getenv("ATTACK49_FULL") != "" {
 		n = 60000
 	}
