@@ -673,8 +673,10 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 }
 
 // flowTop returns n, or the outermost flow collection n is in, in docs.
-// oneEntryItem returns the list item, in docs, that is a mapping of one
-// entry whose value is n, or nil.
+// oneEntryItem returns the list item, in docs, that is a mapping whose
+// first entry's value is n (written anew from its key, "- ? k\n  : v",
+// a compact mapping's first key: rewrittenLines; its other entries
+// counted with it, an upper bound; FuzzReplaceValues, 2026-11-30), or nil.
 func oneEntryItem(docs []*yaml.Node, n *yaml.Node) *yaml.Node {
 	var found *yaml.Node
 	var walk func(m *yaml.Node)
@@ -683,7 +685,7 @@ func oneEntryItem(docs []*yaml.Node, n *yaml.Node) *yaml.Node {
 			if found != nil {
 				return
 			}
-			if m.Kind == yaml.SequenceNode && c.Kind == yaml.MappingNode && len(c.Content) == 2 && c.Content[1] == n {
+			if m.Kind == yaml.SequenceNode && c.Kind == yaml.MappingNode && len(c.Content) >= 2 && c.Content[1] == n {
 				found = c
 				return
 			}
