@@ -17,6 +17,15 @@ import (
 // (removedLines' inner comments), a compact mapping's first key removed
 // or written anew ("- a: 1\n  b: 2"), and the stream's read-back of
 // comment lines when a later document was written by byte ranges.
+//
+// The attack's runs (ATTACK48_FULL=1): 163,665 random cases (32,057
+// written by byte ranges) and 80,136 systematic ones (44,530); one bug, in
+// the splice (a key added last placed before the last key, read back as
+// right by Equal, which compares mappings in any order: TestAttack48Cases).
+// yaml.v3 alone read 135 outputs' comments otherwise (spliced or rendered
+// texts, but for two of byte ranges where fastyaml places a comment at a
+// text's end without a line break otherwise than yaml.v3, on purpose:
+// "b: 2\nz:\n- i\n- j\n# foot", yaml.v3 j's foot, fastyaml z's).
 
 // a48Edit is an edit of a stream's documents, applied alike to kmerge's
 // trees and to yaml.v3's reading of the source (the oracle): it must make
@@ -260,6 +269,19 @@ const a48V3Only = "yaml.v3 alone: "
 // it leaves them), but for those right after a key line kept whose value
 // below was written anew (its own), and no blank line is added.
 func a48Blanks(in string, out []byte) string {
+	// (a line diff is not one: lines alike, a closing line of two quoted
+	// scalars, pair either way; the blank lines are right if they are
+	// under one of the diffs, cuts preferred or insertions)
+	bad := a48BlanksDiff(in, out, false)
+	if bad != "" && a48BlanksDiff(in, out, true) == "" {
+		return ""
+	}
+	return bad
+}
+
+// a48BlanksDiff is a48Blanks along one line diff: where two pairings
+// are as long, cutFirst picks the source's line as cut first.
+func a48BlanksDiff(in string, out []byte, cutFirst bool) string {
 	a, b := strings.SplitAfter(in, "\n"), strings.SplitAfter(string(out), "\n")
 	blank := func(l string) bool { return strings.Trim(l, " \t\r\n") == "" }
 	var na, nb []int // the lines not blank
@@ -295,7 +317,7 @@ func a48Blanks(in string, out []byte) string {
 			pairs = append(pairs, pair{na[i], nb[j]})
 			i++
 			j++
-		case lcs[i][j+1] >= lcs[i+1][j]:
+		case lcs[i][j+1] > lcs[i+1][j] || lcs[i][j+1] == lcs[i+1][j] && !cutFirst:
 			j++
 		default:
 			i++
@@ -528,7 +550,7 @@ func (g *a48Gen) value(col, depth int) {
 	case k == 4:
 		g.b.WriteString(" '" + g.name() + "'" + g.lc() + "\n")
 	case k == 5:
-		g.b.WriteString(" \"" + g.name() + "\n" + strings.Repeat(" ", in) + "more\"" + g.lc() + "\n")
+		g.b.WriteString(" \"" + g.name() + "\n" + strings.Repeat(" ", in) + "more " + g.name() + "\"" + g.lc() + "\n")
 	case k == 6:
 		g.b.WriteString(" " + g.pick("|", "|-", ">", ">-", "|2", "|+") + g.lc() + "\n")
 		g.line(in, "text "+g.name())
@@ -941,7 +963,7 @@ func (s *a48Stats) run(t *testing.T, in string, edit a48Edit, what string) {
 // compact mappings and the entries with commented values of each, and
 // random pairs of them.
 func TestAttack48Random(t *testing.T) {
-	n := 60
+	n := 100
 	if os.Getenv("ATTACK48_FULL") != "" {
 		n = 3000
 	}
