@@ -441,34 +441,7 @@ func a48At(doc *yaml.Node, path ...string) *yaml.Node {
 	return n
 }
 
-// a48Remove removes key k of the mapping at path of document d.
-func a48Remove(d int, k string, path ...string) a48Edit {
-	return func(docs []*yaml.Node) {
-		m := a48At(docs[d], path...)
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == k {
-				m.Content = slices.Delete(m.Content, i, i+2)
-				return
-			}
-		}
-		panic("no key " + k)
-	}
-}
-
-// a48Set sets key k of the mapping at path of document d to what v makes.
-func a48Set(d int, k string, v func() *yaml.Node, path ...string) a48Edit {
-	return func(docs []*yaml.Node) {
-		m := a48At(docs[d], path...)
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == k {
-				m.Content[i+1] = v()
-				return
-			}
-		}
-		panic("no key " + k)
-	}
-}
-
+// a48Both is the edits es, in order.
 func a48Both(es ...a48Edit) a48Edit {
 	return func(docs []*yaml.Node) {
 		for _, e := range es {
@@ -476,8 +449,6 @@ func a48Both(es ...a48Edit) a48Edit {
 		}
 	}
 }
-
-func a48Str(s string) func() *yaml.Node { return func() *yaml.Node { return NewString(s) } }
 
 // a48Gen writes streams of lists of compact mappings ("- a: 1\n  b: 2"):
 // values of every kind (plain, quoted over lines, block scalars, flow
@@ -924,7 +895,6 @@ const a48CommentedOps = 5
 
 type a48Stats struct {
 	cases, skipped, inPlace, bad, v3 int
-	byOp                             map[string]int
 }
 
 func (s *a48Stats) run(t *testing.T, in string, edit a48Edit, what string) {
