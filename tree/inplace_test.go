@@ -965,6 +965,11 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 					// with the new value (FuzzReplaceValues, 2026-11-30)
 					n = max(n, lines(c))
 				}
+				if item := oneEntryItem(st.Docs, v); item != nil {
+					// (the item written anew from its key: a long key's
+					// "? " and ":" lines; FuzzReplaceValues, 2026-11-30)
+					n = max(n, entryLines(t, st.Style, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}))
+				}
 				budget += n
 			}
 			if n := newLines(a, b); n > budget {
