@@ -440,7 +440,7 @@ func a49Moves(g, w *yaml.Node, added map[*yaml.Node]bool, over map[*yaml.Node]st
 				if step == 2 {
 					gv, wv = g.Content[k*step+1], w.Content[k*step+1]
 				}
-				if gf, wf := a49LastFoot(gn, gv, wn, wv); wf != nil && gf.FootComment == "" && g.Content[last].FootComment == wf.FootComment {
+				if gf, wf := footPair(gn, gv, wn, wv); wf != nil && gf.FootComment == "" && g.Content[last].FootComment == wf.FootComment {
 					over[wf], over[w.Content[last]] = "", wf.FootComment
 					if wf != wn {
 						a49DeepMoves++
@@ -458,31 +458,6 @@ func a49Moves(g, w *yaml.Node, added map[*yaml.Node]bool, over map[*yaml.Node]st
 // a kept entry's value (lastFoot's, the second change attacked), found in
 // the outputs (the tests run one at a time).
 var a49DeepMoves int
-
-// a49LastFoot returns the node of want's entry (key or item wk, value wv)
-// holding the foot comment that ends it, and got's in its place.
-func a49LastFoot(gk, gv, wk, wv *yaml.Node) (*yaml.Node, *yaml.Node) {
-	if wk.FootComment != "" {
-		return gk, wk
-	}
-	g, w := gk, wk
-	if wv != nil {
-		g, w = gv, wv
-	}
-	for {
-		if w.FootComment != "" {
-			return g, w
-		}
-		m := len(w.Content)
-		if w.Kind == yaml.ScalarNode || w.Kind == yaml.AliasNode || m == 0 || len(g.Content) != m || g.Kind != w.Kind {
-			return nil, nil
-		}
-		if w.Kind == yaml.MappingNode && m >= 2 && w.Content[m-2].FootComment != "" {
-			return g.Content[m-2], w.Content[m-2]
-		}
-		g, w = g.Content[m-1], w.Content[m-1]
-	}
-}
 
 func a49Diff(g, w *yaml.Node, over map[*yaml.Node]string, path string) string {
 	foot := w.FootComment

@@ -2937,23 +2937,5 @@ func endsInBlockLine(k, v *yaml.Node) bool {
 // (or item) is k and value v (nil for an item) end with a foot comment:
 // one of the entry's, or of a node last in it.
 func endsWithFoot(k, v *yaml.Node) bool {
-	if k.FootComment != "" {
-		return true
-	}
-	n := k
-	if v != nil {
-		n = v
-	}
-	for {
-		if n.FootComment != "" {
-			return true
-		}
-		if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
-			return false
-		}
-		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 && n.Content[len(n.Content)-2].FootComment != "" {
-			return true // (an entry's foot comment, on its key)
-		}
-		n = n.Content[len(n.Content)-1]
-	}
+	return lastFoot(k, v) != nil
 }

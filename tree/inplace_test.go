@@ -1121,7 +1121,7 @@ func footPair(gk, gv, wk, wv *yaml.Node) (g, w *yaml.Node) {
 			return g, w
 		}
 		m := len(w.Content)
-		if w.Kind == yaml.ScalarNode || w.Kind == yaml.AliasNode || m == 0 || len(g.Content) != m {
+		if w.Kind == yaml.ScalarNode || w.Kind == yaml.AliasNode || m == 0 || len(g.Content) != m || g.Kind != w.Kind {
 			return nil, nil
 		}
 		if w.Kind == yaml.MappingNode && m >= 2 && w.Content[m-2].FootComment != "" {
