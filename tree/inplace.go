@@ -1923,14 +1923,17 @@ func keysOf(m *yaml.Node) map[string]bool {
 //   - an anchor in the entry (an alias elsewhere may name it), a tag (a
 //     comment on the line of a tag alone goes to the first scalar after
 //     it);
-//   - a comment line among its lines or next to them, with blank lines
+//   - a comment line among its lines or after them, with blank lines
 //     only between (yaml.v3 gives a comment to a node by what comes before
 //     and after it), but for comment lines after them left of the entry's
-//     column (an outer node's, as addedLines says), and for the head and
-//     foot comments of the nodes of its value, which go with it: the
-//     comment lines among its lines and those right after them right of
-//     its column (the text is read back, every comment in its place);
-//   - a foot comment of its key;
+//     column (an outer node's, as addedLines says), for the head and foot
+//     comments of the nodes of its value, which go with it (the comment
+//     lines among its lines and those right after them right of its
+//     column), and for its key's (or item's) foot comment, which goes
+//     with it too, or is written again after an entry's new lines
+//     (footLines); comment lines right above it that are not its head
+//     comment (the entry before's foot comment) stay, and the text is
+//     read back, every comment in its place;
 //   - a line break other than LF or CRLF in the text (the lines are cut
 //     at "\n"), an item whose text is not on its dash's line;
 //   - the entry first in a document after the stream's first
@@ -1949,7 +1952,7 @@ func keysOf(m *yaml.Node) map[string]bool {
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, outer, ok bool) {
 	if commentedBelow(e.key) || e.val != nil && anchoredIn(e.val) ||
 		commentedBelow(e.read) || e.value != nil && anchoredIn(e.value) ||
-		e.key.HeadComment != e.read.HeadComment ||
+		e.key.HeadComment != e.read.HeadComment || e.key.FootComment != e.read.FootComment ||
 		tagged(e.read) || e.value != nil && tagged(e.value) || withProps(chunk, ranges, e.parent) {
 		// (the text's nodes too: Read expands aliases into copies, and
 		// an anchor is in the text alone; a comment on the line of a tag
@@ -2044,7 +2047,13 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		ps := bytes.LastIndexByte(chunk[:p-1], '\n') + 1
 		line := chunk[ps : p-1]
 		if commentLine(line) {
-			return 0, 0, false, false
+			// not the entry's: another node's, the entry before's foot
+			// comment where yaml.v3 gives it so (with CRLF line ends,
+			// "a: 1\r\n# c\r\nb: 2" gives "# c" to a), which the cut
+			// may hand to the node after: the text is read back, every
+			// comment in its place
+			outer = true
+			break
 		}
 		if !blankLine(line) {
 			break
@@ -2060,6 +2069,20 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 			break
 		}
 		l = next
+	}
+	if foot := e.read.FootComment; foot != "" {
+		// the entry's foot comment (a key's or an item's; yaml.v3 gives
+		// it the comment lines after the entry that a blank line ends,
+		// and with CRLF line ends every comment line after it) goes with
+		// it, or, rewritten, is written again after its new lines (the
+		// key keeps it): the comment lines that follow the entry's,
+		// which must be that comment and nothing else, and a removed
+		// entry's blank lines before them; the text is read back
+		end, ok := footLines(chunk, to, foot, col, !e.rewrite)
+		if !ok {
+			return 0, 0, false, false
+		}
+		to, outer = end, true
 	}
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
@@ -2149,9 +2172,10 @@ func commentLine(line []byte) bool {
 	return len(t) > 0 && t[0] == '#'
 }
 
-// commentedBelow is anchoredOrCommented but for n's own head comment.
+// commentedBelow is anchoredOrCommented but for n's own head and foot
+// comments.
 func commentedBelow(n *yaml.Node) bool {
-	if n.Anchor != "" || n.FootComment != "" {
+	if n.Anchor != "" {
 		return true
 	}
 	for _, c := range n.Content {
@@ -2160,6 +2184,51 @@ func commentedBelow(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// footLines returns the offset after the comment lines of chunk from
+// offset at on (after blank lines, when blanks), which must be the foot
+// comment foot, line for line, at column col or right of it; ok is false
+// when they are not, or another comment line follows them. The blank
+// lines that end a foot comment ("# c\n" before a blank line) stay, as
+// the blank lines around a removed entry do; without blanks (the entry's
+// lines written again, the comment with them) the comment must hold no
+// blank line.
+func footLines(chunk []byte, at int, foot string, col int, blanks bool) (int, bool) {
+	foot = strings.TrimRight(foot, "\n")
+	if !blanks && strings.Contains(foot, "\n\n") {
+		return 0, false
+	}
+	l := at
+	for blanks && l < len(chunk) {
+		line, next := lineAt(chunk, l)
+		if !blankLine(line) {
+			break
+		}
+		l = next
+	}
+	for _, want := range strings.Split(foot, "\n") {
+		if l >= len(chunk) {
+			return 0, false
+		}
+		line, next := lineAt(chunk, l)
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		trimmed := bytes.TrimLeft(line, " ")
+		if want == "" && blankLine(line) {
+			l = next
+			continue
+		}
+		if !commentLine(line) || len(line)-len(trimmed) < col || string(trimmed) != want {
+			return 0, false
+		}
+		l = next
+	}
+	if l < len(chunk) {
+		if line, _ := lineAt(chunk, l); commentLine(line) {
+			return 0, false
+		}
+	}
+	return l, true
 }
 
 // headLines returns the offset of the first of the comment lines of

@@ -1197,7 +1197,10 @@ func TestRemoveEntries(t *testing.T) {
 		// node's (the next key's head comment) with or without the entry
 		{"last of a nested mapping before an outer key's comment", "a:\n  b: 1\n  c: 2\n# about d\nd: 1\n", remove("a", "c"), "a:\n  b: 1\n# about d\nd: 1\n"},
 		{"last item before an outer key's comment", "a:\n  - x\n  - w\n# about d\nd: 1\n", remove("a", "1"), "a:\n  - x\n# about d\nd: 1\n"},
-		{"before a comment at its column", "a:\n  b: 1\n  c: 2\n  # c\nd: 1\n", remove("a", "c"), ""},
+		// the comment below c at its column is c's foot comment (yaml.v3,
+		// and kmerge's reader: a less indented key follows): it goes with
+		// c, as writing the tree without c drops it
+		{"before a comment at its column", "a:\n  b: 1\n  c: 2\n  # c\nd: 1\n", remove("a", "c"), "a:\n  b: 1\nd: 1\n"},
 		{"blank lines stay", "a: 1\n\nb:\n  x: 1\n  y: [1,\n    2]\n\nc: 3\n", remove("b"), "a: 1\n\n\nc: 3\n"},
 		{"last entry", "a: 1\nb: 2\n", remove("b"), "a: 1\n"},
 		{"first entry", "a: 1\nb: 2\n", remove("a"), "b: 2\n"},
@@ -1245,8 +1248,44 @@ func TestRemoveEntries(t *testing.T) {
 		{"head comment", "a: 1\n# about b\nb: 2\n", remove("b"), "a: 1\n"},
 		{"head comment of two lines", "a: 1\n\n# about b\n  # more\nb: 2\nc: 3\n", remove("b"), "a: 1\n\nc: 3\n"},
 		{"an item's head comment", "l:\n- a\n# about b\n- name: b\n  x: 1\n", remove("l", "1"), "l:\n- a\n"},
+		// a comment above it that a blank line parts from it is the entry
+		// before's foot comment: it stays, with the blank line (the text
+		// read back, every comment in its place)
+		{"a head comment before it, blank line", "a: 1\n# about a\n\nb: 2\n", remove("b"), "a: 1\n# about a\n\n"},
+		// the entry's foot comment goes with it, as writing the tree
+		// without it drops it: "# end" is b's (yaml.v3 gives the comment
+		// lines after the last entry to it)
+		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), "a: 1\n"},
+		// "# foot", below the first item's key, is that key's foot
+		// comment (yaml.v3: the next item's dash is left of it): it stays
+		// with a, the second item cut
+		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), "l:\n- a: 1\n  # foot\n- c: 3\n"},
+		// an entry's foot comment, the comment lines after it that a
+		// blank line ends (yaml.v3), goes with it; the blank line stays,
+		// as the blank lines around a removed entry do
+		{"foot comment, blank line after", "a: 1\n# about a\n\nb: 2\n", remove("a"), "\nb: 2\n"},
+		{"an item's foot comment, blank line after", "l:\n- x\n# f\n\n- y\n", remove("l", "0"), "l:\n\n- y\n"},
+		// with CRLF line ends yaml.v3 gives every comment line after an
+		// entry to it, up to the next entry: "# w" is name's foot comment
+		// (08-crlf.yaml), cut with name, kept when the entry after it is
+		// removed (the text read back, every comment in its place)
+		{"CRLF, a key's foot comment", "metadata:\r\n  name: r\r\n  # w\r\n  namespace: ci\r\ntype: O\r\n", remove("metadata", "name"), "metadata:\r\n  namespace: ci\r\ntype: O\r\n"},
+		{"CRLF, after the entry before's foot comment", "metadata:\r\n  name: r\r\n  # w\r\n  namespace: ci\r\ntype: O\r\n", remove("metadata", "namespace"), "metadata:\r\n  name: r\r\n  # w\r\ntype: O\r\n"},
+		// an entry written anew (rewrittenLines) keeps its key's foot
+		// comment: its lines are cut with the entry's and written again
+		// after the new ones, as the writer writes a key's foot comment
+		{"rewritten, a key's foot comment", "a:\n  x: 1\n  # fx\n\n  y: 2\n", func(st *Stream) {
+			v, err := parseValue("p: 1")
+			if err != nil {
+				panic(err)
+			}
+			MapSet(MapGet(Root(st.Docs[0]), "a"), "x", v)
+		}, "a:\n  x:\n    p: 1\n  # fx\n\n  y: 2\n"},
+		// the comment above the line of blanks is a's foot comment: it
+		// stays, the line of blanks too (blank lines that hold blanks
+		// stay: they may be a block scalar's), the text read back
+		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), "a: 1\n# c\n  \nc: 3\n"},
 		// not in place
-		{"a head comment before it, blank line", "a: 1\n# about a\n\nb: 2\n", remove("b"), ""},
 		// the next entry's head comment at the entry's column stays
 		// above it (read back at once)
 		{"comment after", "a: 1\nb: 2\n# about c\nc: 3\n", remove("b"), "a: 1\n# about c\nc: 3\n"},
@@ -1296,8 +1335,6 @@ func TestRemoveEntries(t *testing.T) {
 		{"comment after an empty item", "a:\n  - x\n  - # c\nb: 1\nc: 2\n", remove("a"), ""},
 		{"an explicit key", "?\n a\nb: 1\n", remove("a"), ""},
 		{"first in a tagged mapping", "a: #\n !t #\n b: 1\n c: 2\n", remove("a", "b"), ""},
-		{"comment at the end", "a: 1\nb: 2\n# end\n", remove("b"), ""},
-		{"foot comment of an item", "l:\n- a: 1\n  # foot\n- b: 2\n- c: 3\n", remove("l", "1"), ""},
 		{"the anchored entry", "a:\n  x: &y 1\nb: *y\nc: 1\n", remove("a", "x"), ""},
 		// Read expands aliases into copies: the anchor is in the text
 		// alone (FuzzReplaceValues' corpus, 2026-11-29)
@@ -1316,7 +1353,6 @@ func TestRemoveEntries(t *testing.T) {
 		{"blanks after, a block scalar before, at the end", "- |\n  p\n- 1\n   \n", remove("1"), ""},
 		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", remove("a"), ""},
 		{"a tab on a blank line after, quoted before", "a: 'q'\nb: 1\n  \t\nc: 2\n", both(remove("a"), remove("b")), ""},
-		{"a comment before a line of blanks", "a: 1\n# c\n  \nb: 2\nc: 3\n", remove("b"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkEntryEdit(t, c.in, c.edit, c.want) })
 	}
