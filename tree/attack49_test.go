@@ -412,7 +412,8 @@ func a49Dropped(got, want *yaml.Node) bool {
 // entries the edit added (added: their keys or items), the last foot
 // comment of the kept entry before them (its key's or item's, or down its
 // value's last entries: a mapping's last key's, a node's) on the new last
-// entry's key (or item), which has none of its own in want.
+// entry's key (or item), or on a node inside it (landedFoot), which has
+// none of its own in want.
 func a49Match(got, want *yaml.Node, added map[*yaml.Node]bool) string {
 	over := map[*yaml.Node]string{}
 	a49Moves(got, want, added, over)
@@ -440,8 +441,22 @@ func a49Moves(g, w *yaml.Node, added map[*yaml.Node]bool, over map[*yaml.Node]st
 				if step == 2 {
 					gv, wv = g.Content[k*step+1], w.Content[k*step+1]
 				}
-				if gf, wf := footPair(gn, gv, wn, wv); wf != nil && gf.FootComment == "" && g.Content[last].FootComment == wf.FootComment {
-					over[wf], over[w.Content[last]] = "", wf.FootComment
+				gf, wf := footPair(gn, gv, wn, wv)
+				dst := w.Content[last]
+				if wf != nil && g.Content[last].FootComment != wf.FootComment {
+					// or a node inside the new entry ("n:\n- p\n- q\n#
+					// t": q's, yaml.v3), which has none of its own
+					gl, wl := g.Content[last], w.Content[last]
+					if step == 2 {
+						gl, wl = g.Content[last+1], w.Content[last+1]
+					}
+					gd, wd := landedFoot(gl, wl, func(n *yaml.Node) string { return n.FootComment })
+					if dst = wd; gd == nil || gd.FootComment != wf.FootComment {
+						dst = nil
+					}
+				}
+				if wf != nil && gf.FootComment == "" && dst != nil {
+					over[wf], over[dst] = "", wf.FootComment
 					if wf != wn {
 						a49DeepMoves++
 					}

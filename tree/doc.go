@@ -83,7 +83,8 @@
 //     is read back too); a text whose lines
 //     were cut or inserted, or a line comment changed, is read back and must be the edited document,
 //     every comment on its node (but the foot comment of a collection's last entry, entries
-//     added after it: the new last entry's, footsMoved), or the stream is written again without such texts
+//     added after it: the new last entry's, or a node's inside it where the text read again
+//     puts it, footsMoved), or the stream is written again without such texts
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
 //  4. What the byte-range edits refuse (a foot comment of a kept node

@@ -510,7 +510,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// added after it, is the new last entry's (yaml.v3: the
 			// comment lines stay at the collection's end, after them);
 			// else a comment moved
-			if as = footsMoved(doc, edits.list); as == nil || !sameCommentPlaces(back[0], as) {
+			if as = footsMoved(doc, edits.list, back[0]); as == nil || !sameCommentPlaces(back[0], as) {
 				return nil, false, nil, false
 			}
 		}
@@ -534,9 +534,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 // or a sequence's item's, or that of the last node in the entry's value
 // that has one (lastFoot: yaml.v3 gives a comment line at a list's
 // column below its last item's nested list to that list's last item,
-// "- a:\n  - p\n# c", and to a new item "- x" added before it).
-func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
-	type move struct{ from, to *yaml.Node }
+// "- a:\n  - p\n# c", and to a new item "- x" added before it). Where
+// back, the text read again, gives a moved comment to a node inside the
+// new entry rather than to its key or item (its last item: pairNodes,
+// footHolder), that node holds it.
+func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
+	type move struct{ from, to, value *yaml.Node }
 	var moves []move
 	added := map[*yaml.Node]bool{}
 	for _, e := range edits {
@@ -570,7 +573,11 @@ func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
 			value = b.Content[k*step+1]
 		}
 		if from := lastFoot(entry(k), value); from != nil {
-			moves = append(moves, move{from, e.key})
+			m := move{from: from, to: e.key}
+			if step == 2 {
+				m.value = b.Content[len(b.Content)-1]
+			}
+			moves = append(moves, m)
 		}
 	}
 	if len(moves) == 0 {
@@ -584,7 +591,63 @@ func footsMoved(doc *yaml.Node, edits []valueEdit) *yaml.Node {
 	for _, m := range moves {
 		copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
 	}
+	if back == nil || sameCommentPlaces(back, as) {
+		return as
+	}
+	// yaml.v3 gives such comment lines to a node inside the new entry
+	// by what its last lines are: after a list at its key's column, to
+	// its last item when that is a scalar or a flow collection
+	// ("n:\n- p\n- q\n# t": q's), else to the key. The text read back says which
+	// node of the new entry holds it: the comment is the entry's all the
+	// same, at the end of its lines.
+	at := map[*yaml.Node]*yaml.Node{} // as's nodes to back's, one for one
+	if !pairNodes(as, back, at) {
+		return as
+	}
+	for _, m := range moves {
+		to := copies[m.to]
+		foot := to.FootComment
+		if at[to].FootComment == foot {
+			continue
+		}
+		within := copies[m.to]
+		if m.value != nil {
+			within = copies[m.value]
+		}
+		if n := footHolder(within, at, foot); n != nil {
+			to.FootComment, n.FootComment = "", foot
+		}
+	}
 	return as
+}
+
+// pairNodes maps each node of a to the node of b at its place (at),
+// reporting whether the two trees have one shape.
+func pairNodes(a, b *yaml.Node, at map[*yaml.Node]*yaml.Node) bool {
+	if a.Kind != b.Kind || len(a.Content) != len(b.Content) {
+		return false
+	}
+	at[a] = b
+	for i := range a.Content {
+		if !pairNodes(a.Content[i], b.Content[i], at) {
+			return false
+		}
+	}
+	return true
+}
+
+// footHolder returns the node in n (n or below it) without a foot
+// comment whose node in the text read back (at) holds foot, or nil.
+func footHolder(n *yaml.Node, at map[*yaml.Node]*yaml.Node, foot string) *yaml.Node {
+	if n.FootComment == "" && at[n] != nil && at[n].FootComment == foot {
+		return n
+	}
+	for _, c := range n.Content {
+		if h := footHolder(c, at, foot); h != nil {
+			return h
+		}
+	}
+	return nil
 }
 
 // lastFoot returns the node holding the foot comment that ends the

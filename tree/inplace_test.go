@@ -1053,6 +1053,8 @@ func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 // foot comments are a mapping's keys' and a sequence's items', and the
 // last foot comment down a kept entry's value (a list's last item's
 // nested list's last item: "- a:\n  - p\n# c", "# c" is p's, yaml.v3).
+// The comment may land on a node inside the last entry's value instead
+// of its key ("n:\n- p\n- q\n# t": q's, yaml.v3), there alone.
 func footsMovedOnly(got, want *yaml.Node) bool {
 	return footsMovedOver(got, want, nil)
 }
@@ -1076,25 +1078,41 @@ func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
 	}
 	if n := len(got.Content) / step; n >= 2 && (got.Kind == yaml.MappingNode || got.Kind == yaml.SequenceNode) {
 		last := (n - 1) * step
-		g, w := got.Content[last], want.Content[last]
-		if f := foot(g); f != w.FootComment && w.FootComment == "" {
-			moved := false
-			for k := n - 2; k >= 0 && !moved; k-- {
+		// source is the node of an earlier entry whose foot comment f
+		// went to the last entry, or nil
+		source := func(f string) *yaml.Node {
+			for k := n - 2; k >= 0; k-- {
 				var gv, wv *yaml.Node
 				if step == 2 {
 					gv, wv = got.Content[k*step+1], want.Content[k*step+1]
 				}
-				gf, wf := footPair(got.Content[k*step], gv, want.Content[k*step], wv)
-				if wf != nil && wf.FootComment == f && foot(gf) == "" {
-					if over == nil {
-						over = map[*yaml.Node]string{}
-					}
-					over[g], over[gf], moved = "", f, true
+				if gf, wf := footPair(got.Content[k*step], gv, want.Content[k*step], wv); wf != nil && wf.FootComment == f && foot(gf) == "" {
+					return gf
 				}
 			}
-			if !moved {
+			return nil
+		}
+		g, w := got.Content[last], want.Content[last]
+		if foot(g) == w.FootComment {
+			gv, wv := g, w
+			if step == 2 {
+				gv, wv = got.Content[last+1], want.Content[last+1]
+			}
+			// (a comment that landed deeper but came from no entry of
+			// this collection is an inner collection's move)
+			if gd, wd := landedFoot(gv, wv, foot); gd != nil && source(foot(gd)) != nil {
+				g, w = gd, wd
+			}
+		}
+		if f := foot(g); f != w.FootComment && w.FootComment == "" {
+			gf := source(f)
+			if gf == nil {
 				return false
 			}
+			if over == nil {
+				over = map[*yaml.Node]string{}
+			}
+			over[g], over[gf] = "", f
 		}
 	}
 	for i := range got.Content {
@@ -1103,6 +1121,25 @@ func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
 		}
 	}
 	return foot(got) == want.FootComment
+}
+
+// landedFoot returns the first node of got (got or below it, in the order
+// of the text) whose foot comment (as foot reads it) want's node at its
+// place does not have, want's holding none, and want's node; nils when
+// none.
+func landedFoot(got, want *yaml.Node, foot func(*yaml.Node) string) (g, w *yaml.Node) {
+	if got.Kind != want.Kind || len(got.Content) != len(want.Content) {
+		return nil, nil
+	}
+	if foot(got) != "" && want.FootComment == "" {
+		return got, want
+	}
+	for i := range got.Content {
+		if g, w := landedFoot(got.Content[i], want.Content[i], foot); g != nil {
+			return g, w
+		}
+	}
+	return nil, nil
 }
 
 // footPair returns the node of want's entry (key or item wk, value wv)
@@ -1490,6 +1527,11 @@ func TestAddEntries(t *testing.T) {
 		{"key before the foot comment of the one before, left of it", "a:\n  l:\n    x: 1\n  # c\nb: 1\n", add("y: 2", 1, "a", "l"), "a:\n  l:\n    x: 1\n    \"y\": 2\n  # c\nb: 1\n"},
 		{"key before the foot comment of the one before, blank line", "a:\n  l:\n    x: 1\n\n  # c\nb: 1\n", add("y: 2", 1, "a", "l"), "a:\n  l:\n    x: 1\n    \"y\": 2\n\n  # c\nb: 1\n"},
 		{"comment at the end", "a: 1\n# end\n", add("z: 0", 1), "a: 1\nz: 0\n# end\n"},
+		// yaml.v3 gives the comment lines after a list at its key's column
+		// to its last item when that is a scalar ("l:\n- p\n- q\n# end":
+		// q's, read back): the foot comment moves there, not to l
+		// (footsMoved, as the text read back says)
+		{"comment at the end, a list added", "c:\n- x\nb: 1\n# end\n", add("l:\n- p\n- q", 2), "c:\n- x\nb: 1\nl:\n- p\n- q\n# end\n"},
 		{"an item added before a commented-out last item", "l:\n- a\n# - b\n", add("- c", 1, "l"), "l:\n- a\n- c\n# - b\n"},
 		// not in place
 		// a comment right of the new lines: the entry before's
