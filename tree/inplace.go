@@ -330,7 +330,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, nil, false
 			}
 			outer = outer || left
-			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val), inline: from > 0 && chunk[from-1] != '\n'}
+			// (a foot comment of the key that its lines held, cut and
+			// written again after the new lines, is followed by what
+			// followed it: no line comes right after it that did not)
+			kept := e.oldKey.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
+			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val) && !kept, inline: from > 0 && chunk[from-1] != '\n'}
 		case headChanged:
 			from, to, text, ok := headText(chunk, ranges, e, first, eol)
 			if !ok {
@@ -548,6 +552,14 @@ func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
 		}
 	}
 	for _, e := range edits {
+		if e.kind == entryRewritten && e.key.FootComment != "" && lastFoot(e.key, e.val) == e.key {
+			// an entry written anew, its key's foot comment after its
+			// new lines (rewrittenLines): where the text puts it inside
+			// them, below (with CRLF line ends, "k:\r\n- p\r\n# f"
+			// gives "# f" to p)
+			moves = append(moves, move{from: e.key, to: e.key, value: e.val})
+			continue
+		}
 		b := e.into
 		if e.kind != entryAdded || b == nil || b.Kind != yaml.MappingNode && b.Kind != yaml.SequenceNode {
 			continue
@@ -589,7 +601,9 @@ func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
 		return nil
 	}
 	for _, m := range moves {
-		copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
+		if m.from != m.to {
+			copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
+		}
 	}
 	if back == nil || sameCommentPlaces(back, as) {
 		return as

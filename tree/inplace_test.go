@@ -1054,7 +1054,8 @@ func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 // last foot comment down a kept entry's value (a list's last item's
 // nested list's last item: "- a:\n  - p\n# c", "# c" is p's, yaml.v3).
 // The comment may land on a node inside the last entry's value instead
-// of its key ("n:\n- p\n- q\n# t": q's, yaml.v3), there alone.
+// of its key ("n:\n- p\n- q\n# t": q's, yaml.v3), there alone; a key's
+// own foot comment may land so inside its value too.
 func footsMovedOnly(got, want *yaml.Node) bool {
 	return footsMovedOver(got, want, nil)
 }
@@ -1075,6 +1076,22 @@ func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
 	step := 1
 	if got.Kind == yaml.MappingNode {
 		step = 2
+	}
+	if got.Kind == yaml.MappingNode {
+		// a key's foot comment written after the lines of its value
+		// written anew, which the text gives to a node inside the value
+		// ("k:\r\n- p\r\n# f": p's, yaml.v3)
+		for i := 0; i+1 < len(got.Content); i += 2 {
+			gk, wk := got.Content[i], want.Content[i]
+			if f := wk.FootComment; f != "" && foot(gk) == "" {
+				if gd, _ := landedFoot(got.Content[i+1], want.Content[i+1], foot); gd != nil && foot(gd) == f {
+					if over == nil {
+						over = map[*yaml.Node]string{}
+					}
+					over[gk], over[gd] = f, ""
+				}
+			}
+		}
 	}
 	if n := len(got.Content) / step; n >= 2 && (got.Kind == yaml.MappingNode || got.Kind == yaml.SequenceNode) {
 		last := (n - 1) * step
@@ -1318,6 +1335,26 @@ func TestRemoveEntries(t *testing.T) {
 			}
 			MapSet(MapGet(Root(st.Docs[0]), "a"), "x", v)
 		}, "a:\n  x:\n    p: 1\n  # fx\n\n  y: 2\n"},
+		// with CRLF line ends the foot comment is followed by the next key
+		// (yaml.v3 gives it to the key before all the same): written again
+		// after the new lines, it is followed by what followed it
+		{"rewritten, CRLF, a key's foot comment", "metadata:\r\n  name: r\r\n  # w\r\n  namespace: ci\r\n", func(st *Stream) {
+			v, err := parseValue("a: 1")
+			if err != nil {
+				panic(err)
+			}
+			MapSet(MapGet(Root(st.Docs[0]), "metadata"), "name", v)
+		}, "metadata:\r\n  name:\r\n    a: 1\r\n  # w\r\n  namespace: ci\r\n"},
+		// after a list at its key's column, yaml.v3 gives the comment to
+		// the list's last item (q): the read-back takes it there
+		// (footsMoved)
+		{"rewritten to a list at its key's column, CRLF", "l:\r\n- x\r\nmetadata:\r\n  name: r\r\n  # w\r\n  namespace: ci\r\n", func(st *Stream) {
+			v, err := parseValue("- p\n- q")
+			if err != nil {
+				panic(err)
+			}
+			MapSet(MapGet(Root(st.Docs[0]), "metadata"), "name", v)
+		}, "l:\r\n- x\r\nmetadata:\r\n  name:\r\n  - p\r\n  - q\r\n  # w\r\n  namespace: ci\r\n"},
 		// the comment above the line of blanks is a's foot comment: it
 		// stays, the line of blanks too (blank lines that hold blanks
 		// stay: they may be a block scalar's), the text read back
