@@ -2824,26 +2824,45 @@ func entryColumn(chunk []byte, ranges *fastyaml.Ranges, sibling *yaml.Node, item
 // a mapping, is written at the column of its siblings' keys (col+1+gap),
 // and its first line's indentation becomes the dash and the gap, as a
 // person adding an item to such a list writes it (appendAt's results).
-// An item of one line (a scalar, an alias, a flow collection) is the
-// writer's line with the gap after its dash ("-   x").
-// It fails for another item that is not a block mapping of entries, or whose
-// text would not start with its first key (a head comment, a property).
+// Another item (a scalar, an alias, a flow collection, a block scalar, a
+// list) is the writer's lines for it with the gap after its dash ("-   x",
+// "-   |" over its text), the lines below moved right with the first.
+// It fails for a mapping item whose text would not start with its first
+// key (a head comment, a property), an item with head or foot comments,
+// and a block scalar whose header gives its indentation.
 func (s *Stream) gappedItem(n *yaml.Node, col, gap int) (_ []byte, waiting bool, err error) {
 	refused := errors.New("not an item written at its siblings' keys")
 	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 {
 		if n.HeadComment != "" || n.FootComment != "" {
 			return nil, false, refused
 		}
+		// the writer's lines for a list of the item alone, at col: the
+		// dash followed by gap blanks, and the lines below (a block
+		// scalar's text, a nested list's items, a long scalar's
+		// continuation lines) moved right as far as the first line's
+		// text moved (a block scalar's text is as indented as its
+		// first line; one whose header gives the indentation, "|2",
+		// counts it from the dash, which did not move: refused)
 		alone := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}}
-		line, waiting, err := appendAt(nil, alone, s.Style, col)
+		text, waiting, err := appendAt(nil, alone, s.Style, col)
 		dash := append(bytes.Repeat([]byte(" "), col), "- "...)
-		if err != nil || waiting || bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' || !bytes.HasPrefix(line, dash) {
+		if err != nil || waiting || len(text) == 0 || text[len(text)-1] != '\n' || !bytes.HasPrefix(text, dash) {
 			return nil, false, refused
 		}
-		if rest := line[len(dash):]; len(rest) == 0 || rest[0] == ' ' || rest[0] == '|' || rest[0] == '>' {
-			return nil, false, refused // (a block scalar's header: its text on the lines below)
+		first, rest, _ := bytes.Cut(text[len(dash):], []byte("\n"))
+		if len(first) == 0 || first[0] == ' ' || (first[0] == '|' || first[0] == '>') && bytes.ContainsAny(first, "123456789") {
+			return nil, false, refused
 		}
-		out := append(append(dash[:col+1:col+1], bytes.Repeat([]byte(" "), gap)...), line[len(dash):]...)
+		out := append(append(dash[:col+1:col+1], bytes.Repeat([]byte(" "), gap)...), first...)
+		out = append(out, '\n')
+		for len(rest) > 0 {
+			line, next, _ := bytes.Cut(rest, []byte("\n"))
+			if len(line) > 0 {
+				out = append(out, bytes.Repeat([]byte(" "), gap-1)...)
+			}
+			out = append(append(out, line...), '\n')
+			rest = next
+		}
 		return out, false, nil
 	}
 	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 || n.HeadComment != "" || n.Anchor != "" ||

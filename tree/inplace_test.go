@@ -1622,9 +1622,15 @@ func TestAddEntries(t *testing.T) {
 			seq := Root(st.Docs[0]).Content[1]
 			seq.Content[1].LineComment = "# new"
 		}, "l:\n-   a\n-   c # new\n"},
-		// (not a block scalar, or an item over lines, the writer's
-		// lines below the dash's at its own column)
-		{"a block scalar item, spaces after the dash", "l:\n-   a\n", add("- \"x\\ny\\n\"", 1, "l"), ""},
+		// an item over lines: the writer's lines below the dash's moved
+		// right with its first (a block scalar's text as indented as
+		// the first line's text: "x\ny\n"; a nested list's items at
+		// the column of its first)
+		{"a block scalar item, spaces after the dash", "l:\n-   a\n", add("- \"x\\ny\\n\"", 1, "l"), "l:\n-   a\n-   |\n    x\n    y\n"},
+		{"a nested list item, spaces after the dash", "l:\n-   a\n", add("- - p\n  - q", 1, "l"), "l:\n-   a\n-   - p\n    - q\n"},
+		// not a block scalar whose header gives its indentation ("|2":
+		// counted from the dash, which does not move)
+		{"a block scalar item with an indentation indicator, spaces after the dash", "l:\n-   a\n", add("- \"  x\\ny\\n\"", 1, "l"), ""},
 		{"a list item, spaces after the dash", "l:\n-   a\n", add("- [p, q]", 1, "l"), "l:\n-   a\n-   [p, q]\n"},
 		{"before a compact mapping's first key", "l:\n- name: a\n", add("v: 1", 0, "l", "0"), ""},
 		// an alias's copy changed (the copies of an alias are one node
