@@ -541,7 +541,10 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 // "- a:\n  - p\n# c", and to a new item "- x" added before it). Where
 // back, the text read again, gives a moved comment to a node inside the
 // new entry rather than to its key or item (its last item: pairNodes,
-// footHolder), that node holds it.
+// footHolder), that node holds it; where back holds it where it was (the
+// new lines went after the comment lines: addedLines), it is not moved.
+// An entry written anew keeps its key's foot comment, taken so inside
+// its new value where back puts it there.
 func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
 	type move struct{ from, to, value *yaml.Node }
 	var moves []move
@@ -600,36 +603,38 @@ func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
 	if !ok {
 		return nil
 	}
-	for _, m := range moves {
-		if m.from != m.to {
-			copies[m.to].FootComment, copies[m.from].FootComment = copies[m.from].FootComment, ""
+	var at map[*yaml.Node]*yaml.Node // as's nodes to back's, one for one
+	if back != nil {
+		if at = map[*yaml.Node]*yaml.Node{}; !pairNodes(as, back, at) {
+			at = nil
 		}
 	}
-	if back == nil || sameCommentPlaces(back, as) {
-		return as
-	}
-	// yaml.v3 gives such comment lines to a node inside the new entry
-	// by what its last lines are: after a list at its key's column, to
-	// its last item when that is a scalar or a flow collection
-	// ("n:\n- p\n- q\n# t": q's), else to the key. The text read back says which
-	// node of the new entry holds it: the comment is the entry's all the
-	// same, at the end of its lines.
-	at := map[*yaml.Node]*yaml.Node{} // as's nodes to back's, one for one
-	if !pairNodes(as, back, at) {
-		return as
-	}
 	for _, m := range moves {
-		to := copies[m.to]
-		foot := to.FootComment
-		if at[to].FootComment == foot {
+		from, to := copies[m.from], copies[m.to]
+		if from != to {
+			if at != nil && at[from].FootComment == from.FootComment {
+				// the comment stayed where it was: the new lines went
+				// after its lines (addedLines: foot comment lines right
+				// of their column), another collection's may have moved
+				continue
+			}
+			to.FootComment, from.FootComment = from.FootComment, ""
+		}
+		if at == nil || at[to].FootComment == to.FootComment {
 			continue
 		}
-		within := copies[m.to]
+		// yaml.v3 gives such comment lines to a node inside the new entry
+		// by what its last lines are: after a list at its key's column, to
+		// its last item when that is a scalar or a flow collection
+		// ("n:\n- p\n- q\n# t": q's), else to the key. The text read back
+		// says which node of the new entry holds it: the comment is the
+		// entry's all the same, at the end of its lines.
+		within := to
 		if m.value != nil {
 			within = copies[m.value]
 		}
-		if n := footHolder(within, at, foot); n != nil {
-			to.FootComment, n.FootComment = "", foot
+		if n := footHolder(within, at, to.FootComment); n != nil {
+			to.FootComment, n.FootComment = "", to.FootComment
 		}
 	}
 	return as

@@ -1568,6 +1568,11 @@ func TestAddEntries(t *testing.T) {
 		// to its last item when that is a scalar ("l:\n- p\n- q\n# end":
 		// q's, read back): the foot comment moves there, not to l
 		// (footsMoved, as the text read back says)
+		// two collections given entries at their ends: one after foot
+		// comment lines right of its new lines (they stay app's), one
+		// before its last entry's foot comment (it moves to z): each
+		// move is taken where the text read back shows it (footsMoved)
+		{"two ends, one foot comment moved", "m:\n  l:\n    app: x\n    # foot\n\ns: 1\n# end\n", both(add("n2: x", 1, "m"), add("z: 0", 2)), "m:\n  l:\n    app: x\n    # foot\n  n2: x\n\ns: 1\nz: 0\n# end\n"},
 		{"comment at the end, a list added", "c:\n- x\nb: 1\n# end\n", add("l:\n- p\n- q", 2), "c:\n- x\nb: 1\nl:\n- p\n- q\n# end\n"},
 		{"an item added before a commented-out last item", "l:\n- a\n# - b\n", add("- c", 1, "l"), "l:\n- a\n- c\n# - b\n"},
 		// not in place
