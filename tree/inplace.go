@@ -129,6 +129,15 @@ type valueEdit struct {
 	// FuzzReplaceValues, 2026-11-30)
 	keepHead bool
 
+	// a removed entry or item that an added one goes in place of
+	// (an added one's replaces)
+	replaced bool
+
+	// a removed entry whose foot comment lines stay, after the lines
+	// rewrittenLines writes anew without it: the key keeps its foot
+	// comment, and its lines are the source's
+	keepFoot bool
+
 	// a removed entry whose lines rewrittenLines writes anew: a compact
 	// mapping's first key ("- a: 1") is cut to its line's end, not to the
 	// next key's text (removedLines)
@@ -285,9 +294,16 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			heads[e.replaces], e.keepHead = true, true
 		}
 	}
+	replacedBy := map[*yaml.Node]bool{}
+	for _, e := range edits.list {
+		if e.kind == entryAdded && e.replaces != nil {
+			replacedBy[e.replaces] = true
+		}
+	}
 	for i := range edits.list {
-		if e := &edits.list[i]; e.kind == entryRemoved && heads[e.read] {
-			e.keepHead = true
+		if e := &edits.list[i]; e.kind == entryRemoved {
+			e.keepHead = e.keepHead || heads[e.read]
+			e.replaced = replacedBy[e.read]
 		}
 	}
 	// the removed entries' lines first: an added entry goes where one
@@ -330,9 +346,9 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, nil, false
 			}
 			outer = outer || left
-			// (a foot comment of the key that its lines held, cut and
-			// written again after the new lines, is followed by what
-			// followed it: no line comes right after it that did not)
+			// (a foot comment of the key that its lines held stays in
+			// them, after the new lines: the new lines do not end with
+			// it, rewrittenLines' keepFoot)
 			kept := e.oldKey.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val) && !kept, inline: from > 0 && chunk[from-1] != '\n'}
 		case headChanged:
@@ -2009,11 +2025,12 @@ func keysOf(m *yaml.Node) map[string]bool {
 //     only between (yaml.v3 gives a comment to a node by what comes before
 //     and after it), but for comment lines after them left of the entry's
 //     column (an outer node's, as addedLines says), for the head and foot
-//     comments of the nodes of its value, which go with it (the comment
-//     lines among its lines and those right after them right of its
-//     column), and for its key's (or item's) foot comment, which goes
-//     with it too, or is written again after an entry's new lines
-//     (footLines); comment lines right above it that are not its head
+//     comments of the nodes of its value (or, for an item no added item
+//     replaces, of its own nodes), which go with it (the comment lines
+//     among its lines and those right after them right of its column),
+//     and for its key's (or item's) foot comment and the last one down
+//     its value (lastFoot), which go with it too (footLines), or stay
+//     after an entry's new lines, its key keeping it (keepFoot); comment lines right above it that are not its head
 //     comment (the entry before's foot comment) stay, and the text is
 //     read back, every comment in its place;
 //   - a line break other than LF or CRLF in the text (the lines are cut
@@ -2032,8 +2049,16 @@ func keysOf(m *yaml.Node) map[string]bool {
 // ("|+"), whose value the blank lines cut could be part of, and no line
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, outer, ok bool) {
-	if commentedBelow(e.key) || e.val != nil && anchoredIn(e.val) ||
-		commentedBelow(e.read) || e.value != nil && anchoredIn(e.value) ||
+	// (a removed item's nodes' comments go with it, as an entry's
+	// value's do; not one an item written anew replaces, whose comments
+	// the writer would write in its own layout)
+	items := e.value == nil && !e.replaced
+	below := commentedBelow
+	if items {
+		below = anchoredIn
+	}
+	if below(e.key) || e.val != nil && anchoredIn(e.val) ||
+		below(e.read) || e.value != nil && anchoredIn(e.value) ||
 		e.key.HeadComment != e.read.HeadComment || e.key.FootComment != e.read.FootComment ||
 		tagged(e.read) || e.value != nil && tagged(e.value) || withProps(chunk, ranges, e.parent) {
 		// (the text's nodes too: Read expands aliases into copies, and
@@ -2098,7 +2123,8 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	// those right after them right of its column (the foot comments of
 	// the value's last nodes). A comment line there without such
 	// comments in the value is another node's: refused.
-	inner := e.value != nil && headOrFoot(e.value) || e.val != nil && headOrFoot(e.val)
+	inner := e.value != nil && headOrFoot(e.value) || e.val != nil && headOrFoot(e.val) ||
+		items && slices.ContainsFunc(e.read.Content, headOrFoot)
 	for l := ls; l < to; {
 		line, next := lineAt(chunk, l)
 		if commentLine(line) && !inner {
@@ -2152,19 +2178,25 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		}
 		l = next
 	}
-	if foot := e.read.FootComment; foot != "" {
+	if f := lastFoot(e.read, e.value); f != nil {
 		// the entry's foot comment (a key's or an item's; yaml.v3 gives
 		// it the comment lines after the entry that a blank line ends,
 		// and with CRLF line ends every comment line after it) goes with
 		// it, or, rewritten, is written again after its new lines (the
 		// key keeps it): the comment lines that follow the entry's,
 		// which must be that comment and nothing else, and a removed
-		// entry's blank lines before them; the text is read back
-		end, ok := footLines(chunk, to, foot, col, !e.rewrite)
-		if !ok {
+		// entry's blank lines before them; the text is read back. So
+		// does the last foot comment down its value (lastFoot: "- a:\n
+		// - p\n# c", p's) where its lines are at the entry's column, not
+		// taken above (right of it, they were)
+		end, ok := footLines(chunk, to, f.FootComment, col, !e.rewrite || e.keepFoot && f == e.read)
+		if !ok && f == e.read {
 			return 0, 0, false, false
 		}
-		to, outer = end, true
+		if ok && !(e.keepFoot && f == e.read) {
+			to = end
+		}
+		outer = outer || ok
 	}
 	for l := to; l < len(chunk); {
 		line, next := lineAt(chunk, l)
@@ -2740,7 +2772,10 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	}
 	// (a head comment the key keeps stays in its lines: keepHead)
 	keep := e.key.HeadComment != "" && e.key.HeadComment == e.oldKey.HeadComment
-	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep, rewrite: true}, first, blocks)
+	// (and a foot comment it keeps stays in its lines after the new
+	// ones, followed by what followed it: keepFoot)
+	keepFoot := e.key.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
+	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep, keepFoot: keepFoot, rewrite: true}, first, blocks)
 	if !ok {
 		return 0, 0, nil, false, false
 	}
@@ -2748,6 +2783,9 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	// of its comments, whose text is then the source's
 	stand := *e.key
 	stand.Kind, stand.Tag, stand.Value, stand.Style, stand.Anchor = yaml.ScalarNode, "!!str", "k", 0, ""
+	if keepFoot {
+		stand.FootComment = ""
+	}
 	rendered, ok := s.renderedEntry(chunk, ranges, valueEdit{kind: entryAdded, key: &stand, val: e.val, sibling: e.read, parent: e.parent, keepHead: keep})
 	kr, found := ranges.Of(e.read)
 	if !ok || !found {

@@ -1355,6 +1355,12 @@ func TestRemoveEntries(t *testing.T) {
 			}
 			MapSet(MapGet(Root(st.Docs[0]), "metadata"), "name", v)
 		}, "l:\r\n- x\r\nmetadata:\r\n  name:\r\n  - p\r\n  - q\r\n  # w\r\n  namespace: ci\r\n"},
+		// a removed item's nodes' comments go with it, as an entry's
+		// value's do (a head comment inside, a foot comment down its last
+		// entries); the next item's head comment stays
+		{"an item with a head comment inside", "l:\n- name: a\n  # about args\n  args:\n  - x\n- name: b\n", remove("l", "0"), "l:\n- name: b\n"},
+		{"an item with a foot comment inside", "l:\n- name: a\n  args:\n  - x\n  # after x\n- name: b\n", remove("l", "0"), "l:\n- name: b\n"},
+		{"an item before the next one's head comment", "l:\n- name: a\n  args:\n  - x\n# about b\n- name: b\n", remove("l", "0"), "l:\n# about b\n- name: b\n"},
 		// the comment above the line of blanks is a's foot comment: it
 		// stays, the line of blanks too (blank lines that hold blanks
 		// stay: they may be a block scalar's), the text read back
