@@ -1077,22 +1077,6 @@ func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
 	if got.Kind == yaml.MappingNode {
 		step = 2
 	}
-	if got.Kind == yaml.MappingNode {
-		// a key's foot comment written after the lines of its value
-		// written anew, which the text gives to a node inside the value
-		// ("k:\r\n- p\r\n# f": p's, yaml.v3)
-		for i := 0; i+1 < len(got.Content); i += 2 {
-			gk, wk := got.Content[i], want.Content[i]
-			if f := wk.FootComment; f != "" && foot(gk) == "" {
-				if gd, _ := landedFoot(got.Content[i+1], want.Content[i+1], foot); gd != nil && foot(gd) == f {
-					if over == nil {
-						over = map[*yaml.Node]string{}
-					}
-					over[gk], over[gd] = f, ""
-				}
-			}
-		}
-	}
 	if n := len(got.Content) / step; n >= 2 && (got.Kind == yaml.MappingNode || got.Kind == yaml.SequenceNode) {
 		last := (n - 1) * step
 		// source is the node of an earlier entry whose foot comment f
@@ -1130,6 +1114,24 @@ func footsMovedOver(got, want *yaml.Node, over map[*yaml.Node]string) bool {
 				over = map[*yaml.Node]string{}
 			}
 			over[g], over[gf] = "", f
+		}
+	}
+	if got.Kind == yaml.MappingNode {
+		// a key's foot comment written after the lines of its value
+		// written anew, which the text gives to a node inside the value
+		// ("k:\r\n- p\r\n# f": p's, yaml.v3); after the moves above,
+		// which may have given the key a comment of the same text
+		// (FuzzReplaceValues, 2026-11-30: "#" twice)
+		for i := 0; i+1 < len(got.Content); i += 2 {
+			gk, wk := got.Content[i], want.Content[i]
+			if f := wk.FootComment; f != "" && foot(gk) == "" {
+				if gd, _ := landedFoot(got.Content[i+1], want.Content[i+1], foot); gd != nil && foot(gd) == f {
+					if over == nil {
+						over = map[*yaml.Node]string{}
+					}
+					over[gk], over[gd] = f, ""
+				}
+			}
 		}
 	}
 	for i := range got.Content {
