@@ -248,6 +248,14 @@ func a51Check(in string, edit a51Edit) (r a51Result) {
 			}
 			if !sameComments(v3[i], st.Docs[i]) {
 				r.bad = fmt.Sprintf("document %d: comment lines lost or added (yaml.v3)", i)
+				if crlf && a51LineThenComment(string(out)) && a51Dropped(v3[i:i+1], st.Docs[i:i+1]) {
+					// (below a line comment with CRLF line ends, the
+					// known difference below, and a line dropped: "k0:
+					// v0\r\nn0:\r\n  - [a] # lc\r\n# e1\r\n\r\n    #
+					// e2\r\n# e3\r\n", "# e1" n0's and "# e3" lost to
+					// yaml.v3, written so before 78943ec)
+					r.bad, r.known = "", "CRLF: a line comment, then a comment line"
+				}
 				if a51Dropped(v3[i:i+1], st.Docs[i:i+1]) && a51DropsOnly(v3[i], back.Docs[i]) {
 					// (yaml.v3 drops a comment line it would give a node
 					// holding one already, which kmerge's reader keeps: a
@@ -897,7 +905,7 @@ func TestAttack51Systematic(t *testing.T) {
 						}
 						for vi, v := range a51Values {
 							n++
-							if !a51Full() && n%7 != 0 {
+							if !a51Full() && n%10 != 0 {
 								continue
 							}
 							what := fmt.Sprintf("%s, last %s, foot %s, then %q, add %s", ctx.name, last.name, foot.name, after, v.name)
@@ -1479,7 +1487,7 @@ func TestAttack51Gaps(t *testing.T) {
 					}
 					for _, name := range a51GapValues {
 						n++
-						if !a51Full() && n%11 != 0 {
+						if !a51Full() && n%13 != 0 {
 							continue
 						}
 						s.run(t, text, a51Add(0, ctx.path, values[name]), name)
