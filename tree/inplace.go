@@ -672,9 +672,16 @@ func pairNodes(a, b *yaml.Node, at map[*yaml.Node]*yaml.Node) bool {
 }
 
 // footHolder returns the node in n (n or below it) without a foot
-// comment whose node in the text read back (at) holds foot, or nil.
+// comment whose node in the text read back (at) holds foot, or nil (and
+// nil for an empty plain scalar, where the two readers differ).
 func footHolder(n *yaml.Node, at map[*yaml.Node]*yaml.Node, foot string) *yaml.Node {
 	if n.FootComment == "" && at[n] != nil && at[n].FootComment == foot {
+		if n.Kind == yaml.ScalarNode && n.Value == "" && n.Style&^yaml.TaggedStyle == 0 {
+			// (not an empty value, "- !t": kmerge's reader gives it the
+			// comment where yaml.v3 gives it to the key above; attack,
+			// 2026-11-30)
+			return nil
+		}
 		return n
 	}
 	for _, c := range n.Content {

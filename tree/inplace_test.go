@@ -1581,6 +1581,9 @@ func TestAddEntries(t *testing.T) {
 		// before its last entry's foot comment (it moves to z): each
 		// move is taken where the text read back shows it (footsMoved)
 		{"two ends, one foot comment moved", "m:\n  l:\n    app: x\n    # foot\n\ns: 1\n# end\n", both(add("n2: x", 1, "m"), add("z: 0", 2)), "m:\n  l:\n    app: x\n    # foot\n  n2: x\n\ns: 1\nz: 0\n# end\n"},
+		// not onto an empty value: kmerge's reader gives "# end" to the
+		// "!t" item, yaml.v3 to n0 (attack51)
+		{"comment at the end, a list ending with an empty value added", "x:\n  a: 1\n  # end\n...\n", add("n0:\n- p\n- !t", 1, "x"), ""},
 		{"comment at the end, a list added", "c:\n- x\nb: 1\n# end\n", add("l:\n- p\n- q", 2), "c:\n- x\nb: 1\nl:\n- p\n- q\n# end\n"},
 		{"an item added before a commented-out last item", "l:\n- a\n# - b\n", add("- c", 1, "l"), "l:\n- a\n- c\n# - b\n"},
 		// not in place
