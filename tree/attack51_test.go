@@ -55,7 +55,6 @@ type a51Stats struct {
 	cases, skipped, inPlace, v3, bad int
 	key, end, middle                 int
 	known                            map[string]int
-	shown                            int
 	middles                          []string
 	outcomes                         map[outcome]int
 }
@@ -675,7 +674,6 @@ type a51Ctx struct {
 	col    int    // its entries' column (the dash's for a list)
 	seq    bool
 	path   []any // keys and indexes from the root
-	after  string
 }
 
 var a51Ctxs = []a51Ctx{
