@@ -599,6 +599,13 @@ func footsMoved(doc *yaml.Node, edits []valueEdit, back *yaml.Node) *yaml.Node {
 		if k < 0 || e.key.FootComment != "" {
 			continue
 		}
+		if t := e.parent; t == nil || e.afterK == nil || len(t.Content) < step || t.Content[len(t.Content)-step] != e.afterK {
+			// (the kept entry was not the last in the text: the entries
+			// after it were removed, and the comment lines after it,
+			// its own foot comment, stay its; "a: 1\n# fa\n\nb: 2"
+			// without b, given zz, wrote "# fa" after zz; attack50)
+			continue
+		}
 		var value *yaml.Node
 		if step == 2 {
 			value = b.Content[k*step+1]

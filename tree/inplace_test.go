@@ -1581,6 +1581,13 @@ func TestAddEntries(t *testing.T) {
 		// before its last entry's foot comment (it moves to z): each
 		// move is taken where the text read back shows it (footsMoved)
 		{"two ends, one foot comment moved", "m:\n  l:\n    app: x\n    # foot\n\ns: 1\n# end\n", both(add("n2: x", 1, "m"), add("z: 0", 2)), "m:\n  l:\n    app: x\n    # foot\n  n2: x\n\ns: 1\nz: 0\n# end\n"},
+		// a removed last entry's place: the comment lines after the entry
+		// before are its own foot comment, which stays its (no move: the
+		// entry was not the last in the text; attack50)
+		{"after the foot comment of an entry whose next was removed", "a: 1\n# fa\n\nb: 2\n", both(func(st *Stream) {
+			r := Root(st.Docs[0])
+			r.Content = r.Content[:2]
+		}, add("zz: new", 1)), ""},
 		// not onto an empty value: kmerge's reader gives "# end" to the
 		// "!t" item, yaml.v3 to n0 (attack51)
 		{"comment at the end, a list ending with an empty value added", "x:\n  a: 1\n  # end\n...\n", add("n0:\n- p\n- !t", 1, "x"), ""},
