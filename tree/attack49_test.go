@@ -34,6 +34,7 @@ type a49Stats struct {
 	afterComment                                      int                                // in place, new lines right after a comment line of the input
 	label                                             string                             // what a failure's message starts with
 	inPlaceCheck                                      func(in string, out []byte) string // more checks of a text written in place
+	seen                                              int                                // (raceSkip)
 	known                                             int                                // outputs of known, older moves (a49DocFoot, a49FirstLine, a49Dropped, a49LineThenComment)
 	older                                             int                                // wrong texts not written in place (the splice's, the writer's)
 }
@@ -46,6 +47,9 @@ func (s *a49Stats) String() string {
 // run checks edit of in (a49Check) and reports a failure (the first 15).
 func (s *a49Stats) run(t *testing.T, in string, edit a49Edit, pure bool) {
 	t.Helper()
+	if raceSkip(&s.seen) {
+		return
+	}
 	bad, inPlace, v3, after := a49Check(in, edit, pure)
 	if bad == "" && inPlace && s.inPlaceCheck != nil {
 		bad = s.inPlaceCheck(in, a49Out)

@@ -218,6 +218,7 @@ type a50Stats struct {
 	keepHead                                                                             bool // (the case's edit: op 14)
 	looseBlanks                                                                          bool // blank lines placed otherwise, none added, logged (the random streams)
 	loose                                                                                int
+	seen                                                                                 int // (raceSkip)
 }
 
 func (s *a50Stats) String() string {
@@ -335,6 +336,9 @@ func (s *a50Stats) runEdit(t *testing.T, in string, edit a48Edit, foot, above, l
 // holds every comment where the edited tree has it (a50Strict).
 func (s *a50Stats) runEditStrict(t *testing.T, in string, edit a48Edit, foot, above, lines, strict bool, what string) {
 	t.Helper()
+	if raceSkip(&s.seen) {
+		return
+	}
 	res, bad := a48Check(in, edit)
 	if strict && res.inPlace && (bad == "" || strings.HasPrefix(bad, "blank lines between")) {
 		// (the foot comment moved with the blank line after it, which
