@@ -397,7 +397,12 @@ func a49LineThenComment(text string) bool {
 // a49Dropped reports whether got holds fewer comment lines than want,
 // none that want does not.
 func a49Dropped(got, want *yaml.Node) bool {
-	g, w := commentLines(got, nil), commentLines(want, nil)
+	return droppedLines(commentLines(got, nil), commentLines(want, nil))
+}
+
+// droppedLines reports whether g, comment lines, are fewer than w and
+// each one of w's (a49Dropped, a51Dropped).
+func droppedLines(g, w []string) bool {
 	if len(g) >= len(w) {
 		return false
 	}

@@ -349,7 +349,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			// (a foot comment of the key that its lines held stays in
 			// them, after the new lines: the new lines do not end with
 			// it, rewrittenLines' keepFoot)
-			kept := e.oldKey.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
+			kept := keepsFoot(e)
 			g = textEdit{from: from, to: to, text: text, added: true, block: mayEndInBlock(e.key, e.val), foot: endsWithFoot(e.key, e.val) && !kept, inline: from > 0 && chunk[from-1] != '\n'}
 		case headChanged:
 			from, to, text, ok := headText(chunk, ranges, e, first, eol)
@@ -2788,7 +2788,7 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 	keep := e.key.HeadComment != "" && e.key.HeadComment == e.oldKey.HeadComment
 	// (and a foot comment it keeps stays in its lines after the new
 	// ones, followed by what followed it: keepFoot)
-	keepFoot := e.key.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
+	keepFoot := keepsFoot(e)
 	from, to, outer, ok = removedLines(chunk, ranges, valueEdit{kind: entryRemoved, parent: e.parent, read: e.read, value: e.value, key: e.oldKey, val: e.oldVal, keepHead: keep, keepFoot: keepFoot, rewrite: true}, first, blocks)
 	if !ok {
 		return 0, 0, nil, false, false
@@ -2834,6 +2834,14 @@ func (s *Stream) rewrittenLines(chunk []byte, ranges *fastyaml.Ranges, e valueEd
 		return 0, 0, nil, false, false
 	}
 	return from, to, withBreaks(rendered, eol, false, final), outer, true
+}
+
+// keepsFoot reports whether entry e, written anew (rewrittenLines), keeps
+// its key's foot comment lines as they are after its new lines: its key
+// has the snapshot's foot comment, and nothing in its new value has one
+// after it (lastFoot).
+func keepsFoot(e valueEdit) bool {
+	return e.key.FootComment != "" && e.key.FootComment == e.oldKey.FootComment && lastFoot(e.key, e.val) == e.key
 }
 
 // finalBreak says whether the writer's lines for the entry whose key (or
