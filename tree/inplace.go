@@ -830,17 +830,20 @@ func ownText(chunk []byte, first bool) []byte {
 // blanksFollow reports whether the blank lines of text from offset at on
 // (after an added entry's lines, what is cut around them cut) may follow
 // the added entry: none holds a tab (yaml.v3 reads a tab on a blank line
-// after a plain scalar, not after a quoted one or a key), and there are
-// none when the entry may end with a block scalar (block): a blank line
-// would be its value's ("|+" keeps empty lines, and a line of blanks more
-// indented than its text is a line of it).
+// after a plain scalar, not after a quoted one or a key), and when the
+// entry may end with a block scalar (block) each is empty: a line of
+// blanks more indented than the scalar's text is a line of it. An empty
+// line after a block scalar is not its value's, but with the keep
+// chomping indicator ("|+"), whose value's own empty lines end the new
+// text (text before at ends with an empty line): there are none then.
 func blanksFollow(text []byte, at int, block bool) bool {
+	keep := block && (bytes.HasSuffix(text[:at], []byte("\n\n")) || bytes.HasSuffix(text[:at], []byte("\n\r\n")))
 	for l := at; l < len(text); {
 		line, next := lineAt(text, l)
 		if !blankLine(line) {
 			break
 		}
-		if block || bytes.IndexByte(line, '\t') >= 0 {
+		if keep || block && !emptyLine(line) || bytes.IndexByte(line, '\t') >= 0 {
 			return false
 		}
 		l = next
@@ -903,6 +906,12 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 			return true
 		}
 		if key || a.Style&block != 0 || b.Style&block != 0 || a.Value == "" || b.Value == "" {
+			return false
+		}
+		if !flow && b.Style&yaml.DoubleQuotedStyle == 0 && strings.ContainsAny(b.Value, "\n\r\u0085\u2028\u2029") {
+			// a text of lines the writer writes over lines (a block
+			// scalar, a quoted scalar folded): not in the place of a
+			// value on its line, the entry is written anew (rewritable)
 			return false
 		}
 		edits.list = append(edits.list, valueEdit{kind: valueChanged, read: read, now: b, flow: flow})

@@ -37,6 +37,13 @@ func TestReplaceValues(t *testing.T) {
 			n.Value, n.Style = v, 0 // as a patch's new node has it
 		}
 	}
+	// newText puts a new string node of the text in the place of the
+	// value of key (as a patch does)
+	newText := func(key string) func(st *Stream, v string) {
+		return func(st *Stream, v string) {
+			MapSet(Root(st.Docs[len(st.Docs)-1]), key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v})
+		}
+	}
 	for _, c := range []struct {
 		name, in string
 		edit     func(st *Stream, v string)
@@ -139,6 +146,13 @@ func TestReplaceValues(t *testing.T) {
 			n.Value, n.Tag = v, "!!str"
 		}, "x", "0: 1\n! : x\n"},
 		{"blanks before the colon", "a   : |\n  b\n", set("a"), "x", "a   : |-\n  x\n"},
+		// a text of lines before an empty line: a block scalar, the
+		// empty line after it (the random edits' 02-multi-service, which
+		// went to the splice; 2026-11-30); not before a line of blanks
+		{"new text over lines", "a: b\n", set("a"), "x\ny", "a: |-\n  x\n  y\n"},
+		{"new text over lines, a line comment", "a: b # c\nd: 1\n", set("a"), "x\ny\n", "a: | # c\n  x\n  y\nd: 1\n"},
+		{"text of lines before an empty line", "a: b\n\nc: 1\n", newText("a"), "x\ny\n", "a: |\n  x\n  y\n\nc: 1\n"},
+		{"text of lines before a line of blanks", "a: b\n   \nc: 1\n", newText("a"), "x\ny\n", ""},
 		{"emptied", "a: b\n", set("a"), "", "a: \"\"\n"},
 		{"was empty", "a:\nb: 1\n", set("a"), "x", "a: !!null x\nb: 1\n"},
 		// a compact mapping's first key written anew: its first line
@@ -154,7 +168,6 @@ func TestReplaceValues(t *testing.T) {
 		// the key's line comment would be written after the new value,
 		// where it reads as the value's (FuzzReplaceValues)
 		{"a key's line comment over a value below", "a: # c\n  !\nb: 1\n", set("a"), "x", ""},
-		{"new text over lines", "a: b\n", set("a"), "x\ny", ""},
 		// the line comment of a block collection waits for the next
 		// scalar's line (the writer, as yaml.v3): the entry written alone
 		// would drop it, the document written whole puts it after "b: 1"
@@ -1719,6 +1732,11 @@ func TestAddEntries(t *testing.T) {
 		{"a tab on a blank line after", "a: 1\n  \t\nb: 2\n", add("k: 'yes'", 1), ""},
 		{"blank lines after a new keep block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\\n\"", 1), ""},
 		{"blanks after a new block scalar", "a: 1\n     \nb: 2\n", add("k: \"x\\n\"", 1), ""},
+		// an empty line is not a clipped block scalar's: the new entry
+		// goes before it (the random edits' 01-deployment, 2026-11-30)
+		{"an empty line after a new block scalar", "a: 1\n\nb: 2\n", add("k: \"x\\n\"", 1), "a: 1\nk: |\n  x\n\nb: 2\n"},
+		{"an empty line after a new block scalar, CRLF", "a: 1\r\n\r\nb: 2\r\n", add("k: \"x\\n\"", 1), "a: 1\r\nk: |\r\n  x\r\n\r\nb: 2\r\n"},
+		{"empty lines after a new block scalar item", "l:\n- a\n\n\nm: 1\n", add("- \"x\\ny\\n\"", 1, "l"), "l:\n- a\n- |\n  x\n  y\n\n\nm: 1\n"},
 		// the writer chooses a block scalar for a text of lines: at the
 		// end of a text without a final line break, its last line would
 		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-29)
