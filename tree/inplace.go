@@ -129,8 +129,8 @@ type valueEdit struct {
 	// FuzzReplaceValues, 2026-11-30)
 	keepHead bool
 
-	// a removed entry or item that an added one goes in place of
-	// (an added one's replaces)
+	// a removed entry or item that an added one holding a comment goes
+	// in place of (an added one's replaces)
 	replaced bool
 
 	// a removed entry whose foot comment lines stay, after the lines
@@ -294,9 +294,13 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			heads[e.replaces], e.keepHead = true, true
 		}
 	}
+	// a removed item that an added one holding comments goes in place of
+	// keeps its own comment lines out of its cut (the writer lays out the
+	// new item's comments, which may be the same ones); in place of one
+	// without any comment, the removed item's comments go with it
 	replacedBy := map[*yaml.Node]bool{}
 	for _, e := range edits.list {
-		if e.kind == entryAdded && e.replaces != nil {
+		if e.kind == entryAdded && e.replaces != nil && (commented(e.key) || commented(e.val)) {
 			replacedBy[e.replaces] = true
 		}
 	}
@@ -2073,8 +2077,8 @@ func keysOf(m *yaml.Node) map[string]bool {
 // break other than LF and CRLF (cutsLines).
 func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blocks bool) (from, to int, outer, ok bool) {
 	// (a removed item's nodes' comments go with it, as an entry's
-	// value's do; not one an item written anew replaces, whose comments
-	// the writer would write in its own layout)
+	// value's do; not one an item written anew with comments replaces,
+	// whose comments the writer would write in its own layout: replaced)
 	items := e.value == nil && !e.replaced
 	below := commentedBelow
 	if items {
@@ -2326,7 +2330,9 @@ func commentedBelow(n *yaml.Node) bool {
 // footLines returns the offset after the comment lines of chunk from
 // offset at on (after blank lines, when blanks), which must be the foot
 // comment foot, line for line, at column col or right of it; ok is false
-// when they are not, or another comment line follows them. The blank
+// when they are not, or another comment line follows them at column col
+// or right of it (one left of it is an outer node's: "# end" at the
+// root's column after a nested list's last item's "# no more"). The blank
 // lines that end a foot comment ("# c\n" before a blank line) stay, as
 // the blank lines around a removed entry do; without blanks (the entry's
 // lines written again, the comment with them) the comment must hold no
@@ -2361,7 +2367,7 @@ func footLines(chunk []byte, at int, foot string, col int, blanks bool) (int, bo
 		l = next
 	}
 	if l < len(chunk) {
-		if line, _ := lineAt(chunk, l); commentLine(line) {
+		if line, _ := lineAt(chunk, l); commentLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= col {
 			return 0, false
 		}
 	}

@@ -1974,9 +1974,18 @@ func TestReplaceItems(t *testing.T) {
 		}, "l:\n#  c\n - 0: x\n"},
 		// a comment line after the removed item's lines at its column
 		// stays after the new one (read back at once: every comment in
-		// its place); right of it, refused
+		// its place); right of it, it is the removed item's own (the
+		// foot comment of its key, yaml.v3), which goes with it: the new
+		// item has no comment (the edited tree holds no "# end"), and
+		// one that has comments is laid out by the writer, refused
 		{"replaced before a comment", "l:\n- name: web\n- name: metrics\n# end\n", to("l", 0, "name: proxy"), "l:\n- name: web\n- name: proxy\n# end\n"},
-		{"replaced before an indented comment", "l:\n- name: web\n- name: metrics\n  # end\n", to("l", 0, "name: proxy"), ""},
+		{"replaced before an indented comment", "l:\n- name: web\n- name: metrics\n  # end\n", to("l", 0, "name: proxy"), "l:\n- name: web\n- name: proxy\n"},
+		{"replaced before an indented comment, by a commented item", "l:\n- name: web\n- name: metrics\n  # end\n", to("l", 0, "name: proxy # p"), ""},
+		// the removed item's last foot comment down it, at the dash's
+		// column, before a comment line of the root: the item's comment
+		// goes with it, the root's stays (the random edits' CronJob,
+		// 2026-11-30)
+		{"replaced before its foot comment and an outer one", "l:\n  - a:\n    - p\n  # no more\n# end\n", to("l", "x"), "l:\n  - x\n# end\n"},
 		// no item stays: the new one goes where the removed one was, its
 		// line (its line comment with it, the removed item's) cut
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
