@@ -2342,7 +2342,7 @@ func footLines(chunk []byte, at int, foot string, col int, blanks bool) (int, bo
 	if !blanks && strings.Contains(foot, "\n\n") {
 		return 0, false
 	}
-	l := at
+	l, least := at, col
 	for blanks && l < len(chunk) {
 		line, next := lineAt(chunk, l)
 		if !blankLine(line) {
@@ -2361,13 +2361,14 @@ func footLines(chunk []byte, at int, foot string, col int, blanks bool) (int, bo
 			l = next
 			continue
 		}
-		if !commentLine(line) || len(line)-len(trimmed) < col || string(trimmed) != want {
+		if !commentLine(line) || string(trimmed) != want {
 			return 0, false
 		}
+		least = min(least, len(line)-len(trimmed))
 		l = next
 	}
 	if l < len(chunk) {
-		if line, _ := lineAt(chunk, l); commentLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= col {
+		if line, _ := lineAt(chunk, l); commentLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= least {
 			return 0, false
 		}
 	}
@@ -2588,7 +2589,19 @@ func (s *Stream) addedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, 
 			return 0, nil, false, false
 		}
 		at = next
-		lead = next == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
+		for _, c := range cuts {
+			if c.from < at && at < c.to {
+				// the end of the entry before is cut (its last item
+				// removed, its foot comment lines with it): the new
+				// lines go where the cut starts, after what is left of
+				// it (the random edits' CronJob, 2026-11-30)
+				if c.to == len(chunk) && chunk[len(chunk)-1] != '\n' {
+					return 0, nil, false, false // (the text's last line, without a line break)
+				}
+				at = c.from
+			}
+		}
+		lead = at == len(chunk) && (len(chunk) == 0 || chunk[len(chunk)-1] != '\n')
 		if lead && (endsInBlockScalar(e.afterK, e.afterV) || mayEndInBlock(e.key, e.val) && !endsInBlockScalar(e.key, e.val)) {
 			// (the last line of a block scalar before would get a line
 			// break, its value too; a new text of lines without a block

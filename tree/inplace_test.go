@@ -1742,6 +1742,25 @@ func TestAddEntries(t *testing.T) {
 		// have none ("x\ny\n" read "x\ny"; attack, 2026-11-29)
 		{"a new text of lines at the end without a final newline", "a: 1", add("k: \"x\\ny\\n\"", 1), ""},
 		{"a new item, a text of lines, at the end without a final newline", "l:\n- x", add("- \"p\\nq\\n\"", 1, "l"), ""},
+		// the last item of the entry before removed, with its foot
+		// comment at the outer item's column (the reader's, as yaml.v3's:
+		// q's), an outer comment after it: the item's lines and its
+		// comment cut, the new entry where they were (the random edits'
+		// CronJob, 2026-11-30; before, the insertion fell inside the cut)
+		{"after a list whose last item is removed with its foot comment", "l:\n  - name: a\n    args:\n    - p\n    - q\n  # no more\n# end\n", both(add("z: 0", 2, "l", "0"), func(st *Stream) {
+			a := at(st, []string{"l", "0", "args"})
+			a.Content = a.Content[:1]
+		}), "l:\n  - name: a\n    args:\n    - p\n    z: 0\n# end\n"},
+		{"a last item removed with its foot comment left of it", "l:\n  - name: a\n    args:\n    - p\n    - q\n  # no more\n# end\n", func(st *Stream) {
+			a := at(st, []string{"l", "0", "args"})
+			a.Content = a.Content[:1]
+		}, "l:\n  - name: a\n    args:\n    - p\n# end\n"},
+		// (two comment lines there at the end of the document are l's
+		// foot comment, the reader's as yaml.v3's: they stay)
+		{"a last item removed before the foot comment of the list's key", "l:\n  - name: a\n    args:\n    - p\n    - q\n  # no more\n  # and\n", func(st *Stream) {
+			a := at(st, []string{"l", "0", "args"})
+			a.Content = a.Content[:1]
+		}, "l:\n  - name: a\n    args:\n    - p\n  # no more\n  # and\n"},
 		{"blanks after a new block scalar, a removal between", "a: 1\nb: 2\n     \nc: 3\n", both(add("k: \"x\\n\"", 1), func(st *Stream) {
 			r := Root(st.Docs[0])
 			r.Content = slices.Delete(r.Content, 4, 6) // b
