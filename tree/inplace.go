@@ -965,6 +965,16 @@ func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
 	return true
 }
 
+// merges reports whether n is a mapping with a merge key ("<<").
+func merges(n *yaml.Node) bool {
+	for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+		if isMergeKey(n.Content[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // keysRead reports whether mapping read, as the text reads it, has the
 // keys of mapping a, of as many entries, one for one: the same kinds and
 // values (a merge key's "<<" is none of a's keys, which hold the entries
@@ -1041,6 +1051,10 @@ func entryValueEdits(read, a, b *yaml.Node, ka, kb int, edits *editList) bool {
 	// value (its anchor stays, for the other aliases), where the text,
 	// aliases expanded, reads as the snapshot
 	alias := read != nil && rv.Kind == yaml.AliasNode && edits.expanded
+	// so too a mapping with a merge key ("<<: *m") whose entries changed:
+	// the tree holds the entries it merged, which the new lines write out
+	// (not one with an anchor in it: an alias elsewhere would lose it)
+	alias = alias || read != nil && edits.expanded && merges(rv) && !anchoredIn(rv)
 	if !rewritable(a.Content[ka+1], b.Content[kb+1]) && !alias || read != nil && (!readAs(rk, a.Content[ka]) || !alias && !readAs(rv, a.Content[ka+1])) {
 		// (the text's entry must be the snapshot's: "<<: *m" is read
 		// as m's entries)
@@ -1247,11 +1261,23 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		tail++
 	}
 	steps := alignItems(a.Content[head:na-tail], b.Content[head:nb-tail], &edits.cells)
-	before := head - 1              // the last item of a that stays, before the steps done
-	var removed, added []*yaml.Node // (in the whole list)
-	var replaces *yaml.Node         // the first item removed since the last that stays, as the text reads it
-	var pending []int               // items of b to add before the next item of a that stays
-	since := 0                      // removed's length when the last that stays was passed
+	before := head - 1               // the last item of a that stays, before the steps done
+	var removed, added []*yaml.Node  // (in the whole list)
+	var replaces *yaml.Node          // the first item removed since the last that stays, as the text reads it
+	var pending []int                // items of b to add before the next item of a that stays
+	since := 0                       // removed's length when the last that stays was passed
+	aliases := map[*yaml.Node]bool{} // removed items whose text is an alias ("- *a")
+	remove := func(i int) {
+		mine = append(mine, len(edits.list))
+		appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
+		removed = append(removed, a.Content[i])
+		if replaces == nil {
+			replaces = child(i)
+		}
+		if r := child(i); r != nil && r.Kind == yaml.AliasNode {
+			aliases[a.Content[i]] = true
+		}
+	}
 	flush := func(next int) bool {
 		// the items removed and added since the last that stays, before
 		// item next of a (which stays)
@@ -1284,12 +1310,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		i, j := head+st.i, head+st.j
 		switch st.op {
 		case removedItem:
-			mine = append(mine, len(edits.list))
-			appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
-			removed = append(removed, a.Content[i])
-			if replaces == nil {
-				replaces = child(i)
-			}
+			remove(i)
 		case addedItem:
 			pending = append(pending, j)
 			added = append(added, b.Content[j])
@@ -1300,12 +1321,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 					// not written in place: the one removed, the other
 					// added
 					edits.list = edits.list[:n]
-					mine = append(mine, len(edits.list))
-					appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
-					removed = append(removed, a.Content[i])
-					if replaces == nil {
-						replaces = child(i)
-					}
+					remove(i)
 					pending = append(pending, j)
 					added = append(added, b.Content[j])
 					continue
@@ -1324,6 +1340,13 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 	// anew whole, more lines than the edit (FuzzReplaceValues,
 	// 2026-11-29; attack, 2026-11-29): left to the general way
 	removed, added = moveItems(edits.list, mine, removed, added)
+	if edits.expanded && len(aliases) > 0 {
+		// an alias item whose copy changed has no layout of its own to
+		// keep ("- *a"): it is written anew, expanded, where it was (its
+		// anchor stays, for the other aliases), where the text, aliases
+		// expanded, reads as the snapshot (expanded)
+		removed = slices.DeleteFunc(slices.Clone(removed), func(n *yaml.Node) bool { return aliases[n] })
+	}
 	return replacedItems(removed, added)
 }
 

@@ -582,6 +582,10 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 		if top := aliasTop(st, c); top != nil {
 			copies = append(copies, top)
 		}
+		if top := mergeTop(t, st, c); top != nil {
+			// (a mapping with a merge key: its entry written anew too)
+			copies = append(copies, top)
+		}
 		step := 1
 		if c.Kind == yaml.MappingNode {
 			step = 2
@@ -652,6 +656,11 @@ func removeRandom(t *testing.T, data []byte, seed uint64) []outcome {
 			// (in an alias's copy, the entry of the alias is written
 			// anew with its new value: its lines)
 			budget = max(budget, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, copyRoot}}))
+		}
+		if m := mergeTop(t, st, changed); m != nil {
+			// (in a mapping with a merge key, its entry is written anew,
+			// the merged entries written out: its lines)
+			budget = max(budget, entryLines(t, st.Style, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"}, m}}))
 		}
 		if item := oneEntryItem(st.Docs, changed); item != nil {
 			// (a list's item of one entry whose value changed is written
@@ -736,6 +745,53 @@ func aliasTop(st *Stream, n *yaml.Node) *yaml.Node {
 			if find(c) {
 				if isAlias(m) {
 					top = m // (the outermost, the last found on the way up: an alias in an alias's copy is written anew with it)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range st.Docs {
+		if find(d) {
+			break
+		}
+	}
+	return top
+}
+
+// mergeTop returns the outermost mapping on the path to n (n too), in st's
+// documents, that the source text writes with a merge key ("<<": Read
+// gives it the entries merged; its entry is written anew whole when one
+// changes), or nil. The source is read again without expanding, and the
+// mappings matched by their line and column.
+func mergeTop(t *testing.T, st *Stream, n *yaml.Node) *yaml.Node {
+	raw, err := fastyaml.Parse(st.src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type at struct{ line, col int }
+	merged := map[at]bool{}
+	for _, d := range raw {
+		anyNode(d, func(m *yaml.Node) bool {
+			if merges(m) {
+				merged[at{m.Line, m.Column}] = true
+			}
+			return false
+		})
+	}
+	var top *yaml.Node
+	var find func(m *yaml.Node) bool
+	find = func(m *yaml.Node) bool {
+		if m == n {
+			if m.Kind == yaml.MappingNode && merged[at{m.Line, m.Column}] {
+				top = m
+			}
+			return true
+		}
+		for _, c := range m.Content {
+			if find(c) {
+				if m.Kind == yaml.MappingNode && merged[at{m.Line, m.Column}] {
+					top = m // (the outermost, the last found on the way up)
 				}
 				return true
 			}
@@ -977,6 +1033,12 @@ func replaceRandom(t *testing.T, data []byte, seed uint64) []outcome {
 					// an alias's copy changed: its entry written anew
 					// with the new value (FuzzReplaceValues, 2026-11-30)
 					n = max(n, lines(c))
+				}
+				if m := mergeTop(t, st, v); m != nil {
+					// a value in a mapping with a merge key changed: the
+					// mapping's entry written anew, merged entries written
+					// out (2026-11-30)
+					n = max(n, lines(m))
 				}
 				if item := oneEntryItem(st.Docs, v); item != nil {
 					// (the item written anew from its key: a long key's
@@ -1688,6 +1750,25 @@ func TestAddEntries(t *testing.T) {
 		}, add("z: 3", 1, "d")), "l: &l\n  team: a\nd:\n  team: a\n  z: 3\n"},
 		// under the anchor: its aliases would change too (the general way)
 		{"into the anchored mapping", "l: &l\n  team: a\nd: *l\n", add("z: 3", 1, "l"), ""},
+		// an alias item whose copy changed: written anew, expanded, where
+		// it was (the random edits' anchors, 2026-11-30); the anchored
+		// item and other aliases kept
+		{"into an alias item's copy", "l:\n- &c\n  name: a\n- *c\n- *c\n", both(func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content[1] = Clone(l.Content[1])
+		}, add("z: 3", 1, "l", "1")), "l:\n- &c\n  name: a\n- name: a\n  z: 3\n- *c\n"},
+		// (not with a comment on the alias: the general way)
+		{"into an alias item's copy, a line comment on the alias", "l:\n- &c\n  name: a\n- *c # c\nm: 1\n", both(func(st *Stream) {
+			l := MapGet(Root(st.Docs[0]), "l")
+			l.Content[1] = Clone(l.Content[1])
+		}, add("z: 3", 1, "l", "1")), ""},
+		// a mapping with a merge key whose entries changed: its entry
+		// written anew, the merged entries written out as the tree has
+		// them (the random edits' anchors, 2026-11-30)
+		{"into a mapping with a merge key", "b: &b\n  x: 1\nc:\n  <<: *b\n  p: 2\nd: 1\n", add("z: 3", 2, "c"), "b: &b\n  x: 1\nc:\n  x: 1\n  p: 2\n  z: 3\nd: 1\n"},
+		{"into a mapping with a merge key, the merged value overridden", "b: &b\n  x: 1\n  p: 0\nc:\n  <<: *b\n  p: 2\n", add("z: 3", 2, "c"), "b: &b\n  x: 1\n  p: 0\nc:\n  x: 1\n  p: 2\n  z: 3\n"},
+		// (not with an anchor in it: its aliases elsewhere would lose it)
+		{"into a mapping with a merge key and an anchor", "b: &b\n  x: 1\nc:\n  <<: *b\n  p: &p 2\nd: *p\n", add("z: 3", 2, "c"), ""},
 		{"into a flow mapping", "a: {b: 1} # c\nd: 1\n", add("c: 2", 1, "a"), "a: {b: 1, c: 2} # c\nd: 1\n"},
 		{"keys reordered", "a: 1\nb: 2\n", func(st *Stream) {
 			r := Root(st.Docs[0])
