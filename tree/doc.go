@@ -76,7 +76,10 @@
 //     (identical to one removed) is its lines cut and copied where it goes;
 //     in a document with anchors, aliases or merge keys whose text,
 //     expanded as Read expands it, is the snapshot (expandsTo), what holds
-//     them is kept where unchanged, and no edit is written under them.
+//     them is kept where unchanged, no edit is written under an anchor,
+//     and an alias (an entry's value or an item) whose copy changed, or a
+//     mapping with a merge key whose entries changed, is written anew
+//     expanded in its entry's or item's place.
 //  3. A text written so is proven when it changed scalars alone (what
 //     follows each range ends any scalar, and the new text is one scalar
 //     on one line that reads as the new value there; with Options.Whole it
@@ -88,8 +91,9 @@
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
 //  4. What the byte-range edits refuse (a foot comment of a kept node
-//     changed, an edit under an anchor or in an alias, layouts they
-//     cannot prove) is rendered whole, before and after,
+//     changed, an edit under an anchor, a comment that would move to
+//     another node, layouts they cannot prove) is rendered whole, before
+//     and after,
 //     and the changed lines spliced into the part (preserve.go, splice.go),
 //     read back; when that fails, the document is the writer's rendering.
 //  5. When the output as a whole does not read back as the edited
