@@ -2352,10 +2352,12 @@ func commentedBelow(n *yaml.Node) bool {
 
 // footLines returns the offset after the comment lines of chunk from
 // offset at on (after blank lines, when blanks), which must be the foot
-// comment foot, line for line, at column col or right of it; ok is false
-// when they are not, or another comment line follows them at column col
-// or right of it (one left of it is an outer node's: "# end" at the
-// root's column after a nested list's last item's "# no more"). The blank
+// comment foot, line for line, at any column (the reader gave them to the
+// node: yaml.v3 gives "  # no more" to the last item of a list nested
+// deeper, "- - p\n  # no more"); ok is false when they are not, or
+// another comment line follows them at column col (the node's entry's)
+// or right of it, or right of the least column of the lines (one left of
+// both is an outer node's: "# end" at the root's column). The blank
 // lines that end a foot comment ("# c\n" before a blank line) stay, as
 // the blank lines around a removed entry do; without blanks (the entry's
 // lines written again, the comment with them) the comment must hold no
