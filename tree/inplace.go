@@ -2353,8 +2353,8 @@ func commentedBelow(n *yaml.Node) bool {
 // footLines returns the offset after the comment lines of chunk from
 // offset at on (after blank lines, when blanks), which must be the foot
 // comment foot, line for line, at any column (the reader gave them to the
-// node: yaml.v3 gives "  # no more" to the last item of a list nested
-// deeper, "- - p\n  # no more"); ok is false when they are not, or
+// node: "  # no more" after "    - q", the last item of a nested list,
+// is q's); ok is false when they are not, or
 // another comment line follows them at column col (the node's entry's)
 // or right of it, or right of the least column of the lines (one left of
 // both is an outer node's: "# end" at the root's column). The blank
