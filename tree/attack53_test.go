@@ -58,13 +58,14 @@ type a53Stats struct {
 	outcomes                      map[outcome]int
 	v3Only                        int // comment lines yaml.v3 alone reads otherwise (logged)
 	seen                          int
-	firstV3                       []string
+	firstV3, firstOlder           []string
+	older                         int
 	linesChecked, linesNotChecked int
 }
 
 func (s *a53Stats) String() string {
-	return fmt.Sprintf("%s: %d cases (%d skipped), outcomes %v, %d written by byte ranges (by rule %v; lines checked %d), %d yaml.v3-only comment differences (logged), %d bad",
-		s.label, s.cases, s.skipped, s.outcomes, s.inPlace, s.byRule, s.linesChecked, s.v3Only, s.bad)
+	return fmt.Sprintf("%s: %d cases (%d skipped), outcomes %v, %d written by byte ranges (by rule %v; lines checked %d), %d yaml.v3-only comment differences (logged), %d comments moved by older ways (logged), %d bad",
+		s.label, s.cases, s.skipped, s.outcomes, s.inPlace, s.byRule, s.linesChecked, s.v3Only, s.older, s.bad)
 }
 
 func (s *a53Stats) run(t *testing.T, c a53Case) {
@@ -94,6 +95,12 @@ func (s *a53Stats) run(t *testing.T, c a53Case) {
 			t.Logf("replaced: %q (%s) -> %q", c.in, c.what, r.out)
 		}
 	}
+	if r.older != "" {
+		s.older++
+		if len(s.firstOlder) < 3 {
+			s.firstOlder = append(s.firstOlder, fmt.Sprintf("%q (%s): %s: %q", c.in, c.what, r.older, r.out))
+		}
+	}
 	if r.v3Only != "" {
 		s.v3Only++
 		if len(s.firstV3) < 3 {
@@ -120,6 +127,7 @@ type a53Result struct {
 	skip     bool
 	bad      string
 	v3Only   string
+	older    string // a comment moved by an older way (splice, rendering): logged
 	out      []byte
 	outcomes []outcome
 	inPlace  bool
@@ -209,6 +217,11 @@ func a53Check(c a53Case) (r a53Result) {
 		}
 	}
 	if !r.inPlace {
+		for i := range st.Docs {
+			if d := a48Comments(back.Docs[i], st.Docs[i], ""); d != "" && !footsMovedOnly(back.Docs[i], st.Docs[i]) {
+				r.older = fmt.Sprintf("document %d (outcome %v): comments moved: %s", i, outcomes[i], d)
+			}
+		}
 		return r
 	}
 	crlf := strings.Contains(in, "\r\n")
@@ -556,7 +569,7 @@ func a53AliasFrag(p a53AliasParams, sfx string) (string, func(docs []*yaml.Node,
 	}
 	var listPath []string
 	var dash string
-	col := 0              // the dash's column
+	col := 0 // the dash's column
 	switch p.place {
 	case 0:
 		b.WriteString(l + ":\n")
@@ -970,6 +983,9 @@ func TestAttack53Aliases(t *testing.T) {
 	for _, x := range s.firstV3 {
 		t.Log("yaml.v3 alone: ", x)
 	}
+	for _, x := range s.firstOlder {
+		t.Log("older way: ", x)
+	}
 	if s.inPlace < raceScaled(500) {
 		t.Errorf("only %d written by byte ranges", s.inPlace)
 	}
@@ -999,6 +1015,9 @@ func TestAttack53Merges(t *testing.T) {
 	t.Log(s)
 	for _, x := range s.firstV3 {
 		t.Log("yaml.v3 alone: ", x)
+	}
+	for _, x := range s.firstOlder {
+		t.Log("older way: ", x)
 	}
 	if s.inPlace < raceScaled(500) {
 		t.Errorf("only %d written by byte ranges", s.inPlace)
@@ -1033,6 +1052,9 @@ func TestAttack53Cuts(t *testing.T) {
 	t.Log(s)
 	for _, x := range s.firstV3 {
 		t.Log("yaml.v3 alone: ", x)
+	}
+	for _, x := range s.firstOlder {
+		t.Log("older way: ", x)
 	}
 	if s.inPlace < raceScaled(500) {
 		t.Errorf("only %d written by byte ranges", s.inPlace)
@@ -1112,5 +1134,8 @@ func TestAttack53Random(t *testing.T) {
 	t.Log(s)
 	for _, x := range s.firstV3 {
 		t.Log("yaml.v3 alone: ", x)
+	}
+	for _, x := range s.firstOlder {
+		t.Log("older way: ", x)
 	}
 }
