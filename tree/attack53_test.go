@@ -52,15 +52,15 @@ type a53Case struct {
 }
 
 type a53Stats struct {
-	label                         string
-	cases, skipped, inPlace, bad  int
-	byRule                        map[string]int // written by byte ranges, by rule
-	outcomes                      map[outcome]int
-	v3Only                        int // comment lines yaml.v3 alone reads otherwise (logged)
-	seen                          int
-	firstV3, firstOlder           []string
-	older                         int
-	linesChecked, linesNotChecked int
+	label                        string
+	cases, skipped, inPlace, bad int
+	byRule                       map[string]int // written by byte ranges, by rule
+	outcomes                     map[outcome]int
+	v3Only                       int // comment lines yaml.v3 alone reads otherwise (logged)
+	seen                         int
+	firstV3, firstOlder          []string
+	older                        int
+	linesChecked                 int
 }
 
 func (s *a53Stats) String() string {
@@ -682,12 +682,11 @@ func a53AliasFrag(p a53AliasParams, sfx string) (string, func(docs []*yaml.Node,
 
 // a53MergeParams: a mapping with a merge key, and its edit.
 type a53MergeParams struct {
-	form   int // 0 "<<: *b", 1 "<<: [*a, *b]", 2 "<<: [*b]", 3 "<<: *b # lc", 4 "\"<<\": *b" (no merge key), 5 "<<: *f" (a flow base)
-	pos    int // the merge key: 0 first, 1 after "p", 2 last
-	extra  int // 0 none, 1 "x: 5" (overrides), 2 "q: *s", 3 "r: &r 3" (+ "u: *r" after), 4 head comment on p, 5 "p: 2 # lc", 6 block scalar, 7 flow value, 8 nested mapping, 9 head comment on "<<"
-	place  int // 0 entry "c:", 1 a list's item "l:\n- ", 2 nested "o:\n  c:\n    "
-	op     int // 0 p changed, 1 x (merged) changed, 2 p removed, 3 x removed, 4 zz added, 5 y (merged from b) changed, 6 every merged entry removed
-	anchor bool
+	form  int // 0 "<<: *b", 1 "<<: [*a, *b]", 2 "<<: [*b]", 3 "<<: *b # lc", 4 "\"<<\": *b" (no merge key), 5 "<<: *f" (a flow base)
+	pos   int // the merge key: 0 first, 1 after "p", 2 last
+	extra int // 0 none, 1 "x: 5" (overrides), 2 "q: *s", 3 "r: &r 3" (+ "u: *r" after), 4 head comment on p, 5 "p: 2 # lc", 6 block scalar, 7 flow value, 8 nested mapping, 9 head comment on "<<"
+	place int // 0 entry "c:", 1 a list's item "l:\n- ", 2 nested "o:\n  c:\n    "
+	op    int // 0 p changed, 1 x (merged) changed, 2 p removed, 3 x removed, 4 zz added, 5 y (merged from b) changed, 6 every merged entry removed
 }
 
 func a53MergeFrag(p a53MergeParams, sfx string) (string, func(docs []*yaml.Node, d int) bool, [][]string) {
