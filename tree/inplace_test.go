@@ -1098,7 +1098,9 @@ func skeleton(t *testing.T, text []byte) (string, []string) {
 // outcomes say: one written in place with every node's comments as it
 // has them there, one written another way with the same comment lines
 // (what the splice promises: yaml.v3 may give a comment to another node
-// of a text it rewrote, as after "1: #c" given a value).
+// of a text it rewrote, as after "1: #c" given a value), or the same
+// words where a document was not written by byte ranges (the writer
+// joins some line comments: sameCommentWords).
 func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 	t.Helper()
 	docs, err := readYAML(out, "", Limits{})
@@ -1115,9 +1117,41 @@ func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 			}
 		}
 	}
-	if !sameStreamComments(docs, st.Docs) {
+	if !sameStreamComments(docs, st.Docs) && !(!allReplaced(outcomes) && sameCommentWords(docs, st.Docs)) {
 		t.Fatalf("comment lines lost or added:\n%s", out)
 	}
+}
+
+// allReplaced reports whether every document was written by byte-range
+// edits (or copied).
+func allReplaced(outcomes []outcome) bool {
+	for _, o := range outcomes {
+		if o != replaced && o != copied {
+			return false
+		}
+	}
+	return true
+}
+
+// sameCommentWords reports whether the comments of a and b hold the same
+// words (blank-separated), whatever their lines: the writer joins a key's
+// line comment and its flow value's on the value's line ("k: # c" then
+// "[] # d" is written "k: [] # c # d", TestWriteYAMLCommentBeforeFlow),
+// and a document it renders holds one comment line fewer, nothing lost
+// (FuzzReplaceValues, 2026-11-30: "0: #\n [{0}]#").
+func sameCommentWords(a, b []*yaml.Node) bool {
+	words := func(docs []*yaml.Node) []string {
+		var lines, out []string
+		for _, d := range docs {
+			lines = commentLines(d, lines)
+		}
+		for _, l := range lines {
+			out = append(out, strings.Fields(l)...)
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(words(a), words(b))
 }
 
 // footsMovedOnly reports whether got, a document read back from text

@@ -98,6 +98,7 @@ func classifyAny(s string) scalarClass {
 		special, breaks, tabs      bool
 		prevSpace, prevBreak       bool
 		precededByWhite, followedW bool
+		otherBreak                 bool // a line break other than a line feed
 	)
 	if len(s) >= 3 && (s[:3] == "---" || s[:3] == "...") {
 		flowInd, blockInd = true, true
@@ -144,6 +145,13 @@ func classifyAny(s string) scalarClass {
 		bw := breakWidth(s, i)
 		if bw > 0 {
 			breaks = true
+			// a carriage return, NEL, U+2028 or U+2029 that starts a
+			// line or ends the text: in a block scalar, a YAML 1.1
+			// reader (yaml.v3, kubectl's) reads an empty line there and
+			// YAML 1.2 a line of text, and the chomping of the block
+			// reads another line break ("x\n\u2028" written "|+" read
+			// "x\n\u2028\n"; attack52): such a text is not a block
+			otherBreak = otherBreak || c != '\n' && (i == 0 || prevBreak || i+bw >= len(s))
 		}
 		last := i+w >= len(s)
 		switch {
@@ -178,6 +186,9 @@ func classifyAny(s string) scalarClass {
 	}
 	if spaceBreak || special {
 		k.flowPlain, k.plain, k.single, k.block = false, false, false, false
+	}
+	if otherBreak {
+		k.block = false
 	}
 	if tabs {
 		k.flowPlain, k.plain, k.single = false, false, false
