@@ -26,20 +26,3 @@ func TestChangedLineKeepsCommentGap(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
-
-func TestSplitLineComment(t *testing.T) {
-	for _, c := range []struct{ in, code, gap, comment string }{
-		{"a: 1   # c", "a: 1", "   ", "# c"},
-		{`a: "x # y" # c`, `a: "x # y"`, " ", "# c"},
-		{`a: 'it''s # y'	# c`, `a: 'it''s # y'`, "\t", "# c"},
-		{"a: b#c", "", "", ""},
-		{"  # only a comment", "", "", ""},
-		{"- {a: 1} # c # d", "- {a: 1}", " ", "# c # d"},
-		{"url: http://x/#frag", "", "", ""},
-	} {
-		code, gap, comment, ok := splitLineComment(c.in)
-		if ok != (c.comment != "") || code != c.code || gap != c.gap || comment != c.comment {
-			t.Errorf("%q: %q %q %q %v", c.in, code, gap, comment, ok)
-		}
-	}
-}

@@ -44,7 +44,8 @@
 // The text is cut into one part per document at its markers
 // (documentStarts); comment lines right after a bare "---" that YAML
 // readers give to the document before stay in the part they are in
-// (lent.go). Then, document by document:
+// (lent.go: which document's comments a text holds, read with its
+// neighbours). Then, document by document:
 //
 //  1. A document whose tree is its snapshot's is its part, copied.
 //  2. An edited document is compared with its snapshot node by node, and
@@ -91,11 +92,12 @@
 //     (retry); one with a line comment changed is read again at once too,
 //     every comment in its node.
 //  4. What the byte-range edits refuse (a foot comment of a kept node
-//     changed, an edit under an anchor, a comment that would move to
-//     another node, layouts they cannot prove) is rendered whole, before
-//     and after,
-//     and the changed lines spliced into the part (preserve.go, splice.go),
-//     read back; when that fails, the document is the writer's rendering.
+//     changed, an edit under an anchor, a comment that would go to
+//     another node, layouts they cannot prove) is the writer's rendering
+//     of the document, in its text's frame: its directives and "---"
+//     line, its "..." line, its line ends (render.go). It keeps every
+//     value and comment and loses that document's blank lines and
+//     spacing; a source that was the writer's rendering loses nothing.
 //  5. When the output as a whole does not read back as the edited
 //     documents, the whole stream is written by the writer
 //     (Stream.Rewritten reports it).

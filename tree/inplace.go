@@ -75,8 +75,9 @@ import (
 //
 // A kept key's head comment added, changed or removed is its comment
 // lines above the key replaced (headText), and the text read again at once
-// too. Every other edit (a foot comment of a kept node changed, an item
-// changed where its layout would be lost) is spliced (preserve.go).
+// too. Every other edit (a foot comment of a kept node changed, a comment
+// that would go to another node, an item changed where its layout would be
+// lost) is refused: the document is rendered (preserve.go).
 
 // valueEdit is one edit of a document's text: a changed value, an entry
 // removed from a block collection, or one added to it.
@@ -214,6 +215,7 @@ const (
 	commentChanged // a scalar value's line comment added, changed or removed
 	headChanged    // a block mapping's key's head comment added, changed or removed (its lines above the key)
 	flowReplaced   // a flow collection whose entries changed, on one line: its text replaced by the writer's (flowText)
+	rootAdded      // an empty document given a root: the writer's lines after the document's text (rootText)
 )
 
 // replaceValues returns the text of an edited document whose source text
@@ -269,7 +271,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// (an entry added or written anew with comments, a patch's: the
 		// writer puts them where they read as its nodes' in a text of
 		// their own, and where they are read in this one is checked)
-		comments = comments || e.kind == commentChanged || e.kind == headChanged || e.kind == flowReplaced ||
+		comments = comments || e.kind == commentChanged || e.kind == headChanged || e.kind == flowReplaced || e.kind == rootAdded ||
 			(e.kind == entryAdded || e.kind == entryRewritten) && (commented(e.key) || commented(e.val))
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
@@ -361,6 +363,12 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 				return nil, false, nil, false
 			}
 			g = textEdit{from: from, to: to, text: text}
+		case rootAdded:
+			text, ok := rootText(chunk, e.now, s.Style, eol)
+			if !ok {
+				return nil, false, nil, false
+			}
+			g = textEdit{from: len(chunk), to: len(chunk), text: text, added: true, block: mayEndInBlock(e.now, nil), foot: endsWithFoot(e.now, nil)}
 		case flowReplaced:
 			// the collection's text, on one line, replaced by the
 			// writer's on one line: no line comes or goes (read back at
@@ -488,7 +496,7 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// the text ended without a line break and its last lines were
 		// cut: the line before them keeps its break, which the text's
 		// end did not have ("a: 1\nb: 2" without b is "a: 1", as the
-		// splice and the writer write it; attacks, 2026-11-29); not in
+		// writer writes it; attacks, 2026-11-29); not in
 		// a document with a block scalar, nor after new lines that may
 		// end with one (lastBlock: added or written anew right before
 		// the cut), whose last line would lose its line break, its
@@ -788,7 +796,7 @@ func lineCommentText(chunk []byte, end int, old, now string) (to int, text []byt
 // its last node at the end of a stream (yaml.v3 and the reader alike), and
 // the text must read as the snapshot does in the stream (the end-to-end
 // tests' comment between documents: every edit of the document before it
-// was spliced). ok is false for a text before the last that does not end
+// was refused). ok is false for a text before the last that does not end
 // with a line break: no "---" could follow it. The text read so holds
 // docsIn(last) documents, the one of chunk first.
 func inStream(own []byte, last bool) ([]byte, bool) {
@@ -871,6 +879,17 @@ func mayEndInBlock(k, v *yaml.Node) bool {
 // lengths, values, tags and comments, and it is the node an edit names.
 // flow: a is in a flow collection; key: a is a mapping's key.
 func valueEdits(read, a, b *yaml.Node, flow, key bool, edits *editList) bool {
+	if a.Kind == yaml.DocumentNode && emptyRoot(a) && !identical(a, b) {
+		// an empty document (comment lines, blank lines, a "---") given
+		// a root: its lines go after the document's text (rootText), the
+		// document's comments where they are (read back: lines inserted)
+		if b.Kind != yaml.DocumentNode || len(b.Content) != 1 || a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+			anyNode(b, func(m *yaml.Node) bool { return m.Anchor != "" || m.Kind == yaml.AliasNode }) {
+			return false
+		}
+		edits.list = append(edits.list, valueEdit{kind: rootAdded, read: read, now: b.Content[0]})
+		return true
+	}
 	if a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode ||
 		read != nil && (!readAs(read, a) || edits.expanded && a.Kind == yaml.MappingNode && !keysRead(read, a)) {
 		// an anchored node, or one the text reads otherwise (an alias, a
@@ -2022,7 +2041,7 @@ func headText(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first bool, eo
 // start) that is neither blank nor a comment line holds indicators alone,
 // "-", "?" or ":", and maybe a comment: the key below is the first of a
 // mapping that is a list item whose dash is alone on its line ("-\n  k: v"),
-// or an explicit key ("?\n  k"). The writer, and so the splice, writes a
+// or an explicit key ("?\n  k"). The writer writes a
 // head comment of such a key after the indicator ("- # c\n  k: v", "# c\n?
 // k"), not on a line of its own above the key, and Options.Whole wrote
 // otherwise (attack, 2026-11-30).
@@ -2801,10 +2820,10 @@ func (s *Stream) renderedEntry(chunk []byte, ranges *fastyaml.Ranges, e valueEdi
 	}
 	if len(renderedLines(rendered, false)) != len(renderedLines(rendered, true)) {
 		// a blank line outside block scalars: one inside a comment of the
-		// entry (a patch's "# a\n\n# b"), which the splice drops where the
-		// source's layout is not the writer's (its loose lines), and
-		// Options.Whole must write what this way writes ("  - a: 1" given
-		// "p1:\n  # c\n\n  # q\n  p2: x"; attack, 2026-11-30)
+		// entry (a patch's "# a\n\n# b"), which the text read back
+		// holds otherwise than the writer's rendering: Options.Whole
+		// must write what this way writes ("  - a: 1" given "p1:\n  #
+		// c\n\n  # q\n  p2: x"; attack, 2026-11-30)
 		return nil, false
 	}
 	if anyNode(alone, func(m *yaml.Node) bool { return m.LineComment != "" }) {
@@ -3231,7 +3250,7 @@ func endsInBlockScalar(k, v *yaml.Node) bool {
 // block scalar: it ends with one, and no foot comment follows it. An
 // entry added with comments (a patch's) may end with a block scalar and
 // then a comment line, which needs no line break at the end of a text
-// without a final one: with one, the splice and Options.Whole wrote
+// without a final one: with one, Options.Whole wrote
 // otherwise ("l:\n- a" given "- |\n  x\n# foot"; attack, 2026-11-30).
 func endsInBlockLine(k, v *yaml.Node) bool {
 	return endsInBlockScalar(k, v) && !endsWithFoot(k, v)
@@ -3242,4 +3261,44 @@ func endsInBlockLine(k, v *yaml.Node) bool {
 // one of the entry's, or of a node last in it.
 func endsWithFoot(k, v *yaml.Node) bool {
 	return lastFoot(k, v) != nil
+}
+
+// emptyRoot reports whether document d holds an empty root: no text
+// (a plain empty null without a tag, an anchor or comments).
+func emptyRoot(d *yaml.Node) bool {
+	if len(d.Content) != 1 {
+		return false
+	}
+	r := d.Content[0]
+	return r.Kind == yaml.ScalarNode && r.Value == "" && r.Tag == "!!null" && r.Style == 0 && r.Anchor == "" && !commented(r)
+}
+
+// rootText returns the writer's lines for root, the new root of a
+// document whose text, chunk, holds no node: they go after the text, at
+// the root's column, the text's comment lines staying above them (the
+// read-back checks whose they are: with CRLF line ends, the comment lines
+// after a bare "---" stay the document's before, lent.go). Not after a
+// "..." line, which would end the document before the new lines. The
+// text of a chunk without a final line break gets none (the loop
+// writing the edits puts one before the lines), but after a block
+// scalar, whose value holds it.
+func rootText(chunk []byte, root *yaml.Node, st Style, eol []byte) ([]byte, bool) {
+	for rest := chunk; len(rest) > 0; {
+		var line []byte
+		line, rest = cutLine(rest)
+		if isMarker(line, "...") {
+			return nil, false
+		}
+	}
+	text, err := renderDoc(st, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}, 0)
+	if err != nil || len(text) == 0 || bytes.HasPrefix(text, []byte("---")) {
+		return nil, false
+	}
+	if len(eol) == 2 {
+		text = bytes.ReplaceAll(text, []byte("\n"), eol)
+	}
+	if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' && !mayEndInBlock(root, nil) {
+		text = bytes.TrimSuffix(text, eol)
+	}
+	return text, true
 }

@@ -356,7 +356,7 @@ func sameOutline(a, b *yaml.Node) bool {
 // otherwise, would parse them all: each edited document's text is read
 // back on its own instead (followed by "---" where the next document
 // starts with it, see readChunk), and must be the current document (with
-// its comments, when spliced). That is the same check: every document's
+// the comments of byte-range edits on their nodes). That is the same check: every document's
 // text after the first starts at a document marker ("---", or after the
 // "..." ending the one before), so the stream reads as its documents'
 // texts do one by one. Should a check fail, the outlines are parsed and the stream

@@ -11,20 +11,14 @@ import (
 
 // Writing YAML so that what was not edited keeps its text.
 //
-// yaml.v3 gives no byte offsets, so the source is cut into one chunk per
-// document by its document markers (documentStarts), and an edited
-// document is written by splicing three texts: S, the chunk; A, yaml.v3's
-// rendering of the snapshot; B, the rendering of the current tree. The
-// differences from A to B are the edit; a line diff between A and S tells
-// where in S each line of A is. Each change from A to B replaces the part of
-// S between the nearest unchanged lines of A that are found in S; the rest
-// of S is copied. Everything written is checked by reading it back, and
-// falls back to yaml.v3's rendering when the check fails.
-
-// maxSpliceEdits bounds the line diffs of a splice (deleted plus inserted
-// lines). Beyond it, the document is written as yaml.v3 renders it, which
-// keeps Myers' O((N+M)·D) cost of the diffs linear in practice.
-const maxSpliceEdits = 2000
+// The source is cut into one chunk per document by its document markers
+// (documentStarts). A document whose tree is its snapshot's is its chunk,
+// copied; an edited one is its chunk with the byte ranges of the nodes
+// the edit changed replaced (inplace.go), or, where those edits refuse
+// (a comment that would go to another node, an edit under an anchor, a
+// layout they cannot prove), the writer's rendering of the document.
+// Everything written is checked by reading it back, and the whole stream
+// falls back to the writer's rendering when the check fails.
 
 // Snapshot records the current documents of the stream as its "original"
 // state (deep copies), so that WriteYAML can later keep every untouched
@@ -51,23 +45,14 @@ const maxSpliceEdits = 2000
 //     merge keys stay as they are written where nothing under them
 //     changed.
 //   - Any other edited document (a comment of a kept node changed but a
-//     scalar value's line comment or a key's head comment, an item changed
-//     where its layout would be lost, an edit under an anchor or in an
-//     alias) is its source text with the changed lines replaced: the lines the
-//     writer's rendering of the edit changes are written as it renders
-//     them, indented like the source lines around them and with the
-//     source's line ends (CRLF stays CRLF); every other line, blank lines
-//     and comments included, is copied. The "---" and "..." lines and
-//     directives stay in place, and a missing final newline stays missing.
-//   - An edited document whose source text is exactly the writer's
-//     rendering of its snapshot (YAML written by a program) is written as
-//     the writer renders the edited tree: that keeps everything the source
-//     had, and is what splicing would give (the tests check it), but for
-//     the blank line written after a foot comment when a key follows it.
-//   - A spliced document is read back before it is written: when it does
-//     not give the edited tree with all its comments, or when the source
-//     and the rendering are too far apart to line up, the document is
-//     written as the writer renders it (still after its own "---" line).
+//     scalar value's line comment or a key's head comment, an edit under
+//     an anchor or in an alias, a comment that byte-range edits would
+//     hand to another node) is written as the writer renders it, after its
+//     own directives and "---" line, before its "..." line, in the line
+//     ends of its source (CRLF stays CRLF). That keeps every value and
+//     comment, and loses the document's blank lines and unusual spacing.
+//     A document whose source text is exactly the writer's rendering of
+//     its snapshot (YAML written by a program) keeps everything so.
 //
 // The source is cut into documents at its markers: a document's text runs
 // from its "---" line up to the next document's "---" line, so comments and
@@ -88,7 +73,7 @@ const maxSpliceEdits = 2000
 //
 // Call it before any edit: the snapshots are taken to be what the source
 // reads as; the ways above check it (byte-range edits compare the text
-// read again with the snapshot on every node, a splice reads back). A
+// read again with the snapshot on every node, and read back). A
 // document loaded from an outline (Load) keeps the tree it was read as,
 // with the byte range of every node, and that is its snapshot: what was
 // done to the document since Load is written as edits, and its text is
@@ -152,9 +137,8 @@ type outcome uint8
 
 const (
 	copied    outcome = iota // unchanged: the source text
-	spliced                  // edited: the source text with changed lines replaced
-	rendered                 // edited: yaml.v3's rendering (splicing failed)
-	canonical                // edited: the source was yaml.v3's rendering, so is the output
+	rendered                 // edited: the writer's rendering (byte-range edits refused)
+	canonical                // edited: the source was the writer's rendering, so is the output
 	replaced                 // edited: the source text with the changed values' ranges replaced (inplace.go)
 )
 
@@ -164,20 +148,18 @@ func written(o outcome) bool { return o == replaced }
 
 // docEdit is what preserved learns about one document.
 type docEdit struct {
-	changed  bool
-	a, b     []byte // renderings of the snapshot and of the current tree
-	outcome  outcome
-	doc      *yaml.Node // the current tree, as its text holds it (ownDocs)
-	verified []byte     // a spliced text: it reads as doc, comments included
-	text     []byte     // what was written
-	proven   bool       // a replaced text that reads as the current tree (replaceValues)
-	as       *yaml.Node // a replaced text's comments, where not the tree's: a foot comment moved (footsMoved)
+	changed bool
+	a, b    []byte // renderings of the snapshot and of the current tree
+	outcome outcome
+	text    []byte     // what was written
+	proven  bool       // a replaced text that reads as the current tree (replaceValues)
+	as      *yaml.Node // a replaced text's comments, where not the tree's: a foot comment moved (footsMoved)
 }
 
 // preserved returns the stream written with its source text kept and how
 // each document was written, or nil when the stream must be written by
 // the writer instead. An edited document is written by byte-range edits
-// (replaceValues) where they can write it, else spliced (editDoc); when
+// (replaceValues) where they can write it, else rendered (editDoc); when
 // reading the output back finds a text of byte-range edits wrong, the
 // stream is written again without them (retry).
 func (s *Stream) preserved() ([]byte, []outcome, error) {
@@ -214,7 +196,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// Changed values, removed, added and rewritten entries are
 		// written as byte-range edits (replaceValues), read back where
 		// lines were cut or inserted (proven: values alone); the other
-		// edits are spliced below.
+		// edits are rendered below.
 		if !s.noReplace {
 			chunk := textOf(body, starts, i)
 			if text, proven, as, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
@@ -254,7 +236,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 			return nil, nil, err
 		}
 		if !bytes.Equal(a, b) {
-			edits[i] = docEdit{changed: true, a: a, b: b, doc: d}
+			edits[i] = docEdit{changed: true, a: a, b: b}
 			changed = true
 		}
 	}
@@ -285,7 +267,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 			}
 			text := edits[i].text
 			if !written(edits[i].outcome) {
-				text = s.editDoc(chunk, body, starts, i, &edits[i])
+				text = s.editDoc(chunk, &edits[i])
 			}
 			if lent := lentLines(chunk); i > 0 && lent != nil && !bytes.HasPrefix(text, lent) {
 				// the comments this text lends the document before are
@@ -302,12 +284,6 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		}
 		return out, outcomes, nil
 	}
-	// A stream of one spliced document is the text editDoc has just read
-	// back (same bytes, same checks): reading it again would only repeat
-	// that.
-	if n == 1 && outcomes[0] == spliced && bytes.Equal(out, edits[0].verified) {
-		return out, outcomes, nil
-	}
 	// A stream of one canonical document is yaml.v3's rendering of it, as
 	// WriteYAML without a snapshot writes it: that reads back as the
 	// document (FuzzRead checks it).
@@ -321,28 +297,22 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 	}
 	// Read everything back: the output must be the current documents; a
 	// document of byte-range edits must hold every comment on its node
-	// (commentsKept), and spliced documents must keep their comments: each
-	// its own, or, when
-	// yaml.v3 gives a comment of one document's text to its neighbour (a
-	// comment after "---" once the document before ends otherwise), the
-	// stream all of them, as the outlined stream checks them (each
-	// document's own text: checkEdited).
+	// (commentsKept); when a document was written otherwise than copied
+	// after the first (yaml.v3 gives a comment of one document's text to
+	// its neighbour: a comment after "---" once the document before ends
+	// otherwise), the stream must hold all the comment lines, as the
+	// outlined stream checks them (each document's own text: checkEdited).
 	docs, err := readYAML(out, s.File, s.limits)
 	ok := err == nil && len(docs) == n
 	moved := false
 	for i := 0; ok && i < n; i++ {
 		ok = Equal(docs[i], s.Docs[i]) && sameKeyOrder(docs[i], s.Docs[i]) && (!written(outcomes[i]) || commentsKept(outcomes[i], docs[i], edits[i].comments(s.Docs[i])))
-		moved = moved || ok && outcomes[i] == spliced && !sameComments(docs[i], s.Docs[i])
 		// (a text of byte-range edits whose first lines are now comment
 		// lines, after "---", lends them to the document before with
 		// CRLF line ends, a document copied and not compared: "b:\r\n-
 		// x\r\n# mid\r\nk: x" without b kept "# mid", the foot comment
 		// of x, as the document before's; attack45, 2026-11-30)
 		moved = moved || ok && outcomes[i] != copied && i > 0
-		// (and a spliced one: "0\n---\n#\n\r- #\n " with the item
-		// given text was spliced "0\n---\n#\n- \"on\"\n ", the lent "#"
-		// of the document before now its head comment, the item's "#"
-		// lost; FuzzReplaceValues, 2026-11-30, pre-existing)
 	}
 	if ok && (moved || commentedDocEnd(body)) {
 		// A comment after "..." is in the text of the document after it
@@ -377,7 +347,7 @@ func crOnly(src []byte) bool {
 }
 
 // preservedCR is preserved for a source whose line breaks are lone
-// carriage returns: the edits, splices and checks, whose rules are
+// carriage returns: the edits and checks, whose rules are
 // written for lines ended by LF, run on the text with LF line breaks,
 // and the output gets the source's back. The two texts read as the same
 // values and the same nodes at the same lines and columns (YAML reads a
@@ -430,7 +400,7 @@ func (s *Stream) preservedRemoving() ([]byte, []outcome, error) {
 	docs, err := readYAML(out, s.File, s.limits)
 	ok := err == nil && len(docs) == len(kept)
 	for i := 0; ok && i < len(kept); i++ {
-		ok = Equal(docs[i], kept[i]) && !(keepsComments(outcomes[i]) && !sameComments(docs[i], kept[i]))
+		ok = Equal(docs[i], kept[i]) && !(written(outcomes[i]) && !sameComments(docs[i], kept[i]))
 	}
 	if !ok {
 		return nil, nil, nil
@@ -468,90 +438,26 @@ func (s *Stream) withoutRemoved() *Stream {
 
 // commentsKept reports whether got, a document read back from text written
 // so, holds the comments of want, its tree: a text of byte-range edits
-// every comment on its node (sameCommentPlaces), a spliced one the same
-// comment lines (sameComments: yaml.v3 may give a line of a text the
-// splice rewrote to another node).
+// every comment on its node (sameCommentPlaces); a rendering holds them
+// as the writer places them.
 func commentsKept(o outcome, got, want *yaml.Node) bool {
-	switch {
-	case written(o):
-		return sameCommentPlaces(got, want)
-	case o == spliced:
-		return sameComments(got, want)
-	}
-	return true
+	return !written(o) || sameCommentPlaces(got, want)
 }
 
-// keepsComments reports whether a document written so must hold the
-// comments of its tree: one whose source text was kept.
-func keepsComments(o outcome) bool { return o == spliced || written(o) }
-
 // editDoc returns the text of edited document i, whose source text is
-// chunk (of body, the stream's source, cut at starts). Whether chunk is
-// the snapshot's text (the source was cut into documents correctly,
-// nothing was edited before Snapshot) is not checked here: a spliced text
-// is used only if it reads as the current document, and a stream of
-// several documents is read back whole.
-func (s *Stream) editDoc(chunk, body []byte, starts []int, i int, e *docEdit) []byte {
-	// A source that is exactly yaml.v3's rendering of the document, as
-	// programs write YAML (kustomize, kyaml, kubectl with yaml.v3), keeps
-	// its comments, order, quoting and indentation when the edited tree is
-	// rendered the same way: there is nothing to splice.
+// chunk, when byte-range edits (replaceValues) do not write it: the
+// writer's rendering of the document, in the line ends of chunk
+// (renderedText). A source that is exactly the writer's rendering of its
+// snapshot, as programs write YAML (kustomize, kyaml, kubectl with
+// yaml.v3), keeps its comments, order, quoting and indentation so
+// (canonical); another loses its blank lines and unusual spacing in this
+// document alone, never a value or a comment.
+func (s *Stream) editDoc(chunk []byte, e *docEdit) []byte {
 	if bytes.Equal(renderedText(chunk, e.a), chunk) {
 		e.outcome = canonical
-		return renderedText(chunk, e.b)
+	} else {
+		e.outcome = rendered
 	}
-	// The "---" line and the comments the text lends the document before
-	// (lent.go) are not in the trees rendered: they are kept as they are,
-	// and the rest of the text is spliced, so that a change at the first
-	// line of the document does not take them along (which made the
-	// stream written whole by yaml.v3). With CRLF line ends, the comment
-	// lines right after "---" are lent whatever follows them.
-	tries := [][]byte{nil}
-	if lent := lentLines(chunk); i > 0 && lent != nil {
-		tries = [][]byte{lent, nil}
-	}
-	for _, keep := range tries {
-		for _, loose := range []bool{true, false} {
-			rest := chunk[len(keep):]
-			text, ok := splice(rest, e.a, e.b, loose)
-			if !ok {
-				continue
-			}
-			crlf := bytes.Contains(keep, []byte("\r\n"))
-			if crlf && bytes.IndexByte(rest, '\n') < 0 {
-				// the rest has no line break to learn the line ends from
-				// (splice writes "\n"): the lent lines' ("---\r\n#\r\n"
-				// given a value was "---\r\n#\r\nx\n"; attack,
-				// 2026-11-29)
-				text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
-			}
-			if n := len(keep); n > 0 && keep[n-1] != '\n' && len(text) > 0 {
-				// the lent lines end the text without a line break: the
-				// spliced lines start on a line of their own ("---\n#"
-				// given a value was "---\n#~": the value written into
-				// the comment; FuzzReplaceValues, 2026-11-29)
-				eol := []byte("\n")
-				if crlf {
-					eol = []byte("\r\n")
-				}
-				text = append(eol, text...)
-			}
-			text = append(keep[:len(keep):len(keep)], text...)
-			// Without a final newline in the source, leave it out unless that
-			// changes the document (a block scalar at its end).
-			if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
-				if t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")); s.readsOwn(body, starts, t, i, e.doc) {
-					e.outcome, e.verified = spliced, t
-					return t
-				}
-			}
-			if s.readsOwn(body, starts, text, i, e.doc) {
-				e.outcome, e.verified = spliced, text
-				return text
-			}
-		}
-	}
-	e.outcome = rendered
 	return renderedText(chunk, e.b)
 }
 
@@ -569,10 +475,11 @@ func (s *Stream) readsAs(text []byte, doc, comments *yaml.Node, o outcome) bool 
 
 // sameKeyOrder reports whether a and b, trees that hold the same value
 // (Equal), have every mapping's keys in the same order. Equal compares a
-// mapping key by key, in any order, and a splice can put a new key's line
-// before the last key's ("- |+\n  x\n- c: |\n    t\n\n  d: 2\n#\n"
-// given z after d was spliced "c, z, d"; attack48, 2026-11-30): the text
-// must read as the edited tree, its order too.
+// mapping key by key, in any order, and a text written otherwise than by
+// the writer can put a new key's line before the last key's (the splice
+// did: "- |+\n  x\n- c: |\n    t\n\n  d: 2\n#\n" given z after d was
+// "c, z, d"; attack48, 2026-11-30): the text must read as the edited
+// tree, its order too.
 func sameKeyOrder(a, b *yaml.Node) bool {
 	a, b = Deref(a), Deref(b)
 	if a == nil || b == nil || a.Kind != b.Kind || len(a.Content) != len(b.Content) {
@@ -599,19 +506,6 @@ func (e *docEdit) comments(doc *yaml.Node) *yaml.Node {
 		return e.as
 	}
 	return doc
-}
-
-// readsOwn reports whether text, written for document i of the stream
-// (whose source body is cut at starts), reads as doc, the document as its
-// own text holds it (ownDocs): the same value and the same comments. It
-// is read alone (readsAs), or, when the documents around it decide where
-// yaml.v3 puts comments of its text, with them (readWindow).
-func (s *Stream) readsOwn(body []byte, starts []int, text []byte, i int, doc *yaml.Node) bool {
-	if s.windowStart(body, starts, text, i) == i {
-		return s.readsAs(text, doc, doc, spliced)
-	}
-	got, _, ok := s.readWindow(body, starts, text, i, false)
-	return ok && Equal(got, doc) && sameKeyOrder(got, doc) && commentsKept(spliced, got, doc)
 }
 
 // renderDoc renders one document as WriteYAML does, without "---", into a

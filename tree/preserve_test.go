@@ -101,7 +101,7 @@ type editCase struct {
 	Edits   []editOp `yaml:"edits"`
 	Minimal int      `yaml:"minimal"` // lines a careful hand edit changes (removed + added)
 	Changed int      `yaml:"changed"` // lines the writer changes (removed + added)
-	Expect  string   `yaml:"expect"`  // "" (spliced), "rendered" (documents as yaml.v3 renders them) or "stream"
+	Expect  string   `yaml:"expect"`  // "" (byte-range edits), "rendered" (documents as the writer renders them) or "stream"
 	Why     string   `yaml:"why"`     // why the writer changes more than Minimal
 }
 
@@ -222,29 +222,6 @@ func (op editOp) apply(docs []*yaml.Node) error {
 	return nil
 }
 
-// checkCanonical checks that a document written as the rendering of its
-// edited tree, because its source was the rendering of the snapshot, is
-// what splicing the source would have given, but for blank lines: yaml.v3
-// sets a foot comment apart from a key added after it by a blank line,
-// which tells a reader (and yaml.v3) that the comment belongs to what is
-// above it; the splice writes the key right after the comment.
-func checkCanonical(t testing.TB, in, out string, snapshot, doc *yaml.Node, st Style) {
-	t.Helper()
-	a, errA := renderDoc(st, snapshot, 0)
-	b, errB := renderDoc(st, doc, 0)
-	if errA != nil || errB != nil {
-		t.Fatal(errA, errB)
-	}
-	for _, loose := range []bool{true, false} {
-		if text, ok := splice([]byte(in), a, b, loose); ok {
-			if string(text) != out && withoutBlankLines(string(text)) != withoutBlankLines(out) {
-				t.Errorf("the rendering of a canonical document differs from the splice:\n%s", unified(text, []byte(out)))
-			}
-			return
-		}
-	}
-}
-
 func withoutBlankLines(s string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(s, "\n") {
@@ -320,29 +297,20 @@ func TestPreserveEdits(t *testing.T) {
 					if !bytes.Equal(pre, out) {
 						t.Fatal("WriteYAML and preserved disagree")
 					}
-					want := spliced
+					want := replaced
 					if c.Expect == "rendered" {
 						want = rendered
 						fallbacks++
 					}
-					_, inText := cutBOM(data)
-					_, outText := cutBOM(out)
-					inChunks, outChunks := chunks(inText), chunks(outText)
 					for i, o := range outcomes {
-						if o == canonical && want == spliced {
-							// the source was yaml.v3's rendering: the
-							// output must be what splicing gives
-							checkCanonical(t, inChunks[i], outChunks[i], st.snapshot[i], st.Docs[i], st.Style)
-							continue
-						}
-						if touched[i] && o != want && o != copied && !(want == spliced && o == replaced) {
+						if touched[i] && o != want && o != copied && !(want == replaced && o == canonical) {
+							// (a source that is the writer's rendering of
+							// its snapshot is written as the writer
+							// renders the edit: canonical)
 							t.Errorf("document %d: outcome %d, want %d:\n%s", i, o, want, diff)
 						}
 						if !touched[i] && o != copied {
 							t.Errorf("document %d was not edited, yet not copied", i)
-						}
-						if o == spliced && !sameComments(back.Docs[i], st.Docs[i]) {
-							t.Errorf("document %d lost comments:\n%s", i, diff)
 						}
 					}
 					// (b) untouched documents are byte-identical
@@ -444,10 +412,11 @@ func TestPreserveFallbacks(t *testing.T) {
 		want: "base:\n  x: 2\nother:\n  x: 1\n",
 		how:  "rendered",
 	}, {
-		// More changed lines than maxSpliceEdits: the diff is not tried.
-		// (Changed values and added items alone would be written in
-		// place, however many, and so would the list's key renamed:
-		// a comment of a kept node is changed too.)
+		// Many changes and a comment of a kept node changed (the
+		// document's head comment, which byte-range edits do not write):
+		// the document is rendered. (Changed values and added items
+		// alone would be written in place, however many, and so would
+		// the list's key renamed.)
 		name: "too many changes",
 		in:   big,
 		edit: func(st *Stream) {
@@ -517,24 +486,6 @@ func TestPreserveFallbacks(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestPreserveSpliceStrict checks the plain splice (no reindenting) on its
-// own: it is what the loose one falls back to.
-func TestPreserveSpliceStrict(t *testing.T) {
-	in := "# head\n\na:   1\nlist:\n  - x\n  - y\n\nb: 2 # b\n"
-	st := read(t, in)
-	st.Snapshot()
-	MapGet(Root(st.Docs[0]), "b").Value = "3"
-	a, _ := renderDoc(st.Style, st.snapshot[0], 0)
-	b, _ := renderDoc(st.Style, st.Docs[0], 0)
-	out, ok := splice([]byte(in), a, b, false)
-	if !ok {
-		t.Fatal("the plain splice failed")
-	}
-	if want := "# head\n\na:   1\nlist:\n  - x\n  - y\n\nb: 3 # b\n"; string(out) != want {
-		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
 
@@ -648,9 +599,9 @@ func FuzzPreserve(f *testing.F) {
 			t.Fatalf("output reads differently:\n%s", unified([]byte(src), out))
 		}
 
-		// The same edit on yaml.v3's rendering of the source, which is
-		// written as the rendering of the edited tree: it must read back
-		// too, and be what splicing gives.
+		// The same edit on the writer's rendering of the source, which
+		// is written by byte ranges or as the rendering of the edited
+		// tree: it must read back too.
 		orig, _ := Read([]byte(src), Options{Limits: &lim})
 		var canon bytes.Buffer
 		if WriteYAML(&canon, orig.Style, orig.Docs...) != nil {
@@ -667,16 +618,6 @@ func FuzzPreserve(f *testing.F) {
 		cout := write(t, cs)
 		if back, err := Read(cout, Options{Limits: &lim}); err != nil || !equalDocs(back.Docs, cs.Docs) {
 			t.Fatalf("output of the canonical source reads differently (%v):\n%s", err, unified(canon.Bytes(), cout))
-		}
-		if _, outcomes, _ := cs.preserved(); outcomes != nil {
-			_, inText := cutBOM(canon.Bytes())
-			_, outText := cutBOM(cout)
-			in, got := chunks(inText), chunks(outText)
-			for i, o := range outcomes {
-				if o == canonical && i < len(in) && i < len(got) {
-					checkCanonical(t, in[i], got[i], cs.snapshot[i], cs.Docs[i], cs.Style)
-				}
-			}
 		}
 	})
 }
@@ -739,8 +680,8 @@ func fuzzEdit(docs []*yaml.Node, edit uint8) bool {
 // TestPreserveRandomEdits makes random edits (set, add or delete keys, add
 // or remove items, with scalar, block and flow values) anywhere in the
 // corpus: the output always reads as the edited documents, and edited
-// documents are always spliced, except where an edit changes what an alias
-// stands for (06-anchors.yaml).
+// documents are always written by byte-range edits, except where an edit
+// changes what an alias stands for (06-anchors.yaml), which is rendered.
 func TestPreserveRandomEdits(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	values := []string{"x", "a: 1\nb: [2]", "- p\n- q", "{f: 1}", "|\n  text\n  more\n"}
@@ -814,11 +755,11 @@ func TestPreserveRandomEdits(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("documents copied: %d, spliced: %d, rendered: %d", counts[copied], counts[spliced], counts[rendered])
+	t.Logf("documents copied: %d, by byte ranges: %d, rendered: %d", counts[copied], counts[replaced], counts[rendered])
 }
 
 // TestPreserveEdgeCases pins the output for layouts around the edges of
-// the splice: byte order mark, markers with comments, empty documents,
+// byte-range edits: byte order mark, markers with comments, empty documents,
 // directives, flow collections over several lines, CRLF.
 func TestPreserveEdgeCases(t *testing.T) {
 	root := func(st *Stream, i int) *yaml.Node { return Root(st.Docs[i]) }
@@ -855,7 +796,9 @@ func TestPreserveEdgeCases(t *testing.T) {
 		edit: func(st *Stream) {
 			root(st, 0).Content = slices.Insert(root(st, 0).Content, 0, NewString("z"), NewString("0"))
 		},
-		want: "%YAML 1.1\n# lead\n---\nz: \"0\"\na: 1\n", outcomes: []outcome{spliced},
+		// "# lead" is a's head comment: inserted before a, z would take
+		// it; the document is rendered, the comment above a
+		want: "%YAML 1.1\n---\nz: \"0\"\n# lead\na: 1\n", outcomes: []outcome{rendered},
 	}, {
 		name: "flow mapping over two lines",
 		in:   "a: {x: 1,\n    y: 2}\nb: 1\n",
@@ -906,75 +849,6 @@ func TestPreserveEdgeCases(t *testing.T) {
 				t.Errorf("outcomes %v, want %v", oc, c.outcomes)
 			}
 		})
-	}
-}
-
-// TestSpliceProperty checks the splice on random texts (not YAML: the
-// splice itself works on lines): when the source is the rendering of the
-// snapshot, the result is exactly the new rendering; when the source has
-// blank lines the rendering lacks, the result is the new rendering with
-// blank lines added.
-func TestSpliceProperty(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	words := []string{"a: 1", "b: 2", "- x", "- y", "  c: 3", "  - z", "# note", "d:"}
-	gen := func(n int) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = words[r.IntN(len(words))]
-		}
-		return out
-	}
-	text := func(lines []string) []byte {
-		if len(lines) == 0 {
-			return nil
-		}
-		return []byte(strings.Join(lines, "\n") + "\n")
-	}
-	for i := 0; i < 2000; i++ {
-		a := gen(1 + r.IntN(12))
-		b := slices.Clone(a)
-		for e := r.IntN(4); e >= 0; e-- {
-			p := r.IntN(len(b) + 1)
-			switch r.IntN(3) {
-			case 0:
-				b = slices.Insert(b, p, words[r.IntN(len(words))])
-			case 1:
-				if p < len(b) {
-					b = slices.Delete(b, p, p+1)
-				}
-			default:
-				if p < len(b) {
-					b[p] = "changed: " + strconv.Itoa(e)
-				}
-			}
-		}
-		for _, loose := range []bool{false, true} {
-			out, ok := splice(text(a), text(a), text(b), loose)
-			if !ok || !bytes.Equal(out, text(b)) {
-				t.Fatalf("loose=%v: splice(a, a, b) = %q, want %q (a = %q)", loose, out, text(b), a)
-			}
-		}
-		// the source with blank lines between some lines
-		var s []string
-		for _, l := range a {
-			if r.IntN(3) == 0 {
-				s = append(s, "")
-			}
-			s = append(s, l)
-		}
-		out, ok := splice(text(s), text(a), text(b), false)
-		if !ok {
-			t.Fatalf("splice failed")
-		}
-		var got []string
-		for _, l := range linediff.SplitLines(string(out)) {
-			if l != "" {
-				got = append(got, l)
-			}
-		}
-		if !slices.Equal(got, b) {
-			t.Fatalf("source %q, a %q, b %q: got %q", s, a, b, out)
-		}
 	}
 }
 
