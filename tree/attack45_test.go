@@ -608,7 +608,7 @@ func a45Proven(st *Stream) bool {
 		if !ok {
 			return false
 		}
-		_, proven, _, ok := st.replaceValues(textOf(body, starts, i), snap, doc, i == 0, i == len(st.Docs)-1, st.rangedRead(i))
+		_, proven, _, ok := st.replaceValues(textOf(body, starts, i), st.lentOf(textOf(body, starts, i), i), snap, doc, i == 0, i == len(st.Docs)-1, st.rangedRead(i))
 		if !ok || !proven {
 			return false
 		}

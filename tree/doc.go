@@ -80,7 +80,10 @@
 //     them is kept where unchanged, no edit is written under an anchor,
 //     and an alias (an entry's value or an item) whose copy changed, or a
 //     mapping with a merge key whose entries changed, is written anew
-//     expanded in its entry's or item's place.
+//     expanded in its entry's or item's place. An empty document (comment
+//     lines, a "---") given a root gets the root's lines after its text,
+//     or right after its "---" line when its comment lines are its own
+//     foot comment (rootText).
 //  3. A text written so is proven when it changed scalars alone (what
 //     follows each range ends any scalar, and the new text is one scalar
 //     on one line that reads as the new value there; with Options.Whole it
@@ -95,7 +98,8 @@
 //     changed, an edit under an anchor, a comment that would go to
 //     another node, layouts they cannot prove) is the writer's rendering
 //     of the document, in its text's frame: its directives and "---"
-//     line, its "..." line, its line ends (render.go). It keeps every
+//     line, the comment lines it lends the document before, its "..."
+//     line, its line ends (render.go, editDoc). It keeps every
 //     value and comment and loses that document's blank lines and
 //     spacing; a source that was the writer's rendering loses nothing.
 //  5. When the output as a whole does not read back as the edited

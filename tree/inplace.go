@@ -229,12 +229,12 @@ const (
 // text of a stream's one document that was read back here already. rr
 // is the document's parse Load kept, or nil: used when it is the parse
 // of this text (the snapshot's), else the text is read again.
-func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven bool, as *yaml.Node, ok bool) {
+func (s *Stream) replaceValues(chunk, lent []byte, snap, doc *yaml.Node, first, last bool, rr *rangedRead) (text []byte, proven bool, as *yaml.Node, ok bool) {
 	edits := editList{cells: alignCells}
 	if !valueEdits(nil, snap, doc, false, false, &edits) || len(edits.list) == 0 {
 		return nil, false, nil, false
 	}
-	own, ok := inStream(ownText(chunk, first), last)
+	own, ok := inStream(ownText(chunk, lent), last)
 	if !ok {
 		return nil, false, nil, false
 	}
@@ -276,7 +276,9 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 	}
 	// the text's line breaks, found once (kindFree, addedLines)
 	breaksOK, eol := lfOrCRLF(chunk), []byte("\n")
-	if bytes.Contains(chunk, []byte("\r\n")) {
+	if bytes.Contains(chunk, []byte("\r\n")) || bytes.IndexByte(chunk, '\n') < 0 && lineEnd(chunk, s.src) == "\r\n" {
+		// (a text without a line break, "---" alone at the end of a
+		// stream, takes the stream's)
 		eol = []byte("\r\n")
 	}
 	blocks := false // (cutsLines: the document has a block scalar)
@@ -364,11 +366,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 			}
 			g = textEdit{from: from, to: to, text: text}
 		case rootAdded:
-			text, ok := rootText(chunk, e.now, s.Style, eol)
+			at, text, ok := rootText(chunk, e.read, e.now, s.Style, eol)
 			if !ok {
 				return nil, false, nil, false
 			}
-			g = textEdit{from: len(chunk), to: len(chunk), text: text, added: true, block: mayEndInBlock(e.now, nil), foot: endsWithFoot(e.now, nil)}
+			g = textEdit{from: at, to: at, text: text, added: true, block: mayEndInBlock(e.now, nil), foot: endsWithFoot(e.now, nil)}
 		case flowReplaced:
 			// the collection's text, on one line, replaced by the
 			// writer's on one line: no line comes or goes (read back at
@@ -529,7 +531,11 @@ func (s *Stream) replaceValues(chunk []byte, snap, doc *yaml.Node, first, last b
 		// new line or a cut one may change: "#\n- !\n- !\n- a" gives "#"
 		// to a, and to x of "#\n- !\n- x\n- a", the second item replaced
 		// (attack, 2026-11-30).
-		own, ok := inStream(ownText(out, first), last)
+		var outLent []byte // (the same lines, at the start of out)
+		if lent != nil {
+			outLent = lentLines(out)
+		}
+		own, ok := inStream(ownText(out, outLent), last)
 		if !ok {
 			return nil, false, nil, false
 		}
@@ -819,14 +825,13 @@ func docsIn(last bool) int {
 
 // ownText returns the text of a document (chunk) as it reads as the
 // document of the stream: without the comment lines it lends the document
-// before it, when not the first (lent.go), which are made blank lines of
+// before it, lent (lentOf; a prefix of chunk), which are made blank lines of
 // the same length, so that offsets in it are offsets in chunk. Read alone,
 // the chunk would give them to its own document; they are written where
 // they are, and an edit that would have to cut or move them is refused
 // where a comment line is in its way, as anywhere.
-func ownText(chunk []byte, first bool) []byte {
-	lent := lentLines(chunk)
-	if first || lent == nil {
+func ownText(chunk, lent []byte) []byte {
+	if lent == nil {
 		return chunk
 	}
 	own := bytes.Clone(chunk)
@@ -3274,31 +3279,40 @@ func emptyRoot(d *yaml.Node) bool {
 }
 
 // rootText returns the writer's lines for root, the new root of a
-// document whose text, chunk, holds no node: they go after the text, at
-// the root's column, the text's comment lines staying above them (the
-// read-back checks whose they are: with CRLF line ends, the comment lines
-// after a bare "---" stay the document's before, lent.go). Not after a
-// "..." line, which would end the document before the new lines. The
-// text of a chunk without a final line break gets none (the loop
-// writing the edits puts one before the lines), but after a block
-// scalar, whose value holds it.
-func rootText(chunk []byte, root *yaml.Node, st Style, eol []byte) ([]byte, bool) {
+// document whose text, chunk, holds no node, and where they go: after the
+// text, its comment lines staying above them (with CRLF line ends, the
+// comment lines after a bare "---" stay the document's before, lent.go),
+// or, when doc (the document as chunk reads) has a foot comment, right
+// after its "---" line, the comment lines staying after them (the
+// document's foot comment; at the end of the stream they would be the
+// root's, and the read-back sends the document to the writer, which
+// sets them apart by a blank line: no blank line is added here, where
+// every line but the new ones is the source's). The read-back checks whose they are. Not
+// after a "..." line, which would end the document before the new lines.
+// The text of a chunk without a final line break gets none (the loop
+// writing the edits puts one before the lines), but after a block scalar,
+// whose value holds it.
+func rootText(chunk []byte, doc, root *yaml.Node, st Style, eol []byte) (at int, text []byte, ok bool) {
+	at = len(chunk)
 	for rest := chunk; len(rest) > 0; {
 		var line []byte
 		line, rest = cutLine(rest)
-		if isMarker(line, "...") {
-			return nil, false
+		switch {
+		case isMarker(line, "..."):
+			return 0, nil, false
+		case isMarker(line, "---") && doc != nil && doc.FootComment != "" && len(rest) > 0:
+			at = len(chunk) - len(rest)
 		}
 	}
 	text, err := renderDoc(st, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}, 0)
 	if err != nil || len(text) == 0 || bytes.HasPrefix(text, []byte("---")) {
-		return nil, false
+		return 0, nil, false
 	}
 	if len(eol) == 2 {
 		text = bytes.ReplaceAll(text, []byte("\n"), eol)
 	}
-	if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' && !mayEndInBlock(root, nil) {
+	if at == len(chunk) && len(chunk) > 0 && chunk[len(chunk)-1] != '\n' && !mayEndInBlock(root, nil) {
 		text = bytes.TrimSuffix(text, eol)
 	}
-	return text, true
+	return at, text, true
 }

@@ -442,7 +442,7 @@ func replaceAll(st *Stream) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		text, _, _, ok := st.replaceValues(chunk, snap, doc, i == 0, i == len(st.Docs)-1, st.rangedRead(i))
+		text, _, _, ok := st.replaceValues(chunk, st.lentOf(chunk, i), snap, doc, i == 0, i == len(st.Docs)-1, st.rangedRead(i))
 		if !ok {
 			return nil, false
 		}

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -105,6 +106,42 @@ func lentLines(chunk []byte) []byte {
 		}
 	}
 	return chunk[:len(chunk)-len(rest)]
+}
+
+// lentOf returns the lines of chunk, the text of document i, that it
+// lends the document before (lentLines), when they are lent: the
+// snapshot of document i-1 has their comment as the end of its foot
+// comment. lends errs on the side of yes: the comment lines of an empty
+// document followed by another "---" are its own foot comment ("0\n---\n#\n---\n1":
+// the second document's), not lent. Without a snapshot of document i-1 to
+// tell (not loaded), the lines are taken as lent.
+func (s *Stream) lentOf(chunk []byte, i int) []byte {
+	if i == 0 {
+		return nil
+	}
+	lent := lentLines(chunk)
+	if lent == nil || i-1 >= len(s.snapshot) || s.Outlined(i-1) || s.snapshot[i-1] == nil {
+		return lent
+	}
+	var lines []string
+	_, rest := cutLine(markerLine(lent))
+	for len(rest) > 0 {
+		var line []byte
+		line, rest = cutLine(rest)
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			lines = append(lines, string(t))
+		}
+	}
+	var foot []string
+	for _, l := range bytes.Split([]byte(s.snapshot[i-1].FootComment), []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 {
+			foot = append(foot, string(t))
+		}
+	}
+	if len(foot) < len(lines) || !slices.Equal(foot[len(foot)-len(lines):], lines) {
+		return nil
+	}
+	return lent
 }
 
 // cutLine splits text after its first line, returning the line without its

@@ -755,7 +755,7 @@ func TestLoadKeepsParse(t *testing.T) {
 				if rr != nil {
 					// (the text replaceValues reads: else it reads it again)
 					_, body := cutBOM(st.src)
-					own, _ := inStream(ownText(textOf(body, documentStarts(body), 1), false), true)
+					own, _ := inStream(ownText(textOf(body, documentStarts(body), 1), lentLines(textOf(body, documentStarts(body), 1))), true)
 					if !bytes.Equal(rr.text, own) {
 						t.Fatalf("the kept parse is of %q, not %q", rr.text, own)
 					}

@@ -199,7 +199,7 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 		// edits are rendered below.
 		if !s.noReplace {
 			chunk := textOf(body, starts, i)
-			if text, proven, as, ok := s.replaceValues(chunk, snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
+			if text, proven, as, ok := s.replaceValues(chunk, s.lentOf(chunk, i), snap, d, i == 0, i == n-1, s.rangedRead(i)); ok {
 				if s.mangle != nil {
 					text = s.mangle(text)
 				}
@@ -267,9 +267,9 @@ func (s *Stream) preserved() ([]byte, []outcome, error) {
 			}
 			text := edits[i].text
 			if !written(edits[i].outcome) {
-				text = s.editDoc(chunk, &edits[i])
+				text = s.editDoc(chunk, i, &edits[i])
 			}
-			if lent := lentLines(chunk); i > 0 && lent != nil && !bytes.HasPrefix(text, lent) {
+			if lent := s.lentOf(chunk, i); lent != nil && !bytes.HasPrefix(text, lent) {
 				// the comments this text lends the document before are
 				// that document's (lent.go), and its writing dropped them
 				return nil, nil, nil
@@ -447,18 +447,45 @@ func commentsKept(o outcome, got, want *yaml.Node) bool {
 // editDoc returns the text of edited document i, whose source text is
 // chunk, when byte-range edits (replaceValues) do not write it: the
 // writer's rendering of the document, in the line ends of chunk
-// (renderedText). A source that is exactly the writer's rendering of its
-// snapshot, as programs write YAML (kustomize, kyaml, kubectl with
-// yaml.v3), keeps its comments, order, quoting and indentation so
-// (canonical); another loses its blank lines and unusual spacing in this
-// document alone, never a value or a comment.
-func (s *Stream) editDoc(chunk []byte, e *docEdit) []byte {
-	if bytes.Equal(renderedText(chunk, e.a), chunk) {
+// (renderedText), after the "---" line and the comment lines the text
+// lends the document before (lent.go), which stay as they are. A source
+// that is exactly the writer's rendering of its snapshot, as programs
+// write YAML (kustomize, kyaml, kubectl with yaml.v3), keeps its
+// comments, order, quoting and indentation so (canonical); another loses
+// its blank lines and unusual spacing in this document alone, never a
+// value or a comment.
+func (s *Stream) editDoc(chunk []byte, i int, e *docEdit) []byte {
+	keep := s.lentOf(chunk, i)
+	if keep != nil {
+		for rest := chunk[len(keep):]; len(keep) > 0 && len(rest) > 0; {
+			// (and the blank lines after them, which make them lent: the
+			// rendering starts with the document's first node)
+			line, after := cutLine(rest)
+			if len(bytes.TrimSpace(line)) > 0 {
+				break
+			}
+			keep, rest = chunk[:len(chunk)-len(after)], after
+		}
+	}
+	rest, eol := chunk[len(keep):], lineEnd(chunk, s.src)
+	if bytes.Equal(renderedText(rest, e.a, eol), rest) {
 		e.outcome = canonical
 	} else {
 		e.outcome = rendered
 	}
-	return renderedText(chunk, e.b)
+	text := renderedText(rest, e.b, eol)
+	if n := len(keep); n > 0 && keep[n-1] != '\n' {
+		// the lent lines end the text without a line break: the
+		// rendering starts on a line of its own
+		text = append([]byte(eol), text...)
+	}
+	if n := len(keep); n > 0 && len(text) > 0 && !crlfEnded(keep, nil) && !bytes.HasSuffix(keep, []byte("\n\n")) && !bytes.HasSuffix(keep, []byte("\n\r\n")) {
+		// lent comment lines end at a blank line (or a CRLF): right
+		// above the rendering's first line, they would be its head
+		// comment ("0\n---\n#\n" given a value)
+		text = append([]byte(eol), text...)
+	}
+	return append(keep[:len(keep):len(keep)], text...)
 }
 
 // readsAs reports whether text, a document written as o says, is one

@@ -70,9 +70,9 @@ func sourceLines(chunk []byte) ([]srcLine, string) {
 
 // renderedText is the text of a document written as the writer renders
 // it: the directives and markers of its source, with a bare "---",
-// around b, in the line ends most of the source's lines have.
-func renderedText(chunk, b []byte) []byte {
-	src, eol := sourceLines(chunk)
+// around b, with line ends eol.
+func renderedText(chunk, b []byte, eol string) []byte {
+	src, _ := sourceLines(chunk)
 	var out []byte
 	for _, l := range src {
 		if l.pin == pinLead {
@@ -87,6 +87,9 @@ func renderedText(chunk, b []byte) []byte {
 	}
 	for _, l := range src {
 		if l.pin == pinTail {
+			if strings.TrimSpace(l.text) != "..." {
+				l.text = "..." // (a comment after the marker is the document's foot comment: in b)
+			}
 			out = append(out, l.text+eol...)
 		}
 	}
@@ -148,3 +151,18 @@ func isBlockHeader(l string) bool {
 }
 
 func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
+
+// lineEnd returns the line end of the lines written into chunk, a
+// document's text in the stream src: the one most of chunk's lines end
+// with, or, in a text without a line break ("---" alone at the end of a
+// stream), the one most of src's lines end with.
+func lineEnd(chunk, src []byte) string {
+	if bytes.IndexByte(chunk, '\n') >= 0 {
+		_, eol := sourceLines(chunk)
+		return eol
+	}
+	if crlf := bytes.Count(src, []byte("\r\n")); crlf > 0 && 2*crlf > bytes.Count(src, []byte("\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}

@@ -58,7 +58,10 @@ func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 // them are.
 func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) error {
 	for i, d := range docs {
-		if i > 0 {
+		if i > 0 || len(docs) > 1 && emptyText(d) {
+			// (a first document whose root is written as no text, an
+			// empty null, would be no document before the next one's
+			// "---": it starts with "---" too; attack54)
 			buf.WriteString("---\n")
 		}
 		out, err := appendDocument(buf.AvailableBuffer(), d, st)
@@ -324,4 +327,21 @@ func (w *writer) document(d *yaml.Node) {
 	w.flushFoot()
 	w.footCol = -1
 	w.indentLine()
+}
+
+// emptyText reports whether the document d holds a root the writer
+// writes as no text: an empty plain null without an anchor or a tag it
+// shows.
+func emptyText(d *yaml.Node) bool {
+	if d == nil || d.Kind != yaml.DocumentNode || len(d.Content) != 1 {
+		return false
+	}
+	r := d.Content[0]
+	const shown = yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle | yaml.TaggedStyle
+	switch r.Tag {
+	case "", "!!null", yamlTagPrefix + "null":
+	default:
+		return false
+	}
+	return r.Kind == yaml.ScalarNode && r.Value == "" && r.Style&shown == 0 && r.Anchor == ""
 }
