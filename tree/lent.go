@@ -252,14 +252,10 @@ func (s *Stream) readWindowInto(body []byte, starts []int, text []byte, i int, l
 	return docs[i-lo], lo, true
 }
 
-// windowStart returns the first document readWindow reads with document
-// i, whose text is text: i itself unless an empty document is next to it,
-// or its text lends comments to the one before (and so on up).
-func (s *Stream) windowStart(body []byte, starts []int, text []byte, i int) int {
-	return s.windowStartReach(body, starts, text, i, windowReach)
-}
-
-// windowStartReach is windowStart going back reach documents at most.
+// windowStartReach returns the first document readWindow reads with
+// document i, whose text is text, going back reach documents at most: i
+// itself unless an empty document is next to it, or its text lends
+// comments to the one before (and so on up).
 func (s *Stream) windowStartReach(body []byte, starts []int, text []byte, i, reach int) int {
 	lo := i
 	for lo > 0 && i-lo < reach && (s.empty(lo-1) || s.empty(lo) || lo == i && lends(text) || lo < i && lends(textOf(body, starts, lo))) {

@@ -222,16 +222,6 @@ func (op editOp) apply(docs []*yaml.Node) error {
 	return nil
 }
 
-func withoutBlankLines(s string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(s, "\n") {
-		if strings.TrimSpace(l) != "" {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
-}
-
 // TestPreserveEdits applies the scripted edits of testdata/preserve/edits.yaml
 // to the corpus and checks that (a) the output reads as the edited tree,
 // (b) documents no edit touched are copied byte for byte, (c) exactly the
