@@ -279,6 +279,13 @@ func a54Frame(in string, out []byte, outcomes []outcome) string {
 	}
 	s1, e1, d1 := a54MarkerLines(src)
 	s2, e2, d2 := a54MarkerLines(out)
+	if _, bo := cutBOM(out); s2 == s1+1 && bytes.HasPrefix(bo, []byte("---")) && len(outcomes) > 0 && outcomes[0] != copied {
+		// (the first document, edited, begins with a "---" its source
+		// did not have: the writer's for a document whose root is
+		// written as no text, an empty null, which would otherwise be
+		// no document; encodeYAML, attack55)
+		s2--
+	}
 	if s1 != s2 || e1 != e2 || d1 != d2 {
 		return fmt.Sprintf("markers and directives %d/%d/%d, source %d/%d/%d", s2, e2, d2, s1, e1, d1)
 	}
@@ -989,7 +996,9 @@ func TestAttack54Findings(t *testing.T) {
 		{"3. CRLF, last document --- # m", "a: 1\r\n--- # m", a54SetRoot(1, func() *yaml.Node { return NewString("x") }),
 			"a: 1\r\n---\r\nx\r\n\r\n# m\r\n"},
 		{"4. an empty root written whole", "!\n---\n# c\n", func(docs []*yaml.Node) { docs[0].Content[0].HeadComment = "# h" },
-			"---\n# h\n\n---\n\n\n# c\n"},
+			// (since attack55's fixes, the first document rendered in
+			// its frame, the second copied: not the whole stream)
+			"---\n# h\n\n---\n# c\n"},
 	} {
 		out, outcomes, whole, err := a54Write(c.in, c.edit)
 		_, bad := a48Check(c.in, c.edit)

@@ -751,6 +751,12 @@ func TestAttack55EmptyFirst(t *testing.T) {
 //     frame) writes the stream whole: "a: 1\r\n---\r\nb:   2\r\n" is
 //     "---\n\n---\nb: 2\n", the second document's bytes and the CRLF
 //     lost. Want the first text "---\r\n" and the rest kept.
+//
+// 1 to 4 are fixed (strict below): lentOf asks whether an empty
+// document's own foot comment starts with the lines; encodeYAML writes
+// "---" for a first document written as no text, alone or not, TaggedStyle
+// without a tag showing none (emptyText). 5 is known:
+//
 //  5. (pre-existing) Comments after "..." (commentedDocEnd) make most
 //     edits of the documents around them written whole (348 of the lent
 //     family's 7,192 cases; 354 with 2a5845b), CRLF and lone CR lost.
@@ -779,22 +785,31 @@ func TestAttack55Findings(t *testing.T) {
 			t.Errorf("%s: %q: %v", c.name, c.in, err)
 			continue
 		}
-		if string(out) == c.want && bad == "" {
-			t.Logf("%s: fixed: %q -> %q", c.name, c.in, out)
-			continue
+		switch {
+		case string(out) == c.want && bad == "":
+		case strings.HasPrefix(c.name, "5."):
+			// (known, pre-existing: comment lines after "..." that the
+			// document before holds, in the text of the document after
+			// it, send the stream to the writer when that document is
+			// rendered: its rendering drops them)
+			t.Logf("known: %s: %q -> %q (outcomes %v, whole %v; check: %s), want %q", c.name, c.in, out, outcomes, whole, a48Short(bad), c.want)
+		default:
+			t.Errorf("%s: %q -> %q (outcomes %v, whole %v; check: %s), want %q", c.name, c.in, out, outcomes, whole, a48Short(bad), c.want)
 		}
-		t.Logf("known: %s: %q -> %q (outcomes %v, whole %v; check: %s), want %q", c.name, c.in, out, outcomes, whole, a48Short(bad), c.want)
 	}
-	// finding 3, the writer alone
+	// findings 2 and 3, the writer alone (fixed: encodeYAML writes "---"
+	// for a first document written as no text, emptyText)
 	var b bytes.Buffer
 	tagged := &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.TaggedStyle}
 	WriteYAML(&b, Style{}, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{tagged}}, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{NewString("x")}})
-	got, _ := a48V3Docs(b.Bytes())
-	t.Logf("known: 3. writer: TaggedStyle empty root without a tag, then x: %q, %d documents (want 2)", b.Bytes(), len(got))
+	if got, _ := a48V3Docs(b.Bytes()); len(got) != 2 {
+		t.Errorf("3. writer: TaggedStyle empty root without a tag, then x: %q, %d documents (want 2)", b.Bytes(), len(got))
+	}
 	b.Reset()
 	WriteYAML(&b, Style{}, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!null"}}})
-	got, _ = a48V3Docs(b.Bytes())
-	t.Logf("known: 2. writer: one document, an empty null: %q, %d documents (want 1)", b.Bytes(), len(got))
+	if got, _ := a48V3Docs(b.Bytes()); len(got) != 1 {
+		t.Errorf("2. writer: one document, an empty null: %q, %d documents (want 1)", b.Bytes(), len(got))
+	}
 	// what holds (strict): the brief's lent cases
 	for _, c := range []struct {
 		in   string

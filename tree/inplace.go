@@ -2257,7 +2257,12 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 		p = ps
 	}
 	col := r.Start - ls - len(prefix) // the entry's column (its dash's)
-	for l := to; inner && l < len(chunk); {
+	// (the comment lines right of its column after it are the value's
+	// only where a node in it has a foot comment: after a value with
+	// head comments alone they are an outer node's, the document's foot
+	// comment in "0:\n#\n 0\n\n #"; FuzzReplaceValues, 2026-11-30)
+	feet := anyNode(e.read, hasFoot) || e.value != nil && anyNode(e.value, hasFoot) || e.val != nil && anyNode(e.val, hasFoot)
+	for l := to; inner && feet && l < len(chunk); {
 		line, next := lineAt(chunk, l)
 		if indent := len(line) - len(bytes.TrimLeft(line, " ")); commentLine(line) && indent > r.Start-ls {
 			to = next // (with the blank lines before it)
@@ -3316,3 +3321,6 @@ func rootText(chunk []byte, doc, root *yaml.Node, st Style, eol []byte) (at int,
 	}
 	return at, text, true
 }
+
+// hasFoot reports whether n has a foot comment.
+func hasFoot(n *yaml.Node) bool { return n.FootComment != "" }

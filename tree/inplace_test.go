@@ -1118,7 +1118,7 @@ func checkReadsAs(t *testing.T, out []byte, st *Stream, outcomes []outcome) {
 		}
 	}
 	if !sameStreamComments(docs, st.Docs) && !(!allReplaced(outcomes) && sameCommentWords(docs, st.Docs)) {
-		t.Fatalf("comment lines lost or added:\n%s", out)
+		t.Fatalf("comment lines lost or added (outcomes %v):\n%s", outcomes, out)
 	}
 }
 

@@ -111,7 +111,8 @@ func lentLines(chunk []byte) []byte {
 // lentOf returns the lines of chunk, the text of document i, that it
 // lends the document before (lentLines), when they are lent: the
 // snapshot of document i-1 has their comment as the end of its foot
-// comment. lends errs on the side of yes: the comment lines of an empty
+// comment, and they do not end the text of an empty document before
+// another (LF). lends errs on the side of yes: the comment lines of an empty
 // document followed by another "---" are its own foot comment ("0\n---\n#\n---\n1":
 // the second document's), not lent. Without a snapshot of document i-1 to
 // tell (not loaded), the lines are taken as lent.
@@ -132,13 +133,16 @@ func (s *Stream) lentOf(chunk []byte, i int) []byte {
 			lines = append(lines, string(t))
 		}
 	}
-	var foot []string
-	for _, l := range bytes.Split([]byte(s.snapshot[i-1].FootComment), []byte("\n")) {
-		if t := bytes.TrimSpace(l); len(t) > 0 {
-			foot = append(foot, string(t))
-		}
-	}
+	foot := commentLines(&yaml.Node{FootComment: s.snapshot[i-1].FootComment}, nil)
 	if len(foot) < len(lines) || !slices.Equal(foot[len(foot)-len(lines):], lines) {
+		return nil
+	}
+	if len(lent) == len(chunk) && i+1 < len(s.Docs) && !crlfEnded(chunk, nil) {
+		// comment lines ending the text of an empty document, LF-ended,
+		// right before the next "---", are its own foot comment, whatever
+		// the document before ends with ("0\n# c\n---\n# c\n---\n1":
+		// each document's "# c"; attack55); with CRLF they are lent
+		// whatever follows them
 		return nil
 	}
 	return lent

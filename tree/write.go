@@ -58,15 +58,19 @@ func WriteYAML(w io.Writer, st Style, docs ...*yaml.Node) error {
 // them are.
 func encodeYAML(buf *bytes.Buffer, st Style, docs []*yaml.Node) error {
 	for i, d := range docs {
-		if i > 0 || len(docs) > 1 && emptyText(d) {
+		if i > 0 || emptyText(d) {
 			// (a first document whose root is written as no text, an
-			// empty null, would be no document before the next one's
-			// "---": it starts with "---" too; attack54)
+			// empty null, would be no document, before the next one's
+			// "---" or alone: it starts with "---" too; attack54,
+			// attack55)
 			buf.WriteString("---\n")
 		}
 		out, err := appendDocument(buf.AvailableBuffer(), d, st)
 		if err != nil {
 			return err
+		}
+		if i == 0 && len(out) == 1 && out[0] == '\n' && emptyText(d) {
+			continue // (the "---" line is the document: no empty line after it)
 		}
 		buf.Write(out)
 	}
@@ -337,11 +341,15 @@ func emptyText(d *yaml.Node) bool {
 		return false
 	}
 	r := d.Content[0]
-	const shown = yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle | yaml.TaggedStyle
+	const quoted = yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
 	switch r.Tag {
-	case "", "!!null", yamlTagPrefix + "null":
+	case "":
+	case "!!null", yamlTagPrefix + "null":
+		if r.Style&yaml.TaggedStyle != 0 {
+			return false // (the tag is shown)
+		}
 	default:
 		return false
 	}
-	return r.Kind == yaml.ScalarNode && r.Value == "" && r.Style&shown == 0 && r.Anchor == ""
+	return r.Kind == yaml.ScalarNode && r.Value == "" && r.Style&quoted == 0 && r.Anchor == ""
 }
