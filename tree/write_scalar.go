@@ -47,7 +47,11 @@ import (
 //   - a block scalar that needs keep chomping (it ends with a blank line,
 //     or is one line break) is written double-quoted: yaml.v3 writes it
 //     with a blank line before a comment after it, which the block takes
-//     in.
+//     in;
+//   - a text where a carriage return, NEL, U+2028 or U+2029 starts a line
+//     or ends the text is not written as a block (classifyAny): a YAML
+//     1.1 reader reads an empty line there, and the chomping another
+//     line break.
 //
 // The tag: a tag the node's style asks to show (TaggedStyle) is written;
 // otherwise a string's tag is not written (a string whose text would
