@@ -2261,11 +2261,16 @@ func removedLines(chunk []byte, ranges *fastyaml.Ranges, e valueEdit, first, blo
 	// only where a node in it has a foot comment: after a value with
 	// head comments alone they are an outer node's, the document's foot
 	// comment in "0:\n#\n 0\n\n #"; FuzzReplaceValues, 2026-11-30)
-	feet := anyNode(e.read, hasFoot) || e.value != nil && anyNode(e.value, hasFoot) || e.val != nil && anyNode(e.val, hasFoot)
-	for l := to; inner && feet && l < len(chunk); {
+	// (and no more of them than the foot comments ending it have lines: the
+	// lines after those, right of its column after a blank line, are an
+	// outer node's too, "a: 0\nk:\n  b: 1\n  #a\n\n #b" without k, whose
+	// "#b" is the document's; attack56)
+	feet := trailingFootLines(e.read) + max(trailingFootLines(e.value), trailingFootLines(e.val)) // (the value as read, as the snapshot has it)
+	for l := to; inner && feet > 0 && l < len(chunk); {
 		line, next := lineAt(chunk, l)
 		if indent := len(line) - len(bytes.TrimLeft(line, " ")); commentLine(line) && indent > r.Start-ls {
 			to = next // (with the blank lines before it)
+			feet--
 		} else if !blankLine(line) {
 			break
 		}
@@ -3322,5 +3327,22 @@ func rootText(chunk []byte, doc, root *yaml.Node, st Style, eol []byte) (at int,
 	return at, text, true
 }
 
-// hasFoot reports whether n has a foot comment.
-func hasFoot(n *yaml.Node) bool { return n.FootComment != "" }
+// trailingFootLines returns the number of comment lines in the foot
+// comments that end n (0 for nil): its own, and those of its last node
+// down (of a mapping, its last key's and value's), which the text has
+// after n's last line; a foot comment of a node before them is among n's
+// lines.
+func trailingFootLines(n *yaml.Node) int {
+	count := 0
+	for n != nil {
+		count += len(commentLines(&yaml.Node{FootComment: n.FootComment}, nil))
+		if n.Kind == yaml.AliasNode || len(n.Content) == 0 {
+			break
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content) >= 2 {
+			count += len(commentLines(&yaml.Node{FootComment: n.Content[len(n.Content)-2].FootComment}, nil))
+		}
+		n = n.Content[len(n.Content)-1]
+	}
+	return count
+}
