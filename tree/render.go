@@ -79,6 +79,16 @@ func renderedText(chunk, b []byte, eol string) []byte {
 			if isMarker([]byte(l.text), "---") && strings.TrimSpace(l.text) != "---" {
 				l.text = "---" // what followed the marker is in b
 			}
+			if strings.HasPrefix(l.text, "%") {
+				// a comment after a directive is in b too, the first
+				// node's head comment ("%YAML 1.1 #": FuzzReplaceValues,
+				// 2026-11-30); a directive's parameters hold no blank
+				if i := strings.IndexAny(l.text, " \t"); i >= 0 {
+					if j := strings.Index(l.text[i:], "#"); j >= 0 && (l.text[i+j-1] == ' ' || l.text[i+j-1] == '\t') {
+						l.text = strings.TrimRight(l.text[:i+j], " \t")
+					}
+				}
+			}
 			out = append(out, l.text+eol...)
 		}
 	}
