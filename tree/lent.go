@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -124,15 +125,9 @@ func (s *Stream) lentOf(chunk []byte, i int) []byte {
 	if lent == nil || i-1 >= len(s.snapshot) || s.Outlined(i-1) || s.snapshot[i-1] == nil {
 		return lent
 	}
-	var lines []string
+	// the comment lines after "---" (a lone CR ends a line too)
 	_, rest := cutLine(markerLine(lent))
-	for len(rest) > 0 {
-		var line []byte
-		line, rest = cutLine(rest)
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			lines = append(lines, string(t))
-		}
-	}
+	lines := commentLines(&yaml.Node{FootComment: strings.ReplaceAll(string(rest), "\r", "\n")}, nil)
 	foot := commentLines(&yaml.Node{FootComment: s.snapshot[i-1].FootComment}, nil)
 	if len(foot) < len(lines) || !slices.Equal(foot[len(foot)-len(lines):], lines) {
 		return nil

@@ -23,7 +23,6 @@ const (
 // srcLine is a line of a document's source text.
 type srcLine struct {
 	text string // without the line terminator
-	eol  string // "\n", "\r\n", or "" for a last line without one
 	pin  pin
 }
 
@@ -40,14 +39,14 @@ func sourceLines(chunk []byte) ([]srcLine, string) {
 			l.text = string(chunk[off:])
 			off = len(chunk)
 		} else {
-			l.text, l.eol = string(chunk[off:off+end]), "\n"
+			l.text = string(chunk[off : off+end])
 			off += end + 1
-		}
-		if t, ok := strings.CutSuffix(l.text, "\r"); ok && l.eol != "" {
-			l.text, l.eol = t, "\r\n"
-			crlf++
-		} else if l.eol != "" {
-			lf++
+			if t, ok := strings.CutSuffix(l.text, "\r"); ok {
+				l.text = t
+				crlf++
+			} else {
+				lf++
+			}
 		}
 		b := []byte(l.text)
 		switch {
