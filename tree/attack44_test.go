@@ -632,6 +632,7 @@ func TestAttack44Random(t *testing.T) {
 	}
 	g := &a44Gen{r: rand.New(rand.NewPCG(s1, 1))}
 	docs, edits, inPlace, moves, fails := 0, 0, 0, 0, 0
+	seen := 0 // (raceSkip)
 	for i := range a44N {
 		in := g.doc()
 		if _, err := Read([]byte(in), Options{}); err != nil {
@@ -639,6 +640,9 @@ func TestAttack44Random(t *testing.T) {
 		}
 		docs++
 		for e := range 4 {
+			if raceSkip(&seen) {
+				continue
+			}
 			seed := uint64(i*10 + e)
 			var pure bool
 			res, bad := a44Check(in, func(st *Stream) { pure = a44Edit(st, seed) })
@@ -748,6 +752,7 @@ func TestAttack44Inserts(t *testing.T) {
 	s1, n := a44Scale(45, 1500)
 	g := &a44Gen{r: rand.New(rand.NewPCG(s1, 2))}
 	docs, edits, inPlace, fails := 0, 0, 0, 0
+	seen := 0 // (raceSkip)
 	for i := range n {
 		in := g.doc()
 		if _, err := Read([]byte(in), Options{}); err != nil {
@@ -755,6 +760,9 @@ func TestAttack44Inserts(t *testing.T) {
 		}
 		docs++
 		for e := range 4 {
+			if raceSkip(&seen) {
+				continue
+			}
 			seed := uint64(i*10 + e)
 			res, bad := a44Check(in, func(st *Stream) { a44Insert(st, seed) })
 			edits++
@@ -779,6 +787,7 @@ func TestAttack44Hostile(t *testing.T) {
 	s1, n := a44Scale(46, 1000)
 	g := &hostileGen{r: rand.New(rand.NewPCG(s1, 3))}
 	docs, edits, inPlace, fails := 0, 0, 0, 0
+	seen := 0 // (raceSkip)
 	for i := range n {
 		in := g.stream()
 		if _, err := Read([]byte(in), Options{}); err != nil {
@@ -786,6 +795,9 @@ func TestAttack44Hostile(t *testing.T) {
 		}
 		docs++
 		for e := range 4 {
+			if raceSkip(&seen) {
+				continue
+			}
 			seed := uint64(i*10 + e)
 			edit := func(st *Stream) { a44Edit(st, seed) }
 			if e%2 == 1 {

@@ -284,6 +284,7 @@ func a45FlowEdit(f *yaml.Node, r *rand.Rand) {
 type a45Stats struct {
 	cases, skipped, inPlace, bad, unproven int
 	log                                    func(in string, out []byte)
+	seen                                   int // (raceSkip)
 }
 
 // fail counts bad, a failure of in, if any, and reports the first 15.
@@ -299,6 +300,9 @@ func (s *a45Stats) fail(t *testing.T, in, bad string) {
 
 func (s *a45Stats) run(t *testing.T, in string, pre, edit func(*Stream)) {
 	t.Helper()
+	if raceSkip(&s.seen) {
+		return
+	}
 	res, bad := a45Check(in, pre, edit)
 	if bad == "skip" {
 		s.skipped++

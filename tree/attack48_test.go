@@ -898,10 +898,11 @@ type a48Stats struct {
 	seen                             int // (raceSkip)
 }
 
-// raceSkip reports whether the attack harnesses skip a case under the
-// race detector: they check every 16th there (counting with seen), the
-// plain run every one; the race detector is for the goroutines of the
-// code under test, which a sample exercises as well as all.
+// raceSkip reports whether the attack harnesses (and TestWriteInputs)
+// skip a case under the race detector: they check every 16th there
+// (counting with seen), the plain run every one; the race detector is for
+// the goroutines of the code under test, which a sample exercises as well
+// as all, and CI's race step must stay inside its time.
 func raceSkip(seen *int) bool {
 	*seen++
 	return raceEnabled && *seen%16 != 0
