@@ -148,3 +148,32 @@ func TestCheckBinary(t *testing.T) {
 		t.Error("checkBinary(missing file): no error")
 	}
 }
+
+// TestSameArchives: the second build of -verify-targets is compared
+// archive by archive, for its targets only; a differing archive or version
+// is named.
+func TestSameArchives(t *testing.T) {
+	lin, win := Target{"linux", "amd64"}, Target{"windows", "arm64"}
+	mk := func(version string, files map[Target]string) *release {
+		r := &release{version: version, files: map[string][]byte{}}
+		for t, data := range files {
+			r.files[t.archiveName(version)] = []byte(data)
+		}
+		r.checksums = checksums(r.files)
+		return r
+	}
+	first := mk("v1", map[Target]string{lin: "l", win: "w", {"darwin", "arm64"}: "d"})
+	if err := sameArchives(mk("v1", map[Target]string{lin: "l", win: "w"}), first, []Target{lin, win}); err != nil {
+		t.Errorf("the same archives: %v", err)
+	}
+	err := sameArchives(mk("v1", map[Target]string{lin: "l", win: "W"}), first, []Target{lin, win})
+	if err == nil || !strings.Contains(err.Error(), win.archiveName("v1")+" differs") {
+		t.Errorf("a differing zip: %v", err)
+	}
+	if err := sameArchives(mk("v2", map[Target]string{lin: "l"}), first, []Target{lin}); err == nil || !strings.Contains(err.Error(), "version is v2") {
+		t.Errorf("another version: %v", err)
+	}
+	if got := joinTargets([]Target{lin, win}); got != "linux/amd64, windows/arm64" {
+		t.Errorf("joinTargets: %q", got)
+	}
+}
