@@ -18,8 +18,11 @@
 // -verify builds everything a second time from another clone, at another
 // path, with an empty build cache, and fails unless every archive has the
 // same checksum. -verify-targets does the same for the targets it names
-// only (CI proves one tar.gz and one zip target that way, inside its time);
-// the archives written are the first build's, of every target.
+// only, each of -targets and each once, and not with -verify (CI proves
+// one tar.gz and one zip target that way, inside its time); the archives
+// written are the first build's, of every target. Malformed, unknown or
+// repeated targets, an empty -verify-targets and arguments that are not
+// flags are refused before anything is built.
 //
 // See docs/release.md.
 package main
@@ -72,50 +75,83 @@ func (t Target) archiveName(version string) string {
 	return fmt.Sprintf("kmerge_%s_%s_%s%s", version, t.OS, t.Arch, ext)
 }
 
-// parseTargets reads a comma-separated list of OS/ARCH pairs.
+// parseTargets reads a comma-separated list of OS/ARCH pairs, each of
+// Targets and each once.
 func parseTargets(s string) ([]Target, error) {
 	var out []Target
 	for _, f := range strings.Split(s, ",") {
 		os, arch, ok := strings.Cut(strings.TrimSpace(f), "/")
 		t := Target{os, arch}
 		if !ok || !slices.Contains(Targets, t) {
-			return nil, fmt.Errorf("-targets: %q is not one of %v", f, Targets)
+			return nil, fmt.Errorf("%q is not one of %v", f, Targets)
+		}
+		if slices.Contains(out, t) {
+			return nil, fmt.Errorf("%s is named twice", t)
 		}
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-func main() {
-	ref := flag.String("ref", "HEAD", "the commit to build (a branch, tag or revision)")
-	out := flag.String("out", "dist", "the folder for the archives and the checksums file")
-	targets := flag.String("targets", "", "OS/ARCH,... to build (default: all six)")
-	verify := flag.Bool("verify", false, "build a second time from another clone with an empty build cache, and compare")
-	verifyTargets := flag.String("verify-targets", "", "OS/ARCH,... to build a second time and compare, as -verify does for all")
-	flag.Parse()
-	ts := Targets
-	if *targets != "" {
-		var err error
-		if ts, err = parseTargets(*targets); err != nil {
-			fail(err)
+// newFlags defines the command's flags.
+func newFlags(handling flag.ErrorHandling) *flag.FlagSet {
+	fs := flag.NewFlagSet("release", handling)
+	fs.String("ref", "HEAD", "the commit to build (a branch, tag or revision)")
+	fs.String("out", "dist", "the folder for the archives and the checksums file")
+	fs.String("targets", "", "OS/ARCH,... to build (default: all six)")
+	fs.Bool("verify", false, "build every target a second time from another clone with an empty build cache, and compare")
+	fs.String("verify-targets", "", "OS/ARCH,... (of -targets) to build a second time and compare, as -verify does for all; not with -verify")
+	return fs
+}
+
+// checkFlags returns the targets to build and those to build a second
+// time, from the parsed fs; it refuses, before anything is built, a
+// malformed, unknown or repeated target, a -verify-targets target not
+// built, an empty -verify-targets, -verify with -verify-targets, and
+// arguments that are not flags.
+func checkFlags(fs *flag.FlagSet) (targets, again []Target, err error) {
+	if fs.NArg() > 0 {
+		return nil, nil, fmt.Errorf("unexpected arguments %q (flags only: a list of targets is one argument, comma-separated)", fs.Args())
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	targets = Targets
+	if s := fs.Lookup("targets").Value.String(); s != "" {
+		if targets, err = parseTargets(s); err != nil {
+			return nil, nil, fmt.Errorf("-targets: %w", err)
 		}
 	}
-	var again []Target
-	if *verify {
-		again = ts
+	if fs.Lookup("verify").Value.String() == "true" {
+		again = targets
 	}
-	if *verifyTargets != "" {
-		var err error
-		if again, err = parseTargets(*verifyTargets); err != nil {
-			fail(fmt.Errorf("-verify-targets: %w", err))
+	if given["verify-targets"] {
+		if again != nil {
+			return nil, nil, errors.New("-verify rebuilds every target, -verify-targets the targets it names: give one of them")
+		}
+		s := fs.Lookup("verify-targets").Value.String()
+		if strings.TrimSpace(s) == "" {
+			return nil, nil, errors.New("-verify-targets: no targets (-verify rebuilds all)")
+		}
+		if again, err = parseTargets(s); err != nil {
+			return nil, nil, fmt.Errorf("-verify-targets: %w", err)
 		}
 		for _, t := range again {
-			if !slices.Contains(ts, t) {
-				fail(fmt.Errorf("-verify-targets: %s is not built (-targets)", t))
+			if !slices.Contains(targets, t) {
+				return nil, nil, fmt.Errorf("-verify-targets: %s is not built (-targets)", t)
 			}
 		}
 	}
-	if err := run(*ref, *out, ts, again); err != nil {
+	return targets, again, nil
+}
+
+func main() {
+	fs := newFlags(flag.ExitOnError)
+	fs.Parse(os.Args[1:])
+	ts, again, err := checkFlags(fs)
+	if err != nil {
+		fail(err)
+	}
+	if err := run(fs.Lookup("ref").Value.String(), fs.Lookup("out").Value.String(), ts, again); err != nil {
 		fail(err)
 	}
 }
@@ -150,7 +186,7 @@ func run(ref, out string, targets, verify []Target) error {
 		if err := sameArchives(again, rel, verify); err != nil {
 			return err
 		}
-		fmt.Printf("reproducible: a second build (another clone, another path, an empty build cache) gave the same %d archives (%s)\n", len(verify), joinTargets(verify))
+		fmt.Printf("reproducible: a second build (another clone, another path, an empty build cache) gave the same archives for %s\n", joinTargets(verify))
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -165,14 +201,23 @@ func run(ref, out string, targets, verify []Target) error {
 }
 
 // sameArchives reports an error unless again, a second build of the
-// targets, has archives byte for byte those of first.
+// targets, has archives byte for byte those of first; an archive missing
+// from either is an error, not two equal nothings.
 func sameArchives(again, first *release, targets []Target) error {
 	if again.version != first.version {
 		return fmt.Errorf("not reproducible: the second build's version is %s, the first's %s", again.version, first.version)
 	}
 	for _, t := range targets {
 		name := t.archiveName(first.version)
-		if !bytes.Equal(again.files[name], first.files[name]) {
+		a, inAgain := again.files[name]
+		f, inFirst := first.files[name]
+		if !inFirst {
+			return fmt.Errorf("%s is not in the first build", name)
+		}
+		if !inAgain {
+			return fmt.Errorf("not reproducible: the second build has no %s", name)
+		}
+		if !bytes.Equal(a, f) {
 			return fmt.Errorf("not reproducible: the second build's %s differs:\n%s\nfirst build:\n%s", name, again.checksums, first.checksums)
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"flag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +177,74 @@ func TestSameArchives(t *testing.T) {
 	}
 	if got := joinTargets([]Target{lin, win}); got != "linux/amd64, windows/arm64" {
 		t.Errorf("joinTargets: %q", got)
+	}
+}
+
+// TestSameArchivesMissing: an archive missing from both builds, or from
+// the second, is not "the same" (bytes.Equal(nil, nil) is true); run does
+// not itself check that the verify targets are among the targets built.
+func TestSameArchivesMissing(t *testing.T) {
+	lin, win := Target{"linux", "amd64"}, Target{"windows", "arm64"}
+	r := func(names ...Target) *release {
+		rel := &release{version: "v1", files: map[string][]byte{}}
+		for _, n := range names {
+			rel.files[n.archiveName("v1")] = []byte(n.String())
+		}
+		return rel
+	}
+	if err := sameArchives(r(lin), r(lin), []Target{lin, win}); err == nil || !strings.Contains(err.Error(), "not in the first build") {
+		t.Errorf("a target built by neither: %v", err)
+	}
+	if err := sameArchives(r(lin), r(lin, win), []Target{lin, win}); err == nil || !strings.Contains(err.Error(), "second build has no "+win.archiveName("v1")) {
+		t.Errorf("a target missing from the second build: %v", err)
+	}
+	if err := sameArchives(r(lin, win), r(lin, win), []Target{win}); err != nil {
+		t.Errorf("one target of two: %v", err)
+	}
+}
+
+// TestCheckFlags: every malformed combination of -targets, -verify and
+// -verify-targets is refused before anything is built, naming the flag.
+func TestCheckFlags(t *testing.T) {
+	lin, win := Target{"linux", "amd64"}, Target{"windows", "arm64"}
+	for _, c := range []struct {
+		args        []string
+		err         string // "" for none
+		build, verf []Target
+	}{
+		{nil, "", Targets, nil},
+		{[]string{"-verify"}, "", Targets, Targets},
+		{[]string{"-verify-targets", "linux/amd64,windows/arm64"}, "", Targets, []Target{lin, win}},
+		{[]string{"-verify-targets", " linux/amd64 , windows/arm64"}, "", Targets, []Target{lin, win}},
+		{[]string{"-targets", "linux/amd64", "-verify-targets", "linux/amd64"}, "", []Target{lin}, []Target{lin}},
+		{[]string{"-verify-targets", ""}, "-verify-targets: no targets", nil, nil},
+		{[]string{"-verify-targets", " "}, "-verify-targets: no targets", nil, nil},
+		{[]string{"-verify-targets", ","}, `-verify-targets: "" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "linux/amd64,,"}, `-verify-targets: "" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "linux/amd64 windows/arm64"}, `-verify-targets: "linux/amd64 windows/arm64" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "linux"}, `-verify-targets: "linux" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "LINUX/amd64"}, `-verify-targets: "LINUX/amd64" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "plan9/386"}, `-verify-targets: "plan9/386" is not one of`, nil, nil},
+		{[]string{"-verify-targets", "linux/amd64,linux/amd64"}, "-verify-targets: linux/amd64 is named twice", nil, nil},
+		{[]string{"-targets", "linux/amd64,linux/amd64"}, "-targets: linux/amd64 is named twice", nil, nil},
+		{[]string{"-targets", "linux"}, `-targets: "linux" is not one of`, nil, nil},
+		{[]string{"-targets", "linux/amd64", "-verify-targets", "windows/arm64"}, "-verify-targets: windows/arm64 is not built (-targets)", nil, nil},
+		{[]string{"-verify", "-verify-targets", "linux/amd64"}, "give one of them", nil, nil},
+		{[]string{"-verify", "linux/amd64"}, `unexpected arguments ["linux/amd64"]`, nil, nil},
+		{[]string{"-verify-targets", "linux/amd64", "windows/arm64"}, `unexpected arguments ["windows/arm64"]`, nil, nil},
+	} {
+		fs := newFlags(flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		build, verf, err := checkFlags(fs)
+		if c.err == "" {
+			if err != nil || !slices.Equal(build, c.build) || !slices.Equal(verf, c.verf) {
+				t.Errorf("%q: build %v, verify %v, %v; want %v, %v", c.args, build, verf, err, c.build, c.verf)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: %v, want an error with %q", c.args, err, c.err)
+		}
 	}
 }
