@@ -289,6 +289,25 @@ func TestSSAScripted(t *testing.T) {
 			"apply kubectl\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v3, extra: e2}\n",
 			"force kubectl\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: <&>}\ndata: {k: v3, extra: e2}\n",
 		),
+		// no such takeover when the live object holds a keyed list with
+		// two entries of one key (an update may store it): the conflict
+		// stands, with and without the duplicates in the fields concerned
+		// (FuzzSSA's find 5e49ac67cfbf7b2a: a custom resource's parts,
+		// {name: p} and {name: p, kind: plain}, kind defaulted to plain)
+		"client-side-apply-duplicates": steps(
+			"update kubectl-client-side-apply\n"+deployHead+"  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n"+tmpl("        env: [{name: A, value: '1'}, {name: A, value: '2'}]\n"),
+			"apply kubectl\n"+deployHead+"spec:\n  replicas: 3\n",
+		),
+		"client-side-apply-defaulted-key": steps(
+			"update kubectl-client-side-apply\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"g\"},\"spec\":{\"port\":80}}\nspec:\n  parts: [{name: p}, {name: p, kind: plain}]\n  port: 80\n",
+			"force kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: 80}\n",
+			"apply kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: http}\n",
+		),
+		// the same without the duplicates: taken over
+		"client-side-apply-no-duplicates": steps(
+			"update kubectl-client-side-apply\n"+deployHead+"  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n"+tmpl("        env: [{name: A, value: '1'}, {name: B, value: '2'}]\n"),
+			"apply kubectl\n"+deployHead+"spec:\n  replicas: 3\n",
+		),
 		// another manager of the name kubectl gets no such pass
 		"client-side-apply-other": steps(
 			"update kubectl-client-side-apply\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"v1\",\"data\":{\"k\":\"v\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"c\"}}\ndata: {k: v}\n",

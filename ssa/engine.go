@@ -211,7 +211,7 @@ func (e *Engine) Apply(ctx context.Context, live, config *yaml.Node, opts Option
 		if opts.Manager == kubectl {
 			// conflicts with what the last client-side apply set are
 			// taken over
-			allowed := r.lastAppliedSet(liveVal, liveTV)
+			allowed := r.lastAppliedSet(liveVal)
 			left := merge.Conflicts{}
 			for _, c := range conflicts {
 				if allowed == nil || !allowed.Has(c.Path) {
@@ -675,9 +675,16 @@ func (v versions) IsMissingVersionError(error) bool { return false }
 
 // lastAppliedSet returns the fields of the last client-side apply that
 // still have the value it gave them: a "kubectl" apply takes them over
-// without conflict. nil when there is no such annotation or it does not
-// read as an object of the kind at the live object's version.
-func (r *request) lastAppliedSet(liveVal map[string]any, liveTV *typed.TypedValue) *smdfieldpath.Set {
+// without conflict. nil when there is no such annotation, it does not
+// read as an object of the kind at the live object's version, or the live
+// object holds a keyed list with two entries of one key (which updates may
+// store; the API server then gives no such takeover either: FuzzSSA's
+// find 5e49ac67cfbf7b2a, 2026-11-30).
+func (r *request) lastAppliedSet(liveVal map[string]any) *smdfieldpath.Set {
+	liveTV, err := r.typed(liveVal, false)
+	if err != nil {
+		return nil
+	}
 	md, _ := liveVal["metadata"].(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
 	text, _ := ann[lastApplied].(string)

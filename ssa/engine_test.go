@@ -285,6 +285,35 @@ func TestApplyKubectlTakesOverClientSideApply(t *testing.T) {
 	}
 }
 
+// No takeover when the live object holds a keyed list with two entries of
+// one key (an update stores it; here two env entries named A): kubectl's
+// apply conflicts with the client-side apply's replicas, as the API server's
+// does (conformance: TestSSAScripted's client-side-apply-duplicates); the
+// same object without the duplicate is taken over.
+func TestApplyKubectlNoTakeoverWithDuplicates(t *testing.T) {
+	e := New(nil)
+	ctx := context.Background()
+	for _, second := range []string{"A", "B"} {
+		csa := strings.Replace(deployment("2"), "metadata:\n", "metadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2}}\n", 1)
+		csa = strings.Replace(csa, "image: nginx\n", "image: nginx\n        env: [{name: A, value: '1'}, {name: "+second+", value: '2'}]\n", 1)
+		r, err := e.Update(ctx, nil, node(t, csa), Options{Manager: "kubectl-client-side-apply", Time: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(get(t, r.Object, "spec", "template", "spec", "containers").Content[0].Content); n < 6 {
+			t.Fatalf("the container without its env: %s", text(t, r.Object))
+		}
+		_, err = e.Apply(ctx, r.Object, node(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 3}\n"), Options{Manager: "kubectl", Time: t0})
+		var ce *ConflictError
+		switch {
+		case second == "A" && (!errors.As(err, &ce) || !strings.Contains(ce.Error(), `conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas`)):
+			t.Errorf("duplicate env entries: %v, want the conflict on replicas", err)
+		case second == "B" && err != nil:
+			t.Errorf("no duplicates: %v, want replicas taken over", err)
+		}
+	}
+}
+
 // More than ten Update entries: the oldest are merged into
 // ancient-changes.
 func TestUpdateCapsManagers(t *testing.T) {
