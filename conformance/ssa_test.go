@@ -308,6 +308,20 @@ func TestSSAScripted(t *testing.T) {
 			"update kubectl-client-side-apply\n"+deployHead+"  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n"+tmpl("        env: [{name: A, value: '1'}, {name: B, value: '2'}]\n"),
 			"apply kubectl\n"+deployHead+"spec:\n  replicas: 3\n",
 		),
+		// the annotation read as JSON only: YAML, or an object of another
+		// kind, gives no takeover; a key twice in it, its last value does
+		"client-side-apply-yaml-annotation": steps(
+			"update kubectl-client-side-apply\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{apiVersion: example.com/v1, kind: Gadget, spec: {port: 80}}'\nspec: {port: 80}\n",
+			"apply kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: http}\n",
+		),
+		"client-side-apply-other-kind": steps(
+			"update kubectl-client-side-apply\n"+deployHead+"  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"apps/v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n"+tmpl(""),
+			"apply kubectl\n"+deployHead+"spec:\n  replicas: 3\n",
+		),
+		"client-side-apply-key-twice": steps(
+			"update kubectl-client-side-apply\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\",\"spec\":{\"port\":81},\"spec\":{\"port\":80}}\nspec: {port: 80}\n",
+			"apply kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: http}\n",
+		),
 		// another manager of the name kubectl gets no such pass
 		"client-side-apply-other": steps(
 			"update kubectl-client-side-apply\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"v1\",\"data\":{\"k\":\"v\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"c\"}}\ndata: {k: v}\n",

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -675,11 +676,12 @@ func (v versions) IsMissingVersionError(error) bool { return false }
 
 // lastAppliedSet returns the fields of the last client-side apply that
 // still have the value it gave them: a "kubectl" apply takes them over
-// without conflict. nil when there is no such annotation, it does not
-// read as an object of the kind at the live object's version, or the live
-// object holds a keyed list with two entries of one key (which updates may
-// store; the API server then gives no such takeover either: FuzzSSA's
-// find 5e49ac67cfbf7b2a, 2026-11-30).
+// without conflict. nil when there is no such annotation, it is not JSON
+// (a YAML annotation gives no takeover) of an object of the live object's
+// kind and version (a key given twice in it takes its last value, as JSON
+// decoders do), or the live object holds a keyed list with two entries of
+// one key (which updates may store; the API server then gives no such
+// takeover either: FuzzSSA's find 5e49ac67cfbf7b2a, 2026-11-30).
 func (r *request) lastAppliedSet(liveVal map[string]any) *smdfieldpath.Set {
 	liveTV, err := r.typed(liveVal, false)
 	if err != nil {
@@ -691,13 +693,28 @@ func (r *request) lastAppliedSet(liveVal map[string]any) *smdfieldpath.Set {
 	if text == "" {
 		return nil
 	}
-	st, err := tree.Read([]byte(text), tree.Options{})
+	// the annotation is read as JSON only (a YAML one gives no takeover),
+	// a key given twice taking its last value
+	if !json.Valid([]byte(text)) {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil
+	}
+	canon, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	st, err := tree.Read(canon, tree.Options{})
 	if err != nil || len(st.Docs) != 1 {
 		return nil
 	}
 	v, err := toValue(tree.Root(st.Docs[0]), 0)
 	obj, ok := v.(map[string]any)
-	if err != nil || !ok || obj["apiVersion"] != r.version {
+	if err != nil || !ok || obj["apiVersion"] != r.version || obj["kind"] != r.kind {
 		return nil
 	}
 	lastTV, err := r.typed(obj, false)
