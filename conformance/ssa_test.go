@@ -322,6 +322,12 @@ func TestSSAScripted(t *testing.T) {
 			"update kubectl-client-side-apply\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\",\"spec\":{\"port\":81},\"spec\":{\"port\":80}}\nspec: {port: 80}\n",
 			"apply kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: http}\n",
 		),
+		// an annotation nested deeper than tree.Read's default limit, as
+		// deep as JSON decoders take, still gives the takeover
+		"client-side-apply-deep-annotation": steps(
+			"update kubectl-client-side-apply\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\",\"spec\":{\"port\":80,\"extra\":{\"x\":"+strings.Repeat("[", 9990)+strings.Repeat("]", 9990)+"}}}'\nspec: {port: 80}\n",
+			"apply kubectl\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {port: http}\n",
+		),
 		// another manager of the name kubectl gets no such pass
 		"client-side-apply-other": steps(
 			"update kubectl-client-side-apply\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"apiVersion\":\"v1\",\"data\":{\"k\":\"v\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"c\"}}\ndata: {k: v}\n",

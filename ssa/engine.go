@@ -708,7 +708,12 @@ func (r *request) lastAppliedSet(liveVal map[string]any) *smdfieldpath.Set {
 	if err != nil {
 		return nil
 	}
-	st, err := tree.Read(canon, tree.Options{})
+	// nested as deep as JSON decoders take (json.Valid has bounded it),
+	// not tree.Read's default of 512 levels: the API server takes over
+	// the fields of an annotation nested a thousand levels deep
+	limits := tree.DefaultLimits()
+	limits.MaxDepth = 0
+	st, err := tree.Read(canon, tree.Options{Limits: &limits})
 	if err != nil || len(st.Docs) != 1 {
 		return nil
 	}
